@@ -1,0 +1,1 @@
+//! `cohort bench`: arrives with its own issue.

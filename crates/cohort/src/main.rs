@@ -1,0 +1,49 @@
+//! `cohort`: the server (`cohort serve`) and the load generator (`cohort bench`).
+
+use clap::{Parser, Subcommand};
+use cohort_server::config::{Config, ServeArgs};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "cohort", version = cohort_server::VERSION, about = "A MySQL-wire-compatible OLTP server")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the server.
+    Serve(ServeArgs),
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("COHORT_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve(args) => serve(&args),
+    }
+}
+
+fn serve(args: &ServeArgs) -> ExitCode {
+    let cfg = match Config::resolve(args) {
+        Ok(cfg) => cfg,
+        Err(e) => {
+            eprintln!("cohort serve: {}", e.message());
+            return ExitCode::from(2);
+        }
+    };
+    match cohort_server::net::serve(cfg) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cohort serve: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! Configuration of `cohort serve`: command-line flags and a TOML file with the same names.
+//!
+//! Precedence: built-in default < config file < command-line flag. Every setting except the
+//! root password is a system variable of the same name (`--max-connections` is
+//! `max_connections`), written into [`SystemVariables`] at startup, so `SHOW VARIABLES` shows
+//! the value in force; the dynamic ones can change with `SET GLOBAL`. An unknown key in the
+//! file is an error, never ignored.
+
+use crate::error::{Error, Result};
+use crate::types::Value;
+use crate::vars::SystemVariables;
+use std::path::{Path, PathBuf};
+
+/// `cohort serve` flags. Each flag's TOML key is its name with `_` for `-`.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ServeArgs {
+    /// TOML configuration file; keys are the flag names below with `_` (e.g. `max_connections = 500`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// TCP port to listen on [default: 3306].
+    #[arg(long)]
+    pub port: Option<u16>,
+    /// Address to bind [default: 127.0.0.1]. With an empty root password only loopback is allowed.
+    #[arg(long = "bind", visible_alias = "bind-address", value_name = "ADDR")]
+    pub bind_address: Option<String>,
+    /// Data directory: accounts (and, with durability, logs and checkpoints) [default: ./cohort-data].
+    #[arg(long)]
+    pub datadir: Option<PathBuf>,
+    /// Password of the `root` account [default: empty, which restricts the server to loopback].
+    #[arg(long, value_name = "PASSWORD")]
+    pub root_password: Option<String>,
+    /// Maximum simultaneous client connections; one more is answered with error 1040 [default: 151].
+    #[arg(long)]
+    pub max_connections: Option<u64>,
+    /// Largest packet (statement) accepted, in bytes; larger ones get error 1153 [default: 16777216].
+    #[arg(long)]
+    pub max_allowed_packet: Option<u64>,
+    /// Seconds a statement waits for a row lock before error 1205 [default: 50].
+    #[arg(long)]
+    pub innodb_lock_wait_timeout: Option<u64>,
+    /// Seconds an idle connection is kept before the server closes it [default: 28800].
+    #[arg(long)]
+    pub wait_timeout: Option<u64>,
+    /// Server id written into logs [default: 1].
+    #[arg(long)]
+    pub server_id: Option<u64>,
+    /// Time every wait for the wait summary: ON or OFF [default: ON].
+    #[arg(long, value_name = "ON|OFF")]
+    pub performance_schema: Option<String>,
+}
+
+/// The resolved configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub port: u16,
+    pub bind_address: String,
+    pub datadir: PathBuf,
+    pub root_password: String,
+    /// (variable name, value) pairs to apply to the system variables.
+    pub variables: Vec<(String, Value)>,
+}
+
+impl Config {
+    /// Merge defaults, the config file and the flags.
+    pub fn resolve(args: &ServeArgs) -> Result<Config> {
+        let mut merged = match &args.config {
+            Some(path) => read_file(path)?,
+            None => ServeArgs::default(),
+        };
+        overlay(&mut merged, args);
+        let cfg = Config {
+            port: merged.port.unwrap_or(3306),
+            bind_address: merged.bind_address.clone().unwrap_or("127.0.0.1".into()),
+            datadir: merged.datadir.clone().unwrap_or("./cohort-data".into()),
+            root_password: merged.root_password.clone().unwrap_or_default(),
+            variables: variables_of(&merged),
+        };
+        cfg.check_bind_policy()?;
+        Ok(cfg)
+    }
+
+    /// Apply every setting to the system variables (also the read-only ones).
+    pub fn apply(&self, vars: &SystemVariables) -> Result<()> {
+        vars.set_startup("port", Value::UInt(self.port as u64))?;
+        vars.set_startup("bind_address", Value::str(&self.bind_address))?;
+        vars.set_startup("datadir", Value::str(&self.datadir.display().to_string()))?;
+        for (name, v) in &self.variables {
+            vars.set_startup(name, v.clone())?;
+        }
+        Ok(())
+    }
+
+    /// An empty root password is only safe on loopback.
+    fn check_bind_policy(&self) -> Result<()> {
+        if !self.root_password.is_empty() || is_loopback(&self.bind_address) {
+            return Ok(());
+        }
+        Err(config_error(format!(
+            "refusing to bind {} with an empty root password: anyone who can reach this \
+             address would be root. Set --root-password (or root_password in the config file), \
+             or bind 127.0.0.1",
+            self.bind_address
+        )))
+    }
+}
+
+fn is_loopback(addr: &str) -> bool {
+    match addr {
+        "localhost" => true,
+        a => a
+            .parse::<std::net::IpAddr>()
+            .map(|ip| ip.is_loopback())
+            .unwrap_or(false),
+    }
+}
+
+fn config_error(msg: String) -> Error {
+    Error::new(cohort_protocol::ErrorCode::Unknown, msg)
+}
+
+/// Flags given on the command line override the file.
+fn overlay(base: &mut ServeArgs, flags: &ServeArgs) {
+    macro_rules! take {
+        ($($f:ident),*) => { $( if flags.$f.is_some() { base.$f = flags.$f.clone(); } )* };
+    }
+    take!(
+        port,
+        bind_address,
+        datadir,
+        root_password,
+        max_connections,
+        max_allowed_packet,
+        innodb_lock_wait_timeout,
+        wait_timeout,
+        server_id,
+        performance_schema
+    );
+}
+
+fn variables_of(a: &ServeArgs) -> Vec<(String, Value)> {
+    let mut v = Vec::new();
+    let mut num = |name: &str, x: Option<u64>| {
+        if let Some(x) = x {
+            v.push((name.to_string(), Value::UInt(x)));
+        }
+    };
+    num("max_connections", a.max_connections);
+    num("max_allowed_packet", a.max_allowed_packet);
+    num("innodb_lock_wait_timeout", a.innodb_lock_wait_timeout);
+    num("wait_timeout", a.wait_timeout);
+    num("server_id", a.server_id);
+    if let Some(p) = &a.performance_schema {
+        v.push(("performance_schema".into(), Value::str(p)));
+    }
+    v
+}
+
+/// Parse the TOML file into the same shape as the flags. Unknown keys are errors.
+fn read_file(path: &Path) -> Result<ServeArgs> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| config_error(format!("cannot read config file {}: {e}", path.display())))?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e| config_error(format!("config file {}: {e}", path.display())))?;
+    let mut out = ServeArgs::default();
+    for (key, value) in &table {
+        let bad = || {
+            config_error(format!(
+                "config file {}: bad value for '{key}'",
+                path.display()
+            ))
+        };
+        let int = || {
+            value
+                .as_integer()
+                .filter(|i| *i >= 0)
+                .map(|i| i as u64)
+                .ok_or_else(bad)
+        };
+        let text = || value.as_str().map(str::to_string).ok_or_else(bad);
+        match key.as_str() {
+            "port" => out.port = Some(u16::try_from(int()?).map_err(|_| bad())?),
+            "bind" | "bind_address" => out.bind_address = Some(text()?),
+            "datadir" => out.datadir = Some(PathBuf::from(text()?)),
+            "root_password" => out.root_password = Some(text()?),
+            "max_connections" => out.max_connections = Some(int()?),
+            "max_allowed_packet" => out.max_allowed_packet = Some(int()?),
+            "innodb_lock_wait_timeout" => out.innodb_lock_wait_timeout = Some(int()?),
+            "wait_timeout" => out.wait_timeout = Some(int()?),
+            "server_id" => out.server_id = Some(int()?),
+            "performance_schema" => {
+                out.performance_schema = Some(match value {
+                    toml::Value::Boolean(b) => if *b { "ON" } else { "OFF" }.to_string(),
+                    _ => text()?,
+                })
+            }
+            _ => {
+                return Err(config_error(format!(
+                    "config file {}: unknown setting '{key}'",
+                    path.display()
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_override_file_and_unknown_keys_fail() {
+        let dir = std::env::temp_dir().join(format!("cohort-cfg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("c.toml");
+        std::fs::write(
+            &f,
+            "port = 4000\nmax_connections = 7\nperformance_schema = false\n",
+        )
+        .unwrap();
+        let args = ServeArgs {
+            config: Some(f.clone()),
+            port: Some(4001),
+            ..Default::default()
+        };
+        let cfg = Config::resolve(&args).unwrap();
+        assert_eq!(cfg.port, 4001);
+        let vars = SystemVariables::new();
+        cfg.apply(&vars).unwrap();
+        assert_eq!(vars.global_u64("max_connections"), 7);
+        assert_eq!(vars.global("performance_schema"), Some(Value::str("OFF")));
+        std::fs::write(&f, "prot = 1\n").unwrap();
+        assert!(Config::resolve(&args).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn empty_root_password_only_on_loopback() {
+        let mut args = ServeArgs {
+            bind_address: Some("0.0.0.0".into()),
+            ..Default::default()
+        };
+        assert!(Config::resolve(&args).is_err());
+        args.root_password = Some("secret".into());
+        assert!(Config::resolve(&args).is_ok());
+        args.root_password = None;
+        args.bind_address = Some("::1".into());
+        assert!(Config::resolve(&args).is_ok());
+    }
+}

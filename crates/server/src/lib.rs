@@ -1,0 +1,32 @@
+//! The Cohort server: a MySQL-wire-compatible OLTP database whose commit pipeline and
+//! thread scheduling are the point.
+//!
+//! Where things live (one concept per module):
+//!
+//! | module | what it owns |
+//! |---|---|
+//! | [`types`] | SQL values and column types |
+//! | [`error`] | the error type, by what the caller must do, mapped to MySQL codes |
+//! | [`wait`] | the one wait API: every blocking wait, told to the scheduler and timed |
+//! | [`storage`] | in-memory tables, indexes, row locks, transactions |
+//! | [`sql`] | parse → bind → plan → execute |
+//! | [`session`] | per-connection state machine: commands in, responses out (no I/O) |
+//! | [`vars`], [`status`], [`accounts`] | system variables, status counters, users and grants |
+//! | [`config`] | command-line and TOML configuration |
+//! | [`net`] | sockets: accept, read and write packets, one thread per connection |
+
+pub mod accounts;
+pub mod config;
+pub mod error;
+pub mod net;
+pub mod session;
+pub mod sql;
+pub mod status;
+pub mod storage;
+pub mod types;
+pub mod vars;
+pub mod wait;
+
+/// The server version sent in the handshake and shown as `@@version`. It must start with a
+/// MySQL-style `N.N.N` and must not say "MariaDB" (see the protocol research, §0).
+pub const VERSION: &str = "8.0.36-cohort-0.1.0";

@@ -1,0 +1,140 @@
+//! Sockets: the accept loop and one thread per connection.
+//!
+//! This is the only module that reads or writes sockets. Each connection thread runs a blocking
+//! loop around the sans-IO [`Session`]: read bytes → split into packets → `Session::handle` →
+//! write the response buffer once. The pool-of-threads scheduler will drive the same
+//! `Session` from epoll readiness instead.
+//!
+//! Connection limit: a connection beyond `max_connections` still gets the handshake, its
+//! response is read, and it is answered with ER_CON_COUNT_ERROR (1040) — what clients expect
+//! (an error before the handshake confuses the `mariadb` CLI).
+
+use crate::accounts::Accounts;
+use crate::config::Config;
+use crate::session::{Flow, ServerContext, Session};
+use crate::status::StatusCounter;
+use crate::storage::Engine;
+use crate::vars::SystemVariables;
+use std::io::{self, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Seconds a client has to complete the handshake.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Stack of a connection thread: the SQL parser and binder recurse on nested expressions.
+const CONNECTION_STACK: usize = 2 << 20;
+
+/// Build the server context, bind the listener and serve until the process is killed.
+pub fn serve(cfg: Config) -> io::Result<()> {
+    let ctx = Arc::new(open_context(&cfg)?);
+    let listener = TcpListener::bind((cfg.bind_address.as_str(), cfg.port))?;
+    tracing::info!(
+        "cohort {} listening on {}:{} (datadir {}; data is in memory only in this version)",
+        crate::VERSION,
+        cfg.bind_address,
+        cfg.port,
+        cfg.datadir.display()
+    );
+    accept_loop(ctx, listener)
+}
+
+/// Create the data directory, load accounts, apply the configuration.
+pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
+    std::fs::create_dir_all(&cfg.datadir)?;
+    let vars = SystemVariables::new();
+    cfg.apply(&vars).map_err(to_io)?;
+    let accounts = Accounts::open(&cfg.datadir, &cfg.root_password).map_err(to_io)?;
+    let ctx = ServerContext::new(Engine::new(), vars, accounts);
+    crate::wait::set_enabled(
+        ctx.vars.global("performance_schema") == Some(crate::types::Value::str("ON")),
+    );
+    Ok(ctx)
+}
+
+fn to_io(e: crate::error::Error) -> io::Error {
+    io::Error::other(e.message().to_string())
+}
+
+/// Accept connections forever, one thread each.
+pub fn accept_loop(ctx: Arc<ServerContext>, listener: TcpListener) -> io::Result<()> {
+    let next_id = AtomicU32::new(1);
+    loop {
+        let (stream, peer) = match listener.accept() {
+            Ok(s) => s,
+            Err(e) => {
+                // EMFILE and friends: back off instead of spinning.
+                tracing::warn!("accept failed: {e}");
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
+        };
+        let conn_id = next_id.fetch_add(1, Ordering::Relaxed);
+        let ctx = ctx.clone();
+        let host = peer.ip().to_string();
+        let spawned = std::thread::Builder::new()
+            .name(format!("conn-{conn_id}"))
+            .stack_size(CONNECTION_STACK)
+            .spawn(move || run_connection(&ctx, stream, conn_id, host));
+        if let Err(e) = spawned {
+            tracing::warn!("cannot start a connection thread: {e}");
+        }
+    }
+}
+
+/// Counts the connection for its lifetime (Threads_connected).
+struct ConnectedGuard<'a>(&'a ServerContext);
+
+impl Drop for ConnectedGuard<'_> {
+    fn drop(&mut self) {
+        self.0.status.sub(StatusCounter::ThreadsConnected, 1);
+    }
+}
+
+/// Serve one connection until it quits or fails.
+pub fn run_connection(ctx: &Arc<ServerContext>, mut stream: TcpStream, conn_id: u32, host: String) {
+    let _ = stream.set_nodelay(true);
+    let _ = stream.set_read_timeout(Some(CONNECT_TIMEOUT));
+    ctx.status.incr(StatusCounter::Connections);
+    ctx.status.incr(StatusCounter::ThreadsCreated);
+    let connected = ctx.status.get(StatusCounter::ThreadsConnected) + 1;
+    ctx.status.add(StatusCounter::ThreadsConnected, 1);
+    let _guard = ConnectedGuard(ctx);
+    let over_limit = connected > ctx.vars.global_u64("max_connections");
+    if !over_limit {
+        ctx.status
+            .raise_to(StatusCounter::MaxUsedConnections, connected);
+    }
+    let (mut session, greeting) = Session::start(ctx.clone(), conn_id, host, over_limit);
+    if stream.write_all(&greeting).is_err() {
+        return;
+    }
+    let mut buf = vec![0u8; 16 * 1024];
+    let mut out = Vec::with_capacity(16 * 1024);
+    loop {
+        let n = match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        ctx.status.add(StatusCounter::BytesReceived, n as u64);
+        out.clear();
+        let flow = session.on_bytes(&buf[..n], &mut out);
+        if !out.is_empty() {
+            ctx.status.add(StatusCounter::BytesSent, out.len() as u64);
+            if stream.write_all(&out).is_err() {
+                break;
+            }
+        }
+        match flow {
+            Flow::Continue => {}
+            Flow::Authenticated => {
+                let idle = ctx.vars.global_u64("wait_timeout").max(1);
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(idle)));
+            }
+            Flow::Close => break,
+        }
+    }
+    session.on_disconnect();
+    let _ = stream.shutdown(Shutdown::Both);
+}

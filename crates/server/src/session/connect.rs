@@ -1,0 +1,127 @@
+//! The connection phase: greeting, HandshakeResponse41, AuthSwitch, login checks.
+//!
+//! Order of checks, as MySQL does them: connection limit (1040, after reading the response,
+//! so that every client reports it cleanly), then the password (1045), then the initial
+//! database (1049 unknown, 1044 not granted). Any failure closes the connection.
+
+use super::{Flow, Phase, Session, SessionState};
+use crate::status::StatusCounter;
+use cohort_protocol::{
+    check_native, scramble_from_random, status, AuthSwitchRequest, ErrorCode, Handshake,
+    HandshakeResponse, OkPacket, NATIVE_PASSWORD_PLUGIN, SCRAMBLE_LEN, SERVER_CAPABILITIES,
+};
+
+/// A login waiting for the client's answer to AuthSwitchRequest.
+pub(super) struct PendingLogin {
+    user: String,
+    database: Option<String>,
+}
+
+pub(super) fn new_scramble() -> [u8; SCRAMBLE_LEN] {
+    scramble_from_random(rand::random())
+}
+
+impl Session {
+    /// HandshakeV10, as one framed packet with sequence id 0.
+    pub(super) fn greeting(&mut self) -> Vec<u8> {
+        let hs = Handshake::new(crate::VERSION, self.conn_id, self.scramble);
+        self.writer.set_seq(0);
+        self.writer.write_with(|out| hs.encode(out));
+        let bytes = self.writer.bytes().to_vec();
+        self.writer.clear();
+        bytes
+    }
+
+    pub(super) fn on_handshake_response(&mut self, payload: &[u8]) -> Flow {
+        let resp = match HandshakeResponse::parse(payload) {
+            Ok(r) => r,
+            Err(e) => return self.refuse(e.error_code(), "Bad handshake"),
+        };
+        self.client_caps = resp.capabilities & SERVER_CAPABILITIES;
+        if self.over_limit {
+            return self.refuse(ErrorCode::ConCount, "Too many connections");
+        }
+        let plugin = resp
+            .auth_plugin
+            .as_deref()
+            .unwrap_or(NATIVE_PASSWORD_PLUGIN);
+        if plugin != NATIVE_PASSWORD_PLUGIN && !plugin.is_empty() {
+            // The client proposed another plugin: ask for mysql_native_password instead.
+            let req = AuthSwitchRequest::native(&self.scramble);
+            self.writer.write_with(|out| req.encode(out));
+            self.phase = Phase::AwaitAuthSwitch(PendingLogin {
+                user: resp.user,
+                database: resp.database,
+            });
+            return Flow::Continue;
+        }
+        self.login(&resp.user, &resp.auth_response, resp.database)
+    }
+
+    pub(super) fn on_auth_switch_response(&mut self, pending: PendingLogin, token: &[u8]) -> Flow {
+        self.login(&pending.user, token, pending.database)
+    }
+
+    /// Check the password and the initial database; on success the session is Ready.
+    fn login(&mut self, user: &str, token: &[u8], database: Option<String>) -> Flow {
+        let Some(account) = self.authenticate(user, token) else {
+            let using = if token.is_empty() { "NO" } else { "YES" };
+            let msg = format!(
+                "Access denied for user '{user}'@'{}' (using password: {using})",
+                self.host
+            );
+            return self.refuse(ErrorCode::AccessDenied, &msg);
+        };
+        if let Some(db) = &database {
+            if let Err(e) = self.check_db_access(&account.user, &account.host, db) {
+                return self.refuse(e.code(), e.message());
+            }
+        }
+        let state = SessionState::new(self.conn_id, &account.user, &account.host, database);
+        self.writer.write_ok(&OkPacket::new(status::AUTOCOMMIT));
+        self.state = Some(state);
+        self.phase = Phase::Ready;
+        Flow::Authenticated
+    }
+
+    /// The account this user logs in as, if the token proves the password.
+    pub(super) fn authenticate(
+        &self,
+        user: &str,
+        token: &[u8],
+    ) -> Option<crate::accounts::Account> {
+        let account = self.ctx.accounts.lookup(user, &self.host)?;
+        let ok = match &account.hash {
+            None => token.is_empty(),
+            Some(stored) => check_native(stored, &self.scramble, token),
+        };
+        ok.then_some(account)
+    }
+
+    /// 1049 for a database that does not exist, 1044 for one not granted.
+    pub(super) fn check_db_access(
+        &self,
+        user: &str,
+        host: &str,
+        db: &str,
+    ) -> crate::error::Result<()> {
+        if !self.ctx.engine.database_exists(db) {
+            return Err(crate::error::Error::bad_db(db));
+        }
+        if !self.ctx.accounts.can_access_db(user, host, db) {
+            return Err(crate::error::Error::new(
+                ErrorCode::DbAccessDenied,
+                format!("Access denied for user '{user}'@'{host}' to database '{db}'"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Send ERR and close (failed connection phase).
+    fn refuse(&mut self, code: ErrorCode, message: &str) -> Flow {
+        self.ctx.status.incr(StatusCounter::AbortedConnects);
+        self.writer.write_err(code, message);
+        self.phase = Phase::Closed;
+        Flow::Close
+    }
+}

@@ -1,0 +1,1084 @@
+//! Binding: sqlparser expressions → [`Expr`] with a static [`SqlType`].
+//!
+//! Names resolve against a [`TableScope`] (the one table of the statement, or a virtual
+//! table), `?` placeholders to parameter indexes (by text position), `@@x` / `@x` to variable
+//! reads. Aggregates are collected into [`AggSpec`]s and replaced by `Expr::Agg(i)` when the
+//! binder allows them (select list, HAVING, ORDER BY); elsewhere they are error 1111.
+
+use super::env::Env;
+use super::expr::{ArithOp, CastTo, CmpOp, Expr};
+use super::functions::{self, TrimSide};
+use super::sqltype::{Class, SqlType};
+use crate::error::{Error, Result};
+use crate::storage::TableDef;
+use crate::types::{Collation, Date, DateTime, Value};
+use cohort_protocol::column::ColumnType;
+use cohort_protocol::ErrorCode;
+use rust_decimal::Decimal;
+use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
+use sqlparser::tokenizer::Location;
+
+/// One column visible to expressions.
+#[derive(Clone, Debug)]
+pub struct ScopeColumn {
+    pub name: String,
+    pub ty: SqlType,
+}
+
+/// The table an expression can reference.
+#[derive(Clone, Debug)]
+pub struct TableScope {
+    pub db: String,
+    pub table: String,
+    pub alias: Option<String>,
+    pub columns: Vec<ScopeColumn>,
+}
+
+impl TableScope {
+    pub fn of_def(db: &str, def: &TableDef, alias: Option<String>) -> TableScope {
+        TableScope {
+            db: db.to_string(),
+            table: def.name.clone(),
+            alias,
+            columns: def
+                .columns
+                .iter()
+                .map(|c| ScopeColumn {
+                    name: c.name.clone(),
+                    ty: SqlType::from_data_type(&c.data_type, c.nullable),
+                })
+                .collect(),
+        }
+    }
+
+    /// The name the table is referred to by (its alias if it has one).
+    pub fn visible_name(&self) -> &str {
+        self.alias.as_deref().unwrap_or(&self.table)
+    }
+
+    pub fn column(&self, name: &str) -> Option<usize> {
+        self.columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Does a qualifier (`t` in `t.c`, or `db.t`) name this table?
+    pub fn matches(&self, db: Option<&str>, table: &str) -> bool {
+        if let Some(db) = db {
+            if db != self.db || self.alias.is_some() {
+                return false;
+            }
+        }
+        table == self.visible_name()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggFunc {
+    CountStar,
+    Count,
+    Sum,
+    Avg,
+    Min,
+    Max,
+    GroupConcat,
+    BitAnd,
+    BitOr,
+    BitXor,
+}
+
+/// One aggregate of a grouped query.
+#[derive(Clone, Debug)]
+pub struct AggSpec {
+    pub func: AggFunc,
+    pub arg: Option<Expr>,
+    pub distinct: bool,
+    pub arg_ty: SqlType,
+    pub ty: SqlType,
+}
+
+/// Expression binder for one clause of one statement.
+pub struct Binder<'a> {
+    /// Reads variable values (to type `@@x`).
+    pub env: &'a Env<'a>,
+    pub params: &'a [Location],
+    pub scope: Option<&'a TableScope>,
+    /// Some while aggregates are allowed; collects them.
+    pub aggs: Option<Vec<AggSpec>>,
+    /// `VALUES(col)` allowed (ON DUPLICATE KEY UPDATE).
+    pub values_fn: bool,
+    /// Clause name for "Unknown column 'x' in '…'".
+    pub clause: &'static str,
+    /// Select-list aliases a bare name may refer to (HAVING, ORDER BY); they win over columns.
+    pub aliases: Vec<(String, Expr, SqlType)>,
+}
+
+fn unsupported(what: &str) -> Error {
+    Error::unsupported(what)
+}
+
+fn unknown_column(name: &str, clause: &str) -> Error {
+    Error::new(
+        ErrorCode::BadField,
+        format!("Unknown column '{name}' in '{clause}'"),
+    )
+}
+
+/// The collation a comparison of two operands uses.
+pub fn comparison_collation(a: &SqlType, b: &SqlType) -> Collation {
+    if a.class == Class::Bin || b.class == Class::Bin {
+        return Collation::Binary;
+    }
+    if a.class == Class::Str && a.collation != Collation::Utf8mb4GeneralCi {
+        return a.collation;
+    }
+    if b.class == Class::Str && b.collation != Collation::Utf8mb4GeneralCi {
+        return b.collation;
+    }
+    Collation::Utf8mb4GeneralCi
+}
+
+/// The type of a `?` parameter before it has a value.
+pub fn param_type() -> SqlType {
+    SqlType::null()
+}
+
+impl<'a> Binder<'a> {
+    pub fn new(env: &'a Env<'a>, params: &'a [Location], scope: Option<&'a TableScope>) -> Binder<'a> {
+        Binder {
+            env,
+            params,
+            scope,
+            aggs: None,
+            values_fn: false,
+            clause: "field list",
+            aliases: Vec::new(),
+        }
+    }
+
+    pub fn bind(&mut self, e: &ast::Expr) -> Result<(Expr, SqlType)> {
+        use ast::Expr as E;
+        match e {
+            E::Identifier(id) => self.bind_identifier(id),
+            E::CompoundIdentifier(parts) => self.bind_compound(parts),
+            E::Value(v) => self.bind_value(v),
+            E::Nested(inner) => self.bind(inner),
+            E::UnaryOp { op, expr } => self.bind_unary(*op, expr),
+            E::BinaryOp { left, op, right } => self.bind_binary(left, op, right),
+            E::IsNull(x) => self.bind_is_null(x, false),
+            E::IsNotNull(x) => self.bind_is_null(x, true),
+            E::IsTrue(x) => self.bind_is_bool(x, Some(true), false),
+            E::IsNotTrue(x) => self.bind_is_bool(x, Some(true), true),
+            E::IsFalse(x) => self.bind_is_bool(x, Some(false), false),
+            E::IsNotFalse(x) => self.bind_is_bool(x, Some(false), true),
+            E::IsUnknown(x) => self.bind_is_bool(x, None, false),
+            E::IsNotUnknown(x) => self.bind_is_bool(x, None, true),
+            E::IsDistinctFrom(a, b) => {
+                let (c, t) = self.bind_cmp(CmpOp::NullSafeEq, a, b)?;
+                Ok((Expr::Not(Box::new(c)), t))
+            }
+            E::IsNotDistinctFrom(a, b) => self.bind_cmp(CmpOp::NullSafeEq, a, b),
+            E::InList {
+                expr,
+                list,
+                negated,
+            } => self.bind_in(expr, list, *negated),
+            E::InSubquery { .. } | E::Subquery(_) | E::Exists { .. } => {
+                Err(unsupported("subqueries"))
+            }
+            E::AnyOp { .. } | E::AllOp { .. } => Err(unsupported("subqueries")),
+            E::Between {
+                expr,
+                negated,
+                low,
+                high,
+            } => self.bind_between(expr, low, high, *negated),
+            E::Like {
+                negated,
+                any,
+                expr,
+                pattern,
+                escape_char,
+            }
+            | E::ILike {
+                negated,
+                any,
+                expr,
+                pattern,
+                escape_char,
+            } => {
+                if *any {
+                    return Err(unsupported("LIKE ANY"));
+                }
+                self.bind_like(expr, pattern, escape_char.as_deref(), *negated)
+            }
+            E::RLike { .. } | E::SimilarTo { .. } => Err(unsupported("REGEXP")),
+            E::Cast {
+                expr, data_type, ..
+            } => self.bind_cast(expr, data_type),
+            E::Convert {
+                expr,
+                data_type,
+                charset,
+                ..
+            } => match data_type {
+                Some(dt) => self.bind_cast(expr, dt),
+                None => {
+                    let _ = charset;
+                    self.bind(expr)
+                }
+            },
+            E::Substring {
+                expr,
+                substring_from,
+                substring_for,
+                ..
+            } => {
+                let mut args = vec![self.bind(expr)?];
+                match substring_from {
+                    Some(f) => args.push(self.bind(f)?),
+                    None => args.push((Expr::Lit(Value::Int(1)), SqlType::int(1).not_null())),
+                }
+                if let Some(f) = substring_for {
+                    args.push(self.bind(f)?);
+                }
+                functions::bind("SUBSTRING", args)
+            }
+            E::Trim {
+                trim_where,
+                trim_what,
+                expr,
+                trim_characters,
+            } => {
+                if trim_characters.is_some() {
+                    return Err(unsupported("TRIM with a character list"));
+                }
+                let side = match trim_where {
+                    Some(ast::TrimWhereField::Leading) => TrimSide::Leading,
+                    Some(ast::TrimWhereField::Trailing) => TrimSide::Trailing,
+                    _ => TrimSide::Both,
+                };
+                let (s, ty) = self.bind(expr)?;
+                let mut args = vec![s];
+                if let Some(w) = trim_what {
+                    args.push(self.bind(w)?.0);
+                }
+                let ty = SqlType::varchar(ty.char_len()).with_nullable(ty.nullable);
+                Ok((Expr::Func(functions::Func::Trim(side), args), ty))
+            }
+            E::Ceil { expr, field } | E::Floor { expr, field } => {
+                if !matches!(field, ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime)) {
+                    return Err(unsupported("CEIL/FLOOR with a unit"));
+                }
+                let name = if matches!(e, E::Ceil { .. }) { "CEIL" } else { "FLOOR" };
+                let a = self.bind(expr)?;
+                functions::bind(name, vec![a])
+            }
+            E::Position { expr, r#in } => {
+                let a = self.bind(expr)?;
+                let b = self.bind(r#in)?;
+                functions::bind("LOCATE", vec![a, b])
+            }
+            E::Collate { expr, collation } => {
+                let (x, mut t) = self.bind(expr)?;
+                let name = collation.to_string().to_ascii_lowercase();
+                t.collation = match name.trim_matches('`') {
+                    "binary" => Collation::Binary,
+                    n if n.ends_with("_bin") => Collation::Utf8mb4Bin,
+                    _ => Collation::Utf8mb4GeneralCi,
+                };
+                Ok((x, t))
+            }
+            E::Case {
+                operand,
+                conditions,
+                else_result,
+                ..
+            } => self.bind_case(operand.as_deref(), conditions, else_result.as_deref()),
+            E::Function(f) => self.bind_function(f),
+            E::Prefixed { prefix, value } => {
+                let (x, mut t) = self.bind(value)?;
+                if prefix.value.eq_ignore_ascii_case("_binary") {
+                    t = SqlType::varbinary(t.length).with_nullable(t.nullable);
+                }
+                Ok((x, t))
+            }
+            E::TypedString(ts) => self.bind_typed_string(ts),
+            E::Interval(_) => Err(unsupported("INTERVAL arithmetic")),
+            E::Tuple(_) => Err(unsupported("row constructors")),
+            E::Wildcard(_) | E::QualifiedWildcard(..) => Err(unsupported("'*' in this position")),
+            E::MatchAgainst { .. } => Err(unsupported("MATCH … AGAINST")),
+            other => Err(unsupported(&format!("the expression '{other}'"))),
+        }
+    }
+
+    // ----- names ------------------------------------------------------------------------
+
+    fn bind_identifier(&mut self, id: &ast::Ident) -> Result<(Expr, SqlType)> {
+        let name = &id.value;
+        if let Some((_, e, t)) = self.aliases.iter().find(|(a, _, _)| a.eq_ignore_ascii_case(name)) {
+            return Ok((e.clone(), t.clone()));
+        }
+        if id.quote_style.is_none() {
+            if let Some(var) = name.strip_prefix("@@") {
+                return self.bind_sys_var(var, false);
+            }
+            if let Some(var) = name.strip_prefix('@') {
+                return Ok(self.bind_user_var(var));
+            }
+        }
+        if let Some(scope) = self.scope {
+            if let Some(i) = scope.column(name) {
+                return Ok((Expr::Col(i), scope.columns[i].ty.clone()));
+            }
+        }
+        if id.quote_style.is_none() {
+            let upper = name.to_ascii_uppercase();
+            if matches!(
+                upper.as_str(),
+                "CURRENT_USER"
+                    | "CURRENT_DATE"
+                    | "CURRENT_TIME"
+                    | "CURRENT_TIMESTAMP"
+                    | "LOCALTIME"
+                    | "LOCALTIMESTAMP"
+                    | "UTC_DATE"
+                    | "UTC_TIME"
+                    | "UTC_TIMESTAMP"
+            ) {
+                return functions::bind(&upper, Vec::new());
+            }
+        }
+        Err(unknown_column(name, self.clause))
+    }
+
+    fn bind_compound(&mut self, parts: &[ast::Ident]) -> Result<(Expr, SqlType)> {
+        if let [scope, var] = parts {
+            let s = scope.value.to_ascii_lowercase();
+            if let Some(s) = s.strip_prefix("@@") {
+                let global = match s {
+                    "global" => true,
+                    "session" | "local" => false,
+                    _ => return Err(unknown_column(&var.value, self.clause)),
+                };
+                return self.bind_sys_var(&var.value, global);
+            }
+        }
+        let (db, table, col) = match parts {
+            [t, c] => (None, &t.value, &c.value),
+            [d, t, c] => (Some(d.value.as_str()), &t.value, &c.value),
+            _ => return Err(unsupported("this qualified name")),
+        };
+        let full = parts
+            .iter()
+            .map(|p| p.value.as_str())
+            .collect::<Vec<_>>()
+            .join(".");
+        let Some(scope) = self.scope else {
+            return Err(unknown_column(&full, self.clause));
+        };
+        if !scope.matches(db, table) {
+            return Err(unknown_column(&full, self.clause));
+        }
+        match scope.column(col) {
+            Some(i) => Ok((Expr::Col(i), scope.columns[i].ty.clone())),
+            None => Err(unknown_column(&full, self.clause)),
+        }
+    }
+
+    fn bind_sys_var(&mut self, name: &str, global: bool) -> Result<(Expr, SqlType)> {
+        let name = name.to_ascii_lowercase();
+        let v = self.env.sys_var(&name, global)?;
+        let ty = value_type(&v);
+        Ok((
+            Expr::SysVar {
+                name: name.into_boxed_str(),
+                global,
+            },
+            ty,
+        ))
+    }
+
+    fn bind_user_var(&mut self, name: &str) -> (Expr, SqlType) {
+        let name = name.trim_matches('`').to_ascii_lowercase();
+        let v = self
+            .env
+            .sess
+            .user_vars
+            .get(&name)
+            .cloned()
+            .unwrap_or(Value::Null);
+        let ty = match v {
+            Value::Null => SqlType::varchar(64),
+            ref v => value_type(v),
+        }
+        .with_nullable(true);
+        (Expr::UserVar(name.into_boxed_str()), ty)
+    }
+
+    // ----- literals ---------------------------------------------------------------------
+
+    fn bind_value(&mut self, v: &ast::ValueWithSpan) -> Result<(Expr, SqlType)> {
+        use ast::Value as V;
+        let (value, ty) = match &v.value {
+            V::Number(s, _) => number_literal(s)?,
+            V::SingleQuotedString(s)
+            | V::DoubleQuotedString(s)
+            | V::NationalStringLiteral(s)
+            | V::EscapedStringLiteral(s)
+            | V::TripleSingleQuotedString(s)
+            | V::TripleDoubleQuotedString(s) => {
+                let n = s.chars().count() as u32;
+                (Value::str(s), SqlType::varchar(n).not_null())
+            }
+            V::HexStringLiteral(h) => {
+                let bytes = hex_bytes(h)?;
+                let n = bytes.len() as u32;
+                (Value::Bytes(bytes), SqlType::varbinary(n).not_null())
+            }
+            V::SingleQuotedByteStringLiteral(b) | V::DoubleQuotedByteStringLiteral(b) => {
+                let bytes = bit_bytes(b)?;
+                let n = bytes.len() as u32;
+                (Value::Bytes(bytes), SqlType::varbinary(n).not_null())
+            }
+            V::Boolean(b) => (Value::Int(*b as i64), SqlType::int(1).not_null()),
+            V::Null => (Value::Null, SqlType::null()),
+            V::Placeholder(p) if p == "?" => {
+                let loc = v.span.start;
+                let idx = self
+                    .params
+                    .iter()
+                    .position(|l| *l == loc)
+                    .ok_or_else(|| Error::internal("placeholder not found"))?;
+                return Ok((Expr::Param(idx), param_type()));
+            }
+            other => return Err(unsupported(&format!("the literal {other}"))),
+        };
+        Ok((Expr::Lit(value), ty))
+    }
+
+    fn bind_typed_string(&mut self, ts: &ast::TypedString) -> Result<(Expr, SqlType)> {
+        let text = match &ts.value.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let bad = || {
+            Error::new(
+                ErrorCode::WrongValue,
+                format!("Incorrect DATE value: '{text}'"),
+            )
+        };
+        match &ts.data_type {
+            ast::DataType::Date => {
+                let (dt, _) = super::convert::parse_datetime(text.as_bytes()).ok_or_else(bad)?;
+                Ok((Expr::Lit(Value::Date(dt.date)), SqlType::date().not_null()))
+            }
+            ast::DataType::Timestamp(..) | ast::DataType::Datetime(_) => {
+                let (dt, _) = super::convert::parse_datetime(text.as_bytes()).ok_or_else(bad)?;
+                let fsp = if dt.micros > 0 { 6 } else { 0 };
+                Ok((Expr::Lit(Value::DateTime(dt)), SqlType::datetime(fsp).not_null()))
+            }
+            other => Err(unsupported(&format!("{other} literals"))),
+        }
+    }
+
+    // ----- operators --------------------------------------------------------------------
+
+    fn bind_unary(&mut self, op: UnaryOperator, e: &ast::Expr) -> Result<(Expr, SqlType)> {
+        let (x, t) = self.bind(e)?;
+        match op {
+            UnaryOperator::Plus => Ok((x, t)),
+            UnaryOperator::Minus => {
+                if let Expr::Lit(v) = &x {
+                    if let Ok(Value::Int(_) | Value::Decimal(_) | Value::Double(_) | Value::UInt(_)) =
+                        negate_literal(v)
+                    {
+                        let v = negate_literal(v)?;
+                        let mut t = if matches!(v, Value::Int(_)) {
+                            int_literal_type(&v)
+                        } else {
+                            t
+                        };
+                        t.length += u32::from(matches!(v, Value::Decimal(_)));
+                        return Ok((Expr::Lit(v), t.not_null()));
+                    }
+                }
+                let t = match t.class {
+                    Class::Int | Class::Decimal | Class::Double => t,
+                    _ => SqlType::double().with_nullable(t.nullable),
+                };
+                Ok((Expr::Neg(Box::new(x)), t))
+            }
+            UnaryOperator::Not | UnaryOperator::BangNot => {
+                Ok((Expr::Not(Box::new(x)), SqlType::int(1).with_nullable(t.nullable)))
+            }
+            UnaryOperator::BitwiseNot => Ok((
+                Expr::BitNot(Box::new(x)),
+                SqlType::ubigint().with_nullable(t.nullable),
+            )),
+            other => Err(unsupported(&format!("the operator {other}"))),
+        }
+    }
+
+    fn bind_binary(
+        &mut self,
+        left: &ast::Expr,
+        op: &BinaryOperator,
+        right: &ast::Expr,
+    ) -> Result<(Expr, SqlType)> {
+        use BinaryOperator as B;
+        let cmp = match op {
+            B::Eq => Some(CmpOp::Eq),
+            B::NotEq => Some(CmpOp::Ne),
+            B::Lt => Some(CmpOp::Lt),
+            B::LtEq => Some(CmpOp::Le),
+            B::Gt => Some(CmpOp::Gt),
+            B::GtEq => Some(CmpOp::Ge),
+            B::Spaceship => Some(CmpOp::NullSafeEq),
+            _ => None,
+        };
+        if let Some(c) = cmp {
+            return self.bind_cmp(c, left, right);
+        }
+        let arith = match op {
+            B::Plus => Some(ArithOp::Add),
+            B::Minus => Some(ArithOp::Sub),
+            B::Multiply => Some(ArithOp::Mul),
+            B::Divide => Some(ArithOp::Div),
+            B::Modulo => Some(ArithOp::Mod),
+            B::MyIntegerDivide | B::DuckIntegerDivide => Some(ArithOp::IntDiv),
+            B::BitwiseAnd => Some(ArithOp::BitAnd),
+            B::BitwiseOr => Some(ArithOp::BitOr),
+            B::BitwiseXor => Some(ArithOp::BitXor),
+            B::PGBitwiseShiftLeft => Some(ArithOp::Shl),
+            B::PGBitwiseShiftRight => Some(ArithOp::Shr),
+            _ => None,
+        };
+        let (a, ta) = self.bind(left)?;
+        let (b, tb) = self.bind(right)?;
+        let nullable = ta.nullable || tb.nullable;
+        if let Some(op) = arith {
+            let ty = arith_type(op, &ta, &tb).with_nullable(
+                nullable || matches!(op, ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod),
+            );
+            return Ok((Expr::Arith(op, Box::new(a), Box::new(b)), ty));
+        }
+        let bool_ty = SqlType::int(1).with_nullable(nullable);
+        match op {
+            B::And => Ok((Expr::And(Box::new(a), Box::new(b)), bool_ty)),
+            // `||` is OR unless PIPES_AS_CONCAT, which is not in the default sql_mode.
+            B::Or | B::StringConcat => Ok((Expr::Or(Box::new(a), Box::new(b)), bool_ty)),
+            B::Xor => Ok((Expr::Xor(Box::new(a), Box::new(b)), bool_ty)),
+            B::Regexp | B::Match => Err(unsupported("REGEXP")),
+            other => Err(unsupported(&format!("the operator {other}"))),
+        }
+    }
+
+    fn bind_cmp(&mut self, op: CmpOp, left: &ast::Expr, right: &ast::Expr) -> Result<(Expr, SqlType)> {
+        let (a, ta) = self.bind(left)?;
+        let (b, tb) = self.bind(right)?;
+        let coll = comparison_collation(&ta, &tb);
+        let nullable = op != CmpOp::NullSafeEq && (ta.nullable || tb.nullable);
+        Ok((
+            Expr::Cmp(op, Box::new(a), Box::new(b), coll),
+            SqlType::int(1).with_nullable(nullable),
+        ))
+    }
+
+    fn bind_is_null(&mut self, e: &ast::Expr, negated: bool) -> Result<(Expr, SqlType)> {
+        let (x, _) = self.bind(e)?;
+        Ok((Expr::IsNull(Box::new(x), negated), SqlType::int(1).not_null()))
+    }
+
+    fn bind_is_bool(&mut self, e: &ast::Expr, want: Option<bool>, negated: bool) -> Result<(Expr, SqlType)> {
+        let (x, _) = self.bind(e)?;
+        Ok((
+            Expr::IsBool {
+                e: Box::new(x),
+                want,
+                negated,
+            },
+            SqlType::int(1).not_null(),
+        ))
+    }
+
+    fn bind_in(&mut self, e: &ast::Expr, list: &[ast::Expr], negated: bool) -> Result<(Expr, SqlType)> {
+        let (x, tx) = self.bind(e)?;
+        let mut items = Vec::with_capacity(list.len());
+        let mut coll = if tx.class == Class::Str {
+            tx.collation
+        } else {
+            Collation::Utf8mb4GeneralCi
+        };
+        let mut nullable = tx.nullable;
+        for item in list {
+            let (y, ty) = self.bind(item)?;
+            if ty.class == Class::Bin || tx.class == Class::Bin {
+                coll = Collation::Binary;
+            }
+            nullable |= ty.nullable;
+            items.push(y);
+        }
+        Ok((
+            Expr::In {
+                e: Box::new(x),
+                list: items,
+                negated,
+                coll,
+            },
+            SqlType::int(1).with_nullable(nullable),
+        ))
+    }
+
+    fn bind_between(
+        &mut self,
+        e: &ast::Expr,
+        lo: &ast::Expr,
+        hi: &ast::Expr,
+        negated: bool,
+    ) -> Result<(Expr, SqlType)> {
+        let (x, tx) = self.bind(e)?;
+        let (l, tl) = self.bind(lo)?;
+        let (h, th) = self.bind(hi)?;
+        let coll = comparison_collation(&tx, &comparison_type(&tl, &th));
+        Ok((
+            Expr::Between {
+                e: Box::new(x),
+                lo: Box::new(l),
+                hi: Box::new(h),
+                negated,
+                coll,
+            },
+            SqlType::int(1).with_nullable(tx.nullable || tl.nullable || th.nullable),
+        ))
+    }
+
+    fn bind_like(
+        &mut self,
+        e: &ast::Expr,
+        pat: &ast::Expr,
+        esc: Option<&ast::Expr>,
+        negated: bool,
+    ) -> Result<(Expr, SqlType)> {
+        let (x, tx) = self.bind(e)?;
+        let (p, tp) = self.bind(pat)?;
+        let esc = match esc {
+            Some(x) => Some(Box::new(self.bind(x)?.0)),
+            None => None,
+        };
+        let coll = comparison_collation(&tx, &tp);
+        Ok((
+            Expr::Like {
+                e: Box::new(x),
+                pat: Box::new(p),
+                esc,
+                negated,
+                coll,
+            },
+            SqlType::int(1).with_nullable(tx.nullable || tp.nullable),
+        ))
+    }
+
+    fn bind_case(
+        &mut self,
+        operand: Option<&ast::Expr>,
+        conditions: &[ast::CaseWhen],
+        else_result: Option<&ast::Expr>,
+    ) -> Result<(Expr, SqlType)> {
+        let operand = match operand {
+            Some(o) => Some(self.bind(o)?),
+            None => None,
+        };
+        let mut whens = Vec::with_capacity(conditions.len());
+        let mut result_types = Vec::new();
+        let mut coll = Collation::Utf8mb4GeneralCi;
+        for cw in conditions {
+            let (w, tw) = self.bind(&cw.condition)?;
+            if let Some((_, to)) = &operand {
+                coll = comparison_collation(to, &tw);
+            }
+            let (r, tr) = self.bind(&cw.result)?;
+            result_types.push(tr);
+            whens.push((w, r));
+        }
+        let else_ = match else_result {
+            Some(e) => {
+                let (x, t) = self.bind(e)?;
+                result_types.push(t);
+                Some(Box::new(x))
+            }
+            None => {
+                result_types.push(SqlType::null());
+                None
+            }
+        };
+        let ty = functions::unify(&result_types.iter().collect::<Vec<_>>());
+        Ok((
+            Expr::Case {
+                operand: operand.map(|(x, _)| Box::new(x)),
+                whens,
+                else_,
+                coll,
+                out: ty.class,
+            },
+            ty,
+        ))
+    }
+
+    fn bind_cast(&mut self, e: &ast::Expr, dt: &ast::DataType) -> Result<(Expr, SqlType)> {
+        use ast::DataType as D;
+        let (x, tx) = self.bind(e)?;
+        let len = |l: &Option<ast::CharacterLength>| match l {
+            Some(ast::CharacterLength::IntegerLength { length, .. }) => Some(*length as u32),
+            _ => None,
+        };
+        let (to, ty) = match dt {
+            D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => {
+                (CastTo::Signed, SqlType::bigint())
+            }
+            D::Unsigned | D::UnsignedInteger | D::IntUnsigned(_) | D::BigIntUnsigned(_) => {
+                (CastTo::Unsigned, SqlType::ubigint())
+            }
+            D::Char(l) | D::Character(l) | D::Varchar(l) | D::Nvarchar(l) => {
+                let n = len(l);
+                (CastTo::Char(n), SqlType::varchar(n.unwrap_or(tx.char_len().max(21))))
+            }
+            D::Text => (CastTo::Char(None), SqlType::text()),
+            D::Binary(n) => {
+                let n = n.map(|n| n as u32);
+                (CastTo::Binary(n), SqlType::varbinary(n.unwrap_or(tx.length.max(21))))
+            }
+            D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
+                let (p, s) = match info {
+                    ast::ExactNumberInfo::None => (10, 0),
+                    ast::ExactNumberInfo::Precision(p) => (*p as u8, 0),
+                    ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p as u8, (*s).max(0) as u8),
+                };
+                (CastTo::Decimal(p, s), SqlType::decimal(p as u32, s))
+            }
+            D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => {
+                (CastTo::Double, SqlType::double())
+            }
+            D::Date => (CastTo::Date, SqlType::date()),
+            D::Datetime(fsp) | D::Timestamp(fsp, _) => {
+                let fsp = fsp.unwrap_or(0).min(6) as u8;
+                (CastTo::DateTime(fsp), SqlType::datetime(fsp))
+            }
+            other => return Err(unsupported(&format!("CAST to {other}"))),
+        };
+        let nullable = tx.nullable || matches!(to, CastTo::Date | CastTo::DateTime(_));
+        Ok((Expr::Cast(Box::new(x), to), ty.with_nullable(nullable)))
+    }
+
+    // ----- functions and aggregates ------------------------------------------------------
+
+    fn bind_function(&mut self, f: &ast::Function) -> Result<(Expr, SqlType)> {
+        let name = match f.name.0.last() {
+            Some(ast::ObjectNamePart::Identifier(id)) => id.value.clone(),
+            _ => return Err(unsupported("this function name")),
+        };
+        if f.over.is_some() {
+            return Err(unsupported("window functions"));
+        }
+        let upper = name.to_ascii_uppercase();
+        let (args, distinct) = match &f.args {
+            ast::FunctionArguments::None => (Vec::new(), false),
+            ast::FunctionArguments::Subquery(_) => return Err(unsupported("subqueries")),
+            ast::FunctionArguments::List(list) => (
+                list.args.iter().collect::<Vec<_>>(),
+                matches!(list.duplicate_treatment, Some(ast::DuplicateTreatment::Distinct)),
+            ),
+        };
+        if let Some(agg) = aggregate_func(&upper) {
+            return self.bind_aggregate(agg, &upper, &args, distinct);
+        }
+        if upper == "VALUES" && self.values_fn {
+            return self.bind_values_fn(&args);
+        }
+        if distinct {
+            return Err(Error::parse(&format!("DISTINCT in {upper}"), 1));
+        }
+        let mut bound = Vec::with_capacity(args.len());
+        for a in args {
+            bound.push(self.bind(function_arg_expr(a)?)?);
+        }
+        functions::bind(&name, bound)
+    }
+
+    fn bind_values_fn(&mut self, args: &[&ast::FunctionArg]) -> Result<(Expr, SqlType)> {
+        let [a] = args else {
+            return Err(Error::parse("VALUES", 1));
+        };
+        let (x, t) = self.bind(function_arg_expr(a)?)?;
+        match x {
+            Expr::Col(i) => Ok((Expr::NewCol(i), t.with_nullable(true))),
+            _ => Err(unsupported("VALUES() of an expression")),
+        }
+    }
+
+    fn bind_aggregate(
+        &mut self,
+        func: AggFunc,
+        name: &str,
+        args: &[&ast::FunctionArg],
+        distinct: bool,
+    ) -> Result<(Expr, SqlType)> {
+        let Some(mut collected) = self.aggs.take() else {
+            return Err(Error::new(
+                ErrorCode::InvalidGroupFuncUse,
+                "Invalid use of group function",
+            ));
+        };
+        let is_star = matches!(
+            args,
+            [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)]
+        );
+        let result = if func == AggFunc::Count && is_star {
+            Ok((None, SqlType::null(), AggFunc::CountStar))
+        } else if args.len() != 1 {
+            Err(Error::new(
+                ErrorCode::WrongArguments,
+                format!("Incorrect parameter count in the call to native function '{name}'"),
+            ))
+        } else {
+            function_arg_expr(args[0])
+                .and_then(|a| self.bind(a))
+                .map(|(x, t)| (Some(x), t, func))
+        };
+        let (arg, arg_ty, func) = match result {
+            Ok(r) => r,
+            Err(e) => {
+                self.aggs = Some(collected);
+                return Err(e);
+            }
+        };
+        let ty = aggregate_type(func, &arg_ty);
+        let idx = collected.len();
+        collected.push(AggSpec {
+            func,
+            arg,
+            distinct,
+            arg_ty,
+            ty: ty.clone(),
+        });
+        self.aggs = Some(collected);
+        Ok((Expr::Agg(idx), ty))
+    }
+}
+
+fn function_arg_expr(a: &ast::FunctionArg) -> Result<&ast::Expr> {
+    match a {
+        ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(e)) => Ok(e),
+        ast::FunctionArg::Unnamed(_) => Err(unsupported("'*' as a function argument")),
+        _ => Err(unsupported("named function arguments")),
+    }
+}
+
+fn aggregate_func(upper: &str) -> Option<AggFunc> {
+    Some(match upper {
+        "COUNT" => AggFunc::Count,
+        "SUM" => AggFunc::Sum,
+        "AVG" => AggFunc::Avg,
+        "MIN" => AggFunc::Min,
+        "MAX" => AggFunc::Max,
+        "GROUP_CONCAT" => AggFunc::GroupConcat,
+        "BIT_AND" => AggFunc::BitAnd,
+        "BIT_OR" => AggFunc::BitOr,
+        "BIT_XOR" => AggFunc::BitXor,
+        _ => return None,
+    })
+}
+
+/// Result type of an aggregate over an argument of type `arg`.
+pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
+    match func {
+        AggFunc::CountStar | AggFunc::Count => SqlType::bigint().not_null(),
+        AggFunc::Sum => match arg.class {
+            Class::Int => SqlType::decimal(32, 0),
+            Class::Decimal => SqlType::decimal((arg.length + 22).min(65), arg.decimals),
+            _ => SqlType::double(),
+        },
+        AggFunc::Avg => match arg.class {
+            Class::Int => SqlType::decimal(14, 4),
+            Class::Decimal => SqlType::decimal((arg.length + 4).min(65), (arg.decimals + 4).min(30)),
+            _ => SqlType::double(),
+        },
+        AggFunc::Min | AggFunc::Max => {
+            if arg.class == Class::Null {
+                SqlType::varchar(64)
+            } else {
+                arg.clone().with_nullable(true)
+            }
+        }
+        AggFunc::GroupConcat => SqlType::varchar(1024),
+        AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => SqlType::ubigint().not_null(),
+    }
+}
+
+/// A type for the static typing of BETWEEN bounds.
+fn comparison_type(a: &SqlType, b: &SqlType) -> SqlType {
+    if a.class == Class::Bin || b.class == Class::Bin {
+        return SqlType::varbinary(0);
+    }
+    if a.class == Class::Str {
+        return a.clone();
+    }
+    b.clone()
+}
+
+/// Static type of an arithmetic result.
+pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
+    use Class::*;
+    let numeric = |t: &SqlType| match t.class {
+        Int | Decimal | Double => t.class,
+        Null => Null,
+        _ => Double,
+    };
+    let (ca, cb) = (numeric(a), numeric(b));
+    match op {
+        ArithOp::BitAnd | ArithOp::BitOr | ArithOp::BitXor | ArithOp::Shl | ArithOp::Shr => {
+            SqlType::ubigint()
+        }
+        ArithOp::IntDiv => SqlType::bigint(),
+        ArithOp::Div => {
+            if ca == Double || cb == Double {
+                SqlType::double()
+            } else {
+                let scale = (a.decimals.min(30) as u32 + super::expr::DIV_PRECISION_INCREMENT) as u8;
+                SqlType::decimal(a.length.max(1) + scale as u32, scale)
+            }
+        }
+        _ => {
+            if ca == Double || cb == Double {
+                SqlType::double()
+            } else if ca == Decimal || cb == Decimal {
+                let scale = if op == ArithOp::Mul {
+                    a.decimals.saturating_add(b.decimals)
+                } else {
+                    a.decimals.max(b.decimals)
+                };
+                SqlType::decimal(a.length.max(b.length) + 1, scale.min(30))
+            } else if ca == Null && cb == Null {
+                SqlType::double()
+            } else {
+                let mut t = SqlType::bigint();
+                t.unsigned = (a.unsigned || b.unsigned) && op != ArithOp::Sub;
+                t.length = (a.length.max(b.length) + 1).max(3);
+                if t.length < 21 {
+                    t.length = t.length.max(12);
+                }
+                t.wire = ColumnType::LONGLONG;
+                t
+            }
+        }
+    }
+}
+
+/// The static type of a runtime value (for variables).
+pub fn value_type(v: &Value) -> SqlType {
+    match v {
+        Value::Null => SqlType::null(),
+        Value::Int(_) => SqlType::bigint().not_null(),
+        Value::UInt(_) => SqlType::ubigint().not_null(),
+        Value::Double(_) => SqlType::double().not_null(),
+        Value::Decimal(d) => SqlType::decimal(30, d.scale().min(30) as u8).not_null(),
+        Value::Bytes(b) => {
+            let n = String::from_utf8_lossy(b).chars().count() as u32;
+            SqlType::varchar(n.max(1)).not_null()
+        }
+        Value::Date(_) => SqlType::date().not_null(),
+        Value::DateTime(dt) => SqlType::datetime(if dt.micros > 0 { 6 } else { 0 }).not_null(),
+    }
+}
+
+fn int_literal_type(v: &Value) -> SqlType {
+    let len = super::convert::to_string(v).len() as u32;
+    let fits_i32 = matches!(v, Value::Int(i) if *i >= i32::MIN as i64 && *i <= i32::MAX as i64);
+    let mut t = if fits_i32 {
+        SqlType::int(len.min(10))
+    } else {
+        SqlType::bigint()
+    };
+    t.length = len;
+    if let Value::UInt(_) = v {
+        t.unsigned = true;
+    }
+    t.not_null()
+}
+
+/// A numeric literal: integer (Int / UInt), decimal, or DOUBLE (with an exponent).
+fn number_literal(s: &str) -> Result<(Value, SqlType)> {
+    let has_exp = s.contains(['e', 'E']);
+    if !has_exp && !s.contains('.') {
+        if let Ok(i) = s.parse::<i64>() {
+            let v = Value::Int(i);
+            return Ok((v.clone(), int_literal_type(&v)));
+        }
+        if let Ok(u) = s.parse::<u64>() {
+            let v = Value::UInt(u);
+            return Ok((v.clone(), int_literal_type(&v)));
+        }
+    }
+    if !has_exp {
+        if let Ok(d) = s.parse::<Decimal>() {
+            let scale = d.scale() as u8;
+            let digits = s.chars().filter(|c| c.is_ascii_digit()).count() as u32;
+            let mut t = SqlType::decimal(digits.max(1), scale);
+            t.length = s.len() as u32;
+            return Ok((Value::Decimal(d), t.not_null()));
+        }
+    }
+    match s.parse::<f64>() {
+        Ok(f) => Ok((Value::Double(f), SqlType::double().not_null())),
+        Err(_) => Err(Error::parse(s, 1)),
+    }
+}
+
+fn negate_literal(v: &Value) -> Result<Value> {
+    Ok(match v {
+        Value::Int(i) => match i.checked_neg() {
+            Some(n) => Value::Int(n),
+            None => Value::Decimal(-Decimal::from(*i)),
+        },
+        Value::UInt(u) if *u == i64::MAX as u64 + 1 => Value::Int(i64::MIN),
+        Value::UInt(u) => Value::Decimal(-Decimal::from(*u)),
+        Value::Decimal(d) => Value::Decimal(-*d),
+        Value::Double(f) => Value::Double(-f),
+        other => other.clone(),
+    })
+}
+
+fn hex_bytes(h: &str) -> Result<Vec<u8>> {
+    let h = if h.len() % 2 == 1 {
+        format!("0{h}")
+    } else {
+        h.to_string()
+    };
+    (0..h.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&h[i..i + 2], 16).map_err(|_| Error::parse(&h, 1)))
+        .collect()
+}
+
+fn bit_bytes(b: &str) -> Result<Vec<u8>> {
+    if !b.bytes().all(|c| c == b'0' || c == b'1') {
+        return Err(Error::parse(b, 1));
+    }
+    let n = u128::from_str_radix(if b.is_empty() { "0" } else { b }, 2).map_err(|_| Error::parse(b, 1))?;
+    let nbytes = b.len().div_ceil(8).max(1);
+    Ok(n.to_be_bytes()[16 - nbytes..].to_vec())
+}
+
+/// A constant DATE value from its parts (for tests and defaults).
+pub fn date(y: u16, m: u8, d: u8) -> Value {
+    Value::Date(Date {
+        year: y,
+        month: m,
+        day: d,
+    })
+}
+
+/// The zero datetime.
+pub fn zero_datetime() -> Value {
+    Value::DateTime(DateTime::default())
+}

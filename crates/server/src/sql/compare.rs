@@ -1,0 +1,237 @@
+//! Comparing values the way MySQL does: collations, and the implicit conversions of mixed
+//! comparisons.
+//!
+//! | left \ right | number | string | date/datetime |
+//! |---|---|---|---|
+//! | number | numeric (exact for integers and decimals) | string → number | date → number |
+//! | string | string → number | collation | string → datetime (else as strings) |
+//! | date | date → number | string → datetime | chronological |
+//!
+//! NULL compares as unknown (`None`) except in [`sort_cmp`], where NULL sorts first.
+
+use super::convert::{self, Num};
+use crate::types::{Collation, Value};
+use std::cmp::Ordering;
+
+/// Compare two non-NULL-or-NULL values; `None` if either is NULL.
+pub fn compare(a: &Value, b: &Value, coll: Collation) -> Option<Ordering> {
+    match (a, b) {
+        (Value::Null, _) | (_, Value::Null) => None,
+        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (Value::Bytes(x), Value::Bytes(y)) => Some(compare_strings(x, y, coll)),
+        (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
+        (Value::DateTime(x), Value::DateTime(y)) => Some(x.cmp(y)),
+        (Value::Date(_) | Value::DateTime(_), Value::Date(_) | Value::DateTime(_)) => {
+            Some(convert::to_datetime_lossy(a).cmp(&convert::to_datetime_lossy(b)))
+        }
+        (Value::Bytes(s), Value::Date(_) | Value::DateTime(_)) => {
+            Some(compare_string_with_temporal(s, b, coll))
+        }
+        (Value::Date(_) | Value::DateTime(_), Value::Bytes(s)) => {
+            Some(compare_string_with_temporal(s, a, coll).reverse())
+        }
+        _ => Some(compare_nums(&convert::to_num(a), &convert::to_num(b))),
+    }
+}
+
+fn compare_string_with_temporal(s: &[u8], t: &Value, coll: Collation) -> Ordering {
+    match convert::parse_datetime(s) {
+        Some((dt, _)) => dt.cmp(&convert::to_datetime_lossy(t)),
+        None => compare_strings(s, &convert::to_text(t), coll),
+    }
+}
+
+/// Order for ORDER BY / GROUP BY / MIN / MAX: NULL first, then [`compare`].
+pub fn sort_cmp(a: &Value, b: &Value, coll: Collation) -> Ordering {
+    match (a.is_null(), b.is_null()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        _ => compare(a, b, coll).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// Numeric comparison, exact between integers and decimals.
+pub fn compare_nums(a: &Num, b: &Num) -> Ordering {
+    use Num::*;
+    match (a, b) {
+        (I(x), I(y)) => x.cmp(y),
+        (U(x), U(y)) => x.cmp(y),
+        (I(x), U(y)) => (*x as i128).cmp(&(*y as i128)),
+        (U(x), I(y)) => (*x as i128).cmp(&(*y as i128)),
+        (F(x), F(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
+        (F(x), other) => x.partial_cmp(&other.to_f64()).unwrap_or(Ordering::Equal),
+        (other, F(y)) => other.to_f64().partial_cmp(y).unwrap_or(Ordering::Equal),
+        _ => match (a.to_decimal(), b.to_decimal()) {
+            (Some(x), Some(y)) => x.cmp(&y),
+            _ => a
+                .to_f64()
+                .partial_cmp(&b.to_f64())
+                .unwrap_or(Ordering::Equal),
+        },
+    }
+}
+
+/// Compare two strings under a collation.
+pub fn compare_strings(a: &[u8], b: &[u8], coll: Collation) -> Ordering {
+    match coll {
+        Collation::Binary => a.cmp(b),
+        Collation::Utf8mb4Bin => trim_spaces(a).cmp(trim_spaces(b)),
+        Collation::Utf8mb4GeneralCi => {
+            let (a, b) = (trim_spaces(a), trim_spaces(b));
+            if a.is_ascii() && b.is_ascii() {
+                return cmp_ascii_ci(a, b);
+            }
+            let wa = String::from_utf8_lossy(a);
+            let wb = String::from_utf8_lossy(b);
+            let mut ia = wa.chars().map(general_ci_weight);
+            let mut ib = wb.chars().map(general_ci_weight);
+            loop {
+                match (ia.next(), ib.next()) {
+                    (None, None) => return Ordering::Equal,
+                    (None, Some(y)) => return pad_cmp(y, &mut ib).reverse(),
+                    (Some(x), None) => return pad_cmp(x, &mut ia),
+                    (Some(x), Some(y)) if x != y => return x.cmp(&y),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// With PAD SPACE, the shorter string compares as if padded with spaces: compare the rest of
+/// the longer one (first weight `first`) with spaces.
+fn pad_cmp(first: u32, rest: &mut dyn Iterator<Item = u32>) -> Ordering {
+    std::iter::once(first)
+        .chain(rest)
+        .find(|&w| w != 0x20)
+        .map_or(Ordering::Equal, |w| w.cmp(&0x20))
+}
+
+fn cmp_ascii_ci(a: &[u8], b: &[u8]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let (x, y) = (x.to_ascii_uppercase(), y.to_ascii_uppercase());
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    let (longer, sign) = if a.len() > b.len() {
+        (&a[b.len()..], Ordering::Greater)
+    } else {
+        (&b[a.len()..], Ordering::Less)
+    };
+    match longer.iter().find(|&&c| c != b' ') {
+        None => Ordering::Equal,
+        Some(&c) if c > b' ' => sign,
+        Some(_) => sign.reverse(),
+    }
+}
+
+fn trim_spaces(s: &[u8]) -> &[u8] {
+    let end = s.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
+    &s[..end]
+}
+
+/// The `utf8mb4_general_ci` weight of a character: upper case, Latin-1 accents folded,
+/// characters outside the BMP all equal (U+FFFD). Same table as the storage key encoding.
+pub fn general_ci_weight(c: char) -> u32 {
+    let u = c as u32;
+    if u < 0x80 {
+        return c.to_ascii_uppercase() as u32;
+    }
+    if u > 0xFFFF {
+        return 0xFFFD;
+    }
+    if (0xC0..=0xFF).contains(&u) {
+        return LATIN1_FOLD[(u - 0xC0) as usize] as u32;
+    }
+    let mut up = c.to_uppercase();
+    match (up.next(), up.next()) {
+        (Some(x), None) if (x as u32) <= 0xFFFF => x as u32,
+        _ => u,
+    }
+}
+
+/// Weights of U+00C0..=U+00FF in utf8mb4_general_ci.
+const LATIN1_FOLD: [u8; 64] = [
+    b'A', b'A', b'A', b'A', b'A', b'A', 0xC6, b'C', // C0-C7
+    b'E', b'E', b'E', b'E', b'I', b'I', b'I', b'I', // C8-CF
+    0xD0, b'N', b'O', b'O', b'O', b'O', b'O', 0xD7, // D0-D7
+    0xD8, b'U', b'U', b'U', b'U', b'Y', 0xDE, b'S', // D8-DF
+    b'A', b'A', b'A', b'A', b'A', b'A', 0xC6, b'C', // E0-E7
+    b'E', b'E', b'E', b'E', b'I', b'I', b'I', b'I', // E8-EF
+    0xD0, b'N', b'O', b'O', b'O', b'O', b'O', 0xF7, // F0-F7
+    0xD8, b'U', b'U', b'U', b'U', b'Y', 0xDE, b'Y', // F8-FF
+];
+
+/// A byte string that is equal for values that compare equal (GROUP BY, DISTINCT,
+/// COUNT(DISTINCT)): collation weights for strings, one form per number.
+pub fn group_key(v: &Value, coll: Collation, out: &mut Vec<u8>) {
+    match v {
+        Value::Null => out.push(0),
+        Value::Bytes(b) => {
+            out.push(1);
+            match coll {
+                Collation::Binary => out.extend_from_slice(b),
+                Collation::Utf8mb4Bin => out.extend_from_slice(trim_spaces(b)),
+                Collation::Utf8mb4GeneralCi => {
+                    for c in String::from_utf8_lossy(trim_spaces(b)).chars() {
+                        out.extend_from_slice(&general_ci_weight(c).to_be_bytes());
+                    }
+                }
+            }
+            out.push(0xFF);
+        }
+        Value::Date(_) | Value::DateTime(_) => {
+            out.push(2);
+            out.extend_from_slice(convert::to_datetime_lossy(v).to_string().as_bytes());
+        }
+        Value::Double(f) => {
+            out.push(3);
+            out.extend_from_slice(&f.to_bits().to_be_bytes());
+        }
+        Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
+            out.push(3);
+            match convert::to_num(v).to_decimal() {
+                Some(d) => out.extend_from_slice(d.normalize().to_string().as_bytes()),
+                None => out.extend_from_slice(&convert::to_num(v).to_f64().to_bits().to_be_bytes()),
+            }
+        }
+    }
+    out.push(0xFE);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: &str) -> Value {
+        Value::str(x)
+    }
+
+    #[test]
+    fn general_ci_folds_case_accents_and_trailing_spaces() {
+        let ci = Collation::Utf8mb4GeneralCi;
+        assert_eq!(compare(&s("abc"), &s("ABC "), ci), Some(Ordering::Equal));
+        assert_eq!(compare(&s("é"), &s("E"), ci), Some(Ordering::Equal));
+        assert_eq!(compare(&s("a"), &s("b"), ci), Some(Ordering::Less));
+        assert_eq!(compare(&s("a\t"), &s("a"), ci), Some(Ordering::Less));
+        assert_eq!(
+            compare(&s("abc"), &s("ABC"), Collation::Utf8mb4Bin),
+            Some(Ordering::Greater)
+        );
+    }
+
+    #[test]
+    fn mixed_comparisons_convert() {
+        let ci = Collation::Utf8mb4GeneralCi;
+        assert_eq!(compare(&s("10"), &Value::Int(10), ci), Some(Ordering::Equal));
+        assert_eq!(compare(&s("abc"), &Value::Int(0), ci), Some(Ordering::Equal));
+        assert_eq!(compare(&s("9"), &Value::Int(10), ci), Some(Ordering::Less));
+        assert_eq!(compare(&Value::Null, &Value::Int(10), ci), None);
+        assert_eq!(
+            compare(&Value::UInt(u64::MAX), &Value::Int(-1), ci),
+            Some(Ordering::Greater)
+        );
+    }
+}

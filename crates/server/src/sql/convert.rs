@@ -1,0 +1,1025 @@
+//! Value conversions with MySQL's rules: strings to numbers and dates, numbers to strings, and
+//! the conversion of a value assigned to a column (INSERT / UPDATE), which is where strict
+//! mode decides between an error and a warning.
+//!
+//! | target column | accepted | strict-mode error (non-strict: warning + adjusted value) |
+//! |---|---|---|
+//! | integer | numbers (rounded), numeric strings, dates | 1264 out of range (clamped), 1366 not a number (0), 1265 trailing garbage (prefix) |
+//! | DECIMAL(p,s) | numbers and numeric strings, rounded to `s` (note 1265) | 1264 (clamped), 1366 |
+//! | FLOAT / DOUBLE | numbers and numeric strings | 1366 |
+//! | CHAR / VARCHAR / TEXT | anything, printed; must be valid UTF-8 | 1406 too long (truncated), 1366 bad UTF-8 |
+//! | BINARY / VARBINARY / BLOB | anything, printed | 1406 |
+//! | DATE / DATETIME / TIMESTAMP | dates, date strings, YYYYMMDD[hhmmss] numbers | 1292 incorrect value (zero date) |
+
+use crate::error::{Error, Result};
+use crate::session::state::Warning;
+use crate::storage::ColumnDef;
+use crate::types::{DataType, Date, DateTime, Value};
+use cohort_protocol::ErrorCode;
+use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
+use rust_decimal::{Decimal, RoundingStrategy};
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+/// A number in the most exact form available.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    I(i64),
+    U(u64),
+    D(Decimal),
+    F(f64),
+}
+
+impl Num {
+    pub fn to_f64(&self) -> f64 {
+        match self {
+            Num::I(i) => *i as f64,
+            Num::U(u) => *u as f64,
+            Num::D(d) => d.to_f64().unwrap_or(0.0),
+            Num::F(f) => *f,
+        }
+    }
+
+    pub fn to_decimal(&self) -> Option<Decimal> {
+        match self {
+            Num::I(i) => Some(Decimal::from(*i)),
+            Num::U(u) => Some(Decimal::from(*u)),
+            Num::D(d) => Some(*d),
+            Num::F(f) => Decimal::from_f64(*f),
+        }
+    }
+
+    /// Rounded to an integer (half away from zero), saturating.
+    pub fn to_i128(&self) -> i128 {
+        match self {
+            Num::I(i) => *i as i128,
+            Num::U(u) => *u as i128,
+            Num::D(d) => d
+                .round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero)
+                .to_i128()
+                .unwrap_or(if d.is_sign_negative() { i128::MIN } else { i128::MAX }),
+            Num::F(f) => {
+                if f.is_nan() {
+                    0
+                } else {
+                    f.round().clamp(-1.7e38, 1.7e38) as i128
+                }
+            }
+        }
+    }
+
+    pub fn is_zero(&self) -> bool {
+        match self {
+            Num::I(i) => *i == 0,
+            Num::U(u) => *u == 0,
+            Num::D(d) => d.is_zero(),
+            Num::F(f) => *f == 0.0,
+        }
+    }
+
+    pub fn into_value(self) -> Value {
+        match self {
+            Num::I(i) => Value::Int(i),
+            Num::U(u) => Value::UInt(u),
+            Num::D(d) => Value::Decimal(d),
+            Num::F(f) => Value::Double(f),
+        }
+    }
+}
+
+/// The numeric prefix of a string: the number, how many bytes it used, and whether the whole
+/// string (but surrounding spaces) was a number.
+pub struct ParsedNum {
+    pub num: Num,
+    pub used: usize,
+    pub complete: bool,
+}
+
+/// Parse the numeric prefix of `s` as MySQL does in a numeric context.
+pub fn parse_num(s: &[u8]) -> ParsedNum {
+    let mut i = 0;
+    while i < s.len() && s[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    let start = i;
+    if i < s.len() && (s[i] == b'+' || s[i] == b'-') {
+        i += 1;
+    }
+    let int_start = i;
+    while i < s.len() && s[i].is_ascii_digit() {
+        i += 1;
+    }
+    let mut int_digits = i - int_start;
+    let mut frac = false;
+    if i < s.len() && s[i] == b'.' {
+        let dot = i;
+        i += 1;
+        while i < s.len() && s[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i - dot - 1 > 0 {
+            frac = true;
+        } else if int_digits == 0 {
+            i = dot;
+        }
+        int_digits += i - dot - 1;
+    }
+    if int_digits == 0 {
+        return ParsedNum {
+            num: Num::I(0),
+            used: 0,
+            complete: false,
+        };
+    }
+    let mut exp = false;
+    if i < s.len() && (s[i] == b'e' || s[i] == b'E') {
+        let mut j = i + 1;
+        if j < s.len() && (s[j] == b'+' || s[j] == b'-') {
+            j += 1;
+        }
+        let ds = j;
+        while j < s.len() && s[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j > ds {
+            exp = true;
+            i = j;
+        }
+    }
+    let text = std::str::from_utf8(&s[start..i]).unwrap_or("0");
+    let num = number_from_text(text, frac, exp);
+    let rest = &s[i..];
+    ParsedNum {
+        num,
+        used: i,
+        complete: rest.iter().all(|c| c.is_ascii_whitespace()),
+    }
+}
+
+fn number_from_text(text: &str, frac: bool, exp: bool) -> Num {
+    if !frac && !exp {
+        if let Ok(i) = text.parse::<i64>() {
+            return Num::I(i);
+        }
+        if let Ok(u) = text.trim_start_matches('+').parse::<u64>() {
+            return Num::U(u);
+        }
+    }
+    if !exp {
+        if let Ok(d) = text.parse::<Decimal>() {
+            return Num::D(d);
+        }
+    }
+    Num::F(text.parse::<f64>().unwrap_or(0.0))
+}
+
+/// A value in a numeric context (lossy: strings use their numeric prefix).
+pub fn to_num(v: &Value) -> Num {
+    match v {
+        Value::Null => Num::I(0),
+        Value::Int(i) => Num::I(*i),
+        Value::UInt(u) => Num::U(*u),
+        Value::Double(f) => Num::F(*f),
+        Value::Decimal(d) => Num::D(*d),
+        Value::Bytes(b) => parse_num(b).num,
+        Value::Date(d) => Num::I(date_number(*d)),
+        Value::DateTime(dt) => {
+            let n = date_number(dt.date) * 1_000_000
+                + dt.hour as i64 * 10_000
+                + dt.minute as i64 * 100
+                + dt.second as i64;
+            if dt.micros == 0 {
+                Num::I(n)
+            } else {
+                Num::D(Decimal::from(n) + Decimal::new(dt.micros as i64, 6))
+            }
+        }
+    }
+}
+
+/// Like [`to_num`] but strings in arithmetic are DOUBLE, as in MySQL.
+pub fn to_arith_num(v: &Value) -> Num {
+    match v {
+        Value::Bytes(b) => Num::F(parse_num(b).num.to_f64()),
+        other => to_num(other),
+    }
+}
+
+fn date_number(d: Date) -> i64 {
+    d.year as i64 * 10_000 + d.month as i64 * 100 + d.day as i64
+}
+
+/// SQL truth value: NULL is unknown; numbers are true when non-zero; strings by their number.
+pub fn to_bool(v: &Value) -> Option<bool> {
+    match v {
+        Value::Null => None,
+        Value::Int(i) => Some(*i != 0),
+        Value::UInt(u) => Some(*u != 0),
+        Value::Double(f) => Some(*f != 0.0),
+        Value::Decimal(d) => Some(!d.is_zero()),
+        Value::Bytes(b) => Some(parse_num(b).num.to_f64() != 0.0),
+        Value::Date(_) | Value::DateTime(_) => Some(!to_num(v).is_zero()),
+    }
+}
+
+/// Integer value (rounded, saturating to i64).
+pub fn to_i64(v: &Value) -> i64 {
+    to_num(v)
+        .to_i128()
+        .clamp(i64::MIN as i128, i64::MAX as i128) as i64
+}
+
+/// The text of a value (what CONCAT or a string column sees).
+pub fn to_text(v: &Value) -> Cow<'_, [u8]> {
+    match v {
+        Value::Bytes(b) => Cow::Borrowed(b.as_slice()),
+        Value::Null => Cow::Borrowed(&[]),
+        Value::Int(i) => Cow::Owned(i.to_string().into_bytes()),
+        Value::UInt(u) => Cow::Owned(u.to_string().into_bytes()),
+        Value::Double(f) => Cow::Owned(format_double(*f).into_bytes()),
+        Value::Decimal(d) => Cow::Owned(d.to_string().into_bytes()),
+        Value::Date(d) => Cow::Owned(d.to_string().into_bytes()),
+        Value::DateTime(dt) => Cow::Owned(dt.to_string().into_bytes()),
+    }
+}
+
+/// The text of a value as a `String` (lossy for invalid UTF-8).
+pub fn to_string(v: &Value) -> String {
+    String::from_utf8_lossy(&to_text(v)).into_owned()
+}
+
+/// A DOUBLE printed like MySQL: shortest round-trip digits, exponent form outside
+/// `1e-5 ..= 1e15`.
+pub fn format_double(f: f64) -> String {
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0" } else { "0" }.to_string();
+    }
+    if !f.is_finite() {
+        return if f.is_nan() { "NaN" } else { "inf" }.to_string();
+    }
+    let exp = f.abs().log10().floor() as i32;
+    if !(-5..15).contains(&exp) {
+        let s = format!("{f:e}");
+        return s;
+    }
+    format!("{f}")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m as i64 + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146097 + doe - 719468
+}
+
+/// The date `days` after 1970-01-01.
+pub fn civil_from_days(days: i64) -> Date {
+    let z = days + 719468;
+    let era = if z >= 0 { z } else { z - 146096 } / 146097;
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    let y = if m <= 2 { y + 1 } else { y };
+    Date {
+        year: y.clamp(0, 9999) as u16,
+        month: m,
+        day: d,
+    }
+}
+
+pub fn days_in_month(year: u16, month: u8) -> u8 {
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        _ => 31,
+    }
+}
+
+/// Seconds since the epoch of a datetime taken as UTC.
+pub fn unix_seconds(dt: &DateTime) -> i64 {
+    days_from_civil(dt.date.year as i64, dt.date.month as u32, dt.date.day as u32) * 86_400
+        + dt.hour as i64 * 3600
+        + dt.minute as i64 * 60
+        + dt.second as i64
+}
+
+/// The UTC datetime of `secs` seconds and `micros` microseconds after the epoch.
+pub fn datetime_from_unix(secs: i64, micros: u32) -> DateTime {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    DateTime {
+        date: civil_from_days(days),
+        hour: (rem / 3600) as u8,
+        minute: (rem / 60 % 60) as u8,
+        second: (rem % 60) as u8,
+        micros,
+    }
+}
+
+/// The current UTC time.
+pub fn now_utc() -> DateTime {
+    let d = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    datetime_from_unix(d.as_secs() as i64, d.subsec_micros())
+}
+
+/// Round the microseconds of `dt` to `fsp` digits (carrying into seconds and beyond).
+pub fn round_fsp(dt: DateTime, fsp: u8) -> DateTime {
+    if fsp >= 6 || dt.micros == 0 {
+        return dt;
+    }
+    let unit = 10u32.pow(6 - fsp as u32);
+    let rounded = (dt.micros + unit / 2) / unit * unit;
+    if rounded < 1_000_000 {
+        return DateTime {
+            micros: rounded,
+            ..dt
+        };
+    }
+    if dt.date.month == 0 || dt.date.day == 0 {
+        return DateTime { micros: 0, ..dt };
+    }
+    let secs = unix_seconds(&dt) + 1;
+    datetime_from_unix(secs, 0)
+}
+
+/// Parse a date or datetime string: `YYYY-MM-DD[ HH:MM[:SS[.ffffff]]]` (any punctuation as
+/// delimiter, `T` before the time), `YYYYMMDD[HHMMSS]`, `YYMMDD[HHMMSS]`. The flag says
+/// whether a time part was present.
+pub fn parse_datetime(s: &[u8]) -> Option<(DateTime, bool)> {
+    let s = std::str::from_utf8(s).ok()?.trim();
+    if s.is_empty() {
+        return None;
+    }
+    if s.bytes().all(|c| c.is_ascii_digit()) {
+        return parse_compact(s);
+    }
+    let (date_part, time_part) = match s.find([' ', 'T']) {
+        Some(p) => (&s[..p], Some(s[p + 1..].trim())),
+        None => (s, None),
+    };
+    let dp: Vec<&str> = date_part
+        .split(|c: char| c.is_ascii_punctuation())
+        .collect();
+    if dp.len() != 3 || dp.iter().any(|p| p.is_empty() || !p.bytes().all(|c| c.is_ascii_digit())) {
+        return None;
+    }
+    let mut year: u32 = dp[0].parse().ok()?;
+    if dp[0].len() <= 2 {
+        year += if year < 70 { 2000 } else { 1900 };
+    }
+    let date = make_date(year, dp[1].parse().ok()?, dp[2].parse().ok()?)?;
+    let mut dt = DateTime {
+        date,
+        ..DateTime::default()
+    };
+    let Some(tp) = time_part.filter(|t| !t.is_empty()) else {
+        return Some((dt, false));
+    };
+    let (hms, frac) = match tp.find('.') {
+        Some(p) => (&tp[..p], Some(&tp[p + 1..])),
+        None => (tp, None),
+    };
+    let tparts: Vec<&str> = hms.split(':').collect();
+    if tparts.len() < 2 || tparts.len() > 3 {
+        return None;
+    }
+    let num = |p: &str| -> Option<u8> {
+        if p.is_empty() || p.len() > 2 || !p.bytes().all(|c| c.is_ascii_digit()) {
+            None
+        } else {
+            p.parse().ok()
+        }
+    };
+    dt.hour = num(tparts[0])?;
+    dt.minute = num(tparts[1])?;
+    dt.second = if tparts.len() == 3 { num(tparts[2])? } else { 0 };
+    if dt.hour > 23 || dt.minute > 59 || dt.second > 59 {
+        return None;
+    }
+    if let Some(f) = frac {
+        if !f.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let digits: String = f.chars().chain(std::iter::repeat('0')).take(6).collect();
+        dt.micros = digits.parse().ok()?;
+    }
+    Some((dt, true))
+}
+
+fn parse_compact(s: &str) -> Option<(DateTime, bool)> {
+    let n = |r: std::ops::Range<usize>| -> Option<u32> { s.get(r)?.parse().ok() };
+    let (year, rest) = match s.len() {
+        8 | 14 => (n(0..4)?, 4),
+        6 | 12 => {
+            let y = n(0..2)?;
+            (y + if y < 70 { 2000 } else { 1900 }, 2)
+        }
+        _ => return None,
+    };
+    let date = make_date(year, n(rest..rest + 2)?, n(rest + 2..rest + 4)?)?;
+    let mut dt = DateTime {
+        date,
+        ..DateTime::default()
+    };
+    if s.len() == 14 || s.len() == 12 {
+        let t = rest + 4;
+        dt.hour = n(t..t + 2)? as u8;
+        dt.minute = n(t + 2..t + 4)? as u8;
+        dt.second = n(t + 4..t + 6)? as u8;
+        if dt.hour > 23 || dt.minute > 59 || dt.second > 59 {
+            return None;
+        }
+        return Some((dt, true));
+    }
+    Some((dt, false))
+}
+
+/// A valid date (zero month/day allowed, as without NO_ZERO_IN_DATE).
+fn make_date(year: u32, month: u32, day: u32) -> Option<Date> {
+    if year > 9999 || month > 12 || day > 31 {
+        return None;
+    }
+    if month > 0 && day > days_in_month(year as u16, month as u8) as u32 {
+        return None;
+    }
+    Some(Date {
+        year: year as u16,
+        month: month as u8,
+        day: day as u8,
+    })
+}
+
+/// A number `YYYYMMDD` or `YYYYMMDDhhmmss` as a datetime.
+pub fn datetime_from_number(n: i128) -> Option<(DateTime, bool)> {
+    if n < 0 {
+        return None;
+    }
+    let s = n.to_string();
+    match s.len() {
+        1..=8 => parse_compact(&format!("{n:08}")),
+        9..=14 => parse_compact(&format!("{n:014}")),
+        _ => None,
+    }
+}
+
+/// Any value as a datetime (for comparisons): dates at midnight; invalid → zero.
+pub fn to_datetime_lossy(v: &Value) -> DateTime {
+    to_datetime(v).map(|(d, _)| d).unwrap_or_default()
+}
+
+/// Any value as a datetime, if it is one.
+pub fn to_datetime(v: &Value) -> Option<(DateTime, bool)> {
+    match v {
+        Value::DateTime(dt) => Some((*dt, true)),
+        Value::Date(d) => Some((
+            DateTime {
+                date: *d,
+                ..DateTime::default()
+            },
+            false,
+        )),
+        Value::Bytes(b) => parse_datetime(b),
+        Value::Null => None,
+        other => datetime_from_number(to_num(other).to_i128()),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Assignment to a column
+
+/// How problems found while converting a value for a column are reported.
+pub struct StoreCtx<'a> {
+    /// True: strict mode (and no IGNORE): problems are errors.
+    pub strict: bool,
+    /// 1-based row number within the statement, for messages.
+    pub row: u64,
+    pub warnings: &'a RefCell<Vec<Warning>>,
+}
+
+impl StoreCtx<'_> {
+    fn problem(&self, code: ErrorCode, message: String) -> Result<()> {
+        if self.strict {
+            return Err(Error::new(code, message));
+        }
+        self.warn("Warning", code, message);
+        Ok(())
+    }
+
+    fn warn(&self, level: &'static str, code: ErrorCode, message: String) {
+        self.warnings.borrow_mut().push(Warning {
+            level,
+            code: code.number(),
+            message,
+        });
+    }
+
+    fn out_of_range(&self, col: &ColumnDef) -> Result<()> {
+        self.problem(
+            ErrorCode::WarnDataOutOfRange,
+            format!(
+                "Out of range value for column '{}' at row {}",
+                col.name, self.row
+            ),
+        )
+    }
+
+    fn truncated(&self, col: &ColumnDef) -> Result<()> {
+        self.problem(
+            ErrorCode::WarnDataTruncated,
+            format!("Data truncated for column '{}' at row {}", col.name, self.row),
+        )
+    }
+
+    fn incorrect(&self, what: &str, v: &[u8], col: &ColumnDef) -> Result<()> {
+        let code = if what.ends_with("date") || what.ends_with("datetime") {
+            ErrorCode::TruncatedWrongValue
+        } else {
+            ErrorCode::TruncatedWrongValueForField
+        };
+        self.problem(
+            code,
+            format!(
+                "Incorrect {what} value: '{}' for column '{}' at row {}",
+                String::from_utf8_lossy(v),
+                col.name,
+                self.row
+            ),
+        )
+    }
+}
+
+/// The "implicit default" of a type: what a NOT NULL column gets in non-strict mode.
+pub fn implicit_default(dt: &DataType) -> Value {
+    match dt {
+        t if t.is_integer() && t.is_unsigned() => Value::UInt(0),
+        t if t.is_integer() => Value::Int(0),
+        DataType::Decimal { scale, .. } => Value::Decimal(Decimal::new(0, *scale as u32)),
+        DataType::Float | DataType::Double => Value::Double(0.0),
+        DataType::Binary { len } => Value::Bytes(vec![0; *len as usize]),
+        DataType::Date => Value::Date(Date::default()),
+        DataType::DateTime { .. } | DataType::Timestamp { .. } => {
+            Value::DateTime(DateTime::default())
+        }
+        _ => Value::Bytes(Vec::new()),
+    }
+}
+
+/// Convert `v` for storage in `col`. NULL passes through (the caller checks nullability).
+pub fn store_value(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
+    if v.is_null() {
+        return Ok(v);
+    }
+    let dt = &col.data_type;
+    match dt {
+        t if t.is_integer() => store_int(v, col, sc),
+        DataType::Decimal { precision, scale } => store_decimal(v, *precision, *scale, col, sc),
+        DataType::Float | DataType::Double => store_double(v, col, sc),
+        DataType::Char { len, .. } | DataType::VarChar { len, .. } => {
+            store_text(v, Some(*len as usize), None, matches!(dt, DataType::Char { .. }), col, sc)
+        }
+        DataType::Text { max_bytes, .. } => {
+            store_text(v, None, Some(*max_bytes as usize), false, col, sc)
+        }
+        DataType::Binary { len } => store_binary(v, *len as usize, true, col, sc),
+        DataType::VarBinary { len } => store_binary(v, *len as usize, false, col, sc),
+        DataType::Blob { max_bytes } => {
+            store_binary(v, (*max_bytes).min(usize::MAX as u64) as usize, false, col, sc)
+        }
+        DataType::Date => store_date(v, col, sc),
+        DataType::DateTime { fsp } => store_datetime(v, *fsp, false, col, sc),
+        DataType::Timestamp { fsp } => store_datetime(v, *fsp, true, col, sc),
+        _ => Ok(v),
+    }
+}
+
+/// The range of an integer column type.
+pub fn int_range(dt: &DataType) -> (i128, i128) {
+    let bits = match dt {
+        DataType::TinyInt { .. } => 8,
+        DataType::SmallInt { .. } => 16,
+        DataType::MediumInt { .. } => 24,
+        DataType::Int { .. } => 32,
+        _ => 64,
+    };
+    if dt.is_unsigned() {
+        (0, (1i128 << bits) - 1)
+    } else {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    }
+}
+
+fn int_value(n: i128, dt: &DataType) -> Value {
+    if dt.is_unsigned() {
+        Value::UInt(n as u64)
+    } else {
+        Value::Int(n as i64)
+    }
+}
+
+fn store_int(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
+    let n = match &v {
+        Value::Bytes(b) => {
+            let p = parse_num(b);
+            if p.used == 0 {
+                sc.incorrect("integer", b, col)?;
+            } else if !p.complete {
+                sc.truncated(col)?;
+            }
+            if let Num::F(f) = p.num {
+                if !f.is_finite() {
+                    sc.out_of_range(col)?;
+                }
+            }
+            p.num.to_i128()
+        }
+        other => to_num(other).to_i128(),
+    };
+    let (min, max) = int_range(&col.data_type);
+    if n < min || n > max {
+        sc.out_of_range(col)?;
+        return Ok(int_value(n.clamp(min, max), &col.data_type));
+    }
+    Ok(int_value(n, &col.data_type))
+}
+
+/// The largest absolute value of DECIMAL(p, s), if representable.
+fn decimal_max(precision: u8, scale: u8) -> Option<Decimal> {
+    let int_digits = precision.saturating_sub(scale) as u32;
+    if precision as u32 > 28 {
+        return None;
+    }
+    let m = 10i128.checked_pow(int_digits + scale as u32)? - 1;
+    Decimal::try_from_i128_with_scale(m, scale as u32).ok()
+}
+
+fn store_decimal(
+    v: Value,
+    precision: u8,
+    scale: u8,
+    col: &ColumnDef,
+    sc: &StoreCtx<'_>,
+) -> Result<Value> {
+    let num = match &v {
+        Value::Bytes(b) => {
+            let p = parse_num(b);
+            if p.used == 0 {
+                sc.incorrect("decimal", b, col)?;
+            } else if !p.complete {
+                sc.truncated(col)?;
+            }
+            p.num
+        }
+        other => to_num(other),
+    };
+    let Some(d) = num.to_decimal() else {
+        sc.out_of_range(col)?;
+        let max = decimal_max(precision, scale).unwrap_or(Decimal::MAX);
+        return Ok(Value::Decimal(if num.to_f64() < 0.0 { -max } else { max }));
+    };
+    let mut r = d.round_dp_with_strategy(scale as u32, RoundingStrategy::MidpointAwayFromZero);
+    if r != d {
+        sc.warn(
+            "Note",
+            ErrorCode::WarnDataTruncated,
+            format!("Data truncated for column '{}' at row {}", col.name, sc.row),
+        );
+    }
+    if let Some(max) = decimal_max(precision, scale) {
+        if r.abs() > max {
+            sc.out_of_range(col)?;
+            r = if r.is_sign_negative() { -max } else { max };
+        }
+    }
+    r.rescale(scale as u32);
+    Ok(Value::Decimal(r))
+}
+
+fn store_double(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
+    let f = match &v {
+        Value::Bytes(b) => {
+            let p = parse_num(b);
+            if p.used == 0 {
+                sc.incorrect("double", b, col)?;
+            } else if !p.complete {
+                sc.truncated(col)?;
+            }
+            p.num.to_f64()
+        }
+        other => to_num(other).to_f64(),
+    };
+    if matches!(col.data_type, DataType::Float) {
+        let g = f as f32;
+        if g.is_infinite() && f.is_finite() {
+            sc.out_of_range(col)?;
+            return Ok(Value::Double(f32::MAX.copysign(g) as f64));
+        }
+        return Ok(Value::Double(g as f64));
+    }
+    Ok(Value::Double(f))
+}
+
+fn store_text(
+    v: Value,
+    max_chars: Option<usize>,
+    max_bytes: Option<usize>,
+    is_char: bool,
+    col: &ColumnDef,
+    sc: &StoreCtx<'_>,
+) -> Result<Value> {
+    let mut bytes = match v {
+        Value::Bytes(b) => b,
+        other => to_text(&other).into_owned(),
+    };
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        let bad = &bytes[e.valid_up_to()..];
+        let shown: String = bad.iter().take(4).map(|b| format!("\\x{b:02X}")).collect();
+        sc.problem(
+            ErrorCode::TruncatedWrongValueForField,
+            format!(
+                "Incorrect string value: '{shown}' for column '{}' at row {}",
+                col.name, sc.row
+            ),
+        )?;
+        bytes = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
+    }
+    if let Some(max) = max_chars {
+        if bytes.len() > max {
+            let s = std::str::from_utf8(&bytes).unwrap_or("");
+            if let Some((cut, _)) = s.char_indices().nth(max) {
+                truncate_excess(&mut bytes, cut, col, sc)?;
+            }
+        }
+    }
+    if let Some(max) = max_bytes {
+        if bytes.len() > max {
+            let s = std::str::from_utf8(&bytes).unwrap_or("");
+            let mut cut = max;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            truncate_excess(&mut bytes, cut, col, sc)?;
+        }
+    }
+    if is_char {
+        let end = bytes.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
+        bytes.truncate(end);
+    }
+    Ok(Value::Bytes(bytes))
+}
+
+/// Cut `bytes` at `cut`: silently (a note) when only spaces are lost, else 1406.
+fn truncate_excess(bytes: &mut Vec<u8>, cut: usize, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<()> {
+    if bytes[cut..].iter().all(|&c| c == b' ') {
+        sc.warn(
+            "Note",
+            ErrorCode::WarnDataTruncated,
+            format!("Data truncated for column '{}' at row {}", col.name, sc.row),
+        );
+    } else if sc.strict {
+        return Err(Error::new(
+            ErrorCode::DataTooLong,
+            format!("Data too long for column '{}' at row {}", col.name, sc.row),
+        ));
+    } else {
+        sc.warn(
+            "Warning",
+            ErrorCode::WarnDataTruncated,
+            format!("Data truncated for column '{}' at row {}", col.name, sc.row),
+        );
+    }
+    bytes.truncate(cut);
+    Ok(())
+}
+
+fn store_binary(
+    v: Value,
+    max: usize,
+    pad: bool,
+    col: &ColumnDef,
+    sc: &StoreCtx<'_>,
+) -> Result<Value> {
+    let mut bytes = match v {
+        Value::Bytes(b) => b,
+        other => to_text(&other).into_owned(),
+    };
+    if bytes.len() > max {
+        truncate_excess_binary(&mut bytes, max, col, sc)?;
+    }
+    if pad && bytes.len() < max {
+        bytes.resize(max, 0);
+    }
+    Ok(Value::Bytes(bytes))
+}
+
+fn truncate_excess_binary(
+    bytes: &mut Vec<u8>,
+    max: usize,
+    col: &ColumnDef,
+    sc: &StoreCtx<'_>,
+) -> Result<()> {
+    if sc.strict {
+        return Err(Error::new(
+            ErrorCode::DataTooLong,
+            format!("Data too long for column '{}' at row {}", col.name, sc.row),
+        ));
+    }
+    sc.warn(
+        "Warning",
+        ErrorCode::WarnDataTruncated,
+        format!("Data truncated for column '{}' at row {}", col.name, sc.row),
+    );
+    bytes.truncate(max);
+    Ok(())
+}
+
+fn store_date(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
+    match to_datetime(&v) {
+        Some((dt, _)) => {
+            if dt.hour != 0 || dt.minute != 0 || dt.second != 0 || dt.micros != 0 {
+                sc.warn(
+                    "Note",
+                    ErrorCode::WarnDataTruncated,
+                    format!("Data truncated for column '{}' at row {}", col.name, sc.row),
+                );
+            }
+            Ok(Value::Date(dt.date))
+        }
+        None => {
+            sc.incorrect("date", &to_text(&v), col)?;
+            Ok(Value::Date(Date::default()))
+        }
+    }
+}
+
+fn store_datetime(
+    v: Value,
+    fsp: u8,
+    timestamp: bool,
+    col: &ColumnDef,
+    sc: &StoreCtx<'_>,
+) -> Result<Value> {
+    let what = if timestamp { "datetime" } else { "datetime" };
+    let Some((dt, _)) = to_datetime(&v) else {
+        sc.incorrect(what, &to_text(&v), col)?;
+        return Ok(Value::DateTime(DateTime::default()));
+    };
+    let dt = round_fsp(dt, fsp);
+    if timestamp && dt != DateTime::default() {
+        let secs = unix_seconds(&dt);
+        if !(1..=2_147_483_647).contains(&secs) || dt.date.month == 0 || dt.date.day == 0 {
+            sc.incorrect(what, &to_text(&v), col)?;
+            return Ok(Value::DateTime(DateTime::default()));
+        }
+    }
+    Ok(Value::DateTime(dt))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Index keys
+
+/// `v` converted exactly to column type `dt`, for an index lookup; None when the conversion
+/// would change which rows compare equal (then the caller scans instead).
+pub fn exact_key(v: &Value, dt: &DataType) -> Option<Value> {
+    match dt {
+        t if t.is_integer() => {
+            let n: i128 = match v {
+                Value::Int(i) => *i as i128,
+                Value::UInt(u) => *u as i128,
+                Value::Decimal(d) if d.fract().is_zero() => d.to_i128()?,
+                Value::Double(f) if f.fract() == 0.0 && f.abs() < 1e19 => *f as i128,
+                Value::Bytes(b) => {
+                    let p = parse_num(b);
+                    if !p.complete {
+                        return None;
+                    }
+                    return exact_key(&p.num.into_value(), dt);
+                }
+                _ => return None,
+            };
+            let (min, max) = int_range(dt);
+            (min..=max).contains(&n).then(|| int_value(n, dt))
+        }
+        DataType::Decimal { scale, .. } => {
+            let d = match v {
+                Value::Int(i) => Decimal::from(*i),
+                Value::UInt(u) => Decimal::from(*u),
+                Value::Decimal(d) => *d,
+                Value::Bytes(b) => {
+                    let p = parse_num(b);
+                    if !p.complete {
+                        return None;
+                    }
+                    match p.num {
+                        Num::F(_) => return None,
+                        n => n.to_decimal()?,
+                    }
+                }
+                _ => return None,
+            };
+            let r = d.round_dp(*scale as u32);
+            (r == d).then_some(Value::Decimal(d))
+        }
+        DataType::Float | DataType::Double => match v {
+            Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
+                Some(Value::Double(to_num(v).to_f64()))
+            }
+            Value::Bytes(b) => {
+                let p = parse_num(b);
+                p.complete.then(|| Value::Double(p.num.to_f64()))
+            }
+            _ => None,
+        },
+        DataType::Char { .. }
+        | DataType::VarChar { .. }
+        | DataType::Text { .. }
+        | DataType::Binary { .. }
+        | DataType::VarBinary { .. }
+        | DataType::Blob { .. } => match v {
+            Value::Bytes(_) => Some(v.clone()),
+            _ => None,
+        },
+        DataType::Date => match to_datetime(v)? {
+            (dt, _) if dt.hour == 0 && dt.minute == 0 && dt.second == 0 && dt.micros == 0 => {
+                matches!(v, Value::Date(_) | Value::DateTime(_) | Value::Bytes(_))
+                    .then_some(Value::Date(dt.date))
+            }
+            _ => None,
+        },
+        DataType::DateTime { .. } | DataType::Timestamp { .. } => match v {
+            Value::Date(_) | Value::DateTime(_) | Value::Bytes(_) => {
+                Some(Value::DateTime(to_datetime(v)?.0))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_numeric_prefixes() {
+        let p = parse_num(b" 12abc");
+        assert_eq!((p.num, p.used, p.complete), (Num::I(12), 3, false));
+        let p = parse_num(b"1.50");
+        assert_eq!(p.num, Num::D(Decimal::new(150, 2)));
+        assert!(p.complete);
+        assert_eq!(parse_num(b"abc").used, 0);
+        assert_eq!(parse_num(b"1e3").num, Num::F(1000.0));
+        assert_eq!(parse_num(b"18446744073709551615").num, Num::U(u64::MAX));
+        assert!(parse_num(b"5 ").complete);
+    }
+
+    #[test]
+    fn parses_dates() {
+        let (dt, t) = parse_datetime(b"2024-01-02").unwrap();
+        assert_eq!(dt.date.to_string(), "2024-01-02");
+        assert!(!t);
+        let (dt, t) = parse_datetime(b"2024-1-2 3:04:05.5").unwrap();
+        assert_eq!(dt.to_string(), "2024-01-02 03:04:05.500000");
+        assert!(t);
+        assert!(parse_datetime(b"2024-02-30").is_none());
+        assert!(parse_datetime(b"abc").is_none());
+        assert_eq!(parse_datetime(b"20240102").unwrap().0.date.day, 2);
+        let d = civil_from_days(days_from_civil(2000, 2, 29));
+        assert_eq!(d.to_string(), "2000-02-29");
+    }
+
+    #[test]
+    fn formats_doubles() {
+        assert_eq!(format_double(1.5), "1.5");
+        assert_eq!(format_double(100.0), "100");
+        assert_eq!(format_double(1e20), "1e20");
+        assert_eq!(format_double(0.1 + 0.2), "0.30000000000000004");
+    }
+
+    #[test]
+    fn exact_keys() {
+        let int = DataType::Int { unsigned: false };
+        assert_eq!(exact_key(&Value::str("5"), &int), Some(Value::Int(5)));
+        assert_eq!(exact_key(&Value::str("5a"), &int), None);
+        assert_eq!(exact_key(&Value::Int(1 << 40), &int), None);
+        let vc = DataType::VarChar {
+            len: 5,
+            collation: crate::types::Collation::Utf8mb4GeneralCi,
+        };
+        assert_eq!(exact_key(&Value::Int(5), &vc), None);
+    }
+}

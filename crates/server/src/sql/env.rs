@@ -1,0 +1,200 @@
+//! The environment a statement executes in: a read-only view of the session, the parameter
+//! values, the statement's warnings and the things computed once per statement (the current
+//! time, strict mode).
+//!
+//! The session's open transaction is borrowed mutably beside this view (see
+//! [`split_session`]), so a scan can evaluate expressions that read session variables while it
+//! holds the transaction.
+
+use crate::error::{Error, Result};
+use crate::session::state::{ServerContext, SessionState, Warning};
+use crate::storage::Txn;
+use crate::types::{DateTime, Value};
+use cohort_protocol::ErrorCode;
+use std::cell::{Cell, OnceCell, RefCell};
+use std::collections::HashMap;
+
+/// What a statement may read of its session.
+pub struct SessView<'a> {
+    pub conn_id: u32,
+    pub user: &'a str,
+    pub host: &'a str,
+    pub db: Option<&'a str>,
+    pub autocommit: bool,
+    pub in_transaction: bool,
+    pub last_insert_id: u64,
+    pub session_vars: &'a HashMap<String, Value>,
+    pub user_vars: &'a HashMap<String, Value>,
+    /// Number of warnings of the previous statement (`@@warning_count`).
+    pub prev_warnings: usize,
+}
+
+impl<'a> SessView<'a> {
+    pub fn of(sess: &'a SessionState, prev_warnings: usize) -> SessView<'a> {
+        SessView {
+            conn_id: sess.conn_id,
+            user: &sess.user,
+            host: &sess.host,
+            db: sess.db.as_deref(),
+            autocommit: sess.autocommit,
+            in_transaction: sess.in_transaction(),
+            last_insert_id: sess.last_insert_id,
+            session_vars: &sess.session_vars,
+            user_vars: &sess.user_vars,
+            prev_warnings,
+        }
+    }
+}
+
+/// Borrow the statement's transaction (starting it if needed) and a view of the rest of the
+/// session at the same time.
+pub fn split_session<'s>(
+    ctx: &ServerContext,
+    sess: &'s mut SessionState,
+    prev_warnings: usize,
+) -> (&'s mut Txn, SessView<'s>) {
+    sess.txn(ctx);
+    let in_transaction = true;
+    let SessionState {
+        conn_id,
+        user,
+        host,
+        db,
+        autocommit,
+        txn,
+        last_insert_id,
+        session_vars,
+        user_vars,
+        ..
+    } = sess;
+    let view = SessView {
+        conn_id: *conn_id,
+        user,
+        host,
+        db: db.as_deref(),
+        autocommit: *autocommit,
+        in_transaction,
+        last_insert_id: *last_insert_id,
+        session_vars,
+        user_vars,
+        prev_warnings,
+    };
+    (txn.as_mut().expect("started above"), view)
+}
+
+/// The per-statement environment of expression evaluation.
+pub struct Env<'a> {
+    pub ctx: &'a ServerContext,
+    pub sess: SessView<'a>,
+    pub params: &'a [Value],
+    pub warnings: RefCell<Vec<Warning>>,
+    /// True for INSERT / UPDATE / REPLACE: division by zero is an error in strict mode.
+    pub writes: bool,
+    /// Set by `LAST_INSERT_ID(expr)`.
+    pub last_insert_id_set: Cell<Option<u64>>,
+    now: OnceCell<DateTime>,
+    sql_mode: OnceCell<String>,
+}
+
+impl<'a> Env<'a> {
+    pub fn new(ctx: &'a ServerContext, sess: SessView<'a>, params: &'a [Value]) -> Env<'a> {
+        Env {
+            ctx,
+            sess,
+            params,
+            warnings: RefCell::new(Vec::new()),
+            writes: false,
+            last_insert_id_set: Cell::new(None),
+            now: OnceCell::new(),
+            sql_mode: OnceCell::new(),
+        }
+    }
+
+    /// The statement's current time (constant within a statement, as in MySQL).
+    pub fn now(&self) -> DateTime {
+        *self.now.get_or_init(super::convert::now_utc)
+    }
+
+    /// The effective `sql_mode`, upper case.
+    pub fn sql_mode(&self) -> &str {
+        self.sql_mode.get_or_init(|| {
+            let v = self
+                .sess
+                .session_vars
+                .get("sql_mode")
+                .cloned()
+                .or_else(|| self.ctx.vars.global("sql_mode"))
+                .unwrap_or(Value::Null);
+            super::convert::to_string(&v).to_ascii_uppercase()
+        })
+    }
+
+    /// Strict mode: STRICT_TRANS_TABLES or STRICT_ALL_TABLES.
+    pub fn strict(&self) -> bool {
+        let m = self.sql_mode();
+        m.contains("STRICT_TRANS_TABLES") || m.contains("STRICT_ALL_TABLES")
+    }
+
+    pub fn warn(&self, level: &'static str, code: ErrorCode, message: impl Into<String>) {
+        self.warnings.borrow_mut().push(Warning {
+            level,
+            code: code.number(),
+            message: message.into(),
+        });
+    }
+
+    /// Division by zero: NULL with a warning, or error 1365 when a strict-mode write asks for it.
+    pub fn division_by_zero(&self) -> Result<Value> {
+        if self.writes && self.strict() && self.sql_mode().contains("ERROR_FOR_DIVISION_BY_ZERO")
+        {
+            return Err(Error::new(ErrorCode::DivisionByZero, "Division by 0"));
+        }
+        self.warn("Warning", ErrorCode::DivisionByZero, "Division by 0");
+        Ok(Value::Null)
+    }
+
+    /// The value of a system variable as `@@name` / `@@session.name` / `@@global.name` reads it.
+    pub fn sys_var(&self, name: &str, global: bool) -> Result<Value> {
+        let v = if global {
+            self.ctx.vars.global(name)
+        } else {
+            match name {
+                "autocommit" => Some(Value::Int(self.sess.autocommit as i64)),
+                "last_insert_id" | "identity" => Some(Value::UInt(self.sess.last_insert_id)),
+                "warning_count" => Some(Value::UInt(self.sess.prev_warnings as u64)),
+                "error_count" => Some(Value::UInt(0)),
+                "in_transaction" => Some(Value::Int(self.sess.in_transaction as i64)),
+                "pseudo_thread_id" => Some(Value::UInt(self.sess.conn_id as u64)),
+                "timestamp" => Some(Value::Double(
+                    super::convert::unix_seconds(&self.now()) as f64
+                        + self.now().micros as f64 / 1e6,
+                )),
+                _ => self
+                    .sess
+                    .session_vars
+                    .get(name)
+                    .cloned()
+                    .or_else(|| self.ctx.vars.global(name)),
+            }
+        };
+        let v = v.ok_or_else(|| {
+            Error::new(
+                ErrorCode::UnknownSystemVariable,
+                format!("Unknown system variable '{name}'"),
+            )
+        })?;
+        Ok(bool_var_as_int(name, v))
+    }
+}
+
+/// Boolean variables are stored as ON/OFF; `@@x` reads them as 1/0 like MySQL.
+fn bool_var_as_int(name: &str, v: Value) -> Value {
+    let is_bool = crate::vars::definition(name)
+        .is_some_and(|d| matches!(d.kind, crate::vars::Kind::Bool));
+    match (&v, is_bool) {
+        (Value::Bytes(b), true) if b.eq_ignore_ascii_case(b"ON") => Value::Int(1),
+        (Value::Bytes(b), true) if b.eq_ignore_ascii_case(b"OFF") => Value::Int(0),
+        (Value::Null, _) if name == "socket" => Value::str(""),
+        _ => v,
+    }
+}

@@ -1,0 +1,1006 @@
+//! SELECT: binding into a [`SelectPlan`] and executing it.
+//!
+//! Execution: rows come from the access path (or the virtual table, or one empty row without
+//! FROM), WHERE filters them, then either the output expressions are computed per row, or
+//! rows are grouped (GROUP BY / aggregates) and the outputs computed per group with HAVING.
+//! DISTINCT, ORDER BY (NULLs first ascending), OFFSET and LIMIT follow. When nothing needs
+//! the whole result (no grouping, DISTINCT or sort), the scan stops as soon as LIMIT is
+//! reached; an ORDER BY that the index order already satisfies skips the sort.
+//!
+//! Supported: one table (or none), `*` / `t.*`, aliases, WHERE, GROUP BY (expressions,
+//! aliases, positions), HAVING, aggregates COUNT / SUM / AVG / MIN / MAX / GROUP_CONCAT /
+//! BIT_*, with DISTINCT, ORDER BY (columns, aliases, positions, expressions), LIMIT / OFFSET,
+//! FOR UPDATE. Joins, subqueries, UNION, CTEs and window functions are error 1235.
+//! `LOCK IN SHARE MODE` / `FOR SHARE` take exclusive locks like FOR UPDATE (there are no shared
+//! row locks): safe, but it blocks other readers that lock.
+
+use super::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScope};
+use super::coldef::{self, ColumnOrigin};
+use super::compare;
+use super::convert;
+use super::env::Env;
+use super::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
+use super::plan::{self, Access, PartCond, Source};
+use super::sqltype::{Class, SqlType};
+use crate::error::{Error, Result};
+use crate::storage::{LockMode, ScanControl, Txn};
+use crate::types::{Collation, Value};
+use cohort_protocol::column::ColumnDefinition;
+use cohort_protocol::ErrorCode;
+use rust_decimal::{Decimal, RoundingStrategy};
+use sqlparser::ast;
+use sqlparser::tokenizer::Location;
+use std::collections::{HashMap, HashSet};
+
+/// One visible output column.
+#[derive(Clone, Debug)]
+pub struct OutItem {
+    pub expr: Expr,
+    pub ty: SqlType,
+    /// Convert the value to this class (expressions whose value type can vary).
+    pub coerce: Option<Class>,
+    /// Collation for DISTINCT.
+    pub coll: Collation,
+}
+
+#[derive(Clone, Debug)]
+pub struct GroupPlan {
+    pub keys: Vec<(Expr, Collation)>,
+    pub aggs: Vec<AggSpec>,
+    pub having: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SortKey {
+    /// Position in the extended output row (visible items, then hidden sort expressions).
+    pub col: usize,
+    pub desc: bool,
+    pub coll: Collation,
+}
+
+/// A bound SELECT.
+pub struct SelectPlan {
+    pub source: Option<Source>,
+    pub filter: Option<Expr>,
+    pub access: Access,
+    pub lock: LockMode,
+    pub items: Vec<OutItem>,
+    pub hidden: Vec<Expr>,
+    pub columns: Vec<ColumnDefinition>,
+    pub group: Option<GroupPlan>,
+    pub distinct: bool,
+    pub order: Vec<SortKey>,
+    /// The scan returns rows in ORDER BY order (no sort needed).
+    pub sorted_by_scan: bool,
+    pub backward: bool,
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
+}
+
+impl SelectPlan {
+    pub fn is_stale(&self) -> bool {
+        matches!(&self.source, Some(Source::Table(t)) if t.is_stale())
+    }
+
+    pub fn table(&self) -> Option<&plan::TableRef> {
+        match &self.source {
+            Some(Source::Table(t)) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+fn unsupported(what: &str) -> Error {
+    Error::unsupported(what)
+}
+
+/// Reject the parts of a query this server does not run, and return its SELECT.
+pub fn simple_select(q: &ast::Query) -> Result<&ast::Select> {
+    if q.with.is_some() {
+        return Err(unsupported("WITH (common table expressions)"));
+    }
+    if q.fetch.is_some() || q.for_clause.is_some() {
+        return Err(unsupported("FETCH / FOR XML"));
+    }
+    match q.body.as_ref() {
+        ast::SetExpr::Select(s) => Ok(s),
+        ast::SetExpr::SetOperation { .. } => Err(unsupported("UNION / INTERSECT / EXCEPT")),
+        ast::SetExpr::Query(_) => Err(unsupported("parenthesized queries")),
+        ast::SetExpr::Values(_) => Err(unsupported("VALUES as a query")),
+        _ => Err(unsupported("this query form")),
+    }
+}
+
+/// The single table of a FROM clause: (name, alias); None without FROM.
+pub fn single_table(from: &[ast::TableWithJoins]) -> Result<Option<(&ast::ObjectName, Option<String>)>> {
+    match from {
+        [] => Ok(None),
+        [twj] => {
+            if !twj.joins.is_empty() {
+                return Err(unsupported("joins"));
+            }
+            match &twj.relation {
+                ast::TableFactor::Table {
+                    name, alias, args, ..
+                } => {
+                    if args.is_some() {
+                        return Err(unsupported("table functions"));
+                    }
+                    Ok(Some((name, alias.as_ref().map(|a| a.name.value.clone()))))
+                }
+                ast::TableFactor::Derived { .. } => Err(unsupported("subqueries in FROM")),
+                _ => Err(unsupported("this FROM clause")),
+            }
+        }
+        _ => Err(unsupported("joins")),
+    }
+}
+
+/// Bind a SELECT statement.
+pub fn plan_select(
+    env: &Env<'_>,
+    params: &[Location],
+    q: &ast::Query,
+    item_texts: &[String],
+    share_lock: bool,
+) -> Result<SelectPlan> {
+    let s = simple_select(q)?;
+    if s.into.is_some() {
+        return Err(unsupported("SELECT … INTO"));
+    }
+    if matches!(s.distinct, Some(ast::Distinct::On(_))) {
+        return Err(unsupported("DISTINCT ON"));
+    }
+    if !s.named_window.is_empty() || s.qualify.is_some() {
+        return Err(unsupported("window functions"));
+    }
+    let source = match single_table(&s.from)? {
+        None => None,
+        Some((name, alias)) => {
+            let (db, t) = plan::split_name(name, env.sess.db)?;
+            Some(plan::resolve_source(env, &db, &t, alias)?)
+        }
+    };
+    let scope: Option<&TableScope> = match &source {
+        None => None,
+        Some(Source::Table(t)) => Some(&t.scope),
+        Some(Source::Virtual(v)) => Some(&v.scope),
+    };
+    let mut b = Binder::new(env, params, scope);
+    b.aggs = Some(Vec::new());
+
+    let (items, columns, aliases) = bind_items(&mut b, s, item_texts, &source)?;
+
+    b.clause = "where clause";
+    let aggs = b.aggs.take();
+    let filter = match &s.selection {
+        Some(w) => Some(b.bind(w)?.0),
+        None => None,
+    };
+    let keys = bind_group_by(&mut b, s, &items, &aliases)?;
+    b.aggs = aggs;
+    b.clause = "having clause";
+    b.aliases = items
+        .iter()
+        .zip(&aliases)
+        .filter_map(|(it, a)| a.as_ref().map(|a| (a.clone(), it.expr.clone(), it.ty.clone())))
+        .collect();
+    let having = match &s.having {
+        Some(h) => Some(b.bind(h)?.0),
+        None => None,
+    };
+    b.clause = "order clause";
+    let mut hidden = Vec::new();
+    let order = bind_order_by(&mut b, q, &items, &aliases, &mut hidden)?;
+    let aggs = b.aggs.take().unwrap_or_default();
+    let group = (!keys.is_empty() || !aggs.is_empty()).then_some(GroupPlan {
+        keys,
+        aggs,
+        having,
+    });
+    let (limit, offset) = bind_limit(&mut b, q)?;
+    let lock = if q.locks.is_empty() && !share_lock {
+        LockMode::None
+    } else {
+        LockMode::Exclusive
+    };
+    let access = match &source {
+        Some(Source::Table(t)) => plan::choose_access(&t.def, filter.as_ref()),
+        _ => Access::FullScan,
+    };
+    let distinct = matches!(s.distinct, Some(ast::Distinct::Distinct));
+    let mut plan = SelectPlan {
+        source,
+        filter,
+        access,
+        lock,
+        items,
+        hidden,
+        columns,
+        group,
+        distinct,
+        order,
+        sorted_by_scan: false,
+        backward: false,
+        limit,
+        offset,
+    };
+    let having_without_group = plan.group.is_none() && s.having.is_some();
+    if having_without_group {
+        return Err(unsupported("HAVING without GROUP BY or aggregates"));
+    }
+    apply_index_order(&mut plan);
+    Ok(plan)
+}
+
+type Items = (Vec<OutItem>, Vec<ColumnDefinition>, Vec<Option<String>>);
+
+fn bind_items(
+    b: &mut Binder<'_>,
+    s: &ast::Select,
+    item_texts: &[String],
+    source: &Option<Source>,
+) -> Result<Items> {
+    let mut items = Vec::new();
+    let mut columns = Vec::new();
+    let mut aliases = Vec::new();
+    let texts_ok = item_texts.len() == s.projection.len();
+    for (i, item) in s.projection.iter().enumerate() {
+        match item {
+            ast::SelectItem::Wildcard(_) => {
+                expand_wildcard(source, &mut items, &mut columns, &mut aliases)?;
+            }
+            ast::SelectItem::QualifiedWildcard(kind, _) => {
+                let name = match kind {
+                    ast::SelectItemQualifiedWildcardKind::ObjectName(n) => n.to_string(),
+                    ast::SelectItemQualifiedWildcardKind::Expr(e) => e.to_string(),
+                };
+                let name = name.trim_matches('`').to_string();
+                let ok = b.scope.is_some_and(|sc| {
+                    let parts: Vec<&str> = name.split('.').map(|p| p.trim_matches('`')).collect();
+                    match parts.as_slice() {
+                        [t] => sc.matches(None, t),
+                        [d, t] => sc.matches(Some(d), t),
+                        _ => false,
+                    }
+                });
+                if !ok {
+                    return Err(Error::new(
+                        ErrorCode::UnknownTable,
+                        format!("Unknown table '{name}'"),
+                    ));
+                }
+                expand_wildcard(source, &mut items, &mut columns, &mut aliases)?;
+            }
+            ast::SelectItem::UnnamedExpr(e) => {
+                let name = if texts_ok {
+                    item_texts[i].clone()
+                } else {
+                    e.to_string()
+                };
+                let (item, col) = bind_item(b, e, &name, source)?;
+                items.push(item);
+                columns.push(col);
+                aliases.push(None);
+            }
+            ast::SelectItem::ExprWithAlias { expr, alias } => {
+                let (item, col) = bind_item(b, expr, &alias.value, source)?;
+                items.push(item);
+                columns.push(col);
+                aliases.push(Some(alias.value.clone()));
+            }
+            ast::SelectItem::ExprWithAliases { .. } => return Err(unsupported("multiple aliases")),
+        }
+    }
+    Ok((items, columns, aliases))
+}
+
+fn expand_wildcard(
+    source: &Option<Source>,
+    items: &mut Vec<OutItem>,
+    columns: &mut Vec<ColumnDefinition>,
+    aliases: &mut Vec<Option<String>>,
+) -> Result<()> {
+    let Some(source) = source else {
+        return Err(Error::new(ErrorCode::NoTablesUsed, "No tables used"));
+    };
+    let scope = match source {
+        Source::Table(t) => &t.scope,
+        Source::Virtual(v) => &v.scope,
+    };
+    for (i, c) in scope.columns.iter().enumerate() {
+        items.push(OutItem {
+            expr: Expr::Col(i),
+            ty: c.ty.clone(),
+            coerce: None,
+            coll: c.ty.collation,
+        });
+        columns.push(column_def(&c.name, i, &c.ty, source));
+        aliases.push(None);
+    }
+    Ok(())
+}
+
+fn column_def(name: &str, col: usize, ty: &SqlType, source: &Source) -> ColumnDefinition {
+    match source {
+        Source::Table(t) => coldef::table_column(
+            name,
+            &ColumnOrigin {
+                schema: &t.db,
+                table: t.scope.visible_name(),
+                def: &t.def,
+                column: col,
+            },
+        ),
+        Source::Virtual(v) => {
+            let mut c = coldef::expr_column(name, ty);
+            c.schema = v.scope.db.clone();
+            c.table = v.scope.visible_name().to_string();
+            c.org_table = v.scope.table.clone();
+            c.org_name = v.scope.columns[col].name.clone();
+            c
+        }
+    }
+}
+
+fn bind_item(
+    b: &mut Binder<'_>,
+    e: &ast::Expr,
+    name: &str,
+    source: &Option<Source>,
+) -> Result<(OutItem, ColumnDefinition)> {
+    let (expr, mut ty) = b.bind(e)?;
+    if let (Expr::Col(i), Some(src)) = (&expr, source) {
+        let col = column_def(name, *i, &ty, src);
+        return Ok((
+            OutItem {
+                expr,
+                coerce: None,
+                coll: ty.collation,
+                ty,
+            },
+            col,
+        ));
+    }
+    if ty.class == Class::Null && !matches!(expr, Expr::Lit(Value::Null)) {
+        // A bare parameter or unset variable: sent as a string.
+        ty = SqlType::varchar(64).with_nullable(true);
+    }
+    let coerce = match ty.class {
+        Class::Null => None,
+        c => Some(c),
+    };
+    let col = coldef::expr_column(name, &ty);
+    let coll = if ty.class == Class::Str {
+        ty.collation
+    } else {
+        Collation::Binary
+    };
+    Ok((
+        OutItem {
+            expr,
+            ty,
+            coerce,
+            coll,
+        },
+        col,
+    ))
+}
+
+/// The item a name or position in GROUP BY / ORDER BY refers to, if it refers to one.
+fn item_ref(e: &ast::Expr, items: &[OutItem], aliases: &[Option<String>], clause: &str) -> Result<Option<usize>> {
+    match e {
+        ast::Expr::Value(v) => {
+            if let ast::Value::Number(n, _) = &v.value {
+                let pos: usize = n.parse().unwrap_or(0);
+                if pos == 0 || pos > items.len() {
+                    return Err(Error::new(
+                        ErrorCode::BadField,
+                        format!("Unknown column '{n}' in '{clause}'"),
+                    ));
+                }
+                return Ok(Some(pos - 1));
+            }
+            Ok(None)
+        }
+        ast::Expr::Identifier(id) => Ok(aliases
+            .iter()
+            .position(|a| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(&id.value)))),
+        _ => Ok(None),
+    }
+}
+
+fn contains_agg(e: &Expr) -> bool {
+    let mut found = false;
+    visit(e, &mut |x| {
+        if matches!(x, Expr::Agg(_)) {
+            found = true;
+        }
+    });
+    found
+}
+
+/// Call `f` on every node of an expression.
+pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match e {
+        Expr::Neg(x) | Expr::BitNot(x) | Expr::Not(x) | Expr::IsNull(x, _) | Expr::Cast(x, _) => {
+            visit(x, f)
+        }
+        Expr::IsBool { e, .. } => visit(e, f),
+        Expr::Arith(_, a, b)
+        | Expr::Cmp(_, a, b, _)
+        | Expr::And(a, b)
+        | Expr::Or(a, b)
+        | Expr::Xor(a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        Expr::Between { e, lo, hi, .. } => {
+            visit(e, f);
+            visit(lo, f);
+            visit(hi, f);
+        }
+        Expr::In { e, list, .. } => {
+            visit(e, f);
+            list.iter().for_each(|x| visit(x, f));
+        }
+        Expr::Like { e, pat, esc, .. } => {
+            visit(e, f);
+            visit(pat, f);
+            if let Some(x) = esc {
+                visit(x, f);
+            }
+        }
+        Expr::Case {
+            operand,
+            whens,
+            else_,
+            ..
+        } => {
+            if let Some(x) = operand {
+                visit(x, f);
+            }
+            for (a, b) in whens {
+                visit(a, f);
+                visit(b, f);
+            }
+            if let Some(x) = else_ {
+                visit(x, f);
+            }
+        }
+        Expr::Func(_, args) => args.iter().for_each(|x| visit(x, f)),
+        _ => {}
+    }
+}
+
+fn bind_group_by(
+    b: &mut Binder<'_>,
+    s: &ast::Select,
+    items: &[OutItem],
+    aliases: &[Option<String>],
+) -> Result<Vec<(Expr, Collation)>> {
+    let exprs = match &s.group_by {
+        ast::GroupByExpr::Expressions(list, mods) => {
+            if !mods.is_empty() {
+                return Err(unsupported("GROUP BY … WITH ROLLUP"));
+            }
+            list
+        }
+        ast::GroupByExpr::All(_) => return Err(unsupported("GROUP BY ALL")),
+    };
+    b.clause = "group statement";
+    let mut keys = Vec::new();
+    for e in exprs {
+        if let Some(i) = item_ref(e, items, aliases, "group statement")? {
+            if contains_agg(&items[i].expr) {
+                return Err(Error::new(
+                    ErrorCode::WrongFieldWithGroup,
+                    "Can't group on an aggregate",
+                ));
+            }
+            keys.push((items[i].expr.clone(), items[i].coll));
+            continue;
+        }
+        let (x, t) = b.bind(e)?;
+        let coll = if t.class == Class::Str {
+            t.collation
+        } else {
+            Collation::Binary
+        };
+        keys.push((x, coll));
+    }
+    Ok(keys)
+}
+
+fn bind_order_by(
+    b: &mut Binder<'_>,
+    q: &ast::Query,
+    items: &[OutItem],
+    aliases: &[Option<String>],
+    hidden: &mut Vec<Expr>,
+) -> Result<Vec<SortKey>> {
+    let Some(ob) = &q.order_by else {
+        return Ok(Vec::new());
+    };
+    let exprs = match &ob.kind {
+        ast::OrderByKind::Expressions(list) => list,
+        ast::OrderByKind::All(_) => return Err(unsupported("ORDER BY ALL")),
+    };
+    let mut keys = Vec::new();
+    for o in exprs {
+        let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+        if let Some(i) = item_ref(&o.expr, items, aliases, "order clause")? {
+            keys.push(SortKey {
+                col: i,
+                desc,
+                coll: items[i].coll,
+            });
+            continue;
+        }
+        let (x, t) = b.bind(&o.expr)?;
+        let coll = if t.class == Class::Str {
+            t.collation
+        } else {
+            Collation::Binary
+        };
+        // Reuse a visible item with the same column.
+        if let Expr::Col(c) = &x {
+            if let Some(i) = items.iter().position(|it| matches!(it.expr, Expr::Col(k) if k == *c)) {
+                keys.push(SortKey { col: i, desc, coll });
+                continue;
+            }
+        }
+        hidden.push(x);
+        keys.push(SortKey {
+            col: items.len() + hidden.len() - 1,
+            desc,
+            coll,
+        });
+    }
+    Ok(keys)
+}
+
+fn bind_limit(b: &mut Binder<'_>, q: &ast::Query) -> Result<(Option<Expr>, Option<Expr>)> {
+    let saved = b.scope.take();
+    let aggs = b.aggs.take();
+    let r = (|| -> Result<(Option<Expr>, Option<Expr>)> {
+        Ok(match &q.limit_clause {
+            None => (None, None),
+            Some(ast::LimitClause::LimitOffset {
+                limit,
+                offset,
+                limit_by,
+            }) => {
+                if !limit_by.is_empty() {
+                    return Err(unsupported("LIMIT BY"));
+                }
+                let l = match limit {
+                    Some(l) => Some(b.bind(l)?.0),
+                    None => None,
+                };
+                let o = match offset {
+                    Some(o) => Some(b.bind(&o.value)?.0),
+                    None => None,
+                };
+                (l, o)
+            }
+            Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
+                (Some(b.bind(limit)?.0), Some(b.bind(offset)?.0))
+            }
+        })
+    })();
+    b.scope = saved;
+    b.aggs = aggs;
+    r
+}
+
+/// Skip the sort when the scan already returns rows in ORDER BY order.
+fn apply_index_order(plan: &mut SelectPlan) {
+    if plan.order.is_empty() || plan.group.is_some() || plan.distinct {
+        return;
+    }
+    let Some(t) = plan.table() else { return };
+    let (index, eq_len) = match &plan.access {
+        Access::FullScan => (None, 0),
+        Access::Index { index, eq, .. } => {
+            if eq.iter().any(|c| matches!(c, PartCond::In(l) if l.len() > 1)) {
+                return;
+            }
+            (*index, eq.len())
+        }
+    };
+    let Some(idx) = plan::index_def(&t.def, index) else {
+        return;
+    };
+    let desc = plan.order[0].desc;
+    let mut ext: Vec<&Expr> = plan.items.iter().map(|i| &i.expr).collect();
+    ext.extend(plan.hidden.iter());
+    let parts = &idx.parts[eq_len.min(idx.parts.len())..];
+    if plan.order.len() > parts.len() {
+        return;
+    }
+    for (k, part) in plan.order.iter().zip(parts) {
+        if k.desc != desc || part.prefix_len.is_some() {
+            return;
+        }
+        match ext.get(k.col) {
+            Some(Expr::Col(c)) if *c == part.column => {}
+            _ => return,
+        }
+        // A string key whose sort collation differs from the index's is not index-ordered.
+        let dt = &t.def.columns[part.column].data_type;
+        if dt.is_text() && dt.collation() != k.coll {
+            return;
+        }
+    }
+    plan.sorted_by_scan = true;
+    plan.backward = desc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Execution
+
+/// Evaluate a LIMIT / OFFSET value.
+pub fn eval_count(e: &Option<Expr>, env: &Env<'_>) -> Result<Option<u64>> {
+    let Some(e) = e else { return Ok(None) };
+    let v = e.eval(&RowCtx::EMPTY, env)?;
+    match v {
+        Value::Int(i) if i >= 0 => Ok(Some(i as u64)),
+        Value::UInt(u) => Ok(Some(u)),
+        Value::Bytes(_) | Value::Decimal(_) | Value::Double(_) => {
+            let n = convert::to_num(&v).to_i128();
+            if n < 0 {
+                return Err(Error::new(ErrorCode::WrongArguments, "Incorrect arguments to LIMIT"));
+            }
+            Ok(Some(n.min(u64::MAX as i128) as u64))
+        }
+        _ => Err(Error::new(
+            ErrorCode::WrongArguments,
+            "Incorrect arguments to LIMIT",
+        )),
+    }
+}
+
+/// Run a SELECT plan: the result rows (visible columns only).
+pub fn run_select(plan: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Result<Vec<Vec<Value>>> {
+    let limit = eval_count(&plan.limit, env)?;
+    let offset = eval_count(&plan.offset, env)?.unwrap_or(0);
+    if limit == Some(0) {
+        return Ok(Vec::new());
+    }
+    let streaming = plan.group.is_none() && !plan.distinct && (plan.order.is_empty() || plan.sorted_by_scan);
+    let enough = limit.map(|l| l.saturating_add(offset));
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    let mut groups = Groups::default();
+    let mut consume = |row: &[Value]| -> Result<ScanControl> {
+        if let Some(f) = &plan.filter {
+            if !f.is_true(&RowCtx::of(row), env)? {
+                return Ok(ScanControl::Continue);
+            }
+        }
+        match &plan.group {
+            Some(g) => groups.add(g, row, env)?,
+            None => rows.push(output_row(plan, &RowCtx::of(row), env)?),
+        }
+        if streaming && enough.is_some_and(|n| rows.len() as u64 >= n) {
+            return Ok(ScanControl::Stop);
+        }
+        Ok(ScanControl::Continue)
+    };
+    match &plan.source {
+        None => {
+            consume(&[])?;
+        }
+        Some(Source::Virtual(v)) => {
+            for r in (v.rows)(env.ctx)? {
+                if consume(&r)? == ScanControl::Stop {
+                    break;
+                }
+            }
+        }
+        Some(Source::Table(t)) => {
+            let txn = txn.ok_or_else(|| Error::internal("SELECT without a transaction"))?;
+            plan::scan(
+                &t.table,
+                &plan.access,
+                txn,
+                env,
+                plan.lock,
+                plan.backward,
+                &mut |_, row| consume(row),
+            )?;
+        }
+    }
+    if let Some(g) = &plan.group {
+        let width = match &plan.source {
+            Some(Source::Table(t)) => t.scope.columns.len(),
+            Some(Source::Virtual(v)) => v.scope.columns.len(),
+            None => 0,
+        };
+        rows = groups.finish(plan, g, width, env)?;
+    }
+    if plan.distinct {
+        distinct(plan, &mut rows);
+    }
+    if !plan.order.is_empty() && !plan.sorted_by_scan {
+        sort_rows(&plan.order, &mut rows);
+    }
+    let start = (offset as usize).min(rows.len());
+    let end = match limit {
+        Some(l) => start.saturating_add(l.min(usize::MAX as u64) as usize).min(rows.len()),
+        None => rows.len(),
+    };
+    let visible = plan.items.len();
+    let mut out: Vec<Vec<Value>> = rows.drain(start..end).collect();
+    for r in &mut out {
+        r.truncate(visible);
+    }
+    Ok(out)
+}
+
+/// The extended output row (visible items, then hidden sort keys) for one row or group.
+fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
+    let mut out = Vec::with_capacity(plan.items.len() + plan.hidden.len());
+    for item in &plan.items {
+        let v = item.expr.eval(rc, env)?;
+        out.push(match item.coerce {
+            Some(c) => coerce(v, c),
+            None => v,
+        });
+    }
+    for h in &plan.hidden {
+        out.push(h.eval(rc, env)?);
+    }
+    Ok(out)
+}
+
+fn distinct(plan: &SelectPlan, rows: &mut Vec<Vec<Value>>) {
+    let mut seen = HashSet::new();
+    rows.retain(|r| {
+        let mut key = Vec::new();
+        for (v, item) in r.iter().zip(&plan.items) {
+            compare::group_key(v, item.coll, &mut key);
+        }
+        seen.insert(key)
+    });
+}
+
+pub fn sort_rows(order: &[SortKey], rows: &mut [Vec<Value>]) {
+    rows.sort_by(|a, b| {
+        for k in order {
+            let o = compare::sort_cmp(&a[k.col], &b[k.col], k.coll);
+            let o = if k.desc { o.reverse() } else { o };
+            if o != std::cmp::Ordering::Equal {
+                return o;
+            }
+        }
+        std::cmp::Ordering::Equal
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Grouping and aggregates
+
+#[derive(Default)]
+struct Groups {
+    index: HashMap<Vec<u8>, usize>,
+    list: Vec<Group>,
+}
+
+struct Group {
+    keys: Vec<Value>,
+    first: Vec<Value>,
+    accs: Vec<Acc>,
+}
+
+impl Groups {
+    fn add(&mut self, g: &GroupPlan, row: &[Value], env: &Env<'_>) -> Result<()> {
+        let rc = RowCtx::of(row);
+        let mut keys = Vec::with_capacity(g.keys.len());
+        let mut kb = Vec::new();
+        for (k, coll) in &g.keys {
+            let v = k.eval(&rc, env)?;
+            compare::group_key(&v, *coll, &mut kb);
+            keys.push(v);
+        }
+        let idx = match self.index.get(&kb) {
+            Some(&i) => i,
+            None => {
+                self.list.push(Group {
+                    keys,
+                    first: row.to_vec(),
+                    accs: g.aggs.iter().map(Acc::new).collect(),
+                });
+                self.index.insert(kb, self.list.len() - 1);
+                self.list.len() - 1
+            }
+        };
+        let group = &mut self.list[idx];
+        for (acc, spec) in group.accs.iter_mut().zip(&g.aggs) {
+            let v = match &spec.arg {
+                Some(a) => a.eval(&rc, env)?,
+                None => Value::Int(1),
+            };
+            acc.add(spec, v);
+        }
+        Ok(())
+    }
+
+    fn finish(
+        mut self,
+        plan: &SelectPlan,
+        g: &GroupPlan,
+        width: usize,
+        env: &Env<'_>,
+    ) -> Result<Vec<Vec<Value>>> {
+        if self.list.is_empty() && g.keys.is_empty() {
+            self.list.push(Group {
+                keys: Vec::new(),
+                first: vec![Value::Null; width],
+                accs: g.aggs.iter().map(Acc::new).collect(),
+            });
+        }
+        let colls: Vec<Collation> = g.keys.iter().map(|(_, c)| *c).collect();
+        self.list.sort_by(|a, b| {
+            for ((x, y), c) in a.keys.iter().zip(&b.keys).zip(&colls) {
+                let o = compare::sort_cmp(x, y, *c);
+                if o != std::cmp::Ordering::Equal {
+                    return o;
+                }
+            }
+            std::cmp::Ordering::Equal
+        });
+        let mut out = Vec::with_capacity(self.list.len());
+        for group in self.list {
+            let aggs: Vec<Value> = group
+                .accs
+                .into_iter()
+                .zip(&g.aggs)
+                .map(|(a, spec)| a.finish(spec))
+                .collect();
+            let rc = RowCtx {
+                row: &group.first,
+                new: &[],
+                aggs: &aggs,
+            };
+            if let Some(h) = &g.having {
+                if !h.is_true(&rc, env)? {
+                    continue;
+                }
+            }
+            out.push(output_row(plan, &rc, env)?);
+        }
+        Ok(out)
+    }
+}
+
+/// The running state of one aggregate in one group.
+struct Acc {
+    count: u64,
+    dec: Decimal,
+    dbl: f64,
+    exact: bool,
+    best: Option<Value>,
+    concat: Option<Vec<u8>>,
+    bits: u64,
+    seen: Option<HashSet<Vec<u8>>>,
+}
+
+impl Acc {
+    fn new(spec: &AggSpec) -> Acc {
+        Acc {
+            count: 0,
+            dec: Decimal::ZERO,
+            dbl: 0.0,
+            exact: matches!(spec.arg_ty.class, Class::Int | Class::Decimal | Class::Null),
+            best: None,
+            concat: None,
+            bits: if spec.func == AggFunc::BitAnd { u64::MAX } else { 0 },
+            seen: spec.distinct.then(HashSet::new),
+        }
+    }
+
+    fn coll(spec: &AggSpec) -> Collation {
+        if spec.arg_ty.class == Class::Str {
+            spec.arg_ty.collation
+        } else {
+            comparison_collation(&spec.arg_ty, &spec.arg_ty)
+        }
+    }
+
+    fn add(&mut self, spec: &AggSpec, v: Value) {
+        if v.is_null() {
+            return;
+        }
+        if let Some(seen) = &mut self.seen {
+            let mut k = Vec::new();
+            compare::group_key(&v, Acc::coll(spec), &mut k);
+            if !seen.insert(k) {
+                return;
+            }
+        }
+        self.count += 1;
+        match spec.func {
+            AggFunc::CountStar | AggFunc::Count => {}
+            AggFunc::Sum | AggFunc::Avg => {
+                if matches!(v, Value::Double(_) | Value::Bytes(_)) {
+                    self.exact = false;
+                }
+                let n = convert::to_arith_num(&v);
+                match n.to_decimal() {
+                    Some(d) if self.exact => match self.dec.checked_add(d) {
+                        Some(s) => self.dec = s,
+                        None => self.exact = false,
+                    },
+                    _ => {}
+                }
+                self.dbl += n.to_f64();
+            }
+            AggFunc::Min | AggFunc::Max => {
+                let want = if spec.func == AggFunc::Min {
+                    std::cmp::Ordering::Less
+                } else {
+                    std::cmp::Ordering::Greater
+                };
+                let better = match &self.best {
+                    None => true,
+                    Some(b) => compare::sort_cmp(&v, b, Acc::coll(spec)) == want,
+                };
+                if better {
+                    self.best = Some(v);
+                }
+            }
+            AggFunc::GroupConcat => {
+                let c = self.concat.get_or_insert_with(Vec::new);
+                if c.len() < 1024 {
+                    if !c.is_empty() {
+                        c.push(b',');
+                    }
+                    c.extend_from_slice(&convert::to_text(&v));
+                    c.truncate(1024);
+                }
+            }
+            AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
+                let x = convert::to_num(&v).to_i128() as u64;
+                self.bits = match spec.func {
+                    AggFunc::BitAnd => self.bits & x,
+                    AggFunc::BitOr => self.bits | x,
+                    _ => self.bits ^ x,
+                };
+            }
+        }
+    }
+
+    fn finish(self, spec: &AggSpec) -> Value {
+        match spec.func {
+            AggFunc::CountStar | AggFunc::Count => Value::Int(self.count as i64),
+            _ if self.count == 0 && !matches!(spec.func, AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor) => {
+                Value::Null
+            }
+            AggFunc::Sum => {
+                if self.exact && spec.ty.class == Class::Decimal {
+                    let mut d = self.dec;
+                    d.rescale(spec.ty.decimals as u32);
+                    Value::Decimal(d)
+                } else {
+                    Value::Double(self.dbl)
+                }
+            }
+            AggFunc::Avg => {
+                if self.exact && spec.ty.class == Class::Decimal {
+                    let scale = (spec.arg_ty.decimals.min(26) as u32 + DIV_PRECISION_INCREMENT).min(28);
+                    let q = self.dec / Decimal::from(self.count);
+                    let mut r = q.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
+                    r.rescale(scale);
+                    Value::Decimal(r)
+                } else {
+                    Value::Double(self.dbl / self.count as f64)
+                }
+            }
+            AggFunc::Min | AggFunc::Max => self.best.unwrap_or(Value::Null),
+            AggFunc::GroupConcat => self.concat.map_or(Value::Null, Value::Bytes),
+            AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => Value::UInt(self.bits),
+        }
+    }
+}

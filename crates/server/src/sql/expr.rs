@@ -1,0 +1,838 @@
+//! Bound expressions and their evaluation with MySQL semantics.
+//!
+//! An [`Expr`] is produced by the binder from the parser's AST: names are resolved to column
+//! positions, functions to [`Func`], and each comparison carries the collation it uses. It
+//! evaluates against a [`RowCtx`] (the current row, the row proposed by an INSERT for
+//! `VALUES(col)`, and the aggregate results of a group) in an [`Env`].
+//!
+//! Three-valued logic: every operator returns `Value::Null` for unknown; WHERE keeps a row only
+//! when its condition is true ([`Expr::is_true`]).
+
+use super::compare;
+use super::convert::{self, Num};
+use super::env::Env;
+use super::functions::{self, Func};
+use super::sqltype::Class;
+use crate::error::{Error, Result};
+use crate::types::{Collation, Value};
+use cohort_protocol::ErrorCode;
+use rust_decimal::{Decimal, RoundingStrategy};
+use std::cmp::Ordering;
+
+/// Scale added by `/` (MySQL's `div_precision_increment`).
+pub const DIV_PRECISION_INCREMENT: u32 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    IntDiv,
+    Mod,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `<=>`: NULL-safe equality.
+    NullSafeEq,
+}
+
+impl CmpOp {
+    /// The operator with its operands swapped (`5 < a` is `a > 5`).
+    pub fn flip(self) -> CmpOp {
+        match self {
+            CmpOp::Lt => CmpOp::Gt,
+            CmpOp::Le => CmpOp::Ge,
+            CmpOp::Gt => CmpOp::Lt,
+            CmpOp::Ge => CmpOp::Le,
+            other => other,
+        }
+    }
+}
+
+/// Target of CAST / CONVERT.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CastTo {
+    Signed,
+    Unsigned,
+    Char(Option<u32>),
+    Binary(Option<u32>),
+    Decimal(u8, u8),
+    Double,
+    Date,
+    DateTime(u8),
+}
+
+/// A bound expression.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Lit(Value),
+    /// Column of the current row.
+    Col(usize),
+    /// `VALUES(col)` in ON DUPLICATE KEY UPDATE: column of the row proposed for insert.
+    NewCol(usize),
+    /// The i-th `?` parameter.
+    Param(usize),
+    /// The i-th aggregate of the current group.
+    Agg(usize),
+    SysVar { name: Box<str>, global: bool },
+    UserVar(Box<str>),
+    Neg(Box<Expr>),
+    BitNot(Box<Expr>),
+    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    Cmp(CmpOp, Box<Expr>, Box<Expr>, Collation),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Xor(Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    IsNull(Box<Expr>, bool),
+    /// `e IS [NOT] TRUE|FALSE|UNKNOWN`: `want` None = UNKNOWN.
+    IsBool {
+        e: Box<Expr>,
+        want: Option<bool>,
+        negated: bool,
+    },
+    Between {
+        e: Box<Expr>,
+        lo: Box<Expr>,
+        hi: Box<Expr>,
+        negated: bool,
+        coll: Collation,
+    },
+    In {
+        e: Box<Expr>,
+        list: Vec<Expr>,
+        negated: bool,
+        coll: Collation,
+    },
+    Like {
+        e: Box<Expr>,
+        pat: Box<Expr>,
+        esc: Option<Box<Expr>>,
+        negated: bool,
+        coll: Collation,
+    },
+    Case {
+        operand: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        else_: Option<Box<Expr>>,
+        coll: Collation,
+        out: Class,
+    },
+    Func(Func, Vec<Expr>),
+    Cast(Box<Expr>, CastTo),
+}
+
+/// The rows an expression can read.
+#[derive(Clone, Copy)]
+pub struct RowCtx<'r> {
+    pub row: &'r [Value],
+    pub new: &'r [Value],
+    pub aggs: &'r [Value],
+}
+
+impl<'r> RowCtx<'r> {
+    pub const EMPTY: RowCtx<'static> = RowCtx {
+        row: &[],
+        new: &[],
+        aggs: &[],
+    };
+
+    pub fn of(row: &'r [Value]) -> RowCtx<'r> {
+        RowCtx {
+            row,
+            new: &[],
+            aggs: &[],
+        }
+    }
+}
+
+fn bool_value(b: Option<bool>) -> Value {
+    match b {
+        None => Value::Null,
+        Some(b) => Value::Int(b as i64),
+    }
+}
+
+impl Expr {
+    pub fn lit(v: Value) -> Expr {
+        Expr::Lit(v)
+    }
+
+    /// True if the expression reads no row, aggregate or per-row state (a constant within a
+    /// statement execution: literals, parameters, variables, deterministic functions of them).
+    pub fn is_constant(&self) -> bool {
+        match self {
+            Expr::Lit(_) | Expr::Param(_) | Expr::SysVar { .. } | Expr::UserVar(_) => true,
+            Expr::Col(_) | Expr::NewCol(_) | Expr::Agg(_) => false,
+            Expr::Neg(e) | Expr::BitNot(e) | Expr::Not(e) | Expr::IsNull(e, _) => e.is_constant(),
+            Expr::IsBool { e, .. } => e.is_constant(),
+            Expr::Cast(e, _) => e.is_constant(),
+            Expr::Arith(_, a, b)
+            | Expr::Cmp(_, a, b, _)
+            | Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Xor(a, b) => a.is_constant() && b.is_constant(),
+            Expr::Between { e, lo, hi, .. } => {
+                e.is_constant() && lo.is_constant() && hi.is_constant()
+            }
+            Expr::In { e, list, .. } => e.is_constant() && list.iter().all(Expr::is_constant),
+            Expr::Like { e, pat, esc, .. } => {
+                e.is_constant() && pat.is_constant() && esc.as_ref().is_none_or(|x| x.is_constant())
+            }
+            Expr::Case {
+                operand,
+                whens,
+                else_,
+                ..
+            } => {
+                operand.as_ref().is_none_or(|x| x.is_constant())
+                    && whens.iter().all(|(a, b)| a.is_constant() && b.is_constant())
+                    && else_.as_ref().is_none_or(|x| x.is_constant())
+            }
+            Expr::Func(f, args) => f.is_deterministic() && args.iter().all(Expr::is_constant),
+        }
+    }
+
+    /// Evaluate a WHERE / HAVING / ON condition: true only if the value is true.
+    pub fn is_true(&self, r: &RowCtx<'_>, env: &Env<'_>) -> Result<bool> {
+        Ok(convert::to_bool(&self.eval(r, env)?) == Some(true))
+    }
+
+    pub fn eval(&self, r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
+        match self {
+            Expr::Lit(v) => Ok(v.clone()),
+            Expr::Col(i) => Ok(r.row.get(*i).cloned().unwrap_or(Value::Null)),
+            Expr::NewCol(i) => Ok(r.new.get(*i).cloned().unwrap_or(Value::Null)),
+            Expr::Param(i) => Ok(env.params.get(*i).cloned().unwrap_or(Value::Null)),
+            Expr::Agg(i) => Ok(r.aggs.get(*i).cloned().unwrap_or(Value::Null)),
+            Expr::SysVar { name, global } => env.sys_var(name, *global),
+            Expr::UserVar(name) => Ok(env
+                .sess
+                .user_vars
+                .get(name.as_ref())
+                .cloned()
+                .unwrap_or(Value::Null)),
+            Expr::Neg(e) => negate(e.eval(r, env)?),
+            Expr::BitNot(e) => {
+                let v = e.eval(r, env)?;
+                if v.is_null() {
+                    return Ok(Value::Null);
+                }
+                Ok(Value::UInt(!(convert::to_num(&v).to_i128() as u64)))
+            }
+            Expr::Arith(op, a, b) => {
+                let x = a.eval(r, env)?;
+                let y = b.eval(r, env)?;
+                arith(*op, &x, &y, env)
+            }
+            Expr::Cmp(op, a, b, coll) => {
+                let x = a.eval(r, env)?;
+                let y = b.eval(r, env)?;
+                Ok(cmp_values(*op, &x, &y, *coll))
+            }
+            Expr::And(a, b) => {
+                let x = convert::to_bool(&a.eval(r, env)?);
+                if x == Some(false) {
+                    return Ok(Value::Int(0));
+                }
+                let y = convert::to_bool(&b.eval(r, env)?);
+                Ok(bool_value(match (x, y) {
+                    (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                }))
+            }
+            Expr::Or(a, b) => {
+                let x = convert::to_bool(&a.eval(r, env)?);
+                if x == Some(true) {
+                    return Ok(Value::Int(1));
+                }
+                let y = convert::to_bool(&b.eval(r, env)?);
+                Ok(bool_value(match (x, y) {
+                    (_, Some(true)) => Some(true),
+                    (Some(false), Some(false)) => Some(false),
+                    _ => None,
+                }))
+            }
+            Expr::Xor(a, b) => {
+                let x = convert::to_bool(&a.eval(r, env)?);
+                let y = convert::to_bool(&b.eval(r, env)?);
+                Ok(bool_value(x.zip(y).map(|(x, y)| x != y)))
+            }
+            Expr::Not(e) => Ok(bool_value(convert::to_bool(&e.eval(r, env)?).map(|b| !b))),
+            Expr::IsNull(e, negated) => Ok(Value::Int((e.eval(r, env)?.is_null() != *negated) as i64)),
+            Expr::IsBool { e, want, negated } => {
+                let b = convert::to_bool(&e.eval(r, env)?);
+                Ok(Value::Int(((b == *want) != *negated) as i64))
+            }
+            Expr::Between {
+                e,
+                lo,
+                hi,
+                negated,
+                coll,
+            } => {
+                let v = e.eval(r, env)?;
+                let lo = lo.eval(r, env)?;
+                let hi = hi.eval(r, env)?;
+                let ge = compare::compare(&v, &lo, *coll).map(|o| o != Ordering::Less);
+                let le = compare::compare(&v, &hi, *coll).map(|o| o != Ordering::Greater);
+                let res = match (ge, le) {
+                    (Some(false), _) | (_, Some(false)) => Some(false),
+                    (Some(true), Some(true)) => Some(true),
+                    _ => None,
+                };
+                Ok(bool_value(res.map(|b| b != *negated)))
+            }
+            Expr::In {
+                e,
+                list,
+                negated,
+                coll,
+            } => {
+                let v = e.eval(r, env)?;
+                if v.is_null() {
+                    return Ok(Value::Null);
+                }
+                let mut saw_null = false;
+                for item in list {
+                    let x = item.eval(r, env)?;
+                    match compare::compare(&v, &x, *coll) {
+                        Some(Ordering::Equal) => return Ok(Value::Int(!*negated as i64)),
+                        None => saw_null = true,
+                        _ => {}
+                    }
+                }
+                Ok(if saw_null {
+                    Value::Null
+                } else {
+                    Value::Int(*negated as i64)
+                })
+            }
+            Expr::Like {
+                e,
+                pat,
+                esc,
+                negated,
+                coll,
+            } => {
+                let v = e.eval(r, env)?;
+                let p = pat.eval(r, env)?;
+                if v.is_null() || p.is_null() {
+                    return Ok(Value::Null);
+                }
+                let esc = match esc {
+                    Some(x) => {
+                        let e = x.eval(r, env)?;
+                        convert::to_string(&e).chars().next()
+                    }
+                    None => Some('\\'),
+                };
+                let m = like_match(&convert::to_text(&v), &convert::to_text(&p), esc, *coll);
+                Ok(Value::Int((m != *negated) as i64))
+            }
+            Expr::Case {
+                operand,
+                whens,
+                else_,
+                coll,
+                out,
+            } => {
+                let v = eval_case(operand.as_deref(), whens, else_.as_deref(), *coll, r, env)?;
+                Ok(coerce(v, *out))
+            }
+            Expr::Func(f, args) => functions::eval(*f, args, r, env),
+            Expr::Cast(e, to) => cast(e.eval(r, env)?, to, env),
+        }
+    }
+}
+
+fn eval_case(
+    operand: Option<&Expr>,
+    whens: &[(Expr, Expr)],
+    else_: Option<&Expr>,
+    coll: Collation,
+    r: &RowCtx<'_>,
+    env: &Env<'_>,
+) -> Result<Value> {
+    let op = match operand {
+        Some(o) => Some(o.eval(r, env)?),
+        None => None,
+    };
+    for (when, then) in whens {
+        let hit = match &op {
+            Some(v) => {
+                compare::compare(v, &when.eval(r, env)?, coll) == Some(Ordering::Equal)
+            }
+            None => when.is_true(r, env)?,
+        };
+        if hit {
+            return then.eval(r, env);
+        }
+    }
+    match else_ {
+        Some(e) => e.eval(r, env),
+        None => Ok(Value::Null),
+    }
+}
+
+/// Convert a value to the representation of a result class (for expressions whose branches
+/// differ in type, e.g. `CASE … THEN 1 ELSE 'a' END`).
+pub fn coerce(v: Value, class: Class) -> Value {
+    if v.is_null() {
+        return v;
+    }
+    match (class, &v) {
+        (Class::Int, Value::Int(_) | Value::UInt(_)) => v,
+        (Class::Int, _) => Num::I(convert::to_i64(&v)).into_value(),
+        (Class::Decimal, Value::Decimal(_)) => v,
+        (Class::Decimal, _) => match convert::to_num(&v).to_decimal() {
+            Some(d) => Value::Decimal(d),
+            None => Value::Double(convert::to_num(&v).to_f64()),
+        },
+        (Class::Double, Value::Double(_)) => v,
+        (Class::Double, _) => Value::Double(convert::to_num(&v).to_f64()),
+        (Class::Str | Class::Bin, Value::Bytes(_)) => v,
+        (Class::Str | Class::Bin, _) => Value::Bytes(convert::to_text(&v).into_owned()),
+        (Class::Date, Value::Date(_)) => v,
+        (Class::Date, _) => convert::to_datetime(&v).map_or(Value::Null, |(d, _)| Value::Date(d.date)),
+        (Class::DateTime, Value::DateTime(_)) => v,
+        (Class::DateTime, _) => convert::to_datetime(&v).map_or(Value::Null, |(d, _)| Value::DateTime(d)),
+        (Class::Null, _) => v,
+    }
+}
+
+/// `a op b` as 1 / 0 / NULL.
+pub fn cmp_values(op: CmpOp, a: &Value, b: &Value, coll: Collation) -> Value {
+    if op == CmpOp::NullSafeEq {
+        return Value::Int(match (a.is_null(), b.is_null()) {
+            (true, true) => 1,
+            (false, false) => (compare::compare(a, b, coll) == Some(Ordering::Equal)) as i64,
+            _ => 0,
+        });
+    }
+    let Some(o) = compare::compare(a, b, coll) else {
+        return Value::Null;
+    };
+    let t = match op {
+        CmpOp::Eq => o == Ordering::Equal,
+        CmpOp::Ne => o != Ordering::Equal,
+        CmpOp::Lt => o == Ordering::Less,
+        CmpOp::Le => o != Ordering::Greater,
+        CmpOp::Gt => o == Ordering::Greater,
+        CmpOp::Ge => o != Ordering::Less,
+        CmpOp::NullSafeEq => unreachable!(),
+    };
+    Value::Int(t as i64)
+}
+
+fn out_of_range(kind: &str, what: String) -> Error {
+    Error::new(
+        ErrorCode::DataOutOfRange,
+        format!("{kind} value is out of range in '{what}'"),
+    )
+}
+
+fn negate(v: Value) -> Result<Value> {
+    Ok(match v {
+        Value::Null => Value::Null,
+        Value::Int(i) => match i.checked_neg() {
+            Some(n) => Value::Int(n),
+            None => return Err(out_of_range("BIGINT", format!("-({i})"))),
+        },
+        Value::UInt(u) => {
+            if u <= i64::MAX as u64 + 1 {
+                Value::Int((u as i128).wrapping_neg() as i64)
+            } else {
+                return Err(out_of_range("BIGINT", format!("-({u})")));
+            }
+        }
+        Value::Double(f) => Value::Double(-f),
+        Value::Decimal(d) => Value::Decimal(-d),
+        other => Value::Double(-convert::to_arith_num(&other).to_f64()),
+    })
+}
+
+fn op_text(op: ArithOp) -> &'static str {
+    match op {
+        ArithOp::Add => "+",
+        ArithOp::Sub => "-",
+        ArithOp::Mul => "*",
+        ArithOp::Div => "/",
+        ArithOp::IntDiv => "DIV",
+        ArithOp::Mod => "%",
+        ArithOp::BitAnd => "&",
+        ArithOp::BitOr => "|",
+        ArithOp::BitXor => "^",
+        ArithOp::Shl => "<<",
+        ArithOp::Shr => ">>",
+    }
+}
+
+/// Binary arithmetic with MySQL's result types: integers stay integers (overflow is error
+/// 1690), decimals stay exact, anything with a DOUBLE or a string is DOUBLE; `/` is decimal
+/// with 4 more digits of scale; division by zero is NULL (or error 1365 in strict writes).
+pub fn arith(op: ArithOp, a: &Value, b: &Value, env: &Env<'_>) -> Result<Value> {
+    if a.is_null() || b.is_null() {
+        return Ok(Value::Null);
+    }
+    let x = convert::to_arith_num(a);
+    let y = convert::to_arith_num(b);
+    let what = || {
+        format!(
+            "{} {} {}",
+            convert::to_string(a),
+            op_text(op),
+            convert::to_string(b)
+        )
+    };
+    match op {
+        ArithOp::BitAnd | ArithOp::BitOr | ArithOp::BitXor | ArithOp::Shl | ArithOp::Shr => {
+            Ok(Value::UInt(bit_op(op, &x, &y)))
+        }
+        ArithOp::Div => divide(&x, &y, a, env),
+        ArithOp::IntDiv => {
+            if y.is_zero() {
+                return env.division_by_zero();
+            }
+            let q = match (&x, &y) {
+                (Num::F(_), _) | (_, Num::F(_)) => (x.to_f64() / y.to_f64()).trunc() as i128,
+                _ => match (x.to_decimal(), y.to_decimal()) {
+                    (Some(p), Some(q)) => (p / q).trunc().mantissa(),
+                    _ => (x.to_f64() / y.to_f64()).trunc() as i128,
+                },
+            };
+            int_result(q, matches!(x, Num::U(_)) || matches!(y, Num::U(_)), what)
+        }
+        ArithOp::Mod => {
+            if y.is_zero() {
+                return env.division_by_zero();
+            }
+            match (&x, &y) {
+                (Num::F(_), _) | (_, Num::F(_)) => Ok(Value::Double(x.to_f64() % y.to_f64())),
+                (Num::D(_), _) | (_, Num::D(_)) => {
+                    let (p, q) = (x.to_decimal().unwrap_or_default(), y.to_decimal().unwrap_or_default());
+                    Ok(Value::Decimal(p.checked_rem(q).unwrap_or_default()))
+                }
+                _ => {
+                    let r = x.to_i128() % y.to_i128();
+                    int_result(r, matches!(x, Num::U(_)), what)
+                }
+            }
+        }
+        ArithOp::Add | ArithOp::Sub | ArithOp::Mul => match (&x, &y) {
+            (Num::F(_), _) | (_, Num::F(_)) => {
+                let (p, q) = (x.to_f64(), y.to_f64());
+                let r = match op {
+                    ArithOp::Add => p + q,
+                    ArithOp::Sub => p - q,
+                    _ => p * q,
+                };
+                if r.is_finite() {
+                    Ok(Value::Double(r))
+                } else {
+                    Err(out_of_range("DOUBLE", what()))
+                }
+            }
+            (Num::D(_), _) | (_, Num::D(_)) => {
+                let (p, q) = (x.to_decimal().unwrap_or_default(), y.to_decimal().unwrap_or_default());
+                let r = match op {
+                    ArithOp::Add => p.checked_add(q),
+                    ArithOp::Sub => p.checked_sub(q),
+                    _ => p.checked_mul(q),
+                };
+                r.map(Value::Decimal)
+                    .ok_or_else(|| out_of_range("DECIMAL", what()))
+            }
+            _ => {
+                let (p, q) = (x.to_i128(), y.to_i128());
+                let r = match op {
+                    ArithOp::Add => p + q,
+                    ArithOp::Sub => p - q,
+                    _ => p.checked_mul(q).unwrap_or(i128::MAX),
+                };
+                int_result(r, matches!(x, Num::U(_)) || matches!(y, Num::U(_)), what)
+            }
+        },
+    }
+}
+
+fn int_result(r: i128, unsigned: bool, what: impl Fn() -> String) -> Result<Value> {
+    if unsigned {
+        if (0..=u64::MAX as i128).contains(&r) {
+            return Ok(if r <= i64::MAX as i128 {
+                Value::Int(r as i64)
+            } else {
+                Value::UInt(r as u64)
+            });
+        }
+        return Err(out_of_range("BIGINT UNSIGNED", what()));
+    }
+    if (i64::MIN as i128..=i64::MAX as i128).contains(&r) {
+        return Ok(Value::Int(r as i64));
+    }
+    Err(out_of_range("BIGINT", what()))
+}
+
+fn bit_op(op: ArithOp, x: &Num, y: &Num) -> u64 {
+    let (p, q) = (x.to_i128() as u64, y.to_i128() as u64);
+    match op {
+        ArithOp::BitAnd => p & q,
+        ArithOp::BitOr => p | q,
+        ArithOp::BitXor => p ^ q,
+        ArithOp::Shl => {
+            if q >= 64 {
+                0
+            } else {
+                p << q
+            }
+        }
+        _ => {
+            if q >= 64 {
+                0
+            } else {
+                p >> q
+            }
+        }
+    }
+}
+
+/// Scale of a value as a decimal operand.
+fn scale_of(v: &Value, n: &Num) -> u32 {
+    match (v, n) {
+        (_, Num::D(d)) => d.scale(),
+        _ => 0,
+    }
+}
+
+fn divide(x: &Num, y: &Num, a: &Value, env: &Env<'_>) -> Result<Value> {
+    if y.is_zero() {
+        return env.division_by_zero();
+    }
+    if matches!(x, Num::F(_)) || matches!(y, Num::F(_)) {
+        return Ok(Value::Double(x.to_f64() / y.to_f64()));
+    }
+    let (Some(p), Some(q)) = (x.to_decimal(), y.to_decimal()) else {
+        return Ok(Value::Double(x.to_f64() / y.to_f64()));
+    };
+    let scale = (scale_of(a, x) + DIV_PRECISION_INCREMENT).min(28);
+    match p.checked_div(q) {
+        Some(r) => {
+            let mut r = r.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
+            r.rescale(scale);
+            Ok(Value::Decimal(r))
+        }
+        None => Ok(Value::Double(x.to_f64() / y.to_f64())),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// LIKE
+
+#[derive(Clone, Copy, PartialEq)]
+enum Pat {
+    Any,
+    One,
+    Lit(u32),
+}
+
+fn weights(s: &[u8], coll: Collation) -> Vec<u32> {
+    match coll {
+        Collation::Binary => s.iter().map(|&b| b as u32).collect(),
+        Collation::Utf8mb4Bin => String::from_utf8_lossy(s).chars().map(|c| c as u32).collect(),
+        Collation::Utf8mb4GeneralCi => String::from_utf8_lossy(s)
+            .chars()
+            .map(compare::general_ci_weight)
+            .collect(),
+    }
+}
+
+fn compile_pattern(p: &[u8], esc: Option<char>, coll: Collation) -> Vec<Pat> {
+    let chars: Vec<char> = match coll {
+        Collation::Binary => p.iter().map(|&b| b as char).collect(),
+        _ => String::from_utf8_lossy(p).chars().collect(),
+    };
+    let weight = |c: char| match coll {
+        Collation::Binary => c as u32,
+        Collation::Utf8mb4Bin => c as u32,
+        Collation::Utf8mb4GeneralCi => compare::general_ci_weight(c),
+    };
+    let mut out = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if Some(c) == esc && i + 1 < chars.len() {
+            out.push(Pat::Lit(weight(chars[i + 1])));
+            i += 2;
+            continue;
+        }
+        out.push(match c {
+            '%' => Pat::Any,
+            '_' => Pat::One,
+            c => Pat::Lit(weight(c)),
+        });
+        i += 1;
+    }
+    out
+}
+
+/// `s LIKE p ESCAPE esc` under a collation (no PAD SPACE: trailing spaces matter).
+pub fn like_match(s: &[u8], p: &[u8], esc: Option<char>, coll: Collation) -> bool {
+    let s = weights(s, coll);
+    let p = compile_pattern(p, esc, coll);
+    let (mut si, mut pi) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while si < s.len() {
+        match p.get(pi) {
+            Some(Pat::Any) => {
+                star = Some((pi, si));
+                pi += 1;
+            }
+            Some(Pat::One) => {
+                si += 1;
+                pi += 1;
+            }
+            Some(Pat::Lit(w)) if *w == s[si] => {
+                si += 1;
+                pi += 1;
+            }
+            _ => match star {
+                Some((sp, ss)) => {
+                    pi = sp + 1;
+                    si = ss + 1;
+                    star = Some((sp, ss + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    p[pi..].iter().all(|x| *x == Pat::Any)
+}
+
+// ---------------------------------------------------------------------------------------------
+// CAST
+
+fn truncated_warning(env: &Env<'_>, kind: &str, v: &Value) {
+    env.warn(
+        "Warning",
+        ErrorCode::TruncatedWrongValue,
+        format!(
+            "Truncated incorrect {kind} value: '{}'",
+            convert::to_string(v)
+        ),
+    );
+}
+
+/// `CAST(v AS to)`.
+pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
+    if v.is_null() {
+        return Ok(v);
+    }
+    Ok(match to {
+        CastTo::Signed | CastTo::Unsigned => {
+            let n = match &v {
+                Value::Bytes(b) => {
+                    let p = convert::parse_num(b);
+                    if !p.complete {
+                        truncated_warning(env, "INTEGER", &v);
+                    }
+                    p.num
+                }
+                other => convert::to_num(other),
+            };
+            let i = n.to_i128();
+            if *to == CastTo::Unsigned {
+                Value::UInt(i.clamp(i64::MIN as i128, u64::MAX as i128) as u64)
+            } else if i > i64::MAX as i128 {
+                Value::Int(i.min(u64::MAX as i128) as u64 as i64)
+            } else {
+                Value::Int(i.max(i64::MIN as i128) as i64)
+            }
+        }
+        CastTo::Char(n) | CastTo::Binary(n) => {
+            let mut b = convert::to_text(&v).into_owned();
+            if let Some(n) = n {
+                let n = *n as usize;
+                if matches!(to, CastTo::Binary(_)) {
+                    b.truncate(n);
+                } else if let Some((cut, _)) =
+                    String::from_utf8_lossy(&b).char_indices().nth(n)
+                {
+                    b.truncate(cut);
+                }
+            }
+            Value::Bytes(b)
+        }
+        CastTo::Decimal(p, s) => {
+            let n = convert::to_num(&v);
+            let d = n.to_decimal().unwrap_or_default();
+            let mut r = d.round_dp_with_strategy(*s as u32, RoundingStrategy::MidpointAwayFromZero);
+            let int_digits = p.saturating_sub(*s) as u32;
+            if int_digits < 28 {
+                let max = Decimal::from_i128_with_scale(
+                    10i128.pow(int_digits + *s as u32) - 1,
+                    *s as u32,
+                );
+                if r.abs() > max {
+                    env.warn(
+                        "Warning",
+                        ErrorCode::DataOutOfRange,
+                        format!("Out of range value for column '{}' at row 1", convert::to_string(&v)),
+                    );
+                    r = if r.is_sign_negative() { -max } else { max };
+                }
+            }
+            r.rescale(*s as u32);
+            Value::Decimal(r)
+        }
+        CastTo::Double => Value::Double(convert::to_num(&v).to_f64()),
+        CastTo::Date | CastTo::DateTime(_) => match convert::to_datetime(&v) {
+            Some((dt, _)) => match to {
+                CastTo::Date => Value::Date(dt.date),
+                CastTo::DateTime(fsp) => Value::DateTime(convert::round_fsp(dt, *fsp)),
+                _ => unreachable!(),
+            },
+            None => {
+                env.warn(
+                    "Warning",
+                    ErrorCode::TruncatedWrongValue,
+                    format!("Incorrect datetime value: '{}'", convert::to_string(&v)),
+                );
+                Value::Null
+            }
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn like_patterns() {
+        let ci = Collation::Utf8mb4GeneralCi;
+        assert!(like_match(b"Hello", b"h%", Some('\\'), ci));
+        assert!(like_match(b"Hello", b"%LL%", Some('\\'), ci));
+        assert!(like_match(b"Hello", b"H_llo", Some('\\'), ci));
+        assert!(!like_match(b"Hello", b"H_lo", Some('\\'), ci));
+        assert!(like_match(b"50%", b"50\\%", Some('\\'), ci));
+        assert!(!like_match(b"50x", b"50\\%", Some('\\'), ci));
+        assert!(like_match(b"a_b", b"a!_b", Some('!'), ci));
+        assert!(!like_match(b"abc", b"ABC", Some('\\'), Collation::Utf8mb4Bin));
+        assert!(like_match(b"", b"%", Some('\\'), ci));
+        assert!(!like_match(b"a ", b"a", Some('\\'), ci));
+    }
+}

@@ -1,0 +1,853 @@
+//! Scalar functions: name lookup and typing at bind time ([`bind`]), evaluation at run time
+//! ([`eval`]). Aggregates (COUNT, SUM, …) are handled by the binder and `exec_select`.
+
+use super::compare;
+use super::convert::{self, Num};
+use super::env::Env;
+use super::expr::{coerce, Expr, RowCtx};
+use super::sqltype::{Class, SqlType};
+use crate::error::{Error, Result};
+use crate::types::{Collation, Date, DateTime, Value};
+use cohort_protocol::ErrorCode;
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::{Decimal, RoundingStrategy};
+use std::cmp::Ordering;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrimSide {
+    Both,
+    Leading,
+    Trailing,
+}
+
+/// A scalar function.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Func {
+    Concat,
+    ConcatWs,
+    Length,
+    CharLength,
+    Upper,
+    Lower,
+    Substring,
+    /// TRIM(side [remstr] FROM s): args are (s) or (s, remstr).
+    Trim(TrimSide),
+    Replace,
+    Left,
+    Right,
+    Repeat,
+    Reverse,
+    Lpad,
+    Rpad,
+    Instr,
+    Locate,
+    Space,
+    Ascii,
+    Strcmp,
+    Hex,
+    Abs,
+    Round,
+    Truncate,
+    Floor,
+    Ceil,
+    Mod,
+    Sign,
+    Pow,
+    Sqrt,
+    Pi,
+    Rand,
+    Greatest(Class),
+    Least(Class),
+    IfNull(Class),
+    Coalesce(Class),
+    NullIf,
+    If(Class),
+    IsNull,
+    Now(u8),
+    SysDate(u8),
+    CurDate,
+    CurTime,
+    UnixTimestamp,
+    FromUnixtime,
+    DateOf,
+    Year,
+    Month,
+    Day,
+    Hour,
+    Minute,
+    Second,
+    DateDiff,
+    Database,
+    Version,
+    User,
+    CurrentUser,
+    ConnectionId,
+    LastInsertId,
+}
+
+impl Func {
+    /// False for functions whose value changes between calls within a statement.
+    pub fn is_deterministic(self) -> bool {
+        !matches!(self, Func::Rand | Func::SysDate(_) | Func::LastInsertId)
+    }
+}
+
+fn wrong_args(name: &str) -> Error {
+    Error::new(
+        ErrorCode::WrongArguments,
+        format!("Incorrect parameter count in the call to native function '{name}'"),
+    )
+}
+
+/// The unknown-function error (MySQL 1305; 1235-style code used as ErrorCode has no 1305).
+pub fn unknown_function(name: &str) -> Error {
+    Error::new(
+        ErrorCode::NotSupportedYet,
+        format!("FUNCTION {name} does not exist"),
+    )
+}
+
+/// The common type of several branches (IFNULL, COALESCE, IF, CASE, GREATEST).
+pub fn unify(types: &[&SqlType]) -> SqlType {
+    let mut it = types.iter().filter(|t| t.class != Class::Null);
+    let Some(first) = it.next() else {
+        return SqlType::null();
+    };
+    let mut out = (*first).clone();
+    for t in it {
+        out = unify2(&out, t);
+    }
+    out.nullable = types.iter().any(|t| t.nullable);
+    out
+}
+
+fn unify2(a: &SqlType, b: &SqlType) -> SqlType {
+    use Class::*;
+    match (a.class, b.class) {
+        (x, y) if x == y => {
+            let mut t = a.clone();
+            t.length = a.length.max(b.length);
+            t.decimals = a.decimals.max(b.decimals);
+            t.unsigned = a.unsigned && b.unsigned;
+            if x == Int && t.length >= 11 {
+                t.wire = cohort_protocol::column::ColumnType::LONGLONG;
+            }
+            t
+        }
+        (Int | Decimal, Int | Decimal) => {
+            let scale = a.decimals.max(b.decimals);
+            SqlType::decimal(a.length.max(b.length) + scale as u32, scale)
+        }
+        (Int | Decimal | Double, Int | Decimal | Double) => SqlType::double(),
+        (Date | DateTime, Date | DateTime) => SqlType::datetime(a.decimals.max(b.decimals)),
+        (Bin, _) | (_, Bin) => SqlType::varbinary(a.length.max(b.length)),
+        _ => SqlType::varchar(a.char_len().max(b.char_len()).max(20)),
+    }
+}
+
+/// Resolve a function call. `args` are bound arguments with their types.
+pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
+    let upper = name.to_ascii_uppercase();
+    let n = args.len();
+    let need = |ok: bool| if ok { Ok(()) } else { Err(wrong_args(&upper)) };
+    let any_nullable = args.iter().any(|(_, t)| t.nullable);
+    let first_len = args.first().map_or(0, |(_, t)| t.char_len());
+    let int_ty = |len: u32| SqlType::int(len).with_nullable(any_nullable);
+    let str_ty = |chars: u32| SqlType::varchar(chars).with_nullable(any_nullable);
+    let (f, ty) = match upper.as_str() {
+        "CONCAT" => {
+            need(n >= 1)?;
+            let len = args.iter().map(|(_, t)| t.char_len()).sum::<u32>();
+            (Func::Concat, str_ty(len))
+        }
+        "CONCAT_WS" => {
+            need(n >= 2)?;
+            let len = args.iter().map(|(_, t)| t.char_len()).sum::<u32>();
+            (Func::ConcatWs, SqlType::varchar(len).with_nullable(args[0].1.nullable))
+        }
+        "LENGTH" | "OCTET_LENGTH" => {
+            need(n == 1)?;
+            (Func::Length, int_ty(10))
+        }
+        "CHAR_LENGTH" | "CHARACTER_LENGTH" => {
+            need(n == 1)?;
+            (Func::CharLength, int_ty(10))
+        }
+        "UPPER" | "UCASE" => {
+            need(n == 1)?;
+            (Func::Upper, str_ty(first_len))
+        }
+        "LOWER" | "LCASE" => {
+            need(n == 1)?;
+            (Func::Lower, str_ty(first_len))
+        }
+        "SUBSTRING" | "SUBSTR" | "MID" => {
+            need(n == 2 || n == 3)?;
+            (Func::Substring, str_ty(first_len))
+        }
+        "TRIM" => {
+            need(n == 1 || n == 2)?;
+            (Func::Trim(TrimSide::Both), str_ty(first_len))
+        }
+        "LTRIM" => {
+            need(n == 1)?;
+            (Func::Trim(TrimSide::Leading), str_ty(first_len))
+        }
+        "RTRIM" => {
+            need(n == 1)?;
+            (Func::Trim(TrimSide::Trailing), str_ty(first_len))
+        }
+        "REPLACE" => {
+            need(n == 3)?;
+            (Func::Replace, str_ty(first_len.saturating_mul(2).max(first_len)))
+        }
+        "LEFT" => {
+            need(n == 2)?;
+            (Func::Left, str_ty(first_len))
+        }
+        "RIGHT" => {
+            need(n == 2)?;
+            (Func::Right, str_ty(first_len))
+        }
+        "REPEAT" => {
+            need(n == 2)?;
+            (Func::Repeat, SqlType::text().with_nullable(any_nullable))
+        }
+        "REVERSE" => {
+            need(n == 1)?;
+            (Func::Reverse, str_ty(first_len))
+        }
+        "LPAD" | "RPAD" => {
+            need(n == 3)?;
+            let f = if upper == "LPAD" { Func::Lpad } else { Func::Rpad };
+            (f, SqlType::varchar(255))
+        }
+        "INSTR" => {
+            need(n == 2)?;
+            (Func::Instr, int_ty(10))
+        }
+        "LOCATE" | "POSITION" => {
+            need(n == 2 || n == 3)?;
+            (Func::Locate, int_ty(10))
+        }
+        "SPACE" => {
+            need(n == 1)?;
+            (Func::Space, SqlType::varchar(255).with_nullable(any_nullable))
+        }
+        "ASCII" | "ORD" => {
+            need(n == 1)?;
+            (Func::Ascii, int_ty(3))
+        }
+        "STRCMP" => {
+            need(n == 2)?;
+            (Func::Strcmp, int_ty(2))
+        }
+        "HEX" => {
+            need(n == 1)?;
+            (Func::Hex, str_ty(first_len.saturating_mul(2).max(16)))
+        }
+        "ABS" => {
+            need(n == 1)?;
+            (Func::Abs, numeric_like(&args[0].1))
+        }
+        "ROUND" | "TRUNCATE" => {
+            need(n == 1 || n == 2)?;
+            let f = if upper == "ROUND" { Func::Round } else { Func::Truncate };
+            let d = match args.get(1) {
+                Some((Expr::Lit(v), _)) => convert::to_i64(v).clamp(0, 30) as u8,
+                _ => 0,
+            };
+            let t = match args[0].1.class {
+                Class::Int => args[0].1.clone(),
+                Class::Decimal => SqlType::decimal(args[0].1.length, d),
+                _ => SqlType::double(),
+            };
+            (f, t.with_nullable(any_nullable))
+        }
+        "FLOOR" | "CEIL" | "CEILING" => {
+            need(n == 1)?;
+            let f = if upper == "FLOOR" { Func::Floor } else { Func::Ceil };
+            let t = match args[0].1.class {
+                Class::Double => SqlType::double(),
+                _ => SqlType::bigint(),
+            };
+            (f, t.with_nullable(any_nullable))
+        }
+        "MOD" => {
+            need(n == 2)?;
+            (Func::Mod, numeric_like(&args[0].1).with_nullable(true))
+        }
+        "SIGN" => {
+            need(n == 1)?;
+            (Func::Sign, int_ty(2))
+        }
+        "POW" | "POWER" => {
+            need(n == 2)?;
+            (Func::Pow, SqlType::double().with_nullable(any_nullable))
+        }
+        "SQRT" => {
+            need(n == 1)?;
+            (Func::Sqrt, SqlType::double())
+        }
+        "PI" => {
+            need(n == 0)?;
+            (Func::Pi, SqlType::double().not_null())
+        }
+        "RAND" => {
+            need(n <= 1)?;
+            (Func::Rand, SqlType::double().not_null())
+        }
+        "GREATEST" | "LEAST" => {
+            need(n >= 2)?;
+            let t = unify(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            let f = if upper == "GREATEST" {
+                Func::Greatest(t.class)
+            } else {
+                Func::Least(t.class)
+            };
+            (f, t)
+        }
+        "IFNULL" | "NVL" => {
+            need(n == 2)?;
+            let mut t = unify(&[&args[0].1, &args[1].1]);
+            t.nullable = args[0].1.nullable && args[1].1.nullable;
+            (Func::IfNull(t.class), t)
+        }
+        "COALESCE" => {
+            need(n >= 1)?;
+            let mut t = unify(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            t.nullable = args.iter().all(|(_, t)| t.nullable);
+            (Func::Coalesce(t.class), t)
+        }
+        "NULLIF" => {
+            need(n == 2)?;
+            (Func::NullIf, args[0].1.clone().with_nullable(true))
+        }
+        "IF" => {
+            need(n == 3)?;
+            let t = unify(&[&args[1].1, &args[2].1]);
+            (Func::If(t.class), t)
+        }
+        "ISNULL" => {
+            need(n == 1)?;
+            (Func::IsNull, SqlType::int(1).not_null())
+        }
+        "NOW" | "CURRENT_TIMESTAMP" | "LOCALTIME" | "LOCALTIMESTAMP" | "SYSDATE"
+        | "UTC_TIMESTAMP" => {
+            need(n <= 1)?;
+            let fsp = match args.first() {
+                Some((Expr::Lit(v), _)) => convert::to_i64(v).clamp(0, 6) as u8,
+                Some(_) => return Err(wrong_args(&upper)),
+                None => 0,
+            };
+            let f = if upper == "SYSDATE" {
+                Func::SysDate(fsp)
+            } else {
+                Func::Now(fsp)
+            };
+            return Ok((Expr::Func(f, Vec::new()), SqlType::datetime(fsp).not_null()));
+        }
+        "CURDATE" | "CURRENT_DATE" | "UTC_DATE" => {
+            need(n == 0)?;
+            (Func::CurDate, SqlType::date().not_null())
+        }
+        "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => {
+            need(n <= 1)?;
+            return Ok((Expr::Func(Func::CurTime, Vec::new()), SqlType::varchar(8).not_null()));
+        }
+        "UNIX_TIMESTAMP" => {
+            need(n <= 1)?;
+            (Func::UnixTimestamp, SqlType::bigint().with_nullable(any_nullable))
+        }
+        "FROM_UNIXTIME" => {
+            need(n == 1)?;
+            (Func::FromUnixtime, SqlType::datetime(0))
+        }
+        "DATE" => {
+            need(n == 1)?;
+            (Func::DateOf, SqlType::date())
+        }
+        "YEAR" => {
+            need(n == 1)?;
+            (Func::Year, SqlType::int(4))
+        }
+        "MONTH" => {
+            need(n == 1)?;
+            (Func::Month, SqlType::int(2))
+        }
+        "DAY" | "DAYOFMONTH" => {
+            need(n == 1)?;
+            (Func::Day, SqlType::int(2))
+        }
+        "HOUR" => {
+            need(n == 1)?;
+            (Func::Hour, SqlType::int(2))
+        }
+        "MINUTE" => {
+            need(n == 1)?;
+            (Func::Minute, SqlType::int(2))
+        }
+        "SECOND" => {
+            need(n == 1)?;
+            (Func::Second, SqlType::int(2))
+        }
+        "DATEDIFF" => {
+            need(n == 2)?;
+            (Func::DateDiff, SqlType::int(7))
+        }
+        "DATABASE" | "SCHEMA" => {
+            need(n == 0)?;
+            (Func::Database, SqlType::varchar(64))
+        }
+        "VERSION" => {
+            need(n == 0)?;
+            (Func::Version, SqlType::varchar(60).not_null())
+        }
+        "USER" | "SESSION_USER" | "SYSTEM_USER" => {
+            need(n == 0)?;
+            (Func::User, SqlType::varchar(141).not_null())
+        }
+        "CURRENT_USER" => {
+            need(n == 0)?;
+            (Func::CurrentUser, SqlType::varchar(141).not_null())
+        }
+        "CONNECTION_ID" => {
+            need(n == 0)?;
+            (Func::ConnectionId, SqlType::ubigint().not_null())
+        }
+        "LAST_INSERT_ID" => {
+            need(n <= 1)?;
+            (Func::LastInsertId, SqlType::ubigint().not_null())
+        }
+        _ => return Err(unknown_function(name)),
+    };
+    Ok((Expr::Func(f, args.into_iter().map(|(e, _)| e).collect()), ty))
+}
+
+fn numeric_like(t: &SqlType) -> SqlType {
+    match t.class {
+        Class::Int | Class::Decimal | Class::Double => t.clone(),
+        _ => SqlType::double(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation
+
+fn text(v: &Value) -> String {
+    convert::to_string(v)
+}
+
+fn chars_of(v: &Value) -> Vec<char> {
+    text(v).chars().collect()
+}
+
+fn evals(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
+    args.iter().map(|a| a.eval(r, env)).collect()
+}
+
+/// Evaluate all arguments; None if any is NULL (most functions return NULL then).
+fn strict_args(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Option<Vec<Value>>> {
+    let vals = evals(args, r, env)?;
+    Ok(if vals.iter().any(Value::is_null) {
+        None
+    } else {
+        Some(vals)
+    })
+}
+
+fn s(v: String) -> Value {
+    Value::Bytes(v.into_bytes())
+}
+
+pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
+    match f {
+        Func::IfNull(class) => {
+            let a = args[0].eval(r, env)?;
+            let v = if a.is_null() { args[1].eval(r, env)? } else { a };
+            return Ok(coerce(v, class));
+        }
+        Func::Coalesce(class) => {
+            for a in args {
+                let v = a.eval(r, env)?;
+                if !v.is_null() {
+                    return Ok(coerce(v, class));
+                }
+            }
+            return Ok(Value::Null);
+        }
+        Func::If(class) => {
+            let v = if args[0].is_true(r, env)? {
+                args[1].eval(r, env)?
+            } else {
+                args[2].eval(r, env)?
+            };
+            return Ok(coerce(v, class));
+        }
+        Func::ConcatWs => return concat_ws(args, r, env),
+        Func::IsNull => return Ok(Value::Int(args[0].eval(r, env)?.is_null() as i64)),
+        Func::LastInsertId => {
+            if let Some(a) = args.first() {
+                let v = a.eval(r, env)?;
+                let id = convert::to_num(&v).to_i128().clamp(0, u64::MAX as i128) as u64;
+                env.last_insert_id_set.set(Some(id));
+                return Ok(Value::UInt(id));
+            }
+            let id = env.last_insert_id_set.get().unwrap_or(env.sess.last_insert_id);
+            return Ok(Value::UInt(id));
+        }
+        Func::NullIf => {
+            let a = args[0].eval(r, env)?;
+            let b = args[1].eval(r, env)?;
+            let eq = compare::compare(&a, &b, Collation::Utf8mb4GeneralCi) == Some(Ordering::Equal);
+            return Ok(if eq { Value::Null } else { a });
+        }
+        _ => {}
+    }
+    if let Some(v) = eval_nullary(f, env) {
+        return Ok(v);
+    }
+    let Some(v) = strict_args(args, r, env)? else {
+        return Ok(Value::Null);
+    };
+    eval_strict(f, &v, env)
+}
+
+fn eval_nullary(f: Func, env: &Env<'_>) -> Option<Value> {
+    Some(match f {
+        Func::Now(fsp) => Value::DateTime(truncate_fsp(env.now(), fsp)),
+        Func::SysDate(fsp) => Value::DateTime(truncate_fsp(convert::now_utc(), fsp)),
+        Func::CurDate => Value::Date(env.now().date),
+        Func::CurTime => {
+            let n = env.now();
+            s(format!("{:02}:{:02}:{:02}", n.hour, n.minute, n.second))
+        }
+        Func::Database => match env.sess.db {
+            Some(db) => Value::str(db),
+            None => Value::Null,
+        },
+        Func::Version => env.ctx.vars.global("version").unwrap_or(Value::str("8.0.36")),
+        Func::User => s(format!("{}@{}", env.sess.user, env.sess.host)),
+        Func::CurrentUser => s(format!("{}@%", env.sess.user)),
+        Func::ConnectionId => Value::UInt(env.sess.conn_id as u64),
+        Func::Pi => Value::Double(std::f64::consts::PI),
+        Func::Rand => Value::Double(rand::random::<f64>()),
+        _ => return None,
+    })
+}
+
+fn truncate_fsp(dt: DateTime, fsp: u8) -> DateTime {
+    let unit = 10u32.pow(6 - fsp.min(6) as u32);
+    DateTime {
+        micros: dt.micros / unit * unit,
+        ..dt
+    }
+}
+
+fn concat_ws(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
+    let sep = args[0].eval(r, env)?;
+    if sep.is_null() {
+        return Ok(Value::Null);
+    }
+    let sep = convert::to_text(&sep).into_owned();
+    let mut out = Vec::new();
+    let mut first = true;
+    for a in &args[1..] {
+        let v = a.eval(r, env)?;
+        if v.is_null() {
+            continue;
+        }
+        if !first {
+            out.extend_from_slice(&sep);
+        }
+        first = false;
+        out.extend_from_slice(&convert::to_text(&v));
+    }
+    Ok(Value::Bytes(out))
+}
+
+fn int_arg(v: &Value) -> i64 {
+    convert::to_i64(v)
+}
+
+fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
+    Ok(match f {
+        Func::Concat => {
+            let mut out = Vec::new();
+            for x in v {
+                out.extend_from_slice(&convert::to_text(x));
+            }
+            Value::Bytes(out)
+        }
+        Func::Length => Value::Int(convert::to_text(&v[0]).len() as i64),
+        Func::CharLength => Value::Int(text(&v[0]).chars().count() as i64),
+        Func::Upper => s(text(&v[0]).to_uppercase()),
+        Func::Lower => s(text(&v[0]).to_lowercase()),
+        Func::Substring => substring(v),
+        Func::Trim(side) => trim(v, side),
+        Func::Replace => {
+            let from = text(&v[1]);
+            if from.is_empty() {
+                v[0].clone()
+            } else {
+                s(text(&v[0]).replace(&from, &text(&v[2])))
+            }
+        }
+        Func::Left => {
+            let n = int_arg(&v[1]).max(0) as usize;
+            s(chars_of(&v[0]).into_iter().take(n).collect())
+        }
+        Func::Right => {
+            let c = chars_of(&v[0]);
+            let n = (int_arg(&v[1]).max(0) as usize).min(c.len());
+            s(c[c.len() - n..].iter().collect())
+        }
+        Func::Repeat => {
+            let n = int_arg(&v[1]).clamp(0, 1 << 20) as usize;
+            Value::Bytes(convert::to_text(&v[0]).repeat(n))
+        }
+        Func::Reverse => s(text(&v[0]).chars().rev().collect()),
+        Func::Lpad | Func::Rpad => pad(v, f == Func::Lpad),
+        Func::Instr => Value::Int(locate(&text(&v[1]), &text(&v[0]), 1)),
+        Func::Locate => {
+            let pos = v.get(2).map_or(1, int_arg);
+            Value::Int(locate(&text(&v[0]), &text(&v[1]), pos))
+        }
+        Func::Space => s(" ".repeat(int_arg(&v[0]).clamp(0, 1 << 20) as usize)),
+        Func::Ascii => Value::Int(convert::to_text(&v[0]).first().copied().unwrap_or(0) as i64),
+        Func::Strcmp => Value::Int(
+            match compare::compare_strings(
+                &convert::to_text(&v[0]),
+                &convert::to_text(&v[1]),
+                Collation::Utf8mb4GeneralCi,
+            ) {
+                Ordering::Less => -1,
+                Ordering::Equal => 0,
+                Ordering::Greater => 1,
+            },
+        ),
+        Func::Hex => match &v[0] {
+            Value::Bytes(b) => s(b.iter().map(|x| format!("{x:02X}")).collect()),
+            other => s(format!("{:X}", convert::to_num(other).to_i128() as u64)),
+        },
+        Func::Abs => match convert::to_arith_num(&v[0]) {
+            Num::I(i) => match i.checked_abs() {
+                Some(a) => Value::Int(a),
+                None => Value::UInt(i.unsigned_abs()),
+            },
+            Num::U(u) => Value::UInt(u),
+            Num::D(d) => Value::Decimal(d.abs()),
+            Num::F(x) => Value::Double(x.abs()),
+        },
+        Func::Round | Func::Truncate => round(v, f == Func::Round),
+        Func::Floor | Func::Ceil => floor_ceil(&v[0], f == Func::Floor),
+        Func::Mod => return super::expr::arith(super::expr::ArithOp::Mod, &v[0], &v[1], env),
+        Func::Sign => {
+            let n = convert::to_arith_num(&v[0]).to_f64();
+            Value::Int(if n > 0.0 { 1 } else if n < 0.0 { -1 } else { 0 })
+        }
+        Func::Pow => Value::Double(
+            convert::to_num(&v[0])
+                .to_f64()
+                .powf(convert::to_num(&v[1]).to_f64()),
+        ),
+        Func::Sqrt => {
+            let x = convert::to_num(&v[0]).to_f64();
+            if x < 0.0 {
+                Value::Null
+            } else {
+                Value::Double(x.sqrt())
+            }
+        }
+        Func::Greatest(class) | Func::Least(class) => {
+            let want = if matches!(f, Func::Greatest(_)) {
+                Ordering::Greater
+            } else {
+                Ordering::Less
+            };
+            let mut best = v[0].clone();
+            for x in &v[1..] {
+                if compare::compare(x, &best, Collation::Utf8mb4GeneralCi) == Some(want) {
+                    best = x.clone();
+                }
+            }
+            coerce(best, class)
+        }
+        Func::UnixTimestamp => match v.first() {
+            None => Value::Int(convert::unix_seconds(&env.now())),
+            Some(x) => match convert::to_datetime(x) {
+                Some((dt, _)) => Value::Int(convert::unix_seconds(&dt).max(0)),
+                None => Value::Null,
+            },
+        },
+        Func::FromUnixtime => {
+            let n = convert::to_num(&v[0]).to_f64();
+            if n < 0.0 {
+                Value::Null
+            } else {
+                Value::DateTime(convert::datetime_from_unix(n as i64, 0))
+            }
+        }
+        Func::DateOf => match convert::to_datetime(&v[0]) {
+            Some((dt, _)) => Value::Date(dt.date),
+            None => Value::Null,
+        },
+        Func::Year | Func::Month | Func::Day | Func::Hour | Func::Minute | Func::Second => {
+            match convert::to_datetime(&v[0]) {
+                Some((dt, _)) => Value::Int(match f {
+                    Func::Year => dt.date.year as i64,
+                    Func::Month => dt.date.month as i64,
+                    Func::Day => dt.date.day as i64,
+                    Func::Hour => dt.hour as i64,
+                    Func::Minute => dt.minute as i64,
+                    _ => dt.second as i64,
+                }),
+                None => Value::Null,
+            }
+        }
+        Func::DateDiff => match (convert::to_datetime(&v[0]), convert::to_datetime(&v[1])) {
+            (Some((a, _)), Some((b, _))) => Value::Int(day_number(a.date) - day_number(b.date)),
+            _ => Value::Null,
+        },
+        _ => Value::Null,
+    })
+}
+
+fn day_number(d: Date) -> i64 {
+    convert::days_from_civil(d.year as i64, d.month.max(1) as u32, d.day.max(1) as u32)
+}
+
+fn substring(v: &[Value]) -> Value {
+    let c = chars_of(&v[0]);
+    let len = c.len() as i64;
+    let pos = int_arg(&v[1]);
+    let start = if pos > 0 {
+        pos - 1
+    } else if pos < 0 {
+        len + pos
+    } else {
+        return Value::Bytes(Vec::new());
+    };
+    if start < 0 || start >= len {
+        return Value::Bytes(Vec::new());
+    }
+    let count = v.get(2).map_or(len, int_arg);
+    if count <= 0 {
+        return Value::Bytes(Vec::new());
+    }
+    let end = (start + count).min(len);
+    s(c[start as usize..end as usize].iter().collect())
+}
+
+fn trim(v: &[Value], side: TrimSide) -> Value {
+    let st = text(&v[0]);
+    let rem = v.get(1).map_or_else(|| " ".to_string(), text);
+    if rem.is_empty() {
+        return s(st);
+    }
+    let mut t: &str = &st;
+    if side != TrimSide::Trailing {
+        while let Some(rest) = t.strip_prefix(rem.as_str()) {
+            t = rest;
+        }
+    }
+    if side != TrimSide::Leading {
+        while let Some(rest) = t.strip_suffix(rem.as_str()) {
+            t = rest;
+        }
+    }
+    s(t.to_string())
+}
+
+fn pad(v: &[Value], left: bool) -> Value {
+    let c = chars_of(&v[0]);
+    let n = int_arg(&v[1]);
+    if n < 0 {
+        return Value::Null;
+    }
+    let n = n as usize;
+    if c.len() >= n {
+        return s(c[..n].iter().collect());
+    }
+    let p = chars_of(&v[2]);
+    if p.is_empty() {
+        return Value::Null;
+    }
+    let fill: String = p.iter().cycle().take(n - c.len()).collect();
+    let body: String = c.iter().collect();
+    s(if left { fill + &body } else { body + &fill })
+}
+
+/// 1-based position of `needle` in `hay` at or after `pos` (case-insensitive), 0 if absent.
+fn locate(needle: &str, hay: &str, pos: i64) -> i64 {
+    if pos < 1 {
+        return 0;
+    }
+    let h: Vec<u32> = hay.chars().map(compare::general_ci_weight).collect();
+    let n: Vec<u32> = needle.chars().map(compare::general_ci_weight).collect();
+    let start = (pos - 1) as usize;
+    if n.is_empty() {
+        return if start <= h.len() { pos } else { 0 };
+    }
+    (start..h.len())
+        .find(|&i| h[i..].starts_with(&n))
+        .map_or(0, |i| i as i64 + 1)
+}
+
+fn round(v: &[Value], round: bool) -> Value {
+    let d = v.get(1).map_or(0, int_arg).clamp(-30, 30);
+    let strategy = if round {
+        RoundingStrategy::MidpointAwayFromZero
+    } else {
+        RoundingStrategy::ToZero
+    };
+    match convert::to_arith_num(&v[0]) {
+        Num::F(x) => {
+            let m = 10f64.powi(d as i32);
+            let y = if round { (x * m).round() / m } else { (x * m).trunc() / m };
+            Value::Double(y)
+        }
+        Num::D(x) => {
+            if d >= 0 {
+                let mut r = x.round_dp_with_strategy(d as u32, strategy);
+                r.rescale(d as u32);
+                Value::Decimal(r)
+            } else {
+                let m = Decimal::from(10i64.pow((-d) as u32));
+                Value::Decimal((x / m).round_dp_with_strategy(0, strategy) * m)
+            }
+        }
+        n @ (Num::I(_) | Num::U(_)) => {
+            if d >= 0 {
+                return n.into_value();
+            }
+            let m = 10i128.pow((-d).min(30) as u32);
+            let x = n.to_i128();
+            let q = if round {
+                let h = m / 2;
+                if x >= 0 {
+                    (x + h) / m
+                } else {
+                    (x - h) / m
+                }
+            } else {
+                x / m
+            };
+            Num::I((q * m).clamp(i64::MIN as i128, i64::MAX as i128) as i64).into_value()
+        }
+    }
+}
+
+fn floor_ceil(v: &Value, floor: bool) -> Value {
+    match convert::to_arith_num(v) {
+        Num::F(x) => Value::Double(if floor { x.floor() } else { x.ceil() }),
+        Num::D(d) => {
+            let r = if floor { d.floor() } else { d.ceil() };
+            match r.to_i64() {
+                Some(i) => Value::Int(i),
+                None => Value::Decimal(r),
+            }
+        }
+        n => n.into_value(),
+    }
+}

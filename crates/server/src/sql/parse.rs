@@ -1,0 +1,1304 @@
+//! Parsing: SQL text → [`Parsed`].
+//!
+//! The text is tokenized once with `sqlparser`'s MySQL tokenizer. Statements whose MySQL
+//! syntax `sqlparser` does not cover (or covers lossily) are parsed here with the same
+//! `Parser` primitives: transaction control, `SET`, every `SHOW`, users and grants, `USE`,
+//! `CREATE/DROP DATABASE`, `DO`, `FLUSH`, `KILL`, `ANALYZE/OPTIMIZE/CHECK TABLE`, `DESCRIBE`.
+//! Everything else (SELECT, INSERT, REPLACE, UPDATE, DELETE, CREATE TABLE / INDEX, DROP TABLE /
+//! INDEX, TRUNCATE) goes to `Parser::parse_statement`.
+//!
+//! Errors are 1064 with MySQL's "near '…' at line N" text; empty text is 1065; text with more
+//! than one statement (`a; b`) is 1064 (multi-statements are not offered).
+
+use crate::error::{Error, Result};
+use cohort_protocol::ErrorCode;
+use sqlparser::ast::{self, Statement};
+use sqlparser::dialect::MySqlDialect;
+use sqlparser::keywords::Keyword;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace};
+
+/// A parsed statement and what binding needs from the source text.
+pub struct Parsed {
+    pub stmt: Stmt,
+    /// Source text of each item of the top-level SELECT list (column names).
+    pub item_texts: Vec<String>,
+    /// Start of each `?` placeholder, in text order: parameter i is at `params[i]`.
+    pub params: Vec<Location>,
+    /// `LOCK IN SHARE MODE` was given (stripped before parsing).
+    pub share_lock: bool,
+}
+
+/// `'user'@'host'`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserHost {
+    pub user: String,
+    pub host: String,
+}
+
+/// `ON *.*` or `ON db.*`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GrantOn {
+    Global,
+    Db(String),
+}
+
+#[derive(Clone, Debug)]
+pub enum SetTarget {
+    /// `@name`
+    User(String),
+    /// A system variable; `global` for GLOBAL / @@global.
+    Sys { name: String, global: bool },
+}
+
+#[derive(Clone, Debug)]
+pub enum SetValue {
+    Expr(ast::Expr),
+    /// `DEFAULT`
+    Default,
+}
+
+#[derive(Clone, Debug)]
+pub struct SetItem {
+    pub target: SetTarget,
+    pub value: SetValue,
+}
+
+#[derive(Clone, Debug)]
+pub enum ShowFilter {
+    None,
+    Like(String),
+    Where(ast::Expr),
+}
+
+#[derive(Clone, Debug)]
+pub enum Show {
+    Databases(ShowFilter),
+    Tables {
+        full: bool,
+        db: Option<String>,
+        filter: ShowFilter,
+    },
+    Columns {
+        full: bool,
+        db: Option<String>,
+        table: String,
+        filter: ShowFilter,
+    },
+    Index {
+        db: Option<String>,
+        table: String,
+    },
+    CreateTable {
+        db: Option<String>,
+        table: String,
+    },
+    CreateDatabase(String),
+    Variables {
+        global: bool,
+        filter: ShowFilter,
+    },
+    Status {
+        global: bool,
+        filter: ShowFilter,
+    },
+    Warnings {
+        errors_only: bool,
+        count: bool,
+    },
+    Engines,
+    ProcessList,
+    Grants(Option<UserHost>),
+    TableStatus {
+        db: Option<String>,
+        filter: ShowFilter,
+    },
+    Collation(ShowFilter),
+    Charset(ShowFilter),
+}
+
+/// A statement.
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    /// Parsed by sqlparser: SELECT / INSERT / UPDATE / DELETE / DDL on tables.
+    Sql(Box<Statement>),
+    Begin,
+    Commit,
+    Rollback,
+    Set(Vec<SetItem>),
+    SetNames {
+        charset: String,
+        collation: Option<String>,
+    },
+    SetTransaction {
+        global: bool,
+        isolation: Option<String>,
+    },
+    SetPassword {
+        user: Option<UserHost>,
+        password: String,
+    },
+    Show(Show),
+    Use(String),
+    CreateDatabase {
+        name: String,
+        if_not_exists: bool,
+    },
+    DropDatabase {
+        name: String,
+        if_exists: bool,
+    },
+    CreateUser {
+        users: Vec<(UserHost, String)>,
+        if_not_exists: bool,
+    },
+    AlterUser {
+        users: Vec<(UserHost, String)>,
+        if_exists: bool,
+    },
+    DropUser {
+        users: Vec<UserHost>,
+        if_exists: bool,
+    },
+    Grant {
+        on: GrantOn,
+        users: Vec<(UserHost, Option<String>)>,
+    },
+    Revoke {
+        on: Option<GrantOn>,
+        users: Vec<UserHost>,
+    },
+    Flush,
+    UnlockTables,
+    TableMaint {
+        op: &'static str,
+        tables: Vec<(Option<String>, String)>,
+    },
+    Do(Vec<ast::Expr>),
+    Describe {
+        db: Option<String>,
+        table: String,
+    },
+    /// Recognised but not supported: executing it gives 1235 naming the feature.
+    Unsupported(String),
+}
+
+impl Stmt {
+    /// True if the statement is a SHOW WARNINGS / SHOW ERRORS (which keep the warning list).
+    pub fn keeps_warnings(&self) -> bool {
+        matches!(self, Stmt::Show(Show::Warnings { .. }))
+    }
+}
+
+/// Parse one statement.
+pub fn parse(sql: &str) -> Result<Parsed> {
+    let dialect = MySqlDialect {};
+    let tokens = Tokenizer::new(&dialect, sql)
+        .tokenize_with_location()
+        .map_err(|e| syntax_error(sql, Some(e.location)))?;
+    let mut tokens = strip_trailing(tokens, sql)?;
+    if tokens.is_empty() {
+        return Err(Error::new(ErrorCode::EmptyQuery, "Query was empty"));
+    }
+    let share_lock = strip_share_lock(&mut tokens);
+    let params = tokens
+        .iter()
+        .filter(|t| matches!(&t.token, Token::Placeholder(p) if p == "?"))
+        .map(|t| t.span.start)
+        .collect();
+    let item_texts = select_item_texts(&tokens);
+    let first = first_word(&tokens);
+    let strip_zerofill = first.as_deref() == Some("CREATE");
+    if strip_zerofill {
+        tokens.retain(|t| !is_word(&t.token, "ZEROFILL"));
+    }
+    let mut p = Parser::new(&dialect).with_tokens_with_locations(tokens);
+    let stmt = parse_statement(&mut p, first.as_deref()).map_err(|e| parser_error(sql, e))?;
+    expect_end(&mut p).map_err(|e| parser_error(sql, e))?;
+    Ok(Parsed {
+        stmt,
+        item_texts,
+        params,
+        share_lock,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token helpers
+
+fn is_word(t: &Token, w: &str) -> bool {
+    matches!(t, Token::Word(x) if x.quote_style.is_none() && x.value.eq_ignore_ascii_case(w))
+}
+
+fn is_trivia(t: &Token) -> bool {
+    matches!(t, Token::Whitespace(_) | Token::EOF)
+}
+
+/// Drop trailing whitespace and `;`; a `;` followed by more text is a second statement.
+fn strip_trailing(mut tokens: Vec<TokenWithSpan>, sql: &str) -> Result<Vec<TokenWithSpan>> {
+    while tokens
+        .last()
+        .is_some_and(|t| is_trivia(&t.token) || t.token == Token::SemiColon)
+    {
+        tokens.pop();
+    }
+    if let Some(pos) = tokens.iter().position(|t| t.token == Token::SemiColon) {
+        let next = tokens[pos + 1..]
+            .iter()
+            .find(|t| !is_trivia(&t.token))
+            .map(|t| t.span.start);
+        return Err(syntax_error(sql, next));
+    }
+    if tokens.iter().all(|t| is_trivia(&t.token)) {
+        tokens.clear();
+    }
+    Ok(tokens)
+}
+
+/// Remove a trailing `LOCK IN SHARE MODE` (sqlparser does not know it).
+fn strip_share_lock(tokens: &mut Vec<TokenWithSpan>) -> bool {
+    let idx: Vec<usize> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| !is_trivia(&t.token))
+        .map(|(i, _)| i)
+        .collect();
+    if idx.len() < 4 {
+        return false;
+    }
+    let tail = &idx[idx.len() - 4..];
+    let words = ["LOCK", "IN", "SHARE", "MODE"];
+    if tail
+        .iter()
+        .zip(words)
+        .all(|(&i, w)| is_word(&tokens[i].token, w))
+    {
+        tokens.truncate(tail[0]);
+        return true;
+    }
+    false
+}
+
+fn first_word(tokens: &[TokenWithSpan]) -> Option<String> {
+    tokens.iter().find(|t| !is_trivia(&t.token)).and_then(|t| match &t.token {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+        _ => None,
+    })
+}
+
+/// The source text of each item of the top-level SELECT list, as MySQL names columns: a
+/// column reference by its (last) name, a string literal by its value, anything else by its
+/// text as written.
+fn select_item_texts(tokens: &[TokenWithSpan]) -> Vec<String> {
+    let Some(start) = tokens.iter().position(|t| is_word(&t.token, "SELECT")) else {
+        return Vec::new();
+    };
+    if tokens[..start].iter().any(|t| !is_trivia(&t.token)) {
+        return Vec::new();
+    }
+    const MODIFIERS: &[&str] = &[
+        "DISTINCT",
+        "ALL",
+        "DISTINCTROW",
+        "HIGH_PRIORITY",
+        "STRAIGHT_JOIN",
+        "SQL_SMALL_RESULT",
+        "SQL_BIG_RESULT",
+        "SQL_BUFFER_RESULT",
+        "SQL_NO_CACHE",
+        "SQL_CACHE",
+        "SQL_CALC_FOUND_ROWS",
+    ];
+    const ENDS: &[&str] = &[
+        "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "FOR", "INTO", "UNION", "WINDOW",
+        "LOCK",
+    ];
+    let mut items = Vec::new();
+    let mut cur: Vec<&Token> = Vec::new();
+    let mut depth = 0i32;
+    let mut i = start + 1;
+    while i < tokens.len() && (is_trivia(&tokens[i].token) || MODIFIERS.iter().any(|m| is_word(&tokens[i].token, m))) {
+        i += 1;
+    }
+    for t in &tokens[i..] {
+        match &t.token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            Token::Comma if depth == 0 => {
+                items.push(item_text(&cur));
+                cur.clear();
+                continue;
+            }
+            tok if depth == 0 && ENDS.iter().any(|e| is_word(tok, e)) => break,
+            _ => {}
+        }
+        cur.push(&t.token);
+    }
+    items.push(item_text(&cur));
+    items
+}
+
+fn item_text(tokens: &[&Token]) -> String {
+    let mut toks: Vec<&Token> = tokens.to_vec();
+    while toks.first().is_some_and(|t| is_trivia(t)) {
+        toks.remove(0);
+    }
+    while toks.last().is_some_and(|t| is_trivia(t)) {
+        toks.pop();
+    }
+    match toks.as_slice() {
+        [Token::SingleQuotedString(s)] | [Token::DoubleQuotedString(s)] => return s.clone(),
+        [Token::Word(w)] => return w.value.clone(),
+        [.., Token::Period, Token::Word(w)] if toks.iter().all(|t| matches!(t, Token::Word(_) | Token::Period)) => {
+            return w.value.clone()
+        }
+        _ => {}
+    }
+    toks.iter()
+        .map(|t| match t {
+            Token::Whitespace(Whitespace::SingleLineComment { .. })
+            | Token::Whitespace(Whitespace::MultiLineComment(_)) => " ".to_string(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/// Byte offset of a (1-based line, 1-based column in characters) location in `sql`.
+fn offset_of(sql: &str, loc: Location) -> usize {
+    let mut line = 1u64;
+    let mut col = 1u64;
+    for (i, c) in sql.char_indices() {
+        if line == loc.line && col == loc.column {
+            return i;
+        }
+        if c == '\n' {
+            line += 1;
+            col = 1;
+        } else {
+            col += 1;
+        }
+    }
+    sql.len()
+}
+
+fn syntax_error(sql: &str, at: Option<Location>) -> Error {
+    match at {
+        Some(loc) if loc.line > 0 => {
+            let off = offset_of(sql, loc);
+            Error::parse(&sql[off..], loc.line as usize)
+        }
+        _ => Error::parse("", sql.lines().count().max(1)),
+    }
+}
+
+/// Map a sqlparser error (whose text ends with "at Line: L, Column: C") to 1064.
+fn parser_error(sql: &str, e: ParserError) -> Error {
+    let msg = e.to_string();
+    let loc = msg.rfind("at Line: ").and_then(|p| {
+        let rest = &msg[p + "at Line: ".len()..];
+        let (l, c) = rest.split_once(", Column: ")?;
+        let c: String = c.chars().take_while(|c| c.is_ascii_digit()).collect();
+        Some(Location::new(l.trim().parse().ok()?, c.parse().ok()?))
+    });
+    if msg.contains("found: EOF") {
+        return Error::parse("", sql.lines().count().max(1));
+    }
+    syntax_error(sql, loc)
+}
+
+fn unexpected<T>(p: &Parser<'_>, what: &str) -> std::result::Result<T, ParserError> {
+    p.expected(what, p.peek_token())
+}
+
+fn expect_end(p: &mut Parser<'_>) -> std::result::Result<(), ParserError> {
+    while p.consume_token(&Token::SemiColon) {}
+    match p.peek_token().token {
+        Token::EOF => Ok(()),
+        _ => unexpected(p, "end of statement"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statement dispatch
+
+type PResult<T> = std::result::Result<T, ParserError>;
+
+fn peek_word(p: &Parser<'_>) -> Option<String> {
+    match p.peek_token().token {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+        _ => None,
+    }
+}
+
+fn peek_nth_word(p: &Parser<'_>, n: usize) -> Option<String> {
+    match p.peek_nth_token(n).token {
+        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+        _ => None,
+    }
+}
+
+/// Consume the word `w` (unquoted, any case) if it is next.
+fn eat(p: &mut Parser<'_>, w: &str) -> bool {
+    if peek_word(p).as_deref() == Some(w) {
+        p.next_token();
+        true
+    } else {
+        false
+    }
+}
+
+fn expect_word(p: &mut Parser<'_>, w: &str) -> PResult<()> {
+    if eat(p, w) {
+        Ok(())
+    } else {
+        unexpected(p, w)
+    }
+}
+
+fn eat_seq(p: &mut Parser<'_>, ws: &[&str]) -> bool {
+    for (i, w) in ws.iter().enumerate() {
+        if peek_nth_word(p, i).as_deref() != Some(*w) {
+            return false;
+        }
+    }
+    for _ in ws {
+        p.next_token();
+    }
+    true
+}
+
+fn ident(p: &mut Parser<'_>) -> PResult<String> {
+    Ok(p.parse_identifier()?.value)
+}
+
+/// `name` or `db.name`.
+fn qualified(p: &mut Parser<'_>) -> PResult<(Option<String>, String)> {
+    let a = ident(p)?;
+    if p.consume_token(&Token::Period) {
+        let b = ident(p)?;
+        return Ok((Some(a), b));
+    }
+    Ok((None, a))
+}
+
+fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
+    let Some(first) = first else {
+        return Ok(Stmt::Sql(Box::new(p.parse_statement()?)));
+    };
+    match first {
+        "BEGIN" => {
+            p.next_token();
+            eat(p, "WORK");
+            Ok(Stmt::Begin)
+        }
+        "START" => parse_start(p),
+        "COMMIT" => parse_commit(p),
+        "ROLLBACK" => parse_rollback(p),
+        "SAVEPOINT" | "RELEASE" => Ok(unsupported(p, "SAVEPOINT")),
+        "SET" => parse_set(p),
+        "SHOW" => parse_show(p),
+        "USE" => {
+            p.next_token();
+            Ok(Stmt::Use(ident(p)?))
+        }
+        "CREATE" => parse_create(p),
+        "DROP" => parse_drop(p),
+        "ALTER" => parse_alter(p),
+        "GRANT" => parse_grant(p),
+        "REVOKE" => parse_revoke(p),
+        "FLUSH" => {
+            skip_rest(p);
+            Ok(Stmt::Flush)
+        }
+        "KILL" => Ok(unsupported(p, "KILL")),
+        "UNLOCK" => {
+            p.next_token();
+            if !eat(p, "TABLES") {
+                expect_word(p, "TABLE")?;
+            }
+            Ok(Stmt::UnlockTables)
+        }
+        "LOCK" => Ok(unsupported(p, "LOCK TABLES")),
+        "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => parse_table_maint(p, first),
+        "DO" => {
+            p.next_token();
+            Ok(Stmt::Do(p.parse_comma_separated(Parser::parse_expr)?))
+        }
+        "DESCRIBE" | "DESC" | "EXPLAIN" => parse_describe(p),
+        "CALL" => Ok(unsupported(p, "stored procedures")),
+        "PREPARE" | "EXECUTE" | "DEALLOCATE" => Ok(unsupported(p, "SQL-level PREPARE/EXECUTE")),
+        "HANDLER" | "LOAD" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "PURGE"
+        | "CHANGE" | "BINLOG" | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => {
+            Ok(unsupported(p, first))
+        }
+        _ => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
+    }
+}
+
+/// Consume everything; the statement is recognised but not supported.
+fn unsupported(p: &mut Parser<'_>, what: &str) -> Stmt {
+    skip_rest(p);
+    Stmt::Unsupported(what.to_string())
+}
+
+fn skip_rest(p: &mut Parser<'_>) {
+    while p.peek_token().token != Token::EOF {
+        p.next_token();
+    }
+}
+
+fn parse_start(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    expect_word(p, "TRANSACTION")?;
+    loop {
+        if eat_seq(p, &["READ", "WRITE"])
+            || eat_seq(p, &["READ", "ONLY"])
+            || eat_seq(p, &["WITH", "CONSISTENT", "SNAPSHOT"])
+        {
+            if !p.consume_token(&Token::Comma) {
+                break;
+            }
+            continue;
+        }
+        break;
+    }
+    Ok(Stmt::Begin)
+}
+
+fn parse_commit(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    eat(p, "WORK");
+    if eat_seq(p, &["AND", "NO", "CHAIN"]) || eat_seq(p, &["NO", "RELEASE"]) {
+        eat_seq(p, &["NO", "RELEASE"]);
+        return Ok(Stmt::Commit);
+    }
+    if peek_word(p).as_deref() == Some("AND") || peek_word(p).as_deref() == Some("RELEASE") {
+        return Ok(unsupported(p, "COMMIT AND CHAIN / RELEASE"));
+    }
+    Ok(Stmt::Commit)
+}
+
+fn parse_rollback(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    eat(p, "WORK");
+    if peek_word(p).as_deref() == Some("TO") {
+        return Ok(unsupported(p, "SAVEPOINT"));
+    }
+    if eat_seq(p, &["AND", "NO", "CHAIN"]) || eat_seq(p, &["NO", "RELEASE"]) {
+        eat_seq(p, &["NO", "RELEASE"]);
+        return Ok(Stmt::Rollback);
+    }
+    if peek_word(p).as_deref() == Some("AND") || peek_word(p).as_deref() == Some("RELEASE") {
+        return Ok(unsupported(p, "ROLLBACK AND CHAIN / RELEASE"));
+    }
+    Ok(Stmt::Rollback)
+}
+
+// ---------------------------------------------------------------------------------------------
+// SET
+
+fn parse_set(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    if eat(p, "NAMES") {
+        if eat(p, "DEFAULT") {
+            return Ok(Stmt::SetNames {
+                charset: "utf8mb4".into(),
+                collation: None,
+            });
+        }
+        let charset = ident(p)?;
+        let collation = if eat(p, "COLLATE") {
+            Some(ident(p)?)
+        } else {
+            None
+        };
+        return Ok(Stmt::SetNames { charset, collation });
+    }
+    if eat_seq(p, &["CHARACTER", "SET"]) || eat(p, "CHARSET") {
+        let charset = if eat(p, "DEFAULT") {
+            "utf8mb4".to_string()
+        } else {
+            ident(p)?
+        };
+        return Ok(Stmt::SetNames {
+            charset,
+            collation: None,
+        });
+    }
+    if eat(p, "PASSWORD") {
+        return parse_set_password(p);
+    }
+    let scope_then_txn = matches!(
+        peek_word(p).as_deref(),
+        Some("GLOBAL" | "SESSION" | "LOCAL")
+    ) && peek_nth_word(p, 1).as_deref() == Some("TRANSACTION");
+    if scope_then_txn || peek_word(p).as_deref() == Some("TRANSACTION") {
+        let global = eat(p, "GLOBAL");
+        eat(p, "SESSION");
+        eat(p, "LOCAL");
+        expect_word(p, "TRANSACTION")?;
+        return parse_set_transaction(p, global);
+    }
+    let mut items = Vec::new();
+    let mut global = false;
+    loop {
+        items.push(parse_set_item(p, &mut global)?);
+        if !p.consume_token(&Token::Comma) {
+            break;
+        }
+    }
+    Ok(Stmt::Set(items))
+}
+
+fn parse_set_password(p: &mut Parser<'_>) -> PResult<Stmt> {
+    let user = if eat(p, "FOR") {
+        Some(parse_user(p)?)
+    } else {
+        None
+    };
+    if !p.consume_token(&Token::Eq) {
+        p.expect_token(&Token::Assignment)?;
+    }
+    let password = if eat(p, "PASSWORD") {
+        p.expect_token(&Token::LParen)?;
+        let s = p.parse_literal_string()?;
+        p.expect_token(&Token::RParen)?;
+        s
+    } else {
+        p.parse_literal_string()?
+    };
+    Ok(Stmt::SetPassword { user, password })
+}
+
+fn parse_set_transaction(p: &mut Parser<'_>, global: bool) -> PResult<Stmt> {
+    let mut isolation = None;
+    loop {
+        if eat_seq(p, &["ISOLATION", "LEVEL"]) {
+            let level = if eat_seq(p, &["READ", "COMMITTED"]) {
+                "READ-COMMITTED"
+            } else if eat_seq(p, &["READ", "UNCOMMITTED"]) {
+                "READ-UNCOMMITTED"
+            } else if eat_seq(p, &["REPEATABLE", "READ"]) {
+                "REPEATABLE-READ"
+            } else if eat(p, "SERIALIZABLE") {
+                "SERIALIZABLE"
+            } else {
+                return unexpected(p, "isolation level");
+            };
+            isolation = Some(level.to_string());
+        } else if eat_seq(p, &["READ", "WRITE"]) || eat_seq(p, &["READ", "ONLY"]) {
+        } else {
+            return unexpected(p, "ISOLATION LEVEL or READ WRITE");
+        }
+        if !p.consume_token(&Token::Comma) {
+            break;
+        }
+    }
+    Ok(Stmt::SetTransaction { global, isolation })
+}
+
+fn parse_set_item(p: &mut Parser<'_>, global: &mut bool) -> PResult<SetItem> {
+    match peek_word(p).as_deref() {
+        Some("GLOBAL") | Some("PERSIST") => {
+            p.next_token();
+            *global = true;
+        }
+        Some("SESSION") | Some("LOCAL") => {
+            p.next_token();
+            *global = false;
+        }
+        _ => {}
+    }
+    let target = parse_set_target(p, *global)?;
+    if !p.consume_token(&Token::Eq) && !p.consume_token(&Token::Assignment) {
+        return unexpected(p, "=");
+    }
+    let value = parse_set_value(p)?;
+    Ok(SetItem { target, value })
+}
+
+fn parse_set_target(p: &mut Parser<'_>, global: bool) -> PResult<SetTarget> {
+    let t = p.next_token();
+    match t.token {
+        Token::AtSign => Ok(SetTarget::User(ident(p)?.to_ascii_lowercase())),
+        Token::Word(w) if w.value.starts_with("@@") => {
+            let scope = w.value[2..].to_ascii_lowercase();
+            if p.consume_token(&Token::Period) {
+                let name = ident(p)?.to_ascii_lowercase();
+                let global = match scope.as_str() {
+                    "global" | "persist" => true,
+                    "session" | "local" => false,
+                    _ => return p.expected("GLOBAL or SESSION", t),
+                };
+                return Ok(SetTarget::Sys { name, global });
+            }
+            Ok(SetTarget::Sys {
+                name: scope,
+                global,
+            })
+        }
+        Token::Word(w) if w.value.starts_with('@') => {
+            Ok(SetTarget::User(w.value[1..].to_ascii_lowercase()))
+        }
+        Token::Word(w) => Ok(SetTarget::Sys {
+            name: w.value.to_ascii_lowercase(),
+            global,
+        }),
+        _ => p.expected("variable name", t),
+    }
+}
+
+fn parse_set_value(p: &mut Parser<'_>) -> PResult<SetValue> {
+    let next_is_end = matches!(
+        p.peek_nth_token(1).token,
+        Token::Comma | Token::EOF | Token::SemiColon
+    );
+    if let Token::Word(w) = p.peek_token().token {
+        if w.quote_style.is_none() && next_is_end {
+            p.next_token();
+            if w.value.eq_ignore_ascii_case("DEFAULT") {
+                return Ok(SetValue::Default);
+            }
+            if !w.value.starts_with('@') {
+                return Ok(SetValue::Expr(ast::Expr::Value(
+                    ast::Value::SingleQuotedString(w.value).into(),
+                )));
+            }
+            p.prev_token();
+        }
+    }
+    Ok(SetValue::Expr(p.parse_expr()?))
+}
+
+// ---------------------------------------------------------------------------------------------
+// SHOW
+
+fn parse_filter(p: &mut Parser<'_>) -> PResult<ShowFilter> {
+    if eat(p, "LIKE") {
+        return Ok(ShowFilter::Like(p.parse_literal_string()?));
+    }
+    if eat(p, "WHERE") {
+        return Ok(ShowFilter::Where(p.parse_expr()?));
+    }
+    Ok(ShowFilter::None)
+}
+
+fn from_db(p: &mut Parser<'_>) -> PResult<Option<String>> {
+    if eat(p, "FROM") || eat(p, "IN") {
+        return Ok(Some(ident(p)?));
+    }
+    Ok(None)
+}
+
+fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    let full = eat(p, "FULL");
+    let global = eat(p, "GLOBAL");
+    if !global {
+        eat(p, "SESSION");
+        eat(p, "LOCAL");
+    }
+    let Some(w) = peek_word(p) else {
+        return unexpected(p, "SHOW target");
+    };
+    p.next_token();
+    let show = match w.as_str() {
+        "DATABASES" | "SCHEMAS" => Show::Databases(parse_filter(p)?),
+        "TABLES" => {
+            let db = from_db(p)?;
+            Show::Tables {
+                full,
+                db,
+                filter: parse_filter(p)?,
+            }
+        }
+        "COLUMNS" | "FIELDS" => {
+            if !eat(p, "FROM") {
+                expect_word(p, "IN")?;
+            }
+            let (mut db, table) = qualified(p)?;
+            if let Some(d) = from_db(p)? {
+                db = Some(d);
+            }
+            Show::Columns {
+                full,
+                db,
+                table,
+                filter: parse_filter(p)?,
+            }
+        }
+        "INDEX" | "INDEXES" | "KEYS" => {
+            if !eat(p, "FROM") {
+                expect_word(p, "IN")?;
+            }
+            let (mut db, table) = qualified(p)?;
+            if let Some(d) = from_db(p)? {
+                db = Some(d);
+            }
+            if eat(p, "WHERE") {
+                p.parse_expr()?;
+            }
+            Show::Index { db, table }
+        }
+        "CREATE" => {
+            if eat(p, "TABLE") {
+                let (db, table) = qualified(p)?;
+                Show::CreateTable { db, table }
+            } else if eat(p, "DATABASE") || eat(p, "SCHEMA") {
+                eat_seq(p, &["IF", "NOT", "EXISTS"]);
+                Show::CreateDatabase(ident(p)?)
+            } else {
+                let what = peek_word(p).unwrap_or_default();
+                return Ok(unsupported(p, &format!("SHOW CREATE {what}")));
+            }
+        }
+        "VARIABLES" => Show::Variables {
+            global,
+            filter: parse_filter(p)?,
+        },
+        "STATUS" => Show::Status {
+            global,
+            filter: parse_filter(p)?,
+        },
+        "WARNINGS" | "ERRORS" => {
+            if eat(p, "LIMIT") {
+                p.parse_comma_separated(Parser::parse_expr)?;
+            }
+            Show::Warnings {
+                errors_only: w == "ERRORS",
+                count: false,
+            }
+        }
+        "COUNT" => {
+            p.expect_token(&Token::LParen)?;
+            p.expect_token(&Token::Mul)?;
+            p.expect_token(&Token::RParen)?;
+            let which = peek_word(p);
+            p.next_token();
+            Show::Warnings {
+                errors_only: which.as_deref() == Some("ERRORS"),
+                count: true,
+            }
+        }
+        "ENGINES" => Show::Engines,
+        "STORAGE" => {
+            expect_word(p, "ENGINES")?;
+            Show::Engines
+        }
+        "PROCESSLIST" => Show::ProcessList,
+        "GRANTS" => {
+            let user = if eat(p, "FOR") {
+                if eat(p, "CURRENT_USER") {
+                    if p.consume_token(&Token::LParen) {
+                        p.expect_token(&Token::RParen)?;
+                    }
+                    None
+                } else {
+                    Some(parse_user(p)?)
+                }
+            } else {
+                None
+            };
+            Show::Grants(user)
+        }
+        "TABLE" => {
+            expect_word(p, "STATUS")?;
+            let db = from_db(p)?;
+            Show::TableStatus {
+                db,
+                filter: parse_filter(p)?,
+            }
+        }
+        "COLLATION" => Show::Collation(parse_filter(p)?),
+        "CHARACTER" => {
+            expect_word(p, "SET")?;
+            Show::Charset(parse_filter(p)?)
+        }
+        "CHARSET" => Show::Charset(parse_filter(p)?),
+        other => return Ok(unsupported(p, &format!("SHOW {other}"))),
+    };
+    Ok(Stmt::Show(show))
+}
+
+// ---------------------------------------------------------------------------------------------
+// DDL on databases, users and grants
+
+fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
+    match peek_nth_word(p, 1).as_deref() {
+        Some("DATABASE") | Some("SCHEMA") => {
+            p.next_token();
+            p.next_token();
+            let if_not_exists = eat_seq(p, &["IF", "NOT", "EXISTS"]);
+            let name = ident(p)?;
+            skip_database_options(p)?;
+            Ok(Stmt::CreateDatabase {
+                name,
+                if_not_exists,
+            })
+        }
+        Some("USER") => {
+            p.next_token();
+            p.next_token();
+            let if_not_exists = eat_seq(p, &["IF", "NOT", "EXISTS"]);
+            let users = parse_users_with_password(p)?;
+            skip_rest(p);
+            Ok(Stmt::CreateUser {
+                users,
+                if_not_exists,
+            })
+        }
+        Some("VIEW") | Some("PROCEDURE") | Some("FUNCTION") | Some("TRIGGER") | Some("EVENT")
+        | Some("ROLE") | Some("TEMPORARY") | Some("SERVER") | Some("TABLESPACE") => {
+            let what = peek_nth_word(p, 1).unwrap_or_default();
+            Ok(unsupported(p, &format!("CREATE {what}")))
+        }
+        Some("OR") | Some("ALGORITHM") | Some("DEFINER") | Some("SQL") => {
+            Ok(unsupported(p, "CREATE VIEW / stored programs"))
+        }
+        _ => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
+    }
+}
+
+/// `[DEFAULT] CHARACTER SET [=] x`, `[DEFAULT] COLLATE [=] x`: accepted and ignored.
+fn skip_database_options(p: &mut Parser<'_>) -> PResult<()> {
+    loop {
+        eat(p, "DEFAULT");
+        if eat_seq(p, &["CHARACTER", "SET"]) || eat(p, "CHARSET") || eat(p, "COLLATE") {
+            p.consume_token(&Token::Eq);
+            ident(p)?;
+        } else {
+            return Ok(());
+        }
+    }
+}
+
+fn parse_drop(p: &mut Parser<'_>) -> PResult<Stmt> {
+    match peek_nth_word(p, 1).as_deref() {
+        Some("DATABASE") | Some("SCHEMA") => {
+            p.next_token();
+            p.next_token();
+            let if_exists = eat_seq(p, &["IF", "EXISTS"]);
+            Ok(Stmt::DropDatabase {
+                name: ident(p)?,
+                if_exists,
+            })
+        }
+        Some("USER") => {
+            p.next_token();
+            p.next_token();
+            let if_exists = eat_seq(p, &["IF", "EXISTS"]);
+            let mut users = vec![parse_user(p)?];
+            while p.consume_token(&Token::Comma) {
+                users.push(parse_user(p)?);
+            }
+            Ok(Stmt::DropUser { users, if_exists })
+        }
+        Some("VIEW") | Some("PROCEDURE") | Some("FUNCTION") | Some("TRIGGER") | Some("EVENT")
+        | Some("ROLE") => {
+            let what = peek_nth_word(p, 1).unwrap_or_default();
+            Ok(unsupported(p, &format!("DROP {what}")))
+        }
+        _ => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
+    }
+}
+
+fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
+    match peek_nth_word(p, 1).as_deref() {
+        Some("USER") => {
+            p.next_token();
+            p.next_token();
+            let if_exists = eat_seq(p, &["IF", "EXISTS"]);
+            let users = parse_users_with_password(p)?;
+            skip_rest(p);
+            Ok(Stmt::AlterUser { users, if_exists })
+        }
+        Some("DATABASE") | Some("SCHEMA") => {
+            p.next_token();
+            p.next_token();
+            if !matches!(
+                peek_word(p).as_deref(),
+                Some("DEFAULT" | "CHARACTER" | "CHARSET" | "COLLATE")
+            ) {
+                ident(p)?;
+            }
+            skip_database_options(p)?;
+            Ok(Stmt::Flush)
+        }
+        _ => {
+            let what = peek_nth_word(p, 1).unwrap_or_default();
+            Ok(unsupported(p, &format!("ALTER {what}")))
+        }
+    }
+}
+
+/// `user [IDENTIFIED BY 'pw'] [, user [IDENTIFIED BY 'pw']]…`
+fn parse_users_with_password(p: &mut Parser<'_>) -> PResult<Vec<(UserHost, String)>> {
+    let mut out = Vec::new();
+    loop {
+        let u = parse_user(p)?;
+        let mut pw = String::new();
+        if eat(p, "IDENTIFIED") {
+            if eat(p, "WITH") {
+                ident(p)?;
+            }
+            if eat(p, "BY") {
+                eat(p, "PASSWORD");
+                pw = p.parse_literal_string()?;
+            } else if eat(p, "AS") {
+                pw = p.parse_literal_string()?;
+            }
+        }
+        out.push((u, pw));
+        if !p.consume_token(&Token::Comma) {
+            return Ok(out);
+        }
+    }
+}
+
+/// `'user'@'host'`, `user@host`, `` `u`@`h` ``, `'user'` (host `%`).
+fn parse_user(p: &mut Parser<'_>) -> PResult<UserHost> {
+    let t = p.next_token();
+    let user = match t.token {
+        Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s,
+        Token::Word(w) if w.quote_style.is_none() && w.value.contains('@') => {
+            let (u, h) = w.value.split_once('@').unwrap_or((&w.value, "%"));
+            let host = if h.is_empty() { user_host_part(p)? } else { h.to_string() };
+            return Ok(UserHost {
+                user: u.to_string(),
+                host,
+            });
+        }
+        Token::Word(w) => w.value,
+        _ => return p.expected("user name", t),
+    };
+    let host = match p.peek_token().token {
+        Token::AtSign => {
+            p.next_token();
+            user_host_part(p)?
+        }
+        Token::Word(w) if w.quote_style.is_none() && w.value.starts_with('@') => {
+            p.next_token();
+            w.value[1..].to_string()
+        }
+        _ => "%".to_string(),
+    };
+    Ok(UserHost { user, host })
+}
+
+fn user_host_part(p: &mut Parser<'_>) -> PResult<String> {
+    let t = p.next_token();
+    match t.token {
+        Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => Ok(s),
+        Token::Word(w) => Ok(w.value),
+        Token::Mod => Ok("%".into()),
+        _ => p.expected("host name", t),
+    }
+}
+
+/// `ALL [PRIVILEGES] ON (*.*|db.*|*) TO users`; finer privileges are refused.
+fn parse_grant_target(p: &mut Parser<'_>) -> PResult<std::result::Result<GrantOn, String>> {
+    let all = eat(p, "ALL");
+    if all {
+        eat(p, "PRIVILEGES");
+    } else {
+        while p.peek_token().token != Token::EOF && peek_word(p).as_deref() != Some("ON") {
+            p.next_token();
+        }
+    }
+    expect_word(p, "ON")?;
+    eat(p, "TABLE");
+    let on = if p.consume_token(&Token::Mul) {
+        if p.consume_token(&Token::Period) {
+            p.expect_token(&Token::Mul)?;
+        }
+        GrantOn::Global
+    } else {
+        let db = ident(p)?;
+        p.expect_token(&Token::Period)?;
+        if !p.consume_token(&Token::Mul) {
+            ident(p)?;
+            return Ok(Err("table-level privileges".into()));
+        }
+        GrantOn::Db(db)
+    };
+    if !all {
+        return Ok(Err("privileges other than ALL".into()));
+    }
+    Ok(Ok(on))
+}
+
+fn grant_refused(p: &mut Parser<'_>, what: String) -> Stmt {
+    skip_rest(p);
+    Stmt::Unsupported(format!(
+        "{what}; privileges are all-or-nothing per database (GRANT ALL ON db.* or *.*)"
+    ))
+}
+
+fn parse_grant(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    let on = match parse_grant_target(p)? {
+        Ok(on) => on,
+        Err(what) => return Ok(grant_refused(p, what)),
+    };
+    expect_word(p, "TO")?;
+    let mut users = Vec::new();
+    loop {
+        let u = parse_user(p)?;
+        let mut pw = None;
+        if eat_seq(p, &["IDENTIFIED", "BY"]) {
+            pw = Some(p.parse_literal_string()?);
+        }
+        users.push((u, pw));
+        if !p.consume_token(&Token::Comma) {
+            break;
+        }
+    }
+    eat_seq(p, &["WITH", "GRANT", "OPTION"]);
+    Ok(Stmt::Grant { on, users })
+}
+
+fn parse_revoke(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    // REVOKE ALL [PRIVILEGES], GRANT OPTION FROM user: everything.
+    if eat(p, "ALL") {
+        eat(p, "PRIVILEGES");
+        if p.consume_token(&Token::Comma) {
+            expect_word(p, "GRANT")?;
+            expect_word(p, "OPTION")?;
+            expect_word(p, "FROM")?;
+            return Ok(Stmt::Revoke {
+                on: None,
+                users: parse_user_list(p)?,
+            });
+        }
+        p.prev_token();
+        if peek_word(p).as_deref() == Some("PRIVILEGES") {
+            p.prev_token();
+        }
+    }
+    let on = match parse_grant_target(p)? {
+        Ok(on) => on,
+        Err(what) => return Ok(grant_refused(p, what)),
+    };
+    expect_word(p, "FROM")?;
+    Ok(Stmt::Revoke {
+        on: Some(on),
+        users: parse_user_list(p)?,
+    })
+}
+
+fn parse_user_list(p: &mut Parser<'_>) -> PResult<Vec<UserHost>> {
+    let mut users = vec![parse_user(p)?];
+    while p.consume_token(&Token::Comma) {
+        users.push(parse_user(p)?);
+    }
+    Ok(users)
+}
+
+fn parse_table_maint(p: &mut Parser<'_>, first: &str) -> PResult<Stmt> {
+    p.next_token();
+    eat(p, "NO_WRITE_TO_BINLOG");
+    eat(p, "LOCAL");
+    if !eat(p, "TABLE") {
+        expect_word(p, "TABLES")?;
+    }
+    let mut tables = vec![qualified(p)?];
+    while p.consume_token(&Token::Comma) {
+        tables.push(qualified(p)?);
+    }
+    skip_rest(p);
+    let op = match first {
+        "ANALYZE" => "analyze",
+        "OPTIMIZE" => "optimize",
+        "CHECK" => "check",
+        _ => "repair",
+    };
+    Ok(Stmt::TableMaint { op, tables })
+}
+
+fn parse_describe(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    match peek_word(p).as_deref() {
+        Some(
+            "SELECT" | "INSERT" | "UPDATE" | "DELETE" | "REPLACE" | "FORMAT" | "EXTENDED"
+            | "ANALYZE" | "PARTITIONS" | "FOR" | "WITH",
+        ) => return Ok(unsupported(p, "EXPLAIN of statements")),
+        _ => {}
+    }
+    if p.peek_token().token == Token::LParen {
+        return Ok(unsupported(p, "EXPLAIN of statements"));
+    }
+    let (db, table) = qualified(p)?;
+    // An optional column name or pattern: accepted, the whole table is described.
+    if !matches!(p.peek_token().token, Token::EOF) {
+        p.next_token();
+    }
+    Ok(Stmt::Describe { db, table })
+}
+
+/// The keyword of a sqlparser word (for callers matching statement heads).
+pub fn keyword_of(t: &Token) -> Keyword {
+    match t {
+        Token::Word(w) => w.keyword,
+        _ => Keyword::NoKeyword,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(sql: &str) -> Parsed {
+        parse(sql).unwrap_or_else(|e| panic!("{sql}: {e}"))
+    }
+
+    #[test]
+    fn errors() {
+        assert_eq!(parse("").unwrap_err().code(), ErrorCode::EmptyQuery);
+        assert_eq!(parse("  ;  ").unwrap_err().code(), ErrorCode::EmptyQuery);
+        let e = parse("SELECT 1; SELECT 2").unwrap_err();
+        assert_eq!(e.code(), ErrorCode::ParseError);
+        assert!(e.message().contains("near 'SELECT 2' at line 1"), "{}", e.message());
+        let e = parse("SELEC 1").unwrap_err();
+        assert!(e.message().contains("near 'SELEC 1' at line 1"), "{}", e.message());
+        assert!(parse("SELECT 1;").is_ok());
+    }
+
+    #[test]
+    fn item_texts() {
+        let x = p("SELECT a, t.b, 'x', 1+1, SUM(k), COUNT(*) AS n FROM t");
+        assert_eq!(x.item_texts, ["a", "b", "x", "1+1", "SUM(k)", "COUNT(*) AS n"]);
+        let x = p("select @@version_comment limit 1");
+        assert_eq!(x.item_texts, ["@@version_comment"]);
+    }
+
+    #[test]
+    fn special_statements() {
+        assert!(matches!(p("begin work").stmt, Stmt::Begin));
+        assert!(matches!(p("START TRANSACTION WITH CONSISTENT SNAPSHOT").stmt, Stmt::Begin));
+        assert!(matches!(p("SET CHARACTER SET utf8").stmt, Stmt::SetNames { .. }));
+        let Stmt::CreateUser { users, .. } = p("CREATE USER 'u'@'%' IDENTIFIED BY 'pw'").stmt else {
+            panic!()
+        };
+        assert_eq!(users[0].0.host, "%");
+        assert_eq!(users[0].1, "pw");
+        let Stmt::Grant { on, users } = p("GRANT ALL PRIVILEGES ON db.* TO u@localhost").stmt else {
+            panic!()
+        };
+        assert_eq!(on, GrantOn::Db("db".into()));
+        assert_eq!(users[0].0.host, "localhost");
+        assert!(matches!(p("GRANT SELECT ON db.* TO u").stmt, Stmt::Unsupported(_)));
+        let x = p("SELECT * FROM t WHERE a = 1 LOCK IN SHARE MODE");
+        assert!(x.share_lock);
+        let Stmt::Set(items) = p("SET GLOBAL a = 1, b = ON, @x := 5, @@session.c = DEFAULT").stmt else {
+            panic!()
+        };
+        assert_eq!(items.len(), 4);
+        assert!(matches!(&items[1].target, SetTarget::Sys { global: true, .. }));
+        assert!(matches!(&items[2].target, SetTarget::User(n) if n == "x"));
+        assert!(matches!(&items[3].value, SetValue::Default));
+    }
+}

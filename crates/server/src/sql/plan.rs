@@ -1,0 +1,573 @@
+//! Table resolution and access paths.
+//!
+//! The planner looks at the top-level AND-ed conjuncts of a WHERE clause for predicates that
+//! compare a column with a constant (a literal, a `?` parameter, a variable, or an expression
+//! of those): `=`, `<=>`, `<`, `<=`, `>`, `>=`, `BETWEEN`, `IN (list)`, `IS NULL`. For each
+//! index (primary first) it counts the leading parts fixed by equality (or IN lists) and
+//! whether the next part has a range, and picks the best:
+//!
+//! * equality on every primary key part → [`Table::get`] (a point read);
+//! * an equality prefix and/or a range → `scan_primary` / `scan_index` with a [`KeyRange`]
+//!   (one range per combination of IN-list values, in key order);
+//! * otherwise a full scan of the primary index.
+//!
+//! Constants are converted to the column type *exactly* at execution
+//! ([`convert::exact_key`]); when that is impossible (a string column compared with a number,
+//! `'5abc'` against an integer column…) the statement falls back to a full scan. The whole
+//! WHERE is always re-evaluated on every row the access path returns, so the access path only
+//! has to return a superset.
+
+use super::bind::TableScope;
+use super::convert;
+use super::env::Env;
+use super::expr::{CmpOp, Expr, RowCtx};
+use super::sqltype::Class;
+use super::virtual_tables::{self, VirtualTable};
+use crate::error::{Error, Result};
+use crate::session::state::ServerContext;
+use crate::storage::{
+    IndexDef, KeyRange, LockMode, Row, RowHandle, ScanControl, Table, TableDef, Txn,
+};
+use crate::types::{DataType, Value};
+use cohort_protocol::ErrorCode;
+use std::cmp::Ordering;
+use std::ops::Bound;
+use std::sync::Arc;
+
+/// Databases that exist without being in the engine's catalog.
+pub const SYSTEM_SCHEMAS: &[&str] = &["information_schema", "mysql", "performance_schema", "sys"];
+
+pub fn is_system_schema(db: &str) -> bool {
+    SYSTEM_SCHEMAS.iter().any(|s| s.eq_ignore_ascii_case(db))
+}
+
+/// A table a statement reads or writes, resolved at bind time.
+pub struct TableRef {
+    pub db: String,
+    pub table: Arc<Table>,
+    pub def: Arc<TableDef>,
+    /// `schema_version()` when the plan was made: a prepared plan re-binds when it moves.
+    pub version: u64,
+    pub scope: TableScope,
+}
+
+impl TableRef {
+    pub fn is_stale(&self) -> bool {
+        self.table.is_dropped() || self.table.schema_version() != self.version
+    }
+}
+
+/// The source of a SELECT's rows.
+pub enum Source {
+    Table(TableRef),
+    Virtual(VirtualTable),
+}
+
+/// Split an object name into (database, table), defaulting the database to the session's.
+pub fn split_name(name: &sqlparser::ast::ObjectName, default_db: Option<&str>) -> Result<(String, String)> {
+    let parts: Vec<String> = name
+        .0
+        .iter()
+        .map(|p| match p {
+            sqlparser::ast::ObjectNamePart::Identifier(id) => Ok(id.value.clone()),
+            _ => Err(Error::unsupported("this table name")),
+        })
+        .collect::<Result<_>>()?;
+    match parts.as_slice() {
+        [t] => Ok((default_db.ok_or_else(Error::no_db)?.to_string(), t.clone())),
+        [d, t] => Ok((d.clone(), t.clone())),
+        _ => Err(Error::parse(&name.to_string(), 1)),
+    }
+}
+
+/// Check that the session's user may use database `db` (1044 otherwise).
+pub fn check_db_access(env: &Env<'_>, db: &str) -> Result<()> {
+    if db.eq_ignore_ascii_case("information_schema") {
+        return Ok(());
+    }
+    if env.ctx.accounts.can_access_db(env.sess.user, env.sess.host, db) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::DbAccessDenied,
+        format!(
+            "Access denied for user '{}'@'{}' to database '{}'",
+            env.sess.user, env.sess.host, db
+        ),
+    ))
+}
+
+/// Resolve a table of the catalog (checking access), with an optional alias.
+pub fn resolve_table(env: &Env<'_>, db: &str, name: &str, alias: Option<String>) -> Result<TableRef> {
+    check_db_access(env, db)?;
+    if is_system_schema(db) {
+        return Err(Error::unsupported(&format!("tables of {db} (here: {db}.{name})")));
+    }
+    let table = env.ctx.engine.table(db, name)?;
+    let def = table.def();
+    let version = table.schema_version();
+    let scope = TableScope::of_def(db, &def, alias);
+    Ok(TableRef {
+        db: db.to_string(),
+        table,
+        def,
+        version,
+        scope,
+    })
+}
+
+/// Resolve a FROM item: a catalog table, or a virtual table of a system schema.
+pub fn resolve_source(env: &Env<'_>, db: &str, name: &str, alias: Option<String>) -> Result<Source> {
+    if is_system_schema(db) {
+        if let Some(v) = virtual_tables::resolve(env.ctx, db, name, alias.clone()) {
+            return Ok(Source::Virtual(v));
+        }
+    }
+    resolve_table(env, db, name, alias).map(Source::Table)
+}
+
+/// True if the context's engine knows the database (or it is a system schema).
+pub fn database_exists(ctx: &ServerContext, db: &str) -> bool {
+    is_system_schema(db) || ctx.engine.database_exists(db)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Access paths
+
+/// A condition on one index part.
+#[derive(Clone, Debug)]
+pub enum PartCond {
+    Eq(Expr),
+    In(Vec<Expr>),
+    IsNull,
+}
+
+/// Bounds on the index part after the equality prefix.
+#[derive(Clone, Debug, Default)]
+pub struct RangeCond {
+    pub lo: Option<(Expr, bool)>,
+    pub hi: Option<(Expr, bool)>,
+}
+
+/// How to find the candidate rows of a single-table statement.
+#[derive(Clone, Debug)]
+pub enum Access {
+    FullScan,
+    /// `index` None = primary key.
+    Index {
+        index: Option<usize>,
+        eq: Vec<PartCond>,
+        range: Option<RangeCond>,
+    },
+}
+
+impl Access {
+    /// True if the path is a single-row lookup by the whole primary key (no IN lists).
+    pub fn is_pk_point(&self, def: &TableDef) -> bool {
+        match self {
+            Access::Index {
+                index: None,
+                eq,
+                range: None,
+            } => {
+                def.primary_key.as_ref().is_some_and(|pk| pk.parts.len() == eq.len())
+                    && eq.iter().all(|c| matches!(c, PartCond::Eq(_)))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Predicates found on one column.
+#[derive(Default, Clone)]
+struct ColConds {
+    eq: Option<PartCond>,
+    range: RangeCond,
+}
+
+/// The AND-ed conjuncts of a condition.
+pub fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    fn walk<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::And(a, b) => {
+                walk(a, out);
+                walk(b, out);
+            }
+            other => out.push(other),
+        }
+    }
+    walk(e, &mut out);
+    out
+}
+
+/// Could a constant ever be an exact key of a column of type `dt`? (A string column compared
+/// with a number never can: `'05' = 5`.) Parameters are checked at execution.
+fn usable(dt: &DataType, k: &Expr) -> bool {
+    let lit_class = match k {
+        Expr::Lit(Value::Bytes(_)) => Some(Class::Str),
+        Expr::Lit(Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_)) => {
+            Some(Class::Int)
+        }
+        Expr::Lit(Value::Null) => None,
+        _ => None,
+    };
+    let string_col = dt.is_text() || dt.is_binary();
+    !(string_col && lit_class == Some(Class::Int))
+}
+
+fn collect_conds(def: &TableDef, filter: &Expr) -> Vec<ColConds> {
+    let mut conds = vec![ColConds::default(); def.columns.len()];
+    for c in conjuncts(filter) {
+        match c {
+            Expr::Cmp(op, a, b, _) => {
+                let (col, k, op) = match (a.as_ref(), b.as_ref()) {
+                    (Expr::Col(i), k) if k.is_constant() => (*i, k, *op),
+                    (k, Expr::Col(i)) if k.is_constant() => (*i, k, op.flip()),
+                    _ => continue,
+                };
+                if !usable(&def.columns[col].data_type, k) {
+                    continue;
+                }
+                let cc = &mut conds[col];
+                match op {
+                    CmpOp::Eq => {
+                        cc.eq.get_or_insert(PartCond::Eq(k.clone()));
+                    }
+                    CmpOp::NullSafeEq => {
+                        if matches!(k, Expr::Lit(Value::Null)) {
+                            cc.eq.get_or_insert(PartCond::IsNull);
+                        } else {
+                            cc.eq.get_or_insert(PartCond::Eq(k.clone()));
+                        }
+                    }
+                    CmpOp::Lt | CmpOp::Le => {
+                        cc.range.hi.get_or_insert((k.clone(), op == CmpOp::Le));
+                    }
+                    CmpOp::Gt | CmpOp::Ge => {
+                        cc.range.lo.get_or_insert((k.clone(), op == CmpOp::Ge));
+                    }
+                    CmpOp::Ne => {}
+                }
+            }
+            Expr::Between {
+                e,
+                lo,
+                hi,
+                negated: false,
+                ..
+            } => {
+                if let Expr::Col(i) = e.as_ref() {
+                    if lo.is_constant()
+                        && hi.is_constant()
+                        && usable(&def.columns[*i].data_type, lo)
+                        && usable(&def.columns[*i].data_type, hi)
+                    {
+                        let cc = &mut conds[*i];
+                        cc.range.lo.get_or_insert(((**lo).clone(), true));
+                        cc.range.hi.get_or_insert(((**hi).clone(), true));
+                    }
+                }
+            }
+            Expr::In {
+                e,
+                list,
+                negated: false,
+                ..
+            } => {
+                if let Expr::Col(i) = e.as_ref() {
+                    let dt = &def.columns[*i].data_type;
+                    if list.iter().all(|k| k.is_constant() && usable(dt, k)) {
+                        conds[*i].eq.get_or_insert(PartCond::In(list.clone()));
+                    }
+                }
+            }
+            Expr::IsNull(e, false) => {
+                if let Expr::Col(i) = e.as_ref() {
+                    conds[*i].eq.get_or_insert(PartCond::IsNull);
+                }
+            }
+            _ => {}
+        }
+    }
+    conds
+}
+
+struct Candidate {
+    index: Option<usize>,
+    eq: Vec<PartCond>,
+    range: Option<RangeCond>,
+    score: (u32, u32, u32, u32),
+}
+
+fn candidate(idx: &IndexDef, index: Option<usize>, conds: &[ColConds]) -> Option<Candidate> {
+    let mut eq = Vec::new();
+    for part in &idx.parts {
+        if part.prefix_len.is_some() {
+            break;
+        }
+        match &conds[part.column].eq {
+            Some(c) => eq.push(c.clone()),
+            None => break,
+        }
+    }
+    let range = idx
+        .parts
+        .get(eq.len())
+        .filter(|p| p.prefix_len.is_none())
+        .map(|p| conds[p.column].range.clone())
+        .filter(|r| r.lo.is_some() || r.hi.is_some());
+    if eq.is_empty() && range.is_none() {
+        return None;
+    }
+    let full = eq.len() == idx.parts.len();
+    let point = full && (idx.unique || index.is_none()) && eq.iter().all(|c| matches!(c, PartCond::Eq(_)));
+    let no_in = eq.iter().all(|c| !matches!(c, PartCond::In(_))) as u32;
+    let score = (
+        point as u32,
+        eq.len() as u32 * 2 + range.is_some() as u32,
+        no_in,
+        index.is_none() as u32,
+    );
+    Some(Candidate {
+        index,
+        eq,
+        range,
+        score,
+    })
+}
+
+/// Choose the access path for a filter on a table.
+pub fn choose_access(def: &TableDef, filter: Option<&Expr>) -> Access {
+    let Some(filter) = filter else {
+        return Access::FullScan;
+    };
+    let conds = collect_conds(def, filter);
+    let mut best: Option<Candidate> = None;
+    let pk = def.primary_key.as_ref().map(|pk| (pk, None));
+    let secondaries = def.indexes.iter().enumerate().map(|(i, idx)| (idx, Some(i)));
+    for (idx, index) in pk.into_iter().chain(secondaries) {
+        if let Some(c) = candidate(idx, index, &conds) {
+            if best.as_ref().is_none_or(|b| c.score > b.score) {
+                best = Some(c);
+            }
+        }
+    }
+    match best {
+        Some(c) => Access::Index {
+            index: c.index,
+            eq: c.eq,
+            range: c.range,
+        },
+        None => Access::FullScan,
+    }
+}
+
+/// The index definition an access path uses.
+pub fn index_def<'d>(def: &'d TableDef, index: Option<usize>) -> Option<&'d IndexDef> {
+    match index {
+        None => def.primary_key.as_ref(),
+        Some(i) => def.indexes.get(i),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Executing an access path
+
+/// The evaluated key ranges of an access path; None = fall back to a full scan.
+enum Ranges {
+    Full,
+    Empty,
+    /// Point reads by the whole primary key.
+    Points(Vec<Vec<Value>>),
+    Scans(Vec<KeyRange>),
+}
+
+/// Evaluate one constant and convert it exactly to column type `dt`.
+/// Ok(None): the value is NULL (matches nothing). Err(()): not convertible exactly.
+fn key_value(e: &Expr, dt: &DataType, env: &Env<'_>) -> Result<std::result::Result<Option<Value>, ()>> {
+    let v = e.eval(&RowCtx::EMPTY, env)?;
+    if v.is_null() {
+        return Ok(Ok(None));
+    }
+    Ok(convert::exact_key(&v, dt).map(Some).ok_or(()))
+}
+
+fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>) -> Result<Ranges> {
+    let Access::Index { index, eq, range } = access else {
+        return Ok(Ranges::Full);
+    };
+    let Some(idx) = index_def(def, *index) else {
+        return Ok(Ranges::Full);
+    };
+    let mut prefixes: Vec<Vec<Value>> = vec![Vec::new()];
+    for (pos, cond) in eq.iter().enumerate() {
+        let dt = &def.columns[idx.parts[pos].column].data_type;
+        let coll = dt.collation();
+        let mut vals = Vec::new();
+        match cond {
+            PartCond::IsNull => vals.push(Value::Null),
+            PartCond::Eq(e) => match key_value(e, dt, env)? {
+                Ok(Some(v)) => vals.push(v),
+                Ok(None) => {}
+                Err(()) => return Ok(Ranges::Full),
+            },
+            PartCond::In(list) => {
+                for e in list {
+                    match key_value(e, dt, env)? {
+                        Ok(Some(v)) => vals.push(v),
+                        Ok(None) => {}
+                        Err(()) => return Ok(Ranges::Full),
+                    }
+                }
+                vals.sort_by(|a, b| super::compare::sort_cmp(a, b, coll));
+                vals.dedup_by(|a, b| super::compare::sort_cmp(a, b, coll) == Ordering::Equal);
+            }
+        }
+        if vals.is_empty() {
+            return Ok(Ranges::Empty);
+        }
+        if prefixes.len() * vals.len() > 10_000 {
+            return Ok(Ranges::Full);
+        }
+        prefixes = prefixes
+            .into_iter()
+            .flat_map(|p| {
+                vals.iter().map(move |v| {
+                    let mut q = p.clone();
+                    q.push(v.clone());
+                    q
+                })
+            })
+            .collect();
+    }
+    let full_pk = index.is_none() && eq.len() == idx.parts.len() && range.is_none();
+    if full_pk && !eq.iter().any(|c| matches!(c, PartCond::IsNull)) {
+        return Ok(Ranges::Points(prefixes));
+    }
+    let (lo, hi) = match range {
+        None => (None, None),
+        Some(r) => {
+            let dt = &def.columns[idx.parts[eq.len()].column].data_type;
+            let mut bound = |b: &Option<(Expr, bool)>| -> Result<std::result::Result<Option<(Value, bool)>, bool>> {
+                match b {
+                    None => Ok(Ok(None)),
+                    Some((e, incl)) => match key_value(e, dt, env)? {
+                        Ok(Some(v)) => Ok(Ok(Some((v, *incl)))),
+                        Ok(None) => Ok(Err(true)),
+                        Err(()) => Ok(Err(false)),
+                    },
+                }
+            };
+            let lo = match bound(&r.lo)? {
+                Ok(v) => v,
+                Err(true) => return Ok(Ranges::Empty),
+                Err(false) => return Ok(Ranges::Full),
+            };
+            let hi = match bound(&r.hi)? {
+                Ok(v) => v,
+                Err(true) => return Ok(Ranges::Empty),
+                Err(false) => return Ok(Ranges::Full),
+            };
+            (lo, hi)
+        }
+    };
+    let ranges = prefixes
+        .into_iter()
+        .map(|p| {
+            let start = match &lo {
+                None if p.is_empty() => Bound::Unbounded,
+                None => Bound::Included(p.clone()),
+                Some((v, incl)) => {
+                    let mut k = p.clone();
+                    k.push(v.clone());
+                    if *incl {
+                        Bound::Included(k)
+                    } else {
+                        Bound::Excluded(k)
+                    }
+                }
+            };
+            let end = match &hi {
+                None if p.is_empty() => Bound::Unbounded,
+                None => Bound::Included(p.clone()),
+                Some((v, incl)) => {
+                    let mut k = p;
+                    k.push(v.clone());
+                    if *incl {
+                        Bound::Included(k)
+                    } else {
+                        Bound::Excluded(k)
+                    }
+                }
+            };
+            KeyRange { start, end }
+        })
+        .collect();
+    Ok(Ranges::Scans(ranges))
+}
+
+/// Call `f` for every row the access path finds (a superset of the matching rows), in index
+/// order; `f` returns Stop to end early. `backward` scans in descending order.
+pub fn scan(
+    table: &Table,
+    access: &Access,
+    txn: &mut Txn,
+    env: &Env<'_>,
+    lock: LockMode,
+    backward: bool,
+    f: &mut dyn FnMut(&RowHandle, &Row) -> Result<ScanControl>,
+) -> Result<()> {
+    let def = table.def();
+    let index = match access {
+        Access::Index { index, .. } => *index,
+        Access::FullScan => None,
+    };
+    let stopped = std::cell::Cell::new(false);
+    let mut g = |h: &RowHandle, r: &Row| -> Result<ScanControl> {
+        let c = f(h, r)?;
+        if c == ScanControl::Stop {
+            stopped.set(true);
+        }
+        Ok(c)
+    };
+    match eval_ranges(&def, access, env)? {
+        Ranges::Empty => Ok(()),
+        Ranges::Full => {
+            if backward {
+                table.scan_backward(txn, None, &KeyRange::all(), lock, &mut g)
+            } else {
+                table.scan_primary(txn, &KeyRange::all(), lock, &mut g)
+            }
+        }
+        Ranges::Points(mut keys) => {
+            if backward {
+                keys.reverse();
+            }
+            for k in keys {
+                if let Some((h, r)) = table.get(txn, &k, lock)? {
+                    if g(&h, &r)? == ScanControl::Stop {
+                        break;
+                    }
+                }
+            }
+            Ok(())
+        }
+        Ranges::Scans(mut ranges) => {
+            if backward {
+                ranges.reverse();
+            }
+            for range in ranges {
+                match (backward, index) {
+                    (true, _) => table.scan_backward(txn, index, &range, lock, &mut g)?,
+                    (false, None) => table.scan_primary(txn, &range, lock, &mut g)?,
+                    (false, Some(i)) => table.scan_index(txn, i, &range, lock, &mut g)?,
+                }
+                if stopped.get() {
+                    break;
+                }
+            }
+            Ok(())
+        }
+    }
+}

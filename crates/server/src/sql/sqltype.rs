@@ -1,0 +1,226 @@
+//! The static type of a bound expression: what the result-set column definition says and how
+//! the value compares (class and collation).
+//!
+//! Values carry no type of their own ([`Value`](crate::types::Value)); the binder computes a
+//! [`SqlType`] for every expression once, at bind (or prepare) time.
+
+use crate::types::{Collation, DataType};
+use cohort_protocol::column::ColumnType;
+
+/// How values of a type behave in comparisons and arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    Int,
+    Decimal,
+    Double,
+    /// Character string (has a collation).
+    Str,
+    /// Binary string.
+    Bin,
+    Date,
+    DateTime,
+    /// The type of a bare NULL literal.
+    Null,
+}
+
+impl Class {
+    pub fn is_numeric(self) -> bool {
+        matches!(self, Class::Int | Class::Decimal | Class::Double)
+    }
+
+    pub fn is_string(self) -> bool {
+        matches!(self, Class::Str | Class::Bin)
+    }
+
+    pub fn is_temporal(self) -> bool {
+        matches!(self, Class::Date | Class::DateTime)
+    }
+}
+
+/// MariaDB's "not fixed decimals" marker sent for strings and doubles.
+pub const NOT_FIXED_DEC: u8 = 39;
+
+/// The static type of an expression or column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SqlType {
+    pub class: Class,
+    pub wire: ColumnType,
+    pub unsigned: bool,
+    /// Collation of a character string; `Binary` otherwise.
+    pub collation: Collation,
+    /// `column_length` as sent in the column definition (bytes).
+    pub length: u32,
+    pub decimals: u8,
+    pub nullable: bool,
+}
+
+impl SqlType {
+    fn new(class: Class, wire: ColumnType, length: u32) -> SqlType {
+        SqlType {
+            class,
+            wire,
+            unsigned: false,
+            collation: Collation::Binary,
+            length,
+            decimals: 0,
+            nullable: true,
+        }
+    }
+
+    /// A signed integer expression; LONG for short results, LONGLONG otherwise (MariaDB).
+    pub fn int(length: u32) -> SqlType {
+        let wire = if length < 11 {
+            ColumnType::LONG
+        } else {
+            ColumnType::LONGLONG
+        };
+        SqlType::new(Class::Int, wire, length)
+    }
+
+    pub fn bigint() -> SqlType {
+        SqlType::new(Class::Int, ColumnType::LONGLONG, 21)
+    }
+
+    pub fn ubigint() -> SqlType {
+        let mut t = SqlType::new(Class::Int, ColumnType::LONGLONG, 20);
+        t.unsigned = true;
+        t
+    }
+
+    /// DECIMAL(precision, scale).
+    pub fn decimal(precision: u32, scale: u8) -> SqlType {
+        let precision = precision.clamp(1, 65);
+        let len = precision + u32::from(scale > 0) + 1;
+        let mut t = SqlType::new(Class::Decimal, ColumnType::NEWDECIMAL, len);
+        t.decimals = scale;
+        t
+    }
+
+    pub fn double() -> SqlType {
+        let mut t = SqlType::new(Class::Double, ColumnType::DOUBLE, 22);
+        t.decimals = NOT_FIXED_DEC;
+        t
+    }
+
+    /// A VARCHAR-like expression of at most `chars` characters (utf8mb4).
+    pub fn varchar(chars: u32) -> SqlType {
+        let mut t = SqlType::new(Class::Str, ColumnType::VAR_STRING, chars.saturating_mul(4));
+        t.collation = Collation::Utf8mb4GeneralCi;
+        t.decimals = NOT_FIXED_DEC;
+        t
+    }
+
+    /// A long text expression (BLOB wire type, character set utf8mb4).
+    pub fn text() -> SqlType {
+        let mut t = SqlType::new(Class::Str, ColumnType::BLOB, u32::MAX);
+        t.collation = Collation::Utf8mb4GeneralCi;
+        t.decimals = NOT_FIXED_DEC;
+        t
+    }
+
+    pub fn varbinary(bytes: u32) -> SqlType {
+        let mut t = SqlType::new(Class::Bin, ColumnType::VAR_STRING, bytes);
+        t.decimals = NOT_FIXED_DEC;
+        t
+    }
+
+    pub fn date() -> SqlType {
+        SqlType::new(Class::Date, ColumnType::DATE, 10)
+    }
+
+    pub fn datetime(fsp: u8) -> SqlType {
+        let mut t = SqlType::new(Class::DateTime, ColumnType::DATETIME, datetime_len(fsp));
+        t.decimals = fsp;
+        t
+    }
+
+    pub fn null() -> SqlType {
+        SqlType::new(Class::Null, ColumnType::NULL, 0)
+    }
+
+    pub fn not_null(mut self) -> SqlType {
+        self.nullable = false;
+        self
+    }
+
+    pub fn with_nullable(mut self, nullable: bool) -> SqlType {
+        self.nullable = nullable;
+        self
+    }
+
+    /// The type of a value of column type `dt`.
+    pub fn from_data_type(dt: &DataType, nullable: bool) -> SqlType {
+        let int = |wire: ColumnType, len: u32, unsigned: bool| {
+            let mut t = SqlType::new(Class::Int, wire, len - u32::from(unsigned));
+            t.unsigned = unsigned;
+            t
+        };
+        let t = match dt {
+            DataType::TinyInt { unsigned } => int(ColumnType::TINY, 4, *unsigned),
+            DataType::SmallInt { unsigned } => int(ColumnType::SHORT, 6, *unsigned),
+            DataType::MediumInt { unsigned } => int(ColumnType::INT24, 9, *unsigned),
+            DataType::Int { unsigned } => int(ColumnType::LONG, 11, *unsigned),
+            DataType::BigInt { unsigned } => {
+                let mut t = SqlType::new(Class::Int, ColumnType::LONGLONG, 20);
+                t.unsigned = *unsigned;
+                t
+            }
+            DataType::Decimal { precision, scale } => SqlType::decimal(*precision as u32, *scale),
+            DataType::Float => {
+                let mut t = SqlType::new(Class::Double, ColumnType::FLOAT, 12);
+                t.decimals = NOT_FIXED_DEC;
+                t
+            }
+            DataType::Double => SqlType::double(),
+            DataType::Char { len, collation } => {
+                text_type(ColumnType::STRING, len.saturating_mul(4), *collation)
+            }
+            DataType::VarChar { len, collation } => {
+                text_type(ColumnType::VAR_STRING, len.saturating_mul(4), *collation)
+            }
+            DataType::Text { max_bytes, collation } => {
+                let len = max_bytes.saturating_mul(4).min(u32::MAX as u64) as u32;
+                text_type(ColumnType::BLOB, len, *collation)
+            }
+            DataType::Binary { len } => SqlType::new(Class::Bin, ColumnType::STRING, *len),
+            DataType::VarBinary { len } => SqlType::new(Class::Bin, ColumnType::VAR_STRING, *len),
+            DataType::Blob { max_bytes } => SqlType::new(
+                Class::Bin,
+                ColumnType::BLOB,
+                (*max_bytes).min(u32::MAX as u64) as u32,
+            ),
+            DataType::Date => SqlType::date(),
+            DataType::DateTime { fsp } => SqlType::datetime(*fsp),
+            DataType::Timestamp { fsp } => {
+                let mut t = SqlType::datetime(*fsp);
+                t.wire = ColumnType::TIMESTAMP;
+                t
+            }
+        };
+        t.with_nullable(nullable)
+    }
+
+    /// Maximum number of characters a value of this type prints as (for CONCAT lengths).
+    pub fn char_len(&self) -> u32 {
+        match self.class {
+            Class::Str => self.length / 4,
+            _ => self.length,
+        }
+    }
+}
+
+fn text_type(wire: ColumnType, length: u32, collation: Collation) -> SqlType {
+    let class = if collation == Collation::Binary {
+        Class::Bin
+    } else {
+        Class::Str
+    };
+    let mut t = SqlType::new(class, wire, length);
+    t.collation = collation;
+    t
+}
+
+/// Display length of DATETIME(fsp).
+pub fn datetime_len(fsp: u8) -> u32 {
+    19 + if fsp > 0 { fsp as u32 + 1 } else { 0 }
+}

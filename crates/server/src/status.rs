@@ -1,0 +1,113 @@
+//! Server status counters: what `SHOW GLOBAL STATUS` reports.
+//!
+//! Each counter is one relaxed atomic; incrementing never takes a lock. Gauges that are derived
+//! from other state (uptime, connected threads) are computed when the list is read.
+
+use crate::types::Value;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+macro_rules! counters {
+    ($($variant:ident => $name:literal,)*) => {
+        /// A named status counter.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum StatusCounter { $($variant,)* }
+
+        impl StatusCounter {
+            pub const ALL: &'static [StatusCounter] = &[$(StatusCounter::$variant,)*];
+
+            /// The name shown by `SHOW STATUS`.
+            pub fn name(self) -> &'static str {
+                match self { $(StatusCounter::$variant => $name,)* }
+            }
+        }
+    };
+}
+
+counters! {
+    AbortedClients => "Aborted_clients",
+    AbortedConnects => "Aborted_connects",
+    BytesReceived => "Bytes_received",
+    BytesSent => "Bytes_sent",
+    ComBegin => "Com_begin",
+    ComCommit => "Com_commit",
+    ComCreateTable => "Com_create_table",
+    ComDelete => "Com_delete",
+    ComDropTable => "Com_drop_table",
+    ComInsert => "Com_insert",
+    ComOther => "Com_other",
+    ComReplace => "Com_replace",
+    ComRollback => "Com_rollback",
+    ComSelect => "Com_select",
+    ComSet => "Com_set_option",
+    ComShow => "Com_show_status",
+    ComStmtClose => "Com_stmt_close",
+    ComStmtExecute => "Com_stmt_execute",
+    ComStmtPrepare => "Com_stmt_prepare",
+    ComUpdate => "Com_update",
+    Connections => "Connections",
+    MaxUsedConnections => "Max_used_connections",
+    PreparedStmtCount => "Prepared_stmt_count",
+    Questions => "Questions",
+    ThreadsConnected => "Threads_connected",
+    ThreadsCreated => "Threads_created",
+    ThreadsRunning => "Threads_running",
+}
+
+/// All counters, indexed by `StatusCounter as usize`.
+pub struct Status {
+    values: Vec<AtomicU64>,
+    started: std::time::Instant,
+}
+
+impl Default for Status {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Status {
+    pub fn new() -> Status {
+        Status {
+            values: StatusCounter::ALL
+                .iter()
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+            started: std::time::Instant::now(),
+        }
+    }
+
+    pub fn incr(&self, c: StatusCounter) {
+        self.add(c, 1);
+    }
+
+    pub fn add(&self, c: StatusCounter, n: u64) {
+        self.values[c as usize].fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub fn sub(&self, c: StatusCounter, n: u64) {
+        self.values[c as usize].fetch_sub(n, Ordering::Relaxed);
+    }
+
+    pub fn get(&self, c: StatusCounter) -> u64 {
+        self.values[c as usize].load(Ordering::Relaxed)
+    }
+
+    /// Raise a high-water mark (e.g. Max_used_connections) to at least `v`.
+    pub fn raise_to(&self, c: StatusCounter, v: u64) {
+        self.values[c as usize].fetch_max(v, Ordering::Relaxed);
+    }
+
+    /// Every counter and gauge, sorted by name.
+    pub fn list(&self) -> Vec<(String, Value)> {
+        let mut out: Vec<(String, Value)> = StatusCounter::ALL
+            .iter()
+            .map(|&c| (c.name().to_string(), Value::UInt(self.get(c))))
+            .collect();
+        out.push((
+            "Uptime".to_string(),
+            Value::UInt(self.started.elapsed().as_secs()),
+        ));
+        out.sort_by_key(|(name, _)| name.to_ascii_lowercase());
+        out
+    }
+}

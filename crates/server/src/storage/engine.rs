@@ -1,0 +1,324 @@
+//! The engine: the catalog (databases → tables, table ids), transaction ids, and the
+//! transaction life cycle entry points.
+//!
+//! The catalog is one `RwLock`: DDL takes it exclusively, name lookups (`Engine::table`) take
+//! it shared for a map lookup. Row operations never touch it.
+
+use super::lock::WaitGraph;
+use super::table::{validate_def, Table};
+use super::txn::Txn;
+use super::{Row, RowChange, Savepoint, TableId, TxnId};
+use crate::error::{Error, Result};
+use crate::storage::schema::{IndexDef, TableDef};
+use crate::types::Value;
+use cohort_protocol::ErrorCode;
+use parking_lot::RwLock;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+#[derive(Default)]
+struct Catalog {
+    /// database → table name → table. Names compare case-sensitively.
+    dbs: BTreeMap<String, BTreeMap<String, Arc<Table>>>,
+    by_id: HashMap<TableId, Arc<Table>>,
+}
+
+/// One table in a [`CatalogSnapshot`].
+#[derive(Clone, Debug)]
+pub struct TableSnapshot {
+    pub id: TableId,
+    pub db: String,
+    pub def: Arc<TableDef>,
+    pub auto_increment: u64,
+    pub table: Arc<Table>,
+}
+
+/// The catalog at one moment, for a checkpoint: databases (sorted) and tables.
+#[derive(Clone, Debug, Default)]
+pub struct CatalogSnapshot {
+    pub databases: Vec<String>,
+    pub tables: Vec<TableSnapshot>,
+    /// The next table id the engine would hand out.
+    pub next_table_id: u64,
+}
+
+/// The storage engine. `Send + Sync`, shared as `Arc<Engine>`.
+pub struct Engine {
+    /// Exclusive for CREATE/DROP DATABASE/TABLE, shared for lookups by name or id.
+    catalog: RwLock<Catalog>,
+    /// Atomic counters.
+    next_table_id: AtomicU64,
+    next_txn_id: AtomicU64,
+    /// The waits-for graph shared by all tables (its own mutex, taken only around waits).
+    graph: Arc<WaitGraph>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Engine")
+    }
+}
+
+impl Engine {
+    pub fn new() -> Arc<Engine> {
+        Arc::new(Engine {
+            catalog: RwLock::new(Catalog::default()),
+            next_table_id: AtomicU64::new(1),
+            next_txn_id: AtomicU64::new(1),
+            graph: Arc::new(WaitGraph::default()),
+        })
+    }
+
+    // ---- catalog ----
+
+    pub fn create_database(&self, name: &str, if_not_exists: bool) -> Result<()> {
+        let mut cat = self.catalog.write();
+        if cat.dbs.contains_key(name) {
+            if if_not_exists {
+                return Ok(());
+            }
+            return Err(Error::new(
+                ErrorCode::DbCreateExists,
+                format!("Can't create database '{name}'; database exists"),
+            ));
+        }
+        cat.dbs.insert(name.to_string(), BTreeMap::new());
+        Ok(())
+    }
+
+    pub fn drop_database(&self, name: &str, if_exists: bool) -> Result<()> {
+        let mut cat = self.catalog.write();
+        let Some(tables) = cat.dbs.remove(name) else {
+            if if_exists {
+                return Ok(());
+            }
+            return Err(Error::new(
+                ErrorCode::DbDropExists,
+                format!("Can't drop database '{name}'; database doesn't exist"),
+            ));
+        };
+        for t in tables.values() {
+            cat.by_id.remove(&t.id());
+            t.mark_dropped();
+        }
+        Ok(())
+    }
+
+    pub fn database_exists(&self, name: &str) -> bool {
+        self.catalog.read().dbs.contains_key(name)
+    }
+
+    /// Sorted.
+    pub fn databases(&self) -> Vec<String> {
+        self.catalog.read().dbs.keys().cloned().collect()
+    }
+
+    /// Sorted; 1049 if the database does not exist.
+    pub fn tables(&self, db: &str) -> Result<Vec<String>> {
+        let cat = self.catalog.read();
+        match cat.dbs.get(db) {
+            Some(t) => Ok(t.keys().cloned().collect()),
+            None => Err(Error::bad_db(db)),
+        }
+    }
+
+    /// 1049 no database, 1050 exists (Ok(false) with `if_not_exists`), 1060/1061/1068/1072/1113
+    /// for a bad definition.
+    pub fn create_table(&self, db: &str, def: TableDef, if_not_exists: bool) -> Result<bool> {
+        let id = TableId(self.next_table_id.fetch_add(1, Ordering::Relaxed));
+        let auto_inc = def.auto_increment_start;
+        self.install_table(db, def, id, auto_inc, if_not_exists)
+            .map(|t| t.is_some())
+    }
+
+    fn install_table(
+        &self,
+        db: &str,
+        def: TableDef,
+        id: TableId,
+        auto_inc: u64,
+        if_not_exists: bool,
+    ) -> Result<Option<Arc<Table>>> {
+        let mut cat = self.catalog.write();
+        let cat = &mut *cat;
+        let Some(tables) = cat.dbs.get_mut(db) else {
+            return Err(Error::bad_db(db));
+        };
+        if tables.contains_key(&def.name) {
+            if if_not_exists {
+                return Ok(None);
+            }
+            return Err(Error::new(
+                ErrorCode::TableExists,
+                format!("Table '{}' already exists", def.name),
+            ));
+        }
+        validate_def(&def)?;
+        if cat.by_id.contains_key(&id) {
+            return Err(Error::internal(format!("table id {} in use", id.0)));
+        }
+        let name = def.name.clone();
+        let table = Table::new(id, db, def, self.graph.clone(), auto_inc);
+        tables.insert(name, table.clone());
+        cat.by_id.insert(id, table.clone());
+        Ok(Some(table))
+    }
+
+    /// 1051 if it does not exist (Ok(false) with `if_exists`).
+    pub fn drop_table(&self, db: &str, name: &str, if_exists: bool) -> Result<bool> {
+        let mut cat = self.catalog.write();
+        let removed = cat.dbs.get_mut(db).and_then(|t| t.remove(name));
+        match removed {
+            Some(t) => {
+                cat.by_id.remove(&t.id());
+                drop(cat);
+                t.mark_dropped();
+                Ok(true)
+            }
+            None if if_exists => Ok(false),
+            None => Err(Error::new(
+                ErrorCode::BadTable,
+                format!("Unknown table '{db}.{name}'"),
+            )),
+        }
+    }
+
+    /// Remove every row and reset AUTO_INCREMENT.
+    pub fn truncate_table(&self, db: &str, name: &str) -> Result<()> {
+        self.table(db, name)?.truncate();
+        Ok(())
+    }
+
+    /// 1061 duplicate name, 1072 bad column, 1062 if a UNIQUE index meets existing duplicates.
+    pub fn create_index(&self, db: &str, table: &str, index: IndexDef) -> Result<()> {
+        self.table(db, table)?.create_index(index)
+    }
+
+    /// 1091 if there is no such index.
+    pub fn drop_index(&self, db: &str, table: &str, name: &str) -> Result<()> {
+        self.table(db, table)?.drop_index(name)
+    }
+
+    /// 1146 (1049 if the database does not exist).
+    pub fn table(&self, db: &str, name: &str) -> Result<Arc<Table>> {
+        let cat = self.catalog.read();
+        match cat.dbs.get(db) {
+            None => Err(Error::bad_db(db)),
+            Some(t) => match t.get(name) {
+                Some(t) => Ok(t.clone()),
+                None => Err(Error::no_such_table(db, name)),
+            },
+        }
+    }
+
+    pub fn table_by_id(&self, id: TableId) -> Option<Arc<Table>> {
+        self.catalog.read().by_id.get(&id).cloned()
+    }
+
+    // ---- transactions ----
+
+    pub fn begin(&self) -> Txn {
+        Txn::new(TxnId(self.next_txn_id.fetch_add(1, Ordering::Relaxed)))
+    }
+
+    /// Statement start.
+    pub fn savepoint(&self, txn: &Txn) -> Savepoint {
+        txn.savepoint()
+    }
+
+    /// Undo the changes made since `sp`; the locks stay.
+    pub fn rollback_to_savepoint(&self, txn: &mut Txn, sp: Savepoint) {
+        txn.rollback_to(sp)
+    }
+
+    /// No more changes; the images (`txn.changes()`) are frozen.
+    pub fn prepare(&self, txn: &mut Txn) -> Result<()> {
+        txn.prepare()
+    }
+
+    /// Make the changes visible, release the locks; the net row changes in order of first change.
+    pub fn commit(&self, mut txn: Txn) -> Vec<RowChange> {
+        txn.finish(true)
+    }
+
+    /// Discard the changes and release the locks.
+    pub fn rollback(&self, mut txn: Txn) {
+        txn.finish(false);
+    }
+
+    /// Deadlocks detected since start (for SHOW STATUS).
+    pub fn deadlock_count(&self) -> u64 {
+        self.graph.deadlock_count()
+    }
+
+    /// The row-lock waits in progress: `(waiting txn, txn holding the row)`.
+    pub fn lock_waits(&self) -> Vec<(TxnId, TxnId)> {
+        self.graph.edges()
+    }
+
+    // ---- durability ----
+
+    /// The catalog, for a checkpoint. Rows follow with `Table::scan_committed`.
+    pub fn catalog_snapshot(&self) -> CatalogSnapshot {
+        let cat = self.catalog.read();
+        let mut tables = Vec::new();
+        for (db, ts) in &cat.dbs {
+            for t in ts.values() {
+                tables.push(TableSnapshot {
+                    id: t.id(),
+                    db: db.clone(),
+                    def: t.def(),
+                    auto_increment: t.auto_increment_peek(),
+                    table: t.clone(),
+                });
+            }
+        }
+        CatalogSnapshot {
+            databases: cat.dbs.keys().cloned().collect(),
+            tables,
+            next_table_id: self.next_table_id.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Recovery: recreate a table with its id and AUTO_INCREMENT counter (the database must
+    /// exist). Later table ids are allocated above it.
+    pub fn restore_table(
+        &self,
+        db: &str,
+        def: TableDef,
+        id: TableId,
+        auto_increment: u64,
+    ) -> Result<Arc<Table>> {
+        self.next_table_id.fetch_max(id.0 + 1, Ordering::Relaxed);
+        match self.install_table(db, def, id, auto_increment, false)? {
+            Some(t) => Ok(t),
+            None => Err(Error::internal("table exists")),
+        }
+    }
+
+    /// Recovery: install one committed row change (`before` → `after`, full images) directly,
+    /// without a transaction. Replaying full images is idempotent. Must not run concurrently with
+    /// transactions on the same rows.
+    pub fn apply_recovered(
+        &self,
+        table: TableId,
+        before: Option<&[Value]>,
+        after: Option<Row>,
+    ) -> Result<()> {
+        let t = self
+            .table_by_id(table)
+            .ok_or_else(|| Error::internal(format!("no table with id {}", table.0)))?;
+        t.apply_committed(before, after)?;
+        Ok(())
+    }
+
+    /// Recovery: set a table's AUTO_INCREMENT counter (e.g. from a checkpoint).
+    pub fn restore_auto_increment(&self, table: TableId, next: u64) -> Result<()> {
+        let t = self
+            .table_by_id(table)
+            .ok_or_else(|| Error::internal(format!("no table with id {}", table.0)))?;
+        t.set_auto_increment(next);
+        Ok(())
+    }
+}

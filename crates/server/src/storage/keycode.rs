@@ -1,0 +1,585 @@
+//! Memcomparable key encoding: index keys become byte strings whose byte order is the SQL order.
+//!
+//! Every index (primary and secondary) is an ordered map from encoded keys to row slots, so
+//! the comparison rules of the index columns live here and only here:
+//!
+//! * each column value starts with a tag byte: `0x00` is NULL (NULL sorts first);
+//! * integers (signed, unsigned, mixed) compare numerically: `0x01` + the two's complement of a
+//!   negative value, `0x02` + the big-endian value of a non-negative one;
+//! * DECIMAL compares exactly: sign tag, then a decimal exponent and the significant digits
+//!   (`0.d1d2… × 10^e`), complemented for negative values;
+//! * FLOAT / DOUBLE: the IEEE bits, sign-flipped so that byte order is numeric order;
+//! * character strings compare by collation weight with PAD SPACE semantics (trailing spaces do
+//!   not matter): `utf8mb4_general_ci` folds case and Latin-1 accents, `utf8mb4_bin` compares code
+//!   points; each character is `marker, weight(3 bytes)` where the marker tells whether the rest of
+//!   the string is below, equal to or above an infinite run of spaces, and `0x01` ends the string;
+//! * binary strings compare byte-wise (`0x00` escaped as `0x00 0xFF`, terminated by `0x00 0x01`);
+//! * dates and datetimes compare chronologically (big-endian fields).
+//!
+//! Every column encoding is prefix-free, so a key made of the first k columns is a byte prefix of
+//! every full key that starts with those values: prefix ranges are byte-prefix ranges.
+//! Index prefix lengths (`KEY (c(10))`) truncate the value (characters for text, bytes for binary
+//! strings) before it is encoded.
+
+use crate::storage::schema::{IndexDef, TableDef};
+use crate::types::{Collation, DataType, Date, DateTime, Value};
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::Decimal;
+use std::ops::Bound;
+
+/// One column of an index key.
+#[derive(Clone, Debug)]
+pub(crate) struct KeyCol {
+    pub col: usize,
+    pub ty: DataType,
+    pub prefix_len: Option<u32>,
+}
+
+/// How to build the key of one index from a row or from a list of bound values.
+#[derive(Clone, Debug)]
+pub(crate) struct KeySpec {
+    pub cols: Vec<KeyCol>,
+}
+
+impl KeySpec {
+    pub fn new(def: &TableDef, index: &IndexDef) -> KeySpec {
+        KeySpec {
+            cols: index
+                .parts
+                .iter()
+                .map(|p| KeyCol {
+                    col: p.column,
+                    ty: def.columns[p.column].data_type.clone(),
+                    prefix_len: p.prefix_len,
+                })
+                .collect(),
+        }
+    }
+
+    /// The key of a full row.
+    pub fn encode_row(&self, row: &[Value], out: &mut Vec<u8>) {
+        for c in &self.cols {
+            encode_value(&c.ty, c.prefix_len, &row[c.col], out);
+        }
+    }
+
+    pub fn row_key(&self, row: &[Value]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(16);
+        self.encode_row(row, &mut out);
+        out
+    }
+
+    /// The key (or key prefix, when fewer values than parts are given) of bound values.
+    pub fn encode_values(&self, vals: &[Value], out: &mut Vec<u8>) {
+        for (c, v) in self.cols.iter().zip(vals) {
+            encode_value(&c.ty, c.prefix_len, v, out);
+        }
+    }
+
+    /// True if any key column of the row is NULL (such keys never collide in a UNIQUE index).
+    pub fn row_has_null(&self, row: &[Value]) -> bool {
+        self.cols.iter().any(|c| row[c.col].is_null())
+    }
+}
+
+/// The smallest byte string greater than every string that starts with `key`; None if there
+/// is none (the key is all 0xFF).
+pub(crate) fn prefix_end(key: &[u8]) -> Option<Vec<u8>> {
+    let mut v = key.to_vec();
+    while let Some(last) = v.pop() {
+        if last != 0xFF {
+            v.push(last + 1);
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// Byte bounds of a range given by encoded (possibly prefix) start and end keys.
+pub(crate) fn byte_bounds(
+    start: Bound<Vec<u8>>,
+    end: Bound<Vec<u8>>,
+) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
+    let lo = match start {
+        Bound::Unbounded => Bound::Unbounded,
+        Bound::Included(k) => Bound::Included(k),
+        // After every key that starts with k.
+        Bound::Excluded(k) => match prefix_end(&k) {
+            Some(e) => Bound::Included(e),
+            None => Bound::Excluded(vec![0xFF; k.len() + 1]), // matches nothing real
+        },
+    };
+    let hi = match end {
+        Bound::Unbounded => Bound::Unbounded,
+        Bound::Included(k) => match prefix_end(&k) {
+            Some(e) => Bound::Excluded(e),
+            None => Bound::Unbounded,
+        },
+        Bound::Excluded(k) => Bound::Excluded(k),
+    };
+    (lo, hi)
+}
+
+/// True if the byte range is empty (start after end); BTreeMap::range panics on those.
+pub(crate) fn range_is_empty(lo: &Bound<Vec<u8>>, hi: &Bound<Vec<u8>>) -> bool {
+    match (lo, hi) {
+        (Bound::Included(a), Bound::Included(b)) => a > b,
+        (Bound::Included(a), Bound::Excluded(b))
+        | (Bound::Excluded(a), Bound::Included(b))
+        | (Bound::Excluded(a), Bound::Excluded(b)) => a >= b,
+        _ => false,
+    }
+}
+
+/// The key of a hidden row id (tables without a PRIMARY KEY).
+pub(crate) fn row_id_key(id: u64) -> Vec<u8> {
+    id.to_be_bytes().to_vec()
+}
+
+/// Encode one value as a key column of type `ty`. Values of another variant than the column's
+/// are converted as well as possible (the SQL layer normally passes the column's type).
+pub(crate) fn encode_value(ty: &DataType, prefix_len: Option<u32>, v: &Value, out: &mut Vec<u8>) {
+    if v.is_null() {
+        out.push(0x00);
+        return;
+    }
+    match ty {
+        t if t.is_integer() => encode_int(value_to_i128(v), out),
+        DataType::Decimal { .. } => encode_decimal(value_to_decimal(v), out),
+        DataType::Float | DataType::Double => encode_double(value_to_f64(v), out),
+        DataType::Char { collation, .. }
+        | DataType::VarChar { collation, .. }
+        | DataType::Text { collation, .. } => {
+            let bytes = value_to_bytes(v);
+            out.push(0x01);
+            match collation {
+                Collation::Binary => encode_binary(&bytes, prefix_len, out),
+                Collation::Utf8mb4GeneralCi => encode_text(&bytes, prefix_len, true, out),
+                Collation::Utf8mb4Bin => encode_text(&bytes, prefix_len, false, out),
+            }
+        }
+        DataType::Binary { .. } | DataType::VarBinary { .. } | DataType::Blob { .. } => {
+            let bytes = value_to_bytes(v);
+            out.push(0x01);
+            encode_binary(&bytes, prefix_len, out)
+        }
+        DataType::Date => {
+            let d = match v {
+                Value::Date(d) => *d,
+                Value::DateTime(dt) => dt.date,
+                _ => Date::default(),
+            };
+            out.push(0x01);
+            encode_date(d, out);
+        }
+        DataType::DateTime { .. } | DataType::Timestamp { .. } => {
+            let dt = match v {
+                Value::DateTime(dt) => *dt,
+                Value::Date(d) => DateTime {
+                    date: *d,
+                    ..DateTime::default()
+                },
+                _ => DateTime::default(),
+            };
+            out.push(0x01);
+            encode_date(dt.date, out);
+            out.extend_from_slice(&[dt.hour, dt.minute, dt.second]);
+            out.extend_from_slice(&dt.micros.to_be_bytes());
+        }
+        // Every DataType is covered above; keep a byte-wise fallback for safety.
+        _ => {
+            out.push(0x01);
+            encode_binary(&value_to_bytes(v), prefix_len, out)
+        }
+    }
+}
+
+fn encode_date(d: Date, out: &mut Vec<u8>) {
+    out.extend_from_slice(&d.year.to_be_bytes());
+    out.push(d.month);
+    out.push(d.day);
+}
+
+fn encode_int(v: i128, out: &mut Vec<u8>) {
+    if v < 0 {
+        out.push(0x01);
+        let v = v.max(i64::MIN as i128) as i64;
+        out.extend_from_slice(&(v as u64).to_be_bytes());
+    } else {
+        out.push(0x02);
+        let v = v.min(u64::MAX as i128) as u64;
+        out.extend_from_slice(&v.to_be_bytes());
+    }
+}
+
+fn encode_decimal(d: Decimal, out: &mut Vec<u8>) {
+    if d.is_zero() {
+        out.push(0x02);
+        return;
+    }
+    let digits = d.mantissa().unsigned_abs().to_string();
+    let exp = digits.len() as i32 - d.scale() as i32; // value = 0.digits × 10^exp
+    let sig = digits.trim_end_matches('0');
+    let mut body = Vec::with_capacity(sig.len() + 2);
+    body.push((exp + 64) as u8);
+    body.extend(sig.bytes().map(|c| c - b'0' + 1));
+    body.push(0);
+    if d.is_sign_negative() {
+        out.push(0x01);
+        out.extend(body.iter().map(|b| !b));
+    } else {
+        out.push(0x03);
+        out.extend_from_slice(&body);
+    }
+}
+
+fn encode_double(f: f64, out: &mut Vec<u8>) {
+    let f = if f == 0.0 { 0.0 } else { f }; // -0.0 == 0.0
+    let bits = f.to_bits();
+    let k = if f.is_sign_negative() {
+        !bits
+    } else {
+        bits | (1 << 63)
+    };
+    out.push(0x01);
+    out.extend_from_slice(&k.to_be_bytes());
+}
+
+fn encode_binary(bytes: &[u8], prefix_len: Option<u32>, out: &mut Vec<u8>) {
+    let n = prefix_len.map_or(bytes.len(), |p| bytes.len().min(p as usize));
+    for &b in &bytes[..n] {
+        if b == 0 {
+            out.extend_from_slice(&[0x00, 0xFF]);
+        } else {
+            out.push(b);
+        }
+    }
+    out.extend_from_slice(&[0x00, 0x01]);
+}
+
+const SPACE: u32 = 0x20;
+
+fn encode_text(bytes: &[u8], prefix_len: Option<u32>, ci: bool, out: &mut Vec<u8>) {
+    let s = String::from_utf8_lossy(bytes);
+    let limit = prefix_len.map_or(usize::MAX, |p| p as usize);
+    let mut w: Vec<u32> = s
+        .chars()
+        .take(limit)
+        .map(|c| if ci { general_ci_weight(c) } else { c as u32 })
+        .collect();
+    while w.last() == Some(&SPACE) {
+        w.pop();
+    }
+    // marker[i]: how the rest of the string from i compares with an endless run of spaces.
+    let mut markers = vec![0u8; w.len()];
+    let mut rest = 0x01u8;
+    for i in (0..w.len()).rev() {
+        if w[i] != SPACE {
+            rest = if w[i] < SPACE { 0x00 } else { 0x02 };
+        }
+        markers[i] = rest;
+    }
+    for (m, w) in markers.iter().zip(&w) {
+        out.push(*m);
+        out.extend_from_slice(&w.to_be_bytes()[1..]);
+    }
+    out.push(0x01);
+}
+
+/// The `utf8mb4_general_ci` weight of a character: upper case, Latin-1 accents folded,
+/// characters outside the BMP all equal (U+FFFD), as MySQL does.
+pub(crate) fn general_ci_weight(c: char) -> u32 {
+    let u = c as u32;
+    if u < 0x80 {
+        return c.to_ascii_uppercase() as u32;
+    }
+    if u > 0xFFFF {
+        return 0xFFFD;
+    }
+    if (0xC0..=0xFF).contains(&u) {
+        return LATIN1_FOLD[(u - 0xC0) as usize] as u32;
+    }
+    let mut up = c.to_uppercase();
+    match (up.next(), up.next()) {
+        (Some(x), None) if (x as u32) <= 0xFFFF => x as u32,
+        _ => u,
+    }
+}
+
+/// Weights of U+00C0..=U+00FF in utf8mb4_general_ci.
+const LATIN1_FOLD: [u8; 64] = [
+    b'A', b'A', b'A', b'A', b'A', b'A', 0xC6, b'C', // C0-C7
+    b'E', b'E', b'E', b'E', b'I', b'I', b'I', b'I', // C8-CF
+    0xD0, b'N', b'O', b'O', b'O', b'O', b'O', 0xD7, // D0-D7
+    0xD8, b'U', b'U', b'U', b'U', b'Y', 0xDE, b'S', // D8-DF
+    b'A', b'A', b'A', b'A', b'A', b'A', 0xC6, b'C', // E0-E7
+    b'E', b'E', b'E', b'E', b'I', b'I', b'I', b'I', // E8-EF
+    0xD0, b'N', b'O', b'O', b'O', b'O', b'O', 0xF7, // F0-F7
+    0xD8, b'U', b'U', b'U', b'U', b'Y', 0xDE, b'Y', // F8-FF
+];
+
+fn value_to_i128(v: &Value) -> i128 {
+    match v {
+        Value::Null => 0,
+        Value::Int(i) => *i as i128,
+        Value::UInt(u) => *u as i128,
+        Value::Double(f) => {
+            if f.is_nan() {
+                0
+            } else {
+                f.round().clamp(i128::MIN as f64, i128::MAX as f64) as i128
+            }
+        }
+        Value::Decimal(d) => d.round().to_i128().unwrap_or(0),
+        Value::Bytes(b) => {
+            let s = String::from_utf8_lossy(b);
+            let s = s.trim();
+            s.parse::<i128>()
+                .ok()
+                .or_else(|| s.parse::<f64>().ok().map(|f| f.round() as i128))
+                .unwrap_or(0)
+        }
+        Value::Date(d) => d.year as i128 * 10000 + d.month as i128 * 100 + d.day as i128,
+        Value::DateTime(dt) => {
+            let d = &dt.date;
+            (d.year as i128 * 10000 + d.month as i128 * 100 + d.day as i128) * 1_000_000
+                + dt.hour as i128 * 10000
+                + dt.minute as i128 * 100
+                + dt.second as i128
+        }
+    }
+}
+
+fn value_to_decimal(v: &Value) -> Decimal {
+    match v {
+        Value::Decimal(d) => *d,
+        Value::Int(i) => Decimal::from(*i),
+        Value::UInt(u) => Decimal::from(*u),
+        Value::Double(f) => Decimal::from_f64_retain(*f).unwrap_or_default(),
+        Value::Bytes(b) => String::from_utf8_lossy(b)
+            .trim()
+            .parse::<Decimal>()
+            .unwrap_or_default(),
+        other => {
+            Decimal::from(value_to_i128(other).clamp(i64::MIN as i128, i64::MAX as i128) as i64)
+        }
+    }
+}
+
+fn value_to_f64(v: &Value) -> f64 {
+    match v {
+        Value::Double(f) => *f,
+        Value::Int(i) => *i as f64,
+        Value::UInt(u) => *u as f64,
+        Value::Decimal(d) => d.to_f64().unwrap_or(0.0),
+        Value::Bytes(b) => String::from_utf8_lossy(b).trim().parse().unwrap_or(0.0),
+        other => value_to_i128(other) as f64,
+    }
+}
+
+fn value_to_bytes(v: &Value) -> std::borrow::Cow<'_, [u8]> {
+    use std::borrow::Cow;
+    match v {
+        Value::Bytes(b) => Cow::Borrowed(b.as_slice()),
+        Value::Null => Cow::Borrowed(&[]),
+        Value::Int(i) => Cow::Owned(i.to_string().into_bytes()),
+        Value::UInt(u) => Cow::Owned(u.to_string().into_bytes()),
+        Value::Double(f) => Cow::Owned(f.to_string().into_bytes()),
+        Value::Decimal(d) => Cow::Owned(d.to_string().into_bytes()),
+        Value::Date(d) => Cow::Owned(d.to_string().into_bytes()),
+        Value::DateTime(dt) => Cow::Owned(dt.to_string().into_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cmp::Ordering;
+
+    fn enc(ty: &DataType, v: &Value) -> Vec<u8> {
+        let mut out = Vec::new();
+        encode_value(ty, None, v, &mut out);
+        out
+    }
+
+    fn cmp(ty: &DataType, a: &Value, b: &Value) -> Ordering {
+        enc(ty, a).cmp(&enc(ty, b))
+    }
+
+    fn ci() -> DataType {
+        DataType::VarChar {
+            len: 20,
+            collation: Collation::Utf8mb4GeneralCi,
+        }
+    }
+
+    #[test]
+    fn integers_order_numerically_across_signed_and_unsigned() {
+        let ty = DataType::BigInt { unsigned: false };
+        let vals = [
+            Value::Null,
+            Value::Int(i64::MIN),
+            Value::Int(-2),
+            Value::Int(-1),
+            Value::Int(0),
+            Value::UInt(1),
+            Value::Int(2),
+            Value::Int(i64::MAX),
+            Value::UInt(i64::MAX as u64 + 1),
+            Value::UInt(u64::MAX),
+        ];
+        for w in vals.windows(2) {
+            assert_eq!(
+                cmp(&ty, &w[0], &w[1]),
+                Ordering::Less,
+                "{:?} < {:?}",
+                w[0],
+                w[1]
+            );
+        }
+        assert_eq!(cmp(&ty, &Value::Int(7), &Value::UInt(7)), Ordering::Equal);
+    }
+
+    #[test]
+    fn decimals_order_exactly() {
+        let ty = DataType::Decimal {
+            precision: 30,
+            scale: 10,
+        };
+        let d = |s: &str| Value::Decimal(s.parse().unwrap());
+        let vals = [
+            d("-100"),
+            d("-10.5"),
+            d("-10"),
+            d("-9.99"),
+            d("-0.001"),
+            d("0"),
+            d("0.001"),
+            d("0.5"),
+            d("0.50000001"),
+            d("9"),
+            d("10"),
+            d("10.000000001"),
+            d("123456789012345678.5"),
+        ];
+        for w in vals.windows(2) {
+            assert_eq!(
+                cmp(&ty, &w[0], &w[1]),
+                Ordering::Less,
+                "{:?} < {:?}",
+                w[0],
+                w[1]
+            );
+        }
+        assert_eq!(cmp(&ty, &d("1.50"), &d("1.5")), Ordering::Equal);
+        assert_eq!(cmp(&ty, &d("0.00"), &d("0")), Ordering::Equal);
+    }
+
+    #[test]
+    fn doubles_order_numerically() {
+        let ty = DataType::Double;
+        let vals = [-1e300, -2.5, -0.1, 0.0, 1e-300, 0.1, 2.5, 1e300];
+        for w in vals.windows(2) {
+            assert_eq!(
+                cmp(&ty, &Value::Double(w[0]), &Value::Double(w[1])),
+                Ordering::Less
+            );
+        }
+        assert_eq!(
+            cmp(&ty, &Value::Double(-0.0), &Value::Double(0.0)),
+            Ordering::Equal
+        );
+    }
+
+    #[test]
+    fn general_ci_ignores_case_accents_and_trailing_spaces() {
+        let ty = ci();
+        let s = Value::str;
+        assert_eq!(cmp(&ty, &s("a"), &s("A ")), Ordering::Equal);
+        assert_eq!(cmp(&ty, &s("abc"), &s("ABC   ")), Ordering::Equal);
+        assert_eq!(cmp(&ty, &s("é"), &s("E")), Ordering::Equal);
+        assert_eq!(cmp(&ty, &s("a"), &s("b")), Ordering::Less);
+        assert_eq!(cmp(&ty, &s("B"), &s("a")), Ordering::Greater);
+        assert_eq!(cmp(&ty, &s("a"), &s("ab")), Ordering::Less);
+        // PAD SPACE: 'a' is compared as 'a   …', so 'a\t' < 'a' < 'a b'.
+        assert_eq!(cmp(&ty, &s("a\t"), &s("a")), Ordering::Less);
+        assert_eq!(cmp(&ty, &s("a"), &s("a b")), Ordering::Less);
+        assert_eq!(cmp(&ty, &s("a \t"), &s("a")), Ordering::Less);
+        assert_eq!(cmp(&ty, &s("a  \t"), &s("a b")), Ordering::Less);
+        assert_eq!(cmp(&ty, &s(""), &s("   ")), Ordering::Equal);
+        assert_eq!(cmp(&ty, &Value::Null, &s("")), Ordering::Less);
+    }
+
+    #[test]
+    fn bin_and_binary_collations_are_case_sensitive() {
+        let bin = DataType::VarChar {
+            len: 20,
+            collation: Collation::Utf8mb4Bin,
+        };
+        let s = Value::str;
+        assert_eq!(cmp(&bin, &s("a"), &s("a  ")), Ordering::Equal);
+        assert_eq!(cmp(&bin, &s("A"), &s("a")), Ordering::Less);
+        assert_ne!(cmp(&bin, &s("a"), &s("A")), Ordering::Equal);
+        let vb = DataType::VarBinary { len: 20 };
+        assert_eq!(cmp(&vb, &s("a"), &s("a ")), Ordering::Less);
+        assert_eq!(
+            cmp(&vb, &Value::Bytes(vec![1]), &Value::Bytes(vec![1, 0])),
+            Ordering::Less
+        );
+        assert_eq!(
+            cmp(&vb, &Value::Bytes(vec![1, 0]), &Value::Bytes(vec![1, 1])),
+            Ordering::Less
+        );
+    }
+
+    #[test]
+    fn prefix_lengths_truncate() {
+        let ty = ci();
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        encode_value(&ty, Some(3), &Value::str("abcdef"), &mut a);
+        encode_value(&ty, Some(3), &Value::str("ABCxyz"), &mut b);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn dates_order_chronologically() {
+        let ty = DataType::DateTime { fsp: 6 };
+        let dt = |y, mo, d, h, micros| {
+            Value::DateTime(DateTime {
+                date: Date {
+                    year: y,
+                    month: mo,
+                    day: d,
+                },
+                hour: h,
+                minute: 0,
+                second: 0,
+                micros,
+            })
+        };
+        assert_eq!(
+            cmp(&ty, &dt(1999, 12, 31, 23, 0), &dt(2000, 1, 1, 0, 0)),
+            Ordering::Less
+        );
+        assert_eq!(
+            cmp(&ty, &dt(2000, 1, 1, 0, 1), &dt(2000, 1, 1, 0, 2)),
+            Ordering::Less
+        );
+    }
+
+    #[test]
+    fn prefix_end_and_bounds() {
+        assert_eq!(prefix_end(&[1, 2]), Some(vec![1, 3]));
+        assert_eq!(prefix_end(&[1, 0xFF]), Some(vec![2]));
+        assert_eq!(prefix_end(&[0xFF]), None);
+        let (lo, hi) = byte_bounds(Bound::Included(vec![5]), Bound::Included(vec![5]));
+        assert_eq!(lo, Bound::Included(vec![5]));
+        assert_eq!(hi, Bound::Excluded(vec![6]));
+        assert!(!range_is_empty(&lo, &hi));
+        assert!(range_is_empty(
+            &Bound::Included(vec![6]),
+            &Bound::Excluded(vec![6])
+        ));
+    }
+}

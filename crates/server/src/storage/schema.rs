@@ -1,0 +1,70 @@
+//! Table definitions: what `CREATE TABLE` produces and `SHOW CREATE TABLE` prints.
+
+use crate::types::{DataType, Value};
+
+/// A column's default.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ColumnDefault {
+    /// No DEFAULT clause on a NOT NULL column: an INSERT that omits it fails in strict mode (1364).
+    None,
+    /// An explicit constant (already converted to the column type), or NULL.
+    Value(Value),
+    /// `DEFAULT CURRENT_TIMESTAMP` / `NOW()`.
+    CurrentTimestamp,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColumnDef {
+    pub name: String,
+    pub data_type: DataType,
+    pub nullable: bool,
+    pub default: ColumnDefault,
+    pub auto_increment: bool,
+    /// `ON UPDATE CURRENT_TIMESTAMP`.
+    pub on_update_current_timestamp: bool,
+    pub comment: Option<String>,
+}
+
+/// One index part: a column, optionally a prefix length in characters (`KEY (c(10))`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexPart {
+    pub column: usize,
+    pub prefix_len: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexDef {
+    /// `PRIMARY` for the primary key.
+    pub name: String,
+    pub parts: Vec<IndexPart>,
+    pub unique: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableDef {
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    /// The primary key, if declared. Without one the engine keys rows by a hidden row id.
+    pub primary_key: Option<IndexDef>,
+    /// Secondary indexes (UNIQUE or not), in declaration order.
+    pub indexes: Vec<IndexDef>,
+    /// `ENGINE=…` as written (accepted and shown; every table lives in the one engine).
+    pub engine: String,
+    /// The `AUTO_INCREMENT=N` table option, or 1.
+    pub auto_increment_start: u64,
+    pub comment: Option<String>,
+}
+
+impl TableDef {
+    /// Position of a column by name (case-insensitive, as MySQL compares column names).
+    pub fn column_index(&self, name: &str) -> Option<usize> {
+        self.columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// The AUTO_INCREMENT column, if any.
+    pub fn auto_increment_column(&self) -> Option<usize> {
+        self.columns.iter().position(|c| c.auto_increment)
+    }
+}

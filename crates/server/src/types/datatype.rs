@@ -1,0 +1,122 @@
+//! Column types as declared in `CREATE TABLE`.
+
+/// How two character strings compare. Binary strings always compare byte-wise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Collation {
+    /// `utf8mb4_general_ci`, the default: case-insensitive, trailing spaces ignored (PAD SPACE).
+    Utf8mb4GeneralCi,
+    /// `utf8mb4_bin`: byte order, trailing spaces ignored.
+    Utf8mb4Bin,
+    /// `binary`: the collation of BINARY / VARBINARY / BLOB; exact bytes.
+    Binary,
+}
+
+/// A declared column type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DataType {
+    TinyInt {
+        unsigned: bool,
+    },
+    SmallInt {
+        unsigned: bool,
+    },
+    MediumInt {
+        unsigned: bool,
+    },
+    Int {
+        unsigned: bool,
+    },
+    BigInt {
+        unsigned: bool,
+    },
+    /// DECIMAL(precision, scale), exact.
+    Decimal {
+        precision: u8,
+        scale: u8,
+    },
+    Float,
+    Double,
+    /// CHAR(n): n characters, padded with spaces on store, trailing spaces stripped on read.
+    Char {
+        len: u32,
+        collation: Collation,
+    },
+    VarChar {
+        len: u32,
+        collation: Collation,
+    },
+    /// TINYTEXT / TEXT / MEDIUMTEXT / LONGTEXT; `max_bytes` is the type's byte limit.
+    Text {
+        max_bytes: u64,
+        collation: Collation,
+    },
+    Binary {
+        len: u32,
+    },
+    VarBinary {
+        len: u32,
+    },
+    /// TINYBLOB / BLOB / MEDIUMBLOB / LONGBLOB.
+    Blob {
+        max_bytes: u64,
+    },
+    Date,
+    /// DATETIME(fsp).
+    DateTime {
+        fsp: u8,
+    },
+    /// TIMESTAMP(fsp).
+    Timestamp {
+        fsp: u8,
+    },
+}
+
+impl DataType {
+    pub fn is_integer(&self) -> bool {
+        matches!(
+            self,
+            DataType::TinyInt { .. }
+                | DataType::SmallInt { .. }
+                | DataType::MediumInt { .. }
+                | DataType::Int { .. }
+                | DataType::BigInt { .. }
+        )
+    }
+
+    pub fn is_unsigned(&self) -> bool {
+        matches!(
+            self,
+            DataType::TinyInt { unsigned: true }
+                | DataType::SmallInt { unsigned: true }
+                | DataType::MediumInt { unsigned: true }
+                | DataType::Int { unsigned: true }
+                | DataType::BigInt { unsigned: true }
+        )
+    }
+
+    /// True for CHAR / VARCHAR / TEXT (character strings, with a collation).
+    pub fn is_text(&self) -> bool {
+        matches!(
+            self,
+            DataType::Char { .. } | DataType::VarChar { .. } | DataType::Text { .. }
+        )
+    }
+
+    /// True for BINARY / VARBINARY / BLOB.
+    pub fn is_binary(&self) -> bool {
+        matches!(
+            self,
+            DataType::Binary { .. } | DataType::VarBinary { .. } | DataType::Blob { .. }
+        )
+    }
+
+    /// The collation strings of this type compare with; `Binary` for non-string types.
+    pub fn collation(&self) -> Collation {
+        match self {
+            DataType::Char { collation, .. }
+            | DataType::VarChar { collation, .. }
+            | DataType::Text { collation, .. } => *collation,
+            _ => Collation::Binary,
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! SQL values and column types: the vocabulary shared by `sql`, `storage` and `session`.
+//!
+//! A [`Value`] carries no type of its own beyond its variant; the column's [`DataType`] says
+//! how it is compared, stored and sent. Strings and binary strings are both `Value::Bytes`:
+//! whether `'a' = 'A'` holds is a property of the column's collation, not of the bytes.
+
+mod datatype;
+mod value;
+
+pub use datatype::{Collation, DataType};
+pub use value::{Date, DateTime, Value};

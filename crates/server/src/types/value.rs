@@ -1,0 +1,70 @@
+//! The runtime value of one SQL cell.
+
+use rust_decimal::Decimal;
+use std::fmt;
+
+/// A calendar date as MySQL stores it: zero parts are allowed (`'0000-00-00'`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Date {
+    pub year: u16,
+    pub month: u8,
+    pub day: u8,
+}
+
+/// A date and time with microseconds. TIMESTAMP columns use it too (session time zone is UTC).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct DateTime {
+    pub date: Date,
+    pub hour: u8,
+    pub minute: u8,
+    pub second: u8,
+    pub micros: u32,
+}
+
+/// One SQL value.
+///
+/// `Int` holds every signed integer and `UInt` the unsigned ones that do not fit in `i64`
+/// (and values of unsigned columns); comparisons between the two are numeric.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Int(i64),
+    UInt(u64),
+    Double(f64),
+    Decimal(Decimal),
+    /// Character or binary string; the column type tells which.
+    Bytes(Vec<u8>),
+    Date(Date),
+    DateTime(DateTime),
+}
+
+impl Value {
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// A string value from text.
+    pub fn str(s: &str) -> Value {
+        Value::Bytes(s.as_bytes().to_vec())
+    }
+}
+
+impl fmt::Display for Date {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+impl fmt::Display for DateTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {:02}:{:02}:{:02}",
+            self.date, self.hour, self.minute, self.second
+        )?;
+        if self.micros != 0 {
+            write!(f, ".{:06}", self.micros)?;
+        }
+        Ok(())
+    }
+}

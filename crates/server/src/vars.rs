@@ -1,0 +1,632 @@
+//! System variables: `SHOW VARIABLES`, `SELECT @@x`, `SET [GLOBAL|SESSION] x = v`.
+//!
+//! Every variable is declared once in [`DEFINITIONS`] with its scope, whether it can change at
+//! run time, its kind (which validates and normalises assigned values) and its default. The
+//! configuration (`cohort serve` flags and the TOML file) writes the same names through
+//! [`SystemVariables::set_startup`], so every setting is visible here.
+//!
+//! Locking: global values live in one `RwLock<HashMap>`; reads take it shared. Session values
+//! live in the session (`SessionState::session_vars`) and take no lock.
+
+use crate::error::{Error, Result};
+use crate::types::Value;
+use cohort_protocol::ErrorCode;
+use parking_lot::RwLock;
+use std::collections::HashMap;
+
+/// Where a variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Only `@@global.x`.
+    Global,
+    /// Only `@@session.x` (its global value is the default for new sessions, but SET GLOBAL fails).
+    Session,
+    /// Both: SET GLOBAL changes the default for new sessions.
+    Both,
+}
+
+/// What values a variable accepts.
+#[derive(Clone, Copy, Debug)]
+pub enum Kind {
+    Bool,
+    /// An unsigned integer in `[min, max]`.
+    UInt {
+        min: u64,
+        max: u64,
+    },
+    /// One of a fixed set of words (compared case-insensitively, stored as given in the list).
+    Enum(&'static [&'static str]),
+    /// Free text.
+    Text,
+}
+
+/// One variable's declaration.
+pub struct VarDef {
+    pub name: &'static str,
+    pub scope: Scope,
+    /// False: only set at startup (flags / config file); SET fails with 1238.
+    pub dynamic: bool,
+    pub kind: Kind,
+    pub default: &'static str,
+}
+
+const fn var(
+    name: &'static str,
+    scope: Scope,
+    dynamic: bool,
+    kind: Kind,
+    default: &'static str,
+) -> VarDef {
+    VarDef {
+        name,
+        scope,
+        dynamic,
+        kind,
+        default,
+    }
+}
+
+const U32: u64 = u32::MAX as u64;
+const CHARSETS: &[&str] = &["utf8mb4", "utf8mb3", "utf8", "latin1", "binary", "ascii"];
+const COLLATIONS: &[&str] = &[
+    "utf8mb4_general_ci",
+    "utf8mb4_bin",
+    "utf8mb3_general_ci",
+    "utf8_general_ci",
+    "latin1_swedish_ci",
+    "binary",
+];
+
+/// Every system variable, sorted by name.
+pub static DEFINITIONS: &[VarDef] = &[
+    var(
+        "auto_increment_increment",
+        Scope::Both,
+        false,
+        Kind::UInt { min: 1, max: 1 },
+        "1",
+    ),
+    var(
+        "auto_increment_offset",
+        Scope::Both,
+        false,
+        Kind::UInt { min: 1, max: 1 },
+        "1",
+    ),
+    var("autocommit", Scope::Both, true, Kind::Bool, "ON"),
+    var(
+        "bind_address",
+        Scope::Global,
+        false,
+        Kind::Text,
+        "127.0.0.1",
+    ),
+    var(
+        "character_set_client",
+        Scope::Both,
+        true,
+        Kind::Enum(CHARSETS),
+        "utf8mb4",
+    ),
+    var(
+        "character_set_connection",
+        Scope::Both,
+        true,
+        Kind::Enum(CHARSETS),
+        "utf8mb4",
+    ),
+    var(
+        "character_set_database",
+        Scope::Both,
+        true,
+        Kind::Enum(CHARSETS),
+        "utf8mb4",
+    ),
+    var(
+        "character_set_results",
+        Scope::Both,
+        true,
+        Kind::Enum(CHARSETS),
+        "utf8mb4",
+    ),
+    var(
+        "character_set_server",
+        Scope::Both,
+        true,
+        Kind::Enum(CHARSETS),
+        "utf8mb4",
+    ),
+    var(
+        "character_set_system",
+        Scope::Global,
+        false,
+        Kind::Text,
+        "utf8mb3",
+    ),
+    var(
+        "collation_connection",
+        Scope::Both,
+        true,
+        Kind::Enum(COLLATIONS),
+        "utf8mb4_general_ci",
+    ),
+    var(
+        "collation_database",
+        Scope::Both,
+        true,
+        Kind::Enum(COLLATIONS),
+        "utf8mb4_general_ci",
+    ),
+    var(
+        "collation_server",
+        Scope::Both,
+        true,
+        Kind::Enum(COLLATIONS),
+        "utf8mb4_general_ci",
+    ),
+    var("datadir", Scope::Global, false, Kind::Text, "./cohort-data"),
+    var(
+        "default_storage_engine",
+        Scope::Both,
+        true,
+        Kind::Enum(&["InnoDB"]),
+        "InnoDB",
+    ),
+    var("have_ssl", Scope::Global, false, Kind::Text, "DISABLED"),
+    var("hostname", Scope::Global, false, Kind::Text, "localhost"),
+    var(
+        "innodb_lock_wait_timeout",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 0,
+            max: 1073741824,
+        },
+        "50",
+    ),
+    var(
+        "interactive_timeout",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 1,
+            max: 31536000,
+        },
+        "28800",
+    ),
+    var("license", Scope::Global, false, Kind::Text, "Apache-2.0"),
+    var(
+        "lock_wait_timeout",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 0,
+            max: 31536000,
+        },
+        "86400",
+    ),
+    var(
+        "lower_case_table_names",
+        Scope::Global,
+        false,
+        Kind::UInt { min: 0, max: 0 },
+        "0",
+    ),
+    var(
+        "max_allowed_packet",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 1024,
+            max: 1073741824,
+        },
+        "16777216",
+    ),
+    var(
+        "max_connections",
+        Scope::Global,
+        true,
+        Kind::UInt {
+            min: 1,
+            max: 100000,
+        },
+        "151",
+    ),
+    var(
+        "max_prepared_stmt_count",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "1048576",
+    ),
+    var(
+        "net_buffer_length",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 1024,
+            max: 1048576,
+        },
+        "16384",
+    ),
+    var(
+        "net_read_timeout",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 1,
+            max: 31536000,
+        },
+        "30",
+    ),
+    var(
+        "net_write_timeout",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 1,
+            max: 31536000,
+        },
+        "60",
+    ),
+    var("performance_schema", Scope::Global, true, Kind::Bool, "ON"),
+    var(
+        "port",
+        Scope::Global,
+        false,
+        Kind::UInt { min: 0, max: 65535 },
+        "3306",
+    ),
+    var("protocol_version", Scope::Global, false, Kind::Text, "10"),
+    var(
+        "server_id",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 1, max: U32 },
+        "1",
+    ),
+    var("socket", Scope::Global, false, Kind::Text, ""),
+    var("sql_auto_is_null", Scope::Both, true, Kind::Bool, "OFF"),
+    var(
+        "sql_mode",
+        Scope::Both,
+        true,
+        Kind::Text,
+        "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION",
+    ),
+    var(
+        "sql_select_limit",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 0,
+            max: u64::MAX,
+        },
+        "18446744073709551615",
+    ),
+    var(
+        "storage_engine",
+        Scope::Both,
+        true,
+        Kind::Enum(&["InnoDB"]),
+        "InnoDB",
+    ),
+    var("system_time_zone", Scope::Global, false, Kind::Text, "UTC"),
+    var(
+        "thread_handling",
+        Scope::Global,
+        false,
+        Kind::Enum(&["one-thread-per-connection"]),
+        "one-thread-per-connection",
+    ),
+    var(
+        "time_zone",
+        Scope::Both,
+        true,
+        Kind::Enum(&["SYSTEM", "+00:00"]),
+        "SYSTEM",
+    ),
+    var(
+        "transaction_isolation",
+        Scope::Both,
+        true,
+        Kind::Enum(&["READ-COMMITTED"]),
+        "READ-COMMITTED",
+    ),
+    var(
+        "transaction_read_only",
+        Scope::Both,
+        true,
+        Kind::Bool,
+        "OFF",
+    ),
+    var(
+        "tx_isolation",
+        Scope::Both,
+        true,
+        Kind::Enum(&["READ-COMMITTED"]),
+        "READ-COMMITTED",
+    ),
+    var("tx_read_only", Scope::Both, true, Kind::Bool, "OFF"),
+    var("version", Scope::Global, false, Kind::Text, crate::VERSION),
+    var(
+        "version_comment",
+        Scope::Global,
+        false,
+        Kind::Text,
+        "Cohort OLTP server",
+    ),
+    var(
+        "version_compile_machine",
+        Scope::Global,
+        false,
+        Kind::Text,
+        std::env::consts::ARCH,
+    ),
+    var(
+        "version_compile_os",
+        Scope::Global,
+        false,
+        Kind::Text,
+        std::env::consts::OS,
+    ),
+    var(
+        "wait_timeout",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 1,
+            max: 31536000,
+        },
+        "28800",
+    ),
+];
+
+/// Look up a variable's declaration by (case-insensitive) name.
+pub fn definition(name: &str) -> Option<&'static VarDef> {
+    DEFINITIONS
+        .iter()
+        .find(|d| d.name.eq_ignore_ascii_case(name))
+}
+
+/// Global values of all system variables.
+pub struct SystemVariables {
+    /// Protected by its own lock; read on `SELECT @@x` and at session start.
+    globals: RwLock<HashMap<&'static str, Value>>,
+}
+
+impl Default for SystemVariables {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl SystemVariables {
+    /// Every variable at its declared default.
+    pub fn new() -> SystemVariables {
+        let globals = DEFINITIONS
+            .iter()
+            .map(|d| {
+                let v = normalise(d, Value::str(d.default)).expect("valid default");
+                (d.name, v)
+            })
+            .collect();
+        SystemVariables {
+            globals: RwLock::new(globals),
+        }
+    }
+
+    pub fn exists(&self, name: &str) -> bool {
+        definition(name).is_some()
+    }
+
+    /// The global value (also the session default), by lower-case name.
+    pub fn global(&self, name: &str) -> Option<Value> {
+        let def = definition(name)?;
+        self.globals.read().get(def.name).cloned()
+    }
+
+    /// A global value as an unsigned integer (for numeric settings the server reads).
+    pub fn global_u64(&self, name: &str) -> u64 {
+        match self.global(name) {
+            Some(Value::UInt(v)) => v,
+            Some(Value::Int(v)) => v.max(0) as u64,
+            _ => 0,
+        }
+    }
+
+    /// Apply a configuration setting at startup: read-only variables may be set here.
+    pub fn set_startup(&self, name: &str, value: Value) -> Result<()> {
+        let def = definition(name).ok_or_else(|| unknown(name))?;
+        let v = normalise(def, value)?;
+        self.globals.write().insert(def.name, v);
+        Ok(())
+    }
+
+    /// `SET GLOBAL name = value`.
+    pub fn set_global(&self, name: &str, value: Value) -> Result<()> {
+        let def = definition(name).ok_or_else(|| unknown(name))?;
+        if !def.dynamic {
+            return Err(read_only(def.name));
+        }
+        if def.scope == Scope::Session {
+            return Err(Error::new(
+                ErrorCode::LocalVariable,
+                format!(
+                    "Variable '{}' is a SESSION variable and can't be used with SET GLOBAL",
+                    def.name
+                ),
+            ));
+        }
+        let v = normalise(def, value)?;
+        self.globals.write().insert(def.name, v);
+        Ok(())
+    }
+
+    /// Validate `SET SESSION name = value`; returns the normalised value to store in the session.
+    pub fn check_session_set(&self, name: &str, value: Value) -> Result<Value> {
+        let def = definition(name).ok_or_else(|| unknown(name))?;
+        if !def.dynamic {
+            return Err(read_only(def.name));
+        }
+        if def.scope == Scope::Global {
+            return Err(Error::new(
+                ErrorCode::GlobalVariable,
+                format!(
+                    "Variable '{}' is a GLOBAL variable and should be set with SET GLOBAL",
+                    def.name
+                ),
+            ));
+        }
+        normalise(def, value)
+    }
+
+    /// All global values, sorted by name.
+    pub fn list_global(&self) -> Vec<(String, Value)> {
+        let g = self.globals.read();
+        DEFINITIONS
+            .iter()
+            .map(|d| (d.name.to_string(), g[d.name].clone()))
+            .collect()
+    }
+}
+
+fn unknown(name: &str) -> Error {
+    Error::new(
+        ErrorCode::UnknownSystemVariable,
+        format!("Unknown system variable '{name}'"),
+    )
+}
+
+fn read_only(name: &str) -> Error {
+    Error::new(
+        ErrorCode::IncorrectGlobalLocalVar,
+        format!("Variable '{name}' is a read only variable"),
+    )
+}
+
+fn wrong_value(name: &str, v: &Value) -> Error {
+    Error::new(
+        ErrorCode::WrongValueForVar,
+        format!(
+            "Variable '{name}' can't be set to the value of '{}'",
+            display(v)
+        ),
+    )
+}
+
+fn wrong_type(name: &str) -> Error {
+    Error::new(
+        ErrorCode::WrongTypeForVar,
+        format!("Incorrect argument type to variable '{name}'"),
+    )
+}
+
+/// Text form of a value for messages and `SHOW VARIABLES`.
+pub fn display(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
+        Value::Double(d) => d.to_string(),
+        Value::Decimal(d) => d.to_string(),
+        Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+        Value::Date(d) => d.to_string(),
+        Value::DateTime(d) => d.to_string(),
+    }
+}
+
+/// Check `value` against the variable's kind and return its canonical stored form:
+/// booleans as "ON"/"OFF", integers as `UInt`, enums as the declared spelling.
+fn normalise(def: &VarDef, value: Value) -> Result<Value> {
+    match def.kind {
+        Kind::Bool => normalise_bool(def.name, &value),
+        Kind::UInt { min, max } => normalise_uint(def.name, &value, min, max),
+        Kind::Enum(words) => {
+            let Value::Bytes(b) = &value else {
+                return Err(wrong_type(def.name));
+            };
+            let s = String::from_utf8_lossy(b);
+            words
+                .iter()
+                .find(|w| w.eq_ignore_ascii_case(&s))
+                .map(|w| Value::str(w))
+                .ok_or_else(|| wrong_value(def.name, &value))
+        }
+        Kind::Text => match value {
+            Value::Null => Err(wrong_value(def.name, &value)),
+            v => Ok(Value::str(&display(&v))),
+        },
+    }
+}
+
+fn normalise_bool(name: &str, value: &Value) -> Result<Value> {
+    let on = match value {
+        Value::Int(0) | Value::UInt(0) => false,
+        Value::Int(1) | Value::UInt(1) => true,
+        Value::Bytes(b) => match String::from_utf8_lossy(b).to_ascii_uppercase().as_str() {
+            "ON" | "TRUE" | "1" => true,
+            "OFF" | "FALSE" | "0" => false,
+            _ => return Err(wrong_value(name, value)),
+        },
+        Value::Double(_) | Value::Decimal(_) => return Err(wrong_type(name)),
+        _ => return Err(wrong_value(name, value)),
+    };
+    Ok(Value::str(if on { "ON" } else { "OFF" }))
+}
+
+fn normalise_uint(name: &str, value: &Value, min: u64, max: u64) -> Result<Value> {
+    let n: u64 = match value {
+        Value::Int(i) if *i >= 0 => *i as u64,
+        Value::Int(_) => min,
+        Value::UInt(u) => *u,
+        Value::Bytes(b) => String::from_utf8_lossy(b)
+            .trim()
+            .parse()
+            .map_err(|_| wrong_type(name))?,
+        _ => return Err(wrong_type(name)),
+    };
+    // MySQL clamps numeric settings into range (with a warning) rather than failing.
+    Ok(Value::UInt(n.clamp(min, max)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn definitions_are_sorted_and_defaults_valid() {
+        let names: Vec<_> = DEFINITIONS.iter().map(|d| d.name).collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(names, sorted);
+        let vars = SystemVariables::new();
+        assert_eq!(vars.global("AUTOCOMMIT"), Some(Value::str("ON")));
+        assert_eq!(vars.global("socket"), Some(Value::str("")));
+        assert_eq!(vars.global_u64("max_allowed_packet"), 16 << 20);
+    }
+
+    #[test]
+    fn set_global_validates() {
+        let vars = SystemVariables::new();
+        vars.set_global("max_connections", Value::Int(500)).unwrap();
+        assert_eq!(vars.global_u64("max_connections"), 500);
+        let e = vars.set_global("port", Value::Int(1)).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::IncorrectGlobalLocalVar);
+        let e = vars.set_global("nope", Value::Int(1)).unwrap_err();
+        assert_eq!(e.code(), ErrorCode::UnknownSystemVariable);
+        let e = vars
+            .set_global("autocommit", Value::str("maybe"))
+            .unwrap_err();
+        assert_eq!(e.code(), ErrorCode::WrongValueForVar);
+        let e = vars
+            .check_session_set("max_connections", Value::Int(3))
+            .unwrap_err();
+        assert_eq!(e.code(), ErrorCode::GlobalVariable);
+        assert_eq!(
+            vars.check_session_set("transaction_isolation", Value::str("read-committed"))
+                .unwrap(),
+            Value::str("READ-COMMITTED")
+        );
+    }
+}
