@@ -633,6 +633,9 @@ mod tests {
         let mut r = PacketReader::new(1 << 20);
         let bytes = conn.output().to_vec();
         conn.consume(bytes.len());
+        if let Some(&seq) = bytes.get(3) {
+            r.set_next_seq(seq);
+        }
         r.feed(&bytes);
         let mut out = Vec::new();
         loop {
@@ -679,9 +682,9 @@ mod tests {
         assert_eq!(resp.database.as_deref(), Some("sbtest"));
         let stored = cohort_protocol::native_password_hash("sb");
         assert!(cohort_protocol::check_native(
-            &resp.auth_response,
+            &stored,
             &scramble,
-            &stored
+            &resp.auth_response
         ));
         let mut w = PacketWriter::new();
         w.set_seq(2);

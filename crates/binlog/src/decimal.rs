@@ -43,7 +43,9 @@ pub fn encode(text: &str, precision: u8, scale: u8, out: &mut Vec<u8>) -> Result
         trimmed
     };
     if int_digits.len() > intg {
-        return Err(format!("{text:?} does not fit DECIMAL({precision},{scale})"));
+        return Err(format!(
+            "{text:?} does not fit DECIMAL({precision},{scale})"
+        ));
     }
     let is_zero = int_digits.is_empty() && frac_digits.is_empty();
     let negative = negative && !is_zero;
@@ -101,7 +103,9 @@ fn parse(text: &str) -> Result<(bool, &str, &str), String> {
         None => (body, ""),
     };
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if (int_part.is_empty() && frac_part.is_empty()) || !all_digits(int_part) || !all_digits(frac_part)
+    if (int_part.is_empty() && frac_part.is_empty())
+        || !all_digits(int_part)
+        || !all_digits(frac_part)
     {
         return Err(format!("{text:?} is not a decimal number"));
     }
@@ -144,7 +148,9 @@ pub fn decode(bytes: &[u8], precision: u8, scale: u8) -> Result<String, String> 
         }
         pos += width;
         if value >= 10u32.pow(ndigits as u32) {
-            return Err(format!("DECIMAL digit group {value} exceeds {ndigits} digits"));
+            return Err(format!(
+                "DECIMAL digit group {value} exceeds {ndigits} digits"
+            ));
         }
         out.push_str(&format!("{value:0ndigits$}"));
         Ok(())
@@ -162,7 +168,7 @@ pub fn decode(bytes: &[u8], precision: u8, scale: u8) -> Result<String, String> 
     for _ in 0..frac / DIGITS_PER_GROUP {
         read_group(DIGITS_PER_GROUP, &mut frac_text)?;
     }
-    if frac % DIGITS_PER_GROUP > 0 {
+    if !frac.is_multiple_of(DIGITS_PER_GROUP) {
         read_group(frac % DIGITS_PER_GROUP, &mut frac_text)?;
     }
 
@@ -172,7 +178,11 @@ pub fn decode(bytes: &[u8], precision: u8, scale: u8) -> Result<String, String> 
     if negative && !is_zero {
         out.push('-');
     }
-    out.push_str(if int_trimmed.is_empty() { "0" } else { int_trimmed });
+    out.push_str(if int_trimmed.is_empty() {
+        "0"
+    } else {
+        int_trimmed
+    });
     if frac > 0 {
         out.push('.');
         out.push_str(&frac_text);
@@ -206,9 +216,15 @@ mod tests {
     fn known_vectors() {
         // Worked example from MySQL's documentation of the format: DECIMAL(14,4)
         // 1234567890.1234 → 81 0D FB 38 D2 04 D2.
-        assert_eq!(enc("1234567890.1234", 14, 4), [0x81, 0x0d, 0xfb, 0x38, 0xd2, 0x04, 0xd2]);
+        assert_eq!(
+            enc("1234567890.1234", 14, 4),
+            [0x81, 0x0d, 0xfb, 0x38, 0xd2, 0x04, 0xd2]
+        );
         // And its negation: 7E F2 04 C7 2D FB 2D.
-        assert_eq!(enc("-1234567890.1234", 14, 4), [0x7e, 0xf2, 0x04, 0xc7, 0x2d, 0xfb, 0x2d]);
+        assert_eq!(
+            enc("-1234567890.1234", 14, 4),
+            [0x7e, 0xf2, 0x04, 0xc7, 0x2d, 0xfb, 0x2d]
+        );
         assert_eq!(enc("-12.340", 6, 3), [0x7f, 0xf3, 0xfe, 0xab]);
         assert_eq!(enc("0", 5, 2), [0x80, 0x00, 0x00]);
         assert_eq!(enc("-0.00", 5, 2), [0x80, 0x00, 0x00]);
@@ -226,15 +242,23 @@ mod tests {
             ("0", 10, 0, "0"),
             ("-0", 10, 0, "0"),
             ("12.500", 5, 1, "12.5"),
-            ("99999999999999999999999999999999999", 65, 30,
-             "99999999999999999999999999999999999.000000000000000000000000000000"),
+            (
+                "99999999999999999999999999999999999",
+                65,
+                30,
+                "99999999999999999999999999999999999.000000000000000000000000000000",
+            ),
             ("-1.000000001", 20, 9, "-1.000000001"),
             ("123456789012345678", 18, 0, "123456789012345678"),
             ("-0.123456789123", 12, 12, "-0.123456789123"),
         ];
         for (text, p, s, want) in cases {
             let bytes = enc(text, p, s);
-            assert_eq!(decode(&bytes, p, s).unwrap(), want, "{text} as DECIMAL({p},{s})");
+            assert_eq!(
+                decode(&bytes, p, s).unwrap(),
+                want,
+                "{text} as DECIMAL({p},{s})"
+            );
         }
     }
 

@@ -13,7 +13,11 @@ pub enum ValueError {
     /// NULL for a NOT NULL column (0-based index).
     NullInNotNull { column: usize },
     /// A value that does not match or does not fit its column (0-based index).
-    Invalid { column: usize, kind: ColumnKind, detail: String },
+    Invalid {
+        column: usize,
+        kind: ColumnKind,
+        detail: String,
+    },
 }
 
 impl fmt::Display for ValueError {
@@ -23,7 +27,11 @@ impl fmt::Display for ValueError {
                 write!(f, "row has {got} values, table has {expected} columns")
             }
             ValueError::NullInNotNull { column } => write!(f, "NULL in NOT NULL column {column}"),
-            ValueError::Invalid { column, kind, detail } => {
+            ValueError::Invalid {
+                column,
+                kind,
+                detail,
+            } => {
                 write!(f, "column {column} ({kind:?}): {detail}")
             }
         }
@@ -37,11 +45,22 @@ impl std::error::Error for ValueError {}
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EncodeError {
     /// A row value does not fit the table definition.
-    Row { table_id: TableId, error: ValueError },
+    Row {
+        table_id: TableId,
+        error: ValueError,
+    },
     /// A column kind with parameters the format cannot express (0-based index).
-    InvalidColumn { table_id: TableId, column: usize, detail: String },
+    InvalidColumn {
+        table_id: TableId,
+        column: usize,
+        detail: String,
+    },
     /// A name or string longer than its length field allows.
-    TooLong { what: &'static str, len: usize, max: usize },
+    TooLong {
+        what: &'static str,
+        len: usize,
+        max: usize,
+    },
     /// The event would end past offset `u32::MAX`: binlog v4 positions are 32-bit, so the
     /// file must be rotated first.
     PositionOverflow { end: u64 },
@@ -55,17 +74,28 @@ impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EncodeError::Row { table_id, error } => write!(f, "table id {}: {error}", table_id.0),
-            EncodeError::InvalidColumn { table_id, column, detail } => {
+            EncodeError::InvalidColumn {
+                table_id,
+                column,
+                detail,
+            } => {
                 write!(f, "table id {}: column {column}: {detail}", table_id.0)
             }
             EncodeError::TooLong { what, len, max } => {
                 write!(f, "{what} is {len} bytes, the maximum is {max}")
             }
             EncodeError::PositionOverflow { end } => {
-                write!(f, "binlog position {end} exceeds 4 GiB; rotate the file first")
+                write!(
+                    f,
+                    "binlog position {end} exceeds 4 GiB; rotate the file first"
+                )
             }
             EncodeError::UnknownTable { table_id } => {
-                write!(f, "rows event for table id {} without a Table_map", table_id.0)
+                write!(
+                    f,
+                    "rows event for table id {} without a Table_map",
+                    table_id.0
+                )
             }
             EncodeError::Inconsistent(s) => f.write_str(s),
         }
@@ -82,11 +112,19 @@ pub enum DecodeError {
     /// The file does not start with `FE 62 69 6E`.
     BadMagic,
     /// The file ends inside an event (a torn write at the tail).
-    Truncated { pos: BinlogPos, needed: u64, available: u64 },
+    Truncated {
+        pos: BinlogPos,
+        needed: u64,
+        available: u64,
+    },
     /// The common header is impossible (size too small, `next_pos` not `pos + size`).
     BadHeader { pos: BinlogPos, detail: String },
     /// The CRC32 stored in the event does not match its bytes.
-    BadChecksum { pos: BinlogPos, stored: u32, computed: u32 },
+    BadChecksum {
+        pos: BinlogPos,
+        stored: u32,
+        computed: u32,
+    },
     /// The first event is not a Format_description event, or it is not checksum-aware.
     BadFormatDescription { pos: BinlogPos, detail: String },
     /// A checksum-valid event whose body does not parse.
@@ -117,7 +155,9 @@ impl DecodeError {
     pub fn is_damage(&self) -> bool {
         matches!(
             self,
-            DecodeError::Truncated { .. } | DecodeError::BadHeader { .. } | DecodeError::BadChecksum { .. }
+            DecodeError::Truncated { .. }
+                | DecodeError::BadHeader { .. }
+                | DecodeError::BadChecksum { .. }
         )
     }
 }
@@ -126,13 +166,23 @@ impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DecodeError::BadMagic => f.write_str("not a binlog file (bad magic)"),
-            DecodeError::Truncated { pos, needed, available } => write!(
+            DecodeError::Truncated {
+                pos,
+                needed,
+                available,
+            } => write!(
                 f,
                 "event at {} is truncated: needs {needed} bytes, {available} available",
                 pos.0
             ),
-            DecodeError::BadHeader { pos, detail } => write!(f, "bad event header at {}: {detail}", pos.0),
-            DecodeError::BadChecksum { pos, stored, computed } => write!(
+            DecodeError::BadHeader { pos, detail } => {
+                write!(f, "bad event header at {}: {detail}", pos.0)
+            }
+            DecodeError::BadChecksum {
+                pos,
+                stored,
+                computed,
+            } => write!(
                 f,
                 "CRC32 mismatch in event at {}: stored {stored:#010x}, computed {computed:#010x}",
                 pos.0
@@ -140,11 +190,19 @@ impl fmt::Display for DecodeError {
             DecodeError::BadFormatDescription { pos, detail } => {
                 write!(f, "bad Format_description at {}: {detail}", pos.0)
             }
-            DecodeError::Malformed { pos, detail } => write!(f, "malformed event at {}: {detail}", pos.0),
-            DecodeError::UnknownTable { pos, table_id } => {
-                write!(f, "rows event at {} for unmapped table id {}", pos.0, table_id.0)
+            DecodeError::Malformed { pos, detail } => {
+                write!(f, "malformed event at {}: {detail}", pos.0)
             }
-            DecodeError::Unsupported { pos, detail } => write!(f, "unsupported event at {}: {detail}", pos.0),
+            DecodeError::UnknownTable { pos, table_id } => {
+                write!(
+                    f,
+                    "rows event at {} for unmapped table id {}",
+                    pos.0, table_id.0
+                )
+            }
+            DecodeError::Unsupported { pos, detail } => {
+                write!(f, "unsupported event at {}: {detail}", pos.0)
+            }
         }
     }
 }

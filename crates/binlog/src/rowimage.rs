@@ -15,13 +15,16 @@ pub fn encode_row_image(
     out: &mut Vec<u8>,
 ) -> Result<(), ValueError> {
     if row.len() != columns.len() {
-        return Err(ValueError::ColumnCount { expected: columns.len(), got: row.len() });
+        return Err(ValueError::ColumnCount {
+            expected: columns.len(),
+            got: row.len(),
+        });
     }
     let n = columns.len();
     let bitmap_at = out.len();
     let nbytes = n.div_ceil(8);
     out.resize(bitmap_at + nbytes, 0);
-    if n % 8 != 0 {
+    if !n.is_multiple_of(8) {
         out[bitmap_at + nbytes - 1] = 0xffu8 << (n % 8);
     }
     for (i, (col, value)) in columns.iter().zip(row).enumerate() {
@@ -51,10 +54,9 @@ pub(crate) fn decode_row_image(
     let count = present.iter().filter(|p| **p).count();
     let bitmap = cur.take(count.div_ceil(8))?;
     let mut values = Vec::with_capacity(count);
-    let mut idx = 0;
-    for (col, _) in columns.iter().zip(present).filter(|(_, p)| **p) {
+    let present_columns = columns.iter().zip(present).filter(|(_, p)| **p);
+    for (idx, (col, _)) in present_columns.enumerate() {
         let is_null = bitmap[idx / 8] & (1 << (idx % 8)) != 0;
-        idx += 1;
         if is_null {
             values.push(BinValue::Null);
         } else {
@@ -89,8 +91,10 @@ fn check_fraction(micro: u32, fsp: u8) -> Result<(), String> {
         return Err(format!("microseconds {micro} > 999999"));
     }
     let unit = 10u32.pow(6 - fsp as u32);
-    if micro % unit != 0 {
-        return Err(format!("microseconds {micro} have more precision than fsp {fsp}"));
+    if !micro.is_multiple_of(unit) {
+        return Err(format!(
+            "microseconds {micro} have more precision than fsp {fsp}"
+        ));
     }
     Ok(())
 }
@@ -177,7 +181,10 @@ pub fn encode_value(kind: &ColumnKind, value: &BinValue, out: &mut Vec<u8>) -> R
         ColumnKind::Blob { len_bytes } => match value {
             BinValue::Bytes(b) => {
                 if b.len() as u64 > blob_max(*len_bytes) {
-                    return Err(format!("{} bytes exceed a {len_bytes}-byte length", b.len()));
+                    return Err(format!(
+                        "{} bytes exceed a {len_bytes}-byte length",
+                        b.len()
+                    ));
                 }
                 out.extend_from_slice(&(b.len() as u64).to_le_bytes()[..*len_bytes as usize]);
                 out.extend_from_slice(b);
@@ -193,7 +200,15 @@ pub fn encode_value(kind: &ColumnKind, value: &BinValue, out: &mut Vec<u8>) -> R
             _ => return Err(mismatch(kind, value)),
         },
         ColumnKind::DateTime2 { fsp } => match *value {
-            BinValue::DateTime { year, month, day, hour, minute, second, micro } => {
+            BinValue::DateTime {
+                year,
+                month,
+                day,
+                hour,
+                minute,
+                second,
+                micro,
+            } => {
                 check_date(year, month, day)?;
                 check_time(hour, minute, second)?;
                 check_fraction(micro, *fsp)?;
@@ -259,9 +274,15 @@ pub(crate) fn decode_value(kind: &ColumnKind, cur: &mut Cursor<'_>) -> Result<Bi
             BinValue::Decimal(decimal::decode(bytes, precision, scale)?)
         }
         ColumnKind::String { max_bytes } | ColumnKind::VarString { max_bytes } => {
-            let len = if max_bytes < 256 { cur.u8()? as usize } else { cur.u16()? as usize };
+            let len = if max_bytes < 256 {
+                cur.u8()? as usize
+            } else {
+                cur.u16()? as usize
+            };
             if len > max_bytes as usize {
-                return Err(format!("string of {len} bytes exceeds the maximum {max_bytes}"));
+                return Err(format!(
+                    "string of {len} bytes exceeds the maximum {max_bytes}"
+                ));
             }
             BinValue::Bytes(cur.take(len)?.to_vec())
         }
@@ -276,7 +297,11 @@ pub(crate) fn decode_value(kind: &ColumnKind, cur: &mut Cursor<'_>) -> Result<Bi
         ColumnKind::Date => {
             let b: [u8; 3] = cur.array()?;
             let packed = u32::from_le_bytes([b[0], b[1], b[2], 0]);
-            let (year, month, day) = ((packed >> 9) as u16, ((packed >> 5) & 0x0f) as u8, (packed & 0x1f) as u8);
+            let (year, month, day) = (
+                (packed >> 9) as u16,
+                ((packed >> 5) & 0x0f) as u8,
+                (packed & 0x1f) as u8,
+            );
             check_date(year, month, day)?;
             BinValue::Date { year, month, day }
         }
@@ -290,12 +315,23 @@ pub(crate) fn decode_value(kind: &ColumnKind, cur: &mut Cursor<'_>) -> Result<Bi
             let hms = int_part & 0x1_ffff;
             let ym = ymd >> 5;
             let (year, month, day) = ((ym / 13) as u16, (ym % 13) as u8, (ymd & 0x1f) as u8);
-            let (hour, minute, second) =
-                ((hms >> 12) as u8, ((hms >> 6) & 0x3f) as u8, (hms & 0x3f) as u8);
+            let (hour, minute, second) = (
+                (hms >> 12) as u8,
+                ((hms >> 6) & 0x3f) as u8,
+                (hms & 0x3f) as u8,
+            );
             check_date(year, month, day)?;
             check_time(hour, minute, second)?;
             let micro = read_fraction(fsp, cur)?;
-            BinValue::DateTime { year, month, day, hour, minute, second, micro }
+            BinValue::DateTime {
+                year,
+                month,
+                day,
+                hour,
+                minute,
+                second,
+                micro,
+            }
         }
         ColumnKind::Timestamp2 { fsp } => {
             let secs = u32::from_be_bytes(cur.array()?);
@@ -320,53 +356,171 @@ mod tests {
 
     #[test]
     fn integers() {
-        assert_eq!(enc(ColumnKind::Long { unsigned: false }, BinValue::Int(5)), [5, 0, 0, 0]);
-        assert_eq!(enc(ColumnKind::Int24 { unsigned: false }, BinValue::Int(-2)), [0xfe, 0xff, 0xff]);
-        assert_eq!(enc(ColumnKind::Tiny { unsigned: true }, BinValue::UInt(255)), [0xff]);
         assert_eq!(
-            enc(ColumnKind::LongLong { unsigned: true }, BinValue::UInt(u64::MAX)),
+            enc(ColumnKind::Long { unsigned: false }, BinValue::Int(5)),
+            [5, 0, 0, 0]
+        );
+        assert_eq!(
+            enc(ColumnKind::Int24 { unsigned: false }, BinValue::Int(-2)),
+            [0xfe, 0xff, 0xff]
+        );
+        assert_eq!(
+            enc(ColumnKind::Tiny { unsigned: true }, BinValue::UInt(255)),
+            [0xff]
+        );
+        assert_eq!(
+            enc(
+                ColumnKind::LongLong { unsigned: true },
+                BinValue::UInt(u64::MAX)
+            ),
             [0xff; 8]
         );
         let mut out = Vec::new();
-        assert!(encode_value(&ColumnKind::Tiny { unsigned: false }, &BinValue::Int(128), &mut out).is_err());
-        assert!(encode_value(&ColumnKind::Short { unsigned: true }, &BinValue::Int(-1), &mut out).is_err());
-        assert!(encode_value(&ColumnKind::Long { unsigned: false }, &BinValue::Bytes(vec![]), &mut out).is_err());
+        assert!(encode_value(
+            &ColumnKind::Tiny { unsigned: false },
+            &BinValue::Int(128),
+            &mut out
+        )
+        .is_err());
+        assert!(encode_value(
+            &ColumnKind::Short { unsigned: true },
+            &BinValue::Int(-1),
+            &mut out
+        )
+        .is_err());
+        assert!(encode_value(
+            &ColumnKind::Long { unsigned: false },
+            &BinValue::Bytes(vec![]),
+            &mut out
+        )
+        .is_err());
         // Int/UInt are interchangeable on input when the value fits.
-        encode_value(&ColumnKind::Long { unsigned: true }, &BinValue::Int(7), &mut out).unwrap();
+        encode_value(
+            &ColumnKind::Long { unsigned: true },
+            &BinValue::Int(7),
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(out, [7, 0, 0, 0]);
     }
 
     #[test]
     fn temporal() {
         // 2024-02-29 → 29 | 2<<5 | 2024<<9
-        assert_eq!(enc(ColumnKind::Date, BinValue::Date { year: 2024, month: 2, day: 29 }), [0x5d, 0xd0, 0x0f]);
-        let dt = BinValue::DateTime { year: 2024, month: 1, day: 2, hour: 3, minute: 4, second: 5, micro: 0 };
+        assert_eq!(
+            enc(
+                ColumnKind::Date,
+                BinValue::Date {
+                    year: 2024,
+                    month: 2,
+                    day: 29
+                }
+            ),
+            [0x5d, 0xd0, 0x0f]
+        );
+        let dt = BinValue::DateTime {
+            year: 2024,
+            month: 1,
+            day: 2,
+            hour: 3,
+            minute: 4,
+            second: 5,
+            micro: 0,
+        };
         // (2024*13+1)<<22 | 2<<17 | 3<<12 | 4<<6 | 5, + 0x8000000000
         let ym = 2024u64 * 13 + 1;
         let want = (((ym << 5 | 2) << 17) | 3 << 12 | 4 << 6 | 5) + DATETIME2_OFFSET;
-        assert_eq!(enc(ColumnKind::DateTime2 { fsp: 0 }, dt), want.to_be_bytes()[3..]);
-        let dt6 = BinValue::DateTime { year: 2024, month: 1, day: 2, hour: 3, minute: 4, second: 5, micro: 123_456 };
+        assert_eq!(
+            enc(ColumnKind::DateTime2 { fsp: 0 }, dt),
+            want.to_be_bytes()[3..]
+        );
+        let dt6 = BinValue::DateTime {
+            year: 2024,
+            month: 1,
+            day: 2,
+            hour: 3,
+            minute: 4,
+            second: 5,
+            micro: 123_456,
+        };
         let bytes = enc(ColumnKind::DateTime2 { fsp: 6 }, dt6);
         assert_eq!(&bytes[5..], [0x01, 0xe2, 0x40]);
-        let dt2 = BinValue::DateTime { year: 1, month: 1, day: 1, hour: 0, minute: 0, second: 0, micro: 120_000 };
+        let dt2 = BinValue::DateTime {
+            year: 1,
+            month: 1,
+            day: 1,
+            hour: 0,
+            minute: 0,
+            second: 0,
+            micro: 120_000,
+        };
         assert_eq!(enc(ColumnKind::DateTime2 { fsp: 2 }, dt2)[5..], [12]);
-        let ts = BinValue::Timestamp { secs: 1_700_000_000, micro: 500 };
-        assert_eq!(enc(ColumnKind::Timestamp2 { fsp: 4 }, ts), [0x65, 0x53, 0xf1, 0x00, 0x00, 0x05]);
+        let ts = BinValue::Timestamp {
+            secs: 1_700_000_000,
+            micro: 500,
+        };
+        assert_eq!(
+            enc(ColumnKind::Timestamp2 { fsp: 4 }, ts),
+            [0x65, 0x53, 0xf1, 0x00, 0x00, 0x05]
+        );
         let mut out = Vec::new();
-        let bad = BinValue::Timestamp { secs: 1, micro: 123_456 };
+        let bad = BinValue::Timestamp {
+            secs: 1,
+            micro: 123_456,
+        };
         assert!(encode_value(&ColumnKind::Timestamp2 { fsp: 3 }, &bad, &mut out).is_err());
     }
 
     #[test]
     fn strings() {
-        assert_eq!(enc(ColumnKind::String { max_bytes: 240 }, BinValue::Bytes(b"ab".to_vec())), [2, b'a', b'b']);
-        assert_eq!(enc(ColumnKind::String { max_bytes: 480 }, BinValue::Bytes(b"ab".to_vec())), [2, 0, b'a', b'b']);
-        assert_eq!(enc(ColumnKind::VarString { max_bytes: 255 }, BinValue::Bytes(b"x".to_vec())), [1, b'x']);
-        assert_eq!(enc(ColumnKind::VarString { max_bytes: 256 }, BinValue::Bytes(b"x".to_vec())), [1, 0, b'x']);
-        assert_eq!(enc(ColumnKind::Blob { len_bytes: 3 }, BinValue::Bytes(b"x".to_vec())), [1, 0, 0, b'x']);
+        assert_eq!(
+            enc(
+                ColumnKind::String { max_bytes: 240 },
+                BinValue::Bytes(b"ab".to_vec())
+            ),
+            [2, b'a', b'b']
+        );
+        assert_eq!(
+            enc(
+                ColumnKind::String { max_bytes: 480 },
+                BinValue::Bytes(b"ab".to_vec())
+            ),
+            [2, 0, b'a', b'b']
+        );
+        assert_eq!(
+            enc(
+                ColumnKind::VarString { max_bytes: 255 },
+                BinValue::Bytes(b"x".to_vec())
+            ),
+            [1, b'x']
+        );
+        assert_eq!(
+            enc(
+                ColumnKind::VarString { max_bytes: 256 },
+                BinValue::Bytes(b"x".to_vec())
+            ),
+            [1, 0, b'x']
+        );
+        assert_eq!(
+            enc(
+                ColumnKind::Blob { len_bytes: 3 },
+                BinValue::Bytes(b"x".to_vec())
+            ),
+            [1, 0, 0, b'x']
+        );
         let mut out = Vec::new();
-        assert!(encode_value(&ColumnKind::VarString { max_bytes: 2 }, &BinValue::Bytes(b"abc".to_vec()), &mut out).is_err());
-        assert!(encode_value(&ColumnKind::Blob { len_bytes: 1 }, &BinValue::Bytes(vec![0; 256]), &mut out).is_err());
+        assert!(encode_value(
+            &ColumnKind::VarString { max_bytes: 2 },
+            &BinValue::Bytes(b"abc".to_vec()),
+            &mut out
+        )
+        .is_err());
+        assert!(encode_value(
+            &ColumnKind::Blob { len_bytes: 1 },
+            &BinValue::Bytes(vec![0; 256]),
+            &mut out
+        )
+        .is_err());
     }
 
     #[test]
@@ -377,10 +531,19 @@ mod tests {
             ColumnDef::nullable(ColumnKind::Long { unsigned: false }),
         ];
         let mut out = Vec::new();
-        encode_row_image(&cols, &[BinValue::Int(1), BinValue::Null, BinValue::Int(3)], &mut out).unwrap();
+        encode_row_image(
+            &cols,
+            &[BinValue::Int(1), BinValue::Null, BinValue::Int(3)],
+            &mut out,
+        )
+        .unwrap();
         assert_eq!(out, [0xfa, 1, 0, 0, 0, 3, 0, 0, 0]);
         let mut out = Vec::new();
-        let err = encode_row_image(&cols, &[BinValue::Null, BinValue::Null, BinValue::Null], &mut out);
+        let err = encode_row_image(
+            &cols,
+            &[BinValue::Null, BinValue::Null, BinValue::Null],
+            &mut out,
+        );
         assert_eq!(err, Err(ValueError::NullInNotNull { column: 0 }));
     }
 }

@@ -156,30 +156,23 @@ impl ColumnKind {
 
     /// Checks the parameters against what the format can express.
     pub fn validate(&self) -> Result<(), String> {
-        match *self {
-            ColumnKind::NewDecimal { precision, scale } => {
-                if precision == 0 || precision > 65 || scale > 38 || scale > precision {
-                    return Err(format!("invalid DECIMAL({precision},{scale})"));
-                }
+        Err(match *self {
+            ColumnKind::NewDecimal { precision, scale }
+                if precision == 0 || precision > 65 || scale > 38 || scale > precision =>
+            {
+                format!("invalid DECIMAL({precision},{scale})")
             }
-            ColumnKind::String { max_bytes } => {
-                if max_bytes > 1023 {
-                    return Err(format!("CHAR max_bytes {max_bytes} > 1023"));
-                }
+            ColumnKind::String { max_bytes } if max_bytes > 1023 => {
+                format!("CHAR max_bytes {max_bytes} > 1023")
             }
-            ColumnKind::Blob { len_bytes } => {
-                if !(1..=4).contains(&len_bytes) {
-                    return Err(format!("BLOB len_bytes {len_bytes} not in 1..=4"));
-                }
+            ColumnKind::Blob { len_bytes } if !(1..=4).contains(&len_bytes) => {
+                format!("BLOB len_bytes {len_bytes} not in 1..=4")
             }
-            ColumnKind::DateTime2 { fsp } | ColumnKind::Timestamp2 { fsp } => {
-                if fsp > 6 {
-                    return Err(format!("fractional seconds precision {fsp} > 6"));
-                }
+            ColumnKind::DateTime2 { fsp } | ColumnKind::Timestamp2 { fsp } if fsp > 6 => {
+                format!("fractional seconds precision {fsp} > 6")
             }
-            _ => {}
-        }
-        Ok(())
+            _ => return Ok(()),
+        })
     }
 
     /// Appends this column's Table_map metadata bytes.
@@ -187,7 +180,9 @@ impl ColumnKind {
         match *self {
             ColumnKind::Float => out.push(4),
             ColumnKind::Double => out.push(8),
-            ColumnKind::NewDecimal { precision, scale } => out.extend_from_slice(&[precision, scale]),
+            ColumnKind::NewDecimal { precision, scale } => {
+                out.extend_from_slice(&[precision, scale])
+            }
             ColumnKind::String { max_bytes } => {
                 // Byte 0 carries the real type with bits 8..9 of the length folded into its
                 // bits 4..5 (inverted); byte 1 is the low byte of the length.
@@ -239,7 +234,10 @@ impl ColumnKind {
                 [8] => ColumnKind::Double,
                 _ => return Err(format!("DOUBLE with metadata {meta:02x?}")),
             },
-            NEWDECIMAL => ColumnKind::NewDecimal { precision: meta[0], scale: meta[1] },
+            NEWDECIMAL => ColumnKind::NewDecimal {
+                precision: meta[0],
+                scale: meta[1],
+            },
             STRING => {
                 let (b0, b1) = (meta[0], meta[1]);
                 let (real_type, max_bytes) = if b0 & 0x30 != 0x30 {
@@ -248,11 +246,15 @@ impl ColumnKind {
                     (b0, b1 as u16)
                 };
                 if real_type != STRING {
-                    return Err(format!("unsupported CHAR real type 0x{real_type:02x} (ENUM/SET)"));
+                    return Err(format!(
+                        "unsupported CHAR real type 0x{real_type:02x} (ENUM/SET)"
+                    ));
                 }
                 ColumnKind::String { max_bytes }
             }
-            VARCHAR => ColumnKind::VarString { max_bytes: u16::from_le_bytes([meta[0], meta[1]]) },
+            VARCHAR => ColumnKind::VarString {
+                max_bytes: u16::from_le_bytes([meta[0], meta[1]]),
+            },
             BLOB => ColumnKind::Blob { len_bytes: meta[0] },
             DATE => ColumnKind::Date,
             DATETIME2 => ColumnKind::DateTime2 { fsp: meta[0] },
@@ -276,11 +278,17 @@ pub struct ColumnDef {
 impl ColumnDef {
     /// A NOT NULL column.
     pub fn not_null(kind: ColumnKind) -> Self {
-        ColumnDef { kind, nullable: false }
+        ColumnDef {
+            kind,
+            nullable: false,
+        }
     }
     /// A nullable column.
     pub fn nullable(kind: ColumnKind) -> Self {
-        ColumnDef { kind, nullable: true }
+        ColumnDef {
+            kind,
+            nullable: true,
+        }
     }
 }
 
@@ -310,7 +318,15 @@ pub enum BinValue {
     /// DATE (zero parts allowed, as in `0000-00-00`).
     Date { year: u16, month: u8, day: u8 },
     /// DATETIME(fsp); `micro` must have no more precision than the column's fsp.
-    DateTime { year: u16, month: u8, day: u8, hour: u8, minute: u8, second: u8, micro: u32 },
+    DateTime {
+        year: u16,
+        month: u8,
+        day: u8,
+        hour: u8,
+        minute: u8,
+        second: u8,
+        micro: u32,
+    },
     /// TIMESTAMP(fsp): seconds since the Unix epoch (UTC) and microseconds.
     Timestamp { secs: u32, micro: u32 },
 }

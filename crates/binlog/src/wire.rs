@@ -60,7 +60,9 @@ impl<'a> Cursor<'a> {
 
     pub(crate) fn u48(&mut self) -> Result<u64, String> {
         let b: [u8; 6] = self.array()?;
-        Ok(u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], 0, 0]))
+        Ok(u64::from_le_bytes([
+            b[0], b[1], b[2], b[3], b[4], b[5], 0, 0,
+        ]))
     }
 
     pub(crate) fn u64(&mut self) -> Result<u64, String> {

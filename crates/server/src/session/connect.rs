@@ -29,6 +29,8 @@ impl Session {
         self.writer.write_with(|out| hs.encode(out));
         let bytes = self.writer.bytes().to_vec();
         self.writer.clear();
+        // The client's HandshakeResponse continues the greeting's sequence.
+        self.reader.set_next_seq(1);
         bytes
     }
 
@@ -49,6 +51,7 @@ impl Session {
             // The client proposed another plugin: ask for mysql_native_password instead.
             let req = AuthSwitchRequest::native(&self.scramble);
             self.writer.write_with(|out| req.encode(out));
+            self.reader.set_next_seq(self.writer.seq());
             self.phase = Phase::AwaitAuthSwitch(PendingLogin {
                 user: resp.user,
                 database: resp.database,

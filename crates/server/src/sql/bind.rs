@@ -11,7 +11,7 @@ use super::functions::{self, TrimSide};
 use super::sqltype::{Class, SqlType};
 use crate::error::{Error, Result};
 use crate::storage::TableDef;
-use crate::types::{Collation, Date, DateTime, Value};
+use crate::types::{Collation, Value};
 use cohort_protocol::column::ColumnType;
 use cohort_protocol::ErrorCode;
 use rust_decimal::Decimal;
@@ -215,7 +215,32 @@ impl<'a> Binder<'a> {
             E::RLike { .. } | E::SimilarTo { .. } => Err(unsupported("REGEXP")),
             E::Cast {
                 expr, data_type, ..
-            } => self.bind_cast(expr, data_type),
+            } => {
+                // `BINARY a = b` parses as CAST((a = b) AS BINARY); MySQL binds BINARY tighter.
+                if let (ast::DataType::Binary(None), E::BinaryOp { left, op, right }) =
+                    (data_type, expr.as_ref())
+                {
+                    if matches!(
+                        op,
+                        BinaryOperator::Eq
+                            | BinaryOperator::NotEq
+                            | BinaryOperator::Lt
+                            | BinaryOperator::LtEq
+                            | BinaryOperator::Gt
+                            | BinaryOperator::GtEq
+                            | BinaryOperator::Spaceship
+                    ) {
+                        let left = E::Cast {
+                            kind: ast::CastKind::Cast,
+                            expr: left.clone(),
+                            data_type: data_type.clone(),
+                            format: None,
+                        };
+                        return self.bind_binary(&left, op, right);
+                    }
+                }
+                self.bind_cast(expr, data_type)
+            }
             E::Convert {
                 expr,
                 data_type,
@@ -540,6 +565,9 @@ impl<'a> Binder<'a> {
         if let Some(c) = cmp {
             return self.bind_cmp(c, left, right);
         }
+        if *op == B::Assignment {
+            return self.bind_assign_user_var(left, right);
+        }
         let arith = match op {
             B::Plus => Some(ArithOp::Add),
             B::Minus => Some(ArithOp::Sub),
@@ -572,6 +600,17 @@ impl<'a> Binder<'a> {
             B::Regexp | B::Match => Err(unsupported("REGEXP")),
             other => Err(unsupported(&format!("the operator {other}"))),
         }
+    }
+
+    fn bind_assign_user_var(&mut self, left: &ast::Expr, right: &ast::Expr) -> Result<(Expr, SqlType)> {
+        let name = match left {
+            ast::Expr::Identifier(id) if id.value.starts_with('@') && !id.value.starts_with("@@") => {
+                id.value[1..].trim_matches('`').to_ascii_lowercase()
+            }
+            _ => return Err(unsupported("':=' to something other than a user variable")),
+        };
+        let (x, t) = self.bind(right)?;
+        Ok((Expr::SetUserVar(name.into_boxed_str(), Box::new(x)), t.with_nullable(true)))
     }
 
     fn bind_cmp(&mut self, op: CmpOp, left: &ast::Expr, right: &ast::Expr) -> Result<(Expr, SqlType)> {
@@ -1067,18 +1106,4 @@ fn bit_bytes(b: &str) -> Result<Vec<u8>> {
     let n = u128::from_str_radix(if b.is_empty() { "0" } else { b }, 2).map_err(|_| Error::parse(b, 1))?;
     let nbytes = b.len().div_ceil(8).max(1);
     Ok(n.to_be_bytes()[16 - nbytes..].to_vec())
-}
-
-/// A constant DATE value from its parts (for tests and defaults).
-pub fn date(y: u16, m: u8, d: u8) -> Value {
-    Value::Date(Date {
-        year: y,
-        month: m,
-        day: d,
-    })
-}
-
-/// The zero datetime.
-pub fn zero_datetime() -> Value {
-    Value::DateTime(DateTime::default())
 }

@@ -82,6 +82,27 @@ pub fn split_session<'s>(
     (txn.as_mut().expect("started above"), view)
 }
 
+/// What a statement changes in its session besides data.
+#[derive(Default)]
+pub struct Effects {
+    pub warnings: Vec<Warning>,
+    pub last_insert_id: Option<u64>,
+    pub user_vars: Vec<(String, Value)>,
+}
+
+impl Effects {
+    /// Apply to the session.
+    pub fn apply(self, sess: &mut SessionState) {
+        sess.warnings.extend(self.warnings);
+        if let Some(id) = self.last_insert_id {
+            sess.last_insert_id = id;
+        }
+        for (n, v) in self.user_vars {
+            sess.user_vars.insert(n, v);
+        }
+    }
+}
+
 /// The per-statement environment of expression evaluation.
 pub struct Env<'a> {
     pub ctx: &'a ServerContext,
@@ -92,6 +113,8 @@ pub struct Env<'a> {
     pub writes: bool,
     /// Set by `LAST_INSERT_ID(expr)`.
     pub last_insert_id_set: Cell<Option<u64>>,
+    /// `@x := v` assignments made by the statement, applied to the session at its end.
+    pub user_var_sets: RefCell<Vec<(String, Value)>>,
     now: OnceCell<DateTime>,
     sql_mode: OnceCell<String>,
 }
@@ -105,8 +128,26 @@ impl<'a> Env<'a> {
             warnings: RefCell::new(Vec::new()),
             writes: false,
             last_insert_id_set: Cell::new(None),
+            user_var_sets: RefCell::new(Vec::new()),
             now: OnceCell::new(),
             sql_mode: OnceCell::new(),
+        }
+    }
+
+    /// A user variable: the value assigned earlier in this statement, else the session's.
+    pub fn user_var(&self, name: &str) -> Value {
+        if let Some((_, v)) = self.user_var_sets.borrow().iter().rev().find(|(n, _)| n == name) {
+            return v.clone();
+        }
+        self.sess.user_vars.get(name).cloned().unwrap_or(Value::Null)
+    }
+
+    /// What the statement leaves to its session: warnings, LAST_INSERT_ID, user variables.
+    pub fn into_effects(self) -> Effects {
+        Effects {
+            warnings: self.warnings.into_inner(),
+            last_insert_id: self.last_insert_id_set.get(),
+            user_vars: self.user_var_sets.into_inner(),
         }
     }
 

@@ -424,9 +424,12 @@ fn contains_agg(e: &Expr) -> bool {
 pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match e {
-        Expr::Neg(x) | Expr::BitNot(x) | Expr::Not(x) | Expr::IsNull(x, _) | Expr::Cast(x, _) => {
-            visit(x, f)
-        }
+        Expr::Neg(x)
+        | Expr::BitNot(x)
+        | Expr::Not(x)
+        | Expr::IsNull(x, _)
+        | Expr::Cast(x, _)
+        | Expr::SetUserVar(_, x) => visit(x, f),
         Expr::IsBool { e, .. } => visit(e, f),
         Expr::Arith(_, a, b)
         | Expr::Cmp(_, a, b, _)

@@ -89,6 +89,8 @@ pub enum Expr {
     Agg(usize),
     SysVar { name: Box<str>, global: bool },
     UserVar(Box<str>),
+    /// `@name := expr`: the value, recorded for the session when the statement ends.
+    SetUserVar(Box<str>, Box<Expr>),
     Neg(Box<Expr>),
     BitNot(Box<Expr>),
     Arith(ArithOp, Box<Expr>, Box<Expr>),
@@ -167,16 +169,13 @@ fn bool_value(b: Option<bool>) -> Value {
 }
 
 impl Expr {
-    pub fn lit(v: Value) -> Expr {
-        Expr::Lit(v)
-    }
-
     /// True if the expression reads no row, aggregate or per-row state (a constant within a
     /// statement execution: literals, parameters, variables, deterministic functions of them).
     pub fn is_constant(&self) -> bool {
         match self {
             Expr::Lit(_) | Expr::Param(_) | Expr::SysVar { .. } | Expr::UserVar(_) => true,
             Expr::Col(_) | Expr::NewCol(_) | Expr::Agg(_) => false,
+            Expr::SetUserVar(..) => false,
             Expr::Neg(e) | Expr::BitNot(e) | Expr::Not(e) | Expr::IsNull(e, _) => e.is_constant(),
             Expr::IsBool { e, .. } => e.is_constant(),
             Expr::Cast(e, _) => e.is_constant(),
@@ -219,12 +218,14 @@ impl Expr {
             Expr::Param(i) => Ok(env.params.get(*i).cloned().unwrap_or(Value::Null)),
             Expr::Agg(i) => Ok(r.aggs.get(*i).cloned().unwrap_or(Value::Null)),
             Expr::SysVar { name, global } => env.sys_var(name, *global),
-            Expr::UserVar(name) => Ok(env
-                .sess
-                .user_vars
-                .get(name.as_ref())
-                .cloned()
-                .unwrap_or(Value::Null)),
+            Expr::UserVar(name) => Ok(env.user_var(name)),
+            Expr::SetUserVar(name, e) => {
+                let v = e.eval(r, env)?;
+                env.user_var_sets
+                    .borrow_mut()
+                    .push((name.to_string(), v.clone()));
+                Ok(v)
+            }
             Expr::Neg(e) => negate(e.eval(r, env)?),
             Expr::BitNot(e) => {
                 let v = e.eval(r, env)?;

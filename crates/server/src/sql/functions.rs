@@ -83,12 +83,13 @@ pub enum Func {
     CurrentUser,
     ConnectionId,
     LastInsertId,
+    Sleep,
 }
 
 impl Func {
     /// False for functions whose value changes between calls within a statement.
     pub fn is_deterministic(self) -> bool {
-        !matches!(self, Func::Rand | Func::SysDate(_) | Func::LastInsertId)
+        !matches!(self, Func::Rand | Func::SysDate(_) | Func::LastInsertId | Func::Sleep)
     }
 }
 
@@ -129,8 +130,17 @@ fn unify2(a: &SqlType, b: &SqlType) -> SqlType {
             t.length = a.length.max(b.length);
             t.decimals = a.decimals.max(b.decimals);
             t.unsigned = a.unsigned && b.unsigned;
-            if x == Int && t.length >= 11 {
-                t.wire = cohort_protocol::column::ColumnType::LONGLONG;
+            if a.wire != b.wire {
+                // Mixed widths (TINYINT vs INT, CHAR vs VARCHAR…): the widest wire type.
+                t.wire = match x {
+                    Int => cohort_protocol::column::ColumnType::LONGLONG,
+                    Double => cohort_protocol::column::ColumnType::DOUBLE,
+                    Str | Bin => cohort_protocol::column::ColumnType::VAR_STRING,
+                    _ => t.wire,
+                };
+                if x == Int {
+                    t.length = 21;
+                }
             }
             t
         }
@@ -248,7 +258,11 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "ABS" => {
             need(n == 1)?;
-            (Func::Abs, numeric_like(&args[0].1))
+            let t = match args[0].1.class {
+                Class::Int => SqlType::bigint(),
+                _ => numeric_like(&args[0].1),
+            };
+            (Func::Abs, t.with_nullable(any_nullable))
         }
         "ROUND" | "TRUNCATE" => {
             need(n == 1 || n == 2)?;
@@ -275,7 +289,8 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "MOD" => {
             need(n == 2)?;
-            (Func::Mod, numeric_like(&args[0].1).with_nullable(true))
+            let t = super::bind::arith_type(super::expr::ArithOp::Mod, &args[0].1, &args[1].1);
+            (Func::Mod, t.with_nullable(true))
         }
         "SIGN" => {
             need(n == 1)?;
@@ -414,6 +429,10 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         "CONNECTION_ID" => {
             need(n == 0)?;
             (Func::ConnectionId, SqlType::ubigint().not_null())
+        }
+        "SLEEP" => {
+            need(n == 1)?;
+            (Func::Sleep, SqlType::int(1).not_null())
         }
         "LAST_INSERT_ID" => {
             need(n <= 1)?;
@@ -704,6 +723,13 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 }),
                 None => Value::Null,
             }
+        }
+        Func::Sleep => {
+            let secs = convert::to_num(&v[0]).to_f64();
+            if secs > 0.0 {
+                std::thread::sleep(std::time::Duration::from_secs_f64(secs.min(3600.0)));
+            }
+            Value::Int(0)
         }
         Func::DateDiff => match (convert::to_datetime(&v[0]), convert::to_datetime(&v[1])) {
             (Some((a, _)), Some((b, _))) => Value::Int(day_number(a.date) - day_number(b.date)),

@@ -14,11 +14,11 @@ use crate::error::{Error, Result};
 use cohort_protocol::ErrorCode;
 use sqlparser::ast::{self, Statement};
 use sqlparser::dialect::MySqlDialect;
-use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace};
 
 /// A parsed statement and what binding needs from the source text.
+#[derive(Debug)]
 pub struct Parsed {
     pub stmt: Stmt,
     /// Source text of each item of the top-level SELECT list (column names).
@@ -98,10 +98,7 @@ pub enum Show {
         global: bool,
         filter: ShowFilter,
     },
-    Status {
-        global: bool,
-        filter: ShowFilter,
-    },
+    Status(ShowFilter),
     Warnings {
         errors_only: bool,
         count: bool,
@@ -207,6 +204,7 @@ pub fn parse(sql: &str) -> Result<Parsed> {
         .map(|t| t.span.start)
         .collect();
     let item_texts = select_item_texts(&tokens);
+    rewrite_mod_operator(&mut tokens);
     let first = first_word(&tokens);
     let strip_zerofill = first.as_deref() == Some("CREATE");
     if strip_zerofill {
@@ -279,6 +277,26 @@ fn strip_share_lock(tokens: &mut Vec<TokenWithSpan>) -> bool {
     false
 }
 
+/// `a MOD b` (not `MOD(a, b)`) is the `%` operator; sqlparser only knows the function form.
+fn rewrite_mod_operator(tokens: &mut [TokenWithSpan]) {
+    for i in 0..tokens.len() {
+        if !is_word(&tokens[i].token, "MOD") {
+            continue;
+        }
+        let next = tokens[i + 1..].iter().find(|t| !is_trivia(&t.token));
+        let prev = tokens[..i].iter().rev().find(|t| !is_trivia(&t.token));
+        let operand_before = prev.is_some_and(|t| {
+            matches!(
+                t.token,
+                Token::Word(_) | Token::Number(..) | Token::RParen | Token::SingleQuotedString(_) | Token::Placeholder(_)
+            )
+        });
+        if operand_before && next.is_some_and(|t| t.token != Token::LParen) {
+            tokens[i].token = Token::Mod;
+        }
+    }
+}
+
 fn first_word(tokens: &[TokenWithSpan]) -> Option<String> {
     tokens.iter().find(|t| !is_trivia(&t.token)).and_then(|t| match &t.token {
         Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
@@ -349,7 +367,10 @@ fn item_text(tokens: &[&Token]) -> String {
     match toks.as_slice() {
         [Token::SingleQuotedString(s)] | [Token::DoubleQuotedString(s)] => return s.clone(),
         [Token::Word(w)] => return w.value.clone(),
-        [.., Token::Period, Token::Word(w)] if toks.iter().all(|t| matches!(t, Token::Word(_) | Token::Period)) => {
+        [Token::Word(first), .., Token::Period, Token::Word(w)]
+            if !first.value.starts_with('@')
+                && toks.iter().all(|t| matches!(t, Token::Word(_) | Token::Period)) =>
+        {
             return w.value.clone()
         }
         _ => {}
@@ -724,7 +745,7 @@ fn parse_set_target(p: &mut Parser<'_>, global: bool) -> PResult<SetTarget> {
     let t = p.next_token();
     match t.token {
         Token::AtSign => Ok(SetTarget::User(ident(p)?.to_ascii_lowercase())),
-        Token::Word(w) if w.value.starts_with("@@") => {
+        Token::Word(ref w) if w.value.starts_with("@@") => {
             let scope = w.value[2..].to_ascii_lowercase();
             if p.consume_token(&Token::Period) {
                 let name = ident(p)?.to_ascii_lowercase();
@@ -859,10 +880,7 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
             global,
             filter: parse_filter(p)?,
         },
-        "STATUS" => Show::Status {
-            global,
-            filter: parse_filter(p)?,
-        },
+        "STATUS" => Show::Status(parse_filter(p)?),
         "WARNINGS" | "ERRORS" => {
             if eat(p, "LIMIT") {
                 p.parse_comma_separated(Parser::parse_expr)?;
@@ -967,7 +985,7 @@ fn skip_database_options(p: &mut Parser<'_>) -> PResult<()> {
     loop {
         eat(p, "DEFAULT");
         if eat_seq(p, &["CHARACTER", "SET"]) || eat(p, "CHARSET") || eat(p, "COLLATE") {
-            p.consume_token(&Token::Eq);
+            let _ = p.consume_token(&Token::Eq);
             ident(p)?;
         } else {
             return Ok(());
@@ -1237,14 +1255,6 @@ fn parse_describe(p: &mut Parser<'_>) -> PResult<Stmt> {
         p.next_token();
     }
     Ok(Stmt::Describe { db, table })
-}
-
-/// The keyword of a sqlparser word (for callers matching statement heads).
-pub fn keyword_of(t: &Token) -> Keyword {
-    match t {
-        Token::Word(w) => w.keyword,
-        _ => Keyword::NoKeyword,
-    }
 }
 
 #[cfg(test)]

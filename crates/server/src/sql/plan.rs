@@ -449,7 +449,7 @@ fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>) -> Result<Ranges>
         None => (None, None),
         Some(r) => {
             let dt = &def.columns[idx.parts[eq.len()].column].data_type;
-            let mut bound = |b: &Option<(Expr, bool)>| -> Result<std::result::Result<Option<(Value, bool)>, bool>> {
+            let bound = |b: &Option<(Expr, bool)>| -> Result<std::result::Result<Option<(Value, bool)>, bool>> {
                 match b {
                     None => Ok(Ok(None)),
                     Some((e, incl)) => match key_value(e, dt, env)? {

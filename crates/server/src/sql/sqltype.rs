@@ -23,20 +23,6 @@ pub enum Class {
     Null,
 }
 
-impl Class {
-    pub fn is_numeric(self) -> bool {
-        matches!(self, Class::Int | Class::Decimal | Class::Double)
-    }
-
-    pub fn is_string(self) -> bool {
-        matches!(self, Class::Str | Class::Bin)
-    }
-
-    pub fn is_temporal(self) -> bool {
-        matches!(self, Class::Date | Class::DateTime)
-    }
-}
-
 /// MariaDB's "not fixed decimals" marker sent for strings and doubles.
 pub const NOT_FIXED_DEC: u8 = 39;
 

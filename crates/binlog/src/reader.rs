@@ -1,0 +1,298 @@
+//! Reading a binlog file image back into events.
+
+use std::collections::HashMap;
+
+use crate::error::DecodeError;
+use crate::events::{
+    decode_body, event_crc32, BodyError, Event, EventHeader, EventType, TableMap,
+    CHECKSUM_ALG_CRC32, CHECKSUM_ALG_OFF, CHECKSUM_LEN, HEADER_LEN, MAGIC,
+};
+use crate::{BinlogPos, TableId};
+
+/// One event read from a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodedEvent {
+    /// File offset of the event's first byte.
+    pub pos: BinlogPos,
+    /// Its common header.
+    pub header: EventHeader,
+    /// Its decoded body.
+    pub event: Event,
+}
+
+impl DecodedEvent {
+    /// File offset just past the event.
+    pub fn end(&self) -> BinlogPos {
+        BinlogPos(self.pos.0 + self.header.event_size as u64)
+    }
+}
+
+/// Iterates over the events of a file image (magic first), verifying each event's framing
+/// and CRC32 and decoding its body. Rows events are decoded with the latest Table_map of
+/// their table id.
+///
+/// Iteration ends at the end of the data or at the first error, which is yielded once;
+/// [`BinlogReader::valid_end`] then gives the end of the last good event, where a damaged
+/// (torn or corrupt) tail should be cut.
+#[derive(Debug)]
+pub struct BinlogReader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    /// Whether events carry a CRC32; unknown until the Format_description is read.
+    checksums: Option<bool>,
+    tables: HashMap<TableId, TableMap>,
+    error: Option<DecodeError>,
+}
+
+impl<'a> BinlogReader<'a> {
+    /// Checks the magic; the first event read is the Format_description at offset 4.
+    ///
+    /// A file shorter than the magic but matching its prefix (torn at creation) gives
+    /// [`DecodeError::Truncated`] at offset 0.
+    pub fn new(data: &'a [u8]) -> Result<BinlogReader<'a>, DecodeError> {
+        if data.len() < MAGIC.len() {
+            if MAGIC.starts_with(data) {
+                return Err(DecodeError::Truncated {
+                    pos: BinlogPos(0),
+                    needed: MAGIC.len() as u64,
+                    available: data.len() as u64,
+                });
+            }
+            return Err(DecodeError::BadMagic);
+        }
+        if data[..4] != MAGIC {
+            return Err(DecodeError::BadMagic);
+        }
+        Ok(BinlogReader {
+            data,
+            pos: MAGIC.len(),
+            checksums: None,
+            tables: HashMap::new(),
+            error: None,
+        })
+    }
+
+    /// Offset of the next event to read.
+    pub fn position(&self) -> BinlogPos {
+        BinlogPos(self.pos as u64)
+    }
+
+    /// End of the last event that was read successfully (the magic's end before any): the
+    /// length to cut the file to after an error.
+    pub fn valid_end(&self) -> BinlogPos {
+        self.position()
+    }
+
+    /// The error that ended iteration, if any.
+    pub fn error(&self) -> Option<&DecodeError> {
+        self.error.as_ref()
+    }
+
+    /// Whether events carry checksums (known once the Format_description has been read).
+    pub fn checksums(&self) -> Option<bool> {
+        self.checksums
+    }
+
+    /// The Table_map last seen for `table_id`.
+    pub fn table(&self, table_id: TableId) -> Option<&TableMap> {
+        self.tables.get(&table_id)
+    }
+
+    /// Continues reading at `pos`, which must be an event boundary (e.g. a transaction start
+    /// remembered from an earlier scan). Reads the Format_description first if it has not
+    /// been read yet.
+    pub fn seek(&mut self, pos: BinlogPos) -> Result<(), DecodeError> {
+        if self.checksums.is_none() {
+            if let Some(Err(e)) = self.next_event() {
+                return Err(e);
+            }
+        }
+        self.pos = usize::try_from(pos.0)
+            .unwrap_or(usize::MAX)
+            .min(self.data.len());
+        Ok(())
+    }
+
+    /// Reads the next event; `None` at the end of the data or after an error.
+    pub fn next_event(&mut self) -> Option<Result<DecodedEvent, DecodeError>> {
+        if self.error.is_some() || self.pos >= self.data.len() {
+            return None;
+        }
+        match self.read_one() {
+            Ok(ev) => Some(Ok(ev)),
+            Err(e) => {
+                self.error = Some(e.clone());
+                Some(Err(e))
+            }
+        }
+    }
+
+    fn read_one(&mut self) -> Result<DecodedEvent, DecodeError> {
+        let pos = BinlogPos(self.pos as u64);
+        let avail = self.data.len() - self.pos;
+        if avail < HEADER_LEN {
+            return Err(DecodeError::Truncated {
+                pos,
+                needed: HEADER_LEN as u64,
+                available: avail as u64,
+            });
+        }
+        let header = EventHeader::parse(
+            self.data[self.pos..self.pos + HEADER_LEN]
+                .try_into()
+                .expect("19 bytes"),
+        );
+        let is_fde = header.event_type == EventType::FORMAT_DESCRIPTION;
+        if self.checksums.is_none() && !is_fde {
+            return Err(DecodeError::BadFormatDescription {
+                pos,
+                detail: format!("first event is {:?}", header.event_type),
+            });
+        }
+        let has_crc = is_fde || self.checksums == Some(true);
+        let size = header.event_size as usize;
+        let min = HEADER_LEN + if has_crc { CHECKSUM_LEN } else { 0 };
+        if size < min {
+            return Err(DecodeError::BadHeader {
+                pos,
+                detail: format!("event size {size} < {min}"),
+            });
+        }
+        if size > avail {
+            return Err(DecodeError::Truncated {
+                pos,
+                needed: size as u64,
+                available: avail as u64,
+            });
+        }
+        if header.next_pos as u64 != pos.0 + size as u64 {
+            return Err(DecodeError::BadHeader {
+                pos,
+                detail: format!(
+                    "next_pos {} is not offset + size {}",
+                    header.next_pos,
+                    pos.0 + size as u64
+                ),
+            });
+        }
+        let bytes = &self.data[self.pos..self.pos + size];
+        let body_end = if has_crc { size - CHECKSUM_LEN } else { size };
+        let verify = if is_fde {
+            // The FDE always has a checksum field; it is only meaningful with CRC32 on.
+            match bytes[body_end - 1] {
+                CHECKSUM_ALG_CRC32 => true,
+                CHECKSUM_ALG_OFF => false,
+                alg => {
+                    return Err(DecodeError::BadFormatDescription {
+                        pos,
+                        detail: format!("unknown checksum algorithm {alg}"),
+                    })
+                }
+            }
+        } else {
+            has_crc
+        };
+        let stored = || u32::from_le_bytes(bytes[body_end..size].try_into().expect("4 bytes"));
+        if verify {
+            let computed = event_crc32(&bytes[..body_end]);
+            if stored() != computed {
+                return Err(DecodeError::BadChecksum {
+                    pos,
+                    stored: stored(),
+                    computed,
+                });
+            }
+        } else if is_fde {
+            // "Checksums off" could be a CRC32 FDE whose algorithm byte was damaged: its
+            // checksum field then matches the body with the byte restored.
+            let mut restored = bytes[..body_end].to_vec();
+            restored[body_end - 1] = CHECKSUM_ALG_CRC32;
+            if stored() == event_crc32(&restored) {
+                let computed = event_crc32(&bytes[..body_end]);
+                return Err(DecodeError::BadChecksum {
+                    pos,
+                    stored: stored(),
+                    computed,
+                });
+            }
+        }
+        let event = decode_body(
+            header.event_type,
+            &bytes[HEADER_LEN..body_end],
+            &self.tables,
+        )
+        .map_err(|e| match e {
+            BodyError::Malformed(detail) if is_fde => {
+                DecodeError::BadFormatDescription { pos, detail }
+            }
+            BodyError::Malformed(detail) => DecodeError::Malformed { pos, detail },
+            BodyError::Unsupported(detail) => DecodeError::Unsupported { pos, detail },
+            BodyError::UnknownTable(table_id) => DecodeError::UnknownTable { pos, table_id },
+        })?;
+        match &event {
+            Event::FormatDescription(fde) => {
+                if fde.version_triple().is_none_or(|v| v < (5, 6, 1)) {
+                    return Err(DecodeError::BadFormatDescription {
+                        pos,
+                        detail: format!(
+                            "server version {:?} predates checksums (5.6.1)",
+                            fde.server_version
+                        ),
+                    });
+                }
+                self.checksums = Some(fde.checksums());
+            }
+            Event::TableMap(t) => {
+                self.tables.insert(t.table_id, t.clone());
+            }
+            _ => {}
+        }
+        self.pos += size;
+        Ok(DecodedEvent { pos, header, event })
+    }
+}
+
+impl Iterator for BinlogReader<'_> {
+    type Item = Result<DecodedEvent, DecodeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_event()
+    }
+}
+
+/// Everything readable from a file image.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadOutcome {
+    /// The good events, in order.
+    pub events: Vec<DecodedEvent>,
+    /// End of the last good event (4 if none; 0 if even the magic is bad or torn).
+    pub valid_end: BinlogPos,
+    /// What stopped reading before the end of the data, if anything.
+    pub error: Option<DecodeError>,
+}
+
+/// Reads a whole file image. A clean file gives `error: None` and `valid_end` = its length.
+pub fn read_all(data: &[u8]) -> ReadOutcome {
+    let mut reader = match BinlogReader::new(data) {
+        Ok(r) => r,
+        Err(e) => {
+            return ReadOutcome {
+                events: Vec::new(),
+                valid_end: BinlogPos(0),
+                error: Some(e),
+            }
+        }
+    };
+    let mut events = Vec::new();
+    for ev in reader.by_ref() {
+        match ev {
+            Ok(ev) => events.push(ev),
+            Err(_) => break,
+        }
+    }
+    ReadOutcome {
+        events,
+        valid_end: reader.valid_end(),
+        error: reader.error().cloned(),
+    }
+}

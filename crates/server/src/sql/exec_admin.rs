@@ -1,0 +1,345 @@
+//! Session and administration statements: transactions, SET (system and user variables,
+//! NAMES, TRANSACTION, PASSWORD), USE, accounts and grants, table maintenance, DO.
+
+use super::bind::Binder;
+use super::env::{Env, SessView};
+use super::expr::RowCtx;
+use super::parse::{GrantOn, SetItem, SetTarget, SetValue, UserHost};
+use super::plan::{check_db_access, database_exists, is_system_schema};
+use super::QueryResult;
+use crate::error::{Error, Result};
+use crate::session::state::{ServerContext, SessionState};
+use crate::types::Value;
+use cohort_protocol::ErrorCode;
+use sqlparser::ast;
+use std::time::Duration;
+
+fn need_admin(ctx: &ServerContext, sess: &SessionState, privilege: &str) -> Result<()> {
+    if ctx.accounts.is_admin(&sess.user, &sess.host) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::SpecificAccessDenied,
+        format!("Access denied; you need (at least one of) the {privilege} privilege(s) for this operation"),
+    ))
+}
+
+/// Evaluate one constant expression (no table) in the session's environment; its effects
+/// (warnings, `@x :=`) go to the session.
+fn eval_constant(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    params: &[Value],
+    param_locs: &[sqlparser::tokenizer::Location],
+    e: &ast::Expr,
+) -> Result<Value> {
+    let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params);
+    let v = {
+        let mut b = Binder::new(&env, param_locs, None);
+        let (x, _) = b.bind(e)?;
+        x.eval(&RowCtx::EMPTY, &env)?
+    };
+    env.into_effects().apply(sess);
+    Ok(v)
+}
+
+// ---------------------------------------------------------------------------------------------
+// SET
+
+pub fn set(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    items: &[SetItem],
+    params: &[Value],
+    param_locs: &[sqlparser::tokenizer::Location],
+) -> Result<()> {
+    // Assignments take effect in order: `SET @a = 1, @b = @a + 1` sees the new @a.
+    for item in items {
+        let value = match &item.value {
+            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, param_locs, e)?),
+            SetValue::Default => None,
+        };
+        match &item.target {
+            SetTarget::User(name) => {
+                sess.user_vars.insert(name.clone(), value.unwrap_or(Value::Null));
+            }
+            SetTarget::Sys { name, global: true } => set_global(ctx, sess, name, value)?,
+            SetTarget::Sys { name, global: false } => set_session(ctx, sess, name, value)?,
+        }
+    }
+    Ok(())
+}
+
+fn set_global(ctx: &ServerContext, sess: &SessionState, name: &str, value: Option<Value>) -> Result<()> {
+    need_admin(ctx, sess, "SUPER")?;
+    let value = match value {
+        Some(v) => v,
+        None => match crate::vars::definition(name) {
+            Some(d) => Value::str(d.default),
+            None => return Err(unknown_var(name)),
+        },
+    };
+    check_isolation(name, &value)?;
+    ctx.vars.set_global(name, value)
+}
+
+fn unknown_var(name: &str) -> Error {
+    Error::new(
+        ErrorCode::UnknownSystemVariable,
+        format!("Unknown system variable '{name}'"),
+    )
+}
+
+/// Only READ COMMITTED exists; say so clearly.
+fn check_isolation(name: &str, v: &Value) -> Result<()> {
+    if !matches!(name, "transaction_isolation" | "tx_isolation") {
+        return Ok(());
+    }
+    let text = super::convert::to_string(v).to_ascii_uppercase().replace(' ', "-");
+    if text == "READ-COMMITTED" {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::WrongValueForVar,
+        format!(
+            "Variable '{name}' can't be set to the value of '{}': Cohort supports only READ-COMMITTED isolation",
+            super::convert::to_string(v)
+        ),
+    ))
+}
+
+fn set_session(ctx: &ServerContext, sess: &mut SessionState, name: &str, value: Option<Value>) -> Result<()> {
+    let Some(value) = value else {
+        // DEFAULT: back to the global value.
+        if !ctx.vars.exists(name) {
+            return Err(unknown_var(name));
+        }
+        sess.session_vars.remove(name);
+        if name == "autocommit" {
+            let on = ctx.vars.global("autocommit") != Some(Value::str("OFF"));
+            return set_autocommit(ctx, sess, on);
+        }
+        return Ok(());
+    };
+    check_isolation(name, &value)?;
+    let v = ctx.vars.check_session_set(name, value)?;
+    match name {
+        "autocommit" => set_autocommit(ctx, sess, v == Value::str("ON")),
+        "innodb_lock_wait_timeout" => {
+            let secs = match v {
+                Value::UInt(s) => s,
+                Value::Int(s) => s.max(0) as u64,
+                _ => 50,
+            };
+            if let Some(t) = sess.txn.as_mut() {
+                t.set_lock_wait_timeout(Duration::from_secs(secs));
+            }
+            sess.session_vars.insert(name.to_string(), v);
+            Ok(())
+        }
+        _ => {
+            sess.session_vars.insert(name.to_string(), v);
+            Ok(())
+        }
+    }
+}
+
+/// `SET autocommit`: turning it on commits an open transaction.
+fn set_autocommit(ctx: &ServerContext, sess: &mut SessionState, on: bool) -> Result<()> {
+    if on && !sess.autocommit {
+        sess.autocommit = true;
+        return sess.commit(ctx);
+    }
+    sess.autocommit = on;
+    Ok(())
+}
+
+/// The collation a character set gets by default.
+fn default_collation(charset: &str) -> Option<&'static str> {
+    Some(match charset {
+        "utf8mb4" => "utf8mb4_general_ci",
+        "utf8" | "utf8mb3" => "utf8mb3_general_ci",
+        "latin1" => "latin1_swedish_ci",
+        "binary" => "binary",
+        _ => return None,
+    })
+}
+
+pub fn set_names(ctx: &ServerContext, sess: &mut SessionState, charset: &str, collation: Option<&str>) -> Result<()> {
+    let cs = charset.to_ascii_lowercase();
+    if !matches!(cs.as_str(), "utf8" | "utf8mb3" | "utf8mb4" | "latin1" | "binary" | "ascii") {
+        return Err(Error::new(
+            ErrorCode::WrongValueForVar,
+            format!("Variable 'character_set_client' can't be set to the value of '{charset}'"),
+        ));
+    }
+    for var in ["character_set_client", "character_set_connection", "character_set_results"] {
+        let v = ctx.vars.check_session_set(var, Value::str(&cs))?;
+        sess.session_vars.insert(var.to_string(), v);
+    }
+    let coll = collation.map(|c| c.to_ascii_lowercase()).or_else(|| default_collation(&cs).map(str::to_string));
+    if let Some(c) = coll {
+        if let Ok(v) = ctx.vars.check_session_set("collation_connection", Value::str(&c)) {
+            sess.session_vars.insert("collation_connection".into(), v);
+        }
+    }
+    Ok(())
+}
+
+pub fn set_transaction(ctx: &ServerContext, sess: &SessionState, global: bool, isolation: Option<&str>) -> Result<()> {
+    let Some(level) = isolation else {
+        return Ok(());
+    };
+    if level != "READ-COMMITTED" {
+        return Err(Error::new(
+            ErrorCode::WrongValueForVar,
+            format!(
+                "Variable 'transaction_isolation' can't be set to the value of '{level}': Cohort supports only READ COMMITTED isolation"
+            ),
+        ));
+    }
+    if global {
+        need_admin(ctx, sess, "SUPER")?;
+        ctx.vars.set_global("transaction_isolation", Value::str(level))?;
+    }
+    Ok(())
+}
+
+pub fn set_password(ctx: &ServerContext, sess: &SessionState, user: Option<&UserHost>, password: &str) -> Result<()> {
+    let (u, h) = match user {
+        Some(uh) => (uh.user.as_str(), uh.host.as_str()),
+        None => (sess.user.as_str(), sess.host.as_str()),
+    };
+    if u != sess.user || h != sess.host {
+        need_admin(ctx, sess, "CREATE USER")?;
+    }
+    ctx.accounts.alter_user_password(u, h, password)
+}
+
+// ---------------------------------------------------------------------------------------------
+// USE, accounts
+
+pub fn use_db(ctx: &ServerContext, sess: &mut SessionState, db: &str) -> Result<()> {
+    if !database_exists(ctx, db) {
+        return Err(Error::bad_db(db));
+    }
+    {
+        let env = Env::new(ctx, SessView::of(sess, 0), &[]);
+        check_db_access(&env, db)?;
+    }
+    sess.db = Some(db.to_string());
+    Ok(())
+}
+
+pub fn create_users(ctx: &ServerContext, sess: &SessionState, users: &[(UserHost, String)], if_not_exists: bool) -> Result<()> {
+    need_admin(ctx, sess, "CREATE USER")?;
+    for (u, pw) in users {
+        ctx.accounts.create_user(&u.user, &u.host, pw, if_not_exists)?;
+    }
+    Ok(())
+}
+
+pub fn alter_users(ctx: &ServerContext, sess: &SessionState, users: &[(UserHost, String)], if_exists: bool) -> Result<()> {
+    for (u, pw) in users {
+        if u.user != sess.user || u.host != sess.host {
+            need_admin(ctx, sess, "CREATE USER")?;
+        }
+        match ctx.accounts.alter_user_password(&u.user, &u.host, pw) {
+            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => {}
+            other => other?,
+        }
+    }
+    Ok(())
+}
+
+pub fn drop_users(ctx: &ServerContext, sess: &SessionState, users: &[UserHost], if_exists: bool) -> Result<()> {
+    need_admin(ctx, sess, "CREATE USER")?;
+    for u in users {
+        ctx.accounts.drop_user(&u.user, &u.host, if_exists)?;
+    }
+    Ok(())
+}
+
+pub fn grant(ctx: &ServerContext, sess: &SessionState, on: &GrantOn, users: &[(UserHost, Option<String>)]) -> Result<()> {
+    need_admin(ctx, sess, "GRANT OPTION")?;
+    let db = match on {
+        GrantOn::Global => None,
+        GrantOn::Db(d) => Some(d.as_str()),
+    };
+    for (u, pw) in users {
+        if let Some(pw) = pw {
+            ctx.accounts.create_user(&u.user, &u.host, pw, true)?;
+            ctx.accounts.alter_user_password(&u.user, &u.host, pw)?;
+        }
+        ctx.accounts.grant_all(&u.user, &u.host, db)?;
+    }
+    Ok(())
+}
+
+pub fn revoke(ctx: &ServerContext, sess: &SessionState, on: Option<&GrantOn>, users: &[UserHost]) -> Result<()> {
+    need_admin(ctx, sess, "GRANT OPTION")?;
+    for u in users {
+        match on {
+            Some(GrantOn::Global) => ctx.accounts.revoke_all(&u.user, &u.host, None)?,
+            Some(GrantOn::Db(d)) => ctx.accounts.revoke_all(&u.user, &u.host, Some(d))?,
+            None => {
+                ctx.accounts.revoke_all(&u.user, &u.host, None)?;
+                for db in ctx.engine.databases() {
+                    ctx.accounts.revoke_all(&u.user, &u.host, Some(&db))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Table maintenance, DO
+
+pub fn table_maint(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    op: &str,
+    tables: &[(Option<String>, String)],
+) -> Result<QueryResult> {
+    use super::coldef::text_column;
+    let env = Env::new(ctx, SessView::of(sess, 0), &[]);
+    let mut rows = Vec::new();
+    for (db, t) in tables {
+        let db = match db {
+            Some(d) => d.clone(),
+            None => sess.db.clone().ok_or_else(Error::no_db)?,
+        };
+        check_db_access(&env, &db)?;
+        let name = format!("{db}.{t}");
+        let exists = !is_system_schema(&db) && ctx.engine.table(&db, t).is_ok();
+        let (kind, msg) = if exists {
+            ("status", "OK".to_string())
+        } else {
+            ("Error", format!("Table '{name}' doesn't exist"))
+        };
+        rows.push(vec![Value::str(&name), Value::str(op), Value::str(kind), Value::str(&msg)]);
+    }
+    Ok(QueryResult::Rows {
+        columns: vec![
+            text_column("Table", 128),
+            text_column("Op", 10),
+            text_column("Msg_type", 10),
+            text_column("Msg_text", 255),
+        ],
+        rows,
+    })
+}
+
+pub fn do_exprs(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    exprs: &[ast::Expr],
+    params: &[Value],
+    param_locs: &[sqlparser::tokenizer::Location],
+) -> Result<()> {
+    for e in exprs {
+        eval_constant(ctx, sess, params, param_locs, e)?;
+    }
+    Ok(())
+}

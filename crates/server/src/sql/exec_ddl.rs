@@ -1,0 +1,793 @@
+//! DDL: CREATE / DROP DATABASE, CREATE TABLE [LIKE], CREATE / DROP INDEX, DROP TABLE,
+//! TRUNCATE. Every DDL statement first commits the session's open transaction (implicit
+//! commit); DDL itself is not transactional.
+//!
+//! CREATE TABLE turns the parser's column definitions into a [`TableDef`]: MySQL type names
+//! (BOOL = TINYINT(1), INTEGER = INT, REAL = DOUBLE, NUMERIC = DECIMAL…), NULL / NOT NULL,
+//! DEFAULT (a constant converted to the column type, e.g. `DEFAULT '0'` on INT, or
+//! CURRENT_TIMESTAMP), AUTO_INCREMENT (one per table, must lead a key), inline and separate
+//! PRIMARY KEY / UNIQUE / KEY / INDEX, COMMENT, column COLLATE / CHARACTER SET, and the table
+//! options ENGINE (accepted, shown), AUTO_INCREMENT=N, COMMENT, charset options (accepted;
+//! every character column is utf8mb4). Foreign keys, generated columns, ENUM / SET / JSON /
+//! BIT / TIME / YEAR columns and TEMPORARY tables are 1235.
+
+use super::bind::Binder;
+use super::convert::{self, StoreCtx};
+use super::env::Env;
+use super::expr::RowCtx;
+use super::plan::{self, check_db_access, is_system_schema};
+use crate::error::{Error, Result};
+use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
+use crate::types::{Collation, DataType, Value};
+use cohort_protocol::ErrorCode;
+use sqlparser::ast::{self, ColumnOption, TableConstraint};
+use sqlparser::tokenizer::Token;
+
+fn unsupported(what: &str) -> Error {
+    Error::unsupported(what)
+}
+
+fn check_ident(name: &str) -> Result<()> {
+    if name.chars().count() > 64 {
+        return Err(Error::new(
+            ErrorCode::TooLongIdent,
+            format!("Identifier name '{name}' is too long"),
+        ));
+    }
+    if name.is_empty() || name.ends_with(' ') {
+        return Err(Error::new(
+            ErrorCode::WrongTableName,
+            format!("Incorrect table name '{name}'"),
+        ));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Databases
+
+pub fn create_database(env: &Env<'_>, name: &str, if_not_exists: bool) -> Result<()> {
+    check_ident(name)?;
+    if is_system_schema(name) {
+        if if_not_exists {
+            return Ok(());
+        }
+        return Err(Error::new(
+            ErrorCode::DbCreateExists,
+            format!("Can't create database '{name}'; database exists"),
+        ));
+    }
+    check_db_access(env, name)?;
+    if if_not_exists && env.ctx.engine.database_exists(name) {
+        env.warn(
+            "Note",
+            ErrorCode::DbCreateExists,
+            format!("Can't create database '{name}'; database exists"),
+        );
+    }
+    env.ctx.engine.create_database(name, if_not_exists)
+}
+
+pub fn drop_database(env: &Env<'_>, name: &str, if_exists: bool) -> Result<()> {
+    if is_system_schema(name) {
+        return Err(Error::new(
+            ErrorCode::DbAccessDenied,
+            format!(
+                "Access denied for user '{}'@'{}' to database '{name}'",
+                env.sess.user, env.sess.host
+            ),
+        ));
+    }
+    check_db_access(env, name)?;
+    if if_exists && !env.ctx.engine.database_exists(name) {
+        env.warn(
+            "Note",
+            ErrorCode::DbDropExists,
+            format!("Can't drop database '{name}'; database doesn't exist"),
+        );
+    }
+    env.ctx.engine.drop_database(name, if_exists)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables
+
+fn ident_of(e: &ast::Expr) -> Option<&str> {
+    match e {
+        ast::Expr::Identifier(id) => Some(&id.value),
+        _ => None,
+    }
+}
+
+/// A MySQL column type from the parser's data type.
+pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
+    use ast::DataType as D;
+    let char_len = |l: &Option<ast::CharacterLength>, default: Option<u64>| -> Result<u32> {
+        match l {
+            Some(ast::CharacterLength::IntegerLength { length, .. }) => Ok(*length as u32),
+            Some(ast::CharacterLength::Max) => Err(unsupported("VARCHAR(MAX)")),
+            None => default
+                .map(|d| d as u32)
+                .ok_or_else(|| Error::parse(&format!("{dt}"), 1)),
+        }
+    };
+    let too_long = |max: u32| {
+        Error::new(
+            ErrorCode::TooBigFieldlength,
+            format!("Column length too big for column '{col}' (max = {max}); use BLOB or TEXT instead"),
+        )
+    };
+    let ci = Collation::Utf8mb4GeneralCi;
+    Ok(match dt {
+        D::TinyInt(_) | D::Bool | D::Boolean => DataType::TinyInt { unsigned: false },
+        D::TinyIntUnsigned(_) | D::UTinyInt => DataType::TinyInt { unsigned: true },
+        D::SmallInt(_) => DataType::SmallInt { unsigned: false },
+        D::SmallIntUnsigned(_) | D::USmallInt => DataType::SmallInt { unsigned: true },
+        D::MediumInt(_) => DataType::MediumInt { unsigned: false },
+        D::MediumIntUnsigned(_) => DataType::MediumInt { unsigned: true },
+        D::Int(_) | D::Integer(_) | D::Int4(_) => DataType::Int { unsigned: false },
+        D::IntUnsigned(_) | D::IntegerUnsigned(_) | D::Int4Unsigned(_) => {
+            DataType::Int { unsigned: true }
+        }
+        D::BigInt(_) | D::Int8(_) => DataType::BigInt { unsigned: false },
+        D::BigIntUnsigned(_) | D::UBigInt | D::Int8Unsigned(_) => {
+            DataType::BigInt { unsigned: true }
+        }
+        D::Decimal(info) | D::Numeric(info) | D::Dec(info) | D::DecimalUnsigned(info)
+        | D::DecUnsigned(info) => {
+            let (p, s) = match info {
+                ast::ExactNumberInfo::None => (10, 0),
+                ast::ExactNumberInfo::Precision(p) => (*p, 0),
+                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
+            };
+            if p > 65 {
+                return Err(Error::new(
+                    ErrorCode::TooBigPrecision,
+                    format!("Too big precision {p} specified for '{col}'. Maximum is 65"),
+                ));
+            }
+            if s > 30 || s > p {
+                return Err(Error::new(
+                    ErrorCode::MBiggerThanD,
+                    format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{col}')"),
+                ));
+            }
+            DataType::Decimal {
+                precision: p.max(1) as u8,
+                scale: s as u8,
+            }
+        }
+        D::Float(info) | D::FloatUnsigned(info) => match info {
+            ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double,
+            _ => DataType::Float,
+        },
+        D::Real | D::Double(_) | D::DoublePrecision | D::DoubleUnsigned(_)
+        | D::DoublePrecisionUnsigned | D::RealUnsigned | D::Float8 | D::Float64 => DataType::Double,
+        D::Char(l) | D::Character(l) => {
+            let len = char_len(l, Some(1))?;
+            if len > 255 {
+                return Err(too_long(255));
+            }
+            DataType::Char { len, collation: ci }
+        }
+        D::Varchar(l) | D::CharacterVarying(l) | D::CharVarying(l) | D::Nvarchar(l) => {
+            let len = char_len(l, None)?;
+            if len > 16383 {
+                return Err(too_long(16383));
+            }
+            DataType::VarChar { len, collation: ci }
+        }
+        D::TinyText => DataType::Text {
+            max_bytes: 255,
+            collation: ci,
+        },
+        D::Text => DataType::Text {
+            max_bytes: 65_535,
+            collation: ci,
+        },
+        D::MediumText => DataType::Text {
+            max_bytes: 16_777_215,
+            collation: ci,
+        },
+        D::LongText => DataType::Text {
+            max_bytes: 4_294_967_295,
+            collation: ci,
+        },
+        D::Binary(n) => {
+            let len = n.unwrap_or(1) as u32;
+            if len > 255 {
+                return Err(too_long(255));
+            }
+            DataType::Binary { len }
+        }
+        D::Varbinary(l) => match l {
+            Some(ast::BinaryLength::IntegerLength { length }) => {
+                if *length > 65_532 {
+                    return Err(too_long(65_532));
+                }
+                DataType::VarBinary { len: *length as u32 }
+            }
+            _ => return Err(Error::parse(&format!("{dt}"), 1)),
+        },
+        D::TinyBlob => DataType::Blob { max_bytes: 255 },
+        D::Blob(_) => DataType::Blob { max_bytes: 65_535 },
+        D::MediumBlob => DataType::Blob {
+            max_bytes: 16_777_215,
+        },
+        D::LongBlob => DataType::Blob {
+            max_bytes: 4_294_967_295,
+        },
+        D::Date => DataType::Date,
+        D::Datetime(fsp) => DataType::DateTime {
+            fsp: fsp_of(*fsp, col)?,
+        },
+        D::Timestamp(fsp, _) => DataType::Timestamp {
+            fsp: fsp_of(*fsp, col)?,
+        },
+        other => {
+            let name = other.to_string();
+            let name = name.split('(').next().unwrap_or("").to_ascii_uppercase();
+            return Err(unsupported(&format!("{name} columns")));
+        }
+    })
+}
+
+fn fsp_of(fsp: Option<u64>, col: &str) -> Result<u8> {
+    let f = fsp.unwrap_or(0);
+    if f > 6 {
+        return Err(Error::new(
+            ErrorCode::TooBigPrecision,
+            format!("Too big precision {f} specified for '{col}'. Maximum is 6"),
+        ));
+    }
+    Ok(f as u8)
+}
+
+fn with_collation(dt: DataType, coll: Collation) -> DataType {
+    match dt {
+        DataType::Char { len, .. } if coll == Collation::Binary => DataType::Binary { len },
+        DataType::VarChar { len, .. } if coll == Collation::Binary => DataType::VarBinary { len },
+        DataType::Text { max_bytes, .. } if coll == Collation::Binary => DataType::Blob { max_bytes },
+        DataType::Char { len, .. } => DataType::Char {
+            len,
+            collation: coll,
+        },
+        DataType::VarChar { len, .. } => DataType::VarChar {
+            len,
+            collation: coll,
+        },
+        DataType::Text { max_bytes, .. } => DataType::Text {
+            max_bytes,
+            collation: coll,
+        },
+        other => other,
+    }
+}
+
+fn collation_named(name: &str) -> Collation {
+    let n = name.trim_matches('`').to_ascii_lowercase();
+    if n == "binary" {
+        Collation::Binary
+    } else if n.ends_with("_bin") {
+        Collation::Utf8mb4Bin
+    } else {
+        Collation::Utf8mb4GeneralCi
+    }
+}
+
+fn is_current_timestamp(e: &ast::Expr) -> bool {
+    let name = match e {
+        ast::Expr::Function(f) => f.name.to_string(),
+        ast::Expr::Identifier(id) => id.value.clone(),
+        _ => return false,
+    };
+    matches!(
+        name.to_ascii_uppercase().as_str(),
+        "CURRENT_TIMESTAMP" | "NOW" | "LOCALTIME" | "LOCALTIMESTAMP"
+    )
+}
+
+/// What CREATE TABLE collects besides the columns.
+#[derive(Default)]
+struct Keys {
+    primary: Option<(Vec<IndexPart>, bool)>,
+    indexes: Vec<(Option<String>, Vec<IndexPart>, bool)>,
+}
+
+fn invalid_default(col: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidDefault,
+        format!("Invalid default value for '{col}'"),
+    )
+}
+
+fn column_def(env: &Env<'_>, c: &ast::ColumnDef, pos: usize, keys: &mut Keys) -> Result<ColumnDef> {
+    let name = c.name.value.clone();
+    check_ident(&name)?;
+    let mut dt = data_type(&c.data_type, &name)?;
+    let mut nullable = true;
+    let mut explicit_null = false;
+    let mut default_expr = None;
+    let mut auto_increment = false;
+    let mut on_update = false;
+    let mut comment = None;
+    for opt in &c.options {
+        match &opt.option {
+            ColumnOption::Null => {
+                nullable = true;
+                explicit_null = true;
+            }
+            ColumnOption::NotNull => nullable = false,
+            ColumnOption::Default(e) => default_expr = Some(e.clone()),
+            ColumnOption::DialectSpecific(toks)
+                if toks.iter().any(|t| matches!(t, Token::Word(w) if w.value.eq_ignore_ascii_case("AUTO_INCREMENT"))) =>
+            {
+                auto_increment = true
+            }
+            ColumnOption::PrimaryKey(_) => {
+                if keys.primary.is_some() {
+                    return Err(multiple_pk());
+                }
+                keys.primary = Some((vec![part(pos)], true));
+            }
+            ColumnOption::Unique(_) => keys.indexes.push((None, vec![part(pos)], true)),
+            ColumnOption::Comment(s) => comment = Some(s.clone()),
+            ColumnOption::OnUpdate(e) => {
+                if !is_current_timestamp(e) {
+                    return Err(invalid_on_update(&name));
+                }
+                on_update = true;
+            }
+            ColumnOption::CharacterSet(cs) => {
+                if cs.to_string().eq_ignore_ascii_case("binary") {
+                    dt = with_collation(dt, Collation::Binary);
+                }
+            }
+            ColumnOption::Collation(cl) => dt = with_collation(dt, collation_named(&cl.to_string())),
+            ColumnOption::Check(_) => {}
+            ColumnOption::ForeignKey(_) => return Err(unsupported("foreign keys")),
+            ColumnOption::Generated { .. } => return Err(unsupported("generated columns")),
+            other => return Err(unsupported(&format!("the column option {other}"))),
+        }
+    }
+    if on_update && !matches!(dt, DataType::DateTime { .. } | DataType::Timestamp { .. }) {
+        return Err(invalid_on_update(&name));
+    }
+    if auto_increment {
+        if !(dt.is_integer() || matches!(dt, DataType::Float | DataType::Double)) {
+            return Err(Error::new(
+                ErrorCode::WrongFieldWithGroup,
+                format!("Incorrect column specifier for column '{name}'"),
+            ));
+        }
+        if !explicit_null {
+            nullable = false;
+        }
+    }
+    let mut col = ColumnDef {
+        name,
+        data_type: dt,
+        nullable,
+        default: ColumnDefault::None,
+        auto_increment,
+        on_update_current_timestamp: on_update,
+        comment,
+    };
+    col.default = column_default(env, &col, default_expr.as_ref())?;
+    Ok(col)
+}
+
+fn invalid_on_update(col: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidDefault,
+        format!("Invalid ON UPDATE clause for '{col}' column"),
+    )
+}
+
+fn multiple_pk() -> Error {
+    Error::new(ErrorCode::MultiplePriKey, "Multiple primary key defined")
+}
+
+fn part(column: usize) -> IndexPart {
+    IndexPart {
+        column,
+        prefix_len: None,
+    }
+}
+
+/// The default of a column from its DEFAULT clause (a constant, converted strictly).
+fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Result<ColumnDefault> {
+    let Some(e) = e else {
+        return Ok(if col.nullable && !col.auto_increment {
+            ColumnDefault::Value(Value::Null)
+        } else {
+            ColumnDefault::None
+        });
+    };
+    if is_current_timestamp(e) {
+        if !matches!(col.data_type, DataType::DateTime { .. } | DataType::Timestamp { .. }) {
+            return Err(invalid_default(&col.name));
+        }
+        return Ok(ColumnDefault::CurrentTimestamp);
+    }
+    if matches!(col.data_type, DataType::Text { .. } | DataType::Blob { .. }) {
+        return Err(Error::new(
+            ErrorCode::BlobCantHaveDefault,
+            format!("BLOB, TEXT, GEOMETRY or JSON column '{}' can't have a default value", col.name),
+        ));
+    }
+    let mut b = Binder::new(env, &[], None);
+    let (x, _) = b.bind(e).map_err(|_| invalid_default(&col.name))?;
+    if !x.is_constant() {
+        return Err(invalid_default(&col.name));
+    }
+    let v = x.eval(&RowCtx::EMPTY, env)?;
+    if v.is_null() {
+        if !col.nullable || col.auto_increment {
+            return Err(invalid_default(&col.name));
+        }
+        return Ok(ColumnDefault::Value(Value::Null));
+    }
+    if col.auto_increment {
+        return Err(invalid_default(&col.name));
+    }
+    let warnings = std::cell::RefCell::new(Vec::new());
+    let sc = StoreCtx {
+        strict: true,
+        row: 1,
+        warnings: &warnings,
+    };
+    let v = convert::store_value(v, col, &sc).map_err(|_| invalid_default(&col.name))?;
+    Ok(ColumnDefault::Value(v))
+}
+
+/// Index parts from `(col [(len)] [ASC|DESC], …)`.
+fn index_parts(cols: &[ast::IndexColumn], columns: &[ColumnDef]) -> Result<Vec<IndexPart>> {
+    let mut parts = Vec::with_capacity(cols.len());
+    for ic in cols {
+        let (name, prefix) = match &ic.column.expr {
+            ast::Expr::Identifier(id) => (id.value.clone(), None),
+            ast::Expr::Function(f) => {
+                let len = match &f.args {
+                    ast::FunctionArguments::List(l) => match l.args.as_slice() {
+                        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(ast::Expr::Value(v)))] => {
+                            match &v.value {
+                                ast::Value::Number(n, _) => n.parse::<u32>().ok(),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some(len) = len else {
+                    return Err(unsupported("functional index parts"));
+                };
+                (f.name.to_string().trim_matches('`').to_string(), Some(len))
+            }
+            other => {
+                let Some(n) = ident_of(other) else {
+                    return Err(unsupported("functional index parts"));
+                };
+                (n.to_string(), None)
+            }
+        };
+        let Some(pos) = columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name)) else {
+            return Err(Error::new(
+                ErrorCode::KeyColumnDoesNotExist,
+                format!("Key column '{name}' doesn't exist in table"),
+            ));
+        };
+        let dt = &columns[pos].data_type;
+        let is_lob = matches!(dt, DataType::Text { .. } | DataType::Blob { .. });
+        if is_lob && prefix.is_none() {
+            return Err(Error::new(
+                ErrorCode::BlobKeyWithoutLength,
+                format!("BLOB/TEXT column '{name}' used in key specification without a key length"),
+            ));
+        }
+        if prefix.is_some() && !(dt.is_text() || dt.is_binary()) {
+            return Err(Error::new(
+                ErrorCode::WrongArguments,
+                "Incorrect prefix key; the used key part isn't a string, the used length is longer than the key part, or the storage engine doesn't support unique prefix keys",
+            ));
+        }
+        parts.push(IndexPart {
+            column: pos,
+            prefix_len: prefix,
+        });
+    }
+    Ok(parts)
+}
+
+fn table_constraints(constraints: &[TableConstraint], columns: &[ColumnDef], keys: &mut Keys) -> Result<()> {
+    for tc in constraints {
+        match tc {
+            TableConstraint::PrimaryKey(pk) => {
+                if keys.primary.is_some() {
+                    return Err(multiple_pk());
+                }
+                keys.primary = Some((index_parts(&pk.columns, columns)?, false));
+            }
+            TableConstraint::Unique(u) => {
+                let name = u.index_name.as_ref().or(u.name.as_ref()).map(|i| i.value.clone());
+                keys.indexes.push((name, index_parts(&u.columns, columns)?, true));
+            }
+            TableConstraint::Index(i) => {
+                let name = i.name.as_ref().map(|i| i.value.clone());
+                keys.indexes.push((name, index_parts(&i.columns, columns)?, false));
+            }
+            TableConstraint::ForeignKey(_) => return Err(unsupported("foreign keys")),
+            TableConstraint::Check(_) => {}
+            _ => return Err(unsupported("FULLTEXT / SPATIAL indexes")),
+        }
+    }
+    Ok(())
+}
+
+/// A free index name: the first column's name, then `_2`, `_3`… (as MySQL does).
+fn index_name(taken: &[IndexDef], wanted: Option<String>, first_col: &str) -> Result<String> {
+    if let Some(n) = wanted {
+        if n.eq_ignore_ascii_case("PRIMARY") || taken.iter().any(|i| i.name.eq_ignore_ascii_case(&n)) {
+            return Err(Error::new(
+                ErrorCode::DupKeyName,
+                format!("Duplicate key name '{n}'"),
+            ));
+        }
+        return Ok(n);
+    }
+    let mut name = first_col.to_string();
+    let mut k = 2;
+    while name.eq_ignore_ascii_case("PRIMARY") || taken.iter().any(|i| i.name.eq_ignore_ascii_case(&name)) {
+        name = format!("{first_col}_{k}");
+        k += 1;
+    }
+    Ok(name)
+}
+
+fn apply_table_options(ct: &ast::CreateTable, def: &mut TableDef) -> Result<()> {
+    let opts: &[ast::SqlOption] = match &ct.table_options {
+        ast::CreateTableOptions::None => &[],
+        ast::CreateTableOptions::With(o)
+        | ast::CreateTableOptions::Options(o)
+        | ast::CreateTableOptions::Plain(o)
+        | ast::CreateTableOptions::TableProperties(o) => o,
+    };
+    for o in opts {
+        match o {
+            ast::SqlOption::NamedParenthesizedList(l) if l.key.value.eq_ignore_ascii_case("ENGINE") => {
+                if let Some(n) = &l.name {
+                    def.engine = engine_name(&n.value);
+                }
+            }
+            ast::SqlOption::KeyValue { key, value } => {
+                let k = key.value.to_ascii_uppercase();
+                let text = value.to_string();
+                let text = text.trim_matches(['\'', '"', '`']);
+                match k.as_str() {
+                    "ENGINE" => def.engine = engine_name(text),
+                    "AUTO_INCREMENT" => {
+                        def.auto_increment_start = text.parse::<u64>().unwrap_or(1).max(1)
+                    }
+                    "COMMENT" => def.comment = Some(text.to_string()),
+                    _ => {}
+                }
+            }
+            ast::SqlOption::Comment(c) => def.comment = Some(comment_text(c)),
+            _ => {}
+        }
+    }
+    if let Some(c) = &ct.comment {
+        def.comment = Some(comment_text(c));
+    }
+    Ok(())
+}
+
+fn comment_text(c: &ast::CommentDef) -> String {
+    match c {
+        ast::CommentDef::WithEq(s) | ast::CommentDef::WithoutEq(s) => s.clone(),
+    }
+}
+
+/// ENGINE names as MySQL prints them; every table lives in the one engine.
+fn engine_name(given: &str) -> String {
+    match given.to_ascii_lowercase().as_str() {
+        "innodb" => "InnoDB".into(),
+        "myisam" => "MyISAM".into(),
+        "memory" | "heap" => "MEMORY".into(),
+        "aria" => "Aria".into(),
+        _ => given.to_string(),
+    }
+}
+
+/// Build the table definition of a CREATE TABLE.
+pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, name: &str) -> Result<TableDef> {
+    if ct.columns.is_empty() {
+        return Err(Error::new(
+            ErrorCode::TableMustHaveColumns,
+            "A table must have at least 1 column",
+        ));
+    }
+    let mut keys = Keys::default();
+    let mut columns: Vec<ColumnDef> = Vec::with_capacity(ct.columns.len());
+    for (i, c) in ct.columns.iter().enumerate() {
+        let col = column_def(env, c, i, &mut keys)?;
+        if columns.iter().any(|x| x.name.eq_ignore_ascii_case(&col.name)) {
+            return Err(Error::new(
+                ErrorCode::DupFieldName,
+                format!("Duplicate column name '{}'", col.name),
+            ));
+        }
+        columns.push(col);
+    }
+    table_constraints(&ct.constraints, &columns, &mut keys)?;
+    let primary_key = match keys.primary {
+        None => None,
+        Some((parts, _)) => {
+            for p in &parts {
+                let c = &mut columns[p.column];
+                if c.nullable && matches!(c.default, ColumnDefault::Value(Value::Null)) {
+                    c.default = ColumnDefault::None;
+                }
+                c.nullable = false;
+            }
+            Some(IndexDef {
+                name: "PRIMARY".into(),
+                parts,
+                unique: true,
+            })
+        }
+    };
+    let mut indexes: Vec<IndexDef> = Vec::new();
+    for (name, parts, unique) in keys.indexes {
+        let first = columns[parts[0].column].name.clone();
+        let name = index_name(&indexes, name, &first)?;
+        indexes.push(IndexDef { name, parts, unique });
+    }
+    let mut def = TableDef {
+        name: name.to_string(),
+        columns,
+        primary_key,
+        indexes,
+        engine: "InnoDB".into(),
+        auto_increment_start: 1,
+        comment: None,
+    };
+    check_auto_increment(&def)?;
+    apply_table_options(ct, &mut def)?;
+    Ok(def)
+}
+
+fn check_auto_increment(def: &TableDef) -> Result<()> {
+    let ai: Vec<usize> = (0..def.columns.len())
+        .filter(|&i| def.columns[i].auto_increment)
+        .collect();
+    let bad = || {
+        Error::new(
+            ErrorCode::WrongAutoKey,
+            "Incorrect table definition; there can be only one auto column and it must be defined as a key",
+        )
+    };
+    match ai.as_slice() {
+        [] => Ok(()),
+        [c] => {
+            let leads = |idx: &IndexDef| idx.parts.first().is_some_and(|p| p.column == *c);
+            if def.primary_key.iter().any(leads) || def.indexes.iter().any(leads) {
+                Ok(())
+            } else {
+                Err(bad())
+            }
+        }
+        _ => Err(bad()),
+    }
+}
+
+pub fn create_table(env: &Env<'_>, ct: &ast::CreateTable) -> Result<()> {
+    if ct.temporary {
+        return Err(unsupported("TEMPORARY tables"));
+    }
+    if ct.query.is_some() {
+        return Err(unsupported("CREATE TABLE … SELECT"));
+    }
+    if ct.or_replace {
+        return Err(unsupported("CREATE OR REPLACE TABLE"));
+    }
+    let (db, name) = plan::split_name(&ct.name, env.sess.db)?;
+    check_ident(&name)?;
+    check_db_access(env, &db)?;
+    if is_system_schema(&db) {
+        return Err(unsupported(&format!("creating tables in {db}")));
+    }
+    let def = match &ct.like {
+        Some(ast::CreateTableLikeKind::Plain(l)) | Some(ast::CreateTableLikeKind::Parenthesized(l)) => {
+            let (sdb, sname) = plan::split_name(&l.name, env.sess.db)?;
+            check_db_access(env, &sdb)?;
+            let src = env.ctx.engine.table(&sdb, &sname)?;
+            let mut def = (*src.def()).clone();
+            def.name = name.clone();
+            def.auto_increment_start = 1;
+            def
+        }
+        None => table_def(env, ct, &name)?,
+    };
+    let created = env.ctx.engine.create_table(&db, def, ct.if_not_exists)?;
+    if !created {
+        env.warn(
+            "Note",
+            ErrorCode::TableExists,
+            format!("Table '{name}' already exists"),
+        );
+    }
+    Ok(())
+}
+
+pub fn create_index(env: &Env<'_>, ci: &ast::CreateIndex) -> Result<()> {
+    let (db, table) = plan::split_name(&ci.table_name, env.sess.db)?;
+    check_db_access(env, &db)?;
+    let t = env.ctx.engine.table(&db, &table)?;
+    let def = t.def();
+    let parts = index_parts(&ci.columns, &def.columns)?;
+    let first = def.columns[parts[0].column].name.clone();
+    let wanted = ci.name.as_ref().map(|n| n.to_string().trim_matches('`').to_string());
+    let name = match index_name(&def.indexes, wanted, &first) {
+        Ok(n) => n,
+        Err(_) if ci.if_not_exists => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    env.ctx.engine.create_index(
+        &db,
+        &table,
+        IndexDef {
+            name,
+            parts,
+            unique: ci.unique,
+        },
+    )
+}
+
+pub fn drop_index(env: &Env<'_>, names: &[ast::ObjectName], table: &ast::ObjectName, if_exists: bool) -> Result<()> {
+    let (db, t) = plan::split_name(table, env.sess.db)?;
+    check_db_access(env, &db)?;
+    for n in names {
+        let name = n.to_string().trim_matches('`').to_string();
+        match env.ctx.engine.drop_index(&db, &t, &name) {
+            Err(e) if if_exists && e.code() == ErrorCode::CantDropFieldOrKey => {}
+            other => other?,
+        }
+    }
+    Ok(())
+}
+
+pub fn drop_tables(env: &Env<'_>, names: &[ast::ObjectName], if_exists: bool) -> Result<()> {
+    let mut missing = Vec::new();
+    for n in names {
+        let (db, t) = plan::split_name(n, env.sess.db)?;
+        check_db_access(env, &db)?;
+        let dropped = if env.ctx.engine.database_exists(&db) {
+            env.ctx.engine.drop_table(&db, &t, true)?
+        } else {
+            false
+        };
+        if !dropped {
+            missing.push(format!("{db}.{t}"));
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let msg = format!("Unknown table '{}'", missing.join(","));
+    if if_exists {
+        env.warn("Note", ErrorCode::BadTable, msg);
+        return Ok(());
+    }
+    Err(Error::new(ErrorCode::BadTable, msg))
+}
+
+pub fn truncate(env: &Env<'_>, t: &ast::Truncate) -> Result<()> {
+    for target in &t.table_names {
+        let (db, name) = plan::split_name(&target.name, env.sess.db)?;
+        check_db_access(env, &db)?;
+        env.ctx.engine.truncate_table(&db, &name)?;
+    }
+    Ok(())
+}

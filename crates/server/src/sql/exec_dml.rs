@@ -1,0 +1,871 @@
+//! INSERT / REPLACE / UPDATE / DELETE: binding and execution.
+//!
+//! * INSERT builds each row from the column list, the DEFAULT keyword and the column defaults,
+//!   converts every value to its column type ([`convert::store_value`], strict mode decides
+//!   errors vs warnings), fills AUTO_INCREMENT (NULL or 0 take the next value), then calls
+//!   `Table::insert`. A `Duplicate` outcome is error 1062, a warning with IGNORE, a delete and
+//!   retry with REPLACE, or an update of the existing (already locked) row with ON DUPLICATE
+//!   KEY UPDATE (affected rows 1 per insert, 2 per changed row, 0 per unchanged row).
+//! * UPDATE / DELETE collect the candidate rows from the access path with a consistent read,
+//!   sort them for ORDER BY, then X-lock each (`lock_row` returns the latest version), re-check
+//!   WHERE on that version (READ COMMITTED semi-consistent read), and write. A point lookup by
+//!   the whole primary key reads the row locked directly. UPDATE counts changed rows (a row set
+//!   to its current values is matched but not changed).
+//!
+//! Statement atomicity (savepoint / rollback to it on error) is done by the caller, `mod.rs`.
+
+use super::bind::{Binder, TableScope};
+use super::convert::{self, StoreCtx};
+use super::env::Env;
+use super::exec_select::{self, eval_count, SelectPlan, SortKey};
+use super::expr::{Expr, RowCtx};
+use super::plan::{self, Access, TableRef};
+use super::sqltype::Class;
+use crate::error::{Error, Result};
+use crate::storage::{ColumnDef, ColumnDefault, InsertOutcome, LockMode, Row, RowHandle, ScanControl, Txn};
+use crate::types::{Collation, DataType, Value};
+use cohort_protocol::ErrorCode;
+use sqlparser::ast;
+use sqlparser::tokenizer::Location;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InsertKind {
+    Insert,
+    Ignore,
+    Replace,
+}
+
+pub enum InsertSource {
+    /// Rows of VALUES; `None` is the DEFAULT keyword.
+    Values(Vec<Vec<Option<Expr>>>),
+    Select(Box<SelectPlan>),
+}
+
+pub struct InsertPlan {
+    pub table: TableRef,
+    pub kind: InsertKind,
+    /// Target column positions, in the order values are given.
+    pub columns: Vec<usize>,
+    pub source: InsertSource,
+    /// ON DUPLICATE KEY UPDATE assignments (column, expression over the existing row and
+    /// `VALUES(col)` of the proposed one).
+    pub on_dup: Vec<(usize, Expr)>,
+}
+
+pub struct UpdatePlan {
+    pub table: TableRef,
+    pub sets: Vec<(usize, Expr)>,
+    pub filter: Option<Expr>,
+    pub access: Access,
+    pub order: Vec<(Expr, SortKey)>,
+    pub limit: Option<Expr>,
+}
+
+pub struct DeletePlan {
+    pub table: TableRef,
+    pub filter: Option<Expr>,
+    pub access: Access,
+    pub order: Vec<(Expr, SortKey)>,
+    pub limit: Option<Expr>,
+}
+
+/// What a DML statement reports in its OK packet.
+pub struct DmlResult {
+    pub affected: u64,
+    pub last_insert_id: u64,
+    pub info: Option<String>,
+}
+
+fn unsupported(what: &str) -> Error {
+    Error::unsupported(what)
+}
+
+fn column_index(t: &TableRef, name: &ast::ObjectName) -> Result<usize> {
+    let parts: Vec<&str> = name
+        .0
+        .iter()
+        .filter_map(|p| p.as_ident().map(|i| i.value.as_str()))
+        .collect();
+    let (qual, col) = match parts.as_slice() {
+        [c] => (None, *c),
+        [t, c] => (Some((None, *t)), *c),
+        [d, t, c] => (Some((Some(*d), *t)), *c),
+        _ => return Err(unsupported("this column name")),
+    };
+    if let Some((db, tb)) = qual {
+        if !t.scope.matches(db, tb) {
+            return Err(unknown_column(&name.to_string()));
+        }
+    }
+    t.scope.column(col).ok_or_else(|| unknown_column(col))
+}
+
+fn unknown_column(name: &str) -> Error {
+    Error::new(
+        ErrorCode::BadField,
+        format!("Unknown column '{name}' in 'field list'"),
+    )
+}
+
+/// `col = expr` assignments; `col = DEFAULT` gives None.
+fn bind_assignments_opt(
+    b: &mut Binder<'_>,
+    t: &TableRef,
+    list: &[ast::Assignment],
+) -> Result<Vec<(usize, Option<Expr>)>> {
+    let mut out = Vec::with_capacity(list.len());
+    for a in list {
+        let ast::AssignmentTarget::ColumnName(name) = &a.target else {
+            return Err(unsupported("tuple assignments"));
+        };
+        let col = column_index(t, name)?;
+        if is_default_keyword(&a.value) {
+            out.push((col, None));
+        } else {
+            out.push((col, Some(b.bind(&a.value)?.0)));
+        }
+    }
+    Ok(out)
+}
+
+/// `col = expr` assignments, `col = DEFAULT` as the column's default value.
+fn bind_assignments(b: &mut Binder<'_>, t: &TableRef, list: &[ast::Assignment]) -> Result<Vec<(usize, Expr)>> {
+    Ok(bind_assignments_opt(b, t, list)?
+        .into_iter()
+        .map(|(c, e)| (c, e.unwrap_or_else(|| default_expr(&t.def.columns[c]))))
+        .collect())
+}
+
+/// An expression producing a column's default value (for `SET col = DEFAULT`).
+fn default_expr(col: &ColumnDef) -> Expr {
+    match &col.default {
+        ColumnDefault::Value(v) => Expr::Lit(v.clone()),
+        ColumnDefault::CurrentTimestamp => {
+            let fsp = match col.data_type {
+                DataType::DateTime { fsp } | DataType::Timestamp { fsp } => fsp,
+                _ => 0,
+            };
+            Expr::Func(super::functions::Func::Now(fsp), Vec::new())
+        }
+        ColumnDefault::None if col.nullable => Expr::Lit(Value::Null),
+        ColumnDefault::None => Expr::Lit(convert::implicit_default(&col.data_type)),
+    }
+}
+
+fn bind_order(b: &mut Binder<'_>, order_by: &[ast::OrderByExpr]) -> Result<Vec<(Expr, SortKey)>> {
+    b.clause = "order clause";
+    let mut out = Vec::new();
+    for (i, o) in order_by.iter().enumerate() {
+        let (x, t) = b.bind(&o.expr)?;
+        let coll = if t.class == Class::Str {
+            t.collation
+        } else {
+            Collation::Binary
+        };
+        out.push((
+            x,
+            SortKey {
+                col: i,
+                desc: matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
+                coll,
+            },
+        ));
+    }
+    Ok(out)
+}
+
+fn bind_limit(b: &mut Binder<'_>, limit: &Option<ast::Expr>) -> Result<Option<Expr>> {
+    let scope = b.scope.take();
+    let r = match limit {
+        Some(l) => Some(b.bind(l)?.0),
+        None => None,
+    };
+    b.scope = scope;
+    Ok(r)
+}
+
+fn single_target(from: &[ast::TableWithJoins], env: &Env<'_>) -> Result<TableRef> {
+    match exec_select::single_table(from)? {
+        Some((name, alias)) => {
+            let (db, t) = plan::split_name(name, env.sess.db)?;
+            plan::resolve_table(env, &db, &t, alias)
+        }
+        None => Err(Error::parse("", 1)),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binding
+
+pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Result<InsertPlan> {
+    if ins.returning.is_some() || ins.output.is_some() {
+        return Err(unsupported("INSERT … RETURNING"));
+    }
+    if ins.insert_alias.is_some() {
+        return Err(unsupported("INSERT … AS alias"));
+    }
+    if ins.partitioned.is_some() {
+        return Err(unsupported("partitions"));
+    }
+    let ast::TableObject::TableName(name) = &ins.table else {
+        return Err(unsupported("INSERT into a table function"));
+    };
+    let (db, tname) = plan::split_name(name, env.sess.db)?;
+    let table = plan::resolve_table(env, &db, &tname, None)?;
+    let kind = if ins.replace_into {
+        InsertKind::Replace
+    } else if ins.ignore {
+        InsertKind::Ignore
+    } else {
+        InsertKind::Insert
+    };
+    let scope: &TableScope = &table.scope;
+    let mut b = Binder::new(env, params, Some(scope));
+    let (columns, source) = if !ins.assignments.is_empty() {
+        let sets = bind_assignments_opt(&mut b, &table, &ins.assignments)?;
+        let cols = sets.iter().map(|(c, _)| *c).collect();
+        let row = sets.into_iter().map(|(_, e)| e).collect();
+        (cols, InsertSource::Values(vec![row]))
+    } else {
+        let cols: Vec<usize> = if ins.columns.is_empty() {
+            (0..table.def.columns.len()).collect()
+        } else {
+            ins.columns
+                .iter()
+                .map(|c| column_index(&table, c))
+                .collect::<Result<_>>()?
+        };
+        let Some(q) = &ins.source else {
+            return Err(Error::parse("", 1));
+        };
+        let source = match q.body.as_ref() {
+            ast::SetExpr::Values(v) => {
+                InsertSource::Values(bind_values_rows(&mut b, &v.rows, cols.len())?)
+            }
+            ast::SetExpr::Select(_) => {
+                let sp = exec_select::plan_select(env, params, q, &[], false)?;
+                if sp.items.len() != cols.len() {
+                    return Err(count_mismatch(1));
+                }
+                InsertSource::Select(Box::new(sp))
+            }
+            _ => return Err(unsupported("this INSERT source")),
+        };
+        (cols, source)
+    };
+    check_duplicate_columns(&table, &columns)?;
+    let on_dup = match &ins.on {
+        None => Vec::new(),
+        Some(ast::OnInsert::DuplicateKeyUpdate(list)) => {
+            b.values_fn = true;
+            bind_assignments(&mut b, &table, list)?
+        }
+        Some(_) => return Err(unsupported("ON CONFLICT")),
+    };
+    Ok(InsertPlan {
+        table,
+        kind,
+        columns,
+        source,
+        on_dup,
+    })
+}
+
+fn count_mismatch(row: usize) -> Error {
+    Error::new(
+        ErrorCode::WrongValueCountOnRow,
+        format!("Column count doesn't match value count at row {row}"),
+    )
+}
+
+fn check_duplicate_columns(t: &TableRef, cols: &[usize]) -> Result<()> {
+    for (i, c) in cols.iter().enumerate() {
+        if cols[..i].contains(c) {
+            return Err(Error::new(
+                ErrorCode::FieldSpecifiedTwice,
+                format!("Column '{}' specified twice", t.def.columns[*c].name),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn is_default_keyword(e: &ast::Expr) -> bool {
+    matches!(e, ast::Expr::Identifier(id) if id.quote_style.is_none() && id.value.eq_ignore_ascii_case("DEFAULT"))
+}
+
+fn bind_values_rows(
+    b: &mut Binder<'_>,
+    rows: &[ast::Parens<Vec<ast::Expr>>],
+    ncols: usize,
+) -> Result<Vec<Vec<Option<Expr>>>> {
+    let mut out = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        let row = &row.content;
+        if row.len() != ncols && !(row.is_empty() && ncols == 0) {
+            return Err(count_mismatch(i + 1));
+        }
+        let mut vals = Vec::with_capacity(row.len());
+        for e in row {
+            if is_default_keyword(e) {
+                vals.push(None);
+            } else {
+                vals.push(Some(bind_value_expr(b, e)?));
+            }
+        }
+        out.push(vals);
+    }
+    Ok(out)
+}
+
+/// Literal values are the common case (bulk inserts): skip the general binder for them.
+fn bind_value_expr(b: &mut Binder<'_>, e: &ast::Expr) -> Result<Expr> {
+    if let ast::Expr::Value(v) = e {
+        match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => {
+                return Ok(Expr::Lit(Value::str(s)))
+            }
+            ast::Value::Number(n, _) => {
+                if let Ok(i) = n.parse::<i64>() {
+                    return Ok(Expr::Lit(Value::Int(i)));
+                }
+            }
+            ast::Value::Null => return Ok(Expr::Lit(Value::Null)),
+            _ => {}
+        }
+    }
+    Ok(b.bind(e)?.0)
+}
+
+pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Result<UpdatePlan> {
+    if u.from.is_some() {
+        return Err(unsupported("multi-table UPDATE"));
+    }
+    if u.returning.is_some() || u.output.is_some() {
+        return Err(unsupported("UPDATE … RETURNING"));
+    }
+    let table = single_target(std::slice::from_ref(&u.table), env)?;
+    let mut b = Binder::new(env, params, None);
+    let scope = table.scope.clone();
+    b.scope = Some(&scope);
+    let sets = bind_assignments(&mut b, &table, &u.assignments)?;
+    b.clause = "where clause";
+    let filter = match &u.selection {
+        Some(w) => Some(b.bind(w)?.0),
+        None => None,
+    };
+    let order = bind_order(&mut b, &u.order_by)?;
+    let limit = bind_limit(&mut b, &u.limit)?;
+    let access = plan::choose_access(&table.def, filter.as_ref());
+    Ok(UpdatePlan {
+        table,
+        sets,
+        filter,
+        access,
+        order,
+        limit,
+    })
+}
+
+pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Result<DeletePlan> {
+    if !d.tables.is_empty() || d.using.is_some() {
+        return Err(unsupported("multi-table DELETE"));
+    }
+    if d.returning.is_some() || d.output.is_some() {
+        return Err(unsupported("DELETE … RETURNING"));
+    }
+    let from = match &d.from {
+        ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
+    };
+    let table = single_target(from, env)?;
+    let scope = table.scope.clone();
+    let mut b = Binder::new(env, params, Some(&scope));
+    b.clause = "where clause";
+    let filter = match &d.selection {
+        Some(w) => Some(b.bind(w)?.0),
+        None => None,
+    };
+    let order = bind_order(&mut b, &d.order_by)?;
+    let limit = bind_limit(&mut b, &d.limit)?;
+    let access = plan::choose_access(&table.def, filter.as_ref());
+    Ok(DeletePlan {
+        table,
+        filter,
+        access,
+        order,
+        limit,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// INSERT execution
+
+/// Per-statement INSERT state.
+struct InsertRun<'p, 'e> {
+    plan: &'p InsertPlan,
+    env: &'e Env<'e>,
+    strict: bool,
+    /// More than one row: NULL into NOT NULL becomes a warning in non-strict mode.
+    multi_row: bool,
+    first_generated: Option<u64>,
+    last_ai: Option<u64>,
+    affected: u64,
+    duplicates: u64,
+    records: u64,
+}
+
+pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
+    let strict = env.strict() && plan.kind != InsertKind::Ignore;
+    let mut run = InsertRun {
+        plan,
+        env,
+        strict,
+        multi_row: false,
+        first_generated: None,
+        last_ai: None,
+        affected: 0,
+        duplicates: 0,
+        records: 0,
+    };
+    let with_info = match &plan.source {
+        InsertSource::Values(rows) => {
+            run.multi_row = rows.len() > 1;
+            for (i, vals) in rows.iter().enumerate() {
+                let row = run.build_row(vals.iter().map(|v| v.as_ref().map(Source::Expr)), i as u64 + 1)?;
+                run.insert_row(txn, row)?;
+            }
+            rows.len() > 1
+        }
+        InsertSource::Select(sp) => {
+            run.multi_row = true;
+            let rows = exec_select::run_select(sp, env, Some(txn))?;
+            for (i, vals) in rows.into_iter().enumerate() {
+                let row = run.build_row(vals.into_iter().map(|v| Some(Source::Value(v))), i as u64 + 1)?;
+                run.insert_row(txn, row)?;
+            }
+            true
+        }
+    };
+    if let Some(id) = run.first_generated {
+        env.last_insert_id_set.set(Some(env.last_insert_id_set.get().unwrap_or(id)));
+    }
+    let last_insert_id = match env.last_insert_id_set.get() {
+        Some(id) => id,
+        None => run.first_generated.or(run.last_ai).unwrap_or(0),
+    };
+    let info = with_info.then(|| {
+        format!(
+            "Records: {}  Duplicates: {}  Warnings: {}",
+            run.records,
+            run.duplicates,
+            env.warnings.borrow().len()
+        )
+    });
+    Ok(DmlResult {
+        affected: run.affected,
+        last_insert_id,
+        info,
+    })
+}
+
+/// Where one provided value comes from.
+enum Source<'a> {
+    Expr(&'a Expr),
+    Value(Value),
+}
+
+impl InsertRun<'_, '_> {
+    fn store_ctx(&self, row: u64) -> StoreCtx<'_> {
+        StoreCtx {
+            strict: self.strict,
+            row,
+            warnings: &self.env.warnings,
+        }
+    }
+
+    /// Build a full row from the provided values (None = DEFAULT) and the column defaults.
+    fn build_row<'s>(
+        &mut self,
+        vals: impl Iterator<Item = Option<Source<'s>>>,
+        row_no: u64,
+    ) -> Result<Vec<Value>> {
+        let def = &self.plan.table.def;
+        let mut row: Vec<Value> = Vec::with_capacity(def.columns.len());
+        let mut provided = vec![false; def.columns.len()];
+        for col in &def.columns {
+            row.push(self.default_value(col)?);
+        }
+        for (&c, v) in self.plan.columns.iter().zip(vals) {
+            let Some(src) = v else {
+                continue;
+            };
+            let v = match src {
+                Source::Expr(e) => e.eval(&RowCtx::of(&row), self.env)?,
+                Source::Value(v) => v,
+            };
+            let col = &def.columns[c];
+            let v = convert::store_value(v, col, &self.store_ctx(row_no))?;
+            row[c] = v;
+            provided[c] = true;
+        }
+        for (c, col) in def.columns.iter().enumerate() {
+            if col.auto_increment {
+                continue;
+            }
+            if row[c].is_null() && !col.nullable {
+                row[c] = self.null_into_not_null(col, provided[c], row_no)?;
+            }
+        }
+        self.fill_auto_increment(&mut row)?;
+        Ok(row)
+    }
+
+    fn default_value(&self, col: &ColumnDef) -> Result<Value> {
+        Ok(match &col.default {
+            ColumnDefault::Value(v) => v.clone(),
+            ColumnDefault::CurrentTimestamp => current_timestamp(col, self.env),
+            ColumnDefault::None => Value::Null,
+        })
+    }
+
+    /// A NULL (explicit, or a column without default) for a NOT NULL column.
+    fn null_into_not_null(&self, col: &ColumnDef, provided: bool, row_no: u64) -> Result<Value> {
+        if !provided {
+            if self.strict {
+                return Err(Error::new(
+                    ErrorCode::NoDefaultForField,
+                    format!("Field '{}' doesn't have a default value", col.name),
+                ));
+            }
+            self.env.warn(
+                "Warning",
+                ErrorCode::NoDefaultForField,
+                format!("Field '{}' doesn't have a default value", col.name),
+            );
+            return Ok(convert::implicit_default(&col.data_type));
+        }
+        let msg = format!("Column '{}' cannot be null", col.name);
+        if self.strict || !self.multi_row {
+            return Err(Error::new(ErrorCode::BadNull, msg));
+        }
+        self.env.warn("Warning", ErrorCode::BadNull, msg);
+        let _ = row_no;
+        Ok(convert::implicit_default(&col.data_type))
+    }
+
+    fn fill_auto_increment(&mut self, row: &mut [Value]) -> Result<()> {
+        let Some(ai) = self.plan.table.def.auto_increment_column() else {
+            return Ok(());
+        };
+        let table = &self.plan.table.table;
+        let v = &row[ai];
+        let given = match v {
+            Value::Null => None,
+            other => {
+                let n = convert::to_num(other).to_i128();
+                if n == 0 {
+                    None
+                } else {
+                    Some(n)
+                }
+            }
+        };
+        match given {
+            None => {
+                let id = table.next_auto_increment();
+                let col = &self.plan.table.def.columns[ai];
+                row[ai] = convert::store_value(Value::UInt(id), col, &self.store_ctx(1))?;
+                self.first_generated.get_or_insert(id);
+            }
+            Some(n) => {
+                if n > 0 {
+                    table.observe_auto_increment(n as u64);
+                    self.last_ai = Some(n as u64);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn insert_row(&mut self, txn: &mut Txn, row: Vec<Value>) -> Result<()> {
+        self.records += 1;
+        let table = &self.plan.table.table;
+        if !self.plan.on_dup.is_empty() {
+            return self.insert_or_update(txn, row);
+        }
+        match self.plan.kind {
+            InsertKind::Replace => self.replace(txn, row),
+            _ => match table.insert(txn, row)? {
+                InsertOutcome::Inserted(_) => {
+                    self.affected += 1;
+                    Ok(())
+                }
+                InsertOutcome::Duplicate { index, row, .. } => {
+                    let e = table.dup_entry_error(index, &row);
+                    if self.plan.kind == InsertKind::Ignore {
+                        self.env.warn("Warning", e.code(), e.message());
+                        self.duplicates += 1;
+                        return Ok(());
+                    }
+                    Err(e)
+                }
+            },
+        }
+    }
+
+    fn replace(&mut self, txn: &mut Txn, row: Vec<Value>) -> Result<()> {
+        let table = &self.plan.table.table;
+        let mut replaced = false;
+        loop {
+            match table.insert(txn, row.clone())? {
+                InsertOutcome::Inserted(_) => {
+                    self.affected += 1;
+                    return Ok(());
+                }
+                InsertOutcome::Duplicate { handle, .. } => {
+                    table.delete(txn, &handle)?;
+                    self.affected += 1;
+                    if !replaced {
+                        self.duplicates += 1;
+                        replaced = true;
+                    }
+                }
+            }
+        }
+    }
+
+    fn insert_or_update(&mut self, txn: &mut Txn, row: Vec<Value>) -> Result<()> {
+        let table = &self.plan.table.table;
+        let proposed = row.clone();
+        let (handle, existing) = match table.insert(txn, row)? {
+            InsertOutcome::Inserted(_) => {
+                self.affected += 1;
+                return Ok(());
+            }
+            InsertOutcome::Duplicate { handle, row, .. } => (handle, row),
+        };
+        self.duplicates += 1;
+        let def = &self.plan.table.def;
+        let mut new = existing.to_vec();
+        for (c, e) in &self.plan.on_dup {
+            let rc = RowCtx {
+                row: &new,
+                new: &proposed,
+                aggs: &[],
+            };
+            let v = e.eval(&rc, self.env)?;
+            let col = &def.columns[*c];
+            let mut v = convert::store_value(v, col, &self.store_ctx(self.records))?;
+            if v.is_null() && !col.nullable {
+                v = self.null_into_not_null(col, true, self.records)?;
+            }
+            new[*c] = v;
+        }
+        if new[..] == existing[..] {
+            return Ok(());
+        }
+        touch_on_update(def, &self.plan.on_dup, &mut new, self.env);
+        if let Some(ai) = def.auto_increment_column() {
+            let n = convert::to_num(&new[ai]).to_i128();
+            if n > 0 {
+                table.observe_auto_increment(n as u64);
+            }
+        }
+        match table.update(txn, &handle, new)? {
+            InsertOutcome::Inserted(_) => {
+                self.affected += 2;
+                Ok(())
+            }
+            InsertOutcome::Duplicate { index, row, .. } => Err(table.dup_entry_error(index, &row)),
+        }
+    }
+}
+
+/// The value of CURRENT_TIMESTAMP for a column (its type's precision).
+fn current_timestamp(col: &ColumnDef, env: &Env<'_>) -> Value {
+    let now = env.now();
+    match col.data_type {
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
+            let unit = 10u32.pow(6 - fsp.min(6) as u32);
+            Value::DateTime(crate::types::DateTime {
+                micros: now.micros / unit * unit,
+                ..now
+            })
+        }
+        DataType::Date => Value::Date(now.date),
+        _ => Value::DateTime(now),
+    }
+}
+
+/// `ON UPDATE CURRENT_TIMESTAMP` columns not assigned by the statement take the current time.
+fn touch_on_update(def: &crate::storage::TableDef, sets: &[(usize, Expr)], row: &mut [Value], env: &Env<'_>) {
+    for (c, col) in def.columns.iter().enumerate() {
+        if col.on_update_current_timestamp && !sets.iter().any(|(s, _)| *s == c) {
+            row[c] = current_timestamp(col, env);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// UPDATE / DELETE execution
+
+/// The rows an UPDATE / DELETE may touch, in the order to process them. `locked` says the
+/// rows were read with an X lock (latest versions) and need no `lock_row`.
+fn candidates(
+    t: &TableRef,
+    access: &Access,
+    filter: &Option<Expr>,
+    order: &[(Expr, SortKey)],
+    env: &Env<'_>,
+    txn: &mut Txn,
+) -> Result<(Vec<(RowHandle, Row)>, bool)> {
+    let locked = order.is_empty() && access.is_pk_point(&t.def);
+    let lock = if locked {
+        LockMode::Exclusive
+    } else {
+        LockMode::None
+    };
+    let mut out = Vec::new();
+    plan::scan(&t.table, access, txn, env, lock, false, &mut |h, row| {
+        if let Some(f) = filter {
+            if !f.is_true(&RowCtx::of(row), env)? {
+                return Ok(ScanControl::Continue);
+            }
+        }
+        out.push((h.clone(), row.clone()));
+        Ok(ScanControl::Continue)
+    })?;
+    if !order.is_empty() {
+        let mut keyed: Vec<(Vec<Value>, (RowHandle, Row))> = Vec::with_capacity(out.len());
+        for c in out {
+            let keys = order
+                .iter()
+                .map(|(e, _)| e.eval(&RowCtx::of(&c.1), env))
+                .collect::<Result<Vec<_>>>()?;
+            keyed.push((keys, c));
+        }
+        let sort: Vec<SortKey> = order.iter().map(|(_, k)| k.clone()).collect();
+        keyed.sort_by(|a, b| {
+            for k in &sort {
+                let o = super::compare::sort_cmp(&a.0[k.col], &b.0[k.col], k.coll);
+                let o = if k.desc { o.reverse() } else { o };
+                if o != std::cmp::Ordering::Equal {
+                    return o;
+                }
+            }
+            std::cmp::Ordering::Equal
+        });
+        out = keyed.into_iter().map(|(_, c)| c).collect();
+    }
+    Ok((out, locked))
+}
+
+/// Lock a candidate and return its latest version if it still matches.
+fn lock_and_recheck(
+    t: &TableRef,
+    h: &RowHandle,
+    read: Row,
+    locked: bool,
+    filter: &Option<Expr>,
+    env: &Env<'_>,
+    txn: &mut Txn,
+) -> Result<Option<Row>> {
+    if locked {
+        return Ok(Some(read));
+    }
+    let Some(latest) = t.table.lock_row(txn, h)? else {
+        return Ok(None);
+    };
+    if let Some(f) = filter {
+        if !f.is_true(&RowCtx::of(&latest), env)? {
+            return Ok(None);
+        }
+    }
+    Ok(Some(latest))
+}
+
+pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
+    let limit = eval_count(&plan.limit, env)?;
+    let t = &plan.table;
+    let (cands, locked) = candidates(t, &plan.access, &plan.filter, &plan.order, env, txn)?;
+    let strict = env.strict();
+    let (mut matched, mut changed) = (0u64, 0u64);
+    for (h, read) in cands {
+        if limit.is_some_and(|l| matched >= l) {
+            break;
+        }
+        let Some(latest) = lock_and_recheck(t, &h, read, locked, &plan.filter, env, txn)? else {
+            continue;
+        };
+        matched += 1;
+        let mut new = latest.to_vec();
+        for (c, e) in &plan.sets {
+            let v = e.eval(&RowCtx::of(&new), env)?;
+            let col = &t.def.columns[*c];
+            let sc = StoreCtx {
+                strict,
+                row: matched,
+                warnings: &env.warnings,
+            };
+            let mut v = convert::store_value(v, col, &sc)?;
+            if v.is_null() && !col.nullable {
+                let msg = format!("Column '{}' cannot be null", col.name);
+                if strict {
+                    return Err(Error::new(ErrorCode::BadNull, msg));
+                }
+                env.warn("Warning", ErrorCode::BadNull, msg);
+                v = convert::implicit_default(&col.data_type);
+            }
+            new[*c] = v;
+        }
+        if new[..] == latest[..] {
+            continue;
+        }
+        touch_on_update(&t.def, &plan.sets, &mut new, env);
+        if let Some(ai) = t.def.auto_increment_column() {
+            if plan.sets.iter().any(|(c, _)| *c == ai) {
+                let n = convert::to_num(&new[ai]).to_i128();
+                if n > 0 {
+                    t.table.observe_auto_increment(n as u64);
+                }
+            }
+        }
+        match t.table.update(txn, &h, new)? {
+            InsertOutcome::Inserted(_) => changed += 1,
+            InsertOutcome::Duplicate { index, row, .. } => {
+                return Err(t.table.dup_entry_error(index, &row))
+            }
+        }
+    }
+    let info = format!(
+        "Rows matched: {matched}  Changed: {changed}  Warnings: {}",
+        env.warnings.borrow().len()
+    );
+    Ok(DmlResult {
+        affected: changed,
+        last_insert_id: env.last_insert_id_set.get().unwrap_or(0),
+        info: Some(info),
+    })
+}
+
+pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
+    let limit = eval_count(&plan.limit, env)?;
+    let t = &plan.table;
+    let (cands, locked) = candidates(t, &plan.access, &plan.filter, &plan.order, env, txn)?;
+    let mut deleted = 0u64;
+    for (h, read) in cands {
+        if limit.is_some_and(|l| deleted >= l) {
+            break;
+        }
+        if lock_and_recheck(t, &h, read, locked, &plan.filter, env, txn)?.is_none() {
+            continue;
+        }
+        t.table.delete(txn, &h)?;
+        deleted += 1;
+    }
+    Ok(DmlResult {
+        affected: deleted,
+        last_insert_id: 0,
+        info: None,
+    })
+}

@@ -1,0 +1,609 @@
+//! The SQL layer: parse → bind → plan → execute.
+//!
+//! ```text
+//!  text ──parse.rs──► Parsed { Stmt, item texts, ? positions }
+//!                         │
+//!     SELECT / INSERT / REPLACE / UPDATE / DELETE          everything else
+//!                         │                                      │
+//!   bind (bind.rs: names, types, ?; plan.rs: table,        run directly:
+//!   access path) ──► Plan (exec_select / exec_dml)         exec_admin.rs (BEGIN, SET, USE,
+//!                         │                                 users, DO, ANALYZE…),
+//!   execute: expressions (expr.rs, functions.rs,           exec_ddl.rs (CREATE / DROP / TRUNCATE),
+//!   convert.rs, compare.rs) over rows from storage         show.rs (SHOW …, DESCRIBE)
+//! ```
+//!
+//! * [`execute_text`] parses, binds and runs one statement (COM_QUERY).
+//! * [`prepare`] parses and binds once (table resolved, columns resolved, access path chosen);
+//!   [`execute_prepared`] only substitutes the parameters and runs. If a table of the plan was
+//!   dropped or changed its schema version (CREATE / DROP INDEX, TRUNCATE), the statement is
+//!   bound again transparently; if that changes its result columns, the execute fails with
+//!   "Prepared statement needs to be re-prepared". Statements without a plan (BEGIN, COMMIT,
+//!   SET, SHOW…) are prepared as their parsed form and run like text.
+//! * Data-changing statements are atomic: the executor takes a storage savepoint before the
+//!   statement and rolls back to it when the statement fails (one place: [`run_dml`]). The
+//!   session commits or rolls back the transaction itself (`end_statement`).
+//! * DDL and account statements commit the open transaction first (implicit commit).
+//! * Warnings of a statement replace those of the previous one in `sess.warnings` (SHOW
+//!   WARNINGS keeps them); an error becomes the only entry.
+//!
+//! Not supported, each a 1235 error naming the feature: joins, subqueries, UNION, CTEs,
+//! window functions, views, stored programs, triggers, savepoints, ALTER TABLE, KILL,
+//! SHOW PROCESSLIST, REGEXP, INTERVAL arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns,
+//! TEMPORARY tables, foreign keys, grants finer than ALL per database.
+
+mod bind;
+mod coldef;
+mod compare;
+mod convert;
+mod env;
+mod exec_admin;
+mod exec_ddl;
+mod exec_dml;
+mod exec_select;
+mod expr;
+mod functions;
+mod parse;
+mod plan;
+mod show;
+mod sqltype;
+mod virtual_tables;
+
+#[cfg(test)]
+mod golden;
+
+pub use convert::format_double;
+
+use crate::error::{Action, Error, Result};
+use crate::session::state::{ServerContext, SessionState, Warning};
+use crate::status::StatusCounter;
+use crate::storage::Txn;
+use crate::types::Value;
+use cohort_protocol::column::ColumnDefinition;
+use cohort_protocol::ErrorCode;
+use env::{split_session, Env, SessView};
+use exec_dml::{DeletePlan, DmlResult, InsertKind, InsertPlan, UpdatePlan};
+use exec_select::SelectPlan;
+use parse::{Parsed, Stmt};
+use parking_lot::Mutex;
+use sqlparser::ast::{ObjectType, Statement};
+use std::sync::Arc;
+
+/// The result of one statement.
+#[derive(Debug, PartialEq)]
+pub enum QueryResult {
+    /// An OK packet. `info` is the human-readable text (e.g. "Rows matched: 1  Changed: 1
+    /// Warnings: 0"); the codec sends it length-encoded.
+    Ok {
+        affected_rows: u64,
+        last_insert_id: u64,
+        info: Option<String>,
+    },
+    /// A result set.
+    Rows {
+        columns: Vec<ColumnDefinition>,
+        rows: Vec<Vec<Value>>,
+    },
+}
+
+impl QueryResult {
+    fn ok() -> QueryResult {
+        QueryResult::Ok {
+            affected_rows: 0,
+            last_insert_id: 0,
+            info: None,
+        }
+    }
+
+    fn affected(n: u64) -> QueryResult {
+        QueryResult::Ok {
+            affected_rows: n,
+            last_insert_id: 0,
+            info: None,
+        }
+    }
+}
+
+/// A prepared statement: parsed and bound once.
+pub struct Prepared {
+    /// Number of `?` parameters.
+    pub params: usize,
+    /// The result columns (empty for statements that return an OK packet).
+    pub columns: Vec<ColumnDefinition>,
+    state: Mutex<PrepState>,
+}
+
+struct PrepState {
+    parsed: Arc<Parsed>,
+    plan: Option<Arc<Plan>>,
+}
+
+/// A bound statement.
+enum Plan {
+    Select(SelectPlan),
+    Insert(InsertPlan),
+    Update(UpdatePlan),
+    Delete(DeletePlan),
+}
+
+impl Plan {
+    fn is_stale(&self) -> bool {
+        match self {
+            Plan::Select(p) => p.is_stale(),
+            Plan::Insert(p) => p.table.is_stale(),
+            Plan::Update(p) => p.table.is_stale(),
+            Plan::Delete(p) => p.table.is_stale(),
+        }
+    }
+
+    fn columns(&self) -> Vec<ColumnDefinition> {
+        match self {
+            Plan::Select(p) => p.columns.clone(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Run one statement given as text (COM_QUERY).
+pub fn execute_text(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<QueryResult> {
+    let parsed = match parse::parse(sql) {
+        Ok(p) => p,
+        Err(e) => {
+            record_error(sess, &e);
+            return Err(e);
+        }
+    };
+    let prev = start_statement(sess, &parsed);
+    let r = (|| {
+        if let Some(plan) = bind_plan(ctx, sess, &parsed, prev)? {
+            return execute_plan(ctx, sess, &plan, &[], prev);
+        }
+        run_other(ctx, sess, &parsed, &[], prev)
+    })();
+    finish(sess, r)
+}
+
+/// Parse and bind a statement once (COM_STMT_PREPARE).
+pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<Prepared> {
+    let parsed = parse::parse(sql)?;
+    if let Stmt::Unsupported(what) = &parsed.stmt {
+        return Err(Error::unsupported(what));
+    }
+    let prev = sess.warnings.len();
+    let plan = bind_plan(ctx, sess, &parsed, prev)?;
+    let columns = match &plan {
+        Some(p) => p.columns(),
+        None => generic_columns(ctx, sess, &parsed)?,
+    };
+    Ok(Prepared {
+        params: parsed.params.len(),
+        columns,
+        state: Mutex::new(PrepState {
+            parsed: Arc::new(parsed),
+            plan: plan.map(Arc::new),
+        }),
+    })
+}
+
+/// Run a prepared statement with its parameter values (COM_STMT_EXECUTE).
+pub fn execute_prepared(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    stmt: &Prepared,
+    params: &[Value],
+) -> Result<QueryResult> {
+    if params.len() != stmt.params {
+        let e = Error::new(
+            ErrorCode::WrongArguments,
+            "Incorrect arguments to mysqld_stmt_execute",
+        );
+        record_error(sess, &e);
+        return Err(e);
+    }
+    let (parsed, plan) = match current_plan(ctx, sess, stmt) {
+        Ok(x) => x,
+        Err(e) => {
+            record_error(sess, &e);
+            return Err(e);
+        }
+    };
+    let prev = start_statement(sess, &parsed);
+    let r = match &plan {
+        Some(p) => execute_plan(ctx, sess, p, params, prev),
+        None => run_other(ctx, sess, &parsed, params, prev),
+    };
+    finish(sess, r)
+}
+
+/// COM_FIELD_LIST: the columns of a table of the current database.
+pub fn field_list(ctx: &ServerContext, sess: &mut SessionState, table: &str) -> Result<Vec<ColumnDefinition>> {
+    let env = Env::new(ctx, SessView::of(sess, 0), &[]);
+    show::field_list(&env, table)
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// Reset the warning list for a new statement; returns the previous count (@@warning_count).
+fn start_statement(sess: &mut SessionState, parsed: &Parsed) -> usize {
+    let prev = sess.warnings.len();
+    if !parsed.stmt.keeps_warnings() {
+        sess.warnings.clear();
+    }
+    prev
+}
+
+fn record_error(sess: &mut SessionState, e: &Error) {
+    sess.warnings.clear();
+    sess.warnings.push(Warning {
+        level: "Error",
+        code: e.code().number(),
+        message: e.message().to_string(),
+    });
+}
+
+fn finish(sess: &mut SessionState, r: Result<QueryResult>) -> Result<QueryResult> {
+    if let Err(e) = &r {
+        record_error(sess, e);
+    }
+    r
+}
+
+/// The prepared statement's plan, bound again if its table changed.
+fn current_plan(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    stmt: &Prepared,
+) -> Result<(Arc<Parsed>, Option<Arc<Plan>>)> {
+    let mut st = stmt.state.lock();
+    if st.plan.as_ref().is_some_and(|p| p.is_stale()) {
+        let plan = bind_plan(ctx, sess, &st.parsed, sess.warnings.len())?;
+        let columns = plan.as_ref().map(Plan::columns).unwrap_or_default();
+        let same = columns.len() == stmt.columns.len()
+            && columns
+                .iter()
+                .zip(&stmt.columns)
+                .all(|(a, b)| a.column_type == b.column_type && a.name == b.name);
+        if !same {
+            return Err(Error::new(
+                ErrorCode::Unknown,
+                "Prepared statement needs to be re-prepared",
+            ));
+        }
+        st.plan = plan.map(Arc::new);
+    }
+    Ok((st.parsed.clone(), st.plan.clone()))
+}
+
+/// Bind SELECT / INSERT / UPDATE / DELETE; None for statements that run without a plan.
+fn bind_plan(ctx: &ServerContext, sess: &SessionState, parsed: &Parsed, prev: usize) -> Result<Option<Plan>> {
+    let Stmt::Sql(st) = &parsed.stmt else {
+        return Ok(None);
+    };
+    let env = Env::new(ctx, SessView::of(sess, prev), &[]);
+    let params = &parsed.params;
+    Ok(Some(match st.as_ref() {
+        Statement::Query(q) => Plan::Select(exec_select::plan_select(
+            &env,
+            params,
+            q,
+            &parsed.item_texts,
+            parsed.share_lock,
+        )?),
+        Statement::Insert(i) => Plan::Insert(exec_dml::plan_insert(&env, params, i)?),
+        Statement::Update(u) => Plan::Update(exec_dml::plan_update(&env, params, u)?),
+        Statement::Delete(d) => Plan::Delete(exec_dml::plan_delete(&env, params, d)?),
+        _ => return Ok(None),
+    }))
+}
+
+fn execute_plan(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    plan: &Plan,
+    params: &[Value],
+    prev: usize,
+) -> Result<QueryResult> {
+    match plan {
+        Plan::Select(p) => {
+            ctx.status.incr(StatusCounter::ComSelect);
+            run_select(ctx, sess, p, params, prev)
+        }
+        Plan::Insert(p) => {
+            let counter = if p.kind == InsertKind::Replace {
+                StatusCounter::ComReplace
+            } else {
+                StatusCounter::ComInsert
+            };
+            ctx.status.incr(counter);
+            run_dml(ctx, sess, params, prev, &p.table.db, |env, txn| {
+                exec_dml::run_insert(p, env, txn)
+            })
+        }
+        Plan::Update(p) => {
+            ctx.status.incr(StatusCounter::ComUpdate);
+            run_dml(ctx, sess, params, prev, &p.table.db, |env, txn| {
+                exec_dml::run_update(p, env, txn)
+            })
+        }
+        Plan::Delete(p) => {
+            ctx.status.incr(StatusCounter::ComDelete);
+            run_dml(ctx, sess, params, prev, &p.table.db, |env, txn| {
+                exec_dml::run_delete(p, env, txn)
+            })
+        }
+    }
+}
+
+fn run_select(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    p: &SelectPlan,
+    params: &[Value],
+    prev: usize,
+) -> Result<QueryResult> {
+    let (rows, effects) = if let Some(t) = p.table() {
+        let (txn, view) = split_session(ctx, sess, prev);
+        let env = Env::new(ctx, view, params);
+        plan::check_db_access(&env, &t.db)?;
+        let rows = exec_select::run_select(p, &env, Some(txn))?;
+        (rows, env.into_effects())
+    } else {
+        let env = Env::new(ctx, SessView::of(sess, prev), params);
+        let rows = exec_select::run_select(p, &env, None)?;
+        (rows, env.into_effects())
+    };
+    effects.apply(sess);
+    Ok(QueryResult::Rows {
+        columns: p.columns.clone(),
+        rows,
+    })
+}
+
+/// Run a data-changing statement atomically: savepoint first, roll back to it on error.
+fn run_dml(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    params: &[Value],
+    prev: usize,
+    db: &str,
+    f: impl FnOnce(&Env<'_>, &mut Txn) -> Result<DmlResult>,
+) -> Result<QueryResult> {
+    let (result, effects) = {
+        let (txn, view) = split_session(ctx, sess, prev);
+        let mut env = Env::new(ctx, view, params);
+        env.writes = true;
+        let sp = ctx.engine.savepoint(txn);
+        let r = plan::check_db_access(&env, db).and_then(|_| f(&env, txn));
+        if let Err(e) = &r {
+            if e.action() == Action::RollbackStatement {
+                ctx.engine.rollback_to_savepoint(txn, sp);
+            }
+        }
+        (r, env.into_effects())
+    };
+    let r = result?;
+    effects.apply(sess);
+    Ok(QueryResult::Ok {
+        affected_rows: r.affected,
+        last_insert_id: r.last_insert_id,
+        info: r.info,
+    })
+}
+
+/// Run a statement without a plan (DDL, session and admin statements, SHOW).
+fn run_other(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    parsed: &Parsed,
+    params: &[Value],
+    prev: usize,
+) -> Result<QueryResult> {
+    let count = |c: StatusCounter| ctx.status.incr(c);
+    match &parsed.stmt {
+        Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev),
+        Stmt::Begin => {
+            count(StatusCounter::ComBegin);
+            sess.begin_explicit(ctx)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Commit => {
+            count(StatusCounter::ComCommit);
+            sess.commit(ctx)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Rollback => {
+            count(StatusCounter::ComRollback);
+            sess.rollback(ctx);
+            Ok(QueryResult::ok())
+        }
+        Stmt::Set(items) => {
+            count(StatusCounter::ComSet);
+            exec_admin::set(ctx, sess, items, params, &parsed.params)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::SetNames { charset, collation } => {
+            count(StatusCounter::ComSet);
+            exec_admin::set_names(ctx, sess, charset, collation.as_deref())?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::SetTransaction { global, isolation } => {
+            count(StatusCounter::ComSet);
+            exec_admin::set_transaction(ctx, sess, *global, isolation.as_deref())?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::SetPassword { user, password } => {
+            count(StatusCounter::ComSet);
+            exec_admin::set_password(ctx, sess, user.as_ref(), password)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Show(s) => {
+            count(StatusCounter::ComShow);
+            let env = Env::new(ctx, SessView::of(sess, prev), params);
+            show::show(&env, &sess.warnings, s)
+        }
+        Stmt::Describe { db, table } => {
+            count(StatusCounter::ComShow);
+            let env = Env::new(ctx, SessView::of(sess, prev), params);
+            show::describe(&env, db.as_deref(), table)
+        }
+        Stmt::Use(db) => {
+            exec_admin::use_db(ctx, sess, db)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::CreateDatabase {
+            name,
+            if_not_exists,
+        } => {
+            count(StatusCounter::ComOther);
+            ddl(ctx, sess, prev, |env| exec_ddl::create_database(env, name, *if_not_exists))?;
+            Ok(QueryResult::affected(1))
+        }
+        Stmt::DropDatabase { name, if_exists } => {
+            count(StatusCounter::ComOther);
+            let tables = ctx.engine.tables(name).map(|t| t.len() as u64).unwrap_or(0);
+            ddl(ctx, sess, prev, |env| exec_ddl::drop_database(env, name, *if_exists))?;
+            if sess.db.as_deref() == Some(name.as_str()) {
+                sess.db = None;
+            }
+            Ok(QueryResult::affected(tables))
+        }
+        Stmt::CreateUser {
+            users,
+            if_not_exists,
+        } => {
+            count(StatusCounter::ComOther);
+            sess.commit(ctx)?;
+            exec_admin::create_users(ctx, sess, users, *if_not_exists)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::AlterUser { users, if_exists } => {
+            count(StatusCounter::ComOther);
+            sess.commit(ctx)?;
+            exec_admin::alter_users(ctx, sess, users, *if_exists)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::DropUser { users, if_exists } => {
+            count(StatusCounter::ComOther);
+            sess.commit(ctx)?;
+            exec_admin::drop_users(ctx, sess, users, *if_exists)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Grant { on, users } => {
+            count(StatusCounter::ComOther);
+            sess.commit(ctx)?;
+            exec_admin::grant(ctx, sess, on, users)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Revoke { on, users } => {
+            count(StatusCounter::ComOther);
+            sess.commit(ctx)?;
+            exec_admin::revoke(ctx, sess, on.as_ref(), users)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Flush | Stmt::UnlockTables => {
+            count(StatusCounter::ComOther);
+            Ok(QueryResult::ok())
+        }
+        Stmt::TableMaint { op, tables } => {
+            count(StatusCounter::ComOther);
+            sess.commit(ctx)?;
+            exec_admin::table_maint(ctx, sess, op, tables)
+        }
+        Stmt::Do(exprs) => {
+            count(StatusCounter::ComOther);
+            exec_admin::do_exprs(ctx, sess, exprs, params, &parsed.params)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Unsupported(what) => Err(Error::unsupported(what)),
+    }
+}
+
+/// Run a DDL step: implicit commit, then the step with the session's environment.
+fn ddl(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    prev: usize,
+    f: impl FnOnce(&Env<'_>) -> Result<()>,
+) -> Result<()> {
+    sess.commit(ctx)?;
+    let (r, effects) = {
+        let env = Env::new(ctx, SessView::of(sess, prev), &[]);
+        let r = f(&env);
+        (r, env.into_effects())
+    };
+    r?;
+    effects.apply(sess);
+    Ok(())
+}
+
+fn run_sql_ddl(ctx: &ServerContext, sess: &mut SessionState, st: &Statement, prev: usize) -> Result<QueryResult> {
+    let count = |c: StatusCounter| ctx.status.incr(c);
+    match st {
+        Statement::CreateTable(ct) => {
+            count(StatusCounter::ComCreateTable);
+            ddl(ctx, sess, prev, |env| exec_ddl::create_table(env, ct))?;
+        }
+        Statement::CreateIndex(ci) => {
+            count(StatusCounter::ComOther);
+            ddl(ctx, sess, prev, |env| exec_ddl::create_index(env, ci))?;
+        }
+        Statement::Drop {
+            object_type,
+            if_exists,
+            names,
+            table,
+            temporary,
+            ..
+        } => match object_type {
+            ObjectType::Table => {
+                if *temporary {
+                    return Err(Error::unsupported("TEMPORARY tables"));
+                }
+                count(StatusCounter::ComDropTable);
+                ddl(ctx, sess, prev, |env| exec_ddl::drop_tables(env, names, *if_exists))?;
+            }
+            ObjectType::Index => {
+                count(StatusCounter::ComOther);
+                let Some(t) = table else {
+                    return Err(Error::parse("", 1));
+                };
+                ddl(ctx, sess, prev, |env| exec_ddl::drop_index(env, names, t, *if_exists))?;
+            }
+            other => return Err(Error::unsupported(&format!("DROP {other}"))),
+        },
+        Statement::Truncate(t) => {
+            count(StatusCounter::ComOther);
+            ddl(ctx, sess, prev, |env| exec_ddl::truncate(env, t))?;
+        }
+        Statement::AlterTable(_) => return Err(Error::unsupported("ALTER TABLE")),
+        Statement::CreateView(_) => return Err(Error::unsupported("views")),
+        other => {
+            let text = other.to_string();
+            let head: String = text.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+            return Err(Error::unsupported(&head));
+        }
+    }
+    Ok(QueryResult::ok())
+}
+
+/// Result columns of a statement without a plan, for COM_STMT_PREPARE (SHOW, DESCRIBE,
+/// ANALYZE… produce rows; their columns do not depend on the data).
+fn generic_columns(ctx: &ServerContext, sess: &mut SessionState, parsed: &Parsed) -> Result<Vec<ColumnDefinition>> {
+    let has_rows = matches!(
+        parsed.stmt,
+        Stmt::Show(_) | Stmt::Describe { .. } | Stmt::TableMaint { .. }
+    );
+    if !has_rows || !parsed.params.is_empty() {
+        return Ok(Vec::new());
+    }
+    let saved = sess.warnings.clone();
+    let prev = sess.warnings.len();
+    let r = match &parsed.stmt {
+        Stmt::TableMaint { op, tables } => exec_admin::table_maint(ctx, sess, op, tables),
+        _ => run_other(ctx, sess, parsed, &[], prev),
+    };
+    sess.warnings = saved;
+    match r? {
+        QueryResult::Rows { columns, .. } => Ok(columns),
+        QueryResult::Ok { .. } => Ok(Vec::new()),
+    }
+}

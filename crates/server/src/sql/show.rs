@@ -1,0 +1,744 @@
+//! SHOW statements and DESCRIBE: result sets built from the catalog, the variables, the status
+//! counters and the session.
+
+use super::bind::{ScopeColumn, TableScope};
+use super::coldef::{int_column, nullable_int_column, nullable_text_column, text_column};
+use super::env::Env;
+use super::expr::{like_match, RowCtx};
+use super::parse::{Show, ShowFilter, UserHost};
+use super::plan::{check_db_access, database_exists, is_system_schema};
+use super::sqltype::SqlType;
+use super::QueryResult;
+use crate::error::{Error, Result};
+use crate::session::state::Warning;
+use crate::storage::{ColumnDefault, IndexDef, Table, TableDef};
+use crate::types::{Collation, DataType, Value};
+use cohort_protocol::column::ColumnDefinition;
+use cohort_protocol::ErrorCode;
+
+/// The rows of a SHOW statement before its filter.
+struct Listing {
+    columns: Vec<ColumnDefinition>,
+    rows: Vec<Vec<Value>>,
+}
+
+impl Listing {
+    fn into_result(self) -> QueryResult {
+        QueryResult::Rows {
+            columns: self.columns,
+            rows: self.rows,
+        }
+    }
+}
+
+fn s(x: &str) -> Value {
+    Value::str(x)
+}
+
+fn opt(x: Option<String>) -> Value {
+    x.map_or(Value::Null, |v| Value::str(&v))
+}
+
+/// Apply `LIKE 'pattern'` (to column `like_col`, case-insensitive) or `WHERE expr`.
+fn filter(env: &Env<'_>, listing: &mut Listing, f: &ShowFilter, like_col: usize) -> Result<()> {
+    match f {
+        ShowFilter::None => Ok(()),
+        ShowFilter::Like(p) => {
+            listing.rows.retain(|r| match &r[like_col] {
+                Value::Bytes(b) => like_match(b, p.as_bytes(), Some('\\'), Collation::Utf8mb4GeneralCi),
+                _ => false,
+            });
+            Ok(())
+        }
+        ShowFilter::Where(e) => {
+            let scope = TableScope {
+                db: String::new(),
+                table: String::new(),
+                alias: None,
+                columns: listing
+                    .columns
+                    .iter()
+                    .map(|c| ScopeColumn {
+                        name: c.name.clone(),
+                        ty: SqlType::varchar(256),
+                    })
+                    .collect(),
+            };
+            let mut b = super::bind::Binder::new(env, &[], Some(&scope));
+            b.clause = "where clause";
+            let (x, _) = b.bind(e)?;
+            let mut keep = Vec::with_capacity(listing.rows.len());
+            for r in listing.rows.drain(..) {
+                if x.is_true(&RowCtx::of(&r), env)? {
+                    keep.push(r);
+                }
+            }
+            listing.rows = keep;
+            Ok(())
+        }
+    }
+}
+
+pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryResult> {
+    match stmt {
+        Show::Databases(f) => {
+            let mut l = databases(env, f);
+            filter(env, &mut l, f, 0)?;
+            Ok(l.into_result())
+        }
+        Show::Tables { full, db, filter: f } => {
+            let mut l = tables(env, db.as_deref(), *full, f)?;
+            filter(env, &mut l, f, 0)?;
+            Ok(l.into_result())
+        }
+        Show::Columns {
+            full,
+            db,
+            table,
+            filter: f,
+        } => {
+            let mut l = columns(env, db.as_deref(), table, *full)?;
+            filter(env, &mut l, f, 0)?;
+            Ok(l.into_result())
+        }
+        Show::Index { db, table } => Ok(index(env, db.as_deref(), table)?.into_result()),
+        Show::CreateTable { db, table } => {
+            let (db, t) = table_of(env, db.as_deref(), table)?;
+            let ddl = create_table_text(&t.def(), t.auto_increment_peek());
+            let _ = db;
+            Ok(QueryResult::Rows {
+                columns: vec![text_column("Table", 64), text_column("Create Table", 1024)],
+                rows: vec![vec![s(&t.def().name), s(&ddl)]],
+            })
+        }
+        Show::CreateDatabase(name) => {
+            if !database_exists(env.ctx, name) {
+                return Err(Error::bad_db(name));
+            }
+            check_db_access(env, name)?;
+            Ok(QueryResult::Rows {
+                columns: vec![text_column("Database", 64), text_column("Create Database", 1024)],
+                rows: vec![vec![
+                    s(name),
+                    s(&format!(
+                        "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
+                    )),
+                ]],
+            })
+        }
+        Show::Variables { global, filter: f } => {
+            let mut l = variables(env, *global);
+            filter(env, &mut l, f, 0)?;
+            Ok(l.into_result())
+        }
+        Show::Status(f) => {
+            let mut l = status(env);
+            filter(env, &mut l, f, 0)?;
+            Ok(l.into_result())
+        }
+        Show::Warnings { errors_only, count } => Ok(show_warnings(warnings, *errors_only, *count)),
+        Show::Engines => Ok(engines()),
+        Show::ProcessList => Err(Error::unsupported("SHOW PROCESSLIST")),
+        Show::Grants(user) => grants(env, user.as_ref()),
+        Show::TableStatus { db, filter: f } => {
+            let mut l = table_status(env, db.as_deref())?;
+            filter(env, &mut l, f, 0)?;
+            Ok(l.into_result())
+        }
+        Show::Collation(f) => {
+            let mut l = collations();
+            filter(env, &mut l, f, 0)?;
+            Ok(l.into_result())
+        }
+        Show::Charset(f) => {
+            let mut l = charsets();
+            filter(env, &mut l, f, 0)?;
+            Ok(l.into_result())
+        }
+    }
+}
+
+fn like_suffix(f: &ShowFilter) -> String {
+    match f {
+        ShowFilter::Like(p) => format!(" ({p})"),
+        _ => String::new(),
+    }
+}
+
+fn databases(env: &Env<'_>, f: &ShowFilter) -> Listing {
+    let mut names: Vec<String> = env
+        .ctx
+        .engine
+        .databases()
+        .into_iter()
+        .filter(|d| env.ctx.accounts.can_access_db(env.sess.user, env.sess.host, d))
+        .collect();
+    names.push("information_schema".into());
+    if env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+        names.push("mysql".into());
+        names.push("performance_schema".into());
+    }
+    names.sort();
+    Listing {
+        columns: vec![text_column(&format!("Database{}", like_suffix(f)), 64)],
+        rows: names.into_iter().map(|n| vec![s(&n)]).collect(),
+    }
+}
+
+/// The database a SHOW refers to: the given one or the session's (1046 / 1049 / 1044).
+fn target_db(env: &Env<'_>, db: Option<&str>) -> Result<String> {
+    let db = match db {
+        Some(d) => d.to_string(),
+        None => env.sess.db.ok_or_else(Error::no_db)?.to_string(),
+    };
+    if !database_exists(env.ctx, &db) {
+        return Err(Error::bad_db(&db));
+    }
+    check_db_access(env, &db)?;
+    Ok(db)
+}
+
+fn tables(env: &Env<'_>, db: Option<&str>, full: bool, f: &ShowFilter) -> Result<Listing> {
+    let db = target_db(env, db)?;
+    let names = if is_system_schema(&db) {
+        Vec::new()
+    } else {
+        env.ctx.engine.tables(&db)?
+    };
+    let mut columns = vec![text_column(&format!("Tables_in_{db}{}", like_suffix(f)), 64)];
+    if full {
+        columns.push(text_column("Table_type", 64));
+    }
+    let rows = names
+        .into_iter()
+        .map(|n| {
+            let mut r = vec![s(&n)];
+            if full {
+                r.push(s("BASE TABLE"));
+            }
+            r
+        })
+        .collect();
+    Ok(Listing { columns, rows })
+}
+
+fn table_of(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<(String, std::sync::Arc<Table>)> {
+    let db = match db {
+        Some(d) => d.to_string(),
+        None => env.sess.db.ok_or_else(Error::no_db)?.to_string(),
+    };
+    check_db_access(env, &db)?;
+    if is_system_schema(&db) {
+        return Err(Error::no_such_table(&db, table));
+    }
+    let t = env.ctx.engine.table(&db, table)?;
+    Ok((db, t))
+}
+
+/// The type as SHOW COLUMNS / SHOW CREATE TABLE print it.
+pub fn type_text(dt: &DataType) -> String {
+    let int = |name: &str, width: u32, unsigned: bool| {
+        if unsigned {
+            format!("{name}({}) unsigned", width - 1)
+        } else {
+            format!("{name}({width})")
+        }
+    };
+    match dt {
+        DataType::TinyInt { unsigned } => int("tinyint", 4, *unsigned),
+        DataType::SmallInt { unsigned } => int("smallint", 6, *unsigned),
+        DataType::MediumInt { unsigned } => int("mediumint", 9, *unsigned),
+        DataType::Int { unsigned } => int("int", 11, *unsigned),
+        DataType::BigInt { unsigned } => {
+            if *unsigned {
+                "bigint(20) unsigned".into()
+            } else {
+                "bigint(20)".into()
+            }
+        }
+        DataType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
+        DataType::Float => "float".into(),
+        DataType::Double => "double".into(),
+        DataType::Char { len, .. } => format!("char({len})"),
+        DataType::VarChar { len, .. } => format!("varchar({len})"),
+        DataType::Text { max_bytes, .. } => match max_bytes {
+            0..=255 => "tinytext",
+            256..=65_535 => "text",
+            65_536..=16_777_215 => "mediumtext",
+            _ => "longtext",
+        }
+        .into(),
+        DataType::Binary { len } => format!("binary({len})"),
+        DataType::VarBinary { len } => format!("varbinary({len})"),
+        DataType::Blob { max_bytes } => match max_bytes {
+            0..=255 => "tinyblob",
+            256..=65_535 => "blob",
+            65_536..=16_777_215 => "mediumblob",
+            _ => "longblob",
+        }
+        .into(),
+        DataType::Date => "date".into(),
+        DataType::DateTime { fsp } => with_fsp("datetime", *fsp),
+        DataType::Timestamp { fsp } => with_fsp("timestamp", *fsp),
+    }
+}
+
+fn with_fsp(name: &str, fsp: u8) -> String {
+    if fsp > 0 {
+        format!("{name}({fsp})")
+    } else {
+        name.to_string()
+    }
+}
+
+fn collation_name(c: Collation) -> &'static str {
+    match c {
+        Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
+        Collation::Utf8mb4Bin => "utf8mb4_bin",
+        Collation::Binary => "binary",
+    }
+}
+
+fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
+    match &col.default {
+        ColumnDefault::None => None,
+        ColumnDefault::Value(Value::Null) => None,
+        ColumnDefault::Value(v) => Some(super::convert::to_string(v)),
+        ColumnDefault::CurrentTimestamp => Some(match &col.data_type {
+            DataType::DateTime { fsp } | DataType::Timestamp { fsp } if *fsp > 0 => {
+                format!("CURRENT_TIMESTAMP({fsp})")
+            }
+            _ => "CURRENT_TIMESTAMP".into(),
+        }),
+    }
+}
+
+fn key_text(def: &TableDef, i: usize) -> &'static str {
+    if def
+        .primary_key
+        .as_ref()
+        .is_some_and(|pk| pk.parts.iter().any(|p| p.column == i))
+    {
+        return "PRI";
+    }
+    for idx in &def.indexes {
+        if idx.parts.first().is_some_and(|p| p.column == i) {
+            return if idx.unique && idx.parts.len() == 1 {
+                "UNI"
+            } else {
+                "MUL"
+            };
+        }
+    }
+    ""
+}
+
+fn extra_text(col: &crate::storage::ColumnDef) -> String {
+    let mut parts = Vec::new();
+    if col.auto_increment {
+        parts.push("auto_increment".to_string());
+    }
+    if col.default == ColumnDefault::CurrentTimestamp {
+        parts.push("DEFAULT_GENERATED".to_string());
+    }
+    if col.on_update_current_timestamp {
+        parts.push("on update CURRENT_TIMESTAMP".to_string());
+    }
+    parts.join(" ")
+}
+
+fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<Listing> {
+    let (_, t) = table_of(env, db, table)?;
+    let def = t.def();
+    let mut columns = vec![text_column("Field", 64), text_column("Type", 64)];
+    if full {
+        columns.push(nullable_text_column("Collation", 64));
+    }
+    columns.extend([
+        text_column("Null", 3),
+        text_column("Key", 3),
+        nullable_text_column("Default", 64),
+        text_column("Extra", 64),
+    ]);
+    if full {
+        columns.push(text_column("Privileges", 80));
+        columns.push(text_column("Comment", 1024));
+    }
+    let rows = def
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut r = vec![s(&c.name), s(&type_text(&c.data_type))];
+            if full {
+                r.push(if c.data_type.is_text() {
+                    s(collation_name(c.data_type.collation()))
+                } else {
+                    Value::Null
+                });
+            }
+            r.push(s(if c.nullable { "YES" } else { "NO" }));
+            r.push(s(key_text(&def, i)));
+            r.push(opt(default_text(c)));
+            r.push(s(&extra_text(c)));
+            if full {
+                r.push(s("select,insert,update,references"));
+                r.push(s(c.comment.as_deref().unwrap_or("")));
+            }
+            r
+        })
+        .collect();
+    Ok(Listing { columns, rows })
+}
+
+fn index(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<Listing> {
+    let (_, t) = table_of(env, db, table)?;
+    let def = t.def();
+    let columns = vec![
+        text_column("Table", 64),
+        int_column("Non_unique"),
+        text_column("Key_name", 64),
+        int_column("Seq_in_index"),
+        text_column("Column_name", 64),
+        nullable_text_column("Collation", 1),
+        nullable_int_column("Cardinality"),
+        nullable_int_column("Sub_part"),
+        nullable_text_column("Packed", 10),
+        text_column("Null", 3),
+        text_column("Index_type", 16),
+        text_column("Comment", 16),
+        text_column("Index_comment", 1024),
+        text_column("Visible", 3),
+    ];
+    let mut rows = Vec::new();
+    let all: Vec<&IndexDef> = def.primary_key.iter().chain(def.indexes.iter()).collect();
+    for idx in all {
+        for (seq, p) in idx.parts.iter().enumerate() {
+            let col = &def.columns[p.column];
+            rows.push(vec![
+                s(&def.name),
+                Value::Int(!idx.unique as i64),
+                s(&idx.name),
+                Value::Int(seq as i64 + 1),
+                s(&col.name),
+                s("A"),
+                Value::Int(t.approx_rows() as i64),
+                p.prefix_len.map_or(Value::Null, |l| Value::Int(l as i64)),
+                Value::Null,
+                s(if col.nullable { "YES" } else { "" }),
+                s("BTREE"),
+                s(""),
+                s(""),
+                s("YES"),
+            ]);
+        }
+    }
+    Ok(Listing { columns, rows })
+}
+
+fn quote_value(v: &str) -> String {
+    format!("'{}'", v.replace('\\', "\\\\").replace('\'', "''"))
+}
+
+fn key_columns(def: &TableDef, idx: &IndexDef) -> String {
+    idx.parts
+        .iter()
+        .map(|p| match p.prefix_len {
+            Some(l) => format!("`{}`({l})", def.columns[p.column].name),
+            None => format!("`{}`", def.columns[p.column].name),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `SHOW CREATE TABLE` text, MySQL-formatted.
+pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
+    let mut lines = Vec::new();
+    for c in &def.columns {
+        let mut l = format!("  `{}` {}", c.name, type_text(&c.data_type));
+        if c.data_type.is_text() && c.data_type.collation() != Collation::Utf8mb4GeneralCi {
+            l.push_str(&format!(" COLLATE {}", collation_name(c.data_type.collation())));
+        }
+        if !c.nullable {
+            l.push_str(" NOT NULL");
+        } else if matches!(c.data_type, DataType::Timestamp { .. }) {
+            l.push_str(" NULL");
+        }
+        match &c.default {
+            ColumnDefault::None => {}
+            ColumnDefault::Value(Value::Null) => {
+                if !matches!(c.data_type, DataType::Text { .. } | DataType::Blob { .. }) {
+                    l.push_str(" DEFAULT NULL");
+                }
+            }
+            ColumnDefault::Value(v) => {
+                l.push_str(&format!(" DEFAULT {}", quote_value(&super::convert::to_string(v))))
+            }
+            ColumnDefault::CurrentTimestamp => {
+                l.push_str(&format!(" DEFAULT {}", default_text(c).unwrap_or_default()))
+            }
+        }
+        if c.on_update_current_timestamp {
+            match &c.data_type {
+                DataType::DateTime { fsp } | DataType::Timestamp { fsp } if *fsp > 0 => {
+                    l.push_str(&format!(" ON UPDATE CURRENT_TIMESTAMP({fsp})"))
+                }
+                _ => l.push_str(" ON UPDATE CURRENT_TIMESTAMP"),
+            }
+        }
+        if c.auto_increment {
+            l.push_str(" AUTO_INCREMENT");
+        }
+        if let Some(cm) = &c.comment {
+            l.push_str(&format!(" COMMENT {}", quote_value(cm)));
+        }
+        lines.push(l);
+    }
+    if let Some(pk) = &def.primary_key {
+        lines.push(format!("  PRIMARY KEY ({})", key_columns(def, pk)));
+    }
+    for idx in &def.indexes {
+        let kind = if idx.unique { "UNIQUE KEY" } else { "KEY" };
+        lines.push(format!("  {kind} `{}` ({})", idx.name, key_columns(def, idx)));
+    }
+    let mut out = format!("CREATE TABLE `{}` (\n{}\n) ENGINE={}", def.name, lines.join(",\n"), def.engine);
+    if def.auto_increment_column().is_some() && next_auto_increment > 1 {
+        out.push_str(&format!(" AUTO_INCREMENT={next_auto_increment}"));
+    }
+    out.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    if let Some(cm) = &def.comment {
+        out.push_str(&format!(" COMMENT={}", quote_value(cm)));
+    }
+    out
+}
+
+fn variables(env: &Env<'_>, global: bool) -> Listing {
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    for (name, v) in env.ctx.vars.list_global() {
+        let v = if global {
+            v
+        } else if name == "autocommit" {
+            s(if env.sess.autocommit { "ON" } else { "OFF" })
+        } else {
+            env.sess.session_vars.get(&name).cloned().unwrap_or(v)
+        };
+        rows.push(vec![s(&name), s(&crate::vars::display(&v))]);
+    }
+    Listing {
+        columns: vec![text_column("Variable_name", 64), nullable_text_column("Value", 2048)],
+        rows,
+    }
+}
+
+fn status(env: &Env<'_>) -> Listing {
+    let rows = env
+        .ctx
+        .status
+        .list()
+        .into_iter()
+        .map(|(n, v)| vec![s(&n), s(&crate::vars::display(&v))])
+        .collect();
+    Listing {
+        columns: vec![text_column("Variable_name", 64), nullable_text_column("Value", 2048)],
+        rows,
+    }
+}
+
+fn show_warnings(warnings: &[Warning], errors_only: bool, count: bool) -> QueryResult {
+    let list: Vec<&Warning> = warnings
+        .iter()
+        .filter(|w| !errors_only || w.level == "Error")
+        .collect();
+    if count {
+        let name = if errors_only {
+            "@@session.error_count"
+        } else {
+            "@@session.warning_count"
+        };
+        return QueryResult::Rows {
+            columns: vec![int_column(name)],
+            rows: vec![vec![Value::Int(list.len() as i64)]],
+        };
+    }
+    let mut code = int_column("Code");
+    code.column_length = 4;
+    QueryResult::Rows {
+        columns: vec![text_column("Level", 7), code, text_column("Message", 512)],
+        rows: list
+            .into_iter()
+            .map(|w| vec![s(w.level), Value::Int(w.code as i64), s(&w.message)])
+            .collect(),
+    }
+}
+
+fn engines() -> QueryResult {
+    QueryResult::Rows {
+        columns: vec![
+            text_column("Engine", 64),
+            text_column("Support", 8),
+            text_column("Comment", 80),
+            nullable_text_column("Transactions", 3),
+            nullable_text_column("XA", 3),
+            nullable_text_column("Savepoints", 3),
+        ],
+        rows: vec![vec![
+            s("InnoDB"),
+            s("DEFAULT"),
+            s("Cohort in-memory engine: row locks, READ COMMITTED, transactions"),
+            s("YES"),
+            s("NO"),
+            s("NO"),
+        ]],
+    }
+}
+
+fn grants(env: &Env<'_>, user: Option<&UserHost>) -> Result<QueryResult> {
+    let (u, h) = match user {
+        Some(uh) => (uh.user.as_str(), uh.host.as_str()),
+        None => (env.sess.user, env.sess.host),
+    };
+    let own = u == env.sess.user && h == env.sess.host;
+    if !own && !env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+        return Err(Error::new(
+            ErrorCode::DbAccessDenied,
+            format!(
+                "Access denied for user '{}'@'{}' to database 'mysql'",
+                env.sess.user, env.sess.host
+            ),
+        ));
+    }
+    let lines = env.ctx.accounts.show_grants(u, h)?;
+    Ok(QueryResult::Rows {
+        columns: vec![text_column(&format!("Grants for {u}@{h}"), 1024)],
+        rows: lines.into_iter().map(|l| vec![s(&l)]).collect(),
+    })
+}
+
+fn table_status(env: &Env<'_>, db: Option<&str>) -> Result<Listing> {
+    let db = target_db(env, db)?;
+    let names = if is_system_schema(&db) {
+        Vec::new()
+    } else {
+        env.ctx.engine.tables(&db)?
+    };
+    let columns = vec![
+        text_column("Name", 64),
+        nullable_text_column("Engine", 64),
+        nullable_int_column("Version"),
+        nullable_text_column("Row_format", 10),
+        nullable_int_column("Rows"),
+        nullable_int_column("Avg_row_length"),
+        nullable_int_column("Data_length"),
+        nullable_int_column("Max_data_length"),
+        nullable_int_column("Index_length"),
+        nullable_int_column("Data_free"),
+        nullable_int_column("Auto_increment"),
+        nullable_text_column("Create_time", 19),
+        nullable_text_column("Update_time", 19),
+        nullable_text_column("Check_time", 19),
+        nullable_text_column("Collation", 64),
+        nullable_int_column("Checksum"),
+        nullable_text_column("Create_options", 255),
+        text_column("Comment", 2048),
+    ];
+    let mut rows = Vec::new();
+    for n in names {
+        let Ok(t) = env.ctx.engine.table(&db, &n) else {
+            continue;
+        };
+        let def = t.def();
+        let ai = def
+            .auto_increment_column()
+            .map_or(Value::Null, |_| Value::Int(t.auto_increment_peek() as i64));
+        rows.push(vec![
+            s(&n),
+            s(&def.engine),
+            Value::Int(10),
+            s("Dynamic"),
+            Value::Int(t.approx_rows() as i64),
+            Value::Int(0),
+            Value::Int(0),
+            Value::Int(0),
+            Value::Int(0),
+            Value::Int(0),
+            ai,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            s("utf8mb4_general_ci"),
+            Value::Null,
+            s(""),
+            s(def.comment.as_deref().unwrap_or("")),
+        ]);
+    }
+    Ok(Listing { columns, rows })
+}
+
+fn collations() -> Listing {
+    let list = [
+        ("binary", "binary", 63, "Yes"),
+        ("latin1_swedish_ci", "latin1", 8, "Yes"),
+        ("utf8mb3_general_ci", "utf8mb3", 33, "Yes"),
+        ("utf8mb4_bin", "utf8mb4", 46, ""),
+        ("utf8mb4_general_ci", "utf8mb4", 45, "Yes"),
+    ];
+    Listing {
+        columns: vec![
+            text_column("Collation", 64),
+            text_column("Charset", 64),
+            int_column("Id"),
+            text_column("Default", 3),
+            text_column("Compiled", 3),
+            int_column("Sortlen"),
+        ],
+        rows: list
+            .iter()
+            .map(|(c, cs, id, d)| vec![s(c), s(cs), Value::Int(*id), s(d), s("Yes"), Value::Int(1)])
+            .collect(),
+    }
+}
+
+fn charsets() -> Listing {
+    let list = [
+        ("binary", "Binary pseudo charset", "binary", 1),
+        ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
+        ("utf8mb3", "UTF-8 Unicode", "utf8mb3_general_ci", 3),
+        ("utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", 4),
+    ];
+    Listing {
+        columns: vec![
+            text_column("Charset", 64),
+            text_column("Description", 64),
+            text_column("Default collation", 64),
+            int_column("Maxlen"),
+        ],
+        rows: list
+            .iter()
+            .map(|(c, d, dc, m)| vec![s(c), s(d), s(dc), Value::Int(*m)])
+            .collect(),
+    }
+}
+
+/// DESCRIBE t: SHOW COLUMNS FROM t.
+pub fn describe(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<QueryResult> {
+    Ok(columns(env, db, table, false)?.into_result())
+}
+
+/// COM_FIELD_LIST: the column definitions of a table.
+pub fn field_list(env: &Env<'_>, table: &str) -> Result<Vec<ColumnDefinition>> {
+    let (db, t) = table_of(env, None, table)?;
+    let def = t.def();
+    Ok((0..def.columns.len())
+        .map(|i| {
+            super::coldef::table_column(
+                &def.columns[i].name,
+                &super::coldef::ColumnOrigin {
+                    schema: &db,
+                    table: &def.name,
+                    def: &def,
+                    column: i,
+                },
+            )
+        })
+        .collect())
+}
