@@ -8,7 +8,6 @@
 
 use super::state::{ServerContext, SessionState};
 use crate::error::Result;
-use crate::status::StatusCounter;
 use crate::storage::Txn;
 
 /// Commit `txn` (taken out of the session by the caller). On error the transaction has been
@@ -23,6 +22,5 @@ pub fn commit_transaction(
         return Err(e);
     }
     ctx.engine.commit(txn);
-    ctx.status.incr(StatusCounter::ComCommit);
     Ok(())
 }

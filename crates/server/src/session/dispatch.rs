@@ -93,7 +93,6 @@ impl Session {
         };
         let ctx = self.ctx.clone();
         let state = self.state.as_mut().expect("logged in");
-        state.warnings.clear();
         let result = sql::execute_text(&ctx, state, text);
         self.finish_statement(result, RowFormat::Text)
     }
@@ -204,7 +203,6 @@ impl Session {
         }
         let values: Vec<Value> = params.into_iter().map(param_to_value).collect();
         let state = self.state.as_mut().expect("logged in");
-        state.warnings.clear();
         let result = sql::execute_prepared(&ctx, state, &entry.prepared, &values);
         self.finish_statement(result, RowFormat::Binary)
     }

@@ -144,7 +144,11 @@ pub fn param_type() -> SqlType {
 }
 
 impl<'a> Binder<'a> {
-    pub fn new(env: &'a Env<'a>, params: &'a [Location], scope: Option<&'a TableScope>) -> Binder<'a> {
+    pub fn new(
+        env: &'a Env<'a>,
+        params: &'a [Location],
+        scope: Option<&'a TableScope>,
+    ) -> Binder<'a> {
         Binder {
             env,
             params,
@@ -292,10 +296,17 @@ impl<'a> Binder<'a> {
                 Ok((Expr::Func(functions::Func::Trim(side), args), ty))
             }
             E::Ceil { expr, field } | E::Floor { expr, field } => {
-                if !matches!(field, ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime)) {
+                if !matches!(
+                    field,
+                    ast::CeilFloorKind::DateTimeField(ast::DateTimeField::NoDateTime)
+                ) {
                     return Err(unsupported("CEIL/FLOOR with a unit"));
                 }
-                let name = if matches!(e, E::Ceil { .. }) { "CEIL" } else { "FLOOR" };
+                let name = if matches!(e, E::Ceil { .. }) {
+                    "CEIL"
+                } else {
+                    "FLOOR"
+                };
                 let a = self.bind(expr)?;
                 functions::bind(name, vec![a])
             }
@@ -341,7 +352,11 @@ impl<'a> Binder<'a> {
 
     fn bind_identifier(&mut self, id: &ast::Ident) -> Result<(Expr, SqlType)> {
         let name = &id.value;
-        if let Some((_, e, t)) = self.aliases.iter().find(|(a, _, _)| a.eq_ignore_ascii_case(name)) {
+        if let Some((_, e, t)) = self
+            .aliases
+            .iter()
+            .find(|(a, _, _)| a.eq_ignore_ascii_case(name))
+        {
             return Ok((e.clone(), t.clone()));
         }
         if id.quote_style.is_none() {
@@ -501,7 +516,10 @@ impl<'a> Binder<'a> {
             ast::DataType::Timestamp(..) | ast::DataType::Datetime(_) => {
                 let (dt, _) = super::convert::parse_datetime(text.as_bytes()).ok_or_else(bad)?;
                 let fsp = if dt.micros > 0 { 6 } else { 0 };
-                Ok((Expr::Lit(Value::DateTime(dt)), SqlType::datetime(fsp).not_null()))
+                Ok((
+                    Expr::Lit(Value::DateTime(dt)),
+                    SqlType::datetime(fsp).not_null(),
+                ))
             }
             other => Err(unsupported(&format!("{other} literals"))),
         }
@@ -515,8 +533,9 @@ impl<'a> Binder<'a> {
             UnaryOperator::Plus => Ok((x, t)),
             UnaryOperator::Minus => {
                 if let Expr::Lit(v) = &x {
-                    if let Ok(Value::Int(_) | Value::Decimal(_) | Value::Double(_) | Value::UInt(_)) =
-                        negate_literal(v)
+                    if let Ok(
+                        Value::Int(_) | Value::Decimal(_) | Value::Double(_) | Value::UInt(_),
+                    ) = negate_literal(v)
                     {
                         let v = negate_literal(v)?;
                         let mut t = if matches!(v, Value::Int(_)) {
@@ -534,9 +553,10 @@ impl<'a> Binder<'a> {
                 };
                 Ok((Expr::Neg(Box::new(x)), t))
             }
-            UnaryOperator::Not | UnaryOperator::BangNot => {
-                Ok((Expr::Not(Box::new(x)), SqlType::int(1).with_nullable(t.nullable)))
-            }
+            UnaryOperator::Not | UnaryOperator::BangNot => Ok((
+                Expr::Not(Box::new(x)),
+                SqlType::int(1).with_nullable(t.nullable),
+            )),
             UnaryOperator::BitwiseNot => Ok((
                 Expr::BitNot(Box::new(x)),
                 SqlType::ubigint().with_nullable(t.nullable),
@@ -602,18 +622,32 @@ impl<'a> Binder<'a> {
         }
     }
 
-    fn bind_assign_user_var(&mut self, left: &ast::Expr, right: &ast::Expr) -> Result<(Expr, SqlType)> {
+    fn bind_assign_user_var(
+        &mut self,
+        left: &ast::Expr,
+        right: &ast::Expr,
+    ) -> Result<(Expr, SqlType)> {
         let name = match left {
-            ast::Expr::Identifier(id) if id.value.starts_with('@') && !id.value.starts_with("@@") => {
+            ast::Expr::Identifier(id)
+                if id.value.starts_with('@') && !id.value.starts_with("@@") =>
+            {
                 id.value[1..].trim_matches('`').to_ascii_lowercase()
             }
             _ => return Err(unsupported("':=' to something other than a user variable")),
         };
         let (x, t) = self.bind(right)?;
-        Ok((Expr::SetUserVar(name.into_boxed_str(), Box::new(x)), t.with_nullable(true)))
+        Ok((
+            Expr::SetUserVar(name.into_boxed_str(), Box::new(x)),
+            t.with_nullable(true),
+        ))
     }
 
-    fn bind_cmp(&mut self, op: CmpOp, left: &ast::Expr, right: &ast::Expr) -> Result<(Expr, SqlType)> {
+    fn bind_cmp(
+        &mut self,
+        op: CmpOp,
+        left: &ast::Expr,
+        right: &ast::Expr,
+    ) -> Result<(Expr, SqlType)> {
         let (a, ta) = self.bind(left)?;
         let (b, tb) = self.bind(right)?;
         let coll = comparison_collation(&ta, &tb);
@@ -626,10 +660,18 @@ impl<'a> Binder<'a> {
 
     fn bind_is_null(&mut self, e: &ast::Expr, negated: bool) -> Result<(Expr, SqlType)> {
         let (x, _) = self.bind(e)?;
-        Ok((Expr::IsNull(Box::new(x), negated), SqlType::int(1).not_null()))
+        Ok((
+            Expr::IsNull(Box::new(x), negated),
+            SqlType::int(1).not_null(),
+        ))
     }
 
-    fn bind_is_bool(&mut self, e: &ast::Expr, want: Option<bool>, negated: bool) -> Result<(Expr, SqlType)> {
+    fn bind_is_bool(
+        &mut self,
+        e: &ast::Expr,
+        want: Option<bool>,
+        negated: bool,
+    ) -> Result<(Expr, SqlType)> {
         let (x, _) = self.bind(e)?;
         Ok((
             Expr::IsBool {
@@ -641,7 +683,12 @@ impl<'a> Binder<'a> {
         ))
     }
 
-    fn bind_in(&mut self, e: &ast::Expr, list: &[ast::Expr], negated: bool) -> Result<(Expr, SqlType)> {
+    fn bind_in(
+        &mut self,
+        e: &ast::Expr,
+        list: &[ast::Expr],
+        negated: bool,
+    ) -> Result<(Expr, SqlType)> {
         let (x, tx) = self.bind(e)?;
         let mut items = Vec::with_capacity(list.len());
         let mut coll = if tx.class == Class::Str {
@@ -780,12 +827,18 @@ impl<'a> Binder<'a> {
             }
             D::Char(l) | D::Character(l) | D::Varchar(l) | D::Nvarchar(l) => {
                 let n = len(l);
-                (CastTo::Char(n), SqlType::varchar(n.unwrap_or(tx.char_len().max(21))))
+                (
+                    CastTo::Char(n),
+                    SqlType::varchar(n.unwrap_or(tx.char_len().max(21))),
+                )
             }
             D::Text => (CastTo::Char(None), SqlType::text()),
             D::Binary(n) => {
                 let n = n.map(|n| n as u32);
-                (CastTo::Binary(n), SqlType::varbinary(n.unwrap_or(tx.length.max(21))))
+                (
+                    CastTo::Binary(n),
+                    SqlType::varbinary(n.unwrap_or(tx.length.max(21))),
+                )
             }
             D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
                 let (p, s) = match info {
@@ -825,7 +878,10 @@ impl<'a> Binder<'a> {
             ast::FunctionArguments::Subquery(_) => return Err(unsupported("subqueries")),
             ast::FunctionArguments::List(list) => (
                 list.args.iter().collect::<Vec<_>>(),
-                matches!(list.duplicate_treatment, Some(ast::DuplicateTreatment::Distinct)),
+                matches!(
+                    list.duplicate_treatment,
+                    Some(ast::DuplicateTreatment::Distinct)
+                ),
             ),
         };
         if let Some(agg) = aggregate_func(&upper) {
@@ -939,7 +995,9 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
         },
         AggFunc::Avg => match arg.class {
             Class::Int => SqlType::decimal(14, 4),
-            Class::Decimal => SqlType::decimal((arg.length + 4).min(65), (arg.decimals + 4).min(30)),
+            Class::Decimal => {
+                SqlType::decimal((arg.length + 4).min(65), (arg.decimals + 4).min(30))
+            }
             _ => SqlType::double(),
         },
         AggFunc::Min | AggFunc::Max => {
@@ -983,7 +1041,8 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
             if ca == Double || cb == Double {
                 SqlType::double()
             } else {
-                let scale = (a.decimals.min(30) as u32 + super::expr::DIV_PRECISION_INCREMENT) as u8;
+                let scale =
+                    (a.decimals.min(30) as u32 + super::expr::DIV_PRECISION_INCREMENT) as u8;
                 SqlType::decimal(a.length.max(1) + scale as u32, scale)
             }
         }
@@ -1103,7 +1162,8 @@ fn bit_bytes(b: &str) -> Result<Vec<u8>> {
     if !b.bytes().all(|c| c == b'0' || c == b'1') {
         return Err(Error::parse(b, 1));
     }
-    let n = u128::from_str_radix(if b.is_empty() { "0" } else { b }, 2).map_err(|_| Error::parse(b, 1))?;
+    let n = u128::from_str_radix(if b.is_empty() { "0" } else { b }, 2)
+        .map_err(|_| Error::parse(b, 1))?;
     let nbytes = b.len().div_ceil(8).max(1);
     Ok(n.to_be_bytes()[16 - nbytes..].to_vec())
 }

@@ -117,10 +117,7 @@ pub fn table_column_flags(def: &TableDef, i: usize) -> u16 {
         DataType::Timestamp { .. } => flags |= f::BINARY | f::TIMESTAMP,
         _ => {}
     }
-    if !col.nullable
-        && !col.auto_increment
-        && col.default == crate::storage::ColumnDefault::None
-    {
+    if !col.nullable && !col.auto_increment && col.default == crate::storage::ColumnDefault::None {
         flags |= f::NO_DEFAULT_VALUE;
     }
     flags | key_flags(def, i)

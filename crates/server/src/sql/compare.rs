@@ -225,8 +225,14 @@ mod tests {
     #[test]
     fn mixed_comparisons_convert() {
         let ci = Collation::Utf8mb4GeneralCi;
-        assert_eq!(compare(&s("10"), &Value::Int(10), ci), Some(Ordering::Equal));
-        assert_eq!(compare(&s("abc"), &Value::Int(0), ci), Some(Ordering::Equal));
+        assert_eq!(
+            compare(&s("10"), &Value::Int(10), ci),
+            Some(Ordering::Equal)
+        );
+        assert_eq!(
+            compare(&s("abc"), &Value::Int(0), ci),
+            Some(Ordering::Equal)
+        );
         assert_eq!(compare(&s("9"), &Value::Int(10), ci), Some(Ordering::Less));
         assert_eq!(compare(&Value::Null, &Value::Int(10), ci), None);
         assert_eq!(

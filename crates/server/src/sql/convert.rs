@@ -31,33 +31,37 @@ pub enum Num {
 }
 
 impl Num {
-    pub fn to_f64(&self) -> f64 {
+    pub fn to_f64(self) -> f64 {
         match self {
-            Num::I(i) => *i as f64,
-            Num::U(u) => *u as f64,
+            Num::I(i) => i as f64,
+            Num::U(u) => u as f64,
             Num::D(d) => d.to_f64().unwrap_or(0.0),
-            Num::F(f) => *f,
+            Num::F(f) => f,
         }
     }
 
-    pub fn to_decimal(&self) -> Option<Decimal> {
+    pub fn to_decimal(self) -> Option<Decimal> {
         match self {
-            Num::I(i) => Some(Decimal::from(*i)),
-            Num::U(u) => Some(Decimal::from(*u)),
-            Num::D(d) => Some(*d),
-            Num::F(f) => Decimal::from_f64(*f),
+            Num::I(i) => Some(Decimal::from(i)),
+            Num::U(u) => Some(Decimal::from(u)),
+            Num::D(d) => Some(d),
+            Num::F(f) => Decimal::from_f64(f),
         }
     }
 
     /// Rounded to an integer (half away from zero), saturating.
-    pub fn to_i128(&self) -> i128 {
+    pub fn to_i128(self) -> i128 {
         match self {
-            Num::I(i) => *i as i128,
-            Num::U(u) => *u as i128,
+            Num::I(i) => i as i128,
+            Num::U(u) => u as i128,
             Num::D(d) => d
                 .round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero)
                 .to_i128()
-                .unwrap_or(if d.is_sign_negative() { i128::MIN } else { i128::MAX }),
+                .unwrap_or(if d.is_sign_negative() {
+                    i128::MIN
+                } else {
+                    i128::MAX
+                }),
             Num::F(f) => {
                 if f.is_nan() {
                     0
@@ -302,7 +306,9 @@ pub fn days_in_month(year: u16, month: u8) -> u8 {
     match month {
         1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
         4 | 6 | 9 | 11 => 30,
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
+            29
+        }
         2 => 28,
         _ => 31,
     }
@@ -310,7 +316,11 @@ pub fn days_in_month(year: u16, month: u8) -> u8 {
 
 /// Seconds since the epoch of a datetime taken as UTC.
 pub fn unix_seconds(dt: &DateTime) -> i64 {
-    days_from_civil(dt.date.year as i64, dt.date.month as u32, dt.date.day as u32) * 86_400
+    days_from_civil(
+        dt.date.year as i64,
+        dt.date.month as u32,
+        dt.date.day as u32,
+    ) * 86_400
         + dt.hour as i64 * 3600
         + dt.minute as i64 * 60
         + dt.second as i64
@@ -375,7 +385,11 @@ pub fn parse_datetime(s: &[u8]) -> Option<(DateTime, bool)> {
     let dp: Vec<&str> = date_part
         .split(|c: char| c.is_ascii_punctuation())
         .collect();
-    if dp.len() != 3 || dp.iter().any(|p| p.is_empty() || !p.bytes().all(|c| c.is_ascii_digit())) {
+    if dp.len() != 3
+        || dp
+            .iter()
+            .any(|p| p.is_empty() || !p.bytes().all(|c| c.is_ascii_digit()))
+    {
         return None;
     }
     let mut year: u32 = dp[0].parse().ok()?;
@@ -407,7 +421,11 @@ pub fn parse_datetime(s: &[u8]) -> Option<(DateTime, bool)> {
     };
     dt.hour = num(tparts[0])?;
     dt.minute = num(tparts[1])?;
-    dt.second = if tparts.len() == 3 { num(tparts[2])? } else { 0 };
+    dt.second = if tparts.len() == 3 {
+        num(tparts[2])?
+    } else {
+        0
+    };
     if dt.hour > 23 || dt.minute > 59 || dt.second > 59 {
         return None;
     }
@@ -502,10 +520,29 @@ pub fn to_datetime(v: &Value) -> Option<(DateTime, bool)> {
 // ---------------------------------------------------------------------------------------------
 // Assignment to a column
 
+/// Whether conversion problems are errors; looked up only when a problem occurs.
+#[derive(Clone, Copy)]
+pub enum Strict<'a> {
+    Yes,
+    No,
+    /// The session's sql_mode decides.
+    Mode(&'a super::env::Env<'a>),
+}
+
+impl Strict<'_> {
+    pub fn get(self) -> bool {
+        match self {
+            Strict::Yes => true,
+            Strict::No => false,
+            Strict::Mode(env) => env.strict(),
+        }
+    }
+}
+
 /// How problems found while converting a value for a column are reported.
 pub struct StoreCtx<'a> {
-    /// True: strict mode (and no IGNORE): problems are errors.
-    pub strict: bool,
+    /// Strict mode (and no IGNORE): problems are errors.
+    pub strict: Strict<'a>,
     /// 1-based row number within the statement, for messages.
     pub row: u64,
     pub warnings: &'a RefCell<Vec<Warning>>,
@@ -513,7 +550,7 @@ pub struct StoreCtx<'a> {
 
 impl StoreCtx<'_> {
     fn problem(&self, code: ErrorCode, message: String) -> Result<()> {
-        if self.strict {
+        if self.strict.get() {
             return Err(Error::new(code, message));
         }
         self.warn("Warning", code, message);
@@ -541,7 +578,10 @@ impl StoreCtx<'_> {
     fn truncated(&self, col: &ColumnDef) -> Result<()> {
         self.problem(
             ErrorCode::WarnDataTruncated,
-            format!("Data truncated for column '{}' at row {}", col.name, self.row),
+            format!(
+                "Data truncated for column '{}' at row {}",
+                col.name, self.row
+            ),
         )
     }
 
@@ -589,17 +629,26 @@ pub fn store_value(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value
         t if t.is_integer() => store_int(v, col, sc),
         DataType::Decimal { precision, scale } => store_decimal(v, *precision, *scale, col, sc),
         DataType::Float | DataType::Double => store_double(v, col, sc),
-        DataType::Char { len, .. } | DataType::VarChar { len, .. } => {
-            store_text(v, Some(*len as usize), None, matches!(dt, DataType::Char { .. }), col, sc)
-        }
+        DataType::Char { len, .. } | DataType::VarChar { len, .. } => store_text(
+            v,
+            Some(*len as usize),
+            None,
+            matches!(dt, DataType::Char { .. }),
+            col,
+            sc,
+        ),
         DataType::Text { max_bytes, .. } => {
             store_text(v, None, Some(*max_bytes as usize), false, col, sc)
         }
         DataType::Binary { len } => store_binary(v, *len as usize, true, col, sc),
         DataType::VarBinary { len } => store_binary(v, *len as usize, false, col, sc),
-        DataType::Blob { max_bytes } => {
-            store_binary(v, (*max_bytes).min(usize::MAX as u64) as usize, false, col, sc)
-        }
+        DataType::Blob { max_bytes } => store_binary(
+            v,
+            (*max_bytes).min(usize::MAX as u64) as usize,
+            false,
+            col,
+            sc,
+        ),
         DataType::Date => store_date(v, col, sc),
         DataType::DateTime { fsp } => store_datetime(v, *fsp, false, col, sc),
         DataType::Timestamp { fsp } => store_datetime(v, *fsp, true, col, sc),
@@ -783,14 +832,19 @@ fn store_text(
 }
 
 /// Cut `bytes` at `cut`: silently (a note) when only spaces are lost, else 1406.
-fn truncate_excess(bytes: &mut Vec<u8>, cut: usize, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<()> {
+fn truncate_excess(
+    bytes: &mut Vec<u8>,
+    cut: usize,
+    col: &ColumnDef,
+    sc: &StoreCtx<'_>,
+) -> Result<()> {
     if bytes[cut..].iter().all(|&c| c == b' ') {
         sc.warn(
             "Note",
             ErrorCode::WarnDataTruncated,
             format!("Data truncated for column '{}' at row {}", col.name, sc.row),
         );
-    } else if sc.strict {
+    } else if sc.strict.get() {
         return Err(Error::new(
             ErrorCode::DataTooLong,
             format!("Data too long for column '{}' at row {}", col.name, sc.row),
@@ -832,7 +886,7 @@ fn truncate_excess_binary(
     col: &ColumnDef,
     sc: &StoreCtx<'_>,
 ) -> Result<()> {
-    if sc.strict {
+    if sc.strict.get() {
         return Err(Error::new(
             ErrorCode::DataTooLong,
             format!("Data too long for column '{}' at row {}", col.name, sc.row),
@@ -873,7 +927,7 @@ fn store_datetime(
     col: &ColumnDef,
     sc: &StoreCtx<'_>,
 ) -> Result<Value> {
-    let what = if timestamp { "datetime" } else { "datetime" };
+    let what = "datetime";
     let Some((dt, _)) = to_datetime(&v) else {
         sc.incorrect(what, &to_text(&v), col)?;
         return Ok(Value::DateTime(DateTime::default()));

@@ -136,10 +136,20 @@ impl<'a> Env<'a> {
 
     /// A user variable: the value assigned earlier in this statement, else the session's.
     pub fn user_var(&self, name: &str) -> Value {
-        if let Some((_, v)) = self.user_var_sets.borrow().iter().rev().find(|(n, _)| n == name) {
+        if let Some((_, v)) = self
+            .user_var_sets
+            .borrow()
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+        {
             return v.clone();
         }
-        self.sess.user_vars.get(name).cloned().unwrap_or(Value::Null)
+        self.sess
+            .user_vars
+            .get(name)
+            .cloned()
+            .unwrap_or(Value::Null)
     }
 
     /// What the statement leaves to its session: warnings, LAST_INSERT_ID, user variables.
@@ -186,8 +196,7 @@ impl<'a> Env<'a> {
 
     /// Division by zero: NULL with a warning, or error 1365 when a strict-mode write asks for it.
     pub fn division_by_zero(&self) -> Result<Value> {
-        if self.writes && self.strict() && self.sql_mode().contains("ERROR_FOR_DIVISION_BY_ZERO")
-        {
+        if self.writes && self.strict() && self.sql_mode().contains("ERROR_FOR_DIVISION_BY_ZERO") {
             return Err(Error::new(ErrorCode::DivisionByZero, "Division by 0"));
         }
         self.warn("Warning", ErrorCode::DivisionByZero, "Division by 0");
@@ -230,8 +239,8 @@ impl<'a> Env<'a> {
 
 /// Boolean variables are stored as ON/OFF; `@@x` reads them as 1/0 like MySQL.
 fn bool_var_as_int(name: &str, v: Value) -> Value {
-    let is_bool = crate::vars::definition(name)
-        .is_some_and(|d| matches!(d.kind, crate::vars::Kind::Bool));
+    let is_bool =
+        crate::vars::definition(name).is_some_and(|d| matches!(d.kind, crate::vars::Kind::Bool));
     match (&v, is_bool) {
         (Value::Bytes(b), true) if b.eq_ignore_ascii_case(b"ON") => Value::Int(1),
         (Value::Bytes(b), true) if b.eq_ignore_ascii_case(b"OFF") => Value::Int(0),

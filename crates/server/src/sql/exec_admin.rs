@@ -61,16 +61,25 @@ pub fn set(
         };
         match &item.target {
             SetTarget::User(name) => {
-                sess.user_vars.insert(name.clone(), value.unwrap_or(Value::Null));
+                sess.user_vars
+                    .insert(name.clone(), value.unwrap_or(Value::Null));
             }
             SetTarget::Sys { name, global: true } => set_global(ctx, sess, name, value)?,
-            SetTarget::Sys { name, global: false } => set_session(ctx, sess, name, value)?,
+            SetTarget::Sys {
+                name,
+                global: false,
+            } => set_session(ctx, sess, name, value)?,
         }
     }
     Ok(())
 }
 
-fn set_global(ctx: &ServerContext, sess: &SessionState, name: &str, value: Option<Value>) -> Result<()> {
+fn set_global(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    name: &str,
+    value: Option<Value>,
+) -> Result<()> {
     need_admin(ctx, sess, "SUPER")?;
     let value = match value {
         Some(v) => v,
@@ -95,7 +104,9 @@ fn check_isolation(name: &str, v: &Value) -> Result<()> {
     if !matches!(name, "transaction_isolation" | "tx_isolation") {
         return Ok(());
     }
-    let text = super::convert::to_string(v).to_ascii_uppercase().replace(' ', "-");
+    let text = super::convert::to_string(v)
+        .to_ascii_uppercase()
+        .replace(' ', "-");
     if text == "READ-COMMITTED" {
         return Ok(());
     }
@@ -108,7 +119,12 @@ fn check_isolation(name: &str, v: &Value) -> Result<()> {
     ))
 }
 
-fn set_session(ctx: &ServerContext, sess: &mut SessionState, name: &str, value: Option<Value>) -> Result<()> {
+fn set_session(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    name: &str,
+    value: Option<Value>,
+) -> Result<()> {
     let Some(value) = value else {
         // DEFAULT: back to the global value.
         if !ctx.vars.exists(name) {
@@ -165,28 +181,50 @@ fn default_collation(charset: &str) -> Option<&'static str> {
     })
 }
 
-pub fn set_names(ctx: &ServerContext, sess: &mut SessionState, charset: &str, collation: Option<&str>) -> Result<()> {
+pub fn set_names(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    charset: &str,
+    collation: Option<&str>,
+) -> Result<()> {
     let cs = charset.to_ascii_lowercase();
-    if !matches!(cs.as_str(), "utf8" | "utf8mb3" | "utf8mb4" | "latin1" | "binary" | "ascii") {
+    if !matches!(
+        cs.as_str(),
+        "utf8" | "utf8mb3" | "utf8mb4" | "latin1" | "binary" | "ascii"
+    ) {
         return Err(Error::new(
             ErrorCode::WrongValueForVar,
             format!("Variable 'character_set_client' can't be set to the value of '{charset}'"),
         ));
     }
-    for var in ["character_set_client", "character_set_connection", "character_set_results"] {
+    for var in [
+        "character_set_client",
+        "character_set_connection",
+        "character_set_results",
+    ] {
         let v = ctx.vars.check_session_set(var, Value::str(&cs))?;
         sess.session_vars.insert(var.to_string(), v);
     }
-    let coll = collation.map(|c| c.to_ascii_lowercase()).or_else(|| default_collation(&cs).map(str::to_string));
+    let coll = collation
+        .map(|c| c.to_ascii_lowercase())
+        .or_else(|| default_collation(&cs).map(str::to_string));
     if let Some(c) = coll {
-        if let Ok(v) = ctx.vars.check_session_set("collation_connection", Value::str(&c)) {
+        if let Ok(v) = ctx
+            .vars
+            .check_session_set("collation_connection", Value::str(&c))
+        {
             sess.session_vars.insert("collation_connection".into(), v);
         }
     }
     Ok(())
 }
 
-pub fn set_transaction(ctx: &ServerContext, sess: &SessionState, global: bool, isolation: Option<&str>) -> Result<()> {
+pub fn set_transaction(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    global: bool,
+    isolation: Option<&str>,
+) -> Result<()> {
     let Some(level) = isolation else {
         return Ok(());
     };
@@ -200,12 +238,18 @@ pub fn set_transaction(ctx: &ServerContext, sess: &SessionState, global: bool, i
     }
     if global {
         need_admin(ctx, sess, "SUPER")?;
-        ctx.vars.set_global("transaction_isolation", Value::str(level))?;
+        ctx.vars
+            .set_global("transaction_isolation", Value::str(level))?;
     }
     Ok(())
 }
 
-pub fn set_password(ctx: &ServerContext, sess: &SessionState, user: Option<&UserHost>, password: &str) -> Result<()> {
+pub fn set_password(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    user: Option<&UserHost>,
+    password: &str,
+) -> Result<()> {
     let (u, h) = match user {
         Some(uh) => (uh.user.as_str(), uh.host.as_str()),
         None => (sess.user.as_str(), sess.host.as_str()),
@@ -231,15 +275,26 @@ pub fn use_db(ctx: &ServerContext, sess: &mut SessionState, db: &str) -> Result<
     Ok(())
 }
 
-pub fn create_users(ctx: &ServerContext, sess: &SessionState, users: &[(UserHost, String)], if_not_exists: bool) -> Result<()> {
+pub fn create_users(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    users: &[(UserHost, String)],
+    if_not_exists: bool,
+) -> Result<()> {
     need_admin(ctx, sess, "CREATE USER")?;
     for (u, pw) in users {
-        ctx.accounts.create_user(&u.user, &u.host, pw, if_not_exists)?;
+        ctx.accounts
+            .create_user(&u.user, &u.host, pw, if_not_exists)?;
     }
     Ok(())
 }
 
-pub fn alter_users(ctx: &ServerContext, sess: &SessionState, users: &[(UserHost, String)], if_exists: bool) -> Result<()> {
+pub fn alter_users(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    users: &[(UserHost, String)],
+    if_exists: bool,
+) -> Result<()> {
     for (u, pw) in users {
         if u.user != sess.user || u.host != sess.host {
             need_admin(ctx, sess, "CREATE USER")?;
@@ -252,7 +307,12 @@ pub fn alter_users(ctx: &ServerContext, sess: &SessionState, users: &[(UserHost,
     Ok(())
 }
 
-pub fn drop_users(ctx: &ServerContext, sess: &SessionState, users: &[UserHost], if_exists: bool) -> Result<()> {
+pub fn drop_users(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    users: &[UserHost],
+    if_exists: bool,
+) -> Result<()> {
     need_admin(ctx, sess, "CREATE USER")?;
     for u in users {
         ctx.accounts.drop_user(&u.user, &u.host, if_exists)?;
@@ -260,7 +320,12 @@ pub fn drop_users(ctx: &ServerContext, sess: &SessionState, users: &[UserHost], 
     Ok(())
 }
 
-pub fn grant(ctx: &ServerContext, sess: &SessionState, on: &GrantOn, users: &[(UserHost, Option<String>)]) -> Result<()> {
+pub fn grant(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    on: &GrantOn,
+    users: &[(UserHost, Option<String>)],
+) -> Result<()> {
     need_admin(ctx, sess, "GRANT OPTION")?;
     let db = match on {
         GrantOn::Global => None,
@@ -276,7 +341,12 @@ pub fn grant(ctx: &ServerContext, sess: &SessionState, on: &GrantOn, users: &[(U
     Ok(())
 }
 
-pub fn revoke(ctx: &ServerContext, sess: &SessionState, on: Option<&GrantOn>, users: &[UserHost]) -> Result<()> {
+pub fn revoke(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    on: Option<&GrantOn>,
+    users: &[UserHost],
+) -> Result<()> {
     need_admin(ctx, sess, "GRANT OPTION")?;
     for u in users {
         match on {
@@ -318,7 +388,12 @@ pub fn table_maint(
         } else {
             ("Error", format!("Table '{name}' doesn't exist"))
         };
-        rows.push(vec![Value::str(&name), Value::str(op), Value::str(kind), Value::str(&msg)]);
+        rows.push(vec![
+            Value::str(&name),
+            Value::str(op),
+            Value::str(kind),
+            Value::str(&msg),
+        ]);
     }
     Ok(QueryResult::Rows {
         columns: vec![

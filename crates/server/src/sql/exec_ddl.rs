@@ -114,7 +114,9 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     let too_long = |max: u32| {
         Error::new(
             ErrorCode::TooBigFieldlength,
-            format!("Column length too big for column '{col}' (max = {max}); use BLOB or TEXT instead"),
+            format!(
+                "Column length too big for column '{col}' (max = {max}); use BLOB or TEXT instead"
+            ),
         )
     };
     let ci = Collation::Utf8mb4GeneralCi;
@@ -133,7 +135,10 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
         D::BigIntUnsigned(_) | D::UBigInt | D::Int8Unsigned(_) => {
             DataType::BigInt { unsigned: true }
         }
-        D::Decimal(info) | D::Numeric(info) | D::Dec(info) | D::DecimalUnsigned(info)
+        D::Decimal(info)
+        | D::Numeric(info)
+        | D::Dec(info)
+        | D::DecimalUnsigned(info)
         | D::DecUnsigned(info) => {
             let (p, s) = match info {
                 ast::ExactNumberInfo::None => (10, 0),
@@ -161,8 +166,14 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double,
             _ => DataType::Float,
         },
-        D::Real | D::Double(_) | D::DoublePrecision | D::DoubleUnsigned(_)
-        | D::DoublePrecisionUnsigned | D::RealUnsigned | D::Float8 | D::Float64 => DataType::Double,
+        D::Real
+        | D::Double(_)
+        | D::DoublePrecision
+        | D::DoubleUnsigned(_)
+        | D::DoublePrecisionUnsigned
+        | D::RealUnsigned
+        | D::Float8
+        | D::Float64 => DataType::Double,
         D::Char(l) | D::Character(l) => {
             let len = char_len(l, Some(1))?;
             if len > 255 {
@@ -205,7 +216,9 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
                 if *length > 65_532 {
                     return Err(too_long(65_532));
                 }
-                DataType::VarBinary { len: *length as u32 }
+                DataType::VarBinary {
+                    len: *length as u32,
+                }
             }
             _ => return Err(Error::parse(&format!("{dt}"), 1)),
         },
@@ -247,7 +260,9 @@ fn with_collation(dt: DataType, coll: Collation) -> DataType {
     match dt {
         DataType::Char { len, .. } if coll == Collation::Binary => DataType::Binary { len },
         DataType::VarChar { len, .. } if coll == Collation::Binary => DataType::VarBinary { len },
-        DataType::Text { max_bytes, .. } if coll == Collation::Binary => DataType::Blob { max_bytes },
+        DataType::Text { max_bytes, .. } if coll == Collation::Binary => {
+            DataType::Blob { max_bytes }
+        }
         DataType::Char { len, .. } => DataType::Char {
             len,
             collation: coll,
@@ -405,7 +420,10 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
         });
     };
     if is_current_timestamp(e) {
-        if !matches!(col.data_type, DataType::DateTime { .. } | DataType::Timestamp { .. }) {
+        if !matches!(
+            col.data_type,
+            DataType::DateTime { .. } | DataType::Timestamp { .. }
+        ) {
             return Err(invalid_default(&col.name));
         }
         return Ok(ColumnDefault::CurrentTimestamp);
@@ -413,7 +431,10 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
     if matches!(col.data_type, DataType::Text { .. } | DataType::Blob { .. }) {
         return Err(Error::new(
             ErrorCode::BlobCantHaveDefault,
-            format!("BLOB, TEXT, GEOMETRY or JSON column '{}' can't have a default value", col.name),
+            format!(
+                "BLOB, TEXT, GEOMETRY or JSON column '{}' can't have a default value",
+                col.name
+            ),
         ));
     }
     let mut b = Binder::new(env, &[], None);
@@ -433,7 +454,7 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
     }
     let warnings = std::cell::RefCell::new(Vec::new());
     let sc = StoreCtx {
-        strict: true,
+        strict: convert::Strict::Yes,
         row: 1,
         warnings: &warnings,
     };
@@ -450,12 +471,12 @@ fn index_parts(cols: &[ast::IndexColumn], columns: &[ColumnDef]) -> Result<Vec<I
             ast::Expr::Function(f) => {
                 let len = match &f.args {
                     ast::FunctionArguments::List(l) => match l.args.as_slice() {
-                        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(ast::Expr::Value(v)))] => {
-                            match &v.value {
-                                ast::Value::Number(n, _) => n.parse::<u32>().ok(),
-                                _ => None,
-                            }
-                        }
+                        [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(
+                            ast::Expr::Value(v),
+                        ))] => match &v.value {
+                            ast::Value::Number(n, _) => n.parse::<u32>().ok(),
+                            _ => None,
+                        },
                         _ => None,
                     },
                     _ => None,
@@ -472,7 +493,10 @@ fn index_parts(cols: &[ast::IndexColumn], columns: &[ColumnDef]) -> Result<Vec<I
                 (n.to_string(), None)
             }
         };
-        let Some(pos) = columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name)) else {
+        let Some(pos) = columns
+            .iter()
+            .position(|c| c.name.eq_ignore_ascii_case(&name))
+        else {
             return Err(Error::new(
                 ErrorCode::KeyColumnDoesNotExist,
                 format!("Key column '{name}' doesn't exist in table"),
@@ -500,7 +524,11 @@ fn index_parts(cols: &[ast::IndexColumn], columns: &[ColumnDef]) -> Result<Vec<I
     Ok(parts)
 }
 
-fn table_constraints(constraints: &[TableConstraint], columns: &[ColumnDef], keys: &mut Keys) -> Result<()> {
+fn table_constraints(
+    constraints: &[TableConstraint],
+    columns: &[ColumnDef],
+    keys: &mut Keys,
+) -> Result<()> {
     for tc in constraints {
         match tc {
             TableConstraint::PrimaryKey(pk) => {
@@ -510,12 +538,18 @@ fn table_constraints(constraints: &[TableConstraint], columns: &[ColumnDef], key
                 keys.primary = Some((index_parts(&pk.columns, columns)?, false));
             }
             TableConstraint::Unique(u) => {
-                let name = u.index_name.as_ref().or(u.name.as_ref()).map(|i| i.value.clone());
-                keys.indexes.push((name, index_parts(&u.columns, columns)?, true));
+                let name = u
+                    .index_name
+                    .as_ref()
+                    .or(u.name.as_ref())
+                    .map(|i| i.value.clone());
+                keys.indexes
+                    .push((name, index_parts(&u.columns, columns)?, true));
             }
             TableConstraint::Index(i) => {
                 let name = i.name.as_ref().map(|i| i.value.clone());
-                keys.indexes.push((name, index_parts(&i.columns, columns)?, false));
+                keys.indexes
+                    .push((name, index_parts(&i.columns, columns)?, false));
             }
             TableConstraint::ForeignKey(_) => return Err(unsupported("foreign keys")),
             TableConstraint::Check(_) => {}
@@ -528,7 +562,9 @@ fn table_constraints(constraints: &[TableConstraint], columns: &[ColumnDef], key
 /// A free index name: the first column's name, then `_2`, `_3`… (as MySQL does).
 fn index_name(taken: &[IndexDef], wanted: Option<String>, first_col: &str) -> Result<String> {
     if let Some(n) = wanted {
-        if n.eq_ignore_ascii_case("PRIMARY") || taken.iter().any(|i| i.name.eq_ignore_ascii_case(&n)) {
+        if n.eq_ignore_ascii_case("PRIMARY")
+            || taken.iter().any(|i| i.name.eq_ignore_ascii_case(&n))
+        {
             return Err(Error::new(
                 ErrorCode::DupKeyName,
                 format!("Duplicate key name '{n}'"),
@@ -538,7 +574,9 @@ fn index_name(taken: &[IndexDef], wanted: Option<String>, first_col: &str) -> Re
     }
     let mut name = first_col.to_string();
     let mut k = 2;
-    while name.eq_ignore_ascii_case("PRIMARY") || taken.iter().any(|i| i.name.eq_ignore_ascii_case(&name)) {
+    while name.eq_ignore_ascii_case("PRIMARY")
+        || taken.iter().any(|i| i.name.eq_ignore_ascii_case(&name))
+    {
         name = format!("{first_col}_{k}");
         k += 1;
     }
@@ -555,7 +593,9 @@ fn apply_table_options(ct: &ast::CreateTable, def: &mut TableDef) -> Result<()> 
     };
     for o in opts {
         match o {
-            ast::SqlOption::NamedParenthesizedList(l) if l.key.value.eq_ignore_ascii_case("ENGINE") => {
+            ast::SqlOption::NamedParenthesizedList(l)
+                if l.key.value.eq_ignore_ascii_case("ENGINE") =>
+            {
                 if let Some(n) = &l.name {
                     def.engine = engine_name(&n.value);
                 }
@@ -612,7 +652,10 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, name: &str) -> Result<Tab
     let mut columns: Vec<ColumnDef> = Vec::with_capacity(ct.columns.len());
     for (i, c) in ct.columns.iter().enumerate() {
         let col = column_def(env, c, i, &mut keys)?;
-        if columns.iter().any(|x| x.name.eq_ignore_ascii_case(&col.name)) {
+        if columns
+            .iter()
+            .any(|x| x.name.eq_ignore_ascii_case(&col.name))
+        {
             return Err(Error::new(
                 ErrorCode::DupFieldName,
                 format!("Duplicate column name '{}'", col.name),
@@ -642,7 +685,11 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, name: &str) -> Result<Tab
     for (name, parts, unique) in keys.indexes {
         let first = columns[parts[0].column].name.clone();
         let name = index_name(&indexes, name, &first)?;
-        indexes.push(IndexDef { name, parts, unique });
+        indexes.push(IndexDef {
+            name,
+            parts,
+            unique,
+        });
     }
     let mut def = TableDef {
         name: name.to_string(),
@@ -699,7 +746,8 @@ pub fn create_table(env: &Env<'_>, ct: &ast::CreateTable) -> Result<()> {
         return Err(unsupported(&format!("creating tables in {db}")));
     }
     let def = match &ct.like {
-        Some(ast::CreateTableLikeKind::Plain(l)) | Some(ast::CreateTableLikeKind::Parenthesized(l)) => {
+        Some(ast::CreateTableLikeKind::Plain(l))
+        | Some(ast::CreateTableLikeKind::Parenthesized(l)) => {
             let (sdb, sname) = plan::split_name(&l.name, env.sess.db)?;
             check_db_access(env, &sdb)?;
             let src = env.ctx.engine.table(&sdb, &sname)?;
@@ -728,7 +776,10 @@ pub fn create_index(env: &Env<'_>, ci: &ast::CreateIndex) -> Result<()> {
     let def = t.def();
     let parts = index_parts(&ci.columns, &def.columns)?;
     let first = def.columns[parts[0].column].name.clone();
-    let wanted = ci.name.as_ref().map(|n| n.to_string().trim_matches('`').to_string());
+    let wanted = ci
+        .name
+        .as_ref()
+        .map(|n| n.to_string().trim_matches('`').to_string());
     let name = match index_name(&def.indexes, wanted, &first) {
         Ok(n) => n,
         Err(_) if ci.if_not_exists => return Ok(()),
@@ -745,7 +796,63 @@ pub fn create_index(env: &Env<'_>, ci: &ast::CreateIndex) -> Result<()> {
     )
 }
 
-pub fn drop_index(env: &Env<'_>, names: &[ast::ObjectName], table: &ast::ObjectName, if_exists: bool) -> Result<()> {
+/// ALTER TABLE: ADD INDEX / KEY / UNIQUE, DROP INDEX / KEY, AUTO_INCREMENT = n. Other
+/// operations (columns, renames…) are 1235. Operations apply one by one.
+pub fn alter_table(env: &Env<'_>, at: &ast::AlterTable) -> Result<()> {
+    use ast::AlterTableOperation as Op;
+    let (db, table) = plan::split_name(&at.name, env.sess.db)?;
+    check_db_access(env, &db)?;
+    let t = env.ctx.engine.table(&db, &table)?;
+    for op in &at.operations {
+        match op {
+            Op::AddConstraint { constraint, .. } => {
+                let def = t.def();
+                let mut keys = Keys::default();
+                table_constraints(std::slice::from_ref(constraint), &def.columns, &mut keys)?;
+                if keys.primary.is_some() {
+                    return Err(unsupported("ALTER TABLE … ADD PRIMARY KEY"));
+                }
+                for (name, parts, unique) in keys.indexes {
+                    let first = def.columns[parts[0].column].name.clone();
+                    let name = index_name(&def.indexes, name, &first)?;
+                    env.ctx.engine.create_index(
+                        &db,
+                        &table,
+                        IndexDef {
+                            name,
+                            parts,
+                            unique,
+                        },
+                    )?;
+                }
+            }
+            Op::DropIndex { name } => env.ctx.engine.drop_index(&db, &table, &name.value)?,
+            Op::AutoIncrement { value, .. } => {
+                let n: u64 = value.value.to_string().parse().unwrap_or(1);
+                if n > 1 {
+                    t.observe_auto_increment(n - 1);
+                }
+            }
+            other => {
+                let text = other.to_string();
+                let head: String = text
+                    .split_whitespace()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                return Err(unsupported(&format!("ALTER TABLE … {head}")));
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn drop_index(
+    env: &Env<'_>,
+    names: &[ast::ObjectName],
+    table: &ast::ObjectName,
+    if_exists: bool,
+) -> Result<()> {
     let (db, t) = plan::split_name(table, env.sess.db)?;
     check_db_access(env, &db)?;
     for n in names {

@@ -15,14 +15,16 @@
 //! Statement atomicity (savepoint / rollback to it on error) is done by the caller, `mod.rs`.
 
 use super::bind::{Binder, TableScope};
-use super::convert::{self, StoreCtx};
+use super::convert::{self, StoreCtx, Strict};
 use super::env::Env;
 use super::exec_select::{self, eval_count, SelectPlan, SortKey};
 use super::expr::{Expr, RowCtx};
 use super::plan::{self, Access, TableRef};
 use super::sqltype::Class;
 use crate::error::{Error, Result};
-use crate::storage::{ColumnDef, ColumnDefault, InsertOutcome, LockMode, Row, RowHandle, ScanControl, Txn};
+use crate::storage::{
+    ColumnDef, ColumnDefault, InsertOutcome, LockMode, Row, RowHandle, ScanControl, Txn,
+};
 use crate::types::{Collation, DataType, Value};
 use cohort_protocol::ErrorCode;
 use sqlparser::ast;
@@ -129,7 +131,11 @@ fn bind_assignments_opt(
 }
 
 /// `col = expr` assignments, `col = DEFAULT` as the column's default value.
-fn bind_assignments(b: &mut Binder<'_>, t: &TableRef, list: &[ast::Assignment]) -> Result<Vec<(usize, Expr)>> {
+fn bind_assignments(
+    b: &mut Binder<'_>,
+    t: &TableRef,
+    list: &[ast::Assignment],
+) -> Result<Vec<(usize, Expr)>> {
     Ok(bind_assignments_opt(b, t, list)?
         .into_iter()
         .map(|(c, e)| (c, e.unwrap_or_else(|| default_expr(&t.def.columns[c]))))
@@ -227,7 +233,14 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
         let row = sets.into_iter().map(|(_, e)| e).collect();
         (cols, InsertSource::Values(vec![row]))
     } else {
-        let cols: Vec<usize> = if ins.columns.is_empty() {
+        let all_rows_empty = matches!(
+            ins.source.as_deref().map(|q| q.body.as_ref()),
+            Some(ast::SetExpr::Values(v)) if v.rows.iter().all(|r| r.content.is_empty())
+        );
+        let cols: Vec<usize> = if ins.columns.is_empty() && all_rows_empty {
+            // `INSERT INTO t () VALUES ()`: every column takes its default.
+            Vec::new()
+        } else if ins.columns.is_empty() {
             (0..table.def.columns.len()).collect()
         } else {
             ins.columns
@@ -404,7 +417,8 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
 struct InsertRun<'p, 'e> {
     plan: &'p InsertPlan,
     env: &'e Env<'e>,
-    strict: bool,
+    /// INSERT IGNORE: conversion problems are warnings whatever the sql_mode.
+    ignore: bool,
     /// More than one row: NULL into NOT NULL becomes a warning in non-strict mode.
     multi_row: bool,
     first_generated: Option<u64>,
@@ -415,11 +429,10 @@ struct InsertRun<'p, 'e> {
 }
 
 pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
-    let strict = env.strict() && plan.kind != InsertKind::Ignore;
     let mut run = InsertRun {
         plan,
         env,
-        strict,
+        ignore: plan.kind == InsertKind::Ignore,
         multi_row: false,
         first_generated: None,
         last_ai: None,
@@ -431,7 +444,10 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         InsertSource::Values(rows) => {
             run.multi_row = rows.len() > 1;
             for (i, vals) in rows.iter().enumerate() {
-                let row = run.build_row(vals.iter().map(|v| v.as_ref().map(Source::Expr)), i as u64 + 1)?;
+                let row = run.build_row(
+                    vals.iter().map(|v| v.as_ref().map(Source::Expr)),
+                    i as u64 + 1,
+                )?;
                 run.insert_row(txn, row)?;
             }
             rows.len() > 1
@@ -440,14 +456,18 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             run.multi_row = true;
             let rows = exec_select::run_select(sp, env, Some(txn))?;
             for (i, vals) in rows.into_iter().enumerate() {
-                let row = run.build_row(vals.into_iter().map(|v| Some(Source::Value(v))), i as u64 + 1)?;
+                let row = run.build_row(
+                    vals.into_iter().map(|v| Some(Source::Value(v))),
+                    i as u64 + 1,
+                )?;
                 run.insert_row(txn, row)?;
             }
             true
         }
     };
     if let Some(id) = run.first_generated {
-        env.last_insert_id_set.set(Some(env.last_insert_id_set.get().unwrap_or(id)));
+        env.last_insert_id_set
+            .set(Some(env.last_insert_id_set.get().unwrap_or(id)));
     }
     let last_insert_id = match env.last_insert_id_set.get() {
         Some(id) => id,
@@ -474,10 +494,18 @@ enum Source<'a> {
     Value(Value),
 }
 
-impl InsertRun<'_, '_> {
-    fn store_ctx(&self, row: u64) -> StoreCtx<'_> {
+impl<'e> InsertRun<'_, 'e> {
+    fn strictness(&self) -> Strict<'e> {
+        if self.ignore {
+            Strict::No
+        } else {
+            Strict::Mode(self.env)
+        }
+    }
+
+    fn store_ctx(&self, row: u64) -> StoreCtx<'e> {
         StoreCtx {
-            strict: self.strict,
+            strict: self.strictness(),
             row,
             warnings: &self.env.warnings,
         }
@@ -531,7 +559,7 @@ impl InsertRun<'_, '_> {
     /// A NULL (explicit, or a column without default) for a NOT NULL column.
     fn null_into_not_null(&self, col: &ColumnDef, provided: bool, row_no: u64) -> Result<Value> {
         if !provided {
-            if self.strict {
+            if self.strictness().get() {
                 return Err(Error::new(
                     ErrorCode::NoDefaultForField,
                     format!("Field '{}' doesn't have a default value", col.name),
@@ -545,7 +573,7 @@ impl InsertRun<'_, '_> {
             return Ok(convert::implicit_default(&col.data_type));
         }
         let msg = format!("Column '{}' cannot be null", col.name);
-        if self.strict || !self.multi_row {
+        if self.strictness().get() || !self.multi_row {
             return Err(Error::new(ErrorCode::BadNull, msg));
         }
         self.env.warn("Warning", ErrorCode::BadNull, msg);
@@ -616,7 +644,7 @@ impl InsertRun<'_, '_> {
     fn replace(&mut self, txn: &mut Txn, row: Vec<Value>) -> Result<()> {
         let table = &self.plan.table.table;
         let mut replaced = false;
-        loop {
+        for _ in 0..1000 {
             match table.insert(txn, row.clone())? {
                 InsertOutcome::Inserted(_) => {
                     self.affected += 1;
@@ -632,6 +660,7 @@ impl InsertRun<'_, '_> {
                 }
             }
         }
+        Err(Error::internal("REPLACE did not converge"))
     }
 
     fn insert_or_update(&mut self, txn: &mut Txn, row: Vec<Value>) -> Result<()> {
@@ -698,7 +727,12 @@ fn current_timestamp(col: &ColumnDef, env: &Env<'_>) -> Value {
 }
 
 /// `ON UPDATE CURRENT_TIMESTAMP` columns not assigned by the statement take the current time.
-fn touch_on_update(def: &crate::storage::TableDef, sets: &[(usize, Expr)], row: &mut [Value], env: &Env<'_>) {
+fn touch_on_update(
+    def: &crate::storage::TableDef,
+    sets: &[(usize, Expr)],
+    row: &mut [Value],
+    env: &Env<'_>,
+) {
     for (c, col) in def.columns.iter().enumerate() {
         if col.on_update_current_timestamp && !sets.iter().any(|(s, _)| *s == c) {
             row[c] = current_timestamp(col, env);
@@ -788,7 +822,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     let limit = eval_count(&plan.limit, env)?;
     let t = &plan.table;
     let (cands, locked) = candidates(t, &plan.access, &plan.filter, &plan.order, env, txn)?;
-    let strict = env.strict();
+    let strict = Strict::Mode(env);
     let (mut matched, mut changed) = (0u64, 0u64);
     for (h, read) in cands {
         if limit.is_some_and(|l| matched >= l) {
@@ -810,7 +844,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             let mut v = convert::store_value(v, col, &sc)?;
             if v.is_null() && !col.nullable {
                 let msg = format!("Column '{}' cannot be null", col.name);
-                if strict {
+                if strict.get() {
                     return Err(Error::new(ErrorCode::BadNull, msg));
                 }
                 env.warn("Warning", ErrorCode::BadNull, msg);

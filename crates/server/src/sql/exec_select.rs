@@ -112,7 +112,9 @@ pub fn simple_select(q: &ast::Query) -> Result<&ast::Select> {
 }
 
 /// The single table of a FROM clause: (name, alias); None without FROM.
-pub fn single_table(from: &[ast::TableWithJoins]) -> Result<Option<(&ast::ObjectName, Option<String>)>> {
+pub fn single_table(
+    from: &[ast::TableWithJoins],
+) -> Result<Option<(&ast::ObjectName, Option<String>)>> {
     match from {
         [] => Ok(None),
         [twj] => {
@@ -125,6 +127,9 @@ pub fn single_table(from: &[ast::TableWithJoins]) -> Result<Option<(&ast::Object
                 } => {
                     if args.is_some() {
                         return Err(unsupported("table functions"));
+                    }
+                    if name.0.len() == 1 && name.to_string().eq_ignore_ascii_case("dual") {
+                        return Ok(None);
                     }
                     Ok(Some((name, alias.as_ref().map(|a| a.name.value.clone()))))
                 }
@@ -183,7 +188,10 @@ pub fn plan_select(
     b.aliases = items
         .iter()
         .zip(&aliases)
-        .filter_map(|(it, a)| a.as_ref().map(|a| (a.clone(), it.expr.clone(), it.ty.clone())))
+        .filter_map(|(it, a)| {
+            a.as_ref()
+                .map(|a| (a.clone(), it.expr.clone(), it.ty.clone()))
+        })
         .collect();
     let having = match &s.having {
         Some(h) => Some(b.bind(h)?.0),
@@ -193,11 +201,19 @@ pub fn plan_select(
     let mut hidden = Vec::new();
     let order = bind_order_by(&mut b, q, &items, &aliases, &mut hidden)?;
     let aggs = b.aggs.take().unwrap_or_default();
-    let group = (!keys.is_empty() || !aggs.is_empty()).then_some(GroupPlan {
-        keys,
-        aggs,
-        having,
-    });
+    let grouped = !keys.is_empty() || !aggs.is_empty();
+    // HAVING without grouping filters rows like WHERE (MySQL allows it, with aliases).
+    let (filter, having) = match (grouped, having) {
+        (false, Some(h)) => (
+            Some(match filter {
+                Some(f) => Expr::And(Box::new(f), Box::new(h)),
+                None => h,
+            }),
+            None,
+        ),
+        (_, h) => (filter, h),
+    };
+    let group = grouped.then_some(GroupPlan { keys, aggs, having });
     let (limit, offset) = bind_limit(&mut b, q)?;
     let lock = if q.locks.is_empty() && !share_lock {
         LockMode::None
@@ -225,10 +241,6 @@ pub fn plan_select(
         limit,
         offset,
     };
-    let having_without_group = plan.group.is_none() && s.having.is_some();
-    if having_without_group {
-        return Err(unsupported("HAVING without GROUP BY or aggregates"));
-    }
     apply_index_order(&mut plan);
     Ok(plan)
 }
@@ -388,7 +400,12 @@ fn bind_item(
 }
 
 /// The item a name or position in GROUP BY / ORDER BY refers to, if it refers to one.
-fn item_ref(e: &ast::Expr, items: &[OutItem], aliases: &[Option<String>], clause: &str) -> Result<Option<usize>> {
+fn item_ref(
+    e: &ast::Expr,
+    items: &[OutItem],
+    aliases: &[Option<String>],
+    clause: &str,
+) -> Result<Option<usize>> {
     match e {
         ast::Expr::Value(v) => {
             if let ast::Value::Number(n, _) = &v.value {
@@ -403,9 +420,10 @@ fn item_ref(e: &ast::Expr, items: &[OutItem], aliases: &[Option<String>], clause
             }
             Ok(None)
         }
-        ast::Expr::Identifier(id) => Ok(aliases
-            .iter()
-            .position(|a| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(&id.value)))),
+        ast::Expr::Identifier(id) => Ok(aliases.iter().position(|a| {
+            a.as_deref()
+                .is_some_and(|a| a.eq_ignore_ascii_case(&id.value))
+        })),
         _ => Ok(None),
     }
 }
@@ -549,7 +567,10 @@ fn bind_order_by(
         };
         // Reuse a visible item with the same column.
         if let Expr::Col(c) = &x {
-            if let Some(i) = items.iter().position(|it| matches!(it.expr, Expr::Col(k) if k == *c)) {
+            if let Some(i) = items
+                .iter()
+                .position(|it| matches!(it.expr, Expr::Col(k) if k == *c))
+            {
                 keys.push(SortKey { col: i, desc, coll });
                 continue;
             }
@@ -607,7 +628,10 @@ fn apply_index_order(plan: &mut SelectPlan) {
     let (index, eq_len) = match &plan.access {
         Access::FullScan => (None, 0),
         Access::Index { index, eq, .. } => {
-            if eq.iter().any(|c| matches!(c, PartCond::In(l) if l.len() > 1)) {
+            if eq
+                .iter()
+                .any(|c| matches!(c, PartCond::In(l) if l.len() > 1))
+            {
                 return;
             }
             (*index, eq.len())
@@ -654,7 +678,10 @@ pub fn eval_count(e: &Option<Expr>, env: &Env<'_>) -> Result<Option<u64>> {
         Value::Bytes(_) | Value::Decimal(_) | Value::Double(_) => {
             let n = convert::to_num(&v).to_i128();
             if n < 0 {
-                return Err(Error::new(ErrorCode::WrongArguments, "Incorrect arguments to LIMIT"));
+                return Err(Error::new(
+                    ErrorCode::WrongArguments,
+                    "Incorrect arguments to LIMIT",
+                ));
             }
             Ok(Some(n.min(u64::MAX as i128) as u64))
         }
@@ -666,13 +693,18 @@ pub fn eval_count(e: &Option<Expr>, env: &Env<'_>) -> Result<Option<u64>> {
 }
 
 /// Run a SELECT plan: the result rows (visible columns only).
-pub fn run_select(plan: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Result<Vec<Vec<Value>>> {
+pub fn run_select(
+    plan: &SelectPlan,
+    env: &Env<'_>,
+    txn: Option<&mut Txn>,
+) -> Result<Vec<Vec<Value>>> {
     let limit = eval_count(&plan.limit, env)?;
     let offset = eval_count(&plan.offset, env)?.unwrap_or(0);
     if limit == Some(0) {
         return Ok(Vec::new());
     }
-    let streaming = plan.group.is_none() && !plan.distinct && (plan.order.is_empty() || plan.sorted_by_scan);
+    let streaming =
+        plan.group.is_none() && !plan.distinct && (plan.order.is_empty() || plan.sorted_by_scan);
     let enough = limit.map(|l| l.saturating_add(offset));
     let mut rows: Vec<Vec<Value>> = Vec::new();
     let mut groups = Groups::default();
@@ -704,15 +736,27 @@ pub fn run_select(plan: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Re
         }
         Some(Source::Table(t)) => {
             let txn = txn.ok_or_else(|| Error::internal("SELECT without a transaction"))?;
-            plan::scan(
-                &t.table,
-                &plan.access,
-                txn,
-                env,
-                plan.lock,
-                plan.backward,
-                &mut |_, row| consume(row),
-            )?;
+            if plan.lock == LockMode::Exclusive && !plan.access.is_pk_point(&t.def) {
+                // FOR UPDATE: lock only the rows that match (on their latest version).
+                for (h, _) in matching_rows(plan, t, txn, env)? {
+                    let Some(latest) = t.table.lock_row(txn, &h)? else {
+                        continue;
+                    };
+                    if consume(&latest)? == ScanControl::Stop {
+                        break;
+                    }
+                }
+            } else {
+                plan::scan(
+                    &t.table,
+                    &plan.access,
+                    txn,
+                    env,
+                    plan.lock,
+                    plan.backward,
+                    &mut |_, row| consume(row),
+                )?;
+            }
         }
     }
     if let Some(g) = &plan.group {
@@ -731,7 +775,9 @@ pub fn run_select(plan: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Re
     }
     let start = (offset as usize).min(rows.len());
     let end = match limit {
-        Some(l) => start.saturating_add(l.min(usize::MAX as u64) as usize).min(rows.len()),
+        Some(l) => start
+            .saturating_add(l.min(usize::MAX as u64) as usize)
+            .min(rows.len()),
         None => rows.len(),
     };
     let visible = plan.items.len();
@@ -739,6 +785,34 @@ pub fn run_select(plan: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Re
     for r in &mut out {
         r.truncate(visible);
     }
+    Ok(out)
+}
+
+/// The rows a consistent read finds matching the WHERE clause, in scan order.
+fn matching_rows(
+    plan: &SelectPlan,
+    t: &plan::TableRef,
+    txn: &mut Txn,
+    env: &Env<'_>,
+) -> Result<Vec<(crate::storage::RowHandle, crate::storage::Row)>> {
+    let mut out = Vec::new();
+    plan::scan(
+        &t.table,
+        &plan.access,
+        txn,
+        env,
+        LockMode::None,
+        plan.backward,
+        &mut |h, row| {
+            if let Some(f) = &plan.filter {
+                if !f.is_true(&RowCtx::of(row), env)? {
+                    return Ok(ScanControl::Continue);
+                }
+            }
+            out.push((h.clone(), row.clone()));
+            Ok(ScanControl::Continue)
+        },
+    )?;
     Ok(out)
 }
 
@@ -899,7 +973,11 @@ impl Acc {
             exact: matches!(spec.arg_ty.class, Class::Int | Class::Decimal | Class::Null),
             best: None,
             concat: None,
-            bits: if spec.func == AggFunc::BitAnd { u64::MAX } else { 0 },
+            bits: if spec.func == AggFunc::BitAnd {
+                u64::MAX
+            } else {
+                0
+            },
             seen: spec.distinct.then(HashSet::new),
         }
     }
@@ -978,7 +1056,12 @@ impl Acc {
     fn finish(self, spec: &AggSpec) -> Value {
         match spec.func {
             AggFunc::CountStar | AggFunc::Count => Value::Int(self.count as i64),
-            _ if self.count == 0 && !matches!(spec.func, AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor) => {
+            _ if self.count == 0
+                && !matches!(
+                    spec.func,
+                    AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor
+                ) =>
+            {
                 Value::Null
             }
             AggFunc::Sum => {
@@ -992,9 +1075,11 @@ impl Acc {
             }
             AggFunc::Avg => {
                 if self.exact && spec.ty.class == Class::Decimal {
-                    let scale = (spec.arg_ty.decimals.min(26) as u32 + DIV_PRECISION_INCREMENT).min(28);
+                    let scale =
+                        (spec.arg_ty.decimals.min(26) as u32 + DIV_PRECISION_INCREMENT).min(28);
                     let q = self.dec / Decimal::from(self.count);
-                    let mut r = q.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
+                    let mut r =
+                        q.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
                     r.rescale(scale);
                     Value::Decimal(r)
                 } else {

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::types::{Collation, Value};
 use cohort_protocol::ErrorCode;
 use rust_decimal::{Decimal, RoundingStrategy};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// Scale added by `/` (MySQL's `div_precision_increment`).
@@ -87,7 +88,10 @@ pub enum Expr {
     Param(usize),
     /// The i-th aggregate of the current group.
     Agg(usize),
-    SysVar { name: Box<str>, global: bool },
+    SysVar {
+        name: Box<str>,
+        global: bool,
+    },
     UserVar(Box<str>),
     /// `@name := expr`: the value, recorded for the session when the statement ends.
     SetUserVar(Box<str>, Box<Expr>),
@@ -161,6 +165,8 @@ impl<'r> RowCtx<'r> {
     }
 }
 
+static NULL: Value = Value::Null;
+
 fn bool_value(b: Option<bool>) -> Value {
     match b {
         None => Value::Null,
@@ -198,11 +204,26 @@ impl Expr {
                 ..
             } => {
                 operand.as_ref().is_none_or(|x| x.is_constant())
-                    && whens.iter().all(|(a, b)| a.is_constant() && b.is_constant())
+                    && whens
+                        .iter()
+                        .all(|(a, b)| a.is_constant() && b.is_constant())
                     && else_.as_ref().is_none_or(|x| x.is_constant())
             }
             Expr::Func(f, args) => f.is_deterministic() && args.iter().all(Expr::is_constant),
         }
+    }
+
+    /// The value of a leaf (literal, column, parameter, aggregate) by reference, without a
+    /// copy; anything else is evaluated.
+    fn operand<'v>(&'v self, r: &RowCtx<'v>, env: &'v Env<'v>) -> Result<Cow<'v, Value>> {
+        Ok(match self {
+            Expr::Lit(v) => Cow::Borrowed(v),
+            Expr::Col(i) => Cow::Borrowed(r.row.get(*i).unwrap_or(&NULL)),
+            Expr::NewCol(i) => Cow::Borrowed(r.new.get(*i).unwrap_or(&NULL)),
+            Expr::Param(i) => Cow::Borrowed(env.params.get(*i).unwrap_or(&NULL)),
+            Expr::Agg(i) => Cow::Borrowed(r.aggs.get(*i).unwrap_or(&NULL)),
+            other => Cow::Owned(other.eval(r, env)?),
+        })
     }
 
     /// Evaluate a WHERE / HAVING / ON condition: true only if the value is true.
@@ -240,8 +261,8 @@ impl Expr {
                 arith(*op, &x, &y, env)
             }
             Expr::Cmp(op, a, b, coll) => {
-                let x = a.eval(r, env)?;
-                let y = b.eval(r, env)?;
+                let x = a.operand(r, env)?;
+                let y = b.operand(r, env)?;
                 Ok(cmp_values(*op, &x, &y, *coll))
             }
             Expr::And(a, b) => {
@@ -274,7 +295,9 @@ impl Expr {
                 Ok(bool_value(x.zip(y).map(|(x, y)| x != y)))
             }
             Expr::Not(e) => Ok(bool_value(convert::to_bool(&e.eval(r, env)?).map(|b| !b))),
-            Expr::IsNull(e, negated) => Ok(Value::Int((e.eval(r, env)?.is_null() != *negated) as i64)),
+            Expr::IsNull(e, negated) => {
+                Ok(Value::Int((e.eval(r, env)?.is_null() != *negated) as i64))
+            }
             Expr::IsBool { e, want, negated } => {
                 let b = convert::to_bool(&e.eval(r, env)?);
                 Ok(Value::Int(((b == *want) != *negated) as i64))
@@ -286,9 +309,9 @@ impl Expr {
                 negated,
                 coll,
             } => {
-                let v = e.eval(r, env)?;
-                let lo = lo.eval(r, env)?;
-                let hi = hi.eval(r, env)?;
+                let v = e.operand(r, env)?;
+                let lo = lo.operand(r, env)?;
+                let hi = hi.operand(r, env)?;
                 let ge = compare::compare(&v, &lo, *coll).map(|o| o != Ordering::Less);
                 let le = compare::compare(&v, &hi, *coll).map(|o| o != Ordering::Greater);
                 let res = match (ge, le) {
@@ -304,13 +327,13 @@ impl Expr {
                 negated,
                 coll,
             } => {
-                let v = e.eval(r, env)?;
+                let v = e.operand(r, env)?;
                 if v.is_null() {
                     return Ok(Value::Null);
                 }
                 let mut saw_null = false;
                 for item in list {
-                    let x = item.eval(r, env)?;
+                    let x = item.operand(r, env)?;
                     match compare::compare(&v, &x, *coll) {
                         Some(Ordering::Equal) => return Ok(Value::Int(!*negated as i64)),
                         None => saw_null = true,
@@ -330,8 +353,8 @@ impl Expr {
                 negated,
                 coll,
             } => {
-                let v = e.eval(r, env)?;
-                let p = pat.eval(r, env)?;
+                let v = e.operand(r, env)?;
+                let p = pat.operand(r, env)?;
                 if v.is_null() || p.is_null() {
                     return Ok(Value::Null);
                 }
@@ -375,9 +398,7 @@ fn eval_case(
     };
     for (when, then) in whens {
         let hit = match &op {
-            Some(v) => {
-                compare::compare(v, &when.eval(r, env)?, coll) == Some(Ordering::Equal)
-            }
+            Some(v) => compare::compare(v, &when.eval(r, env)?, coll) == Some(Ordering::Equal),
             None => when.is_true(r, env)?,
         };
         if hit {
@@ -409,9 +430,13 @@ pub fn coerce(v: Value, class: Class) -> Value {
         (Class::Str | Class::Bin, Value::Bytes(_)) => v,
         (Class::Str | Class::Bin, _) => Value::Bytes(convert::to_text(&v).into_owned()),
         (Class::Date, Value::Date(_)) => v,
-        (Class::Date, _) => convert::to_datetime(&v).map_or(Value::Null, |(d, _)| Value::Date(d.date)),
+        (Class::Date, _) => {
+            convert::to_datetime(&v).map_or(Value::Null, |(d, _)| Value::Date(d.date))
+        }
         (Class::DateTime, Value::DateTime(_)) => v,
-        (Class::DateTime, _) => convert::to_datetime(&v).map_or(Value::Null, |(d, _)| Value::DateTime(d)),
+        (Class::DateTime, _) => {
+            convert::to_datetime(&v).map_or(Value::Null, |(d, _)| Value::DateTime(d))
+        }
         (Class::Null, _) => v,
     }
 }
@@ -525,7 +550,10 @@ pub fn arith(op: ArithOp, a: &Value, b: &Value, env: &Env<'_>) -> Result<Value> 
             match (&x, &y) {
                 (Num::F(_), _) | (_, Num::F(_)) => Ok(Value::Double(x.to_f64() % y.to_f64())),
                 (Num::D(_), _) | (_, Num::D(_)) => {
-                    let (p, q) = (x.to_decimal().unwrap_or_default(), y.to_decimal().unwrap_or_default());
+                    let (p, q) = (
+                        x.to_decimal().unwrap_or_default(),
+                        y.to_decimal().unwrap_or_default(),
+                    );
                     Ok(Value::Decimal(p.checked_rem(q).unwrap_or_default()))
                 }
                 _ => {
@@ -549,7 +577,10 @@ pub fn arith(op: ArithOp, a: &Value, b: &Value, env: &Env<'_>) -> Result<Value> 
                 }
             }
             (Num::D(_), _) | (_, Num::D(_)) => {
-                let (p, q) = (x.to_decimal().unwrap_or_default(), y.to_decimal().unwrap_or_default());
+                let (p, q) = (
+                    x.to_decimal().unwrap_or_default(),
+                    y.to_decimal().unwrap_or_default(),
+                );
                 let r = match op {
                     ArithOp::Add => p.checked_add(q),
                     ArithOp::Sub => p.checked_sub(q),
@@ -653,7 +684,10 @@ enum Pat {
 fn weights(s: &[u8], coll: Collation) -> Vec<u32> {
     match coll {
         Collation::Binary => s.iter().map(|&b| b as u32).collect(),
-        Collation::Utf8mb4Bin => String::from_utf8_lossy(s).chars().map(|c| c as u32).collect(),
+        Collation::Utf8mb4Bin => String::from_utf8_lossy(s)
+            .chars()
+            .map(|c| c as u32)
+            .collect(),
         Collation::Utf8mb4GeneralCi => String::from_utf8_lossy(s)
             .chars()
             .map(compare::general_ci_weight)
@@ -769,9 +803,7 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 let n = *n as usize;
                 if matches!(to, CastTo::Binary(_)) {
                     b.truncate(n);
-                } else if let Some((cut, _)) =
-                    String::from_utf8_lossy(&b).char_indices().nth(n)
-                {
+                } else if let Some((cut, _)) = String::from_utf8_lossy(&b).char_indices().nth(n) {
                     b.truncate(cut);
                 }
             }
@@ -782,16 +814,18 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             let d = n.to_decimal().unwrap_or_default();
             let mut r = d.round_dp_with_strategy(*s as u32, RoundingStrategy::MidpointAwayFromZero);
             let int_digits = p.saturating_sub(*s) as u32;
-            if int_digits < 28 {
-                let max = Decimal::from_i128_with_scale(
-                    10i128.pow(int_digits + *s as u32) - 1,
-                    *s as u32,
-                );
+            let max = 10i128
+                .checked_pow(int_digits + *s as u32)
+                .and_then(|m| Decimal::try_from_i128_with_scale(m - 1, *s as u32).ok());
+            if let Some(max) = max {
                 if r.abs() > max {
                     env.warn(
                         "Warning",
                         ErrorCode::DataOutOfRange,
-                        format!("Out of range value for column '{}' at row 1", convert::to_string(&v)),
+                        format!(
+                            "Out of range value for column '{}' at row 1",
+                            convert::to_string(&v)
+                        ),
                     );
                     r = if r.is_sign_negative() { -max } else { max };
                 }
@@ -832,7 +866,12 @@ mod tests {
         assert!(like_match(b"50%", b"50\\%", Some('\\'), ci));
         assert!(!like_match(b"50x", b"50\\%", Some('\\'), ci));
         assert!(like_match(b"a_b", b"a!_b", Some('!'), ci));
-        assert!(!like_match(b"abc", b"ABC", Some('\\'), Collation::Utf8mb4Bin));
+        assert!(!like_match(
+            b"abc",
+            b"ABC",
+            Some('\\'),
+            Collation::Utf8mb4Bin
+        ));
         assert!(like_match(b"", b"%", Some('\\'), ci));
         assert!(!like_match(b"a ", b"a", Some('\\'), ci));
     }

@@ -89,7 +89,10 @@ pub enum Func {
 impl Func {
     /// False for functions whose value changes between calls within a statement.
     pub fn is_deterministic(self) -> bool {
-        !matches!(self, Func::Rand | Func::SysDate(_) | Func::LastInsertId | Func::Sleep)
+        !matches!(
+            self,
+            Func::Rand | Func::SysDate(_) | Func::LastInsertId | Func::Sleep
+        )
     }
 }
 
@@ -173,7 +176,10 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         "CONCAT_WS" => {
             need(n >= 2)?;
             let len = args.iter().map(|(_, t)| t.char_len()).sum::<u32>();
-            (Func::ConcatWs, SqlType::varchar(len).with_nullable(args[0].1.nullable))
+            (
+                Func::ConcatWs,
+                SqlType::varchar(len).with_nullable(args[0].1.nullable),
+            )
         }
         "LENGTH" | "OCTET_LENGTH" => {
             need(n == 1)?;
@@ -209,7 +215,10 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "REPLACE" => {
             need(n == 3)?;
-            (Func::Replace, str_ty(first_len.saturating_mul(2).max(first_len)))
+            (
+                Func::Replace,
+                str_ty(first_len.saturating_mul(2).max(first_len)),
+            )
         }
         "LEFT" => {
             need(n == 2)?;
@@ -229,7 +238,11 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "LPAD" | "RPAD" => {
             need(n == 3)?;
-            let f = if upper == "LPAD" { Func::Lpad } else { Func::Rpad };
+            let f = if upper == "LPAD" {
+                Func::Lpad
+            } else {
+                Func::Rpad
+            };
             (f, SqlType::varchar(255))
         }
         "INSTR" => {
@@ -242,7 +255,10 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "SPACE" => {
             need(n == 1)?;
-            (Func::Space, SqlType::varchar(255).with_nullable(any_nullable))
+            (
+                Func::Space,
+                SqlType::varchar(255).with_nullable(any_nullable),
+            )
         }
         "ASCII" | "ORD" => {
             need(n == 1)?;
@@ -266,7 +282,11 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "ROUND" | "TRUNCATE" => {
             need(n == 1 || n == 2)?;
-            let f = if upper == "ROUND" { Func::Round } else { Func::Truncate };
+            let f = if upper == "ROUND" {
+                Func::Round
+            } else {
+                Func::Truncate
+            };
             let d = match args.get(1) {
                 Some((Expr::Lit(v), _)) => convert::to_i64(v).clamp(0, 30) as u8,
                 _ => 0,
@@ -280,7 +300,11 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "FLOOR" | "CEIL" | "CEILING" => {
             need(n == 1)?;
-            let f = if upper == "FLOOR" { Func::Floor } else { Func::Ceil };
+            let f = if upper == "FLOOR" {
+                Func::Floor
+            } else {
+                Func::Ceil
+            };
             let t = match args[0].1.class {
                 Class::Double => SqlType::double(),
                 _ => SqlType::bigint(),
@@ -368,11 +392,17 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => {
             need(n <= 1)?;
-            return Ok((Expr::Func(Func::CurTime, Vec::new()), SqlType::varchar(8).not_null()));
+            return Ok((
+                Expr::Func(Func::CurTime, Vec::new()),
+                SqlType::varchar(8).not_null(),
+            ));
         }
         "UNIX_TIMESTAMP" => {
             need(n <= 1)?;
-            (Func::UnixTimestamp, SqlType::bigint().with_nullable(any_nullable))
+            (
+                Func::UnixTimestamp,
+                SqlType::bigint().with_nullable(any_nullable),
+            )
         }
         "FROM_UNIXTIME" => {
             need(n == 1)?;
@@ -440,7 +470,10 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         _ => return Err(unknown_function(name)),
     };
-    Ok((Expr::Func(f, args.into_iter().map(|(e, _)| e).collect()), ty))
+    Ok((
+        Expr::Func(f, args.into_iter().map(|(e, _)| e).collect()),
+        ty,
+    ))
 }
 
 fn numeric_like(t: &SqlType) -> SqlType {
@@ -483,7 +516,11 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
     match f {
         Func::IfNull(class) => {
             let a = args[0].eval(r, env)?;
-            let v = if a.is_null() { args[1].eval(r, env)? } else { a };
+            let v = if a.is_null() {
+                args[1].eval(r, env)?
+            } else {
+                a
+            };
             return Ok(coerce(v, class));
         }
         Func::Coalesce(class) => {
@@ -512,7 +549,10 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
                 env.last_insert_id_set.set(Some(id));
                 return Ok(Value::UInt(id));
             }
-            let id = env.last_insert_id_set.get().unwrap_or(env.sess.last_insert_id);
+            let id = env
+                .last_insert_id_set
+                .get()
+                .unwrap_or(env.sess.last_insert_id);
             return Ok(Value::UInt(id));
         }
         Func::NullIf => {
@@ -545,7 +585,11 @@ fn eval_nullary(f: Func, env: &Env<'_>) -> Option<Value> {
             Some(db) => Value::str(db),
             None => Value::Null,
         },
-        Func::Version => env.ctx.vars.global("version").unwrap_or(Value::str("8.0.36")),
+        Func::Version => env
+            .ctx
+            .vars
+            .global("version")
+            .unwrap_or(Value::str("8.0.36")),
         Func::User => s(format!("{}@{}", env.sess.user, env.sess.host)),
         Func::CurrentUser => s(format!("{}@%", env.sess.user)),
         Func::ConnectionId => Value::UInt(env.sess.conn_id as u64),
@@ -622,17 +666,32 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             s(c[c.len() - n..].iter().collect())
         }
         Func::Repeat => {
-            let n = int_arg(&v[1]).clamp(0, 1 << 20) as usize;
-            Value::Bytes(convert::to_text(&v[0]).repeat(n))
+            let t = convert::to_text(&v[0]);
+            let n = int_arg(&v[1]).max(0) as usize;
+            if t.len().saturating_mul(n) > MAX_RESULT {
+                return Ok(too_big(env, "repeat"));
+            }
+            Value::Bytes(t.repeat(n))
         }
         Func::Reverse => s(text(&v[0]).chars().rev().collect()),
-        Func::Lpad | Func::Rpad => pad(v, f == Func::Lpad),
+        Func::Lpad | Func::Rpad => {
+            if int_arg(&v[1]) > MAX_RESULT as i64 {
+                return Ok(too_big(env, "lpad/rpad"));
+            }
+            pad(v, f == Func::Lpad)
+        }
         Func::Instr => Value::Int(locate(&text(&v[1]), &text(&v[0]), 1)),
         Func::Locate => {
             let pos = v.get(2).map_or(1, int_arg);
             Value::Int(locate(&text(&v[0]), &text(&v[1]), pos))
         }
-        Func::Space => s(" ".repeat(int_arg(&v[0]).clamp(0, 1 << 20) as usize)),
+        Func::Space => {
+            let n = int_arg(&v[0]).max(0) as usize;
+            if n > MAX_RESULT {
+                return Ok(too_big(env, "space"));
+            }
+            s(" ".repeat(n))
+        }
         Func::Ascii => Value::Int(convert::to_text(&v[0]).first().copied().unwrap_or(0) as i64),
         Func::Strcmp => Value::Int(
             match compare::compare_strings(
@@ -663,7 +722,13 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::Mod => return super::expr::arith(super::expr::ArithOp::Mod, &v[0], &v[1], env),
         Func::Sign => {
             let n = convert::to_arith_num(&v[0]).to_f64();
-            Value::Int(if n > 0.0 { 1 } else if n < 0.0 { -1 } else { 0 })
+            Value::Int(if n > 0.0 {
+                1
+            } else if n < 0.0 {
+                -1
+            } else {
+                0
+            })
         }
         Func::Pow => Value::Double(
             convert::to_num(&v[0])
@@ -785,6 +850,18 @@ fn trim(v: &[Value], side: TrimSide) -> Value {
     s(t.to_string())
 }
 
+/// Longest string a function builds (MySQL: max_allowed_packet); longer results are NULL.
+const MAX_RESULT: usize = 16 << 20;
+
+fn too_big(env: &Env<'_>, func: &str) -> Value {
+    env.warn(
+        "Warning",
+        ErrorCode::Unknown,
+        format!("Result of {func}() was larger than max_allowed_packet (16777216) - truncated"),
+    );
+    Value::Null
+}
+
 fn pad(v: &[Value], left: bool) -> Value {
     let c = chars_of(&v[0]);
     let n = int_arg(&v[1]);
@@ -830,7 +907,11 @@ fn round(v: &[Value], round: bool) -> Value {
     match convert::to_arith_num(&v[0]) {
         Num::F(x) => {
             let m = 10f64.powi(d as i32);
-            let y = if round { (x * m).round() / m } else { (x * m).trunc() / m };
+            let y = if round {
+                (x * m).round() / m
+            } else {
+                (x * m).trunc() / m
+            };
             Value::Double(y)
         }
         Num::D(x) => {
@@ -839,7 +920,7 @@ fn round(v: &[Value], round: bool) -> Value {
                 r.rescale(d as u32);
                 Value::Decimal(r)
             } else {
-                let m = Decimal::from(10i64.pow((-d) as u32));
+                let m = Decimal::from(10i64.pow((-d).min(18) as u32));
                 Value::Decimal((x / m).round_dp_with_strategy(0, strategy) * m)
             }
         }

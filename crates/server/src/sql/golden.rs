@@ -14,6 +14,7 @@
 //! | `execute NAME (v, …);` | COM_STMT_EXECUTE with literal values (ints, 'strings', NULL, decimals as doubles) |
 //! | `[s1] & SQL;` | start the statement in the background (it may block on a lock) |
 //! | `[s1] wait;` | wait for the background statement of `s1` and print its result |
+//! | `fields TABLE;` | COM_FIELD_LIST |
 //!
 //! After each statement the runner does what the session layer does: on an error whose action
 //! is to roll back the transaction (1213) it rolls back, otherwise `end_statement`.
@@ -32,7 +33,10 @@ use std::time::Duration;
 
 enum Item {
     Comment(String),
-    Case { command: String, expected: Vec<String> },
+    Case {
+        command: String,
+        expected: Vec<String>,
+    },
 }
 
 fn parse_script(text: &str) -> Vec<Item> {
@@ -129,9 +133,19 @@ fn format_result(r: &Result<QueryResult>, meta: bool, warnings: usize) -> Vec<St
                     ));
                 }
             }
-            out.push(columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(" | "));
+            out.push(
+                columns
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" | "),
+            );
             for r in rows {
-                assert_eq!(r.len(), columns.len(), "row width differs from the column count");
+                assert_eq!(
+                    r.len(),
+                    columns.len(),
+                    "row width differs from the column count"
+                );
                 out.push(r.iter().map(format_value).collect::<Vec<_>>().join(" | "));
             }
             if warnings > 0 {
@@ -300,6 +314,26 @@ impl Runner {
                 Err(e) => format_result(&Err(e), false, 0),
             };
         }
+        if let Some(table) = body.strip_prefix("fields ") {
+            return match super::field_list(&ctx, sess, table.trim_end_matches(';').trim()) {
+                Ok(cols) => cols
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{}.{}.{} type={} len={} charset={} flags=0x{:04x}",
+                            c.schema,
+                            c.table,
+                            c.name,
+                            c.column_type.0,
+                            c.column_length,
+                            c.charset,
+                            c.flags
+                        )
+                    })
+                    .collect(),
+                Err(e) => format_result(&Err(e), false, 0),
+            };
+        }
         if let Some(rest) = body.strip_prefix("execute ") {
             let rest = rest.trim_end_matches(';');
             let (pname, args) = rest.split_once(' ').unwrap_or((rest, ""));
@@ -310,7 +344,11 @@ impl Runner {
             let r = execute_prepared(&ctx, sess, p, &params);
             end_statement(&ctx, sess, &r);
             if let Ok(QueryResult::Rows { columns, .. }) = &r {
-                assert_eq!(columns.len(), p.columns.len(), "execute metadata differs from prepare");
+                assert_eq!(
+                    columns.len(),
+                    p.columns.len(),
+                    "execute metadata differs from prepare"
+                );
             }
             return format_result(&r, false, warning_count(sess, &r));
         }
@@ -349,7 +387,19 @@ fn run_script(path: &Path) -> Option<String> {
                 rewritten.push('\n');
             }
             Item::Case { command, expected } => {
-                let actual = runner.run(&command);
+                let t0 = std::time::Instant::now();
+                let actual: Vec<String> = runner
+                    .run(&command)
+                    .iter()
+                    .flat_map(|l| l.split('\n').map(str::to_string).collect::<Vec<_>>())
+                    .collect();
+                if std::env::var("GOLDEN_TIMES").is_ok() {
+                    eprintln!(
+                        "{:>6} ms  {}",
+                        t0.elapsed().as_millis(),
+                        command.lines().next().unwrap_or("")
+                    );
+                }
                 if actual != expected {
                     failures.push(format!(
                         "--- {}\n{}\n--- expected\n{}\n--- actual\n{}\n",
@@ -388,14 +438,21 @@ fn golden_scripts() {
     let only = std::env::var("GOLDEN_ONLY").ok();
     let mut failures = Vec::new();
     for p in &paths {
-        if only.as_deref().is_some_and(|o| !p.to_string_lossy().contains(o)) {
+        if only
+            .as_deref()
+            .is_some_and(|o| !p.to_string_lossy().contains(o))
+        {
             continue;
         }
         if let Some(f) = run_script(p) {
             failures.push(f);
         }
     }
-    assert!(failures.is_empty(), "golden mismatches:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "golden mismatches:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -27,9 +27,13 @@
 //!   WARNINGS keeps them); an error becomes the only entry.
 //!
 //! Not supported, each a 1235 error naming the feature: joins, subqueries, UNION, CTEs,
-//! window functions, views, stored programs, triggers, savepoints, ALTER TABLE, KILL,
-//! SHOW PROCESSLIST, REGEXP, INTERVAL arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns,
-//! TEMPORARY tables, foreign keys, grants finer than ALL per database.
+//! window functions, views, stored programs, triggers, savepoints, ALTER TABLE other than
+//! ADD / DROP INDEX and AUTO_INCREMENT = n, KILL, SHOW PROCESSLIST, REGEXP, INTERVAL
+//! arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns, TEMPORARY tables, foreign keys,
+//! grants finer than ALL per database. `LOCK IN SHARE MODE` / `FOR SHARE` lock exclusively.
+//!
+//! Tests: `testscripts/*.test` are golden scripts run by `golden.rs` against a real
+//! `ServerContext` (see there for the format; `UPDATE_GOLDEN=1` rewrites the expectations).
 
 mod bind;
 mod coldef;
@@ -63,8 +67,8 @@ use cohort_protocol::ErrorCode;
 use env::{split_session, Env, SessView};
 use exec_dml::{DeletePlan, DmlResult, InsertKind, InsertPlan, UpdatePlan};
 use exec_select::SelectPlan;
-use parse::{Parsed, Stmt};
 use parking_lot::Mutex;
+use parse::{Parsed, Stmt};
 use sqlparser::ast::{ObjectType, Statement};
 use std::sync::Arc;
 
@@ -129,7 +133,10 @@ impl Plan {
     fn is_stale(&self) -> bool {
         match self {
             Plan::Select(p) => p.is_stale(),
-            Plan::Insert(p) => p.table.is_stale(),
+            Plan::Insert(p) => {
+                p.table.is_stale()
+                    || matches!(&p.source, exec_dml::InsertSource::Select(s) if s.is_stale())
+            }
             Plan::Update(p) => p.table.is_stale(),
             Plan::Delete(p) => p.table.is_stale(),
         }
@@ -144,7 +151,11 @@ impl Plan {
 }
 
 /// Run one statement given as text (COM_QUERY).
-pub fn execute_text(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<QueryResult> {
+pub fn execute_text(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    sql: &str,
+) -> Result<QueryResult> {
     let parsed = match parse::parse(sql) {
         Ok(p) => p,
         Err(e) => {
@@ -215,7 +226,11 @@ pub fn execute_prepared(
 }
 
 /// COM_FIELD_LIST: the columns of a table of the current database.
-pub fn field_list(ctx: &ServerContext, sess: &mut SessionState, table: &str) -> Result<Vec<ColumnDefinition>> {
+pub fn field_list(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    table: &str,
+) -> Result<Vec<ColumnDefinition>> {
     let env = Env::new(ctx, SessView::of(sess, 0), &[]);
     show::field_list(&env, table)
 }
@@ -274,7 +289,12 @@ fn current_plan(
 }
 
 /// Bind SELECT / INSERT / UPDATE / DELETE; None for statements that run without a plan.
-fn bind_plan(ctx: &ServerContext, sess: &SessionState, parsed: &Parsed, prev: usize) -> Result<Option<Plan>> {
+fn bind_plan(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    parsed: &Parsed,
+    prev: usize,
+) -> Result<Option<Plan>> {
     let Stmt::Sql(st) = &parsed.stmt else {
         return Ok(None);
     };
@@ -454,13 +474,17 @@ fn run_other(
             if_not_exists,
         } => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, |env| exec_ddl::create_database(env, name, *if_not_exists))?;
+            ddl(ctx, sess, prev, |env| {
+                exec_ddl::create_database(env, name, *if_not_exists)
+            })?;
             Ok(QueryResult::affected(1))
         }
         Stmt::DropDatabase { name, if_exists } => {
             count(StatusCounter::ComOther);
             let tables = ctx.engine.tables(name).map(|t| t.len() as u64).unwrap_or(0);
-            ddl(ctx, sess, prev, |env| exec_ddl::drop_database(env, name, *if_exists))?;
+            ddl(ctx, sess, prev, |env| {
+                exec_ddl::drop_database(env, name, *if_exists)
+            })?;
             if sess.db.as_deref() == Some(name.as_str()) {
                 sess.db = None;
             }
@@ -535,7 +559,12 @@ fn ddl(
     Ok(())
 }
 
-fn run_sql_ddl(ctx: &ServerContext, sess: &mut SessionState, st: &Statement, prev: usize) -> Result<QueryResult> {
+fn run_sql_ddl(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    st: &Statement,
+    prev: usize,
+) -> Result<QueryResult> {
     let count = |c: StatusCounter| ctx.status.incr(c);
     match st {
         Statement::CreateTable(ct) => {
@@ -559,14 +588,18 @@ fn run_sql_ddl(ctx: &ServerContext, sess: &mut SessionState, st: &Statement, pre
                     return Err(Error::unsupported("TEMPORARY tables"));
                 }
                 count(StatusCounter::ComDropTable);
-                ddl(ctx, sess, prev, |env| exec_ddl::drop_tables(env, names, *if_exists))?;
+                ddl(ctx, sess, prev, |env| {
+                    exec_ddl::drop_tables(env, names, *if_exists)
+                })?;
             }
             ObjectType::Index => {
                 count(StatusCounter::ComOther);
                 let Some(t) = table else {
                     return Err(Error::parse("", 1));
                 };
-                ddl(ctx, sess, prev, |env| exec_ddl::drop_index(env, names, t, *if_exists))?;
+                ddl(ctx, sess, prev, |env| {
+                    exec_ddl::drop_index(env, names, t, *if_exists)
+                })?;
             }
             other => return Err(Error::unsupported(&format!("DROP {other}"))),
         },
@@ -574,11 +607,18 @@ fn run_sql_ddl(ctx: &ServerContext, sess: &mut SessionState, st: &Statement, pre
             count(StatusCounter::ComOther);
             ddl(ctx, sess, prev, |env| exec_ddl::truncate(env, t))?;
         }
-        Statement::AlterTable(_) => return Err(Error::unsupported("ALTER TABLE")),
+        Statement::AlterTable(at) => {
+            count(StatusCounter::ComOther);
+            ddl(ctx, sess, prev, |env| exec_ddl::alter_table(env, at))?;
+        }
         Statement::CreateView(_) => return Err(Error::unsupported("views")),
         other => {
             let text = other.to_string();
-            let head: String = text.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+            let head: String = text
+                .split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ");
             return Err(Error::unsupported(&head));
         }
     }
@@ -587,7 +627,11 @@ fn run_sql_ddl(ctx: &ServerContext, sess: &mut SessionState, st: &Statement, pre
 
 /// Result columns of a statement without a plan, for COM_STMT_PREPARE (SHOW, DESCRIBE,
 /// ANALYZE… produce rows; their columns do not depend on the data).
-fn generic_columns(ctx: &ServerContext, sess: &mut SessionState, parsed: &Parsed) -> Result<Vec<ColumnDefinition>> {
+fn generic_columns(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    parsed: &Parsed,
+) -> Result<Vec<ColumnDefinition>> {
     let has_rows = matches!(
         parsed.stmt,
         Stmt::Show(_) | Stmt::Describe { .. } | Stmt::TableMaint { .. }
@@ -605,5 +649,108 @@ fn generic_columns(ctx: &ServerContext, sess: &mut SessionState, parsed: &Parsed
     match r? {
         QueryResult::Rows { columns, .. } => Ok(columns),
         QueryResult::Ok { .. } => Ok(Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plan::{Access, PartCond};
+
+    fn setup() -> (ServerContext, SessionState) {
+        let ctx = ServerContext::for_tests();
+        let mut sess = SessionState::new(1, "root", "%", None);
+        for sql in [
+            "CREATE DATABASE sb",
+            "USE sb",
+            "CREATE TABLE sbtest1 (id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER DEFAULT '0' NOT NULL, \
+             c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))",
+            "CREATE INDEX k_1 ON sbtest1(k)",
+        ] {
+            execute_text(&ctx, &mut sess, sql).unwrap();
+            sess.end_statement(&ctx, true).unwrap();
+        }
+        (ctx, sess)
+    }
+
+    fn plan_of(p: &Prepared) -> Arc<Plan> {
+        p.state.lock().plan.clone().expect("bound plan")
+    }
+
+    #[test]
+    fn sysbench_statements_use_point_access() {
+        let (ctx, mut sess) = setup();
+        let p = prepare(&ctx, &mut sess, "SELECT c FROM sbtest1 WHERE id=?").unwrap();
+        let plan = plan_of(&p);
+        let Plan::Select(s) = plan.as_ref() else {
+            panic!()
+        };
+        assert!(s.access.is_pk_point(&s.table().unwrap().def));
+        let p = prepare(&ctx, &mut sess, "UPDATE sbtest1 SET c=? WHERE id=?").unwrap();
+        let plan = plan_of(&p);
+        let Plan::Update(u) = plan.as_ref() else {
+            panic!()
+        };
+        assert!(u.access.is_pk_point(&u.table.def));
+        let p = prepare(&ctx, &mut sess, "DELETE FROM sbtest1 WHERE id=?").unwrap();
+        let plan = plan_of(&p);
+        let Plan::Delete(d) = plan.as_ref() else {
+            panic!()
+        };
+        assert!(d.access.is_pk_point(&d.table.def));
+        let p = prepare(
+            &ctx,
+            &mut sess,
+            "SELECT c FROM sbtest1 WHERE id BETWEEN ? AND ? ORDER BY id",
+        )
+        .unwrap();
+        let plan = plan_of(&p);
+        let Plan::Select(s) = plan.as_ref() else {
+            panic!()
+        };
+        assert!(
+            matches!(&s.access, Access::Index { index: None, eq, range: Some(_) } if eq.is_empty())
+        );
+        assert!(s.sorted_by_scan, "ORDER BY id follows the primary key");
+    }
+
+    #[test]
+    fn secondary_index_and_unsafe_conversions() {
+        let (ctx, mut sess) = setup();
+        let p = prepare(
+            &ctx,
+            &mut sess,
+            "SELECT id FROM sbtest1 WHERE k IN (1, 2) AND c = 'x'",
+        )
+        .unwrap();
+        let plan = plan_of(&p);
+        let Plan::Select(s) = plan.as_ref() else {
+            panic!()
+        };
+        assert!(
+            matches!(&s.access, Access::Index { index: Some(0), eq, .. } if matches!(eq[0], PartCond::In(_)))
+        );
+        // A string column compared with a number never uses an index.
+        execute_text(&ctx, &mut sess, "CREATE INDEX c_1 ON sbtest1(c)").unwrap();
+        let p = prepare(&ctx, &mut sess, "SELECT id FROM sbtest1 WHERE c = 5").unwrap();
+        let plan = plan_of(&p);
+        let Plan::Select(s) = plan.as_ref() else {
+            panic!()
+        };
+        assert!(matches!(s.access, Access::FullScan));
+    }
+
+    #[test]
+    fn multi_statements_and_empty_text_are_refused() {
+        let (ctx, mut sess) = setup();
+        let e = execute_text(&ctx, &mut sess, "SELECT 1; SELECT 2").unwrap_err();
+        assert_eq!(e.code(), ErrorCode::ParseError);
+        let e = execute_text(&ctx, &mut sess, "   ").unwrap_err();
+        assert_eq!(e.code(), ErrorCode::EmptyQuery);
+        assert_eq!(
+            sess.warnings.len(),
+            1,
+            "the error is the statement's diagnostic"
+        );
     }
 }

@@ -53,7 +53,7 @@ pub enum SetTarget {
 
 #[derive(Clone, Debug)]
 pub enum SetValue {
-    Expr(ast::Expr),
+    Expr(Box<ast::Expr>),
     /// `DEFAULT`
     Default,
 }
@@ -68,7 +68,7 @@ pub struct SetItem {
 pub enum ShowFilter {
     None,
     Like(String),
-    Where(ast::Expr),
+    Where(Box<ast::Expr>),
 }
 
 #[derive(Clone, Debug)]
@@ -255,16 +255,18 @@ fn strip_trailing(mut tokens: Vec<TokenWithSpan>, sql: &str) -> Result<Vec<Token
 
 /// Remove a trailing `LOCK IN SHARE MODE` (sqlparser does not know it).
 fn strip_share_lock(tokens: &mut Vec<TokenWithSpan>) -> bool {
-    let idx: Vec<usize> = tokens
+    let mut tail: Vec<usize> = tokens
         .iter()
         .enumerate()
+        .rev()
         .filter(|(_, t)| !is_trivia(&t.token))
         .map(|(i, _)| i)
+        .take(4)
         .collect();
-    if idx.len() < 4 {
+    if tail.len() < 4 {
         return false;
     }
-    let tail = &idx[idx.len() - 4..];
+    tail.reverse();
     let words = ["LOCK", "IN", "SHARE", "MODE"];
     if tail
         .iter()
@@ -288,7 +290,11 @@ fn rewrite_mod_operator(tokens: &mut [TokenWithSpan]) {
         let operand_before = prev.is_some_and(|t| {
             matches!(
                 t.token,
-                Token::Word(_) | Token::Number(..) | Token::RParen | Token::SingleQuotedString(_) | Token::Placeholder(_)
+                Token::Word(_)
+                    | Token::Number(..)
+                    | Token::RParen
+                    | Token::SingleQuotedString(_)
+                    | Token::Placeholder(_)
             )
         });
         if operand_before && next.is_some_and(|t| t.token != Token::LParen) {
@@ -298,10 +304,13 @@ fn rewrite_mod_operator(tokens: &mut [TokenWithSpan]) {
 }
 
 fn first_word(tokens: &[TokenWithSpan]) -> Option<String> {
-    tokens.iter().find(|t| !is_trivia(&t.token)).and_then(|t| match &t.token {
-        Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
-        _ => None,
-    })
+    tokens
+        .iter()
+        .find(|t| !is_trivia(&t.token))
+        .and_then(|t| match &t.token {
+            Token::Word(w) if w.quote_style.is_none() => Some(w.value.to_ascii_uppercase()),
+            _ => None,
+        })
 }
 
 /// The source text of each item of the top-level SELECT list, as MySQL names columns: a
@@ -335,7 +344,9 @@ fn select_item_texts(tokens: &[TokenWithSpan]) -> Vec<String> {
     let mut cur: Vec<&Token> = Vec::new();
     let mut depth = 0i32;
     let mut i = start + 1;
-    while i < tokens.len() && (is_trivia(&tokens[i].token) || MODIFIERS.iter().any(|m| is_word(&tokens[i].token, m))) {
+    while i < tokens.len()
+        && (is_trivia(&tokens[i].token) || MODIFIERS.iter().any(|m| is_word(&tokens[i].token, m)))
+    {
         i += 1;
     }
     for t in &tokens[i..] {
@@ -369,7 +380,9 @@ fn item_text(tokens: &[&Token]) -> String {
         [Token::Word(w)] => return w.value.clone(),
         [Token::Word(first), .., Token::Period, Token::Word(w)]
             if !first.value.starts_with('@')
-                && toks.iter().all(|t| matches!(t, Token::Word(_) | Token::Period)) =>
+                && toks
+                    .iter()
+                    .all(|t| matches!(t, Token::Word(_) | Token::Period)) =>
         {
             return w.value.clone()
         }
@@ -784,14 +797,14 @@ fn parse_set_value(p: &mut Parser<'_>) -> PResult<SetValue> {
                 return Ok(SetValue::Default);
             }
             if !w.value.starts_with('@') {
-                return Ok(SetValue::Expr(ast::Expr::Value(
+                return Ok(SetValue::Expr(Box::new(ast::Expr::Value(
                     ast::Value::SingleQuotedString(w.value).into(),
-                )));
+                ))));
             }
             p.prev_token();
         }
     }
-    Ok(SetValue::Expr(p.parse_expr()?))
+    Ok(SetValue::Expr(Box::new(p.parse_expr()?)))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -802,7 +815,7 @@ fn parse_filter(p: &mut Parser<'_>) -> PResult<ShowFilter> {
         return Ok(ShowFilter::Like(p.parse_literal_string()?));
     }
     if eat(p, "WHERE") {
-        return Ok(ShowFilter::Where(p.parse_expr()?));
+        return Ok(ShowFilter::Where(Box::new(p.parse_expr()?)));
     }
     Ok(ShowFilter::None)
 }
@@ -1045,6 +1058,7 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
             skip_database_options(p)?;
             Ok(Stmt::Flush)
         }
+        Some("TABLE") => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
         _ => {
             let what = peek_nth_word(p, 1).unwrap_or_default();
             Ok(unsupported(p, &format!("ALTER {what}")))
@@ -1083,7 +1097,11 @@ fn parse_user(p: &mut Parser<'_>) -> PResult<UserHost> {
         Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s,
         Token::Word(w) if w.quote_style.is_none() && w.value.contains('@') => {
             let (u, h) = w.value.split_once('@').unwrap_or((&w.value, "%"));
-            let host = if h.is_empty() { user_host_part(p)? } else { h.to_string() };
+            let host = if h.is_empty() {
+                user_host_part(p)?
+            } else {
+                h.to_string()
+            };
             return Ok(UserHost {
                 user: u.to_string(),
                 host,
@@ -1239,12 +1257,12 @@ fn parse_table_maint(p: &mut Parser<'_>, first: &str) -> PResult<Stmt> {
 
 fn parse_describe(p: &mut Parser<'_>) -> PResult<Stmt> {
     p.next_token();
-    match peek_word(p).as_deref() {
-        Some(
-            "SELECT" | "INSERT" | "UPDATE" | "DELETE" | "REPLACE" | "FORMAT" | "EXTENDED"
-            | "ANALYZE" | "PARTITIONS" | "FOR" | "WITH",
-        ) => return Ok(unsupported(p, "EXPLAIN of statements")),
-        _ => {}
+    if let Some(
+        "SELECT" | "INSERT" | "UPDATE" | "DELETE" | "REPLACE" | "FORMAT" | "EXTENDED" | "ANALYZE"
+        | "PARTITIONS" | "FOR" | "WITH",
+    ) = peek_word(p).as_deref()
+    {
+        return Ok(unsupported(p, "EXPLAIN of statements"));
     }
     if p.peek_token().token == Token::LParen {
         return Ok(unsupported(p, "EXPLAIN of statements"));
@@ -1271,16 +1289,27 @@ mod tests {
         assert_eq!(parse("  ;  ").unwrap_err().code(), ErrorCode::EmptyQuery);
         let e = parse("SELECT 1; SELECT 2").unwrap_err();
         assert_eq!(e.code(), ErrorCode::ParseError);
-        assert!(e.message().contains("near 'SELECT 2' at line 1"), "{}", e.message());
+        assert!(
+            e.message().contains("near 'SELECT 2' at line 1"),
+            "{}",
+            e.message()
+        );
         let e = parse("SELEC 1").unwrap_err();
-        assert!(e.message().contains("near 'SELEC 1' at line 1"), "{}", e.message());
+        assert!(
+            e.message().contains("near 'SELEC 1' at line 1"),
+            "{}",
+            e.message()
+        );
         assert!(parse("SELECT 1;").is_ok());
     }
 
     #[test]
     fn item_texts() {
         let x = p("SELECT a, t.b, 'x', 1+1, SUM(k), COUNT(*) AS n FROM t");
-        assert_eq!(x.item_texts, ["a", "b", "x", "1+1", "SUM(k)", "COUNT(*) AS n"]);
+        assert_eq!(
+            x.item_texts,
+            ["a", "b", "x", "1+1", "SUM(k)", "COUNT(*) AS n"]
+        );
         let x = p("select @@version_comment limit 1");
         assert_eq!(x.item_texts, ["@@version_comment"]);
     }
@@ -1288,26 +1317,41 @@ mod tests {
     #[test]
     fn special_statements() {
         assert!(matches!(p("begin work").stmt, Stmt::Begin));
-        assert!(matches!(p("START TRANSACTION WITH CONSISTENT SNAPSHOT").stmt, Stmt::Begin));
-        assert!(matches!(p("SET CHARACTER SET utf8").stmt, Stmt::SetNames { .. }));
-        let Stmt::CreateUser { users, .. } = p("CREATE USER 'u'@'%' IDENTIFIED BY 'pw'").stmt else {
+        assert!(matches!(
+            p("START TRANSACTION WITH CONSISTENT SNAPSHOT").stmt,
+            Stmt::Begin
+        ));
+        assert!(matches!(
+            p("SET CHARACTER SET utf8").stmt,
+            Stmt::SetNames { .. }
+        ));
+        let Stmt::CreateUser { users, .. } = p("CREATE USER 'u'@'%' IDENTIFIED BY 'pw'").stmt
+        else {
             panic!()
         };
         assert_eq!(users[0].0.host, "%");
         assert_eq!(users[0].1, "pw");
-        let Stmt::Grant { on, users } = p("GRANT ALL PRIVILEGES ON db.* TO u@localhost").stmt else {
+        let Stmt::Grant { on, users } = p("GRANT ALL PRIVILEGES ON db.* TO u@localhost").stmt
+        else {
             panic!()
         };
         assert_eq!(on, GrantOn::Db("db".into()));
         assert_eq!(users[0].0.host, "localhost");
-        assert!(matches!(p("GRANT SELECT ON db.* TO u").stmt, Stmt::Unsupported(_)));
+        assert!(matches!(
+            p("GRANT SELECT ON db.* TO u").stmt,
+            Stmt::Unsupported(_)
+        ));
         let x = p("SELECT * FROM t WHERE a = 1 LOCK IN SHARE MODE");
         assert!(x.share_lock);
-        let Stmt::Set(items) = p("SET GLOBAL a = 1, b = ON, @x := 5, @@session.c = DEFAULT").stmt else {
+        let Stmt::Set(items) = p("SET GLOBAL a = 1, b = ON, @x := 5, @@session.c = DEFAULT").stmt
+        else {
             panic!()
         };
         assert_eq!(items.len(), 4);
-        assert!(matches!(&items[1].target, SetTarget::Sys { global: true, .. }));
+        assert!(matches!(
+            &items[1].target,
+            SetTarget::Sys { global: true, .. }
+        ));
         assert!(matches!(&items[2].target, SetTarget::User(n) if n == "x"));
         assert!(matches!(&items[3].value, SetValue::Default));
     }

@@ -64,7 +64,10 @@ pub enum Source {
 }
 
 /// Split an object name into (database, table), defaulting the database to the session's.
-pub fn split_name(name: &sqlparser::ast::ObjectName, default_db: Option<&str>) -> Result<(String, String)> {
+pub fn split_name(
+    name: &sqlparser::ast::ObjectName,
+    default_db: Option<&str>,
+) -> Result<(String, String)> {
     let parts: Vec<String> = name
         .0
         .iter()
@@ -85,7 +88,11 @@ pub fn check_db_access(env: &Env<'_>, db: &str) -> Result<()> {
     if db.eq_ignore_ascii_case("information_schema") {
         return Ok(());
     }
-    if env.ctx.accounts.can_access_db(env.sess.user, env.sess.host, db) {
+    if env
+        .ctx
+        .accounts
+        .can_access_db(env.sess.user, env.sess.host, db)
+    {
         return Ok(());
     }
     Err(Error::new(
@@ -98,10 +105,17 @@ pub fn check_db_access(env: &Env<'_>, db: &str) -> Result<()> {
 }
 
 /// Resolve a table of the catalog (checking access), with an optional alias.
-pub fn resolve_table(env: &Env<'_>, db: &str, name: &str, alias: Option<String>) -> Result<TableRef> {
+pub fn resolve_table(
+    env: &Env<'_>,
+    db: &str,
+    name: &str,
+    alias: Option<String>,
+) -> Result<TableRef> {
     check_db_access(env, db)?;
     if is_system_schema(db) {
-        return Err(Error::unsupported(&format!("tables of {db} (here: {db}.{name})")));
+        return Err(Error::unsupported(&format!(
+            "tables of {db} (here: {db}.{name})"
+        )));
     }
     let table = env.ctx.engine.table(db, name)?;
     let def = table.def();
@@ -117,7 +131,12 @@ pub fn resolve_table(env: &Env<'_>, db: &str, name: &str, alias: Option<String>)
 }
 
 /// Resolve a FROM item: a catalog table, or a virtual table of a system schema.
-pub fn resolve_source(env: &Env<'_>, db: &str, name: &str, alias: Option<String>) -> Result<Source> {
+pub fn resolve_source(
+    env: &Env<'_>,
+    db: &str,
+    name: &str,
+    alias: Option<String>,
+) -> Result<Source> {
     if is_system_schema(db) {
         if let Some(v) = virtual_tables::resolve(env.ctx, db, name, alias.clone()) {
             return Ok(Source::Virtual(v));
@@ -170,7 +189,9 @@ impl Access {
                 eq,
                 range: None,
             } => {
-                def.primary_key.as_ref().is_some_and(|pk| pk.parts.len() == eq.len())
+                def.primary_key
+                    .as_ref()
+                    .is_some_and(|pk| pk.parts.len() == eq.len())
                     && eq.iter().all(|c| matches!(c, PartCond::Eq(_)))
             }
             _ => false,
@@ -216,17 +237,24 @@ fn usable(dt: &DataType, k: &Expr) -> bool {
     !(string_col && lit_class == Some(Class::Int))
 }
 
+/// Does the index order of a column agree with the collation a predicate compares with?
+/// (A `COLLATE` clause can make a comparison looser than the index.)
+fn same_order(dt: &DataType, coll: crate::types::Collation) -> bool {
+    !dt.is_text() || dt.collation() == coll || coll == crate::types::Collation::Binary
+}
+
 fn collect_conds(def: &TableDef, filter: &Expr) -> Vec<ColConds> {
     let mut conds = vec![ColConds::default(); def.columns.len()];
     for c in conjuncts(filter) {
         match c {
-            Expr::Cmp(op, a, b, _) => {
+            Expr::Cmp(op, a, b, coll) => {
                 let (col, k, op) = match (a.as_ref(), b.as_ref()) {
                     (Expr::Col(i), k) if k.is_constant() => (*i, k, *op),
                     (k, Expr::Col(i)) if k.is_constant() => (*i, k, op.flip()),
                     _ => continue,
                 };
-                if !usable(&def.columns[col].data_type, k) {
+                let dt = &def.columns[col].data_type;
+                if !usable(dt, k) || !same_order(dt, *coll) {
                     continue;
                 }
                 let cc = &mut conds[col];
@@ -255,10 +283,11 @@ fn collect_conds(def: &TableDef, filter: &Expr) -> Vec<ColConds> {
                 lo,
                 hi,
                 negated: false,
-                ..
+                coll,
             } => {
                 if let Expr::Col(i) = e.as_ref() {
-                    if lo.is_constant()
+                    if same_order(&def.columns[*i].data_type, *coll)
+                        && lo.is_constant()
                         && hi.is_constant()
                         && usable(&def.columns[*i].data_type, lo)
                         && usable(&def.columns[*i].data_type, hi)
@@ -273,11 +302,13 @@ fn collect_conds(def: &TableDef, filter: &Expr) -> Vec<ColConds> {
                 e,
                 list,
                 negated: false,
-                ..
+                coll,
             } => {
                 if let Expr::Col(i) = e.as_ref() {
                     let dt = &def.columns[*i].data_type;
-                    if list.iter().all(|k| k.is_constant() && usable(dt, k)) {
+                    if same_order(dt, *coll)
+                        && list.iter().all(|k| k.is_constant() && usable(dt, k))
+                    {
                         conds[*i].eq.get_or_insert(PartCond::In(list.clone()));
                     }
                 }
@@ -321,7 +352,8 @@ fn candidate(idx: &IndexDef, index: Option<usize>, conds: &[ColConds]) -> Option
         return None;
     }
     let full = eq.len() == idx.parts.len();
-    let point = full && (idx.unique || index.is_none()) && eq.iter().all(|c| matches!(c, PartCond::Eq(_)));
+    let point =
+        full && (idx.unique || index.is_none()) && eq.iter().all(|c| matches!(c, PartCond::Eq(_)));
     let no_in = eq.iter().all(|c| !matches!(c, PartCond::In(_))) as u32;
     let score = (
         point as u32,
@@ -345,7 +377,11 @@ pub fn choose_access(def: &TableDef, filter: Option<&Expr>) -> Access {
     let conds = collect_conds(def, filter);
     let mut best: Option<Candidate> = None;
     let pk = def.primary_key.as_ref().map(|pk| (pk, None));
-    let secondaries = def.indexes.iter().enumerate().map(|(i, idx)| (idx, Some(i)));
+    let secondaries = def
+        .indexes
+        .iter()
+        .enumerate()
+        .map(|(i, idx)| (idx, Some(i)));
     for (idx, index) in pk.into_iter().chain(secondaries) {
         if let Some(c) = candidate(idx, index, &conds) {
             if best.as_ref().is_none_or(|b| c.score > b.score) {
@@ -364,7 +400,7 @@ pub fn choose_access(def: &TableDef, filter: Option<&Expr>) -> Access {
 }
 
 /// The index definition an access path uses.
-pub fn index_def<'d>(def: &'d TableDef, index: Option<usize>) -> Option<&'d IndexDef> {
+pub fn index_def(def: &TableDef, index: Option<usize>) -> Option<&IndexDef> {
     match index {
         None => def.primary_key.as_ref(),
         Some(i) => def.indexes.get(i),
@@ -385,12 +421,38 @@ enum Ranges {
 
 /// Evaluate one constant and convert it exactly to column type `dt`.
 /// Ok(None): the value is NULL (matches nothing). Err(()): not convertible exactly.
-fn key_value(e: &Expr, dt: &DataType, env: &Env<'_>) -> Result<std::result::Result<Option<Value>, ()>> {
+fn key_value(
+    e: &Expr,
+    dt: &DataType,
+    env: &Env<'_>,
+) -> Result<std::result::Result<Option<Value>, ()>> {
     let v = e.eval(&RowCtx::EMPTY, env)?;
     if v.is_null() {
         return Ok(Ok(None));
     }
     Ok(convert::exact_key(&v, dt).map(Some).ok_or(()))
+}
+
+/// The common case of a point read by the whole primary key with plain equalities:
+/// no intermediate prefix vectors. None if some part is not a plain equality.
+fn eval_pk_point(
+    def: &TableDef,
+    idx: &IndexDef,
+    eq: &[PartCond],
+    env: &Env<'_>,
+) -> Result<Option<Ranges>> {
+    let mut key = Vec::with_capacity(eq.len());
+    for (cond, part) in eq.iter().zip(&idx.parts) {
+        let PartCond::Eq(e) = cond else {
+            return Ok(None);
+        };
+        match key_value(e, &def.columns[part.column].data_type, env)? {
+            Ok(Some(v)) => key.push(v),
+            Ok(None) => return Ok(Some(Ranges::Empty)),
+            Err(()) => return Ok(Some(Ranges::Full)),
+        }
+    }
+    Ok(Some(Ranges::Points(vec![key])))
 }
 
 fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>) -> Result<Ranges> {
@@ -400,6 +462,11 @@ fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>) -> Result<Ranges>
     let Some(idx) = index_def(def, *index) else {
         return Ok(Ranges::Full);
     };
+    if index.is_none() && range.is_none() && eq.len() == idx.parts.len() {
+        if let Some(r) = eval_pk_point(def, idx, eq, env)? {
+            return Ok(r);
+        }
+    }
     let mut prefixes: Vec<Vec<Value>> = vec![Vec::new()];
     for (pos, cond) in eq.iter().enumerate() {
         let dt = &def.columns[idx.parts[pos].column].data_type;

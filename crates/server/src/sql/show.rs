@@ -45,7 +45,9 @@ fn filter(env: &Env<'_>, listing: &mut Listing, f: &ShowFilter, like_col: usize)
         ShowFilter::None => Ok(()),
         ShowFilter::Like(p) => {
             listing.rows.retain(|r| match &r[like_col] {
-                Value::Bytes(b) => like_match(b, p.as_bytes(), Some('\\'), Collation::Utf8mb4GeneralCi),
+                Value::Bytes(b) => {
+                    like_match(b, p.as_bytes(), Some('\\'), Collation::Utf8mb4GeneralCi)
+                }
                 _ => false,
             });
             Ok(())
@@ -86,7 +88,11 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             filter(env, &mut l, f, 0)?;
             Ok(l.into_result())
         }
-        Show::Tables { full, db, filter: f } => {
+        Show::Tables {
+            full,
+            db,
+            filter: f,
+        } => {
             let mut l = tables(env, db.as_deref(), *full, f)?;
             filter(env, &mut l, f, 0)?;
             Ok(l.into_result())
@@ -171,7 +177,11 @@ fn databases(env: &Env<'_>, f: &ShowFilter) -> Listing {
         .engine
         .databases()
         .into_iter()
-        .filter(|d| env.ctx.accounts.can_access_db(env.sess.user, env.sess.host, d))
+        .filter(|d| {
+            env.ctx
+                .accounts
+                .can_access_db(env.sess.user, env.sess.host, d)
+        })
         .collect();
     names.push("information_schema".into());
     if env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
@@ -205,7 +215,10 @@ fn tables(env: &Env<'_>, db: Option<&str>, full: bool, f: &ShowFilter) -> Result
     } else {
         env.ctx.engine.tables(&db)?
     };
-    let mut columns = vec![text_column(&format!("Tables_in_{db}{}", like_suffix(f)), 64)];
+    let mut columns = vec![text_column(
+        &format!("Tables_in_{db}{}", like_suffix(f)),
+        64,
+    )];
     if full {
         columns.push(text_column("Table_type", 64));
     }
@@ -222,7 +235,11 @@ fn tables(env: &Env<'_>, db: Option<&str>, full: bool, f: &ShowFilter) -> Result
     Ok(Listing { columns, rows })
 }
 
-fn table_of(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<(String, std::sync::Arc<Table>)> {
+fn table_of(
+    env: &Env<'_>,
+    db: Option<&str>,
+    table: &str,
+) -> Result<(String, std::sync::Arc<Table>)> {
     let db = match db {
         Some(d) => d.to_string(),
         None => env.sess.db.ok_or_else(Error::no_db)?.to_string(),
@@ -457,7 +474,10 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
     for c in &def.columns {
         let mut l = format!("  `{}` {}", c.name, type_text(&c.data_type));
         if c.data_type.is_text() && c.data_type.collation() != Collation::Utf8mb4GeneralCi {
-            l.push_str(&format!(" COLLATE {}", collation_name(c.data_type.collation())));
+            l.push_str(&format!(
+                " COLLATE {}",
+                collation_name(c.data_type.collation())
+            ));
         }
         if !c.nullable {
             l.push_str(" NOT NULL");
@@ -471,9 +491,10 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
                     l.push_str(" DEFAULT NULL");
                 }
             }
-            ColumnDefault::Value(v) => {
-                l.push_str(&format!(" DEFAULT {}", quote_value(&super::convert::to_string(v))))
-            }
+            ColumnDefault::Value(v) => l.push_str(&format!(
+                " DEFAULT {}",
+                quote_value(&super::convert::to_string(v))
+            )),
             ColumnDefault::CurrentTimestamp => {
                 l.push_str(&format!(" DEFAULT {}", default_text(c).unwrap_or_default()))
             }
@@ -499,9 +520,18 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
     }
     for idx in &def.indexes {
         let kind = if idx.unique { "UNIQUE KEY" } else { "KEY" };
-        lines.push(format!("  {kind} `{}` ({})", idx.name, key_columns(def, idx)));
+        lines.push(format!(
+            "  {kind} `{}` ({})",
+            idx.name,
+            key_columns(def, idx)
+        ));
     }
-    let mut out = format!("CREATE TABLE `{}` (\n{}\n) ENGINE={}", def.name, lines.join(",\n"), def.engine);
+    let mut out = format!(
+        "CREATE TABLE `{}` (\n{}\n) ENGINE={}",
+        def.name,
+        lines.join(",\n"),
+        def.engine
+    );
     if def.auto_increment_column().is_some() && next_auto_increment > 1 {
         out.push_str(&format!(" AUTO_INCREMENT={next_auto_increment}"));
     }
@@ -525,7 +555,10 @@ fn variables(env: &Env<'_>, global: bool) -> Listing {
         rows.push(vec![s(&name), s(&crate::vars::display(&v))]);
     }
     Listing {
-        columns: vec![text_column("Variable_name", 64), nullable_text_column("Value", 2048)],
+        columns: vec![
+            text_column("Variable_name", 64),
+            nullable_text_column("Value", 2048),
+        ],
         rows,
     }
 }
@@ -539,7 +572,10 @@ fn status(env: &Env<'_>) -> Listing {
         .map(|(n, v)| vec![s(&n), s(&crate::vars::display(&v))])
         .collect();
     Listing {
-        columns: vec![text_column("Variable_name", 64), nullable_text_column("Value", 2048)],
+        columns: vec![
+            text_column("Variable_name", 64),
+            nullable_text_column("Value", 2048),
+        ],
         rows,
     }
 }

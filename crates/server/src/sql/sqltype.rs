@@ -164,7 +164,10 @@ impl SqlType {
             DataType::VarChar { len, collation } => {
                 text_type(ColumnType::VAR_STRING, len.saturating_mul(4), *collation)
             }
-            DataType::Text { max_bytes, collation } => {
+            DataType::Text {
+                max_bytes,
+                collation,
+            } => {
                 let len = max_bytes.saturating_mul(4).min(u32::MAX as u64) as u32;
                 text_type(ColumnType::BLOB, len, *collation)
             }

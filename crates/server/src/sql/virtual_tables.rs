@@ -42,7 +42,12 @@ impl VirtualTable {
 }
 
 /// The virtual table `db.name`, if there is one (names compare case-insensitively).
-pub fn resolve(ctx: &ServerContext, db: &str, name: &str, alias: Option<String>) -> Option<VirtualTable> {
+pub fn resolve(
+    ctx: &ServerContext,
+    db: &str,
+    name: &str,
+    alias: Option<String>,
+) -> Option<VirtualTable> {
     let _ = (ctx, db, name, alias);
     None
 }
