@@ -148,10 +148,10 @@ EOF
 chmod +x "$W/interactive.sh"
 TERM=${TERM:-xterm} tmx new-session -d -s "$S" -x 200 -y 60 "$W/interactive.sh; echo CLIENT-EXITED rc=\$?; sleep 30"
 
-if wait_for '\[\(none\)\]> $'; then pass cli/interactive/prompt; else fail cli/interactive/prompt "no '[(none)]>' prompt; screen: $(screen | grep . | tail -5 | tr '\n' '|')"; fi
+if wait_for '\[\(none\)\]> ?$'; then pass cli/interactive/prompt; else fail cli/interactive/prompt "no '[(none)]>' prompt; screen: $(screen | grep . | tail -5 | tr '\n' '|')"; fi
 
 type_line "use $COHORT_DB"
-if wait_for "Database changed" && wait_for "\\[$COHORT_DB\\]> \$"; then
+if wait_for "Database changed" && wait_for "\\[$COHORT_DB\\]> ?\$"; then
   pass cli/interactive/use-database
 else
   fail cli/interactive/use-database "screen: $(screen | grep . | tail -6 | tr '\n' '|')"

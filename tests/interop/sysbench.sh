@@ -110,6 +110,8 @@ run_one() {
     --db-ps-mode="$mode")
   drop_all
 
+  local t_prep t_run t_check t_clean
+  t_prep=$(date +%s.%N)
   log="$INTEROP_WORKDIR/$t-$mode-prepare.log"
   timeout 180 "${SB[@]}" "$t" "${args[@]}" prepare >"$log" 2>&1; rc=$?
   check_log "$tag/prepare" "$rc" "$log" || { drop_all; return; }
@@ -132,6 +134,7 @@ run_one() {
   done
   if [ -n "$errs" ]; then fail "$tag/baseline" "$errs"; else pass "$tag/baseline"; fi
 
+  t_run=$(date +%s.%N)
   log="$INTEROP_WORKDIR/$t-$mode-run.log"
   timeout $((SYSBENCH_TIME + 120)) "${SB[@]}" "$t" "${args[@]}" --time="$SYSBENCH_TIME" --verbosity=4 run >"$log" 2>&1; rc=$?
   check_log "$tag/run" "$rc" "$log"
@@ -143,6 +146,7 @@ run_one() {
     if [ -z "$emu" ]; then pass "$tag/server-side-prepared"; else fail "$tag/server-side-prepared" "$emu"; fi
   fi
   local reads writes others trx ignored
+  t_check=$(date +%s.%N)
   reads=$(sb_counter "$log" read); writes=$(sb_counter "$log" write); others=$(sb_counter "$log" other)
   trx=$(sb_counter "$log" transactions); ignored=$(sb_counter "$log" "ignored errors")
   if [ -z "$writes" ] || [ -z "$trx" ] || [ -z "$ignored" ]; then
@@ -220,6 +224,7 @@ run_one() {
     fi
   fi
 
+  t_clean=$(date +%s.%N)
   log="$INTEROP_WORKDIR/$t-$mode-cleanup.log"
   timeout 120 "${SB[@]}" "$t" "${args[@]}" cleanup >"$log" 2>&1; rc=$?
   check_log "$tag/cleanup" "$rc" "$log"
@@ -227,14 +232,15 @@ run_one() {
   left=$(sqlq "SHOW TABLES LIKE 'sbtest%'" 2>&1)
   if [ -n "$left" ]; then fail "$tag/cleanup-empty" "tables left: $(echo "$left" | tr '\n' ' ')"; drop_all; fi
   if ! server_alive; then fail "$tag/server-alive" "server does not answer SELECT 1"; fi
+  echo "  $tag: seconds: prepare+baseline $(elapsed "$t_prep" "$t_run"), run $(elapsed "$t_run" "$t_check")," \
+    "checks $(elapsed "$t_check" "$t_clean"), cleanup $(elapsed "$t_clean" "$(date +%s.%N)")"
 }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 echo "== sysbench: scripts [$SYSBENCH_SCRIPTS] modes [$SYSBENCH_MODES], $SYSBENCH_THREADS threads, $SYSBENCH_TABLES x $SYSBENCH_TABLE_SIZE rows, ${SYSBENCH_TIME}s; logs in $INTEROP_WORKDIR"
 for mode in $SYSBENCH_MODES; do
   for t in $SYSBENCH_SCRIPTS; do
-    start=$(date +%s)
     run_one "$t" "$mode"
-    echo "  ($t ps-$mode took $(($(date +%s) - start))s)"
   done
 done
 echo "sysbench: $INTEROP_PASSED passed, $INTEROP_FAILED failed"

@@ -30,6 +30,7 @@ const CONNECTION_STACK: usize = 2 << 20;
 pub fn serve(cfg: Config) -> io::Result<()> {
     let ctx = Arc::new(open_context(&cfg)?);
     let listener = TcpListener::bind((cfg.bind_address.as_str(), cfg.port))?;
+    raise_backlog(&listener);
     tracing::info!(
         "cohort {} listening on {}:{} (datadir {}; data is in memory only in this version)",
         crate::VERSION,
@@ -38,6 +39,21 @@ pub fn serve(cfg: Config) -> io::Result<()> {
         cfg.datadir.display()
     );
     accept_loop(ctx, listener)
+}
+
+/// std listens with a backlog of 128; bursts of connects (sysbench at 1024 threads) overflow it
+/// and clients retry a second later. Listening again on a listening socket raises the backlog
+/// (the kernel caps it at `net.core.somaxconn`).
+fn raise_backlog(listener: &TcpListener) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: listen(2) on a valid, owned listening socket; no memory is passed.
+    let rc = unsafe { libc::listen(listener.as_raw_fd(), 4096) };
+    if rc != 0 {
+        tracing::warn!(
+            "cannot raise the listen backlog: {}",
+            io::Error::last_os_error()
+        );
+    }
 }
 
 /// Create the data directory, load accounts, apply the configuration.

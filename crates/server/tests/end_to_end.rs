@@ -56,23 +56,31 @@ fn text_and_prepared_statements_round_trip() {
     )
     .unwrap();
     assert_eq!(c.last_insert_id(), 1);
-    c.query_drop("INSERT INTO t (name) VALUES ('bob'), (NULL)").unwrap();
+    c.query_drop("INSERT INTO t (name) VALUES ('bob'), (NULL)")
+        .unwrap();
     let rows: Vec<(u32, Option<String>)> = c.query("SELECT id, name FROM t ORDER BY id").unwrap();
     assert_eq!(
         rows,
-        vec![(1, Some("alice".into())), (2, Some("bob".into())), (3, None)]
+        vec![
+            (1, Some("alice".into())),
+            (2, Some("bob".into())),
+            (3, None)
+        ]
     );
-    let row: Option<(String, String, u64)> = c
-        .exec_first(
-            "SELECT amount, born, k FROM t WHERE id = ?",
-            (1,),
-        )
+    let row: Option<(String, Value, u64)> = c
+        .exec_first("SELECT amount, born, k FROM t WHERE id = ?", (1,))
         .unwrap();
     assert_eq!(
         row,
-        Some(("12.50".into(), "2001-02-03".into(), u64::MAX))
+        Some((
+            "12.50".into(),
+            Value::Date(2001, 2, 3, 0, 0, 0, 0),
+            u64::MAX
+        ))
     );
-    let n: Option<i64> = c.query_first("SELECT COUNT(*) FROM t WHERE name IS NULL").unwrap();
+    let n: Option<i64> = c
+        .query_first("SELECT COUNT(*) FROM t WHERE name IS NULL")
+        .unwrap();
     assert_eq!(n, Some(1));
     let socket: Option<String> = c.query_first("SELECT @@socket").unwrap();
     assert_eq!(socket, Some(String::new()));
@@ -83,19 +91,27 @@ fn transactions_isolate_and_report_status() {
     let port = start_server(|_| {});
     let mut a = root(port);
     a.query_drop("CREATE DATABASE bank").unwrap();
-    a.query_drop("CREATE TABLE bank.acct (id INT PRIMARY KEY, bal INT NOT NULL)").unwrap();
-    a.query_drop("INSERT INTO bank.acct VALUES (1, 100), (2, 100)").unwrap();
+    a.query_drop("CREATE TABLE bank.acct (id INT PRIMARY KEY, bal INT NOT NULL)")
+        .unwrap();
+    a.query_drop("INSERT INTO bank.acct VALUES (1, 100), (2, 100)")
+        .unwrap();
     let mut b = root(port);
     let mut tx = a.start_transaction(mysql::TxOpts::default()).unwrap();
-    tx.query_drop("UPDATE bank.acct SET bal = bal - 10 WHERE id = 1").unwrap();
+    tx.query_drop("UPDATE bank.acct SET bal = bal - 10 WHERE id = 1")
+        .unwrap();
     // No dirty read from another session.
-    let seen: Option<i32> = b.query_first("SELECT bal FROM bank.acct WHERE id = 1").unwrap();
+    let seen: Option<i32> = b
+        .query_first("SELECT bal FROM bank.acct WHERE id = 1")
+        .unwrap();
     assert_eq!(seen, Some(100));
-    tx.query_drop("UPDATE bank.acct SET bal = bal + 10 WHERE id = 2").unwrap();
+    tx.query_drop("UPDATE bank.acct SET bal = bal + 10 WHERE id = 2")
+        .unwrap();
     tx.commit().unwrap();
     let total: Option<String> = b.query_first("SELECT SUM(bal) FROM bank.acct").unwrap();
     assert_eq!(total.as_deref(), Some("200"));
-    let seen: Option<i32> = b.query_first("SELECT bal FROM bank.acct WHERE id = 1").unwrap();
+    let seen: Option<i32> = b
+        .query_first("SELECT bal FROM bank.acct WHERE id = 1")
+        .unwrap();
     assert_eq!(seen, Some(90));
 }
 
@@ -104,7 +120,8 @@ fn lock_wait_timeout_and_duplicate_key_codes() {
     let port = start_server(|_| {});
     let mut a = root(port);
     a.query_drop("CREATE DATABASE d").unwrap();
-    a.query_drop("CREATE TABLE d.t (id INT PRIMARY KEY, v INT)").unwrap();
+    a.query_drop("CREATE TABLE d.t (id INT PRIMARY KEY, v INT)")
+        .unwrap();
     a.query_drop("INSERT INTO d.t VALUES (1, 1)").unwrap();
     let e = a.query_drop("INSERT INTO d.t VALUES (1, 2)").unwrap_err();
     assert_eq!(server_code(e), 1062);
@@ -116,8 +133,11 @@ fn lock_wait_timeout_and_duplicate_key_codes() {
     a.query_drop("BEGIN").unwrap();
     a.query_drop("UPDATE d.t SET v = 5 WHERE id = 1").unwrap();
     let mut b = root(port);
-    b.query_drop("SET SESSION innodb_lock_wait_timeout = 1").unwrap();
-    let e = b.query_drop("UPDATE d.t SET v = 6 WHERE id = 1").unwrap_err();
+    b.query_drop("SET SESSION innodb_lock_wait_timeout = 1")
+        .unwrap();
+    let e = b
+        .query_drop("UPDATE d.t SET v = 6 WHERE id = 1")
+        .unwrap_err();
     assert_eq!(server_code(e), 1205);
     a.query_drop("COMMIT").unwrap();
     b.query_drop("UPDATE d.t SET v = 6 WHERE id = 1").unwrap();
@@ -160,7 +180,8 @@ fn pool_resets_connections_and_prepared_params_are_remembered() {
     {
         let mut c = pool.get_conn().unwrap();
         c.query_drop("CREATE DATABASE p").unwrap();
-        c.query_drop("CREATE TABLE p.t (id BIGINT PRIMARY KEY, s CHAR(10))").unwrap();
+        c.query_drop("CREATE TABLE p.t (id BIGINT PRIMARY KEY, s CHAR(10))")
+            .unwrap();
         let stmt = c.prep("INSERT INTO p.t VALUES (?, ?)").unwrap();
         for i in 0..20i64 {
             c.exec_drop(&stmt, (i, format!("s{i}"))).unwrap();
@@ -169,9 +190,16 @@ fn pool_resets_connections_and_prepared_params_are_remembered() {
     }
     let mut c = pool.get_conn().unwrap();
     let marker: Option<Value> = c.query_first("SELECT @marker").unwrap();
-    assert_eq!(marker, Some(Value::NULL), "COM_RESET_CONNECTION clears user variables");
+    assert_eq!(
+        marker,
+        Some(Value::NULL),
+        "COM_RESET_CONNECTION clears user variables"
+    );
     let rows: Vec<(i64, String)> = c
-        .exec("SELECT id, s FROM p.t WHERE id BETWEEN ? AND ? ORDER BY id", (5, 7))
+        .exec(
+            "SELECT id, s FROM p.t WHERE id BETWEEN ? AND ? ORDER BY id",
+            (5, 7),
+        )
         .unwrap();
     assert_eq!(
         rows,
