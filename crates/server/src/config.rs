@@ -47,6 +47,51 @@ pub struct ServeArgs {
     /// Time every wait for the wait summary: ON or OFF [default: ON].
     #[arg(long, value_name = "ON|OFF")]
     pub performance_schema: Option<String>,
+    /// Write the binary log, which is also the redo log (one-log commit): ON or OFF [default: ON].
+    #[arg(long, value_name = "ON|OFF")]
+    pub log_bin: Option<String>,
+    /// fsync the binlog every N commit groups; 1 = every group (durable), 0 = never [default: 1].
+    #[arg(long, value_name = "N")]
+    pub sync_binlog: Option<String>,
+    /// Rotate to a new binlog file past this many bytes [default: 1073741824].
+    #[arg(long, value_name = "BYTES")]
+    pub max_binlog_size: Option<String>,
+    /// Remove binlog files older than this many seconds at rotation; 0 = keep [default: 0].
+    #[arg(long, value_name = "SECONDS")]
+    pub binlog_expire_logs_seconds: Option<String>,
+    /// ON: the group leader commits the whole group in the engine; OFF: each member commits
+    /// itself and wakes the next (chained) [default: ON].
+    #[arg(long, value_name = "ON|OFF")]
+    pub binlog_optimize_thread_scheduling: Option<String>,
+    /// How finished commits wake their sessions: targeted or broadcast [default: targeted].
+    #[arg(long, value_name = "targeted|broadcast")]
+    pub commit_wakeup: Option<String>,
+    /// A group leader waits for this many members before writing (0 = don't wait) [default: 0].
+    #[arg(long, value_name = "N")]
+    pub binlog_commit_wait_count: Option<String>,
+    /// ... but at most this many microseconds [default: 100000].
+    #[arg(long, value_name = "USEC")]
+    pub binlog_commit_wait_usec: Option<String>,
+    /// Test knob: microseconds added to every log sync, to emulate a slower device [default: 0].
+    #[arg(long, value_name = "USEC")]
+    pub log_sync_delay_us: Option<String>,
+}
+
+/// Settings given as text and validated by the variable table (name, flag field).
+macro_rules! text_settings {
+    ($m:ident) => {
+        $m!(
+            log_bin,
+            sync_binlog,
+            max_binlog_size,
+            binlog_expire_logs_seconds,
+            binlog_optimize_thread_scheduling,
+            commit_wakeup,
+            binlog_commit_wait_count,
+            binlog_commit_wait_usec,
+            log_sync_delay_us
+        )
+    };
 }
 
 /// The resolved configuration.
@@ -123,6 +168,8 @@ fn overlay(base: &mut ServeArgs, flags: &ServeArgs) {
     macro_rules! take {
         ($($f:ident),*) => { $( if flags.$f.is_some() { base.$f = flags.$f.clone(); } )* };
     }
+    macro_rules! take_text { ($($f:ident),*) => { take!($($f),*) }; }
+    text_settings!(take_text);
     take!(
         port,
         bind_address,
@@ -152,6 +199,10 @@ fn variables_of(a: &ServeArgs) -> Vec<(String, Value)> {
     if let Some(p) = &a.performance_schema {
         v.push(("performance_schema".into(), Value::str(p)));
     }
+    macro_rules! push_text {
+        ($($f:ident),*) => { $( if let Some(x) = &a.$f { v.push((stringify!($f).to_string(), Value::str(x))); } )* };
+    }
+    text_settings!(push_text);
     v
 }
 
@@ -194,15 +245,32 @@ fn read_file(path: &Path) -> Result<ServeArgs> {
                     _ => text()?,
                 })
             }
-            _ => {
+            other => {
+                if set_text_setting(&mut out, other, value) {
+                    continue;
+                }
                 return Err(config_error(format!(
                     "config file {}: unknown setting '{key}'",
                     path.display()
-                )))
+                )));
             }
         }
     }
     Ok(out)
+}
+
+/// A text-valued setting from the file (numbers and booleans are accepted as text too).
+fn set_text_setting(out: &mut ServeArgs, key: &str, value: &toml::Value) -> bool {
+    let text = match value {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Boolean(b) => if *b { "ON" } else { "OFF" }.to_string(),
+        _ => return false,
+    };
+    macro_rules! set {
+        ($($f:ident),*) => { match key { $( stringify!($f) => { out.$f = Some(text); true } )* _ => false } };
+    }
+    text_settings!(set)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! | [`error`] | the error type, by what the caller must do, mapped to MySQL codes |
 //! | [`wait`] | the one wait API: every blocking wait, told to the scheduler and timed |
 //! | [`storage`] | in-memory tables, indexes, row locks, transactions |
+//! | [`log`] | the binlog, group commit (the commit pipeline), recovery |
 //! | [`sql`] | parse → bind → plan → execute |
 //! | [`session`] | per-connection state machine: commands in, responses out (no I/O) |
 //! | [`vars`], [`status`], [`accounts`] | system variables, status counters, users and grants |
@@ -18,6 +19,7 @@
 pub mod accounts;
 pub mod config;
 pub mod error;
+pub mod log;
 pub mod net;
 pub mod session;
 pub mod sql;

@@ -11,6 +11,10 @@
 
 use crate::accounts::Accounts;
 use crate::config::Config;
+use crate::log::binlog::BinlogFiles;
+use crate::log::device::{FsDir, LogDir};
+use crate::log::recovery::recover_one_log;
+use crate::log::CommitPipeline;
 use crate::session::{Flow, ServerContext, Session};
 use crate::status::StatusCounter;
 use crate::storage::Engine;
@@ -32,7 +36,7 @@ pub fn serve(cfg: Config) -> io::Result<()> {
     let listener = TcpListener::bind((cfg.bind_address.as_str(), cfg.port))?;
     raise_backlog(&listener);
     tracing::info!(
-        "cohort {} listening on {}:{} (datadir {}; data is in memory only in this version)",
+        "cohort {} listening on {}:{} (datadir {})",
         crate::VERSION,
         cfg.bind_address,
         cfg.port,
@@ -62,11 +66,45 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
     let vars = SystemVariables::new();
     cfg.apply(&vars).map_err(to_io)?;
     let accounts = Accounts::open(&cfg.datadir, &cfg.root_password).map_err(to_io)?;
-    let ctx = ServerContext::new(Engine::new(), vars, accounts);
-    crate::wait::set_enabled(
-        ctx.vars.global("performance_schema") == Some(crate::types::Value::str("ON")),
+    crate::log::failpoint::arm_from_env().map_err(io::Error::other)?;
+    crate::wait::set_enabled(vars.global_bool("performance_schema"));
+    let engine = Engine::new();
+    if !vars.global_bool("log_bin") {
+        return Err(io::Error::other(
+            "log_bin=OFF needs the engine redo log, which this version does not have yet; \
+             run with the binlog on (the default)",
+        ));
+    }
+    let pipeline = open_one_log(cfg, &vars, &engine)?;
+    Ok(ServerContext::with_pipeline(
+        engine, pipeline, vars, accounts,
+    ))
+}
+
+/// Recover from the binlog, then open a new binlog file for this run.
+fn open_one_log(
+    cfg: &Config,
+    vars: &SystemVariables,
+    engine: &Arc<Engine>,
+) -> io::Result<Arc<CommitPipeline>> {
+    let dir: Arc<dyn LogDir> = Arc::new(FsDir::open(&cfg.datadir)?);
+    let basename = "binlog";
+    let path = crate::types::Value::str(&dir.display_path(basename));
+    vars.set_startup("log_bin_basename", path).map_err(to_io)?;
+    let started = std::time::Instant::now();
+    let report = recover_one_log(dir.as_ref(), basename, engine).map_err(to_io)?;
+    tracing::info!(
+        "recovery: replayed {} transactions and {} DDL statements from the binlog in {:.1?}",
+        report.transactions,
+        report.ddl,
+        started.elapsed()
     );
-    Ok(ctx)
+    let binlog = BinlogFiles::open(dir, basename, vars.global_u64("server_id") as u32)?;
+    Ok(Arc::new(CommitPipeline::one_log(
+        engine.clone(),
+        binlog,
+        report.next_gtid_seq,
+    )))
 }
 
 fn to_io(e: crate::error::Error) -> io::Error {

@@ -57,7 +57,12 @@ counters! {
 pub struct Status {
     values: Vec<AtomicU64>,
     started: std::time::Instant,
+    /// Rows computed by other subsystems (the commit pipeline) when the list is read.
+    provider: parking_lot::RwLock<Option<Provider>>,
 }
+
+/// A source of extra status rows.
+pub type Provider = Box<dyn Fn() -> Vec<(String, Value)> + Send + Sync>;
 
 impl Default for Status {
     fn default() -> Self {
@@ -73,7 +78,13 @@ impl Status {
                 .map(|_| AtomicU64::new(0))
                 .collect(),
             started: std::time::Instant::now(),
+            provider: parking_lot::RwLock::new(None),
         }
+    }
+
+    /// Install the source of extra rows.
+    pub fn set_provider(&self, p: Provider) {
+        *self.provider.write() = Some(p);
     }
 
     pub fn incr(&self, c: StatusCounter) {
@@ -107,6 +118,9 @@ impl Status {
             "Uptime".to_string(),
             Value::UInt(self.started.elapsed().as_secs()),
         ));
+        if let Some(p) = self.provider.read().as_ref() {
+            out.extend(p());
+        }
         out.sort_by_key(|(name, _)| name.to_ascii_lowercase());
         out
     }

@@ -102,6 +102,41 @@ pub static DEFINITIONS: &[VarDef] = &[
         "127.0.0.1",
     ),
     var(
+        "binlog_commit_wait_count",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "0",
+    ),
+    var(
+        "binlog_commit_wait_usec",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "100000",
+    ),
+    var(
+        "binlog_expire_logs_seconds",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "0",
+    ),
+    var(
+        "binlog_format",
+        Scope::Global,
+        false,
+        Kind::Enum(&["ROW"]),
+        "ROW",
+    ),
+    var(
+        "binlog_optimize_thread_scheduling",
+        Scope::Global,
+        true,
+        Kind::Bool,
+        "ON",
+    ),
+    var(
         "character_set_client",
         Scope::Both,
         true,
@@ -164,7 +199,15 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Enum(COLLATIONS),
         "utf8mb4_general_ci",
     ),
+    var(
+        "commit_wakeup",
+        Scope::Global,
+        true,
+        Kind::Enum(&["targeted", "broadcast"]),
+        "targeted",
+    ),
     var("datadir", Scope::Global, false, Kind::Text, "./cohort-data"),
+    var("debug_failpoint", Scope::Global, true, Kind::Text, ""),
     var(
         "default_storage_engine",
         Scope::Both,
@@ -205,6 +248,18 @@ pub static DEFINITIONS: &[VarDef] = &[
         },
         "86400",
     ),
+    var("log_bin", Scope::Global, false, Kind::Bool, "ON"),
+    var("log_bin_basename", Scope::Global, false, Kind::Text, ""),
+    var(
+        "log_sync_delay_us",
+        Scope::Global,
+        true,
+        Kind::UInt {
+            min: 0,
+            max: 10000000,
+        },
+        "0",
+    ),
     var(
         "lower_case_table_names",
         Scope::Global,
@@ -221,6 +276,16 @@ pub static DEFINITIONS: &[VarDef] = &[
             max: 1073741824,
         },
         "16777216",
+    ),
+    var(
+        "max_binlog_size",
+        Scope::Global,
+        true,
+        Kind::UInt {
+            min: 4096,
+            max: 1073741824,
+        },
+        "1073741824",
     ),
     var(
         "max_connections",
@@ -310,6 +375,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         true,
         Kind::Enum(&["InnoDB"]),
         "InnoDB",
+    ),
+    var(
+        "sync_binlog",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "1",
     ),
     var("system_time_zone", Scope::Global, false, Kind::Text, "UTC"),
     var(
@@ -435,6 +507,11 @@ impl SystemVariables {
         }
     }
 
+    /// A global ON/OFF value as a bool.
+    pub fn global_bool(&self, name: &str) -> bool {
+        self.global(name) == Some(Value::str("ON"))
+    }
+
     /// Apply a configuration setting at startup: read-only variables may be set here.
     pub fn set_startup(&self, name: &str, value: Value) -> Result<()> {
         let def = definition(name).ok_or_else(|| unknown(name))?;
@@ -459,6 +536,7 @@ impl SystemVariables {
             ));
         }
         let v = normalise(def, value)?;
+        apply_side_effect(def.name, &v)?;
         self.globals.write().insert(def.name, v);
         Ok(())
     }
@@ -488,6 +566,23 @@ impl SystemVariables {
             .iter()
             .map(|d| (d.name.to_string(), g[d.name].clone()))
             .collect()
+    }
+}
+
+/// Variables that switch something outside this table when set.
+fn apply_side_effect(name: &str, v: &Value) -> Result<()> {
+    match name {
+        "debug_failpoint" => crate::log::failpoint::arm(&display(v)).map_err(|msg| {
+            Error::new(
+                ErrorCode::WrongValueForVar,
+                format!("Variable 'debug_failpoint': {msg}"),
+            )
+        }),
+        "performance_schema" => {
+            crate::wait::set_enabled(*v == Value::str("ON"));
+            Ok(())
+        }
+        _ => Ok(()),
     }
 }
 

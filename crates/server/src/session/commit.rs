@@ -1,14 +1,14 @@
-//! Committing a session's transaction.
+//! Committing a session's transaction, and logging DDL: the session's side of the pipeline.
 //!
-//! In this version data lives in memory only: commit is engine prepare followed by engine
-//! commit, and the transaction's row changes become visible to other sessions when
-//! `Engine::commit` returns. The durable commit pipeline (redo log, binlog, group commit) plugs
-//! in here: the session hands its prepared transaction to the pipeline and waits on the
-//! completion handle through the wait API.
+//! Stage 1 of the commit protocol (see [`crate::log`]) runs here, on the session's thread:
+//! engine prepare, XID assignment, binlog encoding. Then the transaction goes to the pipeline
+//! and the session waits, through the wait API, until it is durable and visible.
 
 use super::state::{ServerContext, SessionState};
 use crate::error::Result;
+use crate::log::{encode, failpoint, Work};
 use crate::storage::Txn;
+use std::sync::atomic::Ordering;
 
 /// Commit `txn` (taken out of the session by the caller). On error the transaction has been
 /// rolled back.
@@ -21,6 +21,36 @@ pub fn commit_transaction(
         ctx.engine.rollback(txn);
         return Err(e);
     }
-    ctx.engine.commit(txn);
-    Ok(())
+    let binlog = if ctx.pipeline.writes_binlog() {
+        let xid = ctx.next_xid.fetch_add(1, Ordering::Relaxed);
+        match encode::transaction_events(&txn.changes(), xid, server_id(ctx)) {
+            Ok(b) => b,
+            Err(e) => {
+                ctx.engine.rollback(txn);
+                return Err(e);
+            }
+        }
+    } else {
+        Vec::new()
+    };
+    failpoint::hit("after_prepare");
+    ctx.pipeline.commit(&ctx.vars, Work::new(Some(txn), binlog))
+}
+
+/// Log a DDL statement that has just taken effect (binlog Query event), durably.
+pub fn log_ddl(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    db: Option<&str>,
+    sql: &str,
+) -> Result<()> {
+    if !ctx.pipeline.writes_binlog() {
+        return Ok(());
+    }
+    let bytes = encode::ddl_events(db, sql, sess.conn_id, server_id(ctx))?;
+    ctx.pipeline.commit(&ctx.vars, Work::new(None, bytes))
+}
+
+fn server_id(ctx: &ServerContext) -> u32 {
+    ctx.vars.global_u64("server_id") as u32
 }

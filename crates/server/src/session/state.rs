@@ -6,17 +6,23 @@
 
 use crate::accounts::Accounts;
 use crate::error::Result;
+use crate::log::CommitPipeline;
 use crate::status::Status;
 use crate::storage::{Engine, Txn};
 use crate::types::Value;
 use crate::vars::SystemVariables;
 use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The services shared by every session.
 pub struct ServerContext {
     pub engine: Arc<Engine>,
+    /// Makes commits durable (or, in tests, just visible).
+    pub pipeline: Arc<CommitPipeline>,
+    /// Next XID; unique per transaction.
+    pub next_xid: AtomicU64,
     pub vars: SystemVariables,
     pub accounts: Accounts,
     pub status: Status,
@@ -24,12 +30,28 @@ pub struct ServerContext {
 }
 
 impl ServerContext {
+    /// A context whose commits are not logged (memory only).
     pub fn new(engine: Arc<Engine>, vars: SystemVariables, accounts: Accounts) -> ServerContext {
+        let pipeline = Arc::new(CommitPipeline::memory(engine.clone()));
+        ServerContext::with_pipeline(engine, pipeline, vars, accounts)
+    }
+
+    pub fn with_pipeline(
+        engine: Arc<Engine>,
+        pipeline: Arc<CommitPipeline>,
+        vars: SystemVariables,
+        accounts: Accounts,
+    ) -> ServerContext {
+        let status = Status::new();
+        let p = pipeline.clone();
+        status.set_provider(Box::new(move || p.status()));
         ServerContext {
             engine,
+            pipeline,
+            next_xid: AtomicU64::new(1),
             vars,
             accounts,
-            status: Status::new(),
+            status,
             started: Instant::now(),
         }
     }

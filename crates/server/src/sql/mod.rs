@@ -419,7 +419,7 @@ fn run_other(
 ) -> Result<QueryResult> {
     let count = |c: StatusCounter| ctx.status.incr(c);
     match &parsed.stmt {
-        Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev),
+        Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev, parsed.ddl_text.as_deref()),
         Stmt::Begin => {
             count(StatusCounter::ComBegin);
             sess.begin_explicit(ctx)?;
@@ -474,7 +474,7 @@ fn run_other(
             if_not_exists,
         } => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, |env| {
+            ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), |env| {
                 exec_ddl::create_database(env, name, *if_not_exists)
             })?;
             Ok(QueryResult::affected(1))
@@ -482,7 +482,7 @@ fn run_other(
         Stmt::DropDatabase { name, if_exists } => {
             count(StatusCounter::ComOther);
             let tables = ctx.engine.tables(name).map(|t| t.len() as u64).unwrap_or(0);
-            ddl(ctx, sess, prev, |env| {
+            ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), |env| {
                 exec_ddl::drop_database(env, name, *if_exists)
             })?;
             if sess.db.as_deref() == Some(name.as_str()) {
@@ -546,9 +546,11 @@ fn ddl(
     ctx: &ServerContext,
     sess: &mut SessionState,
     prev: usize,
+    text: Option<&str>,
     f: impl FnOnce(&Env<'_>) -> Result<()>,
 ) -> Result<()> {
     sess.commit(ctx)?;
+    let db = sess.db.clone();
     let (r, effects) = {
         let env = Env::new(ctx, SessView::of(sess, prev), &[]);
         let r = f(&env);
@@ -556,6 +558,10 @@ fn ddl(
     };
     r?;
     effects.apply(sess);
+    // Logged after it took effect: a crash in between loses an unacknowledged DDL.
+    if let Some(text) = text {
+        crate::session::commit::log_ddl(ctx, sess, db.as_deref(), text)?;
+    }
     Ok(())
 }
 
@@ -564,16 +570,17 @@ fn run_sql_ddl(
     sess: &mut SessionState,
     st: &Statement,
     prev: usize,
+    text: Option<&str>,
 ) -> Result<QueryResult> {
     let count = |c: StatusCounter| ctx.status.incr(c);
     match st {
         Statement::CreateTable(ct) => {
             count(StatusCounter::ComCreateTable);
-            ddl(ctx, sess, prev, |env| exec_ddl::create_table(env, ct))?;
+            ddl(ctx, sess, prev, text, |env| exec_ddl::create_table(env, ct))?;
         }
         Statement::CreateIndex(ci) => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, |env| exec_ddl::create_index(env, ci))?;
+            ddl(ctx, sess, prev, text, |env| exec_ddl::create_index(env, ci))?;
         }
         Statement::Drop {
             object_type,
@@ -588,7 +595,7 @@ fn run_sql_ddl(
                     return Err(Error::unsupported("TEMPORARY tables"));
                 }
                 count(StatusCounter::ComDropTable);
-                ddl(ctx, sess, prev, |env| {
+                ddl(ctx, sess, prev, text, |env| {
                     exec_ddl::drop_tables(env, names, *if_exists)
                 })?;
             }
@@ -597,7 +604,7 @@ fn run_sql_ddl(
                 let Some(t) = table else {
                     return Err(Error::parse("", 1));
                 };
-                ddl(ctx, sess, prev, |env| {
+                ddl(ctx, sess, prev, text, |env| {
                     exec_ddl::drop_index(env, names, t, *if_exists)
                 })?;
             }
@@ -605,11 +612,11 @@ fn run_sql_ddl(
         },
         Statement::Truncate(t) => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, |env| exec_ddl::truncate(env, t))?;
+            ddl(ctx, sess, prev, text, |env| exec_ddl::truncate(env, t))?;
         }
         Statement::AlterTable(at) => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, |env| exec_ddl::alter_table(env, at))?;
+            ddl(ctx, sess, prev, text, |env| exec_ddl::alter_table(env, at))?;
         }
         Statement::CreateView(_) => return Err(Error::unsupported("views")),
         other => {

@@ -27,6 +27,8 @@ pub struct Parsed {
     pub params: Vec<Location>,
     /// `LOCK IN SHARE MODE` was given (stripped before parsing).
     pub share_lock: bool,
+    /// The statement text, kept for statements that are written to the log as text (DDL).
+    pub ddl_text: Option<String>,
 }
 
 /// `'user'@'host'`.
@@ -213,12 +215,22 @@ pub fn parse(sql: &str) -> Result<Parsed> {
     let mut p = Parser::new(&dialect).with_tokens_with_locations(tokens);
     let stmt = parse_statement(&mut p, first.as_deref()).map_err(|e| parser_error(sql, e))?;
     expect_end(&mut p).map_err(|e| parser_error(sql, e))?;
+    let ddl_text = is_logged_as_text(&stmt).then(|| sql.to_string());
     Ok(Parsed {
         stmt,
         item_texts,
         params,
         share_lock,
+        ddl_text,
     })
+}
+
+/// DDL is logged as its text (binlog Query event) and replayed by running it again.
+fn is_logged_as_text(stmt: &Stmt) -> bool {
+    matches!(
+        stmt,
+        Stmt::Sql(_) | Stmt::CreateDatabase { .. } | Stmt::DropDatabase { .. }
+    )
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,77 @@
+//! Encoding a committed transaction's row changes as binlog events, outside the log mutex.
+//!
+//! Each session encodes its own transaction at offset 0 with a placeholder GTID; the leader
+//! relocates the bytes into the file ([`super::binlog::relocate`]). Consecutive changes to the
+//! same table form one statement (one Table_map, then rows events split at ~8 KiB).
+
+use super::rowimage::{row_to_bin, table_map};
+use crate::error::{Error, Result};
+use crate::storage::RowChange;
+use cohort_binlog::{
+    encode_transaction, BinlogPos, GtidEvent, GtidSeq, QueryEvent, RowChange as BinChange,
+    RowsStatement, ServerId, TableMap, Transaction, Xid,
+};
+
+fn now_secs() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as u32)
+}
+
+/// One statement's table and changes, before borrowing them into a `RowsStatement`.
+struct Group {
+    map: TableMap,
+    changes: Vec<BinChange>,
+}
+
+/// The events of one transaction: GTID, (Table_map, rows…)…, Xid.
+pub fn transaction_events(changes: &[RowChange], xid: u64, server_id: u32) -> Result<Vec<u8>> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut last_table: Option<u64> = None;
+    for c in changes {
+        let def = c.table.def();
+        let id = c.table.id().0;
+        if last_table != Some(id) {
+            groups.push(Group {
+                map: table_map(id, c.table.db(), &def),
+                changes: Vec::new(),
+            });
+            last_table = Some(id);
+        }
+        let bin = match (&c.before, &c.after) {
+            (None, Some(a)) => BinChange::Insert(row_to_bin(&def, a)),
+            (Some(b), Some(a)) => BinChange::Update {
+                before: row_to_bin(&def, b),
+                after: row_to_bin(&def, a),
+            },
+            (Some(b), None) => BinChange::Delete(row_to_bin(&def, b)),
+            (None, None) => continue,
+        };
+        groups.last_mut().expect("pushed").changes.push(bin);
+    }
+    let statements: Vec<RowsStatement> = groups
+        .iter()
+        .map(|g| RowsStatement {
+            table: &g.map,
+            changes: &g.changes,
+            annotate: None,
+        })
+        .collect();
+    let txn = Transaction {
+        gtid: GtidEvent::transaction(GtidSeq(0), 0, Some(0)),
+        statements: &statements,
+        xid: Xid(xid),
+    };
+    let (bytes, _) = encode_transaction(BinlogPos(0), ServerId(server_id), now_secs(), &txn)
+        .map_err(|e| Error::internal(format!("binlog encoding: {e}")))?;
+    Ok(bytes)
+}
+
+/// The events of one DDL statement: GTID (standalone) and Query.
+pub fn ddl_events(db: Option<&str>, sql: &str, conn_id: u32, server_id: u32) -> Result<Vec<u8>> {
+    let mut w = cohort_binlog::EventWriter::new(BinlogPos(0), ServerId(server_id), now_secs());
+    let query = QueryEvent::new(conn_id, db.unwrap_or(""), sql);
+    w.write_ddl(&GtidEvent::ddl(GtidSeq(0), 0), &query)
+        .map_err(|e| Error::internal(format!("binlog encoding: {e}")))?;
+    Ok(w.into_bytes())
+}
