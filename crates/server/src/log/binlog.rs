@@ -47,6 +47,9 @@ pub struct BinlogFiles {
     unsynced_groups: u64,
     poison: Arc<Poison>,
     pub stats: Arc<SyncStats>,
+    /// The oldest file crash recovery still needs (the latest checkpoint's file, or the first
+    /// file when there is no checkpoint): purging never removes it or anything after it.
+    recovery_floor: String,
 }
 
 fn now_secs() -> u32 {
@@ -73,8 +76,10 @@ impl BinlogFiles {
             unsynced_groups: 0,
             poison: Arc::new(Poison::default()),
             stats: Arc::new(SyncStats::default()),
+            recovery_floor: String::new(),
         };
         b.files.push((name, created));
+        b.recovery_floor = b.files[0].0.clone();
         b.write_index()?;
         Ok(b)
     }
@@ -109,6 +114,14 @@ impl BinlogFiles {
                 (name.clone(), size)
             })
             .collect()
+    }
+
+    /// The bytes of one of our files (SHOW BINLOG EVENTS).
+    pub fn read_file(&self, name: &str) -> io::Result<Vec<u8>> {
+        if !self.files.iter().any(|(n, _)| n == name) {
+            return Err(io::ErrorKind::NotFound.into());
+        }
+        self.dir.read(name)
     }
 
     /// Append one group's bytes (already relocated to `self.pos`).
@@ -202,43 +215,46 @@ impl BinlogFiles {
         self.sync(delay_us)
     }
 
-    /// `PURGE BINARY LOGS TO 'name'`: remove files before `name` (never the current one,
-    /// nor any at or after `keep_from`, the oldest file recovery still needs).
-    pub fn purge_to(&mut self, name: &str, keep_from: Option<&str>) -> io::Result<usize> {
+    /// A checkpoint now covers everything before `file`.
+    pub fn set_recovery_floor(&mut self, file: &str) {
+        self.recovery_floor = file.to_string();
+    }
+
+    /// `PURGE BINARY LOGS TO 'name'`: remove files before `name` — but never the current one
+    /// nor the recovery floor or anything after it. Returns (removed, held back by the floor).
+    pub fn purge_to(&mut self, name: &str) -> io::Result<(usize, bool)> {
         let Some(idx) = self.files.iter().position(|(n, _)| n == name) else {
             return Err(io::Error::new(
                 io::ErrorKind::NotFound,
                 "Target log not found in binlog index",
             ));
         };
-        let limit = keep_from
-            .and_then(|k| self.files.iter().position(|(n, _)| n == k))
-            .map_or(idx, |k| k.min(idx));
-        self.remove_first(limit)
+        self.remove_first(idx)
     }
 
     /// `PURGE BINARY LOGS BEFORE t` / expiry: remove files created before `before` (seconds).
-    pub fn purge_before(&mut self, before: u32, keep_from: Option<&str>) -> io::Result<usize> {
+    pub fn purge_before(&mut self, before: u32) -> io::Result<(usize, bool)> {
         let last = self.files.len() - 1;
-        let mut n = self.files[..last]
-            .iter()
-            .take_while(|(_, t)| *t < before)
-            .count();
-        if let Some(k) = keep_from.and_then(|k| self.files.iter().position(|(f, _)| f == k)) {
-            n = n.min(k);
-        }
+        let n = self.files[..last].iter().take_while(|(_, t)| *t < before).count();
         self.remove_first(n)
     }
 
-    fn remove_first(&mut self, n: usize) -> io::Result<usize> {
-        let n = n.min(self.files.len() - 1);
+    fn floor_index(&self) -> usize {
+        self.files
+            .iter()
+            .position(|(n, _)| *n == self.recovery_floor)
+            .unwrap_or(0)
+    }
+
+    fn remove_first(&mut self, wanted: usize) -> io::Result<(usize, bool)> {
+        let n = wanted.min(self.files.len() - 1).min(self.floor_index());
         let removed: Vec<(String, u32)> = self.files.drain(..n).collect();
         self.write_index()?;
         for (name, _) in &removed {
             self.dir.remove(name)?;
         }
         self.dir.sync_dir()?;
-        Ok(removed.len())
+        Ok((removed.len(), n < wanted))
     }
 
     fn write_index(&self) -> io::Result<()> {
@@ -349,10 +365,10 @@ mod tests {
         let out = cohort_binlog::read_all(&sim.read("binlog.000001").unwrap());
         assert!(out.error.is_none());
         assert!(matches!(out.events.last().unwrap().event, Event::Rotate(_)));
-        assert_eq!(
-            b.purge_to("binlog.000003", Some("binlog.000002")).unwrap(),
-            1
-        );
+        // Without a checkpoint every file is needed for recovery: nothing is purged.
+        assert_eq!(b.purge_to("binlog.000003").unwrap(), (0, true));
+        b.set_recovery_floor("binlog.000002");
+        assert_eq!(b.purge_to("binlog.000003").unwrap(), (1, true));
         assert_eq!(b.list()[0].0, "binlog.000002");
         // A restart continues numbering after the index.
         drop(b);

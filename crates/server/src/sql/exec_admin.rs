@@ -14,7 +14,7 @@ use cohort_protocol::ErrorCode;
 use sqlparser::ast;
 use std::time::Duration;
 
-fn need_admin(ctx: &ServerContext, sess: &SessionState, privilege: &str) -> Result<()> {
+pub(super) fn need_admin(ctx: &ServerContext, sess: &SessionState, privilege: &str) -> Result<()> {
     if ctx.accounts.is_admin(&sess.user, &sess.host) {
         return Ok(());
     }

@@ -35,6 +35,7 @@
 //! Tests: `testscripts/*.test` are golden scripts run by `golden.rs` against a real
 //! `ServerContext` (see there for the format; `UPDATE_GOLDEN=1` rewrites the expectations).
 
+mod binlog_admin;
 mod bind;
 mod coldef;
 mod compare;
@@ -521,6 +522,11 @@ fn run_other(
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
             exec_admin::revoke(ctx, sess, on.as_ref(), users)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Purge(target) => {
+            count(StatusCounter::ComOther);
+            binlog_admin::purge(ctx, sess, target)?;
             Ok(QueryResult::ok())
         }
         Stmt::Flush | Stmt::UnlockTables => {

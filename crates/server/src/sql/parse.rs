@@ -114,6 +114,24 @@ pub enum Show {
     },
     Collation(ShowFilter),
     Charset(ShowFilter),
+    /// `SHOW BINARY LOGS` / `SHOW MASTER LOGS`.
+    BinaryLogs,
+    /// `SHOW MASTER STATUS` / `SHOW BINLOG STATUS`.
+    MasterStatus,
+    /// `SHOW BINLOG EVENTS [IN 'file'] [FROM pos] [LIMIT [offset,] count]`.
+    BinlogEvents {
+        file: Option<String>,
+        from: Option<u64>,
+        offset: u64,
+        limit: Option<u64>,
+    },
+}
+
+/// `PURGE BINARY LOGS TO 'file'` / `BEFORE 'datetime'`.
+#[derive(Clone, Debug)]
+pub enum PurgeTarget {
+    To(String),
+    Before(String),
 }
 
 /// A statement.
@@ -168,6 +186,8 @@ pub enum Stmt {
         users: Vec<UserHost>,
     },
     Flush,
+    /// PURGE BINARY LOGS.
+    Purge(PurgeTarget),
     UnlockTables,
     TableMaint {
         op: &'static str,
@@ -560,6 +580,7 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
             Ok(Stmt::Flush)
         }
         "KILL" => Ok(unsupported(p, "KILL")),
+        "PURGE" => parse_purge(p),
         "UNLOCK" => {
             p.next_token();
             if !eat(p, "TABLES") {
@@ -576,7 +597,7 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
         "DESCRIBE" | "DESC" | "EXPLAIN" => parse_describe(p),
         "CALL" => Ok(unsupported(p, "stored procedures")),
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => Ok(unsupported(p, "SQL-level PREPARE/EXECUTE")),
-        "HANDLER" | "LOAD" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "PURGE"
+        "HANDLER" | "LOAD" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET"
         | "CHANGE" | "BINLOG" | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => {
             Ok(unsupported(p, first))
         }
@@ -839,6 +860,48 @@ fn from_db(p: &mut Parser<'_>) -> PResult<Option<String>> {
     Ok(None)
 }
 
+fn parse_binlog_events(p: &mut Parser<'_>) -> PResult<Show> {
+    let file = if eat(p, "IN") {
+        Some(p.parse_literal_string()?)
+    } else {
+        None
+    };
+    let from = if eat(p, "FROM") {
+        Some(p.parse_literal_uint()?)
+    } else {
+        None
+    };
+    let (mut offset, mut limit) = (0, None);
+    if eat(p, "LIMIT") {
+        let first = p.parse_literal_uint()?;
+        if p.consume_token(&Token::Comma) {
+            offset = first;
+            limit = Some(p.parse_literal_uint()?);
+        } else {
+            limit = Some(first);
+        }
+    }
+    Ok(Show::BinlogEvents {
+        file,
+        from,
+        offset,
+        limit,
+    })
+}
+
+fn parse_purge(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    if !eat(p, "BINARY") {
+        expect_word(p, "MASTER")?;
+    }
+    expect_word(p, "LOGS")?;
+    if eat(p, "TO") {
+        return Ok(Stmt::Purge(PurgeTarget::To(p.parse_literal_string()?)));
+    }
+    expect_word(p, "BEFORE")?;
+    Ok(Stmt::Purge(PurgeTarget::Before(p.parse_literal_string()?)))
+}
+
 fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
     p.next_token();
     let full = eat(p, "FULL");
@@ -954,6 +1017,20 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
                 db,
                 filter: parse_filter(p)?,
             }
+        }
+        "BINARY" => {
+            expect_word(p, "LOGS")?;
+            Show::BinaryLogs
+        }
+        "MASTER" if eat(p, "LOGS") => Show::BinaryLogs,
+        "MASTER" => {
+            expect_word(p, "STATUS")?;
+            Show::MasterStatus
+        }
+        "BINLOG" if eat(p, "STATUS") => Show::MasterStatus,
+        "BINLOG" => {
+            expect_word(p, "EVENTS")?;
+            parse_binlog_events(p)?
         }
         "COLLATION" => Show::Collation(parse_filter(p)?),
         "CHARACTER" => {

@@ -107,6 +107,14 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             filter(env, &mut l, f, 0)?;
             Ok(l.into_result())
         }
+        Show::BinaryLogs => super::binlog_admin::binary_logs(env),
+        Show::MasterStatus => super::binlog_admin::master_status(env),
+        Show::BinlogEvents {
+            file,
+            from,
+            offset,
+            limit,
+        } => super::binlog_admin::binlog_events(env, file.as_deref(), *from, *offset, *limit),
         Show::Index { db, table } => Ok(index(env, db.as_deref(), table)?.into_result()),
         Show::CreateTable { db, table } => {
             let (db, t) = table_of(env, db.as_deref(), table)?;
