@@ -235,7 +235,10 @@ impl BinlogFiles {
     /// `PURGE BINARY LOGS BEFORE t` / expiry: remove files created before `before` (seconds).
     pub fn purge_before(&mut self, before: u32) -> io::Result<(usize, bool)> {
         let last = self.files.len() - 1;
-        let n = self.files[..last].iter().take_while(|(_, t)| *t < before).count();
+        let n = self.files[..last]
+            .iter()
+            .take_while(|(_, t)| *t < before)
+            .count();
         self.remove_first(n)
     }
 

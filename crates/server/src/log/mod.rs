@@ -54,3 +54,6 @@ pub mod recovery;
 pub mod rowimage;
 
 pub use pipeline::{CommitMode, CommitPipeline, Work};
+
+#[cfg(test)]
+mod tests;

@@ -15,7 +15,10 @@ use cohort_binlog::{read_all, Event};
 use cohort_protocol::ErrorCode;
 
 fn no_binlog() -> Error {
-    Error::new(ErrorCode::NoBinaryLogging, "You are not using binary logging")
+    Error::new(
+        ErrorCode::NoBinaryLogging,
+        "You are not using binary logging",
+    )
 }
 
 fn with_binlog<R>(ctx: &ServerContext, f: impl FnOnce(&mut BinlogFiles) -> R) -> Result<R> {
@@ -133,16 +136,25 @@ pub fn purge(ctx: &ServerContext, sess: &mut SessionState, target: &PurgeTarget)
     super::exec_admin::need_admin(ctx, sess, "BINLOG ADMIN")?;
     let io = |e: std::io::Error| {
         if e.kind() == std::io::ErrorKind::NotFound {
-            Error::new(ErrorCode::UnknownTargetBinlog, "Target log not found in binlog index")
+            Error::new(
+                ErrorCode::UnknownTargetBinlog,
+                "Target log not found in binlog index",
+            )
         } else {
-            Error::new(ErrorCode::ErrorOnWrite, format!("Error purging binary logs: {e}"))
+            Error::new(
+                ErrorCode::ErrorOnWrite,
+                format!("Error purging binary logs: {e}"),
+            )
         }
     };
     let (_, held_back) = match target {
         PurgeTarget::To(name) => with_binlog(ctx, |b| b.purge_to(name))?.map_err(io)?,
         PurgeTarget::Before(when) => {
             let (dt, _) = super::convert::parse_datetime(when.as_bytes()).ok_or_else(|| {
-                Error::new(ErrorCode::WrongValue, format!("Incorrect DATETIME value: '{when}'"))
+                Error::new(
+                    ErrorCode::WrongValue,
+                    format!("Incorrect DATETIME value: '{when}'"),
+                )
             })?;
             let secs = crate::log::rowimage::epoch_seconds(&dt).clamp(0, u32::MAX as i64) as u32;
             with_binlog(ctx, |b| b.purge_before(secs))?.map_err(io)?

@@ -35,8 +35,8 @@
 //! Tests: `testscripts/*.test` are golden scripts run by `golden.rs` against a real
 //! `ServerContext` (see there for the format; `UPDATE_GOLDEN=1` rewrites the expectations).
 
-mod binlog_admin;
 mod bind;
+mod binlog_admin;
 mod coldef;
 mod compare;
 mod convert;

@@ -597,8 +597,8 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
         "DESCRIBE" | "DESC" | "EXPLAIN" => parse_describe(p),
         "CALL" => Ok(unsupported(p, "stored procedures")),
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => Ok(unsupported(p, "SQL-level PREPARE/EXECUTE")),
-        "HANDLER" | "LOAD" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET"
-        | "CHANGE" | "BINLOG" | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => {
+        "HANDLER" | "LOAD" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE"
+        | "BINLOG" | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => {
             Ok(unsupported(p, first))
         }
         _ => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),

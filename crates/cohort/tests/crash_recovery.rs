@@ -1,0 +1,291 @@
+//! Crash test: concurrent writers record every acknowledged commit; the server is killed
+//! (kill -9 at a random moment, or aborted at a failpoint in each pipeline step); it restarts on
+//! the same data directory, several times in a row. After each restart:
+//!
+//! - every acknowledged commit is present;
+//! - no transaction is partly applied (each writer's counter equals its number of log rows);
+//! - the table equals a replay of the binlog as `mariadb-binlog` decodes it (row count of the
+//!   log table = INSERT row images in the binlog), when `mariadb-binlog` is installed.
+
+use mysql::prelude::*;
+use mysql::{Conn, OptsBuilder};
+use std::collections::BTreeSet;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const WRITERS: u32 = 4;
+
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn start(datadir: &Path, extra: &[&str]) -> Server {
+    let port = free_port();
+    let child = Command::new(env!("CARGO_BIN_EXE_cohort"))
+        .args(["serve", "--port", &port.to_string(), "--datadir"])
+        .arg(datadir)
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start cohort");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if Conn::new(opts(port)).is_ok() {
+            return Server { child, port };
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("server did not start on {port}");
+}
+
+fn opts(port: u16) -> OptsBuilder {
+    OptsBuilder::new()
+        .ip_or_hostname(Some("127.0.0.1"))
+        .tcp_port(port)
+        .user(Some("root"))
+        .prefer_socket(false)
+}
+
+impl Server {
+    fn conn(&self) -> Conn {
+        Conn::new(opts(self.port)).unwrap()
+    }
+
+    fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Wait for the process to die by itself (a failpoint), or kill it after `limit`.
+    fn wait_exit(mut self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.kill();
+        false
+    }
+}
+
+/// Acknowledged commits: (writer, n).
+type Acked = Arc<Mutex<BTreeSet<(u32, u64)>>>;
+
+fn run_writers(
+    port: u16,
+    acked: &Acked,
+    start_n: &[u64],
+    stop: &Arc<AtomicBool>,
+) -> Vec<std::thread::JoinHandle<()>> {
+    (0..WRITERS)
+        .map(|w| {
+            let (acked, stop) = (acked.clone(), stop.clone());
+            let mut n = start_n[w as usize];
+            std::thread::spawn(move || {
+                let Ok(mut c) = Conn::new(opts(port)) else {
+                    return;
+                };
+                while !stop.load(Ordering::Relaxed) {
+                    n += 1;
+                    let r = (|| -> mysql::Result<()> {
+                        c.query_drop("BEGIN")?;
+                        c.exec_drop(
+                            "INSERT INTO crash.log (w, n, pad) VALUES (?, ?, REPEAT('p', 100))",
+                            (w, n),
+                        )?;
+                        c.exec_drop("UPDATE crash.acct SET v = v + 1 WHERE id = ?", (w,))?;
+                        c.query_drop("COMMIT")
+                    })();
+                    match r {
+                        Ok(()) => {
+                            acked.lock().unwrap().insert((w, n));
+                        }
+                        Err(_) => return, // the server died: this commit is not acknowledged
+                    }
+                }
+            })
+        })
+        .collect()
+}
+
+/// Check the invariants after a restart; returns each writer's highest n present.
+fn check(server: &Server, acked: &Acked) -> Vec<u64> {
+    let mut c = server.conn();
+    let rows: Vec<(u32, u64)> = c.query("SELECT w, n FROM crash.log").unwrap();
+    let present: BTreeSet<(u32, u64)> = rows.iter().copied().collect();
+    for a in acked.lock().unwrap().iter() {
+        assert!(present.contains(a), "acknowledged commit {a:?} lost");
+    }
+    let mut highest = vec![0u64; WRITERS as usize];
+    for w in 0..WRITERS {
+        let count = rows.iter().filter(|(x, _)| *x == w).count() as i64;
+        let v: i64 = c
+            .exec_first("SELECT v FROM crash.acct WHERE id = ?", (w,))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            v, count,
+            "writer {w}: counter and log rows disagree (partial transaction)"
+        );
+        highest[w as usize] = rows
+            .iter()
+            .filter(|(x, _)| *x == w)
+            .map(|(_, n)| *n)
+            .max()
+            .unwrap_or(0);
+    }
+    highest
+}
+
+/// Count the INSERT images of crash.log in every binlog file, decoded by mariadb-binlog.
+fn binlog_inserts(datadir: &Path) -> Option<usize> {
+    let tool = Command::new("mariadb-binlog")
+        .arg("--version")
+        .output()
+        .ok()?;
+    if !tool.status.success() {
+        return None;
+    }
+    let index = std::fs::read_to_string(datadir.join("binlog.index")).ok()?;
+    let mut total = 0;
+    for line in index.lines() {
+        let file = datadir.join(line.trim_start_matches("./"));
+        let out = Command::new("mariadb-binlog")
+            .args(["-c", "-vv", "--base64-output=decode-rows"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "mariadb-binlog failed on {}: {}",
+            file.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        total += String::from_utf8_lossy(&out.stdout)
+            .matches("### INSERT INTO `crash`.`log`")
+            .count();
+    }
+    Some(total)
+}
+
+fn setup(server: &Server) {
+    let mut c = server.conn();
+    c.query_drop("CREATE DATABASE crash").unwrap();
+    c.query_drop("CREATE TABLE crash.acct (id INT PRIMARY KEY, v BIGINT NOT NULL)")
+        .unwrap();
+    c.query_drop("CREATE TABLE crash.log (w INT NOT NULL, n BIGINT NOT NULL, pad VARCHAR(200), PRIMARY KEY (w, n))").unwrap();
+    for w in 0..WRITERS {
+        c.exec_drop("INSERT INTO crash.acct VALUES (?, 0)", (w,))
+            .unwrap();
+    }
+}
+
+fn temp_datadir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cohort-crash-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// One scenario: `cycles` runs of {start, write, crash}, checking after every restart.
+fn crash_cycles(name: &str, failpoint: Option<&str>, extra: &[&str], cycles: usize) {
+    let datadir = temp_datadir(name);
+    let acked: Acked = Arc::default();
+    let mut next = vec![0u64; WRITERS as usize];
+    let first = start(&datadir, extra);
+    setup(&first);
+    let mut server = first;
+    for cycle in 0..cycles {
+        let stop = Arc::new(AtomicBool::new(false));
+        let writers = run_writers(server.port, &acked, &next, &stop);
+        std::thread::sleep(Duration::from_millis(150 + rand::random::<u64>() % 250));
+        match failpoint {
+            Some(fp) => {
+                server
+                    .conn()
+                    .query_drop(format!("SET GLOBAL debug_failpoint = '{fp}'"))
+                    .unwrap();
+                let died = server.wait_exit(Duration::from_secs(20));
+                assert!(died, "{name}: failpoint {fp} was never reached");
+            }
+            None => server.kill(),
+        }
+        stop.store(true, Ordering::Relaxed);
+        writers.into_iter().for_each(|h| h.join().unwrap());
+        server = start(&datadir, extra);
+        let highest = check(&server, &acked);
+        // Writers continue above anything present (an unacknowledged commit may be present).
+        for (i, h) in highest.iter().enumerate() {
+            next[i] = next[i].max(*h) + 1000;
+        }
+        assert!(
+            !acked.lock().unwrap().is_empty(),
+            "{name} cycle {cycle}: nothing was committed"
+        );
+    }
+    let rows: usize = server
+        .conn()
+        .query_first("SELECT COUNT(*) FROM crash.log")
+        .unwrap()
+        .unwrap();
+    if let Some(images) = binlog_inserts(&datadir) {
+        assert_eq!(
+            images, rows,
+            "{name}: the table differs from a replay of the binlog"
+        );
+    }
+    server.kill();
+    let _ = std::fs::remove_dir_all(&datadir);
+}
+
+#[test]
+fn kill_9_at_random_moments() {
+    crash_cycles("random", None, &[], 3);
+}
+
+#[test]
+fn crash_at_each_pipeline_step() {
+    for fp in [
+        "after_prepare",
+        "before_binlog_write",
+        "after_binlog_write",
+        "after_binlog_sync",
+        "after_engine_commit",
+    ] {
+        crash_cycles(fp, Some(fp), &[], 2);
+    }
+}
+
+#[test]
+fn crash_during_rotation() {
+    for fp in ["before_rotate", "after_rotate"] {
+        crash_cycles(fp, Some(fp), &["--max-binlog-size", "8192"], 2);
+    }
+}
+
+#[test]
+fn crash_with_chained_commits_and_broadcast_wakeups() {
+    let extra = [
+        "--binlog-optimize-thread-scheduling",
+        "OFF",
+        "--commit-wakeup",
+        "broadcast",
+    ];
+    crash_cycles("chained", None, &extra, 2);
+    crash_cycles("chained-fp", Some("after_binlog_sync"), &extra, 1);
+}
