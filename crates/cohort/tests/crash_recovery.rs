@@ -34,7 +34,7 @@ fn free_port() -> u16 {
 
 fn start(datadir: &Path, extra: &[&str]) -> Server {
     let port = free_port();
-    let child = Command::new(env!("CARGO_BIN_EXE_cohort"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cohort"))
         .args(["serve", "--port", &port.to_string(), "--datadir"])
         .arg(datadir)
         .args(extra)
@@ -49,6 +49,8 @@ fn start(datadir: &Path, extra: &[&str]) -> Server {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("server did not start on {port}");
 }
 
