@@ -35,7 +35,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
 
 : "${INTEROP_TARGET:=mariadb}"
-: "${INTEROP_PARTS:=sysbench cli pymysql mysql-crate bad-input}"
+: "${INTEROP_PARTS:=sysbench cli pymysql mysql-crate bad-input binlog}"
 : "${INTEROP_WORKDIR:=$(mktemp -d /tmp/interop.XXXXXX)}"
 : "${COHORT_BIN:=$REPO/target/release/cohort}"
 : "${MARIADB_SH:=$REPO/../shared/tools/mariadb.sh}"
@@ -126,6 +126,7 @@ for part in $INTEROP_PARTS; do
   case $part in
   sysbench) run_part sysbench 900 "$HERE/sysbench.sh" ;;
   cli) run_part cli 300 "$HERE/cli.sh" ;;
+  binlog) run_part binlog 300 "$HERE/binlog.sh" ;;
   pymysql) run_part pymysql 400 python3 "$HERE/pymysql_bank.py" ;;
   mysql-crate)
     bin=${INTEROP_MYSQL_BIN:-}
