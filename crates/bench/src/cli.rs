@@ -147,9 +147,15 @@ pub struct PrepareArgs {
 #[derive(Args, Debug, Clone)]
 pub struct LoadArgs {
     /// Connection counts to sweep, e.g. 1,16,64 (sysbench's --threads).
-    #[arg(long, short = 'c', value_delimiter = ',', default_value = "1", alias = "threads")]
+    #[arg(
+        long,
+        short = 'c',
+        value_delimiter = ',',
+        default_value = "1",
+        alias = "threads"
+    )]
     pub connections: Vec<usize>,
-    /// Client event-loop threads [default: about one per 4 CPUs, at least 1].
+    /// Client event-loop threads [default: one per connection up to 64].
     #[arg(long)]
     pub client_threads: Option<usize>,
     /// Seconds measured per point (0: until --events).
@@ -182,8 +188,8 @@ pub struct LoadArgs {
     /// Random seed (0: from the clock).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Handshakes in flight per client thread while connecting.
-    #[arg(long, default_value_t = 256)]
+    /// Handshakes in flight while connecting (all client threads together).
+    #[arg(long, default_value_t = 128)]
     pub connect_concurrency: usize,
     /// Seconds to let transactions in flight finish at the end.
     #[arg(long, default_value_t = 5.0)]

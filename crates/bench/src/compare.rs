@@ -13,7 +13,11 @@ type Key = (String, String, usize, String);
 
 fn key(r: &RunResult, with_label: bool) -> Key {
     (
-        if with_label { r.label.clone() } else { String::new() },
+        if with_label {
+            r.label.clone()
+        } else {
+            String::new()
+        },
         r.workload.clone(),
         r.connections,
         r.target_rate.map(|x| format!("{x:.0}")).unwrap_or_default(),
@@ -38,8 +42,18 @@ pub fn compare(a: &[RunResult], b: &[RunResult]) -> String {
     let _ = writeln!(
         s,
         "{:<16} {:<22} {:>6} {:>10} {:>10} {:>6} {:>8} {:>8} {:>6} {:>8} {:>8} {:>6}",
-        "label", "workload", "conns", "tps A", "tps B", "B/A", "p95 A", "p95 B", "B/A",
-        "cpu/tx A", "cpu/tx B", "B/A"
+        "label",
+        "workload",
+        "conns",
+        "tps A",
+        "tps B",
+        "B/A",
+        "p95 A",
+        "p95 B",
+        "B/A",
+        "cpu/tx A",
+        "cpu/tx B",
+        "B/A"
     );
     let mut matched = 0;
     for ra in a {
@@ -70,7 +84,10 @@ pub fn compare(a: &[RunResult], b: &[RunResult]) -> String {
         );
     }
     if matched == 0 {
-        let _ = writeln!(s, "(no matching points: compare runs of the same workload and connection counts)");
+        let _ = writeln!(
+            s,
+            "(no matching points: compare runs of the same workload and connection counts)"
+        );
     }
     s
 }

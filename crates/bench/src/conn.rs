@@ -12,9 +12,8 @@
 //! a text query are kept as strings when the request asks for them.
 
 use cohort_protocol::{
-    encode_execute, encode_prepare, encode_query, AuthSwitchRequest, Cell,
-    ColumnDefinition, Handshake, HandshakeResponse, PacketReader, PacketWriter, ResponseDecoder,
-    ResponseEvent,
+    encode_execute, encode_prepare, encode_query, AuthSwitchRequest, Cell, ColumnDefinition,
+    Handshake, HandshakeResponse, PacketReader, PacketWriter, ResponseDecoder, ResponseEvent,
 };
 use std::fmt;
 use std::io::{Read, Write};
@@ -64,7 +63,11 @@ pub struct ServerError {
 
 impl fmt::Display for ServerError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ERROR {} ({}): {}", self.code, self.sqlstate, self.message)
+        write!(
+            f,
+            "ERROR {} ({}): {}",
+            self.code, self.sqlstate, self.message
+        )
     }
 }
 
@@ -106,7 +109,10 @@ enum State {
     Auth,
     Ready,
     /// A request is in flight.
-    Busy { capture: bool, prepare: bool },
+    Busy {
+        capture: bool,
+        prepare: bool,
+    },
     Closed,
 }
 
@@ -156,6 +162,11 @@ impl ClientConn {
 
     pub fn connection_id(&self) -> u32 {
         self.connection_id
+    }
+
+    /// True once the server's greeting has arrived.
+    pub fn greeted(&self) -> bool {
+        self.state != State::Greeting
     }
 
     /// True when logged in with no request in flight.
@@ -378,8 +389,9 @@ impl ClientConn {
                         ResponseEvent::Row(row) => {
                             self.rows += 1;
                             if capture {
-                                let fields = cohort_protocol::parse_text_row(row, self.column_count)
-                                    .map_err(|e| ConnError::Protocol(format!("row: {e}")))?;
+                                let fields =
+                                    cohort_protocol::parse_text_row(row, self.column_count)
+                                        .map_err(|e| ConnError::Protocol(format!("row: {e}")))?;
                                 self.data.push(
                                     fields
                                         .into_iter()
@@ -609,7 +621,7 @@ impl SyncClient {
 mod tests {
     use super::*;
     use cohort_protocol::{
-        charset, scramble_from_random, ColumnType, OkPacket, PacketWriter, HandshakeResponse as HR,
+        charset, scramble_from_random, ColumnType, HandshakeResponse as HR, OkPacket, PacketWriter,
     };
 
     fn login() -> Login {
@@ -805,7 +817,8 @@ mod tests {
             other => panic!("{other:?}"),
         }
 
-        c.query("UPDATE sbtest1 SET k=k+1 WHERE id=5", false).unwrap();
+        c.query("UPDATE sbtest1 SET k=k+1 WHERE id=5", false)
+            .unwrap();
         take_packets(&mut c);
         let mut w = PacketWriter::new();
         w.set_seq(1);

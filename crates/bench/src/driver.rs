@@ -4,7 +4,8 @@
 //! # Life of a run
 //!
 //! 1. Every worker thread opens its share of the connections (at most
-//!    `connect_concurrency` handshakes in flight per thread), logs in and prepares the
+//!    `connect_concurrency` handshakes in flight in all; a connection that gets no
+//!    greeting within 3 s is retried), logs in and prepares the
 //!    workload's statements on each, then reports ready.
 //! 2. When all threads are ready the coordinator fixes the start instant. Transactions run
 //!    from then on; those that complete during the warm-up are shown in the progress lines
@@ -60,7 +61,11 @@ impl IgnoreErrors {
             "none" | "" => Ok(IgnoreErrors::Codes(Vec::new())),
             _ => s
                 .split(',')
-                .map(|c| c.trim().parse().map_err(|_| format!("'{c}' is not an error code")))
+                .map(|c| {
+                    c.trim()
+                        .parse()
+                        .map_err(|_| format!("'{c}' is not an error code"))
+                })
                 .collect::<Result<_, _>>()
                 .map(IgnoreErrors::Codes),
         }
@@ -114,7 +119,7 @@ pub struct Interval {
 
 /// Hooks the coordinator calls on its own thread.
 pub trait Observer {
-    fn connected(&mut self, _connections: usize, _took: Duration) {}
+    fn connected(&mut self, _connections: usize, _took: Duration, _retried: u64) {}
     fn measure_start(&mut self) {}
     fn measure_end(&mut self) {}
     fn interval(&mut self, _iv: &Interval) {}
@@ -151,7 +156,10 @@ struct Shared {
 }
 
 enum ToCoordinator {
-    Ready { server_version: String },
+    Ready {
+        server_version: String,
+        reconnects: u64,
+    },
     Failed(String),
     Fatal(String),
     Done(Box<WorkerResult>),
@@ -194,10 +202,12 @@ pub fn run(
         starts.push(start_tx);
         let sh = Arc::new(Shared::default());
         shared.push(sh.clone());
+        let mut wcfg = cfg.clone();
+        wcfg.threads = threads;
         let w = Worker::new(
             t,
             n,
-            cfg.clone(),
+            wcfg,
             workload.clone(),
             base,
             stop.clone(),
@@ -216,13 +226,18 @@ pub fn run(
 
     // 1. Wait until every connection is logged in and prepared.
     let mut ready = 0;
+    let mut reconnects = 0;
     let mut server_version = String::new();
     let mut failure = None;
     while ready < threads && failure.is_none() {
         match from_workers.recv() {
-            Ok(ToCoordinator::Ready { server_version: v }) => {
+            Ok(ToCoordinator::Ready {
+                server_version: v,
+                reconnects: r,
+            }) => {
                 ready += 1;
                 server_version = v;
+                reconnects += r;
             }
             Ok(ToCoordinator::Failed(e)) | Ok(ToCoordinator::Fatal(e)) => failure = Some(e),
             Ok(ToCoordinator::Done(_)) => {}
@@ -240,7 +255,7 @@ pub fn run(
         return Err(e);
     }
     let connect_time = base.elapsed();
-    observer.connected(cfg.connections, connect_time);
+    observer.connected(cfg.connections, connect_time, reconnects);
 
     // 2. Start everyone at the same instant.
     let ns = |i: Instant| i.duration_since(base).as_nanos() as u64;
@@ -370,6 +385,8 @@ enum Phase {
 }
 
 struct Client {
+    /// Index in the worker's slab (= mio token).
+    index: usize,
     stream: TcpStream,
     conn: ClientConn,
     phase: Phase,
@@ -379,6 +396,11 @@ struct Client {
     step: usize,
     intended_ns: u64,
     rng: Rng,
+    /// Registered for WRITABLE too (only while output is stuck or connecting: a writable
+    /// edge after every send would double the wakeups).
+    want_write: bool,
+    /// When the current TCP connection was opened.
+    since: Instant,
 }
 
 struct Worker {
@@ -408,6 +430,91 @@ struct Worker {
     server_version: String,
     last_completion_ns: u64,
     in_flight: usize,
+    timer: Option<Timer>,
+    reconnects: u64,
+}
+
+/// How long a new connection may wait for the server's greeting before it is retried.
+const GREETING_TIMEOUT: Duration = Duration::from_secs(3);
+
+const TIMER_TOKEN: usize = usize::MAX;
+
+/// A timerfd in the event loop, for sub-millisecond wakeups of the open loop.
+struct Timer {
+    fd: libc::c_int,
+    armed_for: Option<u64>,
+}
+
+impl Timer {
+    fn new(poll: &Poll) -> Option<Timer> {
+        // SAFETY: plain syscalls on a descriptor we own; prctl only changes this thread's
+        // timer slack (default 50 µs) so the timer fires on time.
+        unsafe {
+            libc::prctl(libc::PR_SET_TIMERSLACK, 1u64, 0u64, 0u64, 0u64);
+            let fd = libc::timerfd_create(
+                libc::CLOCK_MONOTONIC,
+                libc::TFD_NONBLOCK | libc::TFD_CLOEXEC,
+            );
+            if fd < 0 {
+                return None;
+            }
+            let mut src = mio::unix::SourceFd(&fd);
+            if poll
+                .registry()
+                .register(&mut src, Token(TIMER_TOKEN), Interest::READABLE)
+                .is_err()
+            {
+                libc::close(fd);
+                return None;
+            }
+            Some(Timer {
+                fd,
+                armed_for: None,
+            })
+        }
+    }
+
+    /// Fire after `in_ns` (None: disarm). A zero delay fires at once.
+    fn arm(&mut self, in_ns: Option<u64>) {
+        let key = in_ns.map(|n| n.max(1));
+        if key.is_none() && self.armed_for.is_none() {
+            return;
+        }
+        let ns = key.unwrap_or(0);
+        let spec = libc::itimerspec {
+            it_interval: libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            },
+            it_value: libc::timespec {
+                tv_sec: (ns / 1_000_000_000) as libc::time_t,
+                tv_nsec: (ns % 1_000_000_000) as libc::c_long,
+            },
+        };
+        // SAFETY: valid fd and itimerspec.
+        unsafe {
+            libc::timerfd_settime(self.fd, 0, &spec, std::ptr::null_mut());
+        }
+        self.armed_for = key;
+    }
+
+    fn fired(&mut self) {
+        let mut buf = [0u8; 8];
+        // SAFETY: reading 8 bytes into a local buffer from our timerfd.
+        unsafe {
+            libc::read(self.fd, buf.as_mut_ptr().cast(), 8);
+        }
+        self.armed_for = None;
+    }
+}
+
+impl Drop for Timer {
+    fn drop(&mut self) {
+        // SAFETY: closing the descriptor we created.
+        unsafe {
+            libc::close(self.fd);
+        }
+    }
 }
 
 const READ_CHUNK: usize = 16 * 1024;
@@ -456,6 +563,8 @@ impl Worker {
             server_version: String::new(),
             last_completion_ns: 0,
             in_flight: 0,
+            timer: None,
+            reconnects: 0,
         }
     }
 
@@ -495,6 +604,7 @@ impl Worker {
             }
             self.open_more();
             self.poll_once(&mut events, Some(Duration::from_millis(100)));
+            self.retry_stuck_connects();
         }
         if let Some(e) = self.error.take() {
             let _ = tx.send(ToCoordinator::Failed(e));
@@ -502,6 +612,7 @@ impl Worker {
         }
         let _ = tx.send(ToCoordinator::Ready {
             server_version: self.server_version.clone(),
+            reconnects: self.reconnects,
         });
         let Ok(Some(window)) = start_rx.recv() else {
             return;
@@ -509,7 +620,13 @@ impl Worker {
         self.window = window;
         if let Some(rate) = self.cfg.rate {
             let share = rate * self.n as f64 / self.cfg.connections.max(1) as f64;
-            self.pacer = Some(Pacer::new(window.start, share, self.cfg.arrival, window.end));
+            self.pacer = Some(Pacer::new(
+                window.start,
+                share,
+                self.cfg.arrival,
+                window.end,
+            ));
+            self.timer = Timer::new(self.poll.as_ref().expect("poll"));
         }
         // Wait for the start instant.
         let now = self.now();
@@ -560,8 +677,17 @@ impl Worker {
                 }
                 if let Some(p) = self.pacer.as_ref() {
                     self.shared.backlog.store(p.backlog(), Ordering::Relaxed);
-                    if let Some(due) = p.next_due() {
-                        timeout_ns = timeout_ns.min(due.saturating_sub(now));
+                    // epoll_wait counts in whole milliseconds: arrivals are woken by a
+                    // timerfd, so they start within microseconds of their intended time.
+                    let due = if self.idle.is_empty() {
+                        None
+                    } else {
+                        p.next_due()
+                    };
+                    if let Some(t) = self.timer.as_mut() {
+                        t.arm(due.map(|d| d.saturating_sub(now)));
+                    } else if let Some(d) = due {
+                        timeout_ns = timeout_ns.min(d.saturating_sub(now));
                     }
                 }
             }
@@ -578,7 +704,9 @@ impl Worker {
                 }
             }
             timeout_ns = timeout_ns.min(next_publish.saturating_sub(now));
-            self.shared.in_flight.store(self.in_flight, Ordering::Relaxed);
+            self.shared
+                .in_flight
+                .store(self.in_flight, Ordering::Relaxed);
             self.shared.connected.store(self.open, Ordering::Relaxed);
             self.poll_once(&mut events, Some(Duration::from_nanos(timeout_ns)));
         }
@@ -627,41 +755,102 @@ impl Worker {
         }
     }
 
+    /// Handshakes this thread may have in flight: the `connect_concurrency` budget is
+    /// shared by all threads (a server's listen backlog is shared too).
+    fn connect_budget(&self) -> usize {
+        (self.cfg.connect_concurrency / self.cfg.threads.max(1)).max(1)
+    }
+
+    /// A connection whose greeting has not come within [`GREETING_TIMEOUT`] is closed and
+    /// opened again. When a server's accept queue overflows, Linux drops the client's final
+    /// ACK: the client believes it is connected and waits forever for a greeting that never
+    /// comes. Retrying is what real clients' connect timeouts do.
+    fn retry_stuck_connects(&mut self) {
+        let now = Instant::now();
+        for i in 0..self.clients.len() {
+            let stuck = match self.clients[i].as_ref() {
+                Some(c) => {
+                    matches!(c.phase, Phase::Connecting | Phase::Login)
+                        && !c.conn.greeted()
+                        && now.duration_since(c.since) > GREETING_TIMEOUT
+                }
+                None => false,
+            };
+            if !stuck {
+                continue;
+            }
+            let Some(mut old) = self.clients[i].take() else {
+                continue;
+            };
+            if let Some(p) = self.poll.as_ref() {
+                let _ = p.registry().deregister(&mut old.stream);
+            }
+            drop(old);
+            self.reconnects += 1;
+            match self.connect_stream(i) {
+                Ok(stream) => {
+                    let mut c = self.new_client(i, stream);
+                    c.since = now;
+                    self.clients[i] = Some(c);
+                }
+                Err(e) => {
+                    self.fail(e);
+                    return;
+                }
+            }
+        }
+    }
+
+    fn connect_stream(&self, i: usize) -> Result<TcpStream, String> {
+        let mut stream = TcpStream::connect(self.cfg.addr)
+            .map_err(|e| format!("connect to {}: {e}", self.cfg.addr))?;
+        self.poll
+            .as_ref()
+            .expect("poll")
+            .registry()
+            .register(
+                &mut stream,
+                Token(i),
+                Interest::READABLE | Interest::WRITABLE,
+            )
+            .map_err(|e| format!("epoll register: {e}"))?;
+        Ok(stream)
+    }
+
+    fn new_client(&self, i: usize, stream: TcpStream) -> Client {
+        let nstmts = self.workload.statements().len();
+        let seed = self.cfg.seed
+            ^ ((self.id as u64) << 40)
+            ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Client {
+            index: i,
+            stream,
+            conn: ClientConn::new(self.cfg.login.clone()),
+            phase: Phase::Connecting,
+            stmt_ids: vec![0; nstmts],
+            types_sent: vec![false; nstmts],
+            txn: Vec::new(),
+            step: 0,
+            intended_ns: 0,
+            rng: Rng::new(seed, self.cfg.dist),
+            want_write: true,
+            since: Instant::now(),
+        }
+    }
+
     fn open_more(&mut self) {
-        while self.opened < self.n && self.opening < self.cfg.connect_concurrency.max(1) {
+        while self.opened < self.n && self.opening < self.connect_budget() {
             let i = self.opened;
             self.opened += 1;
-            match TcpStream::connect(self.cfg.addr) {
-                Ok(mut stream) => {
-                    let poll = self.poll.as_ref().expect("poll");
-                    if let Err(e) = poll.registry().register(
-                        &mut stream,
-                        Token(i),
-                        Interest::READABLE | Interest::WRITABLE,
-                    ) {
-                        self.fail(format!("epoll register: {e}"));
-                        return;
-                    }
-                    let nstmts = self.workload.statements().len();
-                    let seed = self.cfg.seed
-                        ^ ((self.id as u64) << 40)
-                        ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                    self.clients.push(Some(Client {
-                        stream,
-                        conn: ClientConn::new(self.cfg.login.clone()),
-                        phase: Phase::Connecting,
-                        stmt_ids: vec![0; nstmts],
-                        types_sent: vec![false; nstmts],
-                        txn: Vec::new(),
-                        step: 0,
-                        intended_ns: 0,
-                        rng: Rng::new(seed, self.cfg.dist),
-                    }));
+            match self.connect_stream(i) {
+                Ok(stream) => {
+                    let c = self.new_client(i, stream);
+                    self.clients.push(Some(c));
                     self.open += 1;
                     self.opening += 1;
                 }
                 Err(e) => {
-                    self.fail(format!("connect to {}: {e}", self.cfg.addr));
+                    self.fail(e);
                     return;
                 }
             }
@@ -678,6 +867,12 @@ impl Worker {
         self.poll = Some(poll);
         for ev in events.iter() {
             let i = ev.token().0;
+            if i == TIMER_TOKEN {
+                if let Some(t) = self.timer.as_mut() {
+                    t.fired();
+                }
+                continue;
+            }
             let Some(mut c) = self.clients.get_mut(i).and_then(Option::take) else {
                 continue;
             };
@@ -747,7 +942,10 @@ impl Worker {
                     Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                     Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                     Err(e) => {
-                        self.fail(format!("read from connection {}: {e}", c.conn.connection_id()));
+                        self.fail(format!(
+                            "read from connection {}: {e}",
+                            c.conn.connection_id()
+                        ));
                         return false;
                     }
                 }
@@ -758,16 +956,38 @@ impl Worker {
 
     /// Writes pending output; false on a broken connection.
     fn flush(&mut self, c: &mut Client) -> bool {
+        let mut blocked = false;
         while !c.conn.output().is_empty() {
             match c.stream.write(c.conn.output()) {
                 Ok(n) => c.conn.consume(n),
-                Err(e) if e.kind() == ErrorKind::WouldBlock => break,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    blocked = true;
+                    break;
+                }
                 Err(e) if e.kind() == ErrorKind::Interrupted => continue,
                 Err(e) => {
-                    self.fail(format!("write to connection {}: {e}", c.conn.connection_id()));
+                    self.fail(format!(
+                        "write to connection {}: {e}",
+                        c.conn.connection_id()
+                    ));
                     return false;
                 }
             }
+        }
+        if blocked != c.want_write && c.phase != Phase::Connecting {
+            let interest = if blocked {
+                Interest::READABLE | Interest::WRITABLE
+            } else {
+                Interest::READABLE
+            };
+            let token = Token(self.token_of(c));
+            if let Some(p) = self.poll.as_ref() {
+                if let Err(e) = p.registry().reregister(&mut c.stream, token, interest) {
+                    self.fail(format!("epoll: {e}"));
+                    return false;
+                }
+            }
+            c.want_write = blocked;
         }
         true
     }
@@ -792,6 +1012,10 @@ impl Worker {
                 }
             }
         }
+    }
+
+    fn token_of(&self, c: &Client) -> usize {
+        c.index
     }
 
     fn stmts(&self) -> &[StmtDef] {
@@ -857,7 +1081,9 @@ impl Worker {
                 c.phase = Phase::Idle;
                 self.opening -= 1;
                 self.connected += 1;
-                self.shared.connected.store(self.connected, Ordering::Relaxed);
+                self.shared
+                    .connected
+                    .store(self.connected, Ordering::Relaxed);
                 if self.window.start == 0 {
                     self.idle.push(i);
                 } else {

@@ -98,7 +98,8 @@ pub fn spec_from_args(
     label: &str,
 ) -> Result<runner::RunSpec, String> {
     let url = w.url()?;
-    let mut spec = runner::RunSpec::new(label, url, w.workload.trim_end_matches(".lua"), w.options());
+    let mut spec =
+        runner::RunSpec::new(label, url, w.workload.trim_end_matches(".lua"), w.options());
     spec.client_threads = l.client_threads;
     spec.time = (l.time > 0.0).then(|| Duration::from_secs_f64(l.time));
     spec.events = (l.events > 0).then_some(l.events);
@@ -133,7 +134,11 @@ fn run(a: &cli::RunArgs) -> Result<ExitCode, String> {
         spec.url,
         spec.opts.tables,
         spec.opts.table_size,
-        if spec.ps { "prepared-statement" } else { "text" },
+        if spec.ps {
+            "prepared-statement"
+        } else {
+            "text"
+        },
         match spec.rate {
             Some(r) => format!("open loop at {r} tx/s"),
             None => "closed loop".into(),

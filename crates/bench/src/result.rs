@@ -88,8 +88,20 @@ impl RunResult {
 fn interesting(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
     [
-        "commit", "fsync", "sync", "binlog", "group", "flush", "wait", "thread", "admission",
-        "wakeup", "pool", "queue", "lock", "deadlock",
+        "commit",
+        "fsync",
+        "sync",
+        "binlog",
+        "group",
+        "flush",
+        "wait",
+        "thread",
+        "admission",
+        "wakeup",
+        "pool",
+        "queue",
+        "lock",
+        "deadlock",
     ]
     .iter()
     .any(|k| n.contains(k))
@@ -132,7 +144,15 @@ pub fn summary_text(r: &RunResult) -> String {
         );
     }
     let l = &r.latency_ms;
-    let _ = writeln!(s, "Latency (ms{}):", if r.mode == "open" { ", from intended start" } else { "" });
+    let _ = writeln!(
+        s,
+        "Latency (ms{}):",
+        if r.mode == "open" {
+            ", from intended start"
+        } else {
+            ""
+        }
+    );
     let _ = writeln!(
         s,
         "    min {:.2}  avg {:.2}  p50 {:.2}  p95 {:.2}  p99 {:.2}  max {:.2}",
@@ -171,7 +191,10 @@ pub fn summary_text(r: &RunResult) -> String {
         );
     }
     if !r.server_status.is_empty() {
-        let _ = writeln!(s, "Server status (changed during the window, per transaction in brackets):");
+        let _ = writeln!(
+            s,
+            "Server status (changed during the window, per transaction in brackets):"
+        );
         let mut names: Vec<&String> = r.server_status.keys().collect();
         names.sort_by_key(|n| (!interesting(n), n.to_ascii_lowercase()));
         let per_txn = |v: f64| {
@@ -200,9 +223,18 @@ pub fn sweep_table(results: &[RunResult]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:<14} {:>6} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>8}  {}",
-        "label", "conns", "tps", "qps", "avg ms", "p95 ms", "p99 ms", "max ms", "cli µs/tx",
-        "srv %cpu", "errors", "status"
+        "{:<14} {:>6} {:>10} {:>10} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>8}  status",
+        "label",
+        "conns",
+        "tps",
+        "qps",
+        "avg ms",
+        "p95 ms",
+        "p99 ms",
+        "max ms",
+        "cli µs/tx",
+        "srv %cpu",
+        "errors",
     );
     for r in results {
         let _ = writeln!(

@@ -309,7 +309,10 @@ mod tests {
     fn deltas_keep_changed_numbers() {
         let mk = |pairs: &[(&str, &str)]| ProbeSample {
             at: Instant::now(),
-            server: Some(CpuTimes { user: 1.0, sys: 0.5 }),
+            server: Some(CpuTimes {
+                user: 1.0,
+                sys: 0.5,
+            }),
             machine: None,
             status: Some(
                 pairs
@@ -319,7 +322,12 @@ mod tests {
             ),
         };
         let a = mk(&[("Binlog_commits", "10"), ("Uptime", "5"), ("Version", "x")]);
-        let b = mk(&[("Binlog_commits", "25"), ("Uptime", "5"), ("Version", "y"), ("New", "3")]);
+        let b = mk(&[
+            ("Binlog_commits", "25"),
+            ("Uptime", "5"),
+            ("Version", "y"),
+            ("New", "3"),
+        ]);
         let d = status_delta(&a, &b);
         assert_eq!(d.get("Binlog_commits"), Some(&15.0));
         assert_eq!(d.get("New"), Some(&3.0));

@@ -456,9 +456,16 @@ pub static DEFINITIONS: &[VarDef] = &[
 
 /// Look up a variable's declaration by (case-insensitive) name.
 pub fn definition(name: &str) -> Option<&'static VarDef> {
+    // DEFINITIONS is sorted by (lower-case) name: a binary search, no allocation.
+    let key = |d: &VarDef| {
+        d.name
+            .bytes()
+            .cmp(name.bytes().map(|b| b.to_ascii_lowercase()))
+    };
     DEFINITIONS
-        .iter()
-        .find(|d| d.name.eq_ignore_ascii_case(name))
+        .binary_search_by(key)
+        .ok()
+        .map(|i| &DEFINITIONS[i])
 }
 
 /// Global values of all system variables.

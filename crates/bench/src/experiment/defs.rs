@@ -107,7 +107,13 @@ fn opts(tables: u32, table_size: u32) -> WorkloadOptions {
     }
 }
 
-fn section(title: &str, about: &str, workload: &str, o: WorkloadOptions, conns: &[usize]) -> SectionDef {
+fn section(
+    title: &str,
+    about: &str,
+    workload: &str,
+    o: WorkloadOptions,
+    conns: &[usize],
+) -> SectionDef {
     SectionDef {
         title: title.into(),
         about: about.into(),
@@ -122,7 +128,11 @@ fn section(title: &str, about: &str, workload: &str, o: WorkloadOptions, conns: 
 /// The definition of experiment `name`; `quick` shortens it to under two minutes.
 pub fn get(name: &str, quick: bool) -> Option<ExperimentDef> {
     let q = |full: &[usize], short: &[usize]| -> Vec<usize> {
-        if quick { short.to_vec() } else { full.to_vec() }
+        if quick {
+            short.to_vec()
+        } else {
+            full.to_vec()
+        }
     };
     let size = |full: u32, short: u32| if quick { short } else { full };
     let (time, warmup) = if quick { (3.0, 1.0) } else { (10.0, 2.0) };
@@ -233,7 +243,7 @@ pub fn get(name: &str, quick: bool) -> Option<ExperimentDef> {
         },
         "pool-of-threads" => {
             let o = opts(4, size(100_000, 10_000));
-            let fixed = q(&[16, 64, 256, 1024, 2048, 4096], &[16, 256, 1024]);
+            let fixed = q(&[16, 64, 256, 1024, 2048, 4096], &[16, 1024]);
             let mut sections = vec![
                 SectionDef {
                     load: Load::RateFraction(0.5),
@@ -262,7 +272,7 @@ pub fn get(name: &str, quick: bool) -> Option<ExperimentDef> {
                 "Closed loop at low connection counts, where a pool used to cost 30–63%.",
                 "oltp_read_only",
                 o,
-                &q(&[1, 4, 16, 64], &[1, 16]),
+                &q(&[1, 4, 16, 64], &[16]),
             ));
             ExperimentDef {
                 name: NAMES[4],

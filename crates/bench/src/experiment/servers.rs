@@ -104,6 +104,16 @@ impl Drop for Server {
     }
 }
 
+/// What a server that refused to start said: its first `error` line (clap's "unexpected
+/// argument …", a config error), else its last lines.
+fn server_said(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .find(|l| l.to_ascii_lowercase().starts_with("error") || l.contains("error:"))
+        .map(str::to_string)
+        .unwrap_or_else(|| tail(text, 3))
+}
+
 fn tail(text: &str, lines: usize) -> String {
     let v: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     v[v.len().saturating_sub(lines)..].join(" / ")
@@ -112,17 +122,18 @@ fn tail(text: &str, lines: usize) -> String {
 /// Waits until `url` accepts a login, the child exits, or `timeout` passes.
 fn wait_ready(child: &mut Child, url: &DbUrl, timeout: Duration) -> Result<SyncClient, String> {
     let deadline = Instant::now() + timeout;
-    let mut last = String::new();
     loop {
         if let Ok(Some(status)) = child.try_wait() {
             return Err(format!("exited with {status}"));
         }
-        match SyncClient::connect(url) {
+        let err = match SyncClient::connect(url) {
             Ok(c) => return Ok(c),
-            Err(e) => last = e.to_string(),
-        }
+            Err(e) => e.to_string(),
+        };
         if Instant::now() > deadline {
-            return Err(format!("not accepting connections after {timeout:?}: {last}"));
+            return Err(format!(
+                "not accepting connections after {timeout:?}: {err}"
+            ));
         }
         std::thread::sleep(Duration::from_millis(100));
     }
@@ -145,7 +156,10 @@ pub fn start_cohort(l: &CohortLaunch<'_>) -> Result<Server, String> {
     std::fs::create_dir_all(&l.datadir).map_err(|e| format!("{}: {e}", l.datadir.display()))?;
     let log = l.datadir.with_extension("log");
     let logf = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let host = l.netns.map(|n| n.server_addr.clone()).unwrap_or("127.0.0.1".into());
+    let host = l
+        .netns
+        .map(|n| n.server_addr.clone())
+        .unwrap_or("127.0.0.1".into());
     let mut cmd = match l.netns {
         Some(ns) => {
             let mut c = Command::new("ip");
@@ -177,7 +191,7 @@ pub fn start_cohort(l: &CohortLaunch<'_>) -> Result<Server, String> {
     };
     let read_log = || {
         std::fs::read_to_string(&log)
-            .map(|t| tail(&t, 3))
+            .map(|t| server_said(&t))
             .unwrap_or_default()
     };
     let mut c = match wait_ready(&mut child, &url, Duration::from_secs(30)) {
@@ -212,7 +226,12 @@ pub fn start_cohort(l: &CohortLaunch<'_>) -> Result<Server, String> {
 /// Starts the installed `mariadbd` like `shared/tools/mariadb.sh` (durable: ROW binlog,
 /// sync_binlog=1, innodb_flush_log_at_trx_commit=1; user sb/sb, database sbtest), plus
 /// `flags`.
-pub fn start_mariadb(port: u16, datadir: &Path, flags: &[String], keep_data: bool) -> Result<Server, String> {
+pub fn start_mariadb(
+    port: u16,
+    datadir: &Path,
+    flags: &[String],
+    keep_data: bool,
+) -> Result<Server, String> {
     let mariadbd = ["/usr/sbin/mariadbd", "/usr/bin/mariadbd"]
         .into_iter()
         .find(|p| Path::new(p).exists())
@@ -313,7 +332,10 @@ pub struct Netns {
     host_if: String,
     /// The server's address inside the namespace.
     pub server_addr: String,
+    /// Delay actually in place, each way.
     pub delay_us: u32,
+    /// Why netem could not add the delay, if it could not.
+    pub netem_error: Option<String>,
 }
 
 fn ip(args: &[&str]) -> Result<(), String> {
@@ -349,25 +371,55 @@ impl Netns {
             host_if: format!("cbh{id}"),
             server_addr: "10.254.77.2".into(),
             delay_us,
+            netem_error: None,
         };
         let peer = format!("cbn{id}");
         let delay = format!("{delay_us}us");
         let steps: Vec<Vec<&str>> = vec![
             vec!["netns", "add", &ns.name],
-            vec!["link", "add", &ns.host_if, "type", "veth", "peer", "name", &peer],
+            vec![
+                "link",
+                "add",
+                &ns.host_if,
+                "type",
+                "veth",
+                "peer",
+                "name",
+                &peer,
+            ],
             vec!["link", "set", &peer, "netns", &ns.name],
             vec!["addr", "add", "10.254.77.1/30", "dev", &ns.host_if],
             vec!["link", "set", &ns.host_if, "up"],
-            vec!["netns", "exec", &ns.name, "ip", "addr", "add", "10.254.77.2/30", "dev", &peer],
+            vec![
+                "netns",
+                "exec",
+                &ns.name,
+                "ip",
+                "addr",
+                "add",
+                "10.254.77.2/30",
+                "dev",
+                &peer,
+            ],
             vec!["netns", "exec", &ns.name, "ip", "link", "set", &peer, "up"],
             vec!["netns", "exec", &ns.name, "ip", "link", "set", "lo", "up"],
         ];
         for s in steps {
             ip(&s)?;
         }
+        let mut ns = ns;
         if delay_us > 0 {
-            run("tc", &["qdisc", "add", "dev", &ns.host_if, "root", "netem", "delay", &delay])?;
-            ip(&["netns", "exec", &ns.name, "tc", "qdisc", "add", "dev", &peer, "root", "netem", "delay", &delay])?;
+            let netem = ["qdisc", "add", "dev", &ns.host_if, "root", "netem", "delay", &delay];
+            let peer_netem = [
+                "netns", "exec", &ns.name, "tc", "qdisc", "add", "dev", &peer, "root", "netem",
+                "delay", &delay,
+            ];
+            if let Err(e) = run("tc", &netem).and_then(|_| ip(&peer_netem)) {
+                // The kernel may lack sch_netem: keep the namespace (a real network path
+                // through veth) without the added delay, and say so.
+                ns.delay_us = 0;
+                ns.netem_error = Some(e);
+            }
         }
         Ok(ns)
     }

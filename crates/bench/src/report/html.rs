@@ -50,7 +50,11 @@ fn blocks(md: &str) -> String {
         if !lines.is_empty() && lines.iter().all(|l| l.trim_start().starts_with("- ")) {
             out.push_str("<ul>");
             for l in lines {
-                let _ = write!(out, "<li>{}</li>", inline(l.trim_start().trim_start_matches("- ")));
+                let _ = write!(
+                    out,
+                    "<li>{}</li>",
+                    inline(l.trim_start().trim_start_matches("- "))
+                );
             }
             out.push_str("</ul>\n");
         } else if !para.trim().is_empty() {
@@ -135,7 +139,9 @@ pub fn render(report: &Report, charts: &[Vec<(String, String)>]) -> String {
             .filter(|v| v.unavailable.is_none())
             .map(|v| &v.name)
             .collect();
-        s.push_str("<p>Server variables that differ between the variants:</p><table><tr><th>variable</th>");
+        s.push_str(
+            "<p>Server variables that differ between the variants:</p><table><tr><th>variable</th>",
+        );
         for n in &names {
             let _ = write!(s, "<th>{}</th>", esc(n));
         }
@@ -143,7 +149,11 @@ pub fn render(report: &Report, charts: &[Vec<(String, String)>]) -> String {
         for (var, vals) in &report.differing_variables {
             let _ = write!(s, "<tr><td><code>{}</code></td>", esc(var));
             for n in &names {
-                let _ = write!(s, "<td>{}</td>", esc(vals.get(*n).map(String::as_str).unwrap_or("–")));
+                let _ = write!(
+                    s,
+                    "<td>{}</td>",
+                    esc(vals.get(*n).map(String::as_str).unwrap_or("–"))
+                );
             }
             s.push_str("</tr>");
         }
@@ -184,7 +194,9 @@ pub fn render(report: &Report, charts: &[Vec<(String, String)>]) -> String {
         for r in &section.results {
             let l = &r.latency_ms;
             let sc = r.server_cpu.as_ref();
-            let o = |v: Option<f64>, d: usize| v.map(|x| format!("{x:.d$}")).unwrap_or_else(|| "–".into());
+            let o = |v: Option<f64>, d: usize| {
+                v.map(|x| format!("{x:.d$}")).unwrap_or_else(|| "–".into())
+            };
             let _ = write!(
                 s,
                 "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td><td class=\"n\">{} ({})</td><td class=\"n\">{:.1}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{}</td></tr>",

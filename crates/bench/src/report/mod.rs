@@ -339,7 +339,10 @@ pub(crate) mod tests {
                     name: "chained".into(),
                     about: "each thread wakes the next".into(),
                     setup: "cohort serve --binlog-optimize-thread-scheduling OFF".into(),
-                    unavailable: Some("error: unexpected argument '--binlog-optimize-thread-scheduling' found".into()),
+                    unavailable: Some(
+                        "error: unexpected argument '--binlog-optimize-thread-scheduling' found"
+                            .into(),
+                    ),
                 },
                 VariantInfo {
                     name: "mariadb".into(),
@@ -375,7 +378,11 @@ pub(crate) mod tests {
         let report = sample_report();
         let files = write(&report, &dir).unwrap();
         let svg = std::fs::read_to_string(dir.join("replace-tps.svg")).unwrap();
-        assert_eq!(svg.matches("<polyline").count(), 2, "one line per available variant");
+        assert_eq!(
+            svg.matches("<polyline").count(),
+            2,
+            "one line per available variant"
+        );
         assert!(svg.contains(">8k<") || svg.contains("8000"));
         let md = std::fs::read_to_string(dir.join("index.md")).unwrap();
         assert!(md.contains("not available: error: unexpected argument"));
@@ -395,7 +402,13 @@ pub(crate) mod tests {
         let f = measure_fsync(&dir, 5, Duration::from_secs(1)).unwrap();
         assert!(f.samples >= 1 && f.mean_us > 0.0);
         let d = now_utc();
-        assert!(d.len() == 23 && d.ends_with("UTC") && d.starts_with("20"), "{d}");
-        assert_eq!(slug("OLTP read/write (16 tables)"), "oltp-read-write-16-tables");
+        assert!(
+            d.len() == 23 && d.ends_with("UTC") && d.starts_with("20"),
+            "{d}"
+        );
+        assert_eq!(
+            slug("OLTP read/write (16 tables)"),
+            "oltp-read-write-16-tables"
+        );
     }
 }

@@ -93,7 +93,9 @@ pub fn render(chart: &Chart) -> String {
     let (mut x0, mut x1) = pts
         .iter()
         .map(|p| fx(p.0))
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+            (a.min(x), b.max(x))
+        });
     if !x0.is_finite() {
         (x0, x1) = (0.0, 1.0);
     }
@@ -269,10 +271,16 @@ mod tests {
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert!(svg.contains("Throughput &lt;tps&gt;"));
         assert!(svg.contains("(no data)"));
-        assert!(svg.contains(">8k<") || svg.contains(">8000<"), "y ticks reach the max");
+        assert!(
+            svg.contains(">8k<") || svg.contains(">8000<"),
+            "y ticks reach the max"
+        );
         // Points are real coordinates, not NaN, and x is sorted left to right.
         assert!(!svg.contains("NaN"));
-        let chained = svg.lines().find(|l| l.contains("<polyline") && l.contains("chained")).unwrap();
+        let chained = svg
+            .lines()
+            .find(|l| l.contains("<polyline") && l.contains("chained"))
+            .unwrap();
         let xs: Vec<f64> = chained
             .split("points=\"")
             .nth(1)

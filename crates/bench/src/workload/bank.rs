@@ -14,8 +14,9 @@
 //! `table_size` rows summing to `1000 · table_size`; anything else is a lost or partial
 //! transaction and fails the run.
 
-use super::{drop_tables, for_each_table, BulkInsert, Param, Request, StmtDef, Workload,
-    WorkloadOptions};
+use super::{
+    drop_tables, for_each_table, BulkInsert, Param, Request, StmtDef, Workload, WorkloadOptions,
+};
 use crate::conn::SyncClient;
 use crate::rand::Rng;
 use crate::url::DbUrl;
@@ -96,13 +97,16 @@ impl Workload for Bank {
 
     fn prepare(&self, url: &DbUrl, threads: usize) -> Result<(), String> {
         for_each_table(url, self.opts.tables, threads, &|c, t| {
-            eprintln!("Creating table 'sbbank{t}'...");
+            say!("Creating table 'sbbank{t}'...");
             c.execute(&format!(
                 "CREATE TABLE sbbank{t} (id INTEGER NOT NULL, balance BIGINT NOT NULL, PRIMARY KEY (id)) /*! ENGINE = {} */",
                 self.opts.storage_engine
             ))
             .map_err(|e| format!("CREATE TABLE sbbank{t}: {e}"))?;
-            eprintln!("Inserting {} accounts into 'sbbank{t}'", self.opts.table_size.max(2));
+            say!(
+                "Inserting {} accounts into 'sbbank{t}'",
+                self.opts.table_size.max(2)
+            );
             let mut bulk = BulkInsert::new(c, format!("INSERT INTO sbbank{t}(id, balance) VALUES"));
             for id in 1..=self.opts.table_size.max(2) {
                 bulk.row(&format!("({id}, {INITIAL_BALANCE})"))?;

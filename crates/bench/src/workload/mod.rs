@@ -17,9 +17,29 @@
 //! [`oltp`] holds the eight sysbench `oltp_*` scripts, [`replace`] the single-row REPLACE of
 //! experiment 1 and [`bank`] the transfer workload whose invariant is checked after the run.
 
+/// Progress messages of prepare / cleanup on stderr, unless [`set_quiet`].
+macro_rules! say {
+    ($($t:tt)*) => {
+        if !$crate::workload::is_quiet() {
+            eprintln!($($t)*);
+        }
+    };
+}
+
 pub mod bank;
 pub mod oltp;
 pub mod replace;
+
+static QUIET: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Silences the prepare / cleanup messages (experiments print their own lines).
+pub fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, std::sync::atomic::Ordering::Relaxed);
+}
+
+pub fn is_quiet() -> bool {
+    QUIET.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 use crate::conn::SyncClient;
 use crate::rand::{DistParams, Rng};
@@ -266,7 +286,10 @@ pub(crate) fn for_each_table(
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err("loader thread panicked".into())))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("loader thread panicked".into()))
+            })
             .collect::<Result<Vec<()>, String>>()
             .map(|_| ())
     })
@@ -276,7 +299,7 @@ pub(crate) fn for_each_table(
 pub(crate) fn drop_tables(url: &DbUrl, prefix: &str, tables: u32) -> Result<(), String> {
     let mut c = SyncClient::connect(url).map_err(|e| format!("connect {url}: {e}"))?;
     for t in 1..=tables {
-        eprintln!("Dropping table '{prefix}{t}'...");
+        say!("Dropping table '{prefix}{t}'...");
         c.execute(&format!("DROP TABLE IF EXISTS {prefix}{t}"))
             .map_err(|e| format!("DROP TABLE {prefix}{t}: {e}"))?;
     }

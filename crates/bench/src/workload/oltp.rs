@@ -16,8 +16,9 @@
 //! delete+insert pair) picks its table uniformly; ids come from the `--rand-type`
 //! distribution over 1..table_size; ranges are `[id, id + range_size − 1]`.
 
-use super::{drop_tables, for_each_table, BulkInsert, Param, Request, StmtDef, Workload,
-    WorkloadOptions};
+use super::{
+    drop_tables, for_each_table, BulkInsert, Param, Request, StmtDef, Workload, WorkloadOptions,
+};
 use crate::conn::SyncClient;
 use crate::rand::{Rng, C_TEMPLATE, PAD_TEMPLATE};
 use crate::url::DbUrl;
@@ -280,7 +281,7 @@ impl Oltp {
     }
 
     fn create_table(&self, c: &mut SyncClient, t: u32) -> Result<(), String> {
-        eprintln!("Creating table 'sbtest{t}'...");
+        say!("Creating table 'sbtest{t}'...");
         let ddl = format!(
             "CREATE TABLE sbtest{t}(\n  id INTEGER NOT NULL AUTO_INCREMENT,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n) /*! ENGINE = {} */ ",
             self.opts.storage_engine
@@ -288,7 +289,7 @@ impl Oltp {
         c.execute(&ddl)
             .map_err(|e| format!("CREATE TABLE sbtest{t}: {e}"))?;
         if self.kind != OltpKind::Insert || self.opts.table_size > 0 {
-            eprintln!(
+            say!(
                 "Inserting {} records into 'sbtest{t}'",
                 self.opts.table_size
             );
@@ -309,7 +310,7 @@ impl Oltp {
             bulk.flush()?;
         }
         if self.opts.create_secondary {
-            eprintln!("Creating a secondary index on 'sbtest{t}'...");
+            say!("Creating a secondary index on 'sbtest{t}'...");
             c.execute(&format!("CREATE INDEX k_{t} ON sbtest{t}(k)"))
                 .map_err(|e| format!("CREATE INDEX k_{t}: {e}"))?;
         }
@@ -380,7 +381,9 @@ impl Workload for Oltp {
     }
 
     fn prepare(&self, url: &DbUrl, threads: usize) -> Result<(), String> {
-        for_each_table(url, self.opts.tables, threads, &|c, t| self.create_table(c, t))
+        for_each_table(url, self.opts.tables, threads, &|c, t| {
+            self.create_table(c, t)
+        })
     }
 
     fn cleanup(&self, url: &DbUrl) -> Result<(), String> {
@@ -442,7 +445,10 @@ mod tests {
         // DELETE and INSERT share the table and the id.
         let del_id = v[17].rsplit('=').next().unwrap();
         assert!(v[18].contains(&format!("VALUES ({del_id}, ")));
-        assert_eq!(v[17][..19], v[18].replace("INSERT INTO", "DELETE FROM")[..19]);
+        assert_eq!(
+            v[17][..19],
+            v[18].replace("INSERT INTO", "DELETE FROM")[..19]
+        );
         // One table for all ten point selects.
         assert!(v[1..11].iter().all(|x| x[..21] == v[1][..21]));
         // Range of 100 ids.

@@ -2,8 +2,9 @@
 //! transaction, in autocommit mode, on tables pre-filled with `table_size` rows (so every
 //! REPLACE replaces). `a` comes from `--rand-type` over 1..table_size, `b` is uniform.
 
-use super::{drop_tables, for_each_table, BulkInsert, Param, Request, StmtDef, Workload,
-    WorkloadOptions};
+use super::{
+    drop_tables, for_each_table, BulkInsert, Param, Request, StmtDef, Workload, WorkloadOptions,
+};
 use crate::rand::Rng;
 use crate::url::DbUrl;
 
@@ -15,7 +16,12 @@ pub struct Replace {
 impl Replace {
     pub fn new(opts: WorkloadOptions) -> Replace {
         let stmts = (1..=opts.tables.max(1))
-            .map(|t| StmtDef::new(format!("REPLACE INTO sbreplace{t} (a, b) VALUES (?, ?)"), true))
+            .map(|t| {
+                StmtDef::new(
+                    format!("REPLACE INTO sbreplace{t} (a, b) VALUES (?, ?)"),
+                    true,
+                )
+            })
             .collect();
         Replace { opts, stmts }
     }
@@ -43,13 +49,16 @@ impl Workload for Replace {
 
     fn prepare(&self, url: &DbUrl, threads: usize) -> Result<(), String> {
         for_each_table(url, self.opts.tables, threads, &|c, t| {
-            eprintln!("Creating table 'sbreplace{t}'...");
+            say!("Creating table 'sbreplace{t}'...");
             c.execute(&format!(
                 "CREATE TABLE sbreplace{t} (a INTEGER NOT NULL, b INTEGER NOT NULL, PRIMARY KEY (a)) /*! ENGINE = {} */",
                 self.opts.storage_engine
             ))
             .map_err(|e| format!("CREATE TABLE sbreplace{t}: {e}"))?;
-            eprintln!("Inserting {} records into 'sbreplace{t}'", self.opts.table_size);
+            say!(
+                "Inserting {} records into 'sbreplace{t}'",
+                self.opts.table_size
+            );
             let mut rng = Rng::new(u64::from(t), self.opts.dist);
             let mut bulk = BulkInsert::new(c, format!("INSERT INTO sbreplace{t}(a, b) VALUES"));
             for a in 1..=self.opts.table_size {
