@@ -37,11 +37,14 @@ pub fn compare(a: &[RunResult], b: &[RunResult]) -> String {
     let la: BTreeSet<&str> = a.iter().map(|r| r.label.as_str()).collect();
     let lb: BTreeSet<&str> = b.iter().map(|r| r.label.as_str()).collect();
     let with_label = la == lb;
-    let bmap: BTreeMap<Key, &RunResult> = b.iter().map(|r| (key(r, with_label), r)).collect();
+    let mut bmap: BTreeMap<Key, Vec<&RunResult>> = BTreeMap::new();
+    for r in b {
+        bmap.entry(key(r, with_label)).or_default().push(r);
+    }
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:<16} {:<22} {:>6} {:>10} {:>10} {:>6} {:>8} {:>8} {:>6} {:>8} {:>8} {:>6}",
+        "{:<24} {:<22} {:>6} {:>10} {:>10} {:>6} {:>8} {:>8} {:>6} {:>8} {:>8} {:>6}",
         "label",
         "workload",
         "conns",
@@ -56,10 +59,12 @@ pub fn compare(a: &[RunResult], b: &[RunResult]) -> String {
         "B/A"
     );
     let mut matched = 0;
-    for ra in a {
-        let Some(rb) = bmap.get(&key(ra, with_label)) else {
-            continue;
-        };
+    for (ra, rb) in a.iter().flat_map(|ra| {
+        bmap.get(&key(ra, with_label))
+            .into_iter()
+            .flatten()
+            .map(move |rb| (ra, *rb))
+    }) {
         matched += 1;
         let label = if with_label {
             ra.label.clone()
@@ -68,7 +73,7 @@ pub fn compare(a: &[RunResult], b: &[RunResult]) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<16} {:<22} {:>6} {:>10.1} {:>10.1} {:>6} {:>8.2} {:>8.2} {:>6} {:>8.1} {:>8.1} {:>6}",
+            "{:<24} {:<22} {:>6} {:>10.1} {:>10.1} {:>6} {:>8.2} {:>8.2} {:>6} {:>8.1} {:>8.1} {:>6}",
             label,
             ra.workload,
             ra.connections,

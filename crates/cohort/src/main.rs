@@ -15,6 +15,8 @@ struct Cli {
 enum Command {
     /// Run the server.
     Serve(ServeArgs),
+    /// Load generator and experiment runner (see `cohort bench --help`).
+    Bench(cohort_bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -28,6 +30,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(args) => serve(&args),
+        Command::Bench(args) => cohort_bench::main(args),
     }
 }
 

@@ -189,9 +189,9 @@ pub fn get(name: &str, quick: bool) -> Option<ExperimentDef> {
                 on_shm: false,
                 variants: vec![
                     default_variant(),
-                    cohort("off", "innodb_thread_concurrency=0: no admission control", &["--innodb-thread-concurrency", "0"]),
-                    cohort("fifo", "N = CPUs, FIFO queue with per-thread events", &["--innodb-thread-concurrency", cpus, "--innodb-thread-concurrency-queue", "fifo"]),
-                    cohort("adaptive sleep", "N = CPUs, adaptive sleep polling, max delay 150 ms", &["--innodb-thread-concurrency", cpus, "--innodb-thread-concurrency-queue", "adaptive", "--innodb-adaptive-max-sleep-delay", "150000"]),
+                    cohort("off", "innodb_thread_concurrency=0: no admission control", &["--thread-concurrency", "0"]),
+                    cohort("fifo", "N = CPUs, FIFO queue with per-thread events", &["--thread-concurrency", cpus, "--concurrency-queue", "fifo"]),
+                    cohort("adaptive sleep", "N = CPUs, adaptive sleep polling, max delay 150 ms", &["--thread-concurrency", cpus, "--concurrency-queue", "adaptive-sleep", "--adaptive-max-sleep-delay", "150000"]),
                     mariadb("mariadb", "MariaDB 10.11 (innodb_thread_concurrency was removed in 10.6)", &[]),
                 ],
                 sections,
@@ -206,8 +206,8 @@ pub fn get(name: &str, quick: bool) -> Option<ExperimentDef> {
             on_shm: false,
             variants: vec![
                 default_variant(),
-                cohort("5.6: sync in prepare", "engine log synced in prepare, then the binlog", &["--log-flush-placement", "prepare", "--fsync-delay-us", "3000"]),
-                cohort("5.7: leader syncs once", "the binlog leader flushes the engine log for the group", &["--log-flush-placement", "group", "--fsync-delay-us", "3000"]),
+                cohort("5.6: sync in prepare", "engine log synced in prepare, then the binlog", &["--log-flush-placement", "prepare", "--log-sync-delay-us", "3000"]),
+                cohort("5.7: leader syncs once", "the binlog leader flushes the engine log for the group", &["--log-flush-placement", "group", "--log-sync-delay-us", "3000"]),
                 mariadb("mariadb", "MariaDB 10.11 (prepare-time redo sync, then binlog sync), real fsync", &[]),
             ],
             sections: vec![section(

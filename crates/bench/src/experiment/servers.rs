@@ -409,7 +409,16 @@ impl Netns {
         }
         let mut ns = ns;
         if delay_us > 0 {
-            let netem = ["qdisc", "add", "dev", &ns.host_if, "root", "netem", "delay", &delay];
+            let netem = [
+                "qdisc",
+                "add",
+                "dev",
+                &ns.host_if,
+                "root",
+                "netem",
+                "delay",
+                &delay,
+            ];
             let peer_netem = [
                 "netns", "exec", &ns.name, "tc", "qdisc", "add", "dev", &peer, "root", "netem",
                 "delay", &delay,

@@ -45,13 +45,16 @@
 //! the fsync is never retried; reads keep working. A restart recovers from what is durable.
 
 pub mod binlog;
+pub mod checkpoint;
 pub mod device;
 pub mod encode;
 pub mod failpoint;
 pub mod group;
 pub mod pipeline;
 pub mod recovery;
+pub mod redo;
 pub mod rowimage;
+pub mod valuecodec;
 
 pub use pipeline::{CommitMode, CommitPipeline, Work};
 
