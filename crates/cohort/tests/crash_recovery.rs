@@ -291,3 +291,15 @@ fn crash_with_chained_commits_and_broadcast_wakeups() {
     crash_cycles("chained", None, &extra, 2);
     crash_cycles("chained-fp", Some("after_binlog_sync"), &extra, 1);
 }
+
+#[test]
+fn crash_with_frequent_checkpoints() {
+    let extra = [
+        "--checkpoint-log-bytes",
+        "4096",
+        "--max-binlog-size",
+        "65536",
+    ];
+    crash_cycles("checkpoints", None, &extra, 3);
+    crash_cycles("during-checkpoint", Some("during_checkpoint"), &extra, 2);
+}

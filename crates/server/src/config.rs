@@ -75,6 +75,12 @@ pub struct ServeArgs {
     /// Test knob: microseconds added to every log sync, to emulate a slower device [default: 0].
     #[arg(long, value_name = "USEC")]
     pub log_sync_delay_us: Option<String>,
+    /// Take a fuzzy checkpoint at least this often while commits happen [default: 60].
+    #[arg(long, value_name = "SECONDS")]
+    pub checkpoint_interval_seconds: Option<String>,
+    /// ... or once this many binlog bytes were written since the last one [default: 268435456].
+    #[arg(long, value_name = "BYTES")]
+    pub checkpoint_log_bytes: Option<String>,
 }
 
 /// Settings given as text and validated by the variable table (name, flag field).
@@ -89,7 +95,9 @@ macro_rules! text_settings {
             commit_wakeup,
             binlog_commit_wait_count,
             binlog_commit_wait_usec,
-            log_sync_delay_us
+            log_sync_delay_us,
+            checkpoint_interval_seconds,
+            checkpoint_log_bytes
         )
     };
 }

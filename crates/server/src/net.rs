@@ -33,6 +33,7 @@ const CONNECTION_STACK: usize = 2 << 20;
 /// Build the server context, bind the listener and serve until the process is killed.
 pub fn serve(cfg: Config) -> io::Result<()> {
     let ctx = Arc::new(open_context(&cfg)?);
+    crate::log::checkpointer::spawn(ctx.clone());
     let listener = TcpListener::bind((cfg.bind_address.as_str(), cfg.port))?;
     raise_backlog(&listener);
     tracing::info!(
@@ -68,14 +69,13 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
     let accounts = Accounts::open(&cfg.datadir, &cfg.root_password).map_err(to_io)?;
     crate::log::failpoint::arm_from_env().map_err(io::Error::other)?;
     crate::wait::set_enabled(vars.global_bool("performance_schema"));
-    let engine = Engine::new();
     if !vars.global_bool("log_bin") {
         return Err(io::Error::other(
             "log_bin=OFF needs the engine redo log, which this version does not have yet; \
              run with the binlog on (the default)",
         ));
     }
-    let pipeline = open_one_log(cfg, &vars, &engine)?;
+    let (engine, pipeline) = open_one_log(cfg, &vars)?;
     Ok(ServerContext::with_pipeline(
         engine, pipeline, vars, accounts,
     ))
@@ -85,26 +85,23 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
 fn open_one_log(
     cfg: &Config,
     vars: &SystemVariables,
-    engine: &Arc<Engine>,
-) -> io::Result<Arc<CommitPipeline>> {
+) -> io::Result<(Arc<Engine>, Arc<CommitPipeline>)> {
     let dir: Arc<dyn LogDir> = Arc::new(FsDir::open(&cfg.datadir)?);
     let basename = "binlog";
     let path = crate::types::Value::str(&dir.display_path(basename));
     vars.set_startup("log_bin_basename", path).map_err(to_io)?;
     let started = std::time::Instant::now();
-    let report = recover_one_log(dir.as_ref(), basename, engine).map_err(to_io)?;
+    let (engine, report) = recover_one_log(dir.as_ref(), basename).map_err(to_io)?;
     tracing::info!(
-        "recovery: replayed {} transactions and {} DDL statements from the binlog in {:.1?}",
+        "recovery: checkpoint {}, then replayed {} transactions and {} DDL statements from the binlog in {:.1?}",
+        report.checkpoint.as_deref().unwrap_or("(none)"),
         report.transactions,
         report.ddl,
         started.elapsed()
     );
     let binlog = BinlogFiles::open(dir, basename, vars.global_u64("server_id") as u32)?;
-    Ok(Arc::new(CommitPipeline::one_log(
-        engine.clone(),
-        binlog,
-        report.next_gtid_seq,
-    )))
+    let pipeline = CommitPipeline::one_log(engine.clone(), binlog, report.next_gtid_seq);
+    Ok((engine, Arc::new(pipeline)))
 }
 
 fn to_io(e: crate::error::Error) -> io::Error {

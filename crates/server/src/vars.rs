@@ -179,6 +179,23 @@ pub static DEFINITIONS: &[VarDef] = &[
         "utf8mb3",
     ),
     var(
+        "checkpoint_interval_seconds",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 1, max: 86400 },
+        "60",
+    ),
+    var(
+        "checkpoint_log_bytes",
+        Scope::Global,
+        true,
+        Kind::UInt {
+            min: 4096,
+            max: u64::MAX,
+        },
+        "268435456",
+    ),
+    var(
         "collation_connection",
         Scope::Both,
         true,

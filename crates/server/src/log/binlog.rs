@@ -84,6 +84,11 @@ impl BinlogFiles {
         Ok(b)
     }
 
+    /// The directory the files live in (checkpoints live beside them).
+    pub fn dir(&self) -> Arc<dyn LogDir> {
+        self.dir.clone()
+    }
+
     /// The poison latch: set by the first failed write or sync.
     pub fn poison(&self) -> &Arc<Poison> {
         &self.poison

@@ -46,6 +46,7 @@
 
 pub mod binlog;
 pub mod checkpoint;
+pub mod checkpointer;
 pub mod device;
 pub mod encode;
 pub mod failpoint;

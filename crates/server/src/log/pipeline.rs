@@ -33,8 +33,9 @@ pub struct Work {
     pub txn: Option<Txn>,
     /// Its binlog events, encoded at offset 0; moved into the log by the leader.
     pub binlog: Vec<u8>,
-    /// Chained mode: the member to hand the engine-commit turn to, and the group number.
-    chain: Option<(u64, Option<Arc<Ticket<Work>>>)>,
+    /// Chained mode: the group number, the member to hand the engine-commit turn to, and the
+    /// group's end position (published by the last member).
+    chain: Option<Chain>,
 }
 
 impl Work {
@@ -47,6 +48,13 @@ impl Work {
     }
 }
 
+/// A chained group's hand-over.
+struct Chain {
+    group: u64,
+    next: Option<Arc<Ticket<Work>>>,
+    end: Option<LogPosition>,
+}
+
 /// Counters shown in SHOW GLOBAL STATUS. Relaxed atomics.
 #[derive(Default)]
 pub struct PipelineStats {
@@ -55,6 +63,10 @@ pub struct PipelineStats {
     pub trigger_count: AtomicU64,
     pub trigger_timeout: AtomicU64,
     pub trigger_lock_wait: AtomicU64,
+    /// Bytes appended to the binlog (drives checkpoints by log volume).
+    pub binlog_bytes: AtomicU64,
+    pub checkpoints: AtomicU64,
+    pub checkpoint_last_ms: AtomicU64,
 }
 
 /// The settings a leader reads once per group (all dynamic variables).
@@ -154,6 +166,11 @@ impl CommitPipeline {
     /// The position through which every transaction is committed in the engine.
     pub fn committed_upto(&self) -> Option<LogPosition> {
         self.committed_upto.lock().clone()
+    }
+
+    /// The next GTID sequence number (for checkpoints).
+    pub fn next_gtid_seq(&self) -> u64 {
+        self.log.lock().next_gtid_seq
     }
 
     /// Stage 1 → 6 for one transaction: returns once it is durable and visible, or failed
@@ -271,6 +288,7 @@ impl CommitPipeline {
         log.next_gtid_seq = seq;
         super::failpoint::hit("before_binlog_write");
         binlog.append(&buf).map_err(|p| p.to_error())?;
+        self.stats.binlog_bytes.fetch_add(buf.len() as u64, Relaxed);
         super::failpoint::hit("after_binlog_write");
         binlog
             .sync_for_group(s.sync_binlog, s.sync_delay_us)
@@ -303,11 +321,15 @@ impl CommitPipeline {
     fn start_chain(&self, group: &[Arc<Ticket<Work>>], g: u64, end: Option<LogPosition>) {
         for (i, t) in group.iter().enumerate() {
             let next = group.get(i + 1).cloned();
+            let end = next.is_none().then(|| end.clone()).flatten();
             if let Some(w) = t.item.lock().as_mut() {
-                w.chain = Some((g, next));
+                w.chain = Some(Chain {
+                    group: g,
+                    next,
+                    end,
+                });
             }
         }
-        *self.committed_upto.lock() = end;
         // The leader is the group's first member: it takes its own turn right away.
         let first = &group[0];
         first.give_turn(&self.bcast);
@@ -322,8 +344,18 @@ impl CommitPipeline {
             self.engine.commit(txn);
         }
         match work.chain {
-            Some((_, Some(next))) => next.give_turn(&self.bcast),
-            Some((g, None)) => self.turn.finish(g),
+            Some(Chain {
+                next: Some(next), ..
+            }) => next.give_turn(&self.bcast),
+            Some(Chain {
+                group,
+                next: None,
+                end,
+            }) => {
+                // The last member: the whole group is committed in the engine.
+                *self.committed_upto.lock() = end;
+                self.turn.finish(group);
+            }
             None => {}
         }
         ticket.complete(Ok(()), &self.bcast);
@@ -390,6 +422,18 @@ impl CommitPipeline {
             .map(|b| (b.stats.count.load(Relaxed), b.stats.total_us.load(Relaxed)))
             .unwrap_or((0, 0));
         out.push(("Binlog_fsyncs".to_string(), Value::UInt(n)));
+        out.push((
+            "Binlog_bytes_written".to_string(),
+            Value::UInt(s.binlog_bytes.load(Relaxed)),
+        ));
+        out.push((
+            "Checkpoints".to_string(),
+            Value::UInt(s.checkpoints.load(Relaxed)),
+        ));
+        out.push((
+            "Checkpoint_last_ms".to_string(),
+            Value::UInt(s.checkpoint_last_ms.load(Relaxed)),
+        ));
         out.push(("Binlog_fsync_time_us".to_string(), Value::UInt(us)));
         out
     }

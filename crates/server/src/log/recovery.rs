@@ -1,22 +1,28 @@
-//! Startup recovery in one-log mode: replay the binlog into the engine.
+//! Startup recovery in one-log mode: the latest checkpoint, then the binlog after it.
 //!
 //! The binlog holds, for every committed transaction, its full row images between a GTID event
 //! and its Xid event, and every DDL statement as a Query event. Recovery:
 //!
-//! 1. reads the index and every file in it, oldest first (a file named in the index but missing
-//!    is a data directory we cannot trust: refuse to start);
-//! 2. replays each *complete* transaction (GTID … Xid) in file order: row images are installed
-//!    directly (`Engine::apply_recovered`, idempotent), DDL is executed again;
-//! 3. a torn or corrupt tail (checksum failure, truncated event, or a transaction without its
+//! 1. loads the latest complete checkpoint, if any: a fuzzy snapshot of every table, taken
+//!    after the position it names was fully committed in the engine;
+//! 2. reads the index and every file in it from the checkpoint's file on, oldest first (a file
+//!    named in the index but missing is a data directory we cannot trust: refuse to start);
+//! 3. replays each *complete* transaction (GTID … Xid) after the checkpoint position in file
+//!    order: row images are installed directly (`Engine::apply_recovered`; full images make
+//!    this idempotent, so changes the fuzzy snapshot already holds are harmless), DDL is
+//!    executed again (after a checkpoint, "already exists" / "doesn't exist" are expected: the
+//!    snapshot may hold the DDL's effect already);
+//! 4. a torn or corrupt tail (checksum failure, truncated event, or a transaction without its
 //!    Xid) is cut at the end of the last complete transaction, and reported — but only in the
 //!    last file: damage followed by later files is corruption, and the server refuses to start;
-//! 4. returns the next GTID sequence number.
+//! 5. returns the engine and the next GTID sequence number.
 //!
 //! Transactions whose Xid is in the binlog were acknowledged only after the binlog was synced,
 //! so every acknowledged commit is replayed; a transaction cut with the tail was never
 //! acknowledged.
 
 use super::binlog::read_index;
+use super::checkpoint::read_latest_checkpoint;
 use super::device::LogDir;
 use super::rowimage::row_from_bin;
 use crate::error::{Error, Result};
@@ -24,6 +30,7 @@ use crate::session::{ServerContext, SessionState};
 use crate::storage::Engine;
 use crate::types::Value;
 use cohort_binlog::{gtid_flags, read_all, DecodedEvent, Event, RowChange as BinChange};
+use cohort_protocol::ErrorCode;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -33,6 +40,8 @@ pub struct RecoveryReport {
     pub transactions: u64,
     pub ddl: u64,
     pub next_gtid_seq: u64,
+    /// The checkpoint recovery started from, if any.
+    pub checkpoint: Option<String>,
     /// Human-readable notes (tails cut), also logged.
     pub notes: Vec<String>,
 }
@@ -40,20 +49,66 @@ pub struct RecoveryReport {
 /// Changes of one transaction being read: (db, table, change).
 type Pending = Vec<(String, String, BinChange)>;
 
-/// Replay every binlog file named in `<basename>.index` into `engine`.
-pub fn recover_one_log(
-    dir: &dyn LogDir,
-    basename: &str,
-    engine: &Arc<Engine>,
-) -> Result<RecoveryReport> {
-    let files = read_index(dir, basename)
-        .map_err(|e| untrusted(format!("cannot read {basename}.index: {e}")))?;
-    let replayer = Replayer::new(engine);
+/// Where replay starts.
+struct Start {
+    file: Option<String>,
+    pos: u64,
+    /// A checkpoint was loaded: tolerate DDL and rows whose effect it already holds.
+    after_checkpoint: bool,
+}
+
+/// Load the latest checkpoint and replay the binlog after it.
+pub fn recover_one_log(dir: &dyn LogDir, basename: &str) -> Result<(Arc<Engine>, RecoveryReport)> {
     let mut report = RecoveryReport {
         next_gtid_seq: 1,
         ..RecoveryReport::default()
     };
-    for (i, (name, _)) in files.iter().enumerate() {
+    let (engine, start) = match read_latest_checkpoint(dir)
+        .map_err(|e| untrusted(format!("the checkpoint cannot be read: {e}")))?
+    {
+        Some(c) => {
+            report.next_gtid_seq = c.info.position.next_gtid_seq.max(1);
+            report.checkpoint = Some(c.info.file.clone());
+            let start = Start {
+                file: Some(c.info.position.binlog_file.clone()),
+                pos: c.info.position.binlog_pos,
+                after_checkpoint: true,
+            };
+            (c.engine, start)
+        }
+        None => (
+            Engine::new(),
+            Start {
+                file: None,
+                pos: 0,
+                after_checkpoint: false,
+            },
+        ),
+    };
+    replay_binlog(dir, basename, &engine, &start, &mut report)?;
+    Ok((engine, report))
+}
+
+/// Replay every binlog file named in `<basename>.index` from `start` into `engine`.
+fn replay_binlog(
+    dir: &dyn LogDir,
+    basename: &str,
+    engine: &Arc<Engine>,
+    start: &Start,
+    report: &mut RecoveryReport,
+) -> Result<()> {
+    let files = read_index(dir, basename)
+        .map_err(|e| untrusted(format!("cannot read {basename}.index: {e}")))?;
+    let first = match &start.file {
+        Some(f) => files.iter().position(|(n, _)| n == f).ok_or_else(|| {
+            untrusted(format!(
+                "the checkpoint starts at binlog {f}, which is not in the index"
+            ))
+        })?,
+        None => 0,
+    };
+    let replayer = Replayer::new(engine, start.after_checkpoint);
+    for (i, (name, _)) in files.iter().enumerate().skip(first) {
         let last = i + 1 == files.len();
         let data = dir.read(name).map_err(|e| {
             untrusted(format!(
@@ -61,7 +116,8 @@ pub fn recover_one_log(
                 dir.display_path(name)
             ))
         })?;
-        let good_end = replay_file(&replayer, &data, &mut report)?;
+        let from = if i == first { start.pos } else { 0 };
+        let good_end = replay_file(&replayer, &data, from, report)?;
         if good_end < data.len() as u64 {
             if !last {
                 return Err(untrusted(format!(
@@ -69,21 +125,26 @@ pub fn recover_one_log(
                     dir.display_path(name)
                 )));
             }
-            cut_tail(dir, name, good_end, data.len() as u64, &mut report)?;
+            cut_tail(dir, name, good_end, data.len() as u64, report)?;
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 /// Replay one file; returns the offset just past its last complete transaction.
-fn replay_file(r: &Replayer, data: &[u8], report: &mut RecoveryReport) -> Result<u64> {
+fn replay_file(r: &Replayer, data: &[u8], from: u64, report: &mut RecoveryReport) -> Result<u64> {
     let out = read_all(data);
     let mut good_end = if out.events.is_empty() { 0 } else { 4 };
     let mut maps: HashMap<u64, (String, String)> = HashMap::new();
     let mut pending: Option<Pending> = None;
     let mut ddl_next = false;
     for ev in &out.events {
-        let DecodedEvent { event, .. } = ev;
+        let DecodedEvent { event, pos, .. } = ev;
+        if pos.0 < from {
+            // Before the checkpoint: already in the snapshot. Still the valid prefix.
+            good_end = ev.end().0;
+            continue;
+        }
         match event {
             Event::Gtid(g) => {
                 report.next_gtid_seq = report.next_gtid_seq.max(g.seq.0 + 1);
@@ -122,6 +183,21 @@ fn replay_file(r: &Replayer, data: &[u8], report: &mut RecoveryReport) -> Result
     Ok(good_end)
 }
 
+/// DDL errors that mean "the checkpoint already holds this statement's effect".
+fn already_applied(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::DbCreateExists
+            | ErrorCode::DbDropExists
+            | ErrorCode::TableExists
+            | ErrorCode::BadTable
+            | ErrorCode::NoSuchTable
+            | ErrorCode::BadDb
+            | ErrorCode::DupKeyName
+            | ErrorCode::CantDropFieldOrKey
+    )
+}
+
 fn cut_tail(
     dir: &dyn LogDir,
     name: &str,
@@ -157,12 +233,14 @@ fn untrusted(msg: String) -> Error {
 /// Applies replayed transactions and DDL to the engine.
 struct Replayer {
     engine: Arc<Engine>,
+    /// Replaying after a checkpoint: effects already in the snapshot are expected.
+    after_checkpoint: bool,
     /// A private context for re-running DDL (no logging, no accounts).
     ctx: ServerContext,
 }
 
 impl Replayer {
-    fn new(engine: &Arc<Engine>) -> Replayer {
+    fn new(engine: &Arc<Engine>, after_checkpoint: bool) -> Replayer {
         let ctx = ServerContext::new(
             engine.clone(),
             crate::vars::SystemVariables::new(),
@@ -170,13 +248,19 @@ impl Replayer {
         );
         Replayer {
             engine: engine.clone(),
+            after_checkpoint,
             ctx,
         }
     }
 
     fn apply_transaction(&self, changes: &Pending) -> Result<()> {
         for (db, table, change) in changes {
-            let t = self.engine.table(db, table)?;
+            let t = match self.engine.table(db, table) {
+                Ok(t) => t,
+                // Dropped after the checkpoint position and before its snapshot.
+                Err(_) if self.after_checkpoint => continue,
+                Err(e) => return Err(e),
+            };
             let def = t.def();
             let (before, after) = match change {
                 BinChange::Insert(a) => (None, Some(row_from_bin(&def, a))),
@@ -202,8 +286,13 @@ impl Replayer {
     fn apply_ddl(&self, db: &str, sql: &str) -> Result<()> {
         let db = (!db.is_empty()).then(|| db.to_string());
         let mut sess = SessionState::new(0, "root", "%", db);
-        crate::sql::execute_text(&self.ctx, &mut sess, sql)
-            .map(|_| ())
-            .map_err(|e| untrusted(format!("replaying DDL `{sql}` failed: {}", e.message())))
+        match crate::sql::execute_text(&self.ctx, &mut sess, sql) {
+            Ok(_) => Ok(()),
+            Err(e) if self.after_checkpoint && already_applied(e.code()) => Ok(()),
+            Err(e) => Err(untrusted(format!(
+                "replaying DDL `{sql}` failed: {}",
+                e.message()
+            ))),
+        }
     }
 }

@@ -1,0 +1,104 @@
+//! Background fuzzy checkpoints, by time and by binlog volume.
+//!
+//! Protocol of one checkpoint (one-log mode):
+//!
+//! 1. Read `P` = the binlog position through which every transaction is committed in the
+//!    engine (`CommitPipeline::committed_upto`; groups commit in log order, so nothing before
+//!    `P` is still invisible).
+//! 2. Snapshot every table's committed rows, the catalog and the AUTO_INCREMENT counters
+//!    while commits go on (fuzzy: rows may already hold changes logged after `P`).
+//! 3. Write `checkpoint.<n>`, sync it, then switch `checkpoint.current` atomically.
+//! 4. Only then may binlog files before `P`'s file be purged (the recovery floor moves).
+//!
+//! Recovery = the checkpoint + replay of the binlog from `P`. Replaying full row images over a
+//! snapshot that already has some of them is idempotent, so the fuzziness is harmless.
+//! A crash anywhere in 1–3 leaves the previous checkpoint current and every binlog file it
+//! needs in place.
+
+use super::checkpoint::{write_checkpoint, CheckpointInfo, CheckpointPosition};
+use super::failpoint;
+use crate::error::{Error, Result};
+use crate::session::ServerContext;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Take one checkpoint now. None when there is no binlog.
+pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
+    let Some(pos) = ctx.pipeline.committed_upto() else {
+        return Ok(None);
+    };
+    let Some(dir) = ctx.pipeline.with_binlog(|b| b.dir()) else {
+        return Ok(None);
+    };
+    let started = Instant::now();
+    failpoint::hit("during_checkpoint");
+    let position = CheckpointPosition {
+        redo_lsn: 0,
+        binlog_file: pos.file.clone(),
+        binlog_pos: pos.pos,
+        next_xid: ctx.next_xid.load(Relaxed),
+        next_gtid_seq: ctx.pipeline.next_gtid_seq(),
+    };
+    let info = write_checkpoint(dir.as_ref(), &ctx.engine, position).map_err(|e| {
+        Error::new(
+            cohort_protocol::ErrorCode::ErrorOnWrite,
+            format!("checkpoint failed: {e}"),
+        )
+    })?;
+    let expire = ctx.vars.global_u64("binlog_expire_logs_seconds");
+    ctx.pipeline.with_binlog(|b| {
+        b.set_recovery_floor(&pos.file);
+        if expire > 0 {
+            let before = now_secs().saturating_sub(expire) as u32;
+            if let Err(e) = b.purge_before(before) {
+                tracing::warn!("binlog expiry failed: {e}");
+            }
+        }
+    });
+    let stats = &ctx.pipeline.stats;
+    stats.checkpoints.fetch_add(1, Relaxed);
+    stats
+        .checkpoint_last_ms
+        .store(started.elapsed().as_millis() as u64, Relaxed);
+    Ok(Some(info))
+}
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Checkpoint every `checkpoint_interval_seconds`, or sooner once `checkpoint_log_bytes` of
+/// binlog were written since the last one.
+pub fn spawn(ctx: Arc<ServerContext>) {
+    let spawned = std::thread::Builder::new()
+        .name("checkpointer".into())
+        .spawn(move || {
+            let mut last = Instant::now();
+            let mut bytes_at_last = ctx.pipeline.stats.binlog_bytes.load(Relaxed);
+            loop {
+                std::thread::sleep(Duration::from_millis(100));
+                let interval =
+                    Duration::from_secs(ctx.vars.global_u64("checkpoint_interval_seconds"));
+                let volume = ctx.vars.global_u64("checkpoint_log_bytes");
+                let written = ctx.pipeline.stats.binlog_bytes.load(Relaxed) - bytes_at_last;
+                if written == 0 || (last.elapsed() < interval && written < volume) {
+                    continue;
+                }
+                bytes_at_last += written;
+                last = Instant::now();
+                match run_checkpoint(&ctx) {
+                    Ok(Some(info)) => {
+                        tracing::debug!("checkpoint {} written: {} rows", info.file, info.rows)
+                    }
+                    Ok(None) => {}
+                    Err(e) => tracing::error!("{}", e.message()),
+                }
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::error!("cannot start the checkpointer: {e}");
+    }
+}
