@@ -7,7 +7,6 @@ use super::CommitPipeline;
 use crate::accounts::Accounts;
 use crate::session::{ServerContext, SessionState};
 use crate::sql::{self, QueryResult};
-use crate::storage::Engine;
 use crate::types::Value;
 use crate::vars::SystemVariables;
 use cohort_protocol::ErrorCode;
