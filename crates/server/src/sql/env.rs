@@ -23,6 +23,8 @@ pub struct SessView<'a> {
     pub autocommit: bool,
     pub in_transaction: bool,
     pub last_insert_id: u64,
+    /// `ROW_COUNT()`: rows the previous statement changed (-1 after a SELECT or an error).
+    pub row_count: i64,
     pub session_vars: &'a HashMap<String, Value>,
     pub user_vars: &'a HashMap<String, Value>,
     /// Number of warnings of the previous statement (`@@warning_count`).
@@ -39,6 +41,7 @@ impl<'a> SessView<'a> {
             autocommit: sess.autocommit,
             in_transaction: sess.in_transaction(),
             last_insert_id: sess.last_insert_id,
+            row_count: sess.row_count,
             session_vars: &sess.session_vars,
             user_vars: &sess.user_vars,
             prev_warnings,
@@ -65,6 +68,7 @@ pub fn split_session<'s>(
         last_insert_id,
         session_vars,
         user_vars,
+        row_count,
         ..
     } = sess;
     let view = SessView {
@@ -75,6 +79,7 @@ pub fn split_session<'s>(
         autocommit: *autocommit,
         in_transaction,
         last_insert_id: *last_insert_id,
+        row_count: *row_count,
         session_vars,
         user_vars,
         prev_warnings,

@@ -82,6 +82,7 @@ pub enum Func {
     User,
     CurrentUser,
     ConnectionId,
+    RowCount,
     LastInsertId,
     Sleep,
 }
@@ -460,6 +461,10 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
             need(n == 0)?;
             (Func::ConnectionId, SqlType::ubigint().not_null())
         }
+        "ROW_COUNT" => {
+            need(n == 0)?;
+            (Func::RowCount, SqlType::bigint().not_null())
+        }
         "SLEEP" => {
             need(n == 1)?;
             (Func::Sleep, SqlType::int(1).not_null())
@@ -593,6 +598,7 @@ fn eval_nullary(f: Func, env: &Env<'_>) -> Option<Value> {
         Func::User => s(format!("{}@{}", env.sess.user, env.sess.host)),
         Func::CurrentUser => s(format!("{}@%", env.sess.user)),
         Func::ConnectionId => Value::UInt(env.sess.conn_id as u64),
+        Func::RowCount => Value::Int(env.sess.row_count),
         Func::Pi => Value::Double(std::f64::consts::PI),
         Func::Rand => Value::Double(rand::random::<f64>()),
         _ => return None,

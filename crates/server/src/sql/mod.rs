@@ -257,6 +257,10 @@ fn record_error(sess: &mut SessionState, e: &Error) {
 }
 
 fn finish(sess: &mut SessionState, r: Result<QueryResult>) -> Result<QueryResult> {
+    sess.row_count = match &r {
+        Ok(QueryResult::Ok { affected_rows, .. }) => *affected_rows as i64,
+        Ok(QueryResult::Rows { .. }) | Err(_) => -1,
+    };
     if let Err(e) = &r {
         record_error(sess, e);
     }
