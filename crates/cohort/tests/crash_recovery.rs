@@ -303,3 +303,17 @@ fn crash_with_frequent_checkpoints() {
     crash_cycles("checkpoints", None, &extra, 3);
     crash_cycles("during-checkpoint", Some("during_checkpoint"), &extra, 2);
 }
+
+#[test]
+fn crash_with_the_binlog_off_redo_log_only() {
+    let extra = ["--log-bin", "OFF", "--checkpoint-log-bytes", "8192"];
+    crash_cycles("redo", None, &extra, 3);
+    for fp in [
+        "after_prepare",
+        "after_binlog_write",
+        "after_binlog_sync",
+        "during_checkpoint",
+    ] {
+        crash_cycles(&format!("redo-{fp}"), Some(fp), &extra, 1);
+    }
+}

@@ -75,6 +75,10 @@ pub struct ServeArgs {
     /// Test knob: microseconds added to every log sync, to emulate a slower device [default: 0].
     #[arg(long, value_name = "USEC")]
     pub log_sync_delay_us: Option<String>,
+    /// With the binlog off: 1 = fsync the redo log at every commit group; 0 or 2 = once a
+    /// second (a crash may lose up to a second of commits) [default: 1].
+    #[arg(long, value_name = "0|1|2")]
+    pub innodb_flush_log_at_trx_commit: Option<String>,
     /// Take a fuzzy checkpoint at least this often while commits happen [default: 60].
     #[arg(long, value_name = "SECONDS")]
     pub checkpoint_interval_seconds: Option<String>,
@@ -97,7 +101,8 @@ macro_rules! text_settings {
             binlog_commit_wait_usec,
             log_sync_delay_us,
             checkpoint_interval_seconds,
-            checkpoint_log_bytes
+            checkpoint_log_bytes,
+            innodb_flush_log_at_trx_commit
         )
     };
 }

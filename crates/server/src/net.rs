@@ -69,16 +69,65 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
     let accounts = Accounts::open(&cfg.datadir, &cfg.root_password).map_err(to_io)?;
     crate::log::failpoint::arm_from_env().map_err(io::Error::other)?;
     crate::wait::set_enabled(vars.global_bool("performance_schema"));
-    if !vars.global_bool("log_bin") {
-        return Err(io::Error::other(
-            "log_bin=OFF needs the engine redo log, which this version does not have yet; \
-             run with the binlog on (the default)",
-        ));
-    }
-    let (engine, pipeline) = open_one_log(cfg, &vars)?;
+    let log_bin = vars.global_bool("log_bin");
+    check_log_mode(&cfg.datadir, log_bin)?;
+    let (engine, pipeline) = if log_bin {
+        open_one_log(cfg, &vars)?
+    } else {
+        open_redo_only(cfg, &vars)?
+    };
     Ok(ServerContext::with_pipeline(
         engine, pipeline, vars, accounts,
     ))
+}
+
+/// The log a data directory was created with must be the one it is opened with: recovery reads
+/// only that log, so switching `log_bin` would silently drop commits.
+fn check_log_mode(datadir: &std::path::Path, log_bin: bool) -> io::Result<()> {
+    let marker = datadir.join("log_mode");
+    let wanted = if log_bin { "binlog" } else { "redo" };
+    match std::fs::read_to_string(&marker) {
+        Ok(found) if found.trim() == wanted => Ok(()),
+        Ok(found) => {
+            Err(io::Error::other(format!(
+            "refusing to start: the data directory {} was written with the {} log (log_bin={}); \
+             start it with log_bin={} (or use a new data directory)",
+            datadir.display(),
+            found.trim(),
+            if found.trim() == "binlog" { "ON" } else { "OFF" },
+            if found.trim() == "binlog" { "ON" } else { "OFF" },
+        )))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            std::fs::write(&marker, format!("{wanted}\n"))?;
+            std::fs::File::open(datadir)?.sync_all()
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// Binlog off: recover from the checkpoint and the redo log.
+fn open_redo_only(
+    cfg: &Config,
+    vars: &SystemVariables,
+) -> io::Result<(Arc<Engine>, Arc<CommitPipeline>)> {
+    let dir: Arc<dyn LogDir> = Arc::new(FsDir::open(&cfg.datadir)?);
+    let delay = Arc::new(std::sync::atomic::AtomicU64::new(
+        vars.global_u64("log_sync_delay_us"),
+    ));
+    let started = std::time::Instant::now();
+    let (engine, redo, report) =
+        crate::log::recovery::recover_redo_only(dir.clone(), 64 << 20, delay.clone())
+            .map_err(to_io)?;
+    tracing::info!(
+        "recovery: checkpoint {}, then replayed {} transactions and {} DDL statements from the redo log in {:.1?}",
+        report.checkpoint.as_deref().unwrap_or("(none)"),
+        report.transactions,
+        report.ddl,
+        started.elapsed()
+    );
+    let pipeline = CommitPipeline::redo_only(engine.clone(), redo, delay, dir);
+    Ok((engine, Arc::new(pipeline)))
 }
 
 /// Recover from the binlog, then open a new binlog file for this run.

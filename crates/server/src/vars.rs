@@ -235,6 +235,13 @@ pub static DEFINITIONS: &[VarDef] = &[
     var("have_ssl", Scope::Global, false, Kind::Text, "DISABLED"),
     var("hostname", Scope::Global, false, Kind::Text, "localhost"),
     var(
+        "innodb_flush_log_at_trx_commit",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 0, max: 2 },
+        "1",
+    ),
+    var(
         "innodb_lock_wait_timeout",
         Scope::Both,
         true,

@@ -28,15 +28,21 @@ pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
     let Some(pos) = ctx.pipeline.committed_upto() else {
         return Ok(None);
     };
-    let Some(dir) = ctx.pipeline.with_binlog(|b| b.dir()) else {
+    let Some(dir) = ctx.pipeline.log_dir() else {
         return Ok(None);
     };
+    let redo = ctx.pipeline.redo().cloned();
     let started = Instant::now();
     failpoint::hit("during_checkpoint");
+    let (redo_lsn, binlog_pos) = if redo.is_some() {
+        (pos.pos, 0)
+    } else {
+        (0, pos.pos)
+    };
     let position = CheckpointPosition {
-        redo_lsn: 0,
+        redo_lsn,
         binlog_file: pos.file.clone(),
-        binlog_pos: pos.pos,
+        binlog_pos,
         next_xid: ctx.next_xid.load(Relaxed),
         next_gtid_seq: ctx.pipeline.next_gtid_seq(),
     };
@@ -46,6 +52,12 @@ pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
             format!("checkpoint failed: {e}"),
         )
     })?;
+    if let Some(redo) = &redo {
+        // Segments wholly before the checkpoint's LSN are no longer needed.
+        if let Err(e) = redo.purge_before(super::redo::Lsn(redo_lsn)) {
+            tracing::warn!("redo purge failed: {e}");
+        }
+    }
     let expire = ctx.vars.global_u64("binlog_expire_logs_seconds");
     ctx.pipeline.with_binlog(|b| {
         b.set_recovery_floor(&pos.file);
@@ -64,6 +76,19 @@ pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
     Ok(Some(info))
 }
 
+/// `innodb_flush_log_at_trx_commit` 0 or 2: commits only wrote the redo log; sync it here.
+fn flush_redo_once_a_second(ctx: &ServerContext) {
+    let Some(redo) = ctx.pipeline.redo() else {
+        return;
+    };
+    if ctx.vars.global_u64("innodb_flush_log_at_trx_commit") == 1 {
+        return;
+    }
+    if let Err(p) = redo.sync() {
+        tracing::error!("{}", p.to_error().message());
+    }
+}
+
 fn now_secs() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -78,8 +103,13 @@ pub fn spawn(ctx: Arc<ServerContext>) {
         .spawn(move || {
             let mut last = Instant::now();
             let mut bytes_at_last = ctx.pipeline.stats.binlog_bytes.load(Relaxed);
+            let mut last_flush = Instant::now();
             loop {
                 std::thread::sleep(Duration::from_millis(100));
+                if last_flush.elapsed() >= Duration::from_secs(1) {
+                    flush_redo_once_a_second(&ctx);
+                    last_flush = Instant::now();
+                }
                 let interval =
                     Duration::from_secs(ctx.vars.global_u64("checkpoint_interval_seconds"));
                 let volume = ctx.vars.global_u64("checkpoint_log_bytes");

@@ -8,7 +8,9 @@
 //!   (complete) — by the leader for the whole group, or chained member to member.
 
 use super::binlog::{relocate, BinlogFiles, LogPosition};
+use super::device::LogDir;
 use super::group::{BroadcastDone, CommitQueue, CommitTurn, Ticket, Wakeup};
+use super::redo::{Lsn, RedoLog};
 use crate::error::{Error, Result};
 use crate::storage::{Engine, Txn, TxnId};
 use crate::types::Value;
@@ -23,6 +25,9 @@ use std::time::{Duration, Instant};
 pub enum CommitMode {
     /// Binlog on, and the binlog is the redo log: one fsync per group (the default).
     OneLog,
+    /// Binlog off: the engine redo log alone, one fsync per group
+    /// (`innodb_flush_log_at_trx_commit = 1`; 0 and 2 sync once a second).
+    RedoOnly,
     /// No log at all: data is lost at restart (tests only).
     Memory,
 }
@@ -33,6 +38,8 @@ pub struct Work {
     pub txn: Option<Txn>,
     /// Its binlog events, encoded at offset 0; moved into the log by the leader.
     pub binlog: Vec<u8>,
+    /// Its redo record (binlog-off mode), appended by the leader.
+    pub redo: Vec<u8>,
     /// Chained mode: the group number, the member to hand the engine-commit turn to, and the
     /// group's end position (published by the last member).
     chain: Option<Chain>,
@@ -43,6 +50,17 @@ impl Work {
         Work {
             txn,
             binlog,
+            redo: Vec::new(),
+            chain: None,
+        }
+    }
+
+    /// A transaction (or DDL) whose durability is a redo record.
+    pub fn with_redo(txn: Option<Txn>, redo: Vec<u8>) -> Work {
+        Work {
+            txn,
+            binlog: Vec::new(),
+            redo,
             chain: None,
         }
     }
@@ -75,6 +93,7 @@ struct GroupSettings {
     sync_delay_us: u64,
     leader_commits_group: bool,
     max_binlog_size: u64,
+    flush_log_at_trx_commit: u64,
     wait_count: u64,
     wait_usec: u64,
 }
@@ -86,6 +105,7 @@ impl GroupSettings {
             sync_delay_us: vars.global_u64("log_sync_delay_us"),
             leader_commits_group: vars.global_bool("binlog_optimize_thread_scheduling"),
             max_binlog_size: vars.global_u64("max_binlog_size"),
+            flush_log_at_trx_commit: vars.global_u64("innodb_flush_log_at_trx_commit"),
             wait_count: vars.global_u64("binlog_commit_wait_count"),
             wait_usec: vars.global_u64("binlog_commit_wait_usec"),
         }
@@ -113,6 +133,12 @@ pub struct CommitPipeline {
     /// Log position up to which every transaction is committed in the engine (checkpoints
     /// start their replay here). Protected by its own mutex.
     committed_upto: Mutex<Option<LogPosition>>,
+    /// The engine redo log (binlog-off mode); it has its own locking.
+    redo: Option<Arc<RedoLog>>,
+    /// `log_sync_delay_us`, shared with the redo log.
+    redo_delay: Arc<AtomicU64>,
+    /// The redo log's directory (checkpoints live there too).
+    redo_dir: Option<Arc<dyn LogDir>>,
     pub stats: PipelineStats,
 }
 
@@ -123,6 +149,33 @@ impl CommitPipeline {
 
     pub fn one_log(engine: Arc<Engine>, binlog: BinlogFiles, next_gtid_seq: u64) -> CommitPipeline {
         CommitPipeline::new(CommitMode::OneLog, engine, Some(binlog), next_gtid_seq)
+    }
+
+    /// Binlog off: commits are made durable by the redo log.
+    pub fn redo_only(
+        engine: Arc<Engine>,
+        redo: Arc<RedoLog>,
+        delay: Arc<AtomicU64>,
+        dir: Arc<dyn LogDir>,
+    ) -> CommitPipeline {
+        let mut p = CommitPipeline::new(CommitMode::RedoOnly, engine, None, 1);
+        *p.committed_upto.get_mut() = Some(redo_position(redo.end_lsn()));
+        p.redo = Some(redo);
+        p.redo_delay = delay;
+        p.redo_dir = Some(dir);
+        p
+    }
+
+    /// The redo log, in binlog-off mode.
+    pub fn redo(&self) -> Option<&Arc<RedoLog>> {
+        self.redo.as_ref()
+    }
+
+    /// Where this pipeline's logs (and checkpoints) live.
+    pub fn log_dir(&self) -> Option<Arc<dyn LogDir>> {
+        self.redo_dir
+            .clone()
+            .or_else(|| self.with_binlog(|b| b.dir()))
     }
 
     fn new(
@@ -145,6 +198,9 @@ impl CommitPipeline {
             bcast: BroadcastDone::default(),
             queue_grew: (Mutex::new(()), Condvar::new()),
             committed_upto: Mutex::new(upto),
+            redo: None,
+            redo_delay: Arc::new(AtomicU64::new(0)),
+            redo_dir: None,
             stats: PipelineStats::default(),
         }
     }
@@ -156,6 +212,11 @@ impl CommitPipeline {
     /// Does this pipeline write a binlog (so sessions must encode events)?
     pub fn writes_binlog(&self) -> bool {
         self.mode == CommitMode::OneLog
+    }
+
+    /// Does this pipeline write redo records (so sessions must encode them)?
+    pub fn writes_redo(&self) -> bool {
+        self.mode == CommitMode::RedoOnly
     }
 
     /// Run a closure on the binlog files under the log mutex (SHOW BINARY LOGS, PURGE …).
@@ -205,8 +266,13 @@ impl CommitPipeline {
         let group = self.queue.take_group();
         let g = log.next_group;
         log.next_group += 1;
-        let written = self.write_and_sync(&mut log, &group, &settings);
-        let end = log.binlog.as_ref().map(|b| b.position());
+        let (written, end) = match &self.redo {
+            Some(redo) => self.write_redo(redo, &group, &settings),
+            None => {
+                let w = self.write_and_sync(&mut log, &group, &settings);
+                (w, log.binlog.as_ref().map(|b| b.position()))
+            }
+        };
         drop(log);
         self.stats.groups.fetch_add(1, Relaxed);
         self.stats.commits.fetch_add(group.len() as u64, Relaxed);
@@ -300,6 +366,38 @@ impl CommitPipeline {
             super::failpoint::hit("after_rotate");
         }
         Ok(())
+    }
+
+    /// Stages 3 and 4 in binlog-off mode: append the group's redo records in one write, then
+    /// one fsync (`innodb_flush_log_at_trx_commit = 1`) — the commit point. With 0 or 2 the
+    /// background flusher syncs once a second, and a crash can lose up to a second of commits.
+    fn write_redo(
+        &self,
+        redo: &RedoLog,
+        group: &[Arc<Ticket<Work>>],
+        s: &GroupSettings,
+    ) -> (Result<()>, Option<LogPosition>) {
+        let mut buf = Vec::new();
+        for t in group {
+            if let Some(w) = t.item.lock().as_mut() {
+                buf.append(&mut w.redo);
+            }
+        }
+        self.redo_delay.store(s.sync_delay_us, Relaxed);
+        super::failpoint::hit("before_binlog_write");
+        let r = redo.append(&buf).and_then(|end| {
+            super::failpoint::hit("after_binlog_write");
+            if s.flush_log_at_trx_commit == 1 {
+                redo.sync_to(end)?;
+            }
+            super::failpoint::hit("after_binlog_sync");
+            Ok(end)
+        });
+        self.stats.binlog_bytes.fetch_add(buf.len() as u64, Relaxed);
+        match r {
+            Ok(end) => (Ok(()), Some(redo_position(end))),
+            Err(p) => (Err(p.to_error()), None),
+        }
     }
 
     /// Stage 5 by the leader: engine commits of the whole group in order, then stage 6.
@@ -422,6 +520,12 @@ impl CommitPipeline {
             .map(|b| (b.stats.count.load(Relaxed), b.stats.total_us.load(Relaxed)))
             .unwrap_or((0, 0));
         out.push(("Binlog_fsyncs".to_string(), Value::UInt(n)));
+        let (rn, rus) = self.redo.as_ref().map_or((0, 0), |r| {
+            let st = r.sync_stats();
+            (st.count.load(Relaxed), st.total_us.load(Relaxed))
+        });
+        out.push(("Redo_log_fsyncs".to_string(), Value::UInt(rn)));
+        out.push(("Redo_log_fsync_time_us".to_string(), Value::UInt(rus)));
         out.push((
             "Binlog_bytes_written".to_string(),
             Value::UInt(s.binlog_bytes.load(Relaxed)),
@@ -436,6 +540,14 @@ impl CommitPipeline {
         ));
         out.push(("Binlog_fsync_time_us".to_string(), Value::UInt(us)));
         out
+    }
+}
+
+/// The position of a redo LSN in the pipeline's position type (no file name).
+pub fn redo_position(lsn: Lsn) -> LogPosition {
+    LogPosition {
+        file: String::new(),
+        pos: lsn.0,
     }
 }
 

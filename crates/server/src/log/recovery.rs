@@ -24,10 +24,11 @@
 use super::binlog::read_index;
 use super::checkpoint::read_latest_checkpoint;
 use super::device::LogDir;
+use super::redo::{Lsn, RedoLog, RedoRecord};
 use super::rowimage::row_from_bin;
 use crate::error::{Error, Result};
 use crate::session::{ServerContext, SessionState};
-use crate::storage::Engine;
+use crate::storage::{Engine, TableDef};
 use crate::types::Value;
 use cohort_binlog::{gtid_flags, read_all, DecodedEvent, Event, RowChange as BinChange};
 use cohort_protocol::ErrorCode;
@@ -40,6 +41,8 @@ pub struct RecoveryReport {
     pub transactions: u64,
     pub ddl: u64,
     pub next_gtid_seq: u64,
+    /// The highest XID seen (new transactions are numbered above it).
+    pub max_xid: u64,
     /// The checkpoint recovery started from, if any.
     pub checkpoint: Option<String>,
     /// Human-readable notes (tails cut), also logged.
@@ -255,32 +258,42 @@ impl Replayer {
 
     fn apply_transaction(&self, changes: &Pending) -> Result<()> {
         for (db, table, change) in changes {
-            let t = match self.engine.table(db, table) {
-                Ok(t) => t,
-                // Dropped after the checkpoint position and before its snapshot.
-                Err(_) if self.after_checkpoint => continue,
-                Err(e) => return Err(e),
-            };
-            let def = t.def();
-            let (before, after) = match change {
-                BinChange::Insert(a) => (None, Some(row_from_bin(&def, a))),
+            self.apply_row(db, table, |def| match change {
+                BinChange::Insert(a) => (None, Some(row_from_bin(def, a))),
                 BinChange::Update { before, after } => (
-                    Some(row_from_bin(&def, before)),
-                    Some(row_from_bin(&def, after)),
+                    Some(row_from_bin(def, before)),
+                    Some(row_from_bin(def, after)),
                 ),
-                BinChange::Delete(b) => (Some(row_from_bin(&def, b)), None),
-            };
-            if let (Some(col), Some(a)) = (def.auto_increment_column(), &after) {
-                match a[col] {
-                    Value::Int(v) if v > 0 => t.observe_auto_increment(v as u64),
-                    Value::UInt(v) => t.observe_auto_increment(v),
-                    _ => {}
-                }
-            }
-            self.engine
-                .apply_recovered(t.id(), before.as_deref(), after.map(Into::into))?;
+                BinChange::Delete(b) => (Some(row_from_bin(def, b)), None),
+            })?;
         }
         Ok(())
+    }
+
+    /// Install one row change (images built from the table's current definition).
+    fn apply_row(
+        &self,
+        db: &str,
+        table: &str,
+        images: impl FnOnce(&TableDef) -> (Option<Vec<Value>>, Option<Vec<Value>>),
+    ) -> Result<()> {
+        let t = match self.engine.table(db, table) {
+            Ok(t) => t,
+            // Dropped after the checkpoint position and before its snapshot.
+            Err(_) if self.after_checkpoint => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        let def = t.def();
+        let (before, after) = images(&def);
+        if let (Some(col), Some(a)) = (def.auto_increment_column(), &after) {
+            match a.get(col) {
+                Some(Value::Int(v)) if *v > 0 => t.observe_auto_increment(*v as u64),
+                Some(Value::UInt(v)) => t.observe_auto_increment(*v),
+                _ => {}
+            }
+        }
+        self.engine
+            .apply_recovered(t.id(), before.as_deref(), after.map(Into::into))
     }
 
     fn apply_ddl(&self, db: &str, sql: &str) -> Result<()> {
@@ -295,4 +308,55 @@ impl Replayer {
             ))),
         }
     }
+}
+
+/// Binlog-off mode: the latest checkpoint, then every redo record after its LSN.
+pub fn recover_redo_only(
+    dir: Arc<dyn LogDir>,
+    segment_size: u64,
+    sync_delay: Arc<std::sync::atomic::AtomicU64>,
+) -> Result<(Arc<Engine>, Arc<RedoLog>, RecoveryReport)> {
+    let mut report = RecoveryReport::default();
+    let (engine, start, after_checkpoint) = match read_latest_checkpoint(dir.as_ref())
+        .map_err(|e| untrusted(format!("the checkpoint cannot be read: {e}")))?
+    {
+        Some(c) => {
+            report.checkpoint = Some(c.info.file.clone());
+            (c.engine, c.info.position.redo_lsn, true)
+        }
+        None => (Engine::new(), 0, false),
+    };
+    let (redo, scan) =
+        RedoLog::open(dir, segment_size, sync_delay).map_err(|e| untrusted(e.to_string()))?;
+    if let Some(cut) = &scan.cut {
+        let note = format!(
+            "redo {}: torn or corrupt tail cut at offset {} ({} bytes dropped: {})",
+            cut.file, cut.offset, cut.bytes, cut.reason
+        );
+        tracing::warn!("{note}");
+        report.notes.push(note);
+    }
+    let replayer = Replayer::new(&engine, after_checkpoint);
+    let start = Lsn(start.max(scan.first_lsn.0));
+    let records = redo
+        .records_from(start)
+        .map_err(|e| untrusted(e.to_string()))?;
+    for rec in records {
+        let (_, rec) = rec.map_err(|e| untrusted(e.to_string()))?;
+        match rec {
+            RedoRecord::Committed { changes, .. } => {
+                for c in changes {
+                    replayer.apply_row(&c.db, &c.table, |_| (c.before.clone(), c.after.clone()))?;
+                }
+                report.transactions += 1;
+            }
+            RedoRecord::Ddl { db, sql } => {
+                replayer.apply_ddl(&db, &sql)?;
+                report.ddl += 1;
+            }
+            _ => {}
+        }
+    }
+    report.max_xid = scan.max_xid.unwrap_or(0);
+    Ok((engine, Arc::new(redo), report))
 }

@@ -260,3 +260,50 @@ fn recovery_starts_from_the_checkpoint_and_replays_what_follows() {
         _ => panic!(),
     }
 }
+
+/// A binlog-off context whose redo log lives in `dir`, recovered from what `dir` holds.
+fn redo_context_on(dir: &SimDir) -> ServerContext {
+    let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
+    let delay = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let (engine, redo, _) =
+        super::recovery::recover_redo_only(logdir.clone(), 1 << 20, delay.clone()).unwrap();
+    let pipeline = Arc::new(CommitPipeline::redo_only(
+        engine.clone(),
+        redo,
+        delay,
+        logdir,
+    ));
+    ServerContext::with_pipeline(
+        engine,
+        pipeline,
+        SystemVariables::new(),
+        Accounts::in_memory(""),
+    )
+}
+
+#[test]
+fn binlog_off_redo_commits_survive_and_a_failed_sync_poisons() {
+    let dir = SimDir::new();
+    let ctx = redo_context_on(&dir);
+    let mut s = setup(&ctx);
+    for i in 0..10 {
+        run(&ctx, &mut s, &format!("INSERT INTO d.t VALUES ({i}, 'x')")).unwrap();
+    }
+    super::checkpointer::run_checkpoint(&ctx).unwrap().unwrap();
+    run(&ctx, &mut s, "DELETE FROM d.t WHERE id < 3").unwrap();
+    let syncs = dir.sync_count();
+    dir.set_faults(Faults {
+        fail_next_sync: true,
+        ..Faults::default()
+    });
+    let e = run(&ctx, &mut s, "INSERT INTO d.t VALUES (100, 'lost')").unwrap_err();
+    assert_eq!(e.code(), ErrorCode::ErrorOnWrite);
+    assert!(run(&ctx, &mut s, "INSERT INTO d.t VALUES (101, 'x')").is_err());
+    assert_eq!(dir.sync_count(), syncs, "no fsync after the failure");
+    assert_eq!(count(&ctx, &mut s), 7);
+    let ctx2 = redo_context_on(&dir.crash_image());
+    assert_eq!(
+        count(&ctx2, &mut SessionState::new(2, "root", "%", None)),
+        7
+    );
+}

@@ -6,6 +6,7 @@
 
 use super::state::{ServerContext, SessionState};
 use crate::error::Result;
+use crate::log::redo::{encode_record, encode_txn, RedoChangeRef, RedoRecord, TxnRecordKind};
 use crate::log::{encode, failpoint, Work};
 use crate::storage::Txn;
 use std::sync::atomic::Ordering;
@@ -21,20 +22,26 @@ pub fn commit_transaction(
         ctx.engine.rollback(txn);
         return Err(e);
     }
-    let binlog = if ctx.pipeline.writes_binlog() {
-        let xid = ctx.next_xid.fetch_add(1, Ordering::Relaxed);
+    let xid = ctx.next_xid.fetch_add(1, Ordering::Relaxed);
+    let work = if ctx.pipeline.writes_binlog() {
         match encode::transaction_events(&txn.changes(), xid, server_id(ctx)) {
-            Ok(b) => b,
+            Ok(b) => Work::new(Some(txn), b),
             Err(e) => {
                 ctx.engine.rollback(txn);
                 return Err(e);
             }
         }
+    } else if ctx.pipeline.writes_redo() {
+        let changes = txn.changes();
+        let mut redo = Vec::new();
+        let refs = changes.iter().map(RedoChangeRef::from_row_change);
+        encode_txn(&mut redo, TxnRecordKind::Committed, xid, refs);
+        Work::with_redo(Some(txn), redo)
     } else {
-        Vec::new()
+        Work::new(Some(txn), Vec::new())
     };
     failpoint::hit("after_prepare");
-    ctx.pipeline.commit(&ctx.vars, Work::new(Some(txn), binlog))
+    ctx.pipeline.commit(&ctx.vars, work)
 }
 
 /// Log a DDL statement that has just taken effect (binlog Query event), durably.
@@ -44,6 +51,15 @@ pub fn log_ddl(
     db: Option<&str>,
     sql: &str,
 ) -> Result<()> {
+    if ctx.pipeline.writes_redo() {
+        let mut redo = Vec::new();
+        let rec = RedoRecord::Ddl {
+            db: db.unwrap_or("").to_string(),
+            sql: sql.to_string(),
+        };
+        encode_record(&mut redo, &rec);
+        return ctx.pipeline.commit(&ctx.vars, Work::with_redo(None, redo));
+    }
     if !ctx.pipeline.writes_binlog() {
         return Ok(());
     }
