@@ -38,6 +38,20 @@
 //! replayed. No transaction is partly applied: replay applies a transaction only when its Xid
 //! event is intact.
 //!
+//! # Binlog off (`log_bin = OFF`)
+//!
+//! The same stages with the engine redo log ([`redo`]) in the binlog's place: each session
+//! encodes one `Committed` record (its full row images) in stage 1; the leader appends the
+//! group's records in one write and, with `innodb_flush_log_at_trx_commit = 1`, syncs once
+//! (stage 4, the commit point). With 0 or 2 the sync happens once a second in the background
+//! and a crash may lose up to a second of acknowledged commits — that is what those settings
+//! mean in MySQL too. DDL is a `Ddl` record. Recovery = checkpoint + redo replay.
+//!
+//! # Checkpoints
+//!
+//! See [`checkpointer`]: a fuzzy snapshot taken after the committed-through position, published
+//! atomically; logs before it may then be removed.
+//!
 //! # Failures
 //!
 //! A failed write or fsync poisons the binlog ([`device::Poison`]): that group and every later
