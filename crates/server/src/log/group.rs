@@ -178,26 +178,44 @@ impl<T> CommitQueue<T> {
 
 /// Engine commits happen group after group, in log order (the commit-ordered turnstile).
 ///
-/// Group `g` may start its engine commits once `done == g`; finishing sets `done = g + 1`.
+/// Group `g` may start its engine commits once `done == g`; finishing sets `done = g + 1` and
+/// wakes only the leader of group `g + 1` (a targeted wakeup: with small groups many leaders
+/// can be waiting here, and waking them all on every finish would be a thundering herd).
 #[derive(Default)]
 pub struct CommitTurn {
-    /// Protected by this mutex: the number of groups whose engine commits are finished.
-    done: Mutex<u64>,
-    cond: Condvar,
+    /// The number of groups whose engine commits are finished.
+    done: std::sync::atomic::AtomicU64,
+    /// Protected by this mutex: the parked leader of each waiting group.
+    waiters: Mutex<std::collections::HashMap<u64, std::thread::Thread>>,
 }
 
 impl CommitTurn {
     pub fn wait_for(&self, group: u64) {
-        let mut d = self.done.lock();
-        while *d < group {
-            self.cond.wait(&mut d);
+        if self.done.load(Ordering::Acquire) >= group {
+            return;
+        }
+        {
+            let mut w = self.waiters.lock();
+            // Re-check under the lock: `finish` takes it before looking for a waiter.
+            if self.done.load(Ordering::Acquire) >= group {
+                return;
+            }
+            w.insert(group, std::thread::current());
+        }
+        while self.done.load(Ordering::Acquire) < group {
+            std::thread::park();
         }
     }
 
     pub fn finish(&self, group: u64) {
-        let mut d = self.done.lock();
-        *d = group + 1;
-        self.cond.notify_all();
+        let next = {
+            let mut w = self.waiters.lock();
+            self.done.store(group + 1, Ordering::Release);
+            w.remove(&(group + 1))
+        };
+        if let Some(t) = next {
+            t.unpark();
+        }
     }
 }
 

@@ -130,6 +130,8 @@ pub struct CommitPipeline {
     bcast: BroadcastDone,
     /// Woken when the queue grows, for `binlog_commit_wait_count`.
     queue_grew: (Mutex<()>, Condvar),
+    /// True while a leader waits in `gather`: only then do arrivals signal `queue_grew`.
+    gathering: std::sync::atomic::AtomicBool,
     /// Log position up to which every transaction is committed in the engine (checkpoints
     /// start their replay here). Protected by its own mutex.
     committed_upto: Mutex<Option<LogPosition>>,
@@ -197,6 +199,7 @@ impl CommitPipeline {
             turn: CommitTurn::default(),
             bcast: BroadcastDone::default(),
             queue_grew: (Mutex::new(()), Condvar::new()),
+            gathering: std::sync::atomic::AtomicBool::new(false),
             committed_upto: Mutex::new(upto),
             redo: None,
             redo_delay: Arc::new(AtomicU64::new(0)),
@@ -248,8 +251,10 @@ impl CommitPipeline {
         if self.queue.enqueue(ticket.clone()) {
             self.lead(vars);
         } else {
-            let _g = self.queue_grew.0.lock();
-            self.queue_grew.1.notify_one();
+            if self.gathering.load(Relaxed) {
+                let _g = self.queue_grew.0.lock();
+                self.queue_grew.1.notify_one();
+            }
         }
         while !ticket.wait(&self.bcast) {
             // Chained mode: our turn to commit ourselves in the engine.
@@ -292,6 +297,12 @@ impl CommitPipeline {
         }
         let deadline = Instant::now() + Duration::from_micros(s.wait_usec);
         let _w = crate::wait::begin(crate::wait::WaitEvent::GroupCommitWait);
+        self.gathering.store(true, Relaxed);
+        self.gather_until(s, deadline);
+        self.gathering.store(false, Relaxed);
+    }
+
+    fn gather_until(&self, s: &GroupSettings, deadline: Instant) {
         loop {
             if self.queue.len() as u64 >= s.wait_count {
                 self.stats.trigger_count.fetch_add(1, Relaxed);

@@ -30,7 +30,9 @@ use crate::error::{Error, Result};
 use crate::session::{ServerContext, SessionState};
 use crate::storage::{Engine, TableDef};
 use crate::types::Value;
-use cohort_binlog::{gtid_flags, read_all, DecodedEvent, Event, RowChange as BinChange};
+use cohort_binlog::{
+    gtid_flags, BinlogPos, BinlogReader, DecodedEvent, Event, RowChange as BinChange,
+};
 use cohort_protocol::ErrorCode;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -136,18 +138,12 @@ fn replay_binlog(
 
 /// Replay one file; returns the offset just past its last complete transaction.
 fn replay_file(r: &Replayer, data: &[u8], from: u64, report: &mut RecoveryReport) -> Result<u64> {
-    let out = read_all(data);
-    let mut good_end = if out.events.is_empty() { 0 } else { 4 };
+    let (events, mut good_end) = events_from(data, from);
     let mut maps: HashMap<u64, (String, String)> = HashMap::new();
     let mut pending: Option<Pending> = None;
     let mut ddl_next = false;
-    for ev in &out.events {
-        let DecodedEvent { event, pos, .. } = ev;
-        if pos.0 < from {
-            // Before the checkpoint: already in the snapshot. Still the valid prefix.
-            good_end = ev.end().0;
-            continue;
-        }
+    for ev in &events {
+        let DecodedEvent { event, .. } = ev;
         match event {
             Event::Gtid(g) => {
                 report.next_gtid_seq = report.next_gtid_seq.max(g.seq.0 + 1);
@@ -199,6 +195,21 @@ fn already_applied(code: ErrorCode) -> bool {
             | ErrorCode::DupKeyName
             | ErrorCode::CantDropFieldOrKey
     )
+}
+
+/// The events of a file from offset `from` on (the checkpoint position: everything before it
+/// is in the snapshot and is not decoded, which keeps restart time bounded), and the offset
+/// reading starts from (the valid prefix so far).
+fn events_from(data: &[u8], from: u64) -> (Vec<DecodedEvent>, u64) {
+    let Ok(mut reader) = BinlogReader::new(data) else {
+        return (Vec::new(), 0);
+    };
+    let mut start = 4;
+    if from > 4 && reader.seek(BinlogPos(from)).is_ok() {
+        start = from.min(data.len() as u64);
+    }
+    let events = reader.by_ref().map_while(|e| e.ok()).collect();
+    (events, start)
 }
 
 fn cut_tail(
