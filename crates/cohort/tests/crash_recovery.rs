@@ -33,25 +33,50 @@ fn free_port() -> u16 {
 }
 
 fn start(datadir: &Path, extra: &[&str]) -> Server {
+    // The port from `free_port` can be taken by another test's client socket before the
+    // server binds it; the server then exits at once, and we try another port.
+    for _ in 0..5 {
+        if let Some(server) = try_start(datadir, extra) {
+            return server;
+        }
+    }
+    let log = std::fs::read_to_string(datadir.with_extension("log")).unwrap_or_default();
+    panic!("server did not start; its log:\n{log}");
+}
+
+fn try_start(datadir: &Path, extra: &[&str]) -> Option<Server> {
     let port = free_port();
     let mut child = Command::new(env!("CARGO_BIN_EXE_cohort"))
         .args(["serve", "--port", &port.to_string(), "--datadir"])
         .arg(datadir)
         .args(extra)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(server_log(datadir))
         .spawn()
         .expect("start cohort");
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {
         if Conn::new(opts(port)).is_ok() {
-            return Server { child, port };
+            return Some(Server { child, port });
+        }
+        if let Ok(Some(_)) = child.try_wait() {
+            return None;
         }
         std::thread::sleep(Duration::from_millis(50));
     }
     let _ = child.kill();
     let _ = child.wait();
-    panic!("server did not start on {port}");
+    None
+}
+
+/// The server's stderr, appended to `<datadir>.log` (kept for failure messages).
+fn server_log(datadir: &Path) -> Stdio {
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(datadir.with_extension("log"))
+        .unwrap();
+    Stdio::from(f)
 }
 
 fn opts(port: u16) -> OptsBuilder {
@@ -253,6 +278,7 @@ fn crash_cycles(name: &str, failpoint: Option<&str>, extra: &[&str], cycles: usi
     }
     server.kill();
     let _ = std::fs::remove_dir_all(&datadir);
+    let _ = std::fs::remove_file(datadir.with_extension("log"));
 }
 
 #[test]
