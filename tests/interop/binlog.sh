@@ -23,9 +23,15 @@ else
 fi
 file=$(sqlq "SHOW MASTER STATUS" | cut -f1)
 decoded="${INTEROP_WORKDIR:-/tmp}/binlog-current.txt"
+# The live file is followed by zero-filled space (binlog_preallocate); FLUSH BINARY LOGS
+# closes it at its exact size, as a rotation does.
+sqlq "FLUSH BINARY LOGS" >/dev/null && pass "binlog/FLUSH BINARY LOGS" || fail "binlog/FLUSH BINARY LOGS failed"
+next=$(sqlq "SHOW MASTER STATUS" | cut -f1)
+[ "$next" != "$file" ] && pass "binlog/FLUSH BINARY LOGS rotated $file -> $next" || fail "binlog/FLUSH BINARY LOGS did not rotate ($file)"
 decode "$COHORT_DATADIR/$file" >"$decoded" 2>&1
 rc=$?
-[ $rc -eq 0 ] && pass "binlog/decode current file $file" || fail "binlog/decode $file exited $rc: $(tail -3 "$decoded")"
+[ $rc -eq 0 ] && ! grep -q "^ERROR" "$decoded" && pass "binlog/decode closed file $file" ||
+  fail "binlog/decode $file exited $rc: $(grep ERROR "$decoded" | tail -3)"
 check() {
   if echo "$out" | grep -qF -- "$1"; then pass "binlog/row image: $1"; else fail "binlog/row image missing: $1"; fi
 }
@@ -52,7 +58,10 @@ n=0
 while read -r f; do
   f=${f#./}
   n=$((n + 1))
-  if res=$(decode "$COHORT_DATADIR/$f" 2>&1 >/dev/null); then
+  # Closed files decode without a complaint; the live one may end in zero-filled space,
+  # which mariadb-binlog reports as an invalid empty event after the last real one.
+  if res=$(decode "$COHORT_DATADIR/$f" 2>&1 >/dev/null) &&
+    ! echo "$res" | grep "^ERROR" | grep -vq "data_len: 0, event_type: 0"; then
     pass "binlog/decode $f ($(stat -c %s "$COHORT_DATADIR/$f") bytes)"
   else
     fail "binlog/decode $f: $(echo "$res" | tail -2)"

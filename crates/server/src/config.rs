@@ -50,6 +50,10 @@ pub struct ServeArgs {
     /// Write the binary log, which is also the redo log (one-log commit): ON or OFF [default: ON].
     #[arg(long, value_name = "ON|OFF")]
     pub log_bin: Option<String>,
+    /// Keep 8 MiB of synced zeros written ahead of the binlog's end, so a commit's fdatasync
+    /// overwrites existing blocks and has no file metadata to commit: ON or OFF [default: ON].
+    #[arg(long, value_name = "ON|OFF")]
+    pub binlog_preallocate: Option<String>,
     /// fsync the binlog every N commit groups; 1 = every group (durable), 0 = never [default: 1].
     #[arg(long, value_name = "N")]
     pub sync_binlog: Option<String>,
@@ -92,6 +96,7 @@ macro_rules! text_settings {
     ($m:ident) => {
         $m!(
             log_bin,
+            binlog_preallocate,
             sync_binlog,
             max_binlog_size,
             binlog_expire_logs_seconds,

@@ -22,6 +22,7 @@ pub mod error;
 pub mod log;
 pub mod net;
 pub mod session;
+pub mod shutdown;
 pub mod sql;
 pub mod status;
 pub mod storage;

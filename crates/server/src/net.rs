@@ -32,7 +32,9 @@ const CONNECTION_STACK: usize = 2 << 20;
 
 /// Build the server context, bind the listener and serve until the process is killed.
 pub fn serve(cfg: Config) -> io::Result<()> {
+    let signals = crate::shutdown::block_signals();
     let ctx = Arc::new(open_context(&cfg)?);
+    crate::shutdown::spawn_waiter(signals, ctx.clone());
     crate::log::checkpointer::spawn(ctx.clone());
     let listener = TcpListener::bind((cfg.bind_address.as_str(), cfg.port))?;
     raise_backlog(&listener);
@@ -135,7 +137,8 @@ fn open_one_log(
     cfg: &Config,
     vars: &SystemVariables,
 ) -> io::Result<(Arc<Engine>, Arc<CommitPipeline>)> {
-    let dir: Arc<dyn LogDir> = Arc::new(FsDir::open(&cfg.datadir)?);
+    let zero_fill = vars.global_bool("binlog_preallocate");
+    let dir: Arc<dyn LogDir> = Arc::new(FsDir::open(&cfg.datadir)?.with_zero_fill(zero_fill));
     let basename = "binlog";
     let path = crate::types::Value::str(&dir.display_path(basename));
     vars.set_startup("log_bin_basename", path).map_err(to_io)?;

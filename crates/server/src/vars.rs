@@ -136,6 +136,7 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Bool,
         "ON",
     ),
+    var("binlog_preallocate", Scope::Global, false, Kind::Bool, "ON"),
     var(
         "character_set_client",
         Scope::Both,

@@ -121,12 +121,17 @@ impl BinlogFiles {
             .collect()
     }
 
-    /// The bytes of one of our files (SHOW BINLOG EVENTS).
+    /// The bytes of one of our files (SHOW BINLOG EVENTS): the current one only up to its
+    /// data's end (zeros may follow, see [`super::zerofill`]).
     pub fn read_file(&self, name: &str) -> io::Result<Vec<u8>> {
         if !self.files.iter().any(|(n, _)| n == name) {
             return Err(io::ErrorKind::NotFound.into());
         }
-        self.dir.read(name)
+        let mut data = self.dir.read(name)?;
+        if name == self.current_name() {
+            data.truncate(self.pos as usize);
+        }
+        Ok(data)
     }
 
     /// Append one group's bytes (already relocated to `self.pos`).
@@ -208,6 +213,13 @@ impl BinlogFiles {
                 .set(self.current_name().into(), &io::Error::other(e.to_string()))
         })?;
         self.append(w.bytes())?;
+        // A zero-filled file ends at its data from now on (before the sync that makes the
+        // finished file durable, and before any next file is created).
+        if let Err(e) = self.current.truncate(self.pos) {
+            return Err(self
+                .poison
+                .set(self.dir.display_path(self.current_name()), &e));
+        }
         let flags = cohort_binlog::fde_flags_bytes(false);
         if let Err(e) = self
             .current
@@ -287,7 +299,7 @@ fn create_file(
     let header = FileHeader::new(ServerId(server_id), created)
         .encode(true)
         .map_err(|e| io::Error::other(e.to_string()))?;
-    let mut file = dir.create(name)?;
+    let mut file = dir.create_zero_filled(name)?;
     file.append(&header)?;
     file.sync()?;
     dir.sync_dir()?;

@@ -42,6 +42,12 @@ pub trait LogFile: Send {
 pub trait LogDir: Send + Sync {
     /// Create a new empty file; fails if it exists.
     fn create(&self, name: &str) -> io::Result<Box<dyn LogFile>>;
+    /// Like `create`, for a file appended to at every commit group: the real file system keeps
+    /// zeros written ahead of its end ([`super::zerofill`]) when the directory asks for it;
+    /// `truncate` then finishes the file at its data's end.
+    fn create_zero_filled(&self, name: &str) -> io::Result<Box<dyn LogFile>> {
+        self.create(name)
+    }
     /// Open an existing file for appending at its end.
     fn open_append(&self, name: &str) -> io::Result<Box<dyn LogFile>>;
     /// The whole content of a file.
@@ -60,26 +66,42 @@ pub trait LogDir: Send + Sync {
 /// The real file system.
 pub struct FsDir {
     root: PathBuf,
+    /// `create_zero_filled` zero-fills ahead (`binlog_preallocate`).
+    zero_fill: bool,
 }
 
 impl FsDir {
     pub fn open(root: impl Into<PathBuf>) -> io::Result<FsDir> {
         let root = root.into();
         fs::create_dir_all(&root)?;
-        Ok(FsDir { root })
+        Ok(FsDir {
+            root,
+            zero_fill: false,
+        })
+    }
+
+    /// Zero-fill ahead of files made with `create_zero_filled`.
+    pub fn with_zero_fill(mut self, on: bool) -> FsDir {
+        self.zero_fill = on;
+        self
     }
 }
 
 struct FsFile {
     file: File,
     len: u64,
+    /// Zeros kept ahead of `len` while the file is written; None once finished.
+    zero: Option<super::zerofill::ZeroFill>,
 }
 
 impl LogFile for FsFile {
     fn append(&mut self, data: &[u8]) -> io::Result<()> {
         // Positional writes: the file is not opened O_APPEND, because Linux pwrite ignores the
         // offset on O_APPEND files and `write_at` must patch header bytes in place.
-        self.file.write_all_at(data, self.len)?;
+        match &self.zero {
+            Some(z) => z.append(data)?,
+            None => self.file.write_all_at(data, self.len)?,
+        }
         self.len += data.len() as u64;
         Ok(())
     }
@@ -97,7 +119,10 @@ impl LogFile for FsFile {
     }
 
     fn truncate(&mut self, len: u64) -> io::Result<()> {
-        self.file.set_len(len)?;
+        match self.zero.take() {
+            Some(mut z) => z.finish(len)?,
+            None => self.file.set_len(len)?,
+        }
         self.len = len;
         Ok(())
     }
@@ -110,7 +135,28 @@ impl LogDir for FsDir {
             .read(true)
             .create_new(true)
             .open(self.root.join(name))?;
-        Ok(Box::new(FsFile { file, len: 0 }))
+        Ok(Box::new(FsFile {
+            file,
+            len: 0,
+            zero: None,
+        }))
+    }
+
+    fn create_zero_filled(&self, name: &str) -> io::Result<Box<dyn LogFile>> {
+        let mut f = self.create(name)?;
+        if self.zero_fill {
+            let file = OpenOptions::new()
+                .write(true)
+                .read(true)
+                .open(self.root.join(name))?;
+            let zero = super::zerofill::ZeroFill::start(&file, 0)?;
+            f = Box::new(FsFile {
+                file,
+                len: 0,
+                zero: Some(zero),
+            });
+        }
+        Ok(f)
     }
 
     fn open_append(&self, name: &str) -> io::Result<Box<dyn LogFile>> {
@@ -119,7 +165,11 @@ impl LogDir for FsDir {
             .read(true)
             .open(self.root.join(name))?;
         let len = file.metadata()?.len();
-        Ok(Box::new(FsFile { file, len }))
+        Ok(Box::new(FsFile {
+            file,
+            len,
+            zero: None,
+        }))
     }
 
     fn read(&self, name: &str) -> io::Result<Vec<u8>> {

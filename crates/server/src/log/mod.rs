@@ -70,6 +70,7 @@ pub mod recovery;
 pub mod redo;
 pub mod rowimage;
 pub mod valuecodec;
+pub mod zerofill;
 
 pub use pipeline::{CommitMode, CommitPipeline, Work};
 

@@ -484,11 +484,19 @@ impl CommitPipeline {
         }
     }
 
-    /// Clean shutdown: close the binlog with a Stop event.
+    /// Clean shutdown: close the binlog with a Stop event (and sync the redo log). The log
+    /// mutex stays locked for the rest of the process: no group can be written after the Stop
+    /// event, so commits arriving now wait until the process exits, unacknowledged.
     pub fn shutdown(&self) {
-        if let Some(b) = self.log.lock().binlog.as_mut() {
+        let log = parking_lot::MutexGuard::leak(self.log.lock());
+        if let Some(b) = log.binlog.as_mut() {
             if let Err(p) = b.close() {
                 tracing::error!("closing the binlog failed: {}", p.to_error());
+            }
+        }
+        if let Some(redo) = &self.redo {
+            if let Err(p) = redo.sync() {
+                tracing::error!("syncing the redo log failed: {}", p.to_error());
             }
         }
     }

@@ -130,7 +130,7 @@ fn replay_binlog(
                     dir.display_path(name)
                 )));
             }
-            cut_tail(dir, name, good_end, data.len() as u64, report)?;
+            cut_tail(dir, name, good_end, &data[good_end as usize..], report)?;
         }
     }
     Ok(())
@@ -212,20 +212,30 @@ fn events_from(data: &[u8], from: u64) -> (Vec<DecodedEvent>, u64) {
     (events, start)
 }
 
+/// Cut the last file after its last complete transaction. A tail of zeros only is the space
+/// zero-filled ahead of the data ([`super::zerofill`]), not damage.
 fn cut_tail(
     dir: &dyn LogDir,
     name: &str,
     good_end: u64,
-    len: u64,
+    tail: &[u8],
     report: &mut RecoveryReport,
 ) -> Result<()> {
-    let note = format!(
-        "binlog {}: torn or corrupt tail cut at offset {good_end} ({} bytes dropped; no acknowledged commit lives there)",
-        dir.display_path(name),
-        len - good_end
-    );
-    tracing::warn!("{note}");
-    report.notes.push(note);
+    if tail.iter().all(|&b| b == 0) {
+        tracing::info!(
+            "binlog {}: {} bytes of zero fill after offset {good_end} removed",
+            dir.display_path(name),
+            tail.len()
+        );
+    } else {
+        let note = format!(
+            "binlog {}: torn or corrupt tail cut at offset {good_end} ({} bytes dropped; no acknowledged commit lives there)",
+            dir.display_path(name),
+            tail.len()
+        );
+        tracing::warn!("{note}");
+        report.notes.push(note);
+    }
     let io = |e: std::io::Error| {
         untrusted(format!(
             "cannot cut the tail of {}: {e}",

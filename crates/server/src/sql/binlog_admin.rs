@@ -1,4 +1,5 @@
-//! Binlog administration: SHOW BINARY LOGS, SHOW MASTER STATUS, SHOW BINLOG EVENTS, PURGE.
+//! Binlog administration: SHOW BINARY LOGS, SHOW MASTER STATUS, SHOW BINLOG EVENTS, PURGE,
+//! FLUSH BINARY LOGS.
 //!
 //! All of them work on the commit pipeline's binlog files, under its log mutex (so they briefly
 //! hold up group commits; they are administrative statements).
@@ -132,6 +133,17 @@ fn event_info(e: &Event) -> String {
 }
 
 /// `PURGE BINARY LOGS TO 'file' | BEFORE 'datetime'`.
+/// `FLUSH BINARY LOGS` / `FLUSH LOGS`: close the current binlog file (Rotate event, cut to its
+/// exact size, synced) and start the next. Without a binlog there is nothing to do.
+pub fn flush_binary_logs(ctx: &ServerContext, sess: &mut SessionState) -> Result<()> {
+    super::exec_admin::need_admin(ctx, sess, "RELOAD")?;
+    let delay = ctx.vars.global_u64("log_sync_delay_us");
+    match ctx.pipeline.with_binlog(|b| b.rotate(delay)) {
+        Some(Err(p)) => Err(p.to_error()),
+        _ => Ok(()),
+    }
+}
+
 pub fn purge(ctx: &ServerContext, sess: &mut SessionState, target: &PurgeTarget) -> Result<()> {
     super::exec_admin::need_admin(ctx, sess, "BINLOG ADMIN")?;
     let io = |e: std::io::Error| {

@@ -533,7 +533,12 @@ fn run_other(
             binlog_admin::purge(ctx, sess, target)?;
             Ok(QueryResult::ok())
         }
-        Stmt::Flush | Stmt::UnlockTables => {
+        Stmt::Flush { binary_logs: true } => {
+            count(StatusCounter::ComOther);
+            binlog_admin::flush_binary_logs(ctx, sess)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Flush { .. } | Stmt::UnlockTables => {
             count(StatusCounter::ComOther);
             Ok(QueryResult::ok())
         }

@@ -185,7 +185,10 @@ pub enum Stmt {
         on: Option<GrantOn>,
         users: Vec<UserHost>,
     },
-    Flush,
+    /// FLUSH …; `binary_logs` for FLUSH LOGS / FLUSH BINARY LOGS.
+    Flush {
+        binary_logs: bool,
+    },
     /// PURGE BINARY LOGS.
     Purge(PurgeTarget),
     UnlockTables,
@@ -575,10 +578,7 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
         "ALTER" => parse_alter(p),
         "GRANT" => parse_grant(p),
         "REVOKE" => parse_revoke(p),
-        "FLUSH" => {
-            skip_rest(p);
-            Ok(Stmt::Flush)
-        }
+        "FLUSH" => Ok(parse_flush(p)),
         "KILL" => Ok(unsupported(p, "KILL")),
         "PURGE" => parse_purge(p),
         "UNLOCK" => {
@@ -609,6 +609,21 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
 fn unsupported(p: &mut Parser<'_>, what: &str) -> Stmt {
     skip_rest(p);
     Stmt::Unsupported(what.to_string())
+}
+
+/// `FLUSH [NO_WRITE_TO_BINLOG | LOCAL] option, …`: `LOGS` and `BINARY LOGS` close the current
+/// binlog file and start the next; the other options have nothing to flush in an in-memory
+/// engine whose grants and status are always current.
+fn parse_flush(p: &mut Parser<'_>) -> Stmt {
+    p.next_token();
+    let mut binary_logs = false;
+    while p.peek_token().token != Token::EOF {
+        if peek_word(p).as_deref() == Some("LOGS") {
+            binary_logs = true;
+        }
+        p.next_token();
+    }
+    Stmt::Flush { binary_logs }
 }
 
 fn skip_rest(p: &mut Parser<'_>) {
@@ -1145,7 +1160,7 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
                 ident(p)?;
             }
             skip_database_options(p)?;
-            Ok(Stmt::Flush)
+            Ok(Stmt::Flush { binary_logs: false })
         }
         Some("TABLE") => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
         _ => {
