@@ -151,7 +151,13 @@ fn open_one_log(
         report.ddl,
         started.elapsed()
     );
+    let opening = std::time::Instant::now();
     let binlog = BinlogFiles::open(dir, basename, vars.global_u64("server_id") as u32)?;
+    tracing::info!(
+        "binlog {} opened in {:.1?}",
+        binlog.current_name(),
+        opening.elapsed()
+    );
     let pipeline = CommitPipeline::one_log(engine.clone(), binlog, report.next_gtid_seq);
     Ok((engine, Arc::new(pipeline)))
 }

@@ -16,6 +16,8 @@
 //!    sequence number and a commit id shared by the group, and appends the group in one write.
 //! 4. **Sync** (leader, same mutex): one fsync per group (`sync_binlog = 1`; `N`: every N
 //!    groups; `0`: never). This is the commit point. Rotation follows when the file is full.
+//!    The file is zero-filled ahead of its end ([`zerofill`]), so this fdatasync only writes
+//!    data blocks and commits no file metadata.
 //! 5. **Engine commit, in log order** (leader releases the log mutex first, so the next group
 //!    can be written meanwhile; groups take their turn through [`group::CommitTurn`]): with
 //!    `binlog_optimize_thread_scheduling = ON` the leader commits every member in order;

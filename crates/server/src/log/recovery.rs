@@ -68,10 +68,18 @@ pub fn recover_one_log(dir: &dyn LogDir, basename: &str) -> Result<(Arc<Engine>,
         next_gtid_seq: 1,
         ..RecoveryReport::default()
     };
+    let loading = std::time::Instant::now();
     let (engine, start) = match read_latest_checkpoint(dir)
         .map_err(|e| untrusted(format!("the checkpoint cannot be read: {e}")))?
     {
         Some(c) => {
+            tracing::info!(
+                "recovery: checkpoint {} loaded in {:.1?}; replaying the binlog from {}:{}",
+                c.info.file,
+                loading.elapsed(),
+                c.info.position.binlog_file,
+                c.info.position.binlog_pos
+            );
             report.next_gtid_seq = c.info.position.next_gtid_seq.max(1);
             report.checkpoint = Some(c.info.file.clone());
             let start = Start {
