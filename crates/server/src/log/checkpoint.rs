@@ -444,6 +444,8 @@ pub fn write_checkpoint(
 struct LoadedTable {
     rows: u64,
     ended: bool,
+    /// Rows read so far, bulk-loaded into the table at its end block.
+    pending: Vec<crate::storage::Row>,
 }
 
 /// Restores blocks into an engine, checking their order and counts.
@@ -543,6 +545,7 @@ impl Loader<'_> {
         let t = LoadedTable {
             rows: 0,
             ended: false,
+            pending: Vec::new(),
         };
         self.tables.insert(id, t);
         Ok(())
@@ -560,14 +563,12 @@ impl Loader<'_> {
         let id = r.varint()?;
         self.open_table(id)?;
         let mut n = 0;
+        let t = self.open_table(id)?;
         while !r.is_empty() {
-            let row = decode_row(r)?;
-            self.engine
-                .apply_recovered(TableId(id), None, Some(row.into()))
-                .map_err(restore_failed)?;
+            t.pending.push(decode_row(r)?.into());
             n += 1;
         }
-        self.open_table(id)?.rows += n;
+        t.rows += n;
         self.rows += n;
         Ok(())
     }
@@ -581,6 +582,10 @@ impl Loader<'_> {
             return Err(BlockError::Bad(why));
         }
         t.ended = true;
+        let rows = std::mem::take(&mut t.pending);
+        self.engine
+            .bulk_load(TableId(id), rows)
+            .map_err(restore_failed)?;
         self.engine
             .restore_auto_increment(TableId(id), auto_increment)
             .map_err(restore_failed)

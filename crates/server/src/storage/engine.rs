@@ -297,6 +297,14 @@ impl Engine {
         }
     }
 
+    /// Recovery: load a checkpoint's rows of one table at once (see `Table::bulk_load`).
+    pub fn bulk_load(&self, table: TableId, rows: Vec<Row>) -> Result<()> {
+        let t = self
+            .table_by_id(table)
+            .ok_or_else(|| Error::internal(format!("no table with id {}", table.0)))?;
+        t.bulk_load(rows)
+    }
+
     /// Recovery: install one committed row change (`before` → `after`, full images) directly,
     /// without a transaction. Replaying full images is idempotent. Must not run concurrently with
     /// transactions on the same rows.
