@@ -67,11 +67,12 @@ pub mod failpoint;
 pub mod group;
 pub mod pipeline;
 pub mod recovery;
+pub mod recovery_classic;
 pub mod redo;
 pub mod rowimage;
 pub mod valuecodec;
 
-pub use pipeline::{CommitMode, CommitPipeline, Work};
+pub use pipeline::{CommitMode, CommitPipeline, Prepared, Work};
 
 #[cfg(test)]
 mod tests;
