@@ -3,7 +3,9 @@
 //! the same data directory, several times in a row. After each restart:
 //!
 //! - every acknowledged commit is present;
-//! - no transaction is partly applied (each writer's counter equals its number of log rows);
+//! - no transaction is partly applied (each writer's counter equals its number of log rows),
+//!   and conflicting transactions are replayed in commit order (a counter every writer
+//!   increments equals the number of log rows);
 //! - the table equals a replay of the binlog as `mariadb-binlog` decodes it (row count of the
 //!   log table = INSERT row images in the binlog), when `mariadb-binlog` is installed.
 
@@ -18,6 +20,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 const WRITERS: u32 = 4;
+/// The `crash.acct` row every writer increments.
+const TOTAL: u32 = 1000;
 
 struct Server {
     child: Child,
@@ -137,6 +141,9 @@ fn run_writers(
                             (w, n),
                         )?;
                         c.exec_drop("UPDATE crash.acct SET v = v + 1 WHERE id = ?", (w,))?;
+                        // Every writer's row conflicts here: recovery must replay these
+                        // transactions in commit order for the total to come out right.
+                        c.exec_drop("UPDATE crash.acct SET v = v + 1 WHERE id = ?", (TOTAL,))?;
                         c.query_drop("COMMIT")
                     })();
                     match r {
@@ -159,6 +166,15 @@ fn check(server: &Server, acked: &Acked) -> Vec<u64> {
     for a in acked.lock().unwrap().iter() {
         assert!(present.contains(a), "acknowledged commit {a:?} lost");
     }
+    let total: i64 = c
+        .exec_first("SELECT v FROM crash.acct WHERE id = ?", (TOTAL,))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        total,
+        rows.len() as i64,
+        "the shared counter and the log rows disagree (conflicting transactions replayed out of order, or a partial one)"
+    );
     let mut highest = vec![0u64; WRITERS as usize];
     for w in 0..WRITERS {
         let count = rows.iter().filter(|(x, _)| *x == w).count() as i64;
@@ -217,7 +233,7 @@ fn setup(server: &Server) {
     c.query_drop("CREATE TABLE crash.acct (id INT PRIMARY KEY, v BIGINT NOT NULL)")
         .unwrap();
     c.query_drop("CREATE TABLE crash.log (w INT NOT NULL, n BIGINT NOT NULL, pad VARCHAR(200), PRIMARY KEY (w, n))").unwrap();
-    for w in 0..WRITERS {
+    for w in (0..WRITERS).chain([TOTAL]) {
         c.exec_drop("INSERT INTO crash.acct VALUES (?, 0)", (w,))
             .unwrap();
     }
@@ -243,10 +259,16 @@ fn crash_cycles(name: &str, failpoint: Option<&str>, extra: &[&str], cycles: usi
         std::thread::sleep(Duration::from_millis(150 + rand::random::<u64>() % 250));
         match failpoint {
             Some(fp) => {
-                server
+                // A failpoint hit by every group can abort the server before it answers the SET.
+                let armed = server
                     .conn()
-                    .query_drop(format!("SET GLOBAL debug_failpoint = '{fp}'"))
-                    .unwrap();
+                    .query_drop(format!("SET GLOBAL debug_failpoint = '{fp}'"));
+                if let Err(e) = armed {
+                    assert!(
+                        matches!(e, mysql::Error::IoError(_) | mysql::Error::DriverError(_)),
+                        "{name}: arming {fp}: {e}"
+                    );
+                }
                 let died = server.wait_exit(Duration::from_secs(20));
                 assert!(died, "{name}: failpoint {fp} was never reached");
             }

@@ -32,7 +32,7 @@
 //! | 4 sync | the whole group | replayed | no (OK not yet sent) — present after restart |
 //! | 5 engine commit | the whole group | replayed | maybe — present |
 //! | 6 complete | the whole group | replayed | yes — present |
-//! | rotation | old file closed or not, new file created or not | index lists only created files; the old file is read to its last complete transaction | — |
+//! | rotation | old file closed or not, new file created or not | index lists only created files; the old file is read to its last complete transaction; a new file the index does not name yet (nothing was appended to it) is removed | — |
 //!
 //! Every acknowledged commit was synced before its OK (step 6 follows step 4), so it is
 //! replayed. No transaction is partly applied: replay applies a transaction only when its Xid

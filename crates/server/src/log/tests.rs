@@ -795,3 +795,23 @@ fn classic_redo_failures_poison_the_log() {
         assert_eq!(values(&ctx2), vec![(1, "a".to_string())], "{what}");
     }
 }
+
+#[test]
+fn a_binlog_file_created_by_a_crashed_rotation_does_not_block_the_next_start() {
+    let dir = SimDir::new();
+    let ctx = context_on(&dir);
+    let mut s = setup(&ctx);
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (1, 'a')").unwrap();
+    // The crash came after the rotation created binlog.000002, before the index named it.
+    let img = dir.crash_image();
+    let mut f = img.create("binlog.000002").unwrap();
+    f.append(b"\xfebin").unwrap();
+    f.sync().unwrap();
+    let ctx2 = context_on(&img);
+    assert_eq!(
+        count(&ctx2, &mut SessionState::new(2, "root", "%", None)),
+        1
+    );
+    let files = ctx2.pipeline.with_binlog(|b| b.list()).unwrap();
+    assert_eq!(files.last().unwrap().0, "binlog.000002");
+}
