@@ -338,6 +338,14 @@ fn crash_with_chained_commits_and_broadcast_wakeups() {
     ];
     crash_cycles("chained", None, &extra, 2);
     crash_cycles("chained-fp", Some("after_binlog_sync"), &extra, 1);
+    let classic = [&extra[..], &["--commit-mode", "classic"]].concat();
+    crash_cycles("chained-classic", None, &classic, 1);
+    crash_cycles(
+        "chained-classic-fp",
+        Some("after_commit_record"),
+        &classic,
+        1,
+    );
 }
 
 #[test]

@@ -47,7 +47,8 @@ pub struct ServeArgs {
     /// Time every wait for the wait summary: ON or OFF [default: ON].
     #[arg(long, value_name = "ON|OFF")]
     pub performance_schema: Option<String>,
-    /// Write the binary log, which is also the redo log (one-log commit): ON or OFF [default: ON].
+    /// Write the binary log, which is also the redo log (one-log commit; see --commit-mode):
+    /// ON or OFF [default: ON].
     #[arg(long, value_name = "ON|OFF")]
     pub log_bin: Option<String>,
     /// fsync the binlog every N commit groups; 1 = every group (durable), 0 = never [default: 1].

@@ -437,7 +437,7 @@ fn classic_commits_survive_a_crash_in_both_placements() {
 
 #[test]
 fn group_placement_syncs_the_redo_log_at_most_once_per_group() {
-    for placement in ["group", "prepare"] {
+    for (placement, leader_commits) in [("group", "ON"), ("prepare", "ON"), ("group", "OFF")] {
         let dir = SimDir::new();
         let ctx = Arc::new(classic(&dir));
         let mut s = setup(&ctx);
@@ -447,6 +447,8 @@ fn group_placement_syncs_the_redo_log_at_most_once_per_group() {
             &format!("SET GLOBAL log_flush_placement = '{placement}'"),
         )
         .unwrap();
+        let sql = format!("SET GLOBAL binlog_optimize_thread_scheduling = {leader_commits}");
+        run(&ctx, &mut s, &sql).unwrap();
         run(&ctx, &mut s, "SET GLOBAL log_sync_delay_us = 2000").unwrap();
         let (redo0, groups0) = (
             status(&ctx, "Redo_log_fsyncs"),
@@ -474,6 +476,19 @@ fn group_placement_syncs_the_redo_log_at_most_once_per_group() {
         if placement == "group" {
             assert!(redo <= groups, "{redo} redo fsyncs for {groups} groups");
         }
+        // Every group finished (leader or chained): nothing is left in flight, and every
+        // transaction has its Commit record.
+        let redo_log = ctx.pipeline.redo().unwrap();
+        assert_eq!(
+            ctx.pipeline.classic_replay_start(),
+            Some(redo_log.end_lsn())
+        );
+        let commits = redo_log
+            .records_from(super::redo::Lsn(0))
+            .unwrap()
+            .filter(|r| matches!(r, Ok((_, super::redo::RedoRecord::Commit { .. }))))
+            .count();
+        assert_eq!(commits, 120, "{placement} {leader_commits}");
         let ctx2 = classic(&dir.crash_image());
         assert_eq!(
             count(&ctx2, &mut SessionState::new(2, "root", "%", None)),
