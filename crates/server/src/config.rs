@@ -47,7 +47,8 @@ pub struct ServeArgs {
     /// Time every wait for the wait summary: ON or OFF [default: ON].
     #[arg(long, value_name = "ON|OFF")]
     pub performance_schema: Option<String>,
-    /// Write the binary log, which is also the redo log (one-log commit): ON or OFF [default: ON].
+    /// Write the binary log, which is also the redo log (one-log commit; see --commit-mode):
+    /// ON or OFF [default: ON].
     #[arg(long, value_name = "ON|OFF")]
     pub log_bin: Option<String>,
     /// Keep 8 MiB of synced zeros written ahead of the binlog's end, so a commit's fdatasync
@@ -79,10 +80,20 @@ pub struct ServeArgs {
     /// Test knob: microseconds added to every log sync, to emulate a slower device [default: 0].
     #[arg(long, value_name = "USEC")]
     pub log_sync_delay_us: Option<String>,
-    /// With the binlog off: 1 = fsync the redo log at every commit group; 0 or 2 = once a
-    /// second (a crash may lose up to a second of commits) [default: 1].
+    /// Engine redo log (binlog off, or classic mode): 1 = fsync it at every commit group (or
+    /// prepare); 0 or 2 = once a second (a crash may lose up to a second of commits; in
+    /// classic mode, binlog transactions whose engine changes are lost) [default: 1].
     #[arg(long, value_name = "0|1|2")]
     pub innodb_flush_log_at_trx_commit: Option<String>,
+    /// Startup, with log_bin=ON: one-log (the binlog is the redo log) or classic (two-phase
+    /// commit: engine redo Prepare records, then the binlog as coordinator) [default: one-log].
+    #[arg(long, value_name = "one-log|classic")]
+    pub commit_mode: Option<String>,
+    /// Classic mode: where the redo Prepare records are synced: group (once per commit group,
+    /// by the leader, before the binlog write; MySQL 5.7) or prepare (by each session at
+    /// prepare; MySQL 5.6) [default: group].
+    #[arg(long, value_name = "group|prepare")]
+    pub log_flush_placement: Option<String>,
     /// Take a fuzzy checkpoint at least this often while commits happen [default: 60].
     #[arg(long, value_name = "SECONDS")]
     pub checkpoint_interval_seconds: Option<String>,
@@ -107,7 +118,9 @@ macro_rules! text_settings {
             log_sync_delay_us,
             checkpoint_interval_seconds,
             checkpoint_log_bytes,
-            innodb_flush_log_at_trx_commit
+            innodb_flush_log_at_trx_commit,
+            commit_mode,
+            log_flush_placement
         )
     };
 }

@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::log::binlog::BinlogFiles;
 use crate::log::device::{FsDir, LogDir};
 use crate::log::recovery::recover_one_log;
+use crate::log::recovery_classic::recover_classic;
 use crate::log::CommitPipeline;
 use crate::session::{Flow, ServerContext, Session};
 use crate::status::StatusCounter;
@@ -71,34 +72,86 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
     let accounts = Accounts::open(&cfg.datadir, &cfg.root_password).map_err(to_io)?;
     crate::log::failpoint::arm_from_env().map_err(io::Error::other)?;
     crate::wait::set_enabled(vars.global_bool("performance_schema"));
-    let log_bin = vars.global_bool("log_bin");
-    check_log_mode(&cfg.datadir, log_bin)?;
-    let (engine, pipeline) = if log_bin {
-        open_one_log(cfg, &vars)?
-    } else {
-        open_redo_only(cfg, &vars)?
+    let mode = LogMode::of(&vars)?;
+    check_log_mode(&cfg.datadir, mode)?;
+    let (engine, pipeline, next_xid) = match mode {
+        LogMode::OneLog => open_one_log(cfg, &vars)?,
+        LogMode::Classic => open_classic(cfg, &vars)?,
+        LogMode::RedoOnly => open_redo_only(cfg, &vars)?,
     };
-    Ok(ServerContext::with_pipeline(
-        engine, pipeline, vars, accounts,
-    ))
+    let ctx = ServerContext::with_pipeline(engine, pipeline, vars, accounts);
+    ctx.next_xid.store(next_xid, Ordering::Relaxed);
+    Ok(ctx)
+}
+
+/// Which logs a data directory is written with (`log_bin`, `commit_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LogMode {
+    OneLog,
+    Classic,
+    RedoOnly,
+}
+
+impl LogMode {
+    fn of(vars: &SystemVariables) -> io::Result<LogMode> {
+        let classic = matches!(
+            vars.global("commit_mode"),
+            Some(crate::types::Value::Bytes(b)) if b == b"classic"
+        );
+        match (vars.global_bool("log_bin"), classic) {
+            (true, false) => Ok(LogMode::OneLog),
+            (true, true) => Ok(LogMode::Classic),
+            (false, false) => Ok(LogMode::RedoOnly),
+            (false, true) => Err(io::Error::other(
+                "commit_mode=classic needs the binary log (log_bin=ON): classic two-phase \
+                 commit uses the binlog as its coordinator; with log_bin=OFF use the default \
+                 commit_mode=one-log, which then commits with the engine redo log alone",
+            )),
+        }
+    }
+
+    /// The word in the `log_mode` marker file.
+    fn marker(self) -> &'static str {
+        match self {
+            LogMode::OneLog => "binlog",
+            LogMode::Classic => "classic",
+            LogMode::RedoOnly => "redo",
+        }
+    }
+
+    /// The settings that select this mode, for error messages.
+    fn settings(self) -> &'static str {
+        match self {
+            LogMode::OneLog => "log_bin=ON, commit_mode=one-log",
+            LogMode::Classic => "log_bin=ON, commit_mode=classic",
+            LogMode::RedoOnly => "log_bin=OFF",
+        }
+    }
+
+    fn from_marker(word: &str) -> Option<LogMode> {
+        [LogMode::OneLog, LogMode::Classic, LogMode::RedoOnly]
+            .into_iter()
+            .find(|m| m.marker() == word)
+    }
 }
 
 /// The log a data directory was created with must be the one it is opened with: recovery reads
-/// only that log, so switching `log_bin` would silently drop commits.
-fn check_log_mode(datadir: &std::path::Path, log_bin: bool) -> io::Result<()> {
+/// only that log, so switching `log_bin` or `commit_mode` would silently drop commits.
+fn check_log_mode(datadir: &std::path::Path, mode: LogMode) -> io::Result<()> {
     let marker = datadir.join("log_mode");
-    let wanted = if log_bin { "binlog" } else { "redo" };
+    let wanted = mode.marker();
     match std::fs::read_to_string(&marker) {
         Ok(found) if found.trim() == wanted => Ok(()),
         Ok(found) => {
+            let settings =
+                LogMode::from_marker(found.trim()).map_or("(unknown)", LogMode::settings);
             Err(io::Error::other(format!(
-            "refusing to start: the data directory {} was written with the {} log (log_bin={}); \
-             start it with log_bin={} (or use a new data directory)",
-            datadir.display(),
-            found.trim(),
-            if found.trim() == "binlog" { "ON" } else { "OFF" },
-            if found.trim() == "binlog" { "ON" } else { "OFF" },
-        )))
+                "refusing to start: the data directory {} was written in log mode '{}' ({}); \
+                 start it with those settings (or use a new data directory)",
+                datadir.display(),
+                found.trim(),
+                settings,
+            )))
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             std::fs::write(&marker, format!("{wanted}\n"))?;
@@ -108,18 +161,21 @@ fn check_log_mode(datadir: &std::path::Path, log_bin: bool) -> io::Result<()> {
     }
 }
 
+/// A recovered engine, its pipeline, and the next XID to allocate.
+type Opened = (Arc<Engine>, Arc<CommitPipeline>, u64);
+
+/// Redo segment files are this large before the next one starts.
+const REDO_SEGMENT_SIZE: u64 = 64 << 20;
+
 /// Binlog off: recover from the checkpoint and the redo log.
-fn open_redo_only(
-    cfg: &Config,
-    vars: &SystemVariables,
-) -> io::Result<(Arc<Engine>, Arc<CommitPipeline>)> {
+fn open_redo_only(cfg: &Config, vars: &SystemVariables) -> io::Result<Opened> {
     let dir: Arc<dyn LogDir> = Arc::new(FsDir::open(&cfg.datadir)?);
     let delay = Arc::new(std::sync::atomic::AtomicU64::new(
         vars.global_u64("log_sync_delay_us"),
     ));
     let started = std::time::Instant::now();
     let (engine, redo, report) =
-        crate::log::recovery::recover_redo_only(dir.clone(), 64 << 20, delay.clone())
+        crate::log::recovery::recover_redo_only(dir.clone(), REDO_SEGMENT_SIZE, delay.clone())
             .map_err(to_io)?;
     tracing::info!(
         "recovery: checkpoint {}, then replayed {} transactions and {} DDL statements from the redo log in {:.1?}",
@@ -129,16 +185,55 @@ fn open_redo_only(
         started.elapsed()
     );
     let pipeline = CommitPipeline::redo_only(engine.clone(), redo, delay, dir);
-    Ok((engine, Arc::new(pipeline)))
+    Ok((engine, Arc::new(pipeline), report.max_xid + 1))
+}
+
+/// Classic mode: recover from the checkpoint, the binlog's XIDs and the redo log, then open a
+/// new binlog file for this run.
+fn open_classic(cfg: &Config, vars: &SystemVariables) -> io::Result<Opened> {
+    let dir = binlog_dir(cfg, vars)?;
+    let basename = "binlog";
+    let path = crate::types::Value::str(&dir.display_path(basename));
+    vars.set_startup("log_bin_basename", path).map_err(to_io)?;
+    let delay = Arc::new(std::sync::atomic::AtomicU64::new(
+        vars.global_u64("log_sync_delay_us"),
+    ));
+    let started = std::time::Instant::now();
+    let (engine, redo, report) =
+        recover_classic(dir.clone(), basename, REDO_SEGMENT_SIZE, delay.clone()).map_err(to_io)?;
+    tracing::info!(
+        "recovery: checkpoint {}, then replayed {} transactions and {} DDL statements from the redo log \
+         ({} prepared transactions committed from the binlog, {} rolled back) in {:.1?}",
+        report.checkpoint.as_deref().unwrap_or("(none)"),
+        report.transactions,
+        report.ddl,
+        report.prepared_committed,
+        report.prepared_rolled_back,
+        started.elapsed()
+    );
+    let binlog = BinlogFiles::open(dir.clone(), basename, vars.global_u64("server_id") as u32)?;
+    let pipeline = CommitPipeline::classic(
+        engine.clone(),
+        binlog,
+        report.next_gtid_seq,
+        redo,
+        delay,
+        dir,
+    );
+    Ok((engine, Arc::new(pipeline), report.max_xid + 1))
+}
+
+/// The data directory, zero-filling binlog files ahead of their end per `binlog_preallocate`.
+fn binlog_dir(cfg: &Config, vars: &SystemVariables) -> io::Result<Arc<dyn LogDir>> {
+    let zero_fill = vars.global_bool("binlog_preallocate");
+    Ok(Arc::new(
+        FsDir::open(&cfg.datadir)?.with_zero_fill(zero_fill),
+    ))
 }
 
 /// Recover from the binlog, then open a new binlog file for this run.
-fn open_one_log(
-    cfg: &Config,
-    vars: &SystemVariables,
-) -> io::Result<(Arc<Engine>, Arc<CommitPipeline>)> {
-    let zero_fill = vars.global_bool("binlog_preallocate");
-    let dir: Arc<dyn LogDir> = Arc::new(FsDir::open(&cfg.datadir)?.with_zero_fill(zero_fill));
+fn open_one_log(cfg: &Config, vars: &SystemVariables) -> io::Result<Opened> {
+    let dir = binlog_dir(cfg, vars)?;
     let basename = "binlog";
     let path = crate::types::Value::str(&dir.display_path(basename));
     vars.set_startup("log_bin_basename", path).map_err(to_io)?;
@@ -159,7 +254,7 @@ fn open_one_log(
         opening.elapsed()
     );
     let pipeline = CommitPipeline::one_log(engine.clone(), binlog, report.next_gtid_seq);
-    Ok((engine, Arc::new(pipeline)))
+    Ok((engine, Arc::new(pipeline), 1))
 }
 
 fn to_io(e: crate::error::Error) -> io::Error {

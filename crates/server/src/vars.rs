@@ -218,6 +218,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         "utf8mb4_general_ci",
     ),
     var(
+        "commit_mode",
+        Scope::Global,
+        false,
+        Kind::Enum(&["one-log", "classic"]),
+        "one-log",
+    ),
+    var(
         "commit_wakeup",
         Scope::Global,
         true,
@@ -275,6 +282,13 @@ pub static DEFINITIONS: &[VarDef] = &[
     ),
     var("log_bin", Scope::Global, false, Kind::Bool, "ON"),
     var("log_bin_basename", Scope::Global, false, Kind::Text, ""),
+    var(
+        "log_flush_placement",
+        Scope::Global,
+        true,
+        Kind::Enum(&["group", "prepare"]),
+        "group",
+    ),
     var(
         "log_sync_delay_us",
         Scope::Global,

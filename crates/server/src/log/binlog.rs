@@ -64,6 +64,7 @@ impl BinlogFiles {
     pub fn open(dir: Arc<dyn LogDir>, basename: &str, server_id: u32) -> io::Result<BinlogFiles> {
         let files = read_index(dir.as_ref(), basename)?;
         let next = files.last().map_or(1, |(name, _)| file_number(name) + 1);
+        remove_unlisted(dir.as_ref(), basename, next)?;
         let name = format!("{basename}.{next:06}");
         let (current, pos, created) = create_file(dir.as_ref(), &name, server_id)?;
         let mut b = BinlogFiles {
@@ -287,6 +288,35 @@ impl BinlogFiles {
         self.dir
             .write_atomic(&format!("{}.index", self.basename), text.as_bytes())
     }
+}
+
+/// Remove binlog files numbered `next` or above: a rotation (or a start) that crashed after
+/// creating the file and before the index named it. No group was ever appended to such a file —
+/// appends follow the index update — and recovery never read it; left in place, its name would
+/// block every later start.
+fn remove_unlisted(dir: &dyn LogDir, basename: &str, next: u64) -> io::Result<()> {
+    let prefix = format!("{basename}.");
+    let mut removed = false;
+    for name in dir.list()? {
+        let Some(digits) = name.strip_prefix(&prefix) else {
+            continue;
+        };
+        if digits.len() == 6
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && file_number(&name) >= next
+        {
+            tracing::warn!(
+                "removing binlog file {}: created by a rotation that crashed before the index named it",
+                dir.display_path(&name)
+            );
+            dir.remove(&name)?;
+            removed = true;
+        }
+    }
+    if removed {
+        dir.sync_dir()?;
+    }
+    Ok(())
 }
 
 /// Create a binlog file: magic, FDE (in use), Gtid_list; synced.

@@ -14,6 +14,26 @@
 //! snapshot that already has some of them is idempotent, so the fuzziness is harmless.
 //! A crash anywhere in 1–3 leaves the previous checkpoint current and every binlog file it
 //! needs in place.
+//!
+//! # Classic mode
+//!
+//! Recovery replays redo `Prepare` records from an LSN `L` and resolves those without a
+//! `Commit` record against the binlog XIDs from `P`. So a checkpoint:
+//!
+//! 1. first reads `L` = the oldest in-flight Prepare record, or the redo end when none is in
+//!    flight (`CommitPipeline::classic_replay_start`; Prepare records are appended and
+//!    registered under one mutex, so none is missed). Every transaction that prepared before
+//!    `L` is finished — committed in the engine, so in the snapshot, or rolled back.
+//! 2. then reads `P` as in step 1 above. Because `L` is read first, and a group leaves the
+//!    in-flight set only after publishing `committed_upto`, every transaction whose binlog
+//!    events lie at or after `P` prepared at or after `L`: the XID scan from `P` sees every
+//!    binlog transaction whose Prepare record recovery reads, and a binlog XID from `P`
+//!    without a Prepare record really lost it (recovery warns).
+//! 3. syncs the redo log: a transaction prepared at or after `L` whose binlog events lie
+//!    before `P` finished before `P` was read, and appended its Commit record before that;
+//!    the sync makes that record durable before the checkpoint is published.
+//! 4. snapshots, writes and publishes as above; redo segments wholly before `L` are then
+//!    removed, and the binlog stays bounded by `P`'s file.
 
 use super::checkpoint::{write_checkpoint, CheckpointInfo, CheckpointPosition};
 use super::failpoint;
@@ -23,8 +43,10 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Take one checkpoint now. None when there is no binlog.
+/// Take one checkpoint now. None when there is no log.
 pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
+    // Classic mode: `L` before `P` (module docs).
+    let classic_start = ctx.pipeline.classic_replay_start();
     let Some(pos) = ctx.pipeline.committed_upto() else {
         return Ok(None);
     };
@@ -34,10 +56,16 @@ pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
     let redo = ctx.pipeline.redo().cloned();
     let started = Instant::now();
     failpoint::hit("during_checkpoint");
-    let (redo_lsn, binlog_pos) = if redo.is_some() {
-        (pos.pos, 0)
-    } else {
-        (0, pos.pos)
+    let (redo_lsn, binlog_pos) = match (classic_start, &redo) {
+        (Some(l), Some(redo)) => {
+            // The Commit records of every group finished before `P` was read must be durable
+            // before the checkpoint is: recovery relies on them for prepared transactions
+            // whose binlog events lie before `P`.
+            redo.sync().map_err(|p| p.to_error())?;
+            (l.0, pos.pos)
+        }
+        (None, Some(_)) => (pos.pos, 0),
+        (_, None) => (0, pos.pos),
     };
     let position = CheckpointPosition {
         redo_lsn,

@@ -11,10 +11,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Every failpoint the server has.
 pub const NAMES: &[&str] = &[
     "after_prepare",
+    "after_redo_sync",
     "before_binlog_write",
     "after_binlog_write",
     "after_binlog_sync",
     "after_engine_commit",
+    "after_commit_record",
     "before_rotate",
     "after_rotate",
     "during_checkpoint",

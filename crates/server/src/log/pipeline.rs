@@ -6,6 +6,10 @@
 //! - [`CommitPipeline::commit`]: enqueue; lead if first; wait for completion.
 //! - `lead`: stage 2 (gather), 3 (write), 4 (sync), then 5 (engine commit in order) and 6
 //!   (complete) — by the leader for the whole group, or chained member to member.
+//! - Classic mode (see "Classic two-phase commit" in [`crate::log`]):
+//!   [`CommitPipeline::prepare_in_redo`] is the session's redo Prepare (stage C1),
+//!   `sync_group_prepares` the leader's redo sync before the binlog write (C3), and
+//!   `finish_group` appends the group's Commit records (C6).
 
 use super::binlog::{relocate, BinlogFiles, LogPosition};
 use super::device::LogDir;
@@ -16,6 +20,7 @@ use crate::storage::{Engine, Txn, TxnId};
 use crate::types::Value;
 use crate::vars::SystemVariables;
 use parking_lot::{Condvar, Mutex};
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,6 +30,10 @@ use std::time::{Duration, Instant};
 pub enum CommitMode {
     /// Binlog on, and the binlog is the redo log: one fsync per group (the default).
     OneLog,
+    /// Binlog on plus the engine redo log, two-phase commit (`commit_mode = classic`): a redo
+    /// Prepare record per transaction, synced at prepare or once per group
+    /// (`log_flush_placement`), then the binlog as the commit coordinator.
+    Classic,
     /// Binlog off: the engine redo log alone, one fsync per group
     /// (`innodb_flush_log_at_trx_commit = 1`; 0 and 2 sync once a second).
     RedoOnly,
@@ -40,9 +49,22 @@ pub struct Work {
     pub binlog: Vec<u8>,
     /// Its redo record (binlog-off mode), appended by the leader.
     pub redo: Vec<u8>,
-    /// Chained mode: the group number, the member to hand the engine-commit turn to, and the
-    /// group's end position (published by the last member).
+    /// Classic mode: its Prepare record, already appended by the session.
+    prepared: Option<Prepared>,
+    /// Chained mode: the member to hand the engine-commit turn to, or (the last member) how to
+    /// finish the group.
     chain: Option<Chain>,
+}
+
+/// Classic mode: where a prepared transaction's redo Prepare record lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prepared {
+    pub xid: u64,
+    /// The record's first byte: a checkpoint's replay must start at or before it while the
+    /// transaction is in flight.
+    pub lsn: Lsn,
+    /// Just past the record: the leader syncs the redo log up to here before the binlog write.
+    pub end: Lsn,
 }
 
 impl Work {
@@ -51,6 +73,7 @@ impl Work {
             txn,
             binlog,
             redo: Vec::new(),
+            prepared: None,
             chain: None,
         }
     }
@@ -61,16 +84,35 @@ impl Work {
             txn,
             binlog: Vec::new(),
             redo,
+            prepared: None,
             chain: None,
+        }
+    }
+
+    /// Classic mode: a transaction whose Prepare record is in the redo log
+    /// ([`CommitPipeline::prepare_in_redo`]), and its binlog events.
+    pub fn prepared(txn: Txn, binlog: Vec<u8>, prepared: Prepared) -> Work {
+        Work {
+            prepared: Some(prepared),
+            ..Work::new(Some(txn), binlog)
         }
     }
 }
 
-/// A chained group's hand-over.
+/// A chained group's hand-over: each member passes the turn to `next`; the last one (no `next`)
+/// finishes the group.
 struct Chain {
-    group: u64,
     next: Option<Arc<Ticket<Work>>>,
+    finish: Option<GroupEnd>,
+}
+
+/// What finishing a group's engine commits takes (stage 5's tail, see `finish_group`).
+struct GroupEnd {
+    group: u64,
+    /// The log position just past the group.
     end: Option<LogPosition>,
+    /// Classic mode: the members' Prepare records, to close with Commit records.
+    prepared: Vec<Prepared>,
 }
 
 /// Counters shown in SHOW GLOBAL STATUS. Relaxed atomics.
@@ -96,6 +138,9 @@ struct GroupSettings {
     flush_log_at_trx_commit: u64,
     wait_count: u64,
     wait_usec: u64,
+    /// Classic mode, `log_flush_placement = group`: the leader syncs the redo log in a flush
+    /// stage of its own, before taking the log mutex (see `take_group`).
+    redo_flush_stage: bool,
 }
 
 impl GroupSettings {
@@ -108,6 +153,10 @@ impl GroupSettings {
             flush_log_at_trx_commit: vars.global_u64("innodb_flush_log_at_trx_commit"),
             wait_count: vars.global_u64("binlog_commit_wait_count"),
             wait_usec: vars.global_u64("binlog_commit_wait_usec"),
+            redo_flush_stage: !matches!(
+                vars.global("log_flush_placement"),
+                Some(Value::Bytes(b)) if b == b"prepare"
+            ),
         }
     }
 }
@@ -125,6 +174,11 @@ pub struct CommitPipeline {
     engine: Arc<Engine>,
     queue: CommitQueue<Work>,
     log: Mutex<LogState>,
+    /// The flush stage (classic mode, `log_flush_placement = group`): held by a leader from
+    /// taking its group through the group's redo sync until it holds `log`. The next leader can
+    /// then flush its group's redo while this one writes and syncs the binlog, as MySQL 5.7's
+    /// separate flush and sync stages allow. Always taken before `log`, never after.
+    flush_stage: Mutex<()>,
     /// Engine commits happen group after group in log order.
     turn: CommitTurn,
     bcast: BroadcastDone,
@@ -141,6 +195,13 @@ pub struct CommitPipeline {
     redo_delay: Arc<AtomicU64>,
     /// The redo log's directory (checkpoints live there too).
     redo_dir: Option<Arc<dyn LogDir>>,
+    /// Classic mode: the start LSNs of the Prepare records of transactions prepared and not yet
+    /// finished (engine commit, Commit record, `committed_upto` advanced). Protected by this
+    /// mutex, which is also held across each Prepare record's append, so a checkpoint reading
+    /// the set and the redo end under it never misses a record appended but not registered.
+    /// A failed group's records stay here: nothing commits after a failure, and the checkpoints
+    /// keep replaying from them (recovery resolves them against the binlog).
+    inflight: Mutex<BTreeSet<Lsn>>,
     pub stats: PipelineStats,
 }
 
@@ -168,7 +229,23 @@ impl CommitPipeline {
         p
     }
 
-    /// The redo log, in binlog-off mode.
+    /// Binlog on plus the engine redo log, two-phase commit (classic mode).
+    pub fn classic(
+        engine: Arc<Engine>,
+        binlog: BinlogFiles,
+        next_gtid_seq: u64,
+        redo: Arc<RedoLog>,
+        delay: Arc<AtomicU64>,
+        dir: Arc<dyn LogDir>,
+    ) -> CommitPipeline {
+        let mut p = CommitPipeline::new(CommitMode::Classic, engine, Some(binlog), next_gtid_seq);
+        p.redo = Some(redo);
+        p.redo_delay = delay;
+        p.redo_dir = Some(dir);
+        p
+    }
+
+    /// The redo log, in binlog-off and classic mode.
     pub fn redo(&self) -> Option<&Arc<RedoLog>> {
         self.redo.as_ref()
     }
@@ -198,12 +275,14 @@ impl CommitPipeline {
             }),
             turn: CommitTurn::default(),
             bcast: BroadcastDone::default(),
+            flush_stage: Mutex::new(()),
             queue_grew: (Mutex::new(()), Condvar::new()),
             gathering: std::sync::atomic::AtomicBool::new(false),
             committed_upto: Mutex::new(upto),
             redo: None,
             redo_delay: Arc::new(AtomicU64::new(0)),
             redo_dir: None,
+            inflight: Mutex::new(BTreeSet::new()),
             stats: PipelineStats::default(),
         }
     }
@@ -214,12 +293,72 @@ impl CommitPipeline {
 
     /// Does this pipeline write a binlog (so sessions must encode events)?
     pub fn writes_binlog(&self) -> bool {
-        self.mode == CommitMode::OneLog
+        matches!(self.mode, CommitMode::OneLog | CommitMode::Classic)
     }
 
-    /// Does this pipeline write redo records (so sessions must encode them)?
+    /// Does this pipeline make commits durable with one redo `Committed` record each (binlog
+    /// off), so sessions must encode them?
     pub fn writes_redo(&self) -> bool {
         self.mode == CommitMode::RedoOnly
+    }
+
+    /// Classic mode: do sessions write a redo Prepare record before the binlog?
+    pub fn two_phase(&self) -> bool {
+        self.mode == CommitMode::Classic
+    }
+
+    /// Classic stage C1 (session thread): append the transaction's Prepare record (`record`,
+    /// encoded by the caller outside any lock) and register it as in flight; with
+    /// `log_flush_placement = prepare` and `innodb_flush_log_at_trx_commit = 1`, sync the redo
+    /// log up to it (concurrent sessions share fsyncs in `RedoLog::sync_to`). On error the
+    /// caller rolls the transaction back: the redo log is poisoned.
+    pub fn prepare_in_redo(
+        &self,
+        vars: &SystemVariables,
+        xid: u64,
+        record: &[u8],
+    ) -> Result<Prepared> {
+        let redo = self.redo.as_ref().expect("classic mode has a redo log");
+        let prepared = {
+            let mut inflight = self.inflight.lock();
+            let end = redo.append(record).map_err(|p| p.to_error())?;
+            let lsn = Lsn(end.0 - record.len() as u64);
+            inflight.insert(lsn);
+            Prepared { xid, lsn, end }
+        };
+        let at_prepare = matches!(
+            vars.global("log_flush_placement"),
+            Some(Value::Bytes(b)) if b == b"prepare"
+        );
+        if at_prepare && vars.global_u64("innodb_flush_log_at_trx_commit") == 1 {
+            self.redo_delay
+                .store(vars.global_u64("log_sync_delay_us"), Relaxed);
+            redo.sync_to(prepared.end).map_err(|p| p.to_error())?;
+        }
+        Ok(prepared)
+    }
+
+    /// Classic mode, DDL: append the statement's `Ddl` record and (with
+    /// `innodb_flush_log_at_trx_commit = 1`) sync it, before its binlog Query event goes
+    /// through the pipeline. Recovery replays `Ddl` records unconditionally.
+    pub fn log_ddl_in_redo(&self, vars: &SystemVariables, record: &[u8]) -> Result<()> {
+        let redo = self.redo.as_ref().expect("classic mode has a redo log");
+        let end = redo.append(record).map_err(|p| p.to_error())?;
+        if vars.global_u64("innodb_flush_log_at_trx_commit") == 1 {
+            self.redo_delay
+                .store(vars.global_u64("log_sync_delay_us"), Relaxed);
+            redo.sync_to(end).map_err(|p| p.to_error())?;
+        }
+        Ok(())
+    }
+
+    /// Classic mode: where a checkpoint taken now may start its redo replay — the oldest
+    /// in-flight Prepare record, or the end of the log when none is in flight. None in the
+    /// other modes.
+    pub fn classic_replay_start(&self) -> Option<Lsn> {
+        let redo = self.redo.as_ref().filter(|_| self.two_phase())?;
+        let inflight = self.inflight.lock();
+        Some(inflight.first().copied().unwrap_or_else(|| redo.end_lsn()))
     }
 
     /// Run a closure on the binlog files under the log mutex (SHOW BINARY LOGS, PURGE …).
@@ -266,15 +405,13 @@ impl CommitPipeline {
     /// The leader's work for one group.
     fn lead(&self, vars: &SystemVariables) {
         let settings = GroupSettings::read(vars);
-        let mut log = self.log.lock();
-        self.gather(&settings);
-        let group = self.queue.take_group();
+        let (group, flushed, mut log) = self.take_group(&settings);
         let g = log.next_group;
         log.next_group += 1;
-        let (written, end) = match &self.redo {
-            Some(redo) => self.write_redo(redo, &group, &settings),
-            None => {
-                let w = self.write_and_sync(&mut log, &group, &settings);
+        let (written, end) = match (&self.redo, self.mode) {
+            (Some(redo), CommitMode::RedoOnly) => self.write_redo(redo, &group, &settings),
+            _ => {
+                let w = flushed.and_then(|()| self.write_and_sync(&mut log, &group, &settings));
                 (w, log.binlog.as_ref().map(|b| b.position()))
             }
         };
@@ -282,11 +419,81 @@ impl CommitPipeline {
         self.stats.groups.fetch_add(1, Relaxed);
         self.stats.commits.fetch_add(group.len() as u64, Relaxed);
         self.turn.wait_for(g);
-        match written {
-            Err(e) => self.fail_group(&group, &e, g),
-            Ok(()) if settings.leader_commits_group => self.commit_group(&group, g, end),
-            Ok(()) => self.start_chain(&group, g, end),
+        if let Err(e) = written {
+            return self.fail_group(&group, &e, g);
         }
+        let finish = GroupEnd {
+            group: g,
+            end,
+            prepared: group
+                .iter()
+                .filter_map(|t| t.item.lock().as_ref().and_then(|w| w.prepared))
+                .collect(),
+        };
+        if settings.leader_commits_group {
+            self.commit_group(&group, finish)
+        } else {
+            self.start_chain(&group, finish)
+        }
+    }
+
+    /// Stage 2: gather and take the group, and (classic mode) sync the redo log for it; returns
+    /// the group, the redo sync's result, and the log mutex, held.
+    ///
+    /// With the redo sync in the leader (classic, `log_flush_placement = group`) this runs in
+    /// the flush stage: the group is taken and its redo synced under `flush_stage` only, while
+    /// the previous leader may still be writing and syncing the binlog under `log`; `log` is
+    /// taken before `flush_stage` is released, so groups reach the binlog in the order they
+    /// were taken. Otherwise the group is taken under `log`: while the previous group syncs,
+    /// the queue keeps filling, which is what makes groups large.
+    fn take_group(
+        &self,
+        s: &GroupSettings,
+    ) -> (
+        Vec<Arc<Ticket<Work>>>,
+        Result<()>,
+        parking_lot::MutexGuard<'_, LogState>,
+    ) {
+        if self.two_phase() && s.redo_flush_stage {
+            let flush = self.flush_stage.lock();
+            self.gather(s);
+            let group = self.queue.take_group();
+            let flushed = self.sync_group_prepares(&group, s);
+            let log = self.log.lock();
+            drop(flush);
+            return (group, flushed, log);
+        }
+        let log = self.log.lock();
+        self.gather(s);
+        let group = self.queue.take_group();
+        let flushed = self.sync_group_prepares(&group, s);
+        (group, flushed, log)
+    }
+
+    /// Classic stage C3 (leader, before the binlog write): with
+    /// `innodb_flush_log_at_trx_commit = 1`, one redo sync up to the group's highest Prepare
+    /// record, so no binlog transaction is durable before its Prepare record. With
+    /// `log_flush_placement = prepare` every member synced its own record already and this
+    /// returns without an fsync (`RedoLog::sync_to`'s fast path). With 0 or 2 the background
+    /// flush covers the records once a second.
+    fn sync_group_prepares(&self, group: &[Arc<Ticket<Work>>], s: &GroupSettings) -> Result<()> {
+        let Some(redo) = self.redo.as_ref().filter(|_| self.two_phase()) else {
+            return Ok(());
+        };
+        if s.flush_log_at_trx_commit != 1 {
+            return Ok(());
+        }
+        let highest = group
+            .iter()
+            .filter_map(|t| t.item.lock().as_ref().and_then(|w| w.prepared))
+            .map(|p| p.end)
+            .max();
+        if let Some(end) = highest {
+            self.redo_delay.store(s.sync_delay_us, Relaxed);
+            redo.sync_to(end).map_err(|p| p.to_error())?;
+        }
+        super::failpoint::hit("after_redo_sync");
+        Ok(())
     }
 
     /// Stage 2: with `binlog_commit_wait_count`, wait (at most `binlog_commit_wait_usec`) for
@@ -412,31 +619,64 @@ impl CommitPipeline {
     }
 
     /// Stage 5 by the leader: engine commits of the whole group in order, then stage 6.
-    fn commit_group(&self, group: &[Arc<Ticket<Work>>], g: u64, end: Option<LogPosition>) {
+    fn commit_group(&self, group: &[Arc<Ticket<Work>>], finish: GroupEnd) {
         for t in group {
             if let Some(txn) = t.take_item().and_then(|w| w.txn) {
                 self.engine.commit(txn);
             }
         }
         super::failpoint::hit("after_engine_commit");
-        *self.committed_upto.lock() = end;
-        self.turn.finish(g);
+        self.finish_group(finish);
         for t in group {
             t.complete(Ok(()), &self.bcast);
         }
     }
 
-    /// Stage 5, chained: each member commits itself, then wakes the next.
-    fn start_chain(&self, group: &[Arc<Ticket<Work>>], g: u64, end: Option<LogPosition>) {
+    /// The end of stage 5, once every member is committed in the engine:
+    /// 1. classic mode: append the group's Commit records (one write, no sync: recovery finds
+    ///    a transaction without its Commit record in the binlog; a checkpoint syncs them);
+    /// 2. publish `committed_upto` (checkpoints replay from there);
+    /// 3. classic mode: only then drop the Prepare records from the in-flight set, so a
+    ///    checkpoint that no longer sees them also sees `committed_upto` past them;
+    /// 4. let the next group commit in the engine.
+    fn finish_group(&self, finish: GroupEnd) {
+        self.append_commit_records(&finish.prepared);
+        *self.committed_upto.lock() = finish.end;
+        if !finish.prepared.is_empty() {
+            let mut inflight = self.inflight.lock();
+            for p in &finish.prepared {
+                inflight.remove(&p.lsn);
+            }
+        }
+        self.turn.finish(finish.group);
+    }
+
+    /// Classic stage C6: the group's Commit records in one append. A failure poisons the redo
+    /// log (logged here): these transactions are committed all the same — their binlog
+    /// events are durable — but every later Prepare fails.
+    fn append_commit_records(&self, prepared: &[Prepared]) {
+        let Some(redo) = self.redo.as_ref().filter(|_| !prepared.is_empty()) else {
+            return;
+        };
+        let mut buf = Vec::with_capacity(prepared.len() * 16);
+        for p in prepared {
+            super::redo::encode_record(&mut buf, &super::redo::RedoRecord::Commit { xid: p.xid });
+        }
+        if let Err(p) = redo.append(&buf) {
+            tracing::error!("{}", p.to_error().message());
+        }
+        super::failpoint::hit("after_commit_record");
+    }
+
+    /// Stage 5, chained: each member commits itself, then wakes the next; the last one
+    /// finishes the group.
+    fn start_chain(&self, group: &[Arc<Ticket<Work>>], finish: GroupEnd) {
+        let mut finish = Some(finish);
         for (i, t) in group.iter().enumerate() {
             let next = group.get(i + 1).cloned();
-            let end = next.is_none().then(|| end.clone()).flatten();
+            let finish = if next.is_none() { finish.take() } else { None };
             if let Some(w) = t.item.lock().as_mut() {
-                w.chain = Some(Chain {
-                    group: g,
-                    next,
-                    end,
-                });
+                w.chain = Some(Chain { next, finish });
             }
         }
         // The leader is the group's first member: it takes its own turn right away.
@@ -456,22 +696,19 @@ impl CommitPipeline {
             Some(Chain {
                 next: Some(next), ..
             }) => next.give_turn(&self.bcast),
+            // The last member: the whole group is committed in the engine.
             Some(Chain {
-                group,
-                next: None,
-                end,
-            }) => {
-                // The last member: the whole group is committed in the engine.
-                *self.committed_upto.lock() = end;
-                self.turn.finish(group);
-            }
-            None => {}
+                finish: Some(finish),
+                ..
+            }) => self.finish_group(finish),
+            _ => {}
         }
         ticket.complete(Ok(()), &self.bcast);
     }
 
     /// The write or sync failed: nobody in the group is acknowledged; their changes are rolled
-    /// back in the engine (the log is poisoned, so no later group can commit either).
+    /// back in the engine (the log is poisoned, so no later group can commit either). Classic
+    /// mode: their Prepare records stay in the in-flight set (see `inflight`).
     fn fail_group(&self, group: &[Arc<Ticket<Work>>], e: &Error, g: u64) {
         for t in group {
             if let Some(txn) = t.take_item().and_then(|w| w.txn) {

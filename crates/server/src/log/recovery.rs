@@ -42,6 +42,14 @@ use std::sync::Arc;
 pub struct RecoveryReport {
     pub transactions: u64,
     pub ddl: u64,
+    /// Classic mode: Prepare records without a Commit record whose XID is in the binlog
+    /// (committed by recovery).
+    pub prepared_committed: u64,
+    /// Classic mode: Prepare records neither committed nor in the binlog (rolled back).
+    pub prepared_rolled_back: u64,
+    /// Classic mode: binlog transactions after the checkpoint whose Prepare record is missing
+    /// (`innodb_flush_log_at_trx_commit` 0 or 2 and a crash: their engine changes are lost).
+    pub binlog_without_prepare: u64,
     pub next_gtid_seq: u64,
     /// The highest XID seen (new transactions are numbered above it).
     pub max_xid: u64,
@@ -54,12 +62,20 @@ pub struct RecoveryReport {
 /// Changes of one transaction being read: (db, table, change).
 type Pending = Vec<(String, String, BinChange)>;
 
+/// One complete unit of the binlog, as [`scan_binlog`] hands it over.
+pub(super) enum BinlogItem<'a> {
+    /// GTID … Xid, complete.
+    Transaction { xid: u64, changes: &'a Pending },
+    /// A standalone Query event (DDL).
+    Ddl { db: &'a str, sql: &'a str },
+}
+
 /// Where replay starts.
-struct Start {
-    file: Option<String>,
-    pos: u64,
+pub(super) struct Start {
+    pub file: Option<String>,
+    pub pos: u64,
     /// A checkpoint was loaded: tolerate DDL and rows whose effect it already holds.
-    after_checkpoint: bool,
+    pub after_checkpoint: bool,
 }
 
 /// Load the latest checkpoint and replay the binlog after it.
@@ -98,17 +114,23 @@ pub fn recover_one_log(dir: &dyn LogDir, basename: &str) -> Result<(Arc<Engine>,
             },
         ),
     };
-    replay_binlog(dir, basename, &engine, &start, &mut report)?;
+    let replayer = Replayer::new(&engine, start.after_checkpoint);
+    scan_binlog(dir, basename, &start, &mut report, &mut |item| match item {
+        BinlogItem::Transaction { changes, .. } => replayer.apply_transaction(changes),
+        BinlogItem::Ddl { db, sql } => replayer.apply_ddl(db, sql),
+    })?;
     Ok((engine, report))
 }
 
-/// Replay every binlog file named in `<basename>.index` from `start` into `engine`.
-fn replay_binlog(
+/// Read every binlog file named in `<basename>.index` from `start`, handing each complete
+/// transaction and DDL statement to `on` in log order (counted in `report`, with the next GTID
+/// sequence number); cut a torn tail of the last file at its last complete transaction.
+pub(super) fn scan_binlog(
     dir: &dyn LogDir,
     basename: &str,
-    engine: &Arc<Engine>,
     start: &Start,
     report: &mut RecoveryReport,
+    on: &mut dyn FnMut(BinlogItem<'_>) -> Result<()>,
 ) -> Result<()> {
     let files = read_index(dir, basename)
         .map_err(|e| untrusted(format!("cannot read {basename}.index: {e}")))?;
@@ -120,7 +142,6 @@ fn replay_binlog(
         })?,
         None => 0,
     };
-    let replayer = Replayer::new(engine, start.after_checkpoint);
     for (i, (name, _)) in files.iter().enumerate().skip(first) {
         let last = i + 1 == files.len();
         let data = dir.read(name).map_err(|e| {
@@ -130,7 +151,7 @@ fn replay_binlog(
             ))
         })?;
         let from = if i == first { start.pos } else { 0 };
-        let good_end = replay_file(&replayer, &data, from, report)?;
+        let good_end = scan_file(&data, from, report, on)?;
         if good_end < data.len() as u64 {
             if !last {
                 return Err(untrusted(format!(
@@ -144,8 +165,13 @@ fn replay_binlog(
     Ok(())
 }
 
-/// Replay one file; returns the offset just past its last complete transaction.
-fn replay_file(r: &Replayer, data: &[u8], from: u64, report: &mut RecoveryReport) -> Result<u64> {
+/// Scan one file; returns the offset just past its last complete transaction.
+fn scan_file(
+    data: &[u8],
+    from: u64,
+    report: &mut RecoveryReport,
+    on: &mut dyn FnMut(BinlogItem<'_>) -> Result<()>,
+) -> Result<u64> {
     let (events, mut good_end) = events_from(data, from);
     let mut maps: HashMap<u64, (String, String)> = HashMap::new();
     let mut pending: Option<Pending> = None;
@@ -170,15 +196,21 @@ fn replay_file(r: &Replayer, data: &[u8], from: u64, report: &mut RecoveryReport
                         .map(|c| (db.clone(), table.clone(), c.clone())),
                 );
             }
-            Event::Xid(_) => {
+            Event::Xid(xid) => {
                 if let Some(p) = pending.take() {
-                    r.apply_transaction(&p)?;
+                    on(BinlogItem::Transaction {
+                        xid: xid.0,
+                        changes: &p,
+                    })?;
                     report.transactions += 1;
                 }
                 good_end = ev.end().0;
             }
             Event::Query(q) if ddl_next => {
-                r.apply_ddl(&q.db, &q.sql)?;
+                on(BinlogItem::Ddl {
+                    db: &q.db,
+                    sql: &q.sql,
+                })?;
                 report.ddl += 1;
                 ddl_next = false;
                 good_end = ev.end().0;
@@ -255,7 +287,7 @@ fn cut_tail(
     f.sync().map_err(io)
 }
 
-fn untrusted(msg: String) -> Error {
+pub(super) fn untrusted(msg: String) -> Error {
     Error::new(
         cohort_protocol::ErrorCode::Unknown,
         format!("refusing to start: {msg}"),
@@ -263,7 +295,7 @@ fn untrusted(msg: String) -> Error {
 }
 
 /// Applies replayed transactions and DDL to the engine.
-struct Replayer {
+pub(super) struct Replayer {
     engine: Arc<Engine>,
     /// Replaying after a checkpoint: effects already in the snapshot are expected.
     after_checkpoint: bool,
@@ -272,7 +304,7 @@ struct Replayer {
 }
 
 impl Replayer {
-    fn new(engine: &Arc<Engine>, after_checkpoint: bool) -> Replayer {
+    pub(super) fn new(engine: &Arc<Engine>, after_checkpoint: bool) -> Replayer {
         let ctx = ServerContext::new(
             engine.clone(),
             crate::vars::SystemVariables::new(),
@@ -300,7 +332,7 @@ impl Replayer {
     }
 
     /// Install one row change (images built from the table's current definition).
-    fn apply_row(
+    pub(super) fn apply_row(
         &self,
         db: &str,
         table: &str,
@@ -325,7 +357,7 @@ impl Replayer {
             .apply_recovered(t.id(), before.as_deref(), after.map(Into::into))
     }
 
-    fn apply_ddl(&self, db: &str, sql: &str) -> Result<()> {
+    pub(super) fn apply_ddl(&self, db: &str, sql: &str) -> Result<()> {
         let db = (!db.is_empty()).then(|| db.to_string());
         let mut sess = SessionState::new(0, "root", "%", db);
         match crate::sql::execute_text(&self.ctx, &mut sess, sql) {
@@ -357,14 +389,7 @@ pub fn recover_redo_only(
     };
     let (redo, scan) =
         RedoLog::open(dir, segment_size, sync_delay).map_err(|e| untrusted(e.to_string()))?;
-    if let Some(cut) = &scan.cut {
-        let note = format!(
-            "redo {}: torn or corrupt tail cut at offset {} ({} bytes dropped: {})",
-            cut.file, cut.offset, cut.bytes, cut.reason
-        );
-        tracing::warn!("{note}");
-        report.notes.push(note);
-    }
+    note_redo_cut(&scan, &mut report);
     let replayer = Replayer::new(&engine, after_checkpoint);
     let start = Lsn(start.max(scan.first_lsn.0));
     let records = redo
@@ -388,4 +413,16 @@ pub fn recover_redo_only(
     }
     report.max_xid = scan.max_xid.unwrap_or(0);
     Ok((engine, Arc::new(redo), report))
+}
+
+/// Report a torn redo tail that `RedoLog::open` cut.
+pub(super) fn note_redo_cut(scan: &super::redo::RedoScan, report: &mut RecoveryReport) {
+    if let Some(cut) = &scan.cut {
+        let note = format!(
+            "redo {}: torn or corrupt tail cut at offset {} ({} bytes dropped: {})",
+            cut.file, cut.offset, cut.bytes, cut.reason
+        );
+        tracing::warn!("{note}");
+        report.notes.push(note);
+    }
 }

@@ -307,3 +307,526 @@ fn binlog_off_redo_commits_survive_and_a_failed_sync_poisons() {
         7
     );
 }
+
+// ---- classic mode: redo Prepare records, the binlog as coordinator ----
+
+/// A classic-mode context on `dir`, recovered from what `dir` holds, and the recovery report.
+fn classic_context_on(dir: &SimDir) -> (ServerContext, super::recovery::RecoveryReport) {
+    let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
+    let delay = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let (engine, redo, report) =
+        super::recovery_classic::recover_classic(logdir.clone(), "binlog", 1 << 20, delay.clone())
+            .unwrap();
+    let binlog = BinlogFiles::open(logdir.clone(), "binlog", 1).unwrap();
+    let pipeline = Arc::new(CommitPipeline::classic(
+        engine.clone(),
+        binlog,
+        report.next_gtid_seq,
+        redo,
+        delay,
+        logdir,
+    ));
+    let ctx = ServerContext::with_pipeline(
+        engine,
+        pipeline,
+        SystemVariables::new(),
+        Accounts::in_memory(""),
+    );
+    ctx.next_xid
+        .store(report.max_xid + 1, std::sync::atomic::Ordering::Relaxed);
+    (ctx, report)
+}
+
+fn classic(dir: &SimDir) -> ServerContext {
+    classic_context_on(dir).0
+}
+
+fn status(ctx: &ServerContext, name: &str) -> u64 {
+    let rows = ctx.pipeline.status();
+    match rows.iter().find(|(n, _)| n == name) {
+        Some((_, Value::UInt(v))) => *v,
+        other => panic!("{name}: {other:?}"),
+    }
+}
+
+fn values(ctx: &ServerContext) -> Vec<(i64, String)> {
+    let mut s = SessionState::new(99, "root", "%", None);
+    match run(ctx, &mut s, "SELECT id, v FROM d.t ORDER BY id").unwrap() {
+        QueryResult::Rows { rows, .. } => rows
+            .iter()
+            .map(|r| match (&r[0], &r[1]) {
+                (Value::Int(i), Value::Bytes(b)) => (*i, String::from_utf8(b.clone()).unwrap()),
+                other => panic!("{other:?}"),
+            })
+            .collect(),
+        _ => panic!("no rows"),
+    }
+}
+
+/// Play a session's stage 1 for `sql` and stop there: the transaction is prepared, its
+/// Prepare record is in the redo log (synced with placement `prepare`), and it holds its row
+/// locks until the returned work goes through the pipeline.
+fn hold_prepared(ctx: &ServerContext, sql_text: &str) -> (super::Work, super::pipeline::Prepared) {
+    let mut s = SessionState::new(50, "root", "%", None);
+    run(ctx, &mut s, "BEGIN").unwrap();
+    run(ctx, &mut s, sql_text).unwrap();
+    let mut txn = s.txn.take().unwrap();
+    ctx.engine.prepare(&mut txn).unwrap();
+    let xid = ctx
+        .next_xid
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let changes = txn.changes();
+    let binlog = super::encode::transaction_events(&changes, xid, 1).unwrap();
+    let mut redo = Vec::new();
+    let refs = changes
+        .iter()
+        .map(super::redo::RedoChangeRef::from_row_change);
+    super::redo::encode_txn(&mut redo, super::redo::TxnRecordKind::Prepare, xid, refs);
+    drop(changes);
+    let p = ctx.pipeline.prepare_in_redo(&ctx.vars, xid, &redo).unwrap();
+    (super::Work::prepared(txn, binlog, p), p)
+}
+
+#[test]
+fn classic_commits_survive_a_crash_in_both_placements() {
+    for placement in ["group", "prepare"] {
+        let dir = SimDir::new();
+        let ctx = classic(&dir);
+        let mut s = setup(&ctx);
+        run(
+            &ctx,
+            &mut s,
+            &format!("SET GLOBAL log_flush_placement = '{placement}'"),
+        )
+        .unwrap();
+        for i in 0..10 {
+            run(&ctx, &mut s, &format!("INSERT INTO d.t VALUES ({i}, 'x')")).unwrap();
+        }
+        run(&ctx, &mut s, "UPDATE d.t SET v = 'y' WHERE id < 5").unwrap();
+        run(&ctx, &mut s, "DELETE FROM d.t WHERE id = 9").unwrap();
+        assert!(
+            status(&ctx, "Redo_log_fsyncs") > 0,
+            "redo fsyncs are counted"
+        );
+        let want = values(&ctx);
+        let img1 = dir.crash_image();
+        let (ctx2, report) = classic_context_on(&img1);
+        assert_eq!(values(&ctx2), want, "{placement}");
+        assert_eq!((report.transactions, report.ddl), (12, 2), "{placement}");
+        assert_eq!(report.prepared_rolled_back, 0);
+        assert_eq!(report.binlog_without_prepare, 0);
+        // The last commit's Commit record was not synced: the binlog committed it.
+        assert!(report.prepared_committed >= 1, "{report:?}");
+        // A second crash after more commits: XIDs continue above the first run's, so no
+        // Prepare of this run is mistaken for a binlog transaction of the last one.
+        let mut s2 = SessionState::new(3, "root", "%", None);
+        run(&ctx2, &mut s2, "INSERT INTO d.t VALUES (100, 'z')").unwrap();
+        let (_held, _) = hold_prepared(&ctx2, "INSERT INTO d.t VALUES (101, 'held')");
+        let img = img1.crash_image();
+        drop(ctx2);
+        let (ctx3, report) = classic_context_on(&img);
+        let got = values(&ctx3);
+        assert!(got.contains(&(100, "z".into())));
+        assert!(
+            !got.iter().any(|(id, _)| *id == 101),
+            "{placement}: {got:?}"
+        );
+        assert_eq!(report.next_gtid_seq, 16, "GTIDs continue from the binlog");
+    }
+}
+
+#[test]
+fn group_placement_syncs_the_redo_log_at_most_once_per_group() {
+    for (placement, leader_commits) in [("group", "ON"), ("prepare", "ON"), ("group", "OFF")] {
+        let dir = SimDir::new();
+        let ctx = Arc::new(classic(&dir));
+        let mut s = setup(&ctx);
+        run(
+            &ctx,
+            &mut s,
+            &format!("SET GLOBAL log_flush_placement = '{placement}'"),
+        )
+        .unwrap();
+        let sql = format!("SET GLOBAL binlog_optimize_thread_scheduling = {leader_commits}");
+        run(&ctx, &mut s, &sql).unwrap();
+        run(&ctx, &mut s, "SET GLOBAL log_sync_delay_us = 2000").unwrap();
+        let (redo0, groups0) = (
+            status(&ctx, "Redo_log_fsyncs"),
+            status(&ctx, "Binlog_group_commits"),
+        );
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                let ctx = ctx.clone();
+                std::thread::spawn(move || {
+                    let mut s = SessionState::new(10 + t, "root", "%", None);
+                    for i in 0..15 {
+                        let id = t * 100 + i;
+                        run(&ctx, &mut s, &format!("INSERT INTO d.t VALUES ({id}, 'x')")).unwrap();
+                    }
+                })
+            })
+            .collect();
+        threads.into_iter().for_each(|h| h.join().unwrap());
+        let redo = status(&ctx, "Redo_log_fsyncs") - redo0;
+        let groups = status(&ctx, "Binlog_group_commits") - groups0;
+        assert!(
+            redo > 0 && groups < 120,
+            "{placement}: {redo} redo fsyncs, {groups} groups"
+        );
+        if placement == "group" {
+            assert!(redo <= groups, "{redo} redo fsyncs for {groups} groups");
+        }
+        // Every group finished (leader or chained): nothing is left in flight, and every
+        // transaction has its Commit record.
+        let redo_log = ctx.pipeline.redo().unwrap();
+        assert_eq!(
+            ctx.pipeline.classic_replay_start(),
+            Some(redo_log.end_lsn())
+        );
+        let commits = redo_log
+            .records_from(super::redo::Lsn(0))
+            .unwrap()
+            .filter(|r| matches!(r, Ok((_, super::redo::RedoRecord::Commit { .. }))))
+            .count();
+        assert_eq!(commits, 120, "{placement} {leader_commits}");
+        let ctx2 = classic(&dir.crash_image());
+        assert_eq!(
+            count(&ctx2, &mut SessionState::new(2, "root", "%", None)),
+            120
+        );
+    }
+}
+
+#[test]
+fn a_prepared_transaction_without_its_binlog_events_is_rolled_back() {
+    let dir = SimDir::new();
+    let ctx = classic(&dir);
+    let mut s = setup(&ctx);
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (1, 'a')").unwrap();
+    run(&ctx, &mut s, "SET GLOBAL log_flush_placement = 'prepare'").unwrap();
+    // Prepared and synced in the redo log; the crash comes before the binlog write.
+    let (_held, p) = hold_prepared(&ctx, "INSERT INTO d.t VALUES (2, 'b')");
+    assert!(ctx.pipeline.redo().unwrap().synced_lsn() >= p.end);
+    let (ctx2, report) = classic_context_on(&dir.crash_image());
+    assert_eq!(values(&ctx2), vec![(1, "a".to_string())]);
+    assert_eq!(report.prepared_rolled_back, 1, "{report:?}");
+    assert_eq!(report.binlog_without_prepare, 0);
+}
+
+#[test]
+fn a_prepared_transaction_in_the_binlog_without_a_commit_record_is_committed() {
+    let dir = SimDir::new();
+    let ctx = classic(&dir);
+    let mut s = setup(&ctx);
+    // T1's Commit record is made durable by T2's group sync; T2's is not durable.
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (1, 'a')").unwrap();
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (2, 'b')").unwrap();
+    let img = dir.crash_image();
+    let records = super::redo::RedoLog::open(Arc::new(img.clone()), 1 << 20, Arc::default())
+        .unwrap()
+        .0;
+    let commits = records
+        .records_from(super::redo::Lsn(0))
+        .unwrap()
+        .filter(|r| matches!(r, Ok((_, super::redo::RedoRecord::Commit { .. }))))
+        .count();
+    assert_eq!(commits, 1, "exactly T1's Commit record is durable");
+    drop(records);
+    let (ctx2, report) = classic_context_on(&img);
+    assert_eq!(values(&ctx2), vec![(1, "a".into()), (2, "b".into())]);
+    assert_eq!(report.transactions, 2);
+    assert_eq!(report.prepared_committed, 1, "{report:?}");
+    assert_eq!(report.prepared_rolled_back, 0);
+}
+
+#[test]
+fn classic_torn_redo_tail_is_cut_and_its_prepare_never_committed() {
+    let dir = SimDir::new();
+    let ctx = classic(&dir);
+    let mut s = setup(&ctx);
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (1, 'a')").unwrap();
+    // Group placement: the Prepare record is appended but not synced (its group never ran).
+    let (_held, p) = hold_prepared(&ctx, "INSERT INTO d.t VALUES (2, 'b')");
+    let redo = ctx.pipeline.redo().unwrap();
+    assert!(redo.synced_lsn() < p.end);
+    let durable = dir.crash_image().read("redo.000001").unwrap().len();
+    let written = dir.read("redo.000001").unwrap().len();
+    for extra in [1, (written - durable) / 2, written - durable - 1] {
+        let img = dir.crash_image_with_tail("redo.000001", extra);
+        let (ctx2, report) = classic_context_on(&img);
+        assert_eq!(values(&ctx2), vec![(1, "a".to_string())], "extra {extra}");
+        assert!(
+            report
+                .notes
+                .iter()
+                .any(|n| n.contains("redo") && n.contains("tail")),
+            "{report:?}"
+        );
+        assert_eq!(
+            report.prepared_rolled_back, 0,
+            "the torn Prepare is not a record"
+        );
+    }
+}
+
+#[test]
+fn classic_torn_binlog_tail_rolls_back_its_prepared_transaction() {
+    let dir = SimDir::new();
+    let ctx = classic(&dir);
+    let mut s = setup(&ctx);
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (1, 'a')").unwrap();
+    run(&ctx, &mut s, "SET GLOBAL sync_binlog = 0").unwrap();
+    // Its Prepare record is synced by the group, its binlog events are not.
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (2, 'b')").unwrap();
+    let name = ctx.pipeline.with_binlog(|b| b.position().file).unwrap();
+    let img = dir.crash_image_with_tail(&name, 40);
+    let (ctx2, report) = classic_context_on(&img);
+    assert_eq!(values(&ctx2), vec![(1, "a".to_string())]);
+    assert_eq!(report.prepared_rolled_back, 1, "{report:?}");
+    assert!(
+        report.notes.iter().any(|n| n.contains("binlog")),
+        "{report:?}"
+    );
+    let out = cohort_binlog::read_all(&img.read(&name).unwrap());
+    assert!(out.error.is_none(), "the cut file decodes cleanly");
+}
+
+#[test]
+fn a_checkpoint_replays_from_the_oldest_in_flight_prepare() {
+    for finish in [true, false] {
+        let dir = SimDir::new();
+        let ctx = classic(&dir);
+        let mut s = setup(&ctx);
+        for i in 0..5 {
+            run(&ctx, &mut s, &format!("INSERT INTO d.t VALUES ({i}, 'x')")).unwrap();
+        }
+        let (held, p) = hold_prepared(&ctx, "INSERT INTO d.t VALUES (50, 'held')");
+        // Commits after the held prepare, so the redo end moves past it.
+        for i in 5..10 {
+            run(&ctx, &mut s, &format!("INSERT INTO d.t VALUES ({i}, 'x')")).unwrap();
+        }
+        let redo_end = ctx.pipeline.redo().unwrap().end_lsn();
+        let info = super::checkpointer::run_checkpoint(&ctx).unwrap().unwrap();
+        assert_eq!(info.rows, 10, "the held transaction is not in the snapshot");
+        assert_eq!(
+            info.position.redo_lsn, p.lsn.0,
+            "replay starts at the held Prepare"
+        );
+        assert!(p.lsn < redo_end);
+        if finish {
+            ctx.pipeline.commit(&ctx.vars, held).unwrap();
+        } else {
+            drop(held);
+        }
+        // Once nothing is in flight, the next checkpoint starts at the redo end.
+        if finish {
+            let info = super::checkpointer::run_checkpoint(&ctx).unwrap().unwrap();
+            assert_eq!(
+                info.position.redo_lsn,
+                ctx.pipeline.redo().unwrap().end_lsn().0
+            );
+            run(&ctx, &mut s, "INSERT INTO d.t VALUES (60, 'after')").unwrap();
+        }
+        let (ctx2, report) = classic_context_on(&dir.crash_image());
+        let got = values(&ctx2);
+        assert_eq!(got.len(), if finish { 12 } else { 10 }, "{got:?}");
+        assert_eq!(got.contains(&(50, "held".into())), finish);
+        assert_eq!(report.binlog_without_prepare, 0, "{report:?}");
+        if !finish {
+            assert_eq!(report.prepared_rolled_back, 1, "{report:?}");
+        }
+    }
+}
+
+#[test]
+fn classic_checkpoint_purges_redo_and_binlog_and_recovery_continues() {
+    let dir = SimDir::new();
+    let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
+    // Small redo segments so a checkpoint can purge some.
+    let delay = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let (engine, redo, report) =
+        super::recovery_classic::recover_classic(logdir.clone(), "binlog", 512, delay.clone())
+            .unwrap();
+    let binlog = BinlogFiles::open(logdir.clone(), "binlog", 1).unwrap();
+    let pipeline = Arc::new(CommitPipeline::classic(
+        engine.clone(),
+        binlog,
+        report.next_gtid_seq,
+        redo,
+        delay,
+        logdir,
+    ));
+    let ctx = ServerContext::with_pipeline(
+        engine,
+        pipeline,
+        SystemVariables::new(),
+        Accounts::in_memory(""),
+    );
+    let mut s = setup(&ctx);
+    run(&ctx, &mut s, "SET GLOBAL max_binlog_size = 4096").unwrap();
+    run(
+        &ctx,
+        &mut s,
+        "CREATE TABLE d.u (id INT PRIMARY KEY AUTO_INCREMENT, x INT)",
+    )
+    .unwrap();
+    for i in 0..60 {
+        run(
+            &ctx,
+            &mut s,
+            &format!("INSERT INTO d.t VALUES ({i}, 'before')"),
+        )
+        .unwrap();
+    }
+    run(&ctx, &mut s, "INSERT INTO d.u (x) VALUES (1), (2)").unwrap();
+    let segments = ctx.pipeline.redo().unwrap().segment_names().len();
+    super::checkpointer::run_checkpoint(&ctx).unwrap().unwrap();
+    assert!(ctx.pipeline.redo().unwrap().segment_names().len() < segments);
+    run(&ctx, &mut s, "UPDATE d.t SET v = 'after' WHERE id < 10").unwrap();
+    run(&ctx, &mut s, "DROP TABLE d.u").unwrap();
+    run(
+        &ctx,
+        &mut s,
+        "CREATE TABLE d.u (id INT PRIMARY KEY AUTO_INCREMENT, x INT)",
+    )
+    .unwrap();
+    run(&ctx, &mut s, "INSERT INTO d.u (x) VALUES (7)").unwrap();
+    let last = ctx.pipeline.with_binlog(|b| b.position().file).unwrap();
+    run(&ctx, &mut s, &format!("PURGE BINARY LOGS TO '{last}'")).unwrap();
+    let (ctx2, report) = classic_context_on(&dir.crash_image());
+    assert!(report.checkpoint.is_some());
+    let mut s2 = SessionState::new(2, "root", "%", None);
+    assert_eq!(count(&ctx2, &mut s2), 60);
+    match run(&ctx2, &mut s2, "SELECT COUNT(*) FROM d.t WHERE v = 'after'").unwrap() {
+        QueryResult::Rows { rows, .. } => assert_eq!(rows[0][0], Value::Int(10)),
+        _ => panic!(),
+    }
+    run(&ctx2, &mut s2, "INSERT INTO d.u (x) VALUES (8)").unwrap();
+    match run(&ctx2, &mut s2, "SELECT MAX(id), COUNT(*) FROM d.u").unwrap() {
+        QueryResult::Rows { rows, .. } => assert_eq!(rows[0], vec![Value::Int(2), Value::Int(2)]),
+        _ => panic!(),
+    }
+}
+
+#[test]
+fn lazy_redo_flush_loses_engine_changes_of_binlog_transactions_and_says_so() {
+    let dir = SimDir::new();
+    let ctx = classic(&dir);
+    let mut s = setup(&ctx);
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (1, 'a')").unwrap();
+    run(
+        &ctx,
+        &mut s,
+        "SET GLOBAL innodb_flush_log_at_trx_commit = 2",
+    )
+    .unwrap();
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (2, 'b')").unwrap();
+    let (ctx2, report) = classic_context_on(&dir.crash_image());
+    assert_eq!(report.binlog_without_prepare, 1, "{report:?}");
+    assert!(report
+        .notes
+        .iter()
+        .any(|n| n.contains("no redo Prepare record")));
+    assert_eq!(values(&ctx2), vec![(1, "a".to_string())]);
+}
+
+/// A failed redo write, fsync or a full disk poisons the redo log: that commit and every later
+/// one fail with ER_ERROR_ON_WRITE naming the redo file; nothing unacknowledged is durable;
+/// reads keep working; the fsync is never retried.
+#[test]
+fn classic_redo_failures_poison_the_log() {
+    let faults = [
+        (
+            "write",
+            Faults {
+                fail_next_append: true,
+                ..Faults::default()
+            },
+        ),
+        (
+            "fsync",
+            Faults {
+                fail_next_sync: true,
+                ..Faults::default()
+            },
+        ),
+        ("enospc", Faults::default()),
+    ];
+    for (what, mut fault) in faults {
+        let dir = SimDir::new();
+        let ctx = classic(&dir);
+        let mut s = setup(&ctx);
+        run(&ctx, &mut s, "INSERT INTO d.t VALUES (1, 'a')").unwrap();
+        if what == "enospc" {
+            let used: u64 = dir
+                .list()
+                .unwrap()
+                .iter()
+                .map(|f| dir.read(f).unwrap().len() as u64)
+                .sum();
+            fault.capacity = Some(used + 10);
+        }
+        let binlog_before = dir.read("binlog.000001").unwrap();
+        let syncs = dir.sync_count();
+        dir.set_faults(fault);
+        let e = run(&ctx, &mut s, "INSERT INTO d.t VALUES (2, 'b')").unwrap_err();
+        assert_eq!(e.code(), ErrorCode::ErrorOnWrite, "{what}");
+        assert!(
+            e.message().contains("redo.000001"),
+            "{what}: {}",
+            e.message()
+        );
+        if what == "enospc" {
+            assert!(e.message().contains(&format!("errno: {}", libc::ENOSPC)));
+        }
+        dir.set_faults(Faults::default());
+        let e = run(&ctx, &mut s, "INSERT INTO d.t VALUES (3, 'c')").unwrap_err();
+        assert_eq!(
+            e.code(),
+            ErrorCode::ErrorOnWrite,
+            "{what}: later commits fail"
+        );
+        assert!(
+            e.message().contains("redo.000001"),
+            "{what}: {}",
+            e.message()
+        );
+        assert_eq!(
+            dir.sync_count(),
+            syncs,
+            "{what}: no fsync after the failure"
+        );
+        assert_eq!(
+            dir.read("binlog.000001").unwrap(),
+            binlog_before,
+            "{what}: nothing reached the binlog"
+        );
+        assert_eq!(
+            values(&ctx),
+            vec![(1, "a".to_string())],
+            "{what}: reads work"
+        );
+        let ctx2 = classic(&dir.crash_image());
+        assert_eq!(values(&ctx2), vec![(1, "a".to_string())], "{what}");
+    }
+}
+
+#[test]
+fn a_binlog_file_created_by_a_crashed_rotation_does_not_block_the_next_start() {
+    let dir = SimDir::new();
+    let ctx = context_on(&dir);
+    let mut s = setup(&ctx);
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (1, 'a')").unwrap();
+    // The crash came after the rotation created binlog.000002, before the index named it.
+    let img = dir.crash_image();
+    let mut f = img.create("binlog.000002").unwrap();
+    f.append(b"\xfebin").unwrap();
+    f.sync().unwrap();
+    let ctx2 = context_on(&img);
+    assert_eq!(
+        count(&ctx2, &mut SessionState::new(2, "root", "%", None)),
+        1
+    );
+    let files = ctx2.pipeline.with_binlog(|b| b.list()).unwrap();
+    assert_eq!(files.last().unwrap().0, "binlog.000002");
+}
