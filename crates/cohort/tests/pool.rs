@@ -58,6 +58,10 @@ fn free_port() -> u16 {
 
 impl Server {
     fn start(name: &str, flags: &[&str]) -> Server {
+        Server::start_with(name, "pool-of-threads", flags)
+    }
+
+    fn start_with(name: &str, thread_handling: &str, flags: &[&str]) -> Server {
         for _ in 0..5 {
             let port = free_port();
             let datadir = std::env::temp_dir()
@@ -67,7 +71,7 @@ impl Server {
             let child = Command::new(env!("CARGO_BIN_EXE_cohort"))
                 .args(["serve", "--port", &port.to_string(), "--datadir"])
                 .arg(&datadir)
-                .args(["--thread-handling", "pool-of-threads"])
+                .args(["--thread-handling", thread_handling])
                 .args(flags)
                 .stdout(Stdio::null())
                 .stderr(Stdio::from(log))
@@ -168,13 +172,17 @@ struct RawConn {
 
 impl RawConn {
     fn login(port: u16) -> std::io::Result<RawConn> {
+        RawConn::login_as(port, "")
+    }
+
+    fn login_as(port: u16, password: &str) -> std::io::Result<RawConn> {
         let s = TcpStream::connect(("127.0.0.1", port))?;
         s.set_read_timeout(Some(Duration::from_secs(60)))?;
         let mut c = RawConn { s };
         let (_, greeting) = c.read_packet()?;
         let hs = Handshake::parse(&greeting).map_err(std::io::Error::other)?;
         let mut payload = Vec::new();
-        HandshakeResponse::native("root", "", None, &hs).encode(&mut payload);
+        HandshakeResponse::native("root", password, None, &hs).encode(&mut payload);
         c.write(&payload, 1)?;
         let (_, ok) = c.read_packet()?;
         if ok.first() != Some(&0) {
@@ -497,4 +505,88 @@ fn extra_port_answers_when_the_pool_cannot() {
         "answered once unblocked"
     );
     assert_eq!(sum_v(&mut admin), 3);
+}
+
+/// The connection and thread counters of SHOW GLOBAL STATUS, in both modes.
+#[test]
+fn connection_and_thread_counters_in_both_modes() {
+    for mode in ["one-thread-per-connection", "pool-of-threads"] {
+        let server = Server::start_with("counters", mode, &["--thread-pool-size", "2"]);
+        let mut c = server.conn();
+        create_table(&mut c, 1);
+        let st = |c: &mut Conn, name: &str| server.status(c, name);
+        // Connections from startup (the readiness probe) are gone once this settles.
+        let settle = |c: &mut Conn, want: u64| {
+            let t = Instant::now();
+            while st(c, "Threads_connected") != want && t.elapsed() < Duration::from_secs(10) {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            st(c, "Threads_connected")
+        };
+        assert_eq!(settle(&mut c, 1), 1, "{mode}");
+        let (connections, created) = (st(&mut c, "Connections"), st(&mut c, "Threads_created"));
+        let aborted = st(&mut c, "Aborted_connects");
+        let raw: Vec<RawConn> = (0..5)
+            .map(|_| RawConn::login(server.port).unwrap())
+            .collect();
+        assert_eq!(st(&mut c, "Threads_connected"), 6, "{mode}");
+        assert_eq!(st(&mut c, "Connections"), connections + 5, "{mode}");
+        assert!(st(&mut c, "Max_used_connections") >= 6, "{mode}");
+        let (threads, idle) = (
+            st(&mut c, "Threadpool_threads"),
+            st(&mut c, "Threadpool_idle_threads"),
+        );
+        let created_now = st(&mut c, "Threads_created");
+        if mode == "pool-of-threads" {
+            assert!(
+                threads >= 1 && idle < threads,
+                "{mode}: {threads} threads, {idle} idle"
+            );
+            assert!(
+                created_now < created + 5,
+                "{mode}: no thread per connection"
+            );
+        } else {
+            assert_eq!((threads, idle), (0, 0), "{mode}");
+            assert_eq!(
+                created_now,
+                created + 5,
+                "{mode}: one thread per connection"
+            );
+        }
+        // Threads_running: this SHOW STATUS, and a session waiting on a row lock.
+        assert_eq!(st(&mut c, "Threads_running"), 1, "{mode}");
+        c.query_drop("BEGIN").unwrap();
+        c.query_drop("UPDATE d.t SET v = 1 WHERE id = 0").unwrap();
+        let mut other = server.conn();
+        let waiter = std::thread::spawn(move || {
+            other
+                .query_drop("UPDATE d.t SET v = 2 WHERE id = 0")
+                .unwrap();
+        });
+        let t = Instant::now();
+        while st(&mut c, "Threads_running") != 2 && t.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(st(&mut c, "Threads_running"), 2, "{mode}");
+        c.query_drop("COMMIT").unwrap();
+        waiter.join().unwrap();
+        // Aborted_connects: a wrong password, and a client leaving during the handshake.
+        assert!(RawConn::login_as(server.port, "wrong").is_err());
+        let mut gone = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        gone.read_exact(&mut [0u8; 4]).unwrap();
+        drop(gone);
+        let t = Instant::now();
+        while st(&mut c, "Aborted_connects") < aborted + 2 && t.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(st(&mut c, "Aborted_connects"), aborted + 2, "{mode}");
+        drop(raw);
+        assert_eq!(
+            settle(&mut c, 1),
+            1,
+            "{mode}: closed connections are counted out"
+        );
+    }
 }
