@@ -21,6 +21,9 @@
 #              gives users with CONNECTION ADMIN one extra connection and then refuses *before*
 #              the handshake.
 #     Or set MAXCONN_PORT (+ MAXCONN_USER, MAXCONN_PASSWORD, MAXCONN_LIMIT) to a running one.
+#   COHORT_SERVE_FLAGS []  extra `cohort serve` flags for the servers this script starts (cohort
+#       target), e.g. "--thread-handling pool-of-threads" to test the pool of threads; the server
+#       under test is started by the caller with the same flags (see .ci/run)
 #   COHORT_BIN [target/release/cohort]  MARIADB_SH [../shared/tools/mariadb.sh]
 #   MARIADB_DATADIR [/tmp/cohort-mariadb]
 #   INTEROP_MYSQL_BIN  the interop-mysql binary [target/{release,debug}/interop-mysql, else cargo build -p interop]
@@ -40,6 +43,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 : "${COHORT_BIN:=$REPO/target/release/cohort}"
 : "${MARIADB_SH:=$REPO/../shared/tools/mariadb.sh}"
 : "${MARIADB_DATADIR:=/tmp/cohort-mariadb}"
+: "${COHORT_SERVE_FLAGS:=}"
 export INTEROP_WORKDIR
 mkdir -p "$INTEROP_WORKDIR"
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -55,7 +59,7 @@ top_pass() {
   echo "PASS: $*"
   TOTAL_PASSED=$((TOTAL_PASSED + 1))
 }
-echo "interop suite against $COHORT_HOST:$COHORT_PORT ($INTEROP_TARGET), parts: $INTEROP_PARTS; logs in $INTEROP_WORKDIR"
+echo "interop suite against $COHORT_HOST:$COHORT_PORT ($INTEROP_TARGET${COHORT_SERVE_FLAGS:+, $COHORT_SERVE_FLAGS}), parts: $INTEROP_PARTS; logs in $INTEROP_WORKDIR"
 
 # run_part NAME TIMEOUT CMD...: runs a part, shows its output, counts its PASS/FAIL lines.
 run_part() {
@@ -154,7 +158,7 @@ for part in $INTEROP_PARTS; do
       if [ "$INTEROP_TARGET" == cohort ]; then
         MAXCONN_LIMIT=5
         "$COHORT_BIN" serve --port "$MAXCONN_PORT" --bind 127.0.0.1 --datadir "$mc_dir/data" \
-          --root-password "$COHORT_ROOT_PASSWORD" --max-connections "$MAXCONN_LIMIT" >"$INTEROP_WORKDIR/maxconn-server.log" 2>&1 &
+          --root-password "$COHORT_ROOT_PASSWORD" --max-connections "$MAXCONN_LIMIT" $COHORT_SERVE_FLAGS >"$INTEROP_WORKDIR/maxconn-server.log" 2>&1 &
         mc_started=$!
         if wait_answers "$MAXCONN_PORT" "$COHORT_ROOT_USER" "$COHORT_ROOT_PASSWORD" && create_account "$MAXCONN_PORT"; then
           export MAXCONN_USER=$COHORT_USER MAXCONN_PASSWORD=$COHORT_PASSWORD

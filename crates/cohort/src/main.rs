@@ -11,6 +11,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once at startup: the size of the flag structs does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Run the server.

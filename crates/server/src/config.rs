@@ -29,7 +29,8 @@ pub struct ServeArgs {
     /// Password of the `root` account [default: empty, which restricts the server to loopback].
     #[arg(long, value_name = "PASSWORD")]
     pub root_password: Option<String>,
-    /// Maximum simultaneous client connections; one more is answered with error 1040 [default: 151].
+    /// Maximum simultaneous client connections; one more is answered with error 1040
+    /// [default: 151; 10000 with --thread-handling pool-of-threads].
     #[arg(long)]
     pub max_connections: Option<u64>,
     /// Largest packet (statement) accepted, in bytes; larger ones get error 1153 [default: 16777216].
@@ -100,6 +101,37 @@ pub struct ServeArgs {
     /// ... or once this many binlog bytes were written since the last one [default: 268435456].
     #[arg(long, value_name = "BYTES")]
     pub checkpoint_log_bytes: Option<String>,
+    /// Who runs connections: one-thread-per-connection, or pool-of-threads (thread groups over
+    /// epoll; a commit waiting for durability holds no thread) [default: one-thread-per-connection].
+    #[arg(long, value_name = "one-thread-per-connection|pool-of-threads")]
+    pub thread_handling: Option<String>,
+    /// Pool: number of thread groups; 0 = number of CPUs [default: 0].
+    #[arg(long, value_name = "N")]
+    pub thread_pool_size: Option<String>,
+    /// Pool: a group runs new work only while it has fewer than 1 + N active (not blocked)
+    /// workers [default: 3].
+    #[arg(long, value_name = "N")]
+    pub thread_pool_oversubscribe: Option<String>,
+    /// Pool: milliseconds without progress after which a group with queued work is stalled and
+    /// gets another worker [default: 500].
+    #[arg(long, value_name = "MS")]
+    pub thread_pool_stall_limit: Option<String>,
+    /// Pool: most worker threads in all groups (each group may always have 2) [default: 10000].
+    #[arg(long, value_name = "N")]
+    pub thread_pool_max_threads: Option<String>,
+    /// Pool: seconds an idle worker waits for work before it exits [default: 60].
+    #[arg(long, value_name = "SECONDS")]
+    pub thread_pool_idle_timeout: Option<String>,
+    /// Pool: queue priority: high, low, or auto (high inside a transaction) [default: auto].
+    #[arg(long, value_name = "high|low|auto")]
+    pub thread_pool_priority: Option<String>,
+    /// A second TCP port served one thread per connection (administration when the pool is
+    /// saturated); 0 = off [default: 0].
+    #[arg(long, value_name = "PORT")]
+    pub extra_port: Option<String>,
+    /// Connections allowed on --extra-port; one more is answered with error 1040 [default: 1].
+    #[arg(long, value_name = "N")]
+    pub extra_max_connections: Option<String>,
 }
 
 /// Settings given as text and validated by the variable table (name, flag field).
@@ -120,10 +152,22 @@ macro_rules! text_settings {
             checkpoint_log_bytes,
             innodb_flush_log_at_trx_commit,
             commit_mode,
-            log_flush_placement
+            log_flush_placement,
+            thread_handling,
+            thread_pool_size,
+            thread_pool_oversubscribe,
+            thread_pool_stall_limit,
+            thread_pool_max_threads,
+            thread_pool_idle_timeout,
+            thread_pool_priority,
+            extra_port,
+            extra_max_connections
         )
     };
 }
+
+/// `max_connections` by default with `thread_handling = pool-of-threads`.
+pub const POOL_MAX_CONNECTIONS: u64 = 10000;
 
 /// The resolved configuration.
 #[derive(Debug, Clone)]
@@ -162,6 +206,22 @@ impl Config {
         vars.set_startup("datadir", Value::str(&self.datadir.display().to_string()))?;
         for (name, v) in &self.variables {
             vars.set_startup(name, v.clone())?;
+        }
+        self.apply_pool_defaults(vars)
+    }
+
+    /// Defaults that depend on other settings: with the pool of threads `max_connections`
+    /// defaults to 10000 (thread-per-connection keeps MariaDB's 151, since every connection
+    /// costs a thread there); `thread_pool_size = 0` means the number of CPUs.
+    fn apply_pool_defaults(&self, vars: &SystemVariables) -> Result<()> {
+        let given = |name: &str| self.variables.iter().any(|(n, _)| n == name);
+        let pool = vars.global("thread_handling") == Some(Value::str("pool-of-threads"));
+        if pool && !given("max_connections") {
+            vars.set_startup("max_connections", Value::UInt(POOL_MAX_CONNECTIONS))?;
+        }
+        if vars.global_u64("thread_pool_size") == 0 {
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            vars.set_startup("thread_pool_size", Value::UInt(cpus as u64))?;
         }
         Ok(())
     }
@@ -332,6 +392,33 @@ mod tests {
         std::fs::write(&f, "prot = 1\n").unwrap();
         assert!(Config::resolve(&args).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn pool_mode_raises_max_connections_unless_given() {
+        let mut args = ServeArgs {
+            thread_handling: Some("pool-of-threads".into()),
+            ..Default::default()
+        };
+        let vars = SystemVariables::new();
+        Config::resolve(&args).unwrap().apply(&vars).unwrap();
+        assert_eq!(vars.global_u64("max_connections"), POOL_MAX_CONNECTIONS);
+        assert!(vars.global_u64("thread_pool_size") >= 1, "autosized");
+        args.max_connections = Some(300);
+        args.thread_pool_size = Some("3".into());
+        let vars = SystemVariables::new();
+        Config::resolve(&args).unwrap().apply(&vars).unwrap();
+        assert_eq!(vars.global_u64("max_connections"), 300);
+        assert_eq!(vars.global_u64("thread_pool_size"), 3);
+        let vars = SystemVariables::new();
+        Config::resolve(&ServeArgs::default())
+            .unwrap()
+            .apply(&vars)
+            .unwrap();
+        assert_eq!(vars.global_u64("max_connections"), 151);
+        args.thread_handling = Some("fibers".into());
+        let vars = SystemVariables::new();
+        assert!(Config::resolve(&args).unwrap().apply(&vars).is_err());
     }
 
     #[test]

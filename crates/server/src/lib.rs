@@ -14,13 +14,15 @@
 //! | [`session`] | per-connection state machine: commands in, responses out (no I/O) |
 //! | [`vars`], [`status`], [`accounts`] | system variables, status counters, users and grants |
 //! | [`config`] | command-line and TOML configuration |
-//! | [`net`] | sockets: accept, read and write packets, one thread per connection |
+//! | [`net`] | sockets: binding, one thread per connection |
+//! | [`sched`] | accepting (both modes) and the pool of threads: thread groups over epoll, asynchronous commit completion |
 
 pub mod accounts;
 pub mod config;
 pub mod error;
 pub mod log;
 pub mod net;
+pub mod sched;
 pub mod session;
 pub mod shutdown;
 pub mod sql;

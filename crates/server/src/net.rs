@@ -1,13 +1,15 @@
-//! Sockets: the accept loop and one thread per connection.
+//! Sockets: binding, and one thread per connection.
 //!
-//! This is the only module that reads or writes sockets. Each connection thread runs a blocking
-//! loop around the sans-IO [`Session`]: read bytes → split into packets → `Session::handle` →
-//! write the response buffer once. The pool-of-threads scheduler will drive the same
-//! `Session` from epoll readiness instead.
+//! This module and [`crate::sched`] are the only ones that read or write sockets. Accepting is
+//! shared by both `thread_handling` modes ([`crate::sched::accept`]: back-pressure, the extra
+//! port). With `one-thread-per-connection` each connection thread runs a blocking loop around
+//! the sans-IO [`Session`]: read bytes → `Session::on_bytes` → write the response buffer once.
+//! With `pool-of-threads` the pool drives the same `Session` from epoll readiness.
 //!
 //! Connection limit: a connection beyond `max_connections` still gets the handshake, its
 //! response is read, and it is answered with ER_CON_COUNT_ERROR (1040) — what clients expect
-//! (an error before the handshake confuses the `mariadb` CLI).
+//! (an error before the handshake confuses the `mariadb` CLI). Connections on `extra_port` are
+//! counted apart, against `extra_max_connections`.
 
 use crate::accounts::Accounts;
 use crate::config::Config;
@@ -16,22 +18,23 @@ use crate::log::device::{FsDir, LogDir};
 use crate::log::recovery::recover_one_log;
 use crate::log::recovery_classic::recover_classic;
 use crate::log::CommitPipeline;
+use crate::sched::accept::{self, Doors};
 use crate::session::{Flow, ServerContext, Session};
 use crate::status::StatusCounter;
 use crate::storage::Engine;
 use crate::vars::SystemVariables;
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Seconds a client has to complete the handshake.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Stack of a connection thread: the SQL parser and binder recurse on nested expressions.
-const CONNECTION_STACK: usize = 2 << 20;
+pub const CONNECTION_STACK: usize = 2 << 20;
 
-/// Build the server context, bind the listener and serve until the process is killed.
+/// Build the server context, bind the listener(s) and serve until the process is killed.
 pub fn serve(cfg: Config) -> io::Result<()> {
     let signals = crate::shutdown::block_signals();
     let ctx = Arc::new(open_context(&cfg)?);
@@ -39,14 +42,43 @@ pub fn serve(cfg: Config) -> io::Result<()> {
     crate::log::checkpointer::spawn(ctx.clone());
     let listener = TcpListener::bind((cfg.bind_address.as_str(), cfg.port))?;
     raise_backlog(&listener);
+    let extra_port = ctx.vars.global_u64("extra_port") as u16;
+    let extra = match extra_port {
+        0 => None,
+        port => {
+            let l = TcpListener::bind((cfg.bind_address.as_str(), port))?;
+            raise_backlog(&l);
+            Some(l)
+        }
+    };
+    accept::raise_fd_limit(&ctx.vars);
+    let pool =
+        ctx.vars.global("thread_handling") == Some(crate::types::Value::str("pool-of-threads"));
     tracing::info!(
-        "cohort {} listening on {}:{} (datadir {})",
+        "cohort {} listening on {}:{}{} (datadir {}; thread_handling {})",
         crate::VERSION,
         cfg.bind_address,
         cfg.port,
-        cfg.datadir.display()
+        if extra_port > 0 {
+            format!(", extra port {extra_port}")
+        } else {
+            String::new()
+        },
+        cfg.datadir.display(),
+        if pool {
+            "pool-of-threads"
+        } else {
+            "one-thread-per-connection"
+        },
     );
-    accept_loop(ctx, listener)
+    let doors = Doors::new(listener, extra)?;
+    if pool {
+        crate::sched::serve_pool(ctx, doors)
+    } else {
+        accept::accept_forever(&ctx, doors, |admitted| {
+            spawn_connection_thread(&ctx, admitted)
+        })
+    }
 }
 
 /// std listens with a backlog of 128; bursts of connects (sysbench at 1024 threads) overflow it
@@ -261,57 +293,99 @@ fn to_io(e: crate::error::Error) -> io::Error {
     io::Error::other(e.message().to_string())
 }
 
-/// Accept connections forever, one thread each.
+/// Accept connections forever, one thread each (thread-per-connection, no extra port).
 pub fn accept_loop(ctx: Arc<ServerContext>, listener: TcpListener) -> io::Result<()> {
-    let next_id = AtomicU32::new(1);
-    loop {
-        let (stream, peer) = match listener.accept() {
-            Ok(s) => s,
-            Err(e) => {
-                // EMFILE and friends: back off instead of spinning.
-                tracing::warn!("accept failed: {e}");
-                std::thread::sleep(Duration::from_millis(50));
-                continue;
-            }
+    let doors = Doors::new(listener, None)?;
+    accept::accept_forever(&ctx, doors, |admitted| {
+        spawn_connection_thread(&ctx, admitted)
+    })
+}
+
+/// A connection accepted and counted, before its session starts.
+pub struct Admitted {
+    pub stream: TcpStream,
+    pub conn_id: u32,
+    pub host: String,
+    /// Answer the login with 1040.
+    pub over_limit: bool,
+    pub slot: ConnectionSlot,
+}
+
+/// One open connection in the connection counters: taken at accept, given back on drop.
+pub struct ConnectionSlot {
+    ctx: Arc<ServerContext>,
+    /// The extra port's own count, for connections that came through it.
+    extra: Option<Arc<AtomicU64>>,
+}
+
+impl ConnectionSlot {
+    /// Count a new connection (Connections, Threads_connected, Max_used_connections) and say
+    /// whether it is over its limit. `extra_open` counts the open extra-port connections;
+    /// with `via_extra` this one is one of them and is held to `extra_max_connections`,
+    /// otherwise the others are held to `max_connections`.
+    pub fn take(
+        ctx: &Arc<ServerContext>,
+        extra_open: &Arc<AtomicU64>,
+        via_extra: bool,
+    ) -> (ConnectionSlot, bool) {
+        let status = &ctx.status;
+        status.incr(StatusCounter::Connections);
+        let connected = status.get(StatusCounter::ThreadsConnected) + 1;
+        status.add(StatusCounter::ThreadsConnected, 1);
+        let over_limit = if via_extra {
+            let n = extra_open.fetch_add(1, Ordering::Relaxed) + 1;
+            n > ctx.vars.global_u64("extra_max_connections")
+        } else {
+            let main = connected.saturating_sub(extra_open.load(Ordering::Relaxed));
+            main > ctx.vars.global_u64("max_connections")
         };
-        let conn_id = next_id.fetch_add(1, Ordering::Relaxed);
-        let ctx = ctx.clone();
-        let host = peer.ip().to_string();
-        let spawned = std::thread::Builder::new()
-            .name(format!("conn-{conn_id}"))
-            .stack_size(CONNECTION_STACK)
-            .spawn(move || run_connection(&ctx, stream, conn_id, host));
-        if let Err(e) = spawned {
-            tracing::warn!("cannot start a connection thread: {e}");
+        if !over_limit {
+            status.raise_to(StatusCounter::MaxUsedConnections, connected);
+        }
+        let slot = ConnectionSlot {
+            ctx: ctx.clone(),
+            extra: via_extra.then(|| extra_open.clone()),
+        };
+        (slot, over_limit)
+    }
+}
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.ctx.status.sub(StatusCounter::ThreadsConnected, 1);
+        if let Some(count) = &self.extra {
+            count.fetch_sub(1, Ordering::Relaxed);
         }
     }
 }
 
-/// Counts the connection for its lifetime (Threads_connected).
-struct ConnectedGuard<'a>(&'a ServerContext);
-
-impl Drop for ConnectedGuard<'_> {
-    fn drop(&mut self) {
-        self.0.status.sub(StatusCounter::ThreadsConnected, 1);
+/// Thread-per-connection (and the extra port): a thread of its own for `admitted`.
+pub fn spawn_connection_thread(ctx: &Arc<ServerContext>, admitted: Admitted) {
+    let conn_ctx = ctx.clone();
+    let spawned = std::thread::Builder::new()
+        .name(format!("conn-{}", admitted.conn_id))
+        .stack_size(CONNECTION_STACK)
+        .spawn(move || run_connection(&conn_ctx, admitted));
+    match spawned {
+        Ok(_) => ctx.status.incr(StatusCounter::ThreadsCreated),
+        Err(e) => tracing::warn!("cannot start a connection thread: {e}"),
     }
 }
 
 /// Serve one connection until it quits or fails.
-pub fn run_connection(ctx: &Arc<ServerContext>, mut stream: TcpStream, conn_id: u32, host: String) {
+pub fn run_connection(ctx: &Arc<ServerContext>, admitted: Admitted) {
+    let Admitted {
+        mut stream,
+        conn_id,
+        host,
+        over_limit,
+        slot: _slot,
+    } = admitted;
     let _ = stream.set_nodelay(true);
     let _ = stream.set_read_timeout(Some(CONNECT_TIMEOUT));
-    ctx.status.incr(StatusCounter::Connections);
-    ctx.status.incr(StatusCounter::ThreadsCreated);
-    let connected = ctx.status.get(StatusCounter::ThreadsConnected) + 1;
-    ctx.status.add(StatusCounter::ThreadsConnected, 1);
-    let _guard = ConnectedGuard(ctx);
-    let over_limit = connected > ctx.vars.global_u64("max_connections");
-    if !over_limit {
-        ctx.status
-            .raise_to(StatusCounter::MaxUsedConnections, connected);
-    }
     let (mut session, greeting) = Session::start(ctx.clone(), conn_id, host, over_limit);
     if stream.write_all(&greeting).is_err() {
+        session.on_disconnect();
         return;
     }
     let mut buf = vec![0u8; 16 * 1024];
@@ -337,6 +411,7 @@ pub fn run_connection(ctx: &Arc<ServerContext>, mut stream: TcpStream, conn_id: 
                 let _ = stream.set_read_timeout(Some(Duration::from_secs(idle)));
             }
             Flow::Close => break,
+            Flow::AwaitCommit => unreachable!("commits are deferred only in the pool of threads"),
         }
     }
     session.on_disconnect();

@@ -1,7 +1,20 @@
 //! Server status counters: what `SHOW GLOBAL STATUS` reports.
 //!
 //! Each counter is one relaxed atomic; incrementing never takes a lock. Gauges that are derived
-//! from other state (uptime, connected threads) are computed when the list is read.
+//! from other state (uptime) are computed when the list is read.
+//!
+//! Connection and thread counters, the same in both `thread_handling` modes:
+//!
+//! | counter | meaning | maintained by |
+//! |---|---|---|
+//! | Connections | connection attempts (accepted sockets) | [`crate::net::ConnectionSlot`] |
+//! | Threads_connected | connections open now | `ConnectionSlot` (taken at accept, given back at close) |
+//! | Max_used_connections | high-water mark of Threads_connected (admitted ones) | `ConnectionSlot` |
+//! | Aborted_connects | failed logins, and connections closed during the handshake | the session |
+//! | Threads_running | sessions executing a command now (a held deferred commit included) | the session |
+//! | Threads_created | threads created to serve connections: one per connection (thread-per-connection, extra port), one per pool worker | `net`, [`crate::sched`] |
+//! | Threadpool_threads | pool workers alive (listeners included); 0 without the pool | `sched` |
+//! | Threadpool_idle_threads | pool workers not running a connection: sleeping, listening, or blocked in a wait (MariaDB's meaning); 0 without the pool | `sched` |
 
 use crate::types::Value;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -51,6 +64,8 @@ counters! {
     ThreadsConnected => "Threads_connected",
     ThreadsCreated => "Threads_created",
     ThreadsRunning => "Threads_running",
+    ThreadpoolIdleThreads => "Threadpool_idle_threads",
+    ThreadpoolThreads => "Threadpool_threads",
 }
 
 /// All counters, indexed by `StatusCounter as usize`.

@@ -240,6 +240,23 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Enum(&["InnoDB"]),
         "InnoDB",
     ),
+    var(
+        "extra_max_connections",
+        Scope::Global,
+        true,
+        Kind::UInt {
+            min: 1,
+            max: 100000,
+        },
+        "1",
+    ),
+    var(
+        "extra_port",
+        Scope::Global,
+        false,
+        Kind::UInt { min: 0, max: 65535 },
+        "0",
+    ),
     var("have_ssl", Scope::Global, false, Kind::Text, "DISABLED"),
     var("hostname", Scope::Global, false, Kind::Text, "localhost"),
     var(
@@ -427,8 +444,57 @@ pub static DEFINITIONS: &[VarDef] = &[
         "thread_handling",
         Scope::Global,
         false,
-        Kind::Enum(&["one-thread-per-connection"]),
+        Kind::Enum(&["one-thread-per-connection", "pool-of-threads"]),
         "one-thread-per-connection",
+    ),
+    var(
+        "thread_pool_idle_timeout",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 1, max: U32 },
+        "60",
+    ),
+    // Not MariaDB's 65536: Linux's default vm.max_map_count (65530) allows about 32k thread
+    // stacks, and more workers than sessions that can block at once (max_connections) never
+    // help. See `crate::sched`.
+    var(
+        "thread_pool_max_threads",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 1, max: 65536 },
+        "10000",
+    ),
+    var(
+        "thread_pool_oversubscribe",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 1, max: 1000 },
+        "3",
+    ),
+    var(
+        "thread_pool_priority",
+        Scope::Global,
+        true,
+        Kind::Enum(&["high", "low", "auto"]),
+        "auto",
+    ),
+    // 0 = the number of CPUs, resolved at startup (SHOW VARIABLES shows the number in force).
+    var(
+        "thread_pool_size",
+        Scope::Global,
+        false,
+        Kind::UInt {
+            min: 0,
+            max: 100000,
+        },
+        "0",
+    ),
+    var(
+        "thread_pool_stall_limit",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 1, max: U32 },
+        "500",
     ),
     var(
         "time_zone",

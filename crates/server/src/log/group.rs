@@ -17,6 +17,10 @@
 //!   wakes exactly its waiter.
 //! - `Broadcast` (MySQL Bug #76686): all waiters share one mutex and condition variable; every
 //!   completion wakes every waiter, who re-checks its own flag and sleeps again.
+//!
+//! A ticket can also have no waiter at all: a *deferred* ticket ([`Ticket::deferred`], pool of
+//! threads) carries a completion callback instead, which `complete` calls on the completing
+//! thread (the leader) with the outcome. No thread sleeps for it.
 
 use crate::error::Error;
 use crate::wait::{self, WaitEvent};
@@ -44,6 +48,9 @@ pub struct BroadcastDone {
     cond: Condvar,
 }
 
+/// Called once with a deferred ticket's outcome, on the thread that completes it.
+pub type OnDone = Box<dyn FnOnce(Result<(), Error>) + Send>;
+
 /// One transaction's place in the commit queue and its completion.
 pub struct Ticket<T> {
     /// The work item; taken by whoever performs the serial steps on it.
@@ -55,6 +62,10 @@ pub struct Ticket<T> {
     own_cond: Condvar,
     /// How this ticket's waiter sleeps, fixed at creation so waiter and completer agree.
     wakeup: Wakeup,
+    /// Deferred tickets: the completion callback (taken by `complete`). Set at creation only,
+    /// so `is_deferred` needs no lock of the completer's.
+    on_done: Mutex<Option<OnDone>>,
+    deferred: bool,
 }
 
 impl<T> Ticket<T> {
@@ -66,7 +77,28 @@ impl<T> Ticket<T> {
             result: Mutex::new(None),
             own_lock: Mutex::new(()),
             own_cond: Condvar::new(),
+            on_done: Mutex::new(None),
+            deferred: false,
         })
+    }
+
+    /// A ticket nobody waits on: `complete` calls `on_done` with the outcome instead.
+    pub fn deferred(item: T, on_done: OnDone) -> Arc<Ticket<T>> {
+        Arc::new(Ticket {
+            wakeup: Wakeup::Targeted,
+            item: Mutex::new(Some(item)),
+            state: AtomicU8::new(PENDING),
+            result: Mutex::new(None),
+            own_lock: Mutex::new(()),
+            own_cond: Condvar::new(),
+            on_done: Mutex::new(Some(on_done)),
+            deferred: true,
+        })
+    }
+
+    /// Does this ticket complete through a callback (no waiting thread)?
+    pub fn is_deferred(&self) -> bool {
+        self.deferred
     }
 
     pub fn wakeup(&self) -> Wakeup {
@@ -77,8 +109,16 @@ impl<T> Ticket<T> {
         self.item.lock().take()
     }
 
-    /// Finish this ticket with `result` and wake its waiter.
+    /// Finish this ticket with `result` and wake its waiter (or call its callback).
     pub fn complete(&self, result: Result<(), Error>, bcast: &BroadcastDone) {
+        if self.deferred {
+            self.state.store(DONE, Ordering::Release);
+            let on_done = self.on_done.lock().take();
+            if let Some(on_done) = on_done {
+                on_done(result);
+            }
+            return;
+        }
         *self.result.lock() = Some(result);
         self.set_state(DONE, bcast);
     }
@@ -250,6 +290,19 @@ mod tests {
             t.complete(Err(Error::deadlock()), &b);
             assert_eq!(h.join().unwrap(), Err(Error::deadlock()));
         }
+    }
+
+    #[test]
+    fn deferred_ticket_calls_back_once_without_a_waiter() {
+        let b = BroadcastDone::default();
+        let got = Arc::new(Mutex::new(Vec::new()));
+        let g = got.clone();
+        let t = Ticket::deferred((), Box::new(move |r| g.lock().push(r)));
+        assert!(t.is_deferred());
+        t.complete(Err(Error::deadlock()), &b);
+        t.complete(Ok(()), &b);
+        assert_eq!(*got.lock(), vec![Err(Error::deadlock())]);
+        assert!(t.wait(&b), "a completed deferred ticket reads as DONE");
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! code of those stages, one function each:
 //!
 //! - [`CommitPipeline::commit`]: enqueue; lead if first; wait for completion.
+//! - [`CommitPipeline::commit_async`]: enqueue; lead if first; return. The outcome is given to
+//!   a callback when the group completes (pool of threads: no thread waits for durability).
 //! - `lead`: stage 2 (gather), 3 (write), 4 (sync), then 5 (engine commit in order) and 6
 //!   (complete) — by the leader for the whole group, or chained member to member.
 //! - Classic mode (see "Classic two-phase commit" in [`crate::log`]):
@@ -13,7 +15,7 @@
 
 use super::binlog::{relocate, BinlogFiles, LogPosition};
 use super::device::LogDir;
-use super::group::{BroadcastDone, CommitQueue, CommitTurn, Ticket, Wakeup};
+use super::group::{BroadcastDone, CommitQueue, CommitTurn, OnDone, Ticket, Wakeup};
 use super::redo::{Lsn, RedoLog};
 use crate::error::{Error, Result};
 use crate::storage::{Engine, Txn, TxnId};
@@ -402,6 +404,35 @@ impl CommitPipeline {
         ticket.result()
     }
 
+    /// Stage 1 → 6 without waiting: the pool of threads' commit (asynchronous commit
+    /// completion). The transaction joins the queue with a deferred ticket; if it finds the
+    /// queue empty, the calling thread leads the group right here (the leader's serial work is
+    /// the same as in [`CommitPipeline::commit`]). Otherwise it returns at once and the thread is
+    /// free for other connections. Either way `on_done` is called exactly once, with the
+    /// outcome, on the thread that completes the group — possibly before this returns. On
+    /// error the transaction has been rolled back.
+    ///
+    /// A group containing a deferred ticket is always committed in the engine by its leader:
+    /// chained commit (`binlog_optimize_thread_scheduling = OFF`) needs every member's own
+    /// thread, and a deferred member has none. So that variable applies to
+    /// thread-per-connection only.
+    pub fn commit_async(&self, vars: &SystemVariables, work: Work, on_done: OnDone) {
+        if self.mode == CommitMode::Memory {
+            if let Some(txn) = work.txn {
+                self.engine.commit(txn);
+            }
+            on_done(Ok(()));
+            return;
+        }
+        let ticket = Ticket::deferred(work, on_done);
+        if self.queue.enqueue(ticket) {
+            self.lead(vars);
+        } else if self.gathering.load(Relaxed) {
+            let _g = self.queue_grew.0.lock();
+            self.queue_grew.1.notify_one();
+        }
+    }
+
     /// The leader's work for one group.
     fn lead(&self, vars: &SystemVariables) {
         let settings = GroupSettings::read(vars);
@@ -671,6 +702,10 @@ impl CommitPipeline {
     /// Stage 5, chained: each member commits itself, then wakes the next; the last one
     /// finishes the group.
     fn start_chain(&self, group: &[Arc<Ticket<Work>>], finish: GroupEnd) {
+        if group.iter().any(|t| t.is_deferred()) {
+            // A deferred member has no thread to take its turn: the leader commits them all.
+            return self.commit_group(group, finish);
+        }
         let mut finish = Some(finish);
         for (i, t) in group.iter().enumerate() {
             let next = group.get(i + 1).cloned();

@@ -2,22 +2,51 @@
 //!
 //! Stage 1 of the commit protocol (see [`crate::log`]) runs here, on the session's thread:
 //! engine prepare, XID assignment, binlog encoding (and, in classic mode, the redo Prepare
-//! record). Then the transaction goes to the pipeline and the session waits, through the wait
-//! API, until it is durable and visible.
+//! record). Then the transaction goes to the pipeline,
+//! and one of two things happens:
+//!
+//! - **Blocking** (thread-per-connection, and every commit that is not a statement's last step):
+//!   the session waits, through the wait API, until it is durable and visible.
+//! - **Deferred** (pool of threads; the commit ends the statement — COMMIT, BEGIN,
+//!   `SET autocommit = 1`, autocommit): the transaction is handed to
+//!   [`crate::log::CommitPipeline::commit_async`] and the statement finishes as if it had
+//!   succeeded. Its response is *held*:
+//!
+//! ```text
+//!   command ─► stage 1 ─► commit_async ─► response bytes held, Flow::AwaitCommit ─► worker freed
+//!                                   ...group durable and committed (leader's thread)...
+//!   notifier(result) ─► scheduler re-queues the connection ─► Session::on_commit_done:
+//!        Ok  → the held bytes are sent
+//!        Err → they are discarded; ERR (same sequence id) is sent instead; the pipeline has
+//!              already rolled the transaction back
+//!   ─► buffered commands, if any, are served
+//! ```
+//!
+//! Nothing else of the connection runs while a commit is pending: the session stops reading
+//! packets at the command that deferred, so the next command of the client sees its own
+//! commit done (read-your-writes), exactly as with the blocking path.
 
 use super::state::{ServerContext, SessionState};
-use crate::error::Result;
+use super::{Flow, Session};
+use crate::error::{Error, Result};
 use crate::log::redo::{encode_record, encode_txn, RedoChangeRef, RedoRecord, TxnRecordKind};
 use crate::log::{encode, failpoint, Work};
+use crate::status::StatusCounter;
 use crate::storage::Txn;
 use std::sync::atomic::Ordering;
 
+/// Called with the outcome of a deferred commit, on the thread that completes its group.
+/// Installed by the scheduler with [`Session::defer_commits`].
+pub type CommitNotifier = std::sync::Arc<dyn Fn(Result<()>) + Send + Sync>;
+
 /// Commit `txn` (taken out of the session by the caller). On error the transaction has been
-/// rolled back.
+/// rolled back. With `may_defer` and a commit notifier, returns once the transaction is queued
+/// and sets `sess.pending_commit` (the outcome goes to the notifier).
 pub fn commit_transaction(
     ctx: &ServerContext,
-    _sess: &mut SessionState,
+    sess: &mut SessionState,
     mut txn: Txn,
+    may_defer: bool,
 ) -> Result<()> {
     if let Err(e) = ctx.engine.prepare(&mut txn) {
         ctx.engine.rollback(txn);
@@ -44,7 +73,16 @@ pub fn commit_transaction(
         Work::new(Some(txn), Vec::new())
     };
     failpoint::hit("after_prepare");
-    ctx.pipeline.commit(&ctx.vars, work)
+    match sess.commit_notifier.as_ref().filter(|_| may_defer) {
+        Some(notify) => {
+            let notify = notify.clone();
+            sess.pending_commit = true;
+            ctx.pipeline
+                .commit_async(&ctx.vars, work, Box::new(move |r| notify(r)));
+            Ok(())
+        }
+        None => ctx.pipeline.commit(&ctx.vars, work),
+    }
 }
 
 /// Classic stage C1: encode the binlog events and the redo Prepare record (full row images)
@@ -107,4 +145,68 @@ pub fn log_ddl(
 
 fn server_id(ctx: &ServerContext) -> u32 {
     ctx.vars.global_u64("server_id") as u32
+}
+
+impl Session {
+    /// Defer the commits that end a statement: their outcome goes to `notifier`, and the
+    /// statement's response is held until [`Session::on_commit_done`]. The pool of threads
+    /// calls this once, before the login.
+    pub fn defer_commits(&mut self, notifier: CommitNotifier) {
+        self.commit_notifier = Some(notifier.clone());
+        if let Some(state) = self.state.as_mut() {
+            state.commit_notifier = Some(notifier);
+        }
+    }
+
+    /// Is a response held for a deferred commit?
+    pub fn awaiting_commit(&self) -> bool {
+        self.held_seq.is_some()
+    }
+
+    /// The outcome of the deferred commit whose response is held: on Ok the held bytes go to
+    /// `out`; on Err they are replaced by an ERR packet with the same sequence id. Then the
+    /// commands buffered meanwhile are served, as [`Session::on_bytes`] would.
+    pub fn on_commit_done(&mut self, result: Result<()>, out: &mut Vec<u8>) -> Flow {
+        let Some(seq) = self.held_seq.take() else {
+            return Flow::Continue;
+        };
+        self.ctx.status.sub(StatusCounter::ThreadsRunning, 1);
+        let held = std::mem::take(&mut self.held);
+        let mut flow = Flow::Continue;
+        match result {
+            Ok(()) => out.extend_from_slice(&held),
+            Err(e) => flow = self.reply_commit_failed(seq, &e, out),
+        }
+        self.held = held;
+        self.held.clear();
+        if let Some(state) = self.state.as_mut() {
+            state.pending_commit = false;
+        }
+        if flow == Flow::Close {
+            self.phase = super::Phase::Closed;
+            return flow;
+        }
+        self.serve_buffered(out)
+    }
+
+    /// The deferred commit failed: the client gets the error instead of the held response,
+    /// and the session looks as after a failed blocking commit.
+    fn reply_commit_failed(&mut self, seq: u8, e: &Error, out: &mut Vec<u8>) -> Flow {
+        if let Some(state) = self.state.as_mut() {
+            state.explicit_txn = false;
+            state.row_count = -1;
+            state.warnings.clear();
+            state.warnings.push(super::Warning {
+                level: "Error",
+                code: e.code().number(),
+                message: e.message().to_string(),
+            });
+        }
+        self.writer.clear();
+        self.writer.set_seq(seq);
+        let flow = self.reply_error(e);
+        out.extend_from_slice(self.writer.bytes());
+        self.writer.clear();
+        flow
+    }
 }

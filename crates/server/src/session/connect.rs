@@ -4,7 +4,7 @@
 //! so that every client reports it cleanly), then the password (1045), then the initial
 //! database (1049 unknown, 1044 not granted). Any failure closes the connection.
 
-use super::{Flow, Phase, Session, SessionState};
+use super::{Flow, Phase, Session};
 use crate::status::StatusCounter;
 use cohort_protocol::{
     check_native, scramble_from_random, status, AuthSwitchRequest, ErrorCode, Handshake,
@@ -80,10 +80,11 @@ impl Session {
                 return self.refuse(e.code(), e.message());
             }
         }
-        let state = SessionState::new(self.conn_id, &account.user, &account.host, database);
+        let state = self.new_state(&account.user, &account.host, database);
         self.writer.write_ok(&OkPacket::new(status::AUTOCOMMIT));
         self.state = Some(state);
         self.phase = Phase::Ready;
+        self.connect_done = true;
         Flow::Authenticated
     }
 
@@ -123,6 +124,7 @@ impl Session {
     /// Send ERR and close (failed connection phase).
     fn refuse(&mut self, code: ErrorCode, message: &str) -> Flow {
         self.ctx.status.incr(StatusCounter::AbortedConnects);
+        self.connect_done = true;
         self.writer.write_err(code, message);
         self.phase = Phase::Closed;
         Flow::Close

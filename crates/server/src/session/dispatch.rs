@@ -62,7 +62,7 @@ impl Session {
         Flow::Continue
     }
 
-    fn reply_error(&mut self, e: &Error) -> Flow {
+    pub(super) fn reply_error(&mut self, e: &Error) -> Flow {
         self.writer.write_err(e.code(), e.message());
         if e.action() == Action::CloseConnection {
             return Flow::Close;
@@ -236,8 +236,9 @@ impl Session {
         self.statements.clear(&ctx);
         let state = self.state.as_mut().expect("logged in");
         state.rollback(&ctx);
-        let fresh = SessionState::new(state.conn_id, &state.user, &state.host, state.db.clone());
-        *state = fresh;
+        let (user, host, db) = (state.user.clone(), state.host.clone(), state.db.clone());
+        let fresh = self.new_state(&user, &host, db);
+        *self.state() = fresh;
         self.reply_ok()
     }
 
@@ -265,12 +266,7 @@ impl Session {
                 return Flow::Close;
             }
         }
-        self.state = Some(SessionState::new(
-            self.conn_id,
-            &account.user,
-            &account.host,
-            cu.database,
-        ));
+        self.state = Some(self.new_state(&account.user, &account.host, cu.database));
         self.reply_ok()
     }
 }

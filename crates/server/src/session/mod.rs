@@ -1,8 +1,11 @@
 //! The session: one client connection as a sans-IO state machine.
 //!
-//! Bytes in, bytes out. The socket owner (thread-per-connection in [`crate::net`], later the
-//! pool) feeds received bytes to [`Session::on_bytes`] and writes whatever it appends to the
-//! output buffer; the session never touches a socket, so every scheduler drives the same code.
+//! Bytes in, bytes out. The socket owner (thread-per-connection in [`crate::net`], or the pool
+//! of threads in [`crate::sched`]) feeds received bytes to [`Session::on_bytes`] and writes
+//! whatever it appends to the output buffer; the session never touches a socket, so every
+//! scheduler drives the same code. In the pool a command whose commit is deferred ends with
+//! [`Flow::AwaitCommit`]: its response is held until [`Session::on_commit_done`] (see
+//! [`commit`]).
 //!
 //! ```text
 //!            start()                HandshakeResponse            auth ok
@@ -27,9 +30,12 @@ mod dispatch;
 mod results;
 pub mod state;
 mod statements;
+#[cfg(test)]
+mod tests;
 
 pub use state::{ServerContext, SessionState, Warning};
 
+use crate::status::StatusCounter;
 use cohort_protocol::{PacketReader, PacketWriter, SCRAMBLE_LEN};
 use statements::Statements;
 use std::sync::Arc;
@@ -43,6 +49,9 @@ pub enum Flow {
     Authenticated,
     /// Write the output, then close the connection.
     Close,
+    /// Write the output, then read nothing more: the last command's commit was deferred and
+    /// its response is held until [`Session::on_commit_done`] (pool of threads only).
+    AwaitCommit,
 }
 
 /// Where the connection is in its life.
@@ -73,6 +82,15 @@ pub struct Session {
     /// Present once logged in.
     state: Option<SessionState>,
     statements: Statements,
+    /// The scheduler's notifier for deferred commits, copied into every new `SessionState`.
+    commit_notifier: Option<commit::CommitNotifier>,
+    /// The response of the command whose commit is pending, and the sequence id it started at
+    /// (Some while held).
+    held: Vec<u8>,
+    held_seq: Option<u8>,
+    /// The connection phase ended (logged in, or refused and counted in Aborted_connects); a
+    /// connection that closes before this is an aborted connect too.
+    connect_done: bool,
 }
 
 impl Session {
@@ -96,6 +114,10 @@ impl Session {
             writer: PacketWriter::new(),
             state: None,
             statements: Statements::default(),
+            commit_notifier: None,
+            held: Vec::new(),
+            held_seq: None,
+            connect_done: false,
         };
         let greeting = s.greeting();
         (s, greeting)
@@ -104,13 +126,23 @@ impl Session {
     /// Feed received bytes; appends the response bytes to `out`.
     pub fn on_bytes(&mut self, data: &[u8], out: &mut Vec<u8>) -> Flow {
         self.reader.feed(data);
+        if self.held_seq.is_some() {
+            // A response is held: commands received meanwhile wait their turn.
+            return Flow::AwaitCommit;
+        }
+        self.serve_buffered(out)
+    }
+
+    /// Serve every complete packet buffered, in order; stop at a deferred commit.
+    fn serve_buffered(&mut self, out: &mut Vec<u8>) -> Flow {
         let mut flow = Flow::Continue;
         loop {
             if matches!(self.phase, Phase::Closed) {
                 flow = Flow::Close;
                 break;
             }
-            if matches!(self.phase, Phase::Ready) {
+            let command = matches!(self.phase, Phase::Ready);
+            if command {
                 // Every command starts a new sequence at 0.
                 self.reader.set_next_seq(0);
             }
@@ -128,8 +160,23 @@ impl Session {
             };
             let seq = packet.next_seq();
             let payload = packet.payload.to_vec();
+            out.extend_from_slice(self.writer.bytes());
+            self.writer.clear();
             self.writer.set_seq(seq);
+            if command {
+                self.ctx.status.incr(StatusCounter::ThreadsRunning);
+            }
             let step = self.on_packet(&payload);
+            if self.state.as_ref().is_some_and(|s| s.pending_commit) {
+                // Still running (Threads_running) until the commit's outcome is known.
+                self.held.extend_from_slice(self.writer.bytes());
+                self.writer.clear();
+                self.held_seq = Some(seq);
+                return Flow::AwaitCommit;
+            }
+            if command {
+                self.ctx.status.sub(StatusCounter::ThreadsRunning, 1);
+            }
             if step != Flow::Continue {
                 flow = step;
             }
@@ -139,8 +186,25 @@ impl Session {
         flow
     }
 
+    /// True while a transaction is open (the pool of threads gives such connections priority).
+    pub fn in_transaction(&self) -> bool {
+        self.state.as_ref().is_some_and(|s| s.in_transaction())
+    }
+
+    /// A fresh `SessionState` for a login, carrying the scheduler's commit notifier.
+    fn new_state(&self, user: &str, host: &str, db: Option<String>) -> SessionState {
+        let mut state = SessionState::new(self.conn_id, user, host, db);
+        state.commit_notifier = self.commit_notifier.clone();
+        state
+    }
+
     /// The connection is gone: roll back whatever was open.
     pub fn on_disconnect(&mut self) {
+        if !self.connect_done {
+            // Dropped or timed out during the handshake.
+            self.connect_done = true;
+            self.ctx.status.incr(StatusCounter::AbortedConnects);
+        }
         if let Some(state) = self.state.as_mut() {
             state.rollback(&self.ctx);
         }

@@ -96,6 +96,12 @@ pub struct SessionState {
     pub user_vars: HashMap<String, Value>,
     /// Warnings of the last statement.
     pub warnings: Vec<Warning>,
+    /// Set by a scheduler that can hold a response without a thread (the pool of threads):
+    /// commits that end a statement are then deferred (see [`crate::session::commit`]).
+    pub commit_notifier: Option<crate::session::commit::CommitNotifier>,
+    /// A deferred commit was handed to the pipeline and its outcome is not known yet: the
+    /// statement's response is held until it is.
+    pub pending_commit: bool,
 }
 
 impl SessionState {
@@ -113,6 +119,8 @@ impl SessionState {
             session_vars: HashMap::new(),
             user_vars: HashMap::new(),
             warnings: Vec::new(),
+            commit_notifier: None,
+            pending_commit: false,
         }
     }
 
@@ -123,7 +131,7 @@ impl SessionState {
 
     /// BEGIN / START TRANSACTION: commits any open transaction first (implicit commit).
     pub fn begin_explicit(&mut self, ctx: &ServerContext) -> Result<()> {
-        self.commit(ctx)?;
+        self.commit_before_reply(ctx)?;
         self.explicit_txn = true;
         Ok(())
     }
@@ -138,8 +146,21 @@ impl SessionState {
         self.txn.as_mut().expect("just started")
     }
 
-    /// COMMIT: makes the open transaction's changes durable and visible.
+    /// COMMIT: makes the open transaction's changes durable and visible before returning.
     pub fn commit(&mut self, ctx: &ServerContext) -> Result<()> {
+        self.commit_with(ctx, false)
+    }
+
+    /// A commit that is the statement's last step before its response (COMMIT, BEGIN,
+    /// `SET autocommit = 1`, the autocommit of a statement). With a commit notifier (pool of
+    /// threads) it may be deferred: it returns once the transaction is queued, sets
+    /// `pending_commit`, and the session holds the response until the outcome is known.
+    /// Otherwise it is [`SessionState::commit`].
+    pub fn commit_before_reply(&mut self, ctx: &ServerContext) -> Result<()> {
+        self.commit_with(ctx, true)
+    }
+
+    fn commit_with(&mut self, ctx: &ServerContext, may_defer: bool) -> Result<()> {
         self.explicit_txn = false;
         let Some(txn) = self.txn.take() else {
             return Ok(());
@@ -148,8 +169,7 @@ impl SessionState {
             ctx.engine.rollback(txn);
             return Ok(());
         }
-        crate::session::commit::commit_transaction(ctx, self, txn)?;
-        Ok(())
+        crate::session::commit::commit_transaction(ctx, self, txn, may_defer)
     }
 
     /// ROLLBACK: discards the open transaction.
@@ -165,7 +185,7 @@ impl SessionState {
     pub fn end_statement(&mut self, ctx: &ServerContext, succeeded: bool) -> Result<()> {
         if self.autocommit && !self.explicit_txn {
             if succeeded {
-                return self.commit(ctx);
+                return self.commit_before_reply(ctx);
             }
             self.rollback(ctx);
         }

@@ -164,7 +164,7 @@ fn set_session(
 fn set_autocommit(ctx: &ServerContext, sess: &mut SessionState, on: bool) -> Result<()> {
     if on && !sess.autocommit {
         sess.autocommit = true;
-        return sess.commit(ctx);
+        return sess.commit_before_reply(ctx);
     }
     sess.autocommit = on;
     Ok(())

@@ -432,7 +432,7 @@ fn run_other(
         }
         Stmt::Commit => {
             count(StatusCounter::ComCommit);
-            sess.commit(ctx)?;
+            sess.commit_before_reply(ctx)?;
             Ok(QueryResult::ok())
         }
         Stmt::Rollback => {

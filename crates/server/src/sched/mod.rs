@@ -1,0 +1,260 @@
+//! Scheduling: who gives a connection CPU.
+//!
+//! `thread_handling = one-thread-per-connection` (the default) gives every connection a thread
+//! of its own ([`crate::net::run_connection`]). `thread_handling = pool-of-threads`, this
+//! module, serves tens of thousands of connections on a few threads. Its shape is MariaDB's
+//! thread pool, written in our own code; both modes drive the same sans-IO
+//! [`crate::session::Session`], and both accept through [`accept`].
+//!
+//! # Shape
+//!
+//! ```text
+//!  acceptor ──(conn id % thread_pool_size)──► group 0   group 1  …  one per CPU by default
+//!                                              │
+//!      epoll (one-shot) ──► listener ──► queue high │ low ──► workers ──► Session
+//!             ▲                                           │        │
+//!             └──────────── re-arm after serving ─────────┘        └─► wait API: blocked
+//!   commit pipeline ── deferred commit done ──► queue high ──────────┘   workers don't count
+//!   timer: stall check every thread_pool_stall_limit ms; wait_timeout / handshake timeouts
+//! ```
+//!
+//! 1. **Accept** ([`accept`]): the connection is counted, gets the greeting, becomes
+//!    non-blocking and is registered, one-shot, in its group's epoll instance.
+//! 2. **Listen** ([`listener`]): one worker per group at a time is the *listener*, blocked in
+//!    `epoll_wait`. Ready connections go to the group's queue — the high-priority queue for a
+//!    connection inside a transaction (`thread_pool_priority = auto`) — and a sleeping worker
+//!    is woken, or one created, if no worker is active. When the queue was empty the listener
+//!    keeps the first ready connection and serves it itself: with little load a request costs
+//!    no hand-off between threads.
+//! 3. **Serve** ([`worker`], [`conn`]): a worker takes a connection from the queue (if the
+//!    group has fewer than `1 + thread_pool_oversubscribe` active workers), reads what the
+//!    client sent, feeds the session, writes the answer, re-arms the socket. With nothing to
+//!    do it becomes the listener if there is none, else polls once without waiting, else
+//!    sleeps on its own condition variable (last in, first woken) and exits after
+//!    `thread_pool_idle_timeout` seconds.
+//! 4. **Block** ([`worker::WorkerObserver`]): every blocking wait of the server goes through
+//!    [`crate::wait`]; on pool workers it tells the group. A blocked worker stops counting as
+//!    active, and if it was the last active one while work is queued or nobody listens, a
+//!    sleeper is woken or a worker created at once. So a session stuck on a row lock never
+//!    stalls its group.
+//! 5. **Stall** ([`stall`]): a timer checks every group each `thread_pool_stall_limit` ms. A
+//!    group with queued work and no dequeue since the last check (long CPU-bound statements,
+//!    waits nobody reported) is *stalled*: the oversubscribe cap is lifted and a worker is
+//!    woken or created. The timer also closes connections idle past `wait_timeout` (10 s
+//!    during the handshake) or blocked writing past `net_write_timeout`.
+//!
+//! # Asynchronous commit completion
+//!
+//! A connection whose commit waits for durability holds no thread. When a statement's last
+//! step is a commit, the session hands the transaction to
+//! [`crate::log::CommitPipeline::commit_async`] and ends with [`crate::session::Flow::AwaitCommit`]
+//! with its response held ([`crate::session::commit`]). The worker *parks* the connection —
+//! not in epoll, not queued, no thread — and serves others. If the session found the commit
+//! queue empty it led the group on this worker first (the leader's serial work: write, fsync,
+//! engine commit; the fsync is a reported wait, so the group carries on meanwhile).
+//!
+//! The leader completes every member's ticket by calling its notifier, on the leader's
+//! thread. The notifier stores the outcome and queues the parked connection, high priority,
+//! in its own group; a worker there releases the held response (or replaces it with ERR on
+//! failure) and goes on with the connection. The outcome can arrive before the worker parks
+//! (the session led its own group, or another leader was quick): [`conn`]'s rendezvous (one
+//! small mutex: `parked`, `outcome`) makes sure exactly one of the two queues it.
+//!
+//! Why a callback and not a waker/future: the pipeline stays synchronous Rust (no runtime),
+//! the tickets keep their targeted completion, and completing is one call per member. Chained
+//! engine commit (`binlog_optimize_thread_scheduling = OFF`) needs each member's thread, so a
+//! group with a deferred member is committed by its leader: that variable applies to
+//! thread-per-connection only.
+//!
+//! # Limits and defaults
+//!
+//! `thread_pool_size` = CPUs; `thread_pool_oversubscribe` = 3; `thread_pool_stall_limit` =
+//! 500 ms; `thread_pool_idle_timeout` = 60 s; `thread_pool_priority` = auto;
+//! `thread_pool_max_threads` = 10000 — not MariaDB's 65536: Linux's default `vm.max_map_count`
+//! (65530) allows roughly 32k thread stacks, and workers beyond one per session that can be
+//! blocked at once never help (`max_connections` defaults to 10000 in pool mode); a group may
+//! always have 2 threads. `extra_port` serves one thread per connection (up to
+//! `extra_max_connections`) for administration when the pool is saturated. The variables
+//! other than `thread_pool_size` are dynamic; the timer reads them every tick.
+//!
+//! Not done: `thread_pool_prio_kickup_timer` (a low-priority connection is never promoted),
+//! `thread_pool_dedicated_listener`, and changing `thread_pool_size` at run time.
+
+pub mod accept;
+mod conn;
+mod epoll;
+mod group;
+mod listener;
+mod stall;
+mod worker;
+
+pub use conn::PoolConn;
+use group::ThreadGroup;
+
+use crate::net::Admitted;
+use crate::session::ServerContext;
+use crate::types::Value;
+use crate::vars::SystemVariables;
+use std::io;
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// `thread_pool_priority`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    High,
+    Low,
+    /// High inside a transaction.
+    Auto,
+}
+
+impl Priority {
+    fn from_var(v: Option<Value>) -> Priority {
+        match v {
+            Some(Value::Bytes(b)) if b == b"high" => Priority::High,
+            Some(Value::Bytes(b)) if b == b"low" => Priority::Low,
+            _ => Priority::Auto,
+        }
+    }
+
+    /// Does a connection (inside a transaction or not) go to the high-priority queue?
+    pub fn is_high(self, in_transaction: bool) -> bool {
+        match self {
+            Priority::High => true,
+            Priority::Low => false,
+            Priority::Auto => in_transaction,
+        }
+    }
+}
+
+/// The dynamic settings as the pool's rules read them.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub oversubscribe: usize,
+    pub max_threads: usize,
+    pub stall_limit: Duration,
+    pub idle_timeout: Duration,
+    pub priority: Priority,
+}
+
+/// The dynamic variables, cached in atomics (refreshed by the timer every tick) so that the
+/// hot paths do not read the variable table.
+struct Settings {
+    oversubscribe: AtomicUsize,
+    max_threads: AtomicUsize,
+    stall_limit_ms: AtomicU64,
+    idle_timeout_s: AtomicU64,
+    priority: AtomicU8,
+    net_write_timeout_s: AtomicU64,
+}
+
+impl Settings {
+    fn read(vars: &SystemVariables) -> Settings {
+        let s = Settings {
+            oversubscribe: AtomicUsize::new(0),
+            max_threads: AtomicUsize::new(0),
+            stall_limit_ms: AtomicU64::new(0),
+            idle_timeout_s: AtomicU64::new(0),
+            priority: AtomicU8::new(0),
+            net_write_timeout_s: AtomicU64::new(0),
+        };
+        s.refresh(vars);
+        s
+    }
+
+    fn refresh(&self, vars: &SystemVariables) {
+        let u = |name| vars.global_u64(name);
+        self.oversubscribe
+            .store(u("thread_pool_oversubscribe") as usize, Relaxed);
+        self.max_threads
+            .store(u("thread_pool_max_threads") as usize, Relaxed);
+        self.stall_limit_ms
+            .store(u("thread_pool_stall_limit").max(1), Relaxed);
+        self.idle_timeout_s
+            .store(u("thread_pool_idle_timeout").max(1), Relaxed);
+        let p = Priority::from_var(vars.global("thread_pool_priority"));
+        self.priority.store(p as u8, Relaxed);
+        self.net_write_timeout_s
+            .store(u("net_write_timeout").max(1), Relaxed);
+    }
+}
+
+/// What every group and connection of the pool shares.
+pub struct PoolShared {
+    pub ctx: Arc<ServerContext>,
+    settings: Settings,
+    /// Zero of the pool's millisecond clock (connection deadlines).
+    epoch: Instant,
+}
+
+impl PoolShared {
+    pub fn limits(&self) -> Limits {
+        let s = &self.settings;
+        Limits {
+            oversubscribe: s.oversubscribe.load(Relaxed),
+            max_threads: s.max_threads.load(Relaxed),
+            stall_limit: Duration::from_millis(s.stall_limit_ms.load(Relaxed)),
+            idle_timeout: Duration::from_secs(s.idle_timeout_s.load(Relaxed)),
+            priority: match s.priority.load(Relaxed) {
+                x if x == Priority::High as u8 => Priority::High,
+                x if x == Priority::Low as u8 => Priority::Low,
+                _ => Priority::Auto,
+            },
+        }
+    }
+
+    /// Milliseconds since the pool started (never 0: 0 means "no deadline").
+    pub fn now_ms(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64 + 1
+    }
+
+    pub fn net_write_timeout_ms(&self) -> u64 {
+        self.settings.net_write_timeout_s.load(Relaxed) * 1000
+    }
+}
+
+/// The pool: its thread groups.
+pub struct Pool {
+    shared: Arc<PoolShared>,
+    groups: Vec<Arc<ThreadGroup>>,
+    /// Tokens of connections (epoll data, group table key); never reused.
+    next_token: AtomicU64,
+}
+
+/// Serve the server's ports with the pool until the process is killed (the extra port is
+/// served one thread per connection).
+pub fn serve_pool(ctx: Arc<ServerContext>, doors: accept::Doors) -> io::Result<()> {
+    let pool = Pool::start(ctx.clone())?;
+    accept::accept_forever(&ctx, doors, |admitted| pool.add(admitted))
+}
+
+impl Pool {
+    /// Create the groups (`thread_pool_size`) and the timer thread. Workers are created on
+    /// demand, when a group gets its first connection.
+    pub fn start(ctx: Arc<ServerContext>) -> io::Result<Arc<Pool>> {
+        let shared = Arc::new(PoolShared {
+            settings: Settings::read(&ctx.vars),
+            ctx: ctx.clone(),
+            epoch: Instant::now(),
+        });
+        let n = ctx.vars.global_u64("thread_pool_size").max(1) as usize;
+        let groups = (0..n)
+            .map(|i| ThreadGroup::new(i, shared.clone()).map(Arc::new))
+            .collect::<io::Result<Vec<_>>>()?;
+        let pool = Arc::new(Pool {
+            shared,
+            groups,
+            next_token: AtomicU64::new(1),
+        });
+        stall::spawn_timer(pool.clone())?;
+        Ok(pool)
+    }
+
+    /// Take over an accepted connection: its group is chosen by connection id.
+    pub fn add(&self, admitted: Admitted) {
+        let group = &self.groups[admitted.conn_id as usize % self.groups.len()];
+        let token = self.next_token.fetch_add(1, Relaxed);
+        PoolConn::open(group, token, admitted);
+    }
+}
