@@ -268,12 +268,19 @@ pub fn raise_fd_limit(vars: &SystemVariables) {
              needs: about {} clients can connect at once; raise it with `ulimit -n` or \
              LimitNOFILE=",
             vars.global_u64("max_connections"),
-            n.saturating_sub(RESERVED_FDS)
+            clients_within(n)
         ),
         Err(e) => tracing::warn!(
             "cannot raise the open files limit from {soft} to {wanted} ({e}): about {} clients \
              can connect at once; raise it with `ulimit -n` or LimitNOFILE=",
-            soft.saturating_sub(RESERVED_FDS)
+            clients_within(soft)
         ),
     }
+}
+
+/// Client sockets that fit under an open-files limit, given what is open now (logs,
+/// listeners…) and a little room for files opened later (rotation, checkpoints).
+fn clients_within(limit: u64) -> u64 {
+    let open = std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count() as u64);
+    limit.saturating_sub(open + 16)
 }

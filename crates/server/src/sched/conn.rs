@@ -10,7 +10,7 @@
 //! A worker serving a connection loops (at most [`ROUNDS`] times, then re-arms to be fair):
 //! send unsent bytes (socket full → arm for writing); if a commit outcome is waiting, give it
 //! to the session; otherwise read (nothing → arm for reading; EOF → close), feed the session,
-//! and go round again to send its answer.
+//! and go round again to send its answer — after a short read, send it and re-arm at once.
 
 use super::epoll::Interest;
 use super::group::ThreadGroup;
@@ -203,6 +203,11 @@ impl PoolConn {
                     let flow = io.session.on_bytes(&bufs.read[..n], &mut bufs.out);
                     if let Some(next) = self.after(io, flow, &mut bufs.out) {
                         return next;
+                    }
+                    if n < bufs.read.len() && !io.session.awaiting_commit() {
+                        // Most likely all the client sent: answer and go back to epoll rather
+                        // than read again for EAGAIN (level-triggered: more data reports at once).
+                        break;
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
