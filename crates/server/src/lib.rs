@@ -15,12 +15,14 @@
 //! | [`vars`], [`status`], [`accounts`] | system variables, status counters, users and grants |
 //! | [`config`] | command-line and TOML configuration |
 //! | [`net`] | sockets: accept, read and write packets, one thread per connection |
+//! | [`sched`] | scheduling: the admission gate (`innodb_thread_concurrency`) |
 
 pub mod accounts;
 pub mod config;
 pub mod error;
 pub mod log;
 pub mod net;
+pub mod sched;
 pub mod session;
 pub mod sql;
 pub mod status;

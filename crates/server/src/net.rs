@@ -196,6 +196,7 @@ impl Drop for ConnectedGuard<'_> {
 pub fn run_connection(ctx: &Arc<ServerContext>, mut stream: TcpStream, conn_id: u32, host: String) {
     let _ = stream.set_nodelay(true);
     let _ = stream.set_read_timeout(Some(CONNECT_TIMEOUT));
+    let _waits = crate::wait::bind_thread_stats(Some(ctx.waits.clone()));
     ctx.status.incr(StatusCounter::Connections);
     ctx.status.incr(StatusCounter::ThreadsCreated);
     let connected = ctx.status.get(StatusCounter::ThreadsConnected) + 1;

@@ -19,8 +19,8 @@
 //!   completion wakes every waiter, who re-checks its own flag and sleeps again.
 
 use crate::error::Error;
-use crate::wait::{self, WaitEvent};
-use parking_lot::{Condvar, Mutex};
+use crate::wait::{self, ev, WaitEvent};
+use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
@@ -40,8 +40,8 @@ const DONE: u8 = 2;
 /// The shared mutex and condition variable of broadcast wakeups (`LOCK_done` / `COND_done`).
 #[derive(Default)]
 pub struct BroadcastDone {
-    lock: Mutex<()>,
-    cond: Condvar,
+    lock: wait::Mutex<(), ev::LockDone>,
+    cond: wait::Condvar<ev::CondDone>,
 }
 
 /// One transaction's place in the commit queue and its completion.
@@ -51,8 +51,8 @@ pub struct Ticket<T> {
     state: AtomicU8,
     /// Protected by `own_lock`: the outcome once DONE.
     result: Mutex<Option<Result<(), Error>>>,
-    own_lock: Mutex<()>,
-    own_cond: Condvar,
+    own_lock: wait::Mutex<(), ev::TicketLock>,
+    own_cond: wait::Condvar<ev::TicketCond>,
     /// How this ticket's waiter sleeps, fixed at creation so waiter and completer agree.
     wakeup: Wakeup,
 }
@@ -64,8 +64,8 @@ impl<T> Ticket<T> {
             item: Mutex::new(Some(item)),
             state: AtomicU8::new(PENDING),
             result: Mutex::new(None),
-            own_lock: Mutex::new(()),
-            own_cond: Condvar::new(),
+            own_lock: wait::Mutex::new(()),
+            own_cond: wait::Condvar::new(),
         })
     }
 
@@ -135,13 +135,13 @@ impl<T> Ticket<T> {
 /// The queue of tickets waiting for a leader.
 pub struct CommitQueue<T> {
     /// Protected by this mutex: tickets in arrival order.
-    queue: Mutex<Vec<Arc<Ticket<T>>>>,
+    queue: wait::Mutex<Vec<Arc<Ticket<T>>>, ev::CommitQueue>,
 }
 
 impl<T> Default for CommitQueue<T> {
     fn default() -> Self {
         CommitQueue {
-            queue: Mutex::new(Vec::new()),
+            queue: wait::Mutex::new(Vec::new()),
         }
     }
 }
@@ -186,7 +186,7 @@ pub struct CommitTurn {
     /// The number of groups whose engine commits are finished.
     done: std::sync::atomic::AtomicU64,
     /// Protected by this mutex: the parked leader of each waiting group.
-    waiters: Mutex<std::collections::HashMap<u64, std::thread::Thread>>,
+    waiters: wait::Mutex<std::collections::HashMap<u64, std::thread::Thread>, ev::CommitTurnLock>,
 }
 
 impl CommitTurn {
@@ -202,6 +202,8 @@ impl CommitTurn {
             }
             w.insert(group, std::thread::current());
         }
+        let _w =
+            (self.done.load(Ordering::Acquire) < group).then(|| wait::begin(WaitEvent::CommitTurn));
         while self.done.load(Ordering::Acquire) < group {
             std::thread::park();
         }

@@ -15,6 +15,7 @@ use crate::error::{Error, Result};
 use crate::storage::{Engine, Txn, TxnId};
 use crate::types::Value;
 use crate::vars::SystemVariables;
+use crate::wait::{self, ev};
 use parking_lot::{Condvar, Mutex};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Arc;
@@ -124,12 +125,12 @@ pub struct CommitPipeline {
     mode: CommitMode,
     engine: Arc<Engine>,
     queue: CommitQueue<Work>,
-    log: Mutex<LogState>,
+    log: wait::Mutex<LogState, ev::LockLog>,
     /// Engine commits happen group after group in log order.
     turn: CommitTurn,
     bcast: BroadcastDone,
     /// Woken when the queue grows, for `binlog_commit_wait_count`.
-    queue_grew: (Mutex<()>, Condvar),
+    queue_grew: (wait::Mutex<(), ev::GatherLock>, Condvar),
     /// True while a leader waits in `gather`: only then do arrivals signal `queue_grew`.
     gathering: std::sync::atomic::AtomicBool,
     /// Log position up to which every transaction is committed in the engine (checkpoints
@@ -191,14 +192,14 @@ impl CommitPipeline {
             mode,
             engine,
             queue: CommitQueue::default(),
-            log: Mutex::new(LogState {
+            log: wait::Mutex::new(LogState {
                 binlog,
                 next_gtid_seq,
                 next_group: 0,
             }),
             turn: CommitTurn::default(),
             bcast: BroadcastDone::default(),
-            queue_grew: (Mutex::new(()), Condvar::new()),
+            queue_grew: (wait::Mutex::new(()), Condvar::new()),
             gathering: std::sync::atomic::AtomicBool::new(false),
             committed_upto: Mutex::new(upto),
             redo: None,

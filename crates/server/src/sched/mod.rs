@@ -1,0 +1,3 @@
+//! Scheduling: who gets a CPU — connection threads, the admission gate around engine work.
+
+pub mod admission;
