@@ -4,7 +4,8 @@
 //! root password is a system variable of the same name (`--max-connections` is
 //! `max_connections`), written into [`SystemVariables`] at startup, so `SHOW VARIABLES` shows
 //! the value in force; the dynamic ones can change with `SET GLOBAL`. An unknown key in the
-//! file is an error, never ignored.
+//! file is an error, never ignored. The InnoDB admission settings also answer to their short
+//! names (`--thread-concurrency`, `thread_concurrency = 4`: [`crate::vars::ALIASES`]).
 
 use crate::error::{Error, Result};
 use crate::types::Value;

@@ -2,6 +2,11 @@
 //!
 //! Each counter is one relaxed atomic; incrementing never takes a lock. Gauges that are derived
 //! from other state (uptime, connected threads) are computed when the list is read.
+//!
+//! Subsystems that keep their own counters add rows through the provider
+//! (`ServerContext` installs it): the commit pipeline (`Binlog_*`, `Redo_log_*`,
+//! `Checkpoint*`) and the admission gate (`Admission_*`, listed in
+//! [`crate::sched::admission`]).
 
 use crate::types::Value;
 use std::sync::atomic::{AtomicU64, Ordering};

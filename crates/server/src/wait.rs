@@ -34,11 +34,12 @@
 //! # Where the counters live
 //!
 //! Counters are per event, lock-free (relaxed atomics): a wait is recorded after it ended, so the
-//! cost is one clock read at each end and four atomic updates. They belong to a [`WaitStats`]:
-//! the process-wide one ([`global_stats`]) unless the thread was bound to another with
-//! [`bind_thread_stats`] — used when several servers share one process (tests), so that one
-//! server's `TRUNCATE` or `performance_schema = OFF` does not touch another's summary.
-//! `performance_schema = OFF` stops the timing (waits are still told to the scheduler).
+//! cost is one clock read at each end and two atomic adds (four when a new extreme is seen).
+//! They belong to a [`WaitStats`]: the process-wide one ([`global_stats`]) unless the thread
+//! was bound to another with [`bind_thread_stats`] — used when several servers share one
+//! process (tests), so that one server's `TRUNCATE` or `performance_schema = OFF` does not
+//! touch another's summary. `performance_schema = OFF` stops the timing (waits are still told
+//! to the scheduler).
 
 use std::cell::RefCell;
 use std::marker::PhantomData;
@@ -221,13 +222,18 @@ impl WaitStats {
         self.enabled.load(Ordering::Relaxed)
     }
 
-    /// Record a completed wait of `ns` nanoseconds.
+    /// Record a completed wait of `ns` nanoseconds. The extremes are written only when they
+    /// move (a plain load first), so most records cost two atomic adds.
     pub fn record(&self, event: WaitEvent, ns: u64) {
         let s = &self.events[event.index()];
         s.count.fetch_add(1, Ordering::Relaxed);
         s.sum_ns.fetch_add(ns, Ordering::Relaxed);
-        s.min_ns.fetch_min(ns, Ordering::Relaxed);
-        s.max_ns.fetch_max(ns, Ordering::Relaxed);
+        if ns < s.min_ns.load(Ordering::Relaxed) {
+            s.min_ns.fetch_min(ns, Ordering::Relaxed);
+        }
+        if ns > s.max_ns.load(Ordering::Relaxed) {
+            s.max_ns.fetch_max(ns, Ordering::Relaxed);
+        }
     }
 
     /// The current summary, one row per event (all of them, waited for or not, as MySQL

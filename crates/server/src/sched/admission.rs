@@ -269,7 +269,8 @@ impl Gate {
     }
 
     /// Apply new settings (SET GLOBAL). Raising the limit, or switching the gate off, lets
-    /// queued sessions in at once; lowering it takes effect as sessions leave.
+    /// queued sessions in at once; lowering it takes effect as sessions leave. The adaptive
+    /// delay starts again from `innodb_thread_sleep_delay`.
     pub fn configure(&self, s: &Settings) {
         self.tickets.store(s.tickets.max(1), Relaxed);
         let d = match s.discipline {
