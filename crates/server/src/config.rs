@@ -4,7 +4,8 @@
 //! root password is a system variable of the same name (`--max-connections` is
 //! `max_connections`), written into [`SystemVariables`] at startup, so `SHOW VARIABLES` shows
 //! the value in force; the dynamic ones can change with `SET GLOBAL`. An unknown key in the
-//! file is an error, never ignored.
+//! file is an error, never ignored. The InnoDB admission settings also answer to their short
+//! names (`--thread-concurrency`, `thread_concurrency = 4`: [`crate::vars::ALIASES`]).
 
 use crate::error::{Error, Result};
 use crate::types::Value;
@@ -132,6 +133,22 @@ pub struct ServeArgs {
     /// Connections allowed on --extra-port; one more is answered with error 1040 [default: 1].
     #[arg(long, value_name = "N")]
     pub extra_max_connections: Option<String>,
+    /// Admission control: at most N sessions do engine work at once; 0 = off [default: 0].
+    #[arg(long, value_name = "N", visible_alias = "thread-concurrency")]
+    pub innodb_thread_concurrency: Option<String>,
+    /// How sessions wait at the admission gate: fifo (a queue, starvation-free) or
+    /// adaptive-sleep (InnoDB's sleep-and-retry) [default: fifo].
+    #[arg(long, value_name = "fifo|adaptive-sleep")]
+    pub concurrency_queue: Option<String>,
+    /// Row operations a session may do per pass through the admission gate [default: 5000].
+    #[arg(long, value_name = "N", visible_alias = "concurrency-tickets")]
+    pub innodb_concurrency_tickets: Option<String>,
+    /// adaptive-sleep: the first sleep of a waiting session, µs [default: 10000].
+    #[arg(long, value_name = "USEC", visible_alias = "thread-sleep-delay")]
+    pub innodb_thread_sleep_delay: Option<String>,
+    /// adaptive-sleep: the sleep delay's cap, µs; 0 = do not adapt [default: 150000].
+    #[arg(long, value_name = "USEC", visible_alias = "adaptive-max-sleep-delay")]
+    pub innodb_adaptive_max_sleep_delay: Option<String>,
 }
 
 /// Settings given as text and validated by the variable table (name, flag field).
@@ -161,7 +178,12 @@ macro_rules! text_settings {
             thread_pool_idle_timeout,
             thread_pool_priority,
             extra_port,
-            extra_max_connections
+            extra_max_connections,
+            innodb_thread_concurrency,
+            concurrency_queue,
+            innodb_concurrency_tickets,
+            innodb_thread_sleep_delay,
+            innodb_adaptive_max_sleep_delay
         )
     };
 }
@@ -337,7 +359,7 @@ fn read_file(path: &Path) -> Result<ServeArgs> {
                 })
             }
             other => {
-                if set_text_setting(&mut out, other, value) {
+                if set_text_setting(&mut out, canonical_name(other), value) {
                     continue;
                 }
                 return Err(config_error(format!(
@@ -348,6 +370,14 @@ fn read_file(path: &Path) -> Result<ServeArgs> {
         }
     }
     Ok(out)
+}
+
+/// The variable a file key names (`thread_concurrency` is `innodb_thread_concurrency`).
+fn canonical_name(key: &str) -> &str {
+    crate::vars::ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == key)
+        .map_or(key, |(_, name)| name)
 }
 
 /// A text-valued setting from the file (numbers and booleans are accepted as text too).
@@ -419,6 +449,53 @@ mod tests {
         args.thread_handling = Some("fibers".into());
         let vars = SystemVariables::new();
         assert!(Config::resolve(&args).unwrap().apply(&vars).is_err());
+    }
+
+    #[test]
+    fn admission_flags_and_their_short_names() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            serve: ServeArgs,
+        }
+        let cli = Cli::parse_from([
+            "serve",
+            "--thread-concurrency",
+            "4",
+            "--concurrency-queue",
+            "adaptive-sleep",
+            "--adaptive-max-sleep-delay",
+            "2000",
+            "--innodb-thread-sleep-delay",
+            "50",
+        ]);
+        let cfg = Config::resolve(&cli.serve).unwrap();
+        let vars = SystemVariables::new();
+        cfg.apply(&vars).unwrap();
+        assert_eq!(vars.global_u64("innodb_thread_concurrency"), 4);
+        assert_eq!(vars.global_u64("thread_concurrency"), 4);
+        assert_eq!(
+            vars.global("concurrency_queue"),
+            Some(Value::str("adaptive-sleep"))
+        );
+        assert_eq!(vars.global_u64("innodb_adaptive_max_sleep_delay"), 2000);
+        assert_eq!(vars.global_u64("innodb_thread_sleep_delay"), 50);
+        assert_eq!(vars.global_u64("innodb_concurrency_tickets"), 5000);
+
+        let dir = std::env::temp_dir().join(format!("cohort-cfg-adm-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("c.toml");
+        std::fs::write(&f, "thread_concurrency = 2\nconcurrency_queue = \"fifo\"\n").unwrap();
+        let cfg = Config::resolve(&ServeArgs {
+            config: Some(f),
+            ..Default::default()
+        })
+        .unwrap();
+        let vars = SystemVariables::new();
+        cfg.apply(&vars).unwrap();
+        assert_eq!(vars.global_u64("innodb_thread_concurrency"), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

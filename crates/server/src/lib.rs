@@ -15,7 +15,7 @@
 //! | [`vars`], [`status`], [`accounts`] | system variables, status counters, users and grants |
 //! | [`config`] | command-line and TOML configuration |
 //! | [`net`] | sockets: binding, one thread per connection |
-//! | [`sched`] | accepting (both modes) and the pool of threads: thread groups over epoll, asynchronous commit completion |
+//! | [`sched`] | accepting (both modes), the pool of threads (thread groups over epoll, asynchronous commit completion) and the admission gate (`innodb_thread_concurrency`) |
 
 pub mod accounts;
 pub mod config;

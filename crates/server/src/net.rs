@@ -383,6 +383,7 @@ pub fn run_connection(ctx: &Arc<ServerContext>, admitted: Admitted) {
     } = admitted;
     let _ = stream.set_nodelay(true);
     let _ = stream.set_read_timeout(Some(CONNECT_TIMEOUT));
+    let _waits = crate::wait::bind_thread_stats(Some(ctx.waits.clone()));
     let (mut session, greeting) = Session::start(ctx.clone(), conn_id, host, over_limit);
     if stream.write_all(&greeting).is_err() {
         session.on_disconnect();

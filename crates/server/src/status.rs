@@ -15,6 +15,11 @@
 //! | Threads_created | threads created to serve connections: one per connection (thread-per-connection, extra port), one per pool worker | `net`, [`crate::sched`] |
 //! | Threadpool_threads | pool workers alive (listeners included); 0 without the pool | `sched` |
 //! | Threadpool_idle_threads | pool workers not running a connection: sleeping, listening, or blocked in a wait (MariaDB's meaning); 0 without the pool | `sched` |
+//!
+//! Subsystems that keep their own counters add rows through the provider
+//! (`ServerContext` installs it): the commit pipeline (`Binlog_*`, `Redo_log_*`,
+//! `Checkpoint*`) and the admission gate (`Admission_*`, listed in
+//! [`crate::sched::admission`]).
 
 use crate::types::Value;
 use std::sync::atomic::{AtomicU64, Ordering};

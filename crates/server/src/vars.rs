@@ -231,6 +231,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Enum(&["targeted", "broadcast"]),
         "targeted",
     ),
+    var(
+        "concurrency_queue",
+        Scope::Global,
+        true,
+        Kind::Enum(&["fifo", "adaptive-sleep"]),
+        "fifo",
+    ),
     var("datadir", Scope::Global, false, Kind::Text, "./cohort-data"),
     var("debug_failpoint", Scope::Global, true, Kind::Text, ""),
     var(
@@ -260,6 +267,23 @@ pub static DEFINITIONS: &[VarDef] = &[
     var("have_ssl", Scope::Global, false, Kind::Text, "DISABLED"),
     var("hostname", Scope::Global, false, Kind::Text, "localhost"),
     var(
+        "innodb_adaptive_max_sleep_delay",
+        Scope::Global,
+        true,
+        Kind::UInt {
+            min: 0,
+            max: 1000000,
+        },
+        "150000",
+    ),
+    var(
+        "innodb_concurrency_tickets",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 1, max: U32 },
+        "5000",
+    ),
+    var(
         "innodb_flush_log_at_trx_commit",
         Scope::Global,
         true,
@@ -275,6 +299,23 @@ pub static DEFINITIONS: &[VarDef] = &[
             max: 1073741824,
         },
         "50",
+    ),
+    var(
+        "innodb_thread_concurrency",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 0, max: 1000 },
+        "0",
+    ),
+    var(
+        "innodb_thread_sleep_delay",
+        Scope::Global,
+        true,
+        Kind::UInt {
+            min: 0,
+            max: 1000000,
+        },
+        "10000",
     ),
     var(
         "interactive_timeout",
@@ -559,24 +600,43 @@ pub static DEFINITIONS: &[VarDef] = &[
     ),
 ];
 
-/// Look up a variable's declaration by (case-insensitive) name.
+/// Other names of variables, sorted: `(alias, variable)`. The InnoDB admission settings are
+/// also known by their short names (the `cohort serve` flags and the bench use those).
+pub static ALIASES: &[(&str, &str)] = &[
+    (
+        "adaptive_max_sleep_delay",
+        "innodb_adaptive_max_sleep_delay",
+    ),
+    ("concurrency_tickets", "innodb_concurrency_tickets"),
+    ("thread_concurrency", "innodb_thread_concurrency"),
+    ("thread_sleep_delay", "innodb_thread_sleep_delay"),
+];
+
+/// Look up a variable's declaration by (case-insensitive) name or alias.
 pub fn definition(name: &str) -> Option<&'static VarDef> {
-    // DEFINITIONS is sorted by (lower-case) name: a binary search, no allocation.
-    let key = |d: &VarDef| {
-        d.name
-            .bytes()
-            .cmp(name.bytes().map(|b| b.to_ascii_lowercase()))
-    };
-    DEFINITIONS
-        .binary_search_by(key)
-        .ok()
-        .map(|i| &DEFINITIONS[i])
+    // Both tables are sorted by (lower-case) name: binary searches, no allocation.
+    let lower = || name.bytes().map(|b| b.to_ascii_lowercase());
+    if let Ok(i) = DEFINITIONS.binary_search_by(|d| d.name.bytes().cmp(lower())) {
+        return Some(&DEFINITIONS[i]);
+    }
+    let i = ALIASES
+        .binary_search_by(|(alias, _)| alias.bytes().cmp(lower()))
+        .ok()?;
+    definition(ALIASES[i].1)
 }
 
 /// Global values of all system variables.
 pub struct SystemVariables {
     /// Protected by its own lock; read on `SELECT @@x` and at session start.
     globals: RwLock<HashMap<&'static str, Value>>,
+    /// Told after `SET GLOBAL` changed one of their variables (registered at server start).
+    watchers: RwLock<Vec<Watcher>>,
+}
+
+/// A subsystem that keeps its own copy of some settings (e.g. in atomics on a hot path).
+struct Watcher {
+    names: &'static [&'static str],
+    on_change: Box<dyn Fn(&SystemVariables) + Send + Sync>,
 }
 
 impl Default for SystemVariables {
@@ -597,7 +657,20 @@ impl SystemVariables {
             .collect();
         SystemVariables {
             globals: RwLock::new(globals),
+            watchers: RwLock::new(Vec::new()),
         }
+    }
+
+    /// Call `on_change` after every `SET GLOBAL` of one of `names` (canonical names).
+    pub fn watch(
+        &self,
+        names: &'static [&'static str],
+        on_change: impl Fn(&SystemVariables) + Send + Sync + 'static,
+    ) {
+        self.watchers.write().push(Watcher {
+            names,
+            on_change: Box::new(on_change),
+        });
     }
 
     pub fn exists(&self, name: &str) -> bool {
@@ -650,6 +723,11 @@ impl SystemVariables {
         let v = normalise(def, value)?;
         apply_side_effect(def.name, &v)?;
         self.globals.write().insert(def.name, v);
+        for w in self.watchers.read().iter() {
+            if w.names.contains(&def.name) {
+                (w.on_change)(self);
+            }
+        }
         Ok(())
     }
 
@@ -690,10 +768,6 @@ fn apply_side_effect(name: &str, v: &Value) -> Result<()> {
                 format!("Variable 'debug_failpoint': {msg}"),
             )
         }),
-        "performance_schema" => {
-            crate::wait::set_enabled(*v == Value::str("ON"));
-            Ok(())
-        }
         _ => Ok(()),
     }
 }

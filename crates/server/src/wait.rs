@@ -11,18 +11,41 @@
 //!    rows of `performance_schema.events_waits_summary_global_by_event_name`.
 //!
 //! ```text
-//!   let _w = wait::begin(WaitEvent::RowLock);   // observer.wait_begin(); start timer
+//!   let _w = wait::begin(WaitEvent::RowLock);   // leave the admission gate; observer.wait_begin(); start timer
 //!   condvar.wait_for(...);                       // the blocking call itself
-//!   drop(_w);                                    // observer.wait_end(); record elapsed time
+//!   drop(_w);                                    // record elapsed time; observer.wait_end(); back into the gate
 //! ```
 //!
-//! The counters are per event, lock-free (relaxed atomics): a wait is recorded after it ended,
-//! so the cost is one clock read at each end and four atomic updates.
+//! Three kinds of instruments feed the summary:
+//!
+//! - **Waits** ([`begin`]): the long waits a scheduler must hear about — row locks, commit
+//!   completion, log syncs, the admission gate. A wait that is not engine work
+//!   ([`WaitEvent::leaves_admission`]) also gives up the session's admission slot for its
+//!   duration (InnoDB's `srv_conc_force_exit_innodb` around lock waits), see
+//!   [`crate::sched::admission`].
+//! - **Mutexes** ([`Mutex`]): a `parking_lot` mutex that times only *contended* acquisitions.
+//!   `lock()` first tries the lock; only when that fails does it read the clock, block, and
+//!   record. The uncontended cost is one `try_lock`, the same compare-and-swap `lock()` does.
+//! - **Condition variables** ([`Condvar`]): each sleep on the condvar is one event.
+//!
+//! Mutex and condvar events are summary-only: they are not announced to the scheduler (they are
+//! short, or already inside a [`begin`] wait, as `COND_done` sleeps are inside `commit_done`).
+//!
+//! # Where the counters live
+//!
+//! Counters are per event, lock-free (relaxed atomics): a wait is recorded after it ended, so the
+//! cost is one clock read at each end and two atomic adds (four when a new extreme is seen).
+//! They belong to a [`WaitStats`]: the process-wide one ([`global_stats`]) unless the thread
+//! was bound to another with [`bind_thread_stats`] — used when several servers share one
+//! process (tests), so that one server's `TRUNCATE` or `performance_schema = OFF` does not
+//! touch another's summary. `performance_schema = OFF` stops the timing (waits are still told
+//! to the scheduler).
 
 use std::cell::RefCell;
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, LazyLock};
+use std::time::{Duration, Instant};
 
 /// Every named wait of the server. The name is the performance-schema event name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,20 +58,59 @@ pub enum WaitEvent {
     RedoSync,
     /// An fsync of the binary log.
     BinlogSync,
-    /// Waiting at the admission gate (`thread_concurrency`).
+    /// Waiting at the admission gate (`innodb_thread_concurrency`).
     Admission,
     /// Waiting to join a forming commit group (`binlog_commit_wait_usec`).
     GroupCommitWait,
+    /// The log mutex, held by a group leader through write and sync (`LOCK_log`).
+    LockLog,
+    /// The commit queue's mutex (enqueue, take the group).
+    CommitQueue,
+    /// A group leader parked until the previous group's engine commits are done.
+    CommitTurn,
+    /// The commit turnstile's map of parked leaders.
+    CommitTurnLock,
+    /// Broadcast wakeups: the one mutex all commit waiters share (`LOCK_done`).
+    LockDone,
+    /// Broadcast wakeups: one sleep on the shared condition variable (`COND_done`).
+    CondDone,
+    /// Targeted wakeups: a commit ticket's own mutex.
+    TicketLock,
+    /// Targeted wakeups: one sleep on a commit ticket's own condition variable.
+    TicketCond,
+    /// The mutex leaders and arrivals share while a leader gathers a group.
+    GatherLock,
+    /// The redo log's append mutex.
+    RedoLog,
+    /// One row's slot mutex (its versions and lock owner).
+    RowSlot,
+    /// The engine's waits-for graph (deadlock detection).
+    LockWaitGraph,
+    /// The admission gate's FIFO queue mutex.
+    AdmissionQueue,
 }
 
 impl WaitEvent {
-    pub const ALL: [WaitEvent; 6] = [
+    pub const ALL: [WaitEvent; 19] = [
         WaitEvent::RowLock,
         WaitEvent::CommitDone,
         WaitEvent::RedoSync,
         WaitEvent::BinlogSync,
         WaitEvent::Admission,
         WaitEvent::GroupCommitWait,
+        WaitEvent::LockLog,
+        WaitEvent::CommitQueue,
+        WaitEvent::CommitTurn,
+        WaitEvent::CommitTurnLock,
+        WaitEvent::LockDone,
+        WaitEvent::CondDone,
+        WaitEvent::TicketLock,
+        WaitEvent::TicketCond,
+        WaitEvent::GatherLock,
+        WaitEvent::RedoLog,
+        WaitEvent::RowSlot,
+        WaitEvent::LockWaitGraph,
+        WaitEvent::AdmissionQueue,
     ];
 
     pub fn name(self) -> &'static str {
@@ -59,7 +121,34 @@ impl WaitEvent {
             WaitEvent::BinlogSync => "wait/io/file/cohort/binlog_sync",
             WaitEvent::Admission => "wait/synch/cond/cohort/admission",
             WaitEvent::GroupCommitWait => "wait/synch/cond/cohort/group_commit_wait",
+            WaitEvent::LockLog => "wait/synch/mutex/cohort/LOCK_log",
+            WaitEvent::CommitQueue => "wait/synch/mutex/cohort/commit_queue",
+            WaitEvent::CommitTurn => "wait/synch/cond/cohort/commit_turn",
+            WaitEvent::CommitTurnLock => "wait/synch/mutex/cohort/commit_turn",
+            WaitEvent::LockDone => "wait/synch/mutex/cohort/LOCK_done",
+            WaitEvent::CondDone => "wait/synch/cond/cohort/COND_done",
+            WaitEvent::TicketLock => "wait/synch/mutex/cohort/commit_ticket",
+            WaitEvent::TicketCond => "wait/synch/cond/cohort/commit_ticket",
+            WaitEvent::GatherLock => "wait/synch/mutex/cohort/commit_gather",
+            WaitEvent::RedoLog => "wait/synch/mutex/cohort/redo_log",
+            WaitEvent::RowSlot => "wait/synch/mutex/cohort/row_slot",
+            WaitEvent::LockWaitGraph => "wait/synch/mutex/cohort/lock_wait_graph",
+            WaitEvent::AdmissionQueue => "wait/synch/mutex/cohort/admission_queue",
         }
+    }
+
+    /// True for waits that are not engine work: a session gives its admission slot back for
+    /// their duration, so that it does not keep others out while it sleeps.
+    pub fn leaves_admission(self) -> bool {
+        matches!(
+            self,
+            WaitEvent::RowLock
+                | WaitEvent::CommitDone
+                | WaitEvent::CommitTurn
+                | WaitEvent::GroupCommitWait
+                | WaitEvent::RedoSync
+                | WaitEvent::BinlogSync
+        )
     }
 
     fn index(self) -> usize {
@@ -82,6 +171,9 @@ pub fn set_thread_observer(observer: Option<Arc<dyn WaitObserver>>) {
     OBSERVER.with(|o| *o.borrow_mut() = observer);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Counters
+
 /// Summary counters of one event. All fields are updated with relaxed atomics.
 struct EventStats {
     count: AtomicU64,
@@ -101,64 +193,156 @@ impl EventStats {
     }
 }
 
-static STATS: [EventStats; WaitEvent::ALL.len()] = [
-    EventStats::new(),
-    EventStats::new(),
-    EventStats::new(),
-    EventStats::new(),
-    EventStats::new(),
-    EventStats::new(),
-];
-
-/// `performance_schema`: when off, waits are not timed (the scheduler is still told).
-static ENABLED: AtomicBool = AtomicBool::new(true);
-
-pub fn set_enabled(on: bool) {
-    ENABLED.store(on, Ordering::Relaxed);
+/// One summary: a counter set per event, and the `performance_schema` switch.
+pub struct WaitStats {
+    /// `performance_schema`: when off, nothing is timed and the summary reads empty.
+    enabled: AtomicBool,
+    events: [EventStats; WaitEvent::ALL.len()],
 }
 
-pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
-}
-
-/// A wait in progress; dropping it ends the wait.
-#[must_use = "the wait ends when the guard is dropped"]
-pub struct WaitGuard {
-    event: WaitEvent,
-    start: Option<Instant>,
-}
-
-/// Announce that the current thread is about to block on `event`.
-pub fn begin(event: WaitEvent) -> WaitGuard {
-    OBSERVER.with(|o| {
-        if let Some(obs) = o.borrow().as_ref() {
-            obs.wait_begin(event)
-        }
-    });
-    let start = enabled().then(Instant::now);
-    WaitGuard { event, start }
-}
-
-impl Drop for WaitGuard {
-    fn drop(&mut self) {
-        if let Some(start) = self.start {
-            record(self.event, start.elapsed().as_nanos() as u64);
-        }
-        OBSERVER.with(|o| {
-            if let Some(obs) = o.borrow().as_ref() {
-                obs.wait_end(self.event)
-            }
-        });
+impl Default for WaitStats {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
-/// Record a completed wait of `ns` nanoseconds.
+impl WaitStats {
+    pub const fn new() -> WaitStats {
+        WaitStats {
+            enabled: AtomicBool::new(true),
+            events: [const { EventStats::new() }; WaitEvent::ALL.len()],
+        }
+    }
+
+    pub fn set_enabled(&self, on: bool) {
+        self.enabled.store(on, Ordering::Relaxed);
+    }
+
+    pub fn enabled(&self) -> bool {
+        self.enabled.load(Ordering::Relaxed)
+    }
+
+    /// Record a completed wait of `ns` nanoseconds. The extremes are written only when they
+    /// move (a plain load first), so most records cost two atomic adds.
+    pub fn record(&self, event: WaitEvent, ns: u64) {
+        let s = &self.events[event.index()];
+        s.count.fetch_add(1, Ordering::Relaxed);
+        s.sum_ns.fetch_add(ns, Ordering::Relaxed);
+        if ns < s.min_ns.load(Ordering::Relaxed) {
+            s.min_ns.fetch_min(ns, Ordering::Relaxed);
+        }
+        if ns > s.max_ns.load(Ordering::Relaxed) {
+            s.max_ns.fetch_max(ns, Ordering::Relaxed);
+        }
+    }
+
+    /// The current summary, one row per event (all of them, waited for or not, as MySQL
+    /// lists every instrument).
+    pub fn summary(&self) -> Vec<WaitSummaryRow> {
+        WaitEvent::ALL
+            .iter()
+            .map(|&e| {
+                let s = &self.events[e.index()];
+                let count = s.count.load(Ordering::Relaxed);
+                let sum = s.sum_ns.load(Ordering::Relaxed).saturating_mul(1000);
+                let min = match s.min_ns.load(Ordering::Relaxed) {
+                    u64::MAX => 0,
+                    v => v.saturating_mul(1000),
+                };
+                WaitSummaryRow {
+                    event_name: e.name(),
+                    count_star: count,
+                    sum_timer_wait: sum,
+                    min_timer_wait: min,
+                    avg_timer_wait: sum.checked_div(count).unwrap_or(0),
+                    max_timer_wait: s.max_ns.load(Ordering::Relaxed).saturating_mul(1000),
+                }
+            })
+            .collect()
+    }
+
+    /// `TRUNCATE TABLE performance_schema.events_waits_summary_global_by_event_name`: every
+    /// counter back to zero (the rows stay).
+    pub fn reset(&self) {
+        for s in &self.events {
+            s.count.store(0, Ordering::Relaxed);
+            s.sum_ns.store(0, Ordering::Relaxed);
+            s.min_ns.store(u64::MAX, Ordering::Relaxed);
+            s.max_ns.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+static GLOBAL: LazyLock<Arc<WaitStats>> = LazyLock::new(|| Arc::new(WaitStats::new()));
+
+thread_local! {
+    /// The summary this thread records into; None = the process-wide one.
+    static BOUND: RefCell<Option<Arc<WaitStats>>> = const { RefCell::new(None) };
+}
+
+/// The process-wide summary (what a server uses unless it is one of several in a process).
+pub fn global_stats() -> Arc<WaitStats> {
+    GLOBAL.clone()
+}
+
+/// Make the current thread record into `stats` (None: the process-wide summary) until the
+/// returned guard is dropped, which restores the previous binding.
+pub fn bind_thread_stats(stats: Option<Arc<WaitStats>>) -> StatsBinding {
+    let previous = BOUND.with(|b| std::mem::replace(&mut *b.borrow_mut(), stats));
+    StatsBinding { previous }
+}
+
+/// Restores a thread's previous summary binding when dropped.
+#[must_use = "the binding ends when the guard is dropped"]
+pub struct StatsBinding {
+    previous: Option<Arc<WaitStats>>,
+}
+
+impl Drop for StatsBinding {
+    fn drop(&mut self) {
+        let prev = self.previous.take();
+        BOUND.with(|b| *b.borrow_mut() = prev);
+    }
+}
+
+/// Run `f` on the summary of the current thread.
+fn with_stats<R>(f: impl FnOnce(&WaitStats) -> R) -> R {
+    BOUND.with(|b| match &*b.borrow() {
+        Some(s) => f(s),
+        None => f(&GLOBAL),
+    })
+}
+
+/// Switch timing on or off for the current thread's summary.
+pub fn set_enabled(on: bool) {
+    with_stats(|s| s.set_enabled(on))
+}
+
+pub fn enabled() -> bool {
+    with_stats(|s| s.enabled())
+}
+
+/// Record a completed wait of `ns` nanoseconds in the current thread's summary.
 pub fn record(event: WaitEvent, ns: u64) {
-    let s = &STATS[event.index()];
-    s.count.fetch_add(1, Ordering::Relaxed);
-    s.sum_ns.fetch_add(ns, Ordering::Relaxed);
-    s.min_ns.fetch_min(ns, Ordering::Relaxed);
-    s.max_ns.fetch_max(ns, Ordering::Relaxed);
+    with_stats(|s| s.record(event, ns))
+}
+
+/// The current thread's summary, one row per event.
+pub fn summary() -> Vec<WaitSummaryRow> {
+    with_stats(|s| s.summary())
+}
+
+/// Reset the current thread's summary.
+pub fn reset() {
+    with_stats(|s| s.reset())
+}
+
+fn record_since(event: WaitEvent, start: Instant) {
+    record(event, duration_ns(start.elapsed()));
+}
+
+fn duration_ns(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// One row of the wait summary, times in picoseconds as performance_schema reports them.
@@ -172,36 +356,307 @@ pub struct WaitSummaryRow {
     pub max_timer_wait: u64,
 }
 
-/// The current summary, one row per event.
-pub fn summary() -> Vec<WaitSummaryRow> {
-    WaitEvent::ALL
-        .iter()
-        .map(|&e| {
-            let s = &STATS[e.index()];
-            let count = s.count.load(Ordering::Relaxed);
-            let sum = s.sum_ns.load(Ordering::Relaxed).saturating_mul(1000);
-            let min = match s.min_ns.load(Ordering::Relaxed) {
-                u64::MAX => 0,
-                v => v.saturating_mul(1000),
-            };
-            WaitSummaryRow {
-                event_name: e.name(),
-                count_star: count,
-                sum_timer_wait: sum,
-                min_timer_wait: min,
-                avg_timer_wait: sum.checked_div(count).unwrap_or(0),
-                max_timer_wait: s.max_ns.load(Ordering::Relaxed).saturating_mul(1000),
-            }
-        })
-        .collect()
+// ---------------------------------------------------------------------------------------------
+// Waits
+
+/// A wait in progress; dropping it ends the wait.
+#[must_use = "the wait ends when the guard is dropped"]
+pub struct WaitGuard {
+    event: WaitEvent,
+    start: Option<Instant>,
+    /// The session gave its admission slot back for this wait and re-enters when it ends.
+    left_gate: bool,
 }
 
-/// `TRUNCATE TABLE performance_schema.events_waits_summary_global_by_event_name`.
-pub fn reset() {
-    for s in &STATS {
-        s.count.store(0, Ordering::Relaxed);
-        s.sum_ns.store(0, Ordering::Relaxed);
-        s.min_ns.store(u64::MAX, Ordering::Relaxed);
-        s.max_ns.store(0, Ordering::Relaxed);
+/// Announce that the current thread is about to block on `event`.
+pub fn begin(event: WaitEvent) -> WaitGuard {
+    let left_gate = event.leaves_admission() && crate::sched::admission::step_out();
+    OBSERVER.with(|o| {
+        if let Some(obs) = o.borrow().as_ref() {
+            obs.wait_begin(event)
+        }
+    });
+    let start = enabled().then(Instant::now);
+    WaitGuard {
+        event,
+        start,
+        left_gate,
+    }
+}
+
+impl Drop for WaitGuard {
+    fn drop(&mut self) {
+        if let Some(start) = self.start {
+            record_since(self.event, start);
+        }
+        OBSERVER.with(|o| {
+            if let Some(obs) = o.borrow().as_ref() {
+                obs.wait_end(self.event)
+            }
+        });
+        if self.left_gate {
+            crate::sched::admission::step_back_in();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instrumented mutexes and condition variables
+
+/// Names the event of an instrumented [`Mutex`] or [`Condvar`] at the type level, so that the
+/// wrapper costs no memory and is built with the same `new(value)` as the mutex it replaces.
+pub trait Instrument {
+    const EVENT: WaitEvent;
+}
+
+/// Marker types naming the instrumented locks (`wait::Mutex<LogState, ev::LockLog>`).
+pub mod ev {
+    use super::{Instrument, WaitEvent};
+
+    macro_rules! instruments {
+        ($($marker:ident),* $(,)?) => {
+            $(
+                #[doc = concat!("Instrument marker for [`WaitEvent::", stringify!($marker), "`].")]
+                pub struct $marker;
+                impl Instrument for $marker {
+                    const EVENT: WaitEvent = WaitEvent::$marker;
+                }
+            )*
+        };
+    }
+
+    instruments!(
+        LockLog,
+        CommitQueue,
+        CommitTurnLock,
+        LockDone,
+        CondDone,
+        TicketLock,
+        TicketCond,
+        GatherLock,
+        RedoLog,
+        RowSlot,
+        LockWaitGraph,
+        AdmissionQueue,
+    );
+}
+
+/// A `parking_lot` mutex whose contended acquisitions are timed under `E::EVENT`. The guard is
+/// `parking_lot`'s own, so `parking_lot::Condvar` and `MutexGuard::unlocked` work unchanged.
+pub struct Mutex<T, E: Instrument> {
+    inner: parking_lot::Mutex<T>,
+    event: PhantomData<fn() -> E>,
+}
+
+impl<T, E: Instrument> Mutex<T, E> {
+    pub const fn new(value: T) -> Self {
+        Mutex {
+            inner: parking_lot::Mutex::new(value),
+            event: PhantomData,
+        }
+    }
+
+    /// Lock; only a lock that is taken when we arrive costs a clock read and a record.
+    #[inline]
+    pub fn lock(&self) -> parking_lot::MutexGuard<'_, T> {
+        match self.inner.try_lock() {
+            Some(g) => g,
+            None => self.lock_contended(),
+        }
+    }
+
+    #[cold]
+    fn lock_contended(&self) -> parking_lot::MutexGuard<'_, T> {
+        if !enabled() {
+            return self.inner.lock();
+        }
+        let start = Instant::now();
+        let g = self.inner.lock();
+        record_since(E::EVENT, start);
+        g
+    }
+
+    pub fn try_lock(&self) -> Option<parking_lot::MutexGuard<'_, T>> {
+        self.inner.try_lock()
+    }
+
+    pub fn get_mut(&mut self) -> &mut T {
+        self.inner.get_mut()
+    }
+
+    pub fn into_inner(self) -> T {
+        self.inner.into_inner()
+    }
+}
+
+impl<T: Default, E: Instrument> Default for Mutex<T, E> {
+    fn default() -> Self {
+        Mutex::new(T::default())
+    }
+}
+
+impl<T, E: Instrument> std::fmt::Debug for Mutex<T, E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Mutex({})", E::EVENT.name())
+    }
+}
+
+/// A `parking_lot` condition variable; each sleep on it is one `E::EVENT` wait.
+pub struct Condvar<E: Instrument> {
+    inner: parking_lot::Condvar,
+    event: PhantomData<fn() -> E>,
+}
+
+impl<E: Instrument> Default for Condvar<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E: Instrument> Condvar<E> {
+    pub const fn new() -> Self {
+        Condvar {
+            inner: parking_lot::Condvar::new(),
+            event: PhantomData,
+        }
+    }
+
+    pub fn notify_one(&self) -> bool {
+        self.inner.notify_one()
+    }
+
+    pub fn notify_all(&self) -> usize {
+        self.inner.notify_all()
+    }
+
+    pub fn wait<T>(&self, guard: &mut parking_lot::MutexGuard<'_, T>) {
+        let start = enabled().then(Instant::now);
+        self.inner.wait(guard);
+        if let Some(s) = start {
+            record_since(E::EVENT, s);
+        }
+    }
+
+    pub fn wait_for<T>(
+        &self,
+        guard: &mut parking_lot::MutexGuard<'_, T>,
+        timeout: Duration,
+    ) -> parking_lot::WaitTimeoutResult {
+        let start = enabled().then(Instant::now);
+        let r = self.inner.wait_for(guard, timeout);
+        if let Some(s) = start {
+            record_since(E::EVENT, s);
+        }
+        r
+    }
+
+    pub fn wait_until<T>(
+        &self,
+        guard: &mut parking_lot::MutexGuard<'_, T>,
+        deadline: Instant,
+    ) -> parking_lot::WaitTimeoutResult {
+        let start = enabled().then(Instant::now);
+        let r = self.inner.wait_until(guard, deadline);
+        if let Some(s) = start {
+            record_since(E::EVENT, s);
+        }
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn count(stats: &WaitStats, e: WaitEvent) -> u64 {
+        stats
+            .summary()
+            .iter()
+            .find(|r| r.event_name == e.name())
+            .unwrap()
+            .count_star
+    }
+
+    #[test]
+    fn event_names_are_unique_and_indexes_match() {
+        for (i, e) in WaitEvent::ALL.iter().enumerate() {
+            assert_eq!(e.index(), i, "{e:?}");
+        }
+        let mut names: Vec<_> = WaitEvent::ALL.iter().map(|e| e.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), WaitEvent::ALL.len());
+    }
+
+    #[test]
+    fn only_contended_mutex_acquisitions_are_recorded() {
+        let stats = Arc::new(WaitStats::new());
+        let _bind = bind_thread_stats(Some(stats.clone()));
+        let m: Arc<Mutex<u32, ev::LockLog>> = Arc::new(Mutex::new(0));
+        for _ in 0..100 {
+            *m.lock() += 1;
+        }
+        assert_eq!(
+            count(&stats, WaitEvent::LockLog),
+            0,
+            "uncontended: no record"
+        );
+        let held = m.lock();
+        let (m2, s2) = (m.clone(), stats.clone());
+        let h = std::thread::spawn(move || {
+            let _bind = bind_thread_stats(Some(s2));
+            *m2.lock() += 1;
+        });
+        std::thread::sleep(Duration::from_millis(30));
+        drop(held);
+        h.join().unwrap();
+        assert_eq!(*m.lock(), 101);
+        let row = stats
+            .summary()
+            .into_iter()
+            .find(|r| r.event_name == "wait/synch/mutex/cohort/LOCK_log")
+            .unwrap();
+        assert_eq!(row.count_star, 1);
+        assert!(
+            row.min_timer_wait >= 10_000_000_000,
+            "waited ≥ 10 ms: {row:?}"
+        );
+        assert_eq!(row.min_timer_wait, row.max_timer_wait);
+        assert_eq!(row.sum_timer_wait, row.avg_timer_wait);
+    }
+
+    #[test]
+    fn binding_isolates_summaries_and_the_switch() {
+        let a = Arc::new(WaitStats::new());
+        let b = bind_thread_stats(Some(a.clone()));
+        drop(begin(WaitEvent::GroupCommitWait));
+        assert_eq!(count(&a, WaitEvent::GroupCommitWait), 1);
+        set_enabled(false);
+        drop(begin(WaitEvent::GroupCommitWait));
+        assert_eq!(count(&a, WaitEvent::GroupCommitWait), 1, "OFF: not timed");
+        assert!(
+            global_stats().enabled(),
+            "the process-wide switch is untouched"
+        );
+        reset();
+        assert_eq!(count(&a, WaitEvent::GroupCommitWait), 0);
+        drop(b);
+        let before = count(&global_stats(), WaitEvent::GroupCommitWait);
+        drop(begin(WaitEvent::GroupCommitWait));
+        assert!(count(&global_stats(), WaitEvent::GroupCommitWait) > before);
+        assert_eq!(count(&a, WaitEvent::GroupCommitWait), 0);
+    }
+
+    #[test]
+    fn condvar_sleeps_are_counted() {
+        let stats = Arc::new(WaitStats::new());
+        let _bind = bind_thread_stats(Some(stats.clone()));
+        let m: Mutex<(), ev::LockDone> = Mutex::new(());
+        let cv: Condvar<ev::CondDone> = Condvar::new();
+        let mut g = m.lock();
+        for _ in 0..3 {
+            cv.wait_for(&mut g, Duration::from_millis(1));
+        }
+        assert_eq!(count(&stats, WaitEvent::CondDone), 3);
     }
 }

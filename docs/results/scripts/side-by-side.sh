@@ -1,9 +1,10 @@
 #!/bin/bash
 # Side by side in one run: sysbench against MariaDB 10.11 and Cohort variants, one table.
 #   docs/results/scripts/side-by-side.sh TEST SECONDS "THREADS" VARIANT... [-- sysbench args]
-# A VARIANT is `mariadb[:mariadbd args]` or `cohort:NAME[:cohort serve args]`, e.g.
+# A VARIANT is `KIND:NAME[:server args]`, KIND mariadb (args for mariadbd) or cohort (args for
+# `cohort serve`), e.g.
 #   side-by-side.sh oltp_update_non_index 10 "1 16 64 256 1024" \
-#     mariadb cohort:one-log "cohort:classic:--commit-mode classic"
+#     mariadb:mariadb cohort:one-log "cohort:classic:--commit-mode classic"
 # Each server gets a fresh data directory on the work disk (durable settings: binlog on,
 # sync every group), 4 tables x 100k rows unless overridden; prints one line per point and a
 # table of tps with ratios to the first variant.
@@ -38,8 +39,8 @@ stop_server() {
   if [ "$kind" == mariadb ]; then "$TOOLS/mariadb.sh" stop "$WORK/$name" >/dev/null; else kill "$PID"; wait "$PID" 2>/dev/null; fi
 }
 for v in "${variants[@]}"; do
-  kind=${v%%:*}; rest=${v#*:}; [ "$rest" == "$v" ] && rest=""
-  if [ "$kind" == mariadb ]; then name=mariadb${rest:+-custom}; args=$rest; else name=${rest%%:*}; args=${rest#*:}; [ "$args" == "$rest" ] && args=""; fi
+  kind=${v%%:*}; rest=${v#*:}; [ "$rest" == "$v" ] && rest=$kind
+  name=${rest%%:*}; args=${rest#*:}; [ "$args" == "$rest" ] && args=""
   start_server "$kind" "$name" "$args"
   sysbench "$T" --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=sb --mysql-password=sb \
     --mysql-db=sbtest "${SB_ARGS[@]}" --threads=4 prepare >/dev/null 2>&1

@@ -23,8 +23,8 @@
 //! thread (the leader) with the outcome. No thread sleeps for it.
 
 use crate::error::Error;
-use crate::wait::{self, WaitEvent};
-use parking_lot::{Condvar, Mutex};
+use crate::wait::{self, ev, WaitEvent};
+use parking_lot::Mutex;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
@@ -44,8 +44,8 @@ const DONE: u8 = 2;
 /// The shared mutex and condition variable of broadcast wakeups (`LOCK_done` / `COND_done`).
 #[derive(Default)]
 pub struct BroadcastDone {
-    lock: Mutex<()>,
-    cond: Condvar,
+    lock: wait::Mutex<(), ev::LockDone>,
+    cond: wait::Condvar<ev::CondDone>,
 }
 
 /// Called once with a deferred ticket's outcome, on the thread that completes it.
@@ -58,8 +58,8 @@ pub struct Ticket<T> {
     state: AtomicU8,
     /// Protected by `own_lock`: the outcome once DONE.
     result: Mutex<Option<Result<(), Error>>>,
-    own_lock: Mutex<()>,
-    own_cond: Condvar,
+    own_lock: wait::Mutex<(), ev::TicketLock>,
+    own_cond: wait::Condvar<ev::TicketCond>,
     /// How this ticket's waiter sleeps, fixed at creation so waiter and completer agree.
     wakeup: Wakeup,
     /// Deferred tickets: the completion callback (taken by `complete`). Set at creation only,
@@ -75,8 +75,8 @@ impl<T> Ticket<T> {
             item: Mutex::new(Some(item)),
             state: AtomicU8::new(PENDING),
             result: Mutex::new(None),
-            own_lock: Mutex::new(()),
-            own_cond: Condvar::new(),
+            own_lock: wait::Mutex::new(()),
+            own_cond: wait::Condvar::new(),
             on_done: Mutex::new(None),
             deferred: false,
         })
@@ -89,8 +89,8 @@ impl<T> Ticket<T> {
             item: Mutex::new(Some(item)),
             state: AtomicU8::new(PENDING),
             result: Mutex::new(None),
-            own_lock: Mutex::new(()),
-            own_cond: Condvar::new(),
+            own_lock: wait::Mutex::new(()),
+            own_cond: wait::Condvar::new(),
             on_done: Mutex::new(Some(on_done)),
             deferred: true,
         })
@@ -175,13 +175,13 @@ impl<T> Ticket<T> {
 /// The queue of tickets waiting for a leader.
 pub struct CommitQueue<T> {
     /// Protected by this mutex: tickets in arrival order.
-    queue: Mutex<Vec<Arc<Ticket<T>>>>,
+    queue: wait::Mutex<Vec<Arc<Ticket<T>>>, ev::CommitQueue>,
 }
 
 impl<T> Default for CommitQueue<T> {
     fn default() -> Self {
         CommitQueue {
-            queue: Mutex::new(Vec::new()),
+            queue: wait::Mutex::new(Vec::new()),
         }
     }
 }
@@ -226,7 +226,7 @@ pub struct CommitTurn {
     /// The number of groups whose engine commits are finished.
     done: std::sync::atomic::AtomicU64,
     /// Protected by this mutex: the parked leader of each waiting group.
-    waiters: Mutex<std::collections::HashMap<u64, std::thread::Thread>>,
+    waiters: wait::Mutex<std::collections::HashMap<u64, std::thread::Thread>, ev::CommitTurnLock>,
 }
 
 impl CommitTurn {
@@ -242,6 +242,8 @@ impl CommitTurn {
             }
             w.insert(group, std::thread::current());
         }
+        let _w =
+            (self.done.load(Ordering::Acquire) < group).then(|| wait::begin(WaitEvent::CommitTurn));
         while self.done.load(Ordering::Acquire) < group {
             std::thread::park();
         }

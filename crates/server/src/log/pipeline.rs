@@ -21,6 +21,7 @@ use crate::error::{Error, Result};
 use crate::storage::{Engine, Txn, TxnId};
 use crate::types::Value;
 use crate::vars::SystemVariables;
+use crate::wait::{self, ev};
 use parking_lot::{Condvar, Mutex};
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -175,7 +176,7 @@ pub struct CommitPipeline {
     mode: CommitMode,
     engine: Arc<Engine>,
     queue: CommitQueue<Work>,
-    log: Mutex<LogState>,
+    log: wait::Mutex<LogState, ev::LockLog>,
     /// The flush stage (classic mode, `log_flush_placement = group`): held by a leader from
     /// taking its group through the group's redo sync until it holds `log`. The next leader can
     /// then flush its group's redo while this one writes and syncs the binlog, as MySQL 5.7's
@@ -185,7 +186,7 @@ pub struct CommitPipeline {
     turn: CommitTurn,
     bcast: BroadcastDone,
     /// Woken when the queue grows, for `binlog_commit_wait_count`.
-    queue_grew: (Mutex<()>, Condvar),
+    queue_grew: (wait::Mutex<(), ev::GatherLock>, Condvar),
     /// True while a leader waits in `gather`: only then do arrivals signal `queue_grew`.
     gathering: std::sync::atomic::AtomicBool,
     /// Log position up to which every transaction is committed in the engine (checkpoints
@@ -270,7 +271,7 @@ impl CommitPipeline {
             mode,
             engine,
             queue: CommitQueue::default(),
-            log: Mutex::new(LogState {
+            log: wait::Mutex::new(LogState {
                 binlog,
                 next_gtid_seq,
                 next_group: 0,
@@ -278,7 +279,7 @@ impl CommitPipeline {
             turn: CommitTurn::default(),
             bcast: BroadcastDone::default(),
             flush_stage: Mutex::new(()),
-            queue_grew: (Mutex::new(()), Condvar::new()),
+            queue_grew: (wait::Mutex::new(()), Condvar::new()),
             gathering: std::sync::atomic::AtomicBool::new(false),
             committed_upto: Mutex::new(upto),
             redo: None,

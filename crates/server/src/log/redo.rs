@@ -773,7 +773,7 @@ pub struct RedoLog {
     end: AtomicU64,
     /// LSN below which every byte is durable; only grows (`fetch_max`).
     synced: AtomicU64,
-    write: Mutex<WriteState>,
+    write: wait::Mutex<WriteState, wait::ev::RedoLog>,
     /// Held across an fsync of the current segment (not across rotation's fsyncs, which run
     /// under `write`).
     sync_lock: Mutex<()>,
@@ -836,7 +836,7 @@ impl RedoLog {
             stats,
             end: AtomicU64::new(end),
             synced: AtomicU64::new(end),
-            write: Mutex::new(WriteState {
+            write: wait::Mutex::new(WriteState {
                 segments,
                 file,
                 sync_file: Arc::new(Mutex::new(sync_file)),

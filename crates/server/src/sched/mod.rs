@@ -1,4 +1,5 @@
-//! Scheduling: who gives a connection CPU.
+//! Scheduling: who gives a connection CPU — connection threads, the pool of threads — and the
+//! admission gate around engine work ([`admission`]).
 //!
 //! `thread_handling = one-thread-per-connection` (the default) gives every connection a thread
 //! of its own ([`crate::net::run_connection`]). `thread_handling = pool-of-threads`, this
@@ -81,6 +82,7 @@
 //! `thread_pool_dedicated_listener`, and changing `thread_pool_size` at run time.
 
 pub mod accept;
+pub mod admission;
 mod conn;
 mod epoll;
 mod group;

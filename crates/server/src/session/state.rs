@@ -7,10 +7,12 @@
 use crate::accounts::Accounts;
 use crate::error::Result;
 use crate::log::CommitPipeline;
+use crate::sched::admission::{self, Gate};
 use crate::status::Status;
 use crate::storage::{Engine, Txn};
 use crate::types::Value;
 use crate::vars::SystemVariables;
+use crate::wait::{self, WaitStats};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
@@ -27,6 +29,11 @@ pub struct ServerContext {
     pub accounts: Accounts,
     pub status: Status,
     pub started: Instant,
+    /// The admission gate (`innodb_thread_concurrency`); follows SET GLOBAL.
+    pub admission: Arc<Gate>,
+    /// The wait summary this server's sessions record into (the process-wide one, except in
+    /// tests that run several servers in one process).
+    pub waits: Arc<WaitStats>,
 }
 
 impl ServerContext {
@@ -42,9 +49,34 @@ impl ServerContext {
         vars: SystemVariables,
         accounts: Accounts,
     ) -> ServerContext {
+        let waits = wait::global_stats();
+        ServerContext::build(engine, pipeline, vars, accounts, waits)
+    }
+
+    fn build(
+        engine: Arc<Engine>,
+        pipeline: Arc<CommitPipeline>,
+        vars: SystemVariables,
+        accounts: Accounts,
+        waits: Arc<WaitStats>,
+    ) -> ServerContext {
+        let admission = Arc::new(Gate::new(admission::Settings::from_vars(&vars)));
+        let gate = admission.clone();
+        vars.watch(admission::VARIABLES, move |v| {
+            gate.configure(&admission::Settings::from_vars(v))
+        });
+        waits.set_enabled(vars.global_bool("performance_schema"));
+        let w = waits.clone();
+        vars.watch(&["performance_schema"], move |v| {
+            w.set_enabled(v.global_bool("performance_schema"))
+        });
         let status = Status::new();
-        let p = pipeline.clone();
-        status.set_provider(Box::new(move || p.status()));
+        let (p, g) = (pipeline.clone(), admission.clone());
+        status.set_provider(Box::new(move || {
+            let mut rows = p.status();
+            rows.extend(g.status());
+            rows
+        }));
         ServerContext {
             engine,
             pipeline,
@@ -53,15 +85,25 @@ impl ServerContext {
             accounts,
             status,
             started: Instant::now(),
+            admission,
+            waits,
         }
     }
 
-    /// A context with an empty engine, default variables and `root@%` without a password.
+    /// A context with an empty engine, default variables and `root@%` without a password. It
+    /// has a wait summary of its own: threads that serve it bind to it
+    /// ([`wait::bind_thread_stats`]), so that tests running side by side do not see each
+    /// other's waits.
     pub fn for_tests() -> ServerContext {
-        ServerContext::new(
-            Engine::new(),
+        let engine = Engine::new();
+        let pipeline = Arc::new(CommitPipeline::memory(engine.clone()));
+        let waits = Arc::new(WaitStats::new());
+        ServerContext::build(
+            engine,
+            pipeline,
             SystemVariables::new(),
             Accounts::in_memory(""),
+            waits,
         )
     }
 }

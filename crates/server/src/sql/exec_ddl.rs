@@ -16,7 +16,9 @@ use super::convert::{self, StoreCtx};
 use super::env::Env;
 use super::expr::RowCtx;
 use super::plan::{self, check_db_access, is_system_schema};
+use super::virtual_tables;
 use crate::error::{Error, Result};
+use crate::session::state::SessionState;
 use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
 use crate::types::{Collation, DataType, Value};
 use cohort_protocol::ErrorCode;
@@ -895,6 +897,31 @@ pub fn truncate(env: &Env<'_>, t: &ast::Truncate) -> Result<()> {
         let (db, name) = plan::split_name(&target.name, env.sess.db)?;
         check_db_access(env, &db)?;
         env.ctx.engine.truncate_table(&db, &name)?;
+    }
+    Ok(())
+}
+
+/// Does this TRUNCATE name tables of a system schema? (All or none: mixing is refused.)
+pub fn truncates_system_tables(sess: &SessionState, t: &ast::Truncate) -> Result<bool> {
+    let mut system = 0;
+    for target in &t.table_names {
+        let (db, _) = plan::split_name(&target.name, sess.db.as_deref())?;
+        system += is_system_schema(&db) as usize;
+    }
+    if system > 0 && system < t.table_names.len() {
+        return Err(unsupported(
+            "TRUNCATE of system and user tables in one statement",
+        ));
+    }
+    Ok(system > 0)
+}
+
+/// TRUNCATE of system-schema tables: resets what they summarise.
+pub fn truncate_system(env: &Env<'_>, t: &ast::Truncate) -> Result<()> {
+    for target in &t.table_names {
+        let (db, name) = plan::split_name(&target.name, env.sess.db)?;
+        check_db_access(env, &db)?;
+        virtual_tables::truncate(env, &db, &name)?;
     }
     Ok(())
 }

@@ -190,11 +190,11 @@ fn bind_limit(b: &mut Binder<'_>, limit: &Option<ast::Expr>) -> Result<Option<Ex
     Ok(r)
 }
 
-fn single_target(from: &[ast::TableWithJoins], env: &Env<'_>) -> Result<TableRef> {
+fn single_target(from: &[ast::TableWithJoins], env: &Env<'_>, command: &str) -> Result<TableRef> {
     match exec_select::single_table(from)? {
         Some((name, alias)) => {
             let (db, t) = plan::split_name(name, env.sess.db)?;
-            plan::resolve_table(env, &db, &t, alias)
+            plan::resolve_target(env, &db, &t, alias, command)
         }
         None => Err(Error::parse("", 1)),
     }
@@ -217,7 +217,8 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
         return Err(unsupported("INSERT into a table function"));
     };
     let (db, tname) = plan::split_name(name, env.sess.db)?;
-    let table = plan::resolve_table(env, &db, &tname, None)?;
+    // REPLACE needs the INSERT privilege first, so MySQL names INSERT for both.
+    let table = plan::resolve_target(env, &db, &tname, None, "INSERT")?;
     let kind = if ins.replace_into {
         InsertKind::Replace
     } else if ins.ignore {
@@ -357,7 +358,7 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
     if u.returning.is_some() || u.output.is_some() {
         return Err(unsupported("UPDATE … RETURNING"));
     }
-    let table = single_target(std::slice::from_ref(&u.table), env)?;
+    let table = single_target(std::slice::from_ref(&u.table), env, "UPDATE")?;
     let mut b = Binder::new(env, params, None);
     let scope = table.scope.clone();
     b.scope = Some(&scope);
@@ -390,7 +391,7 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
     let from = match &d.from {
         ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
     };
-    let table = single_target(from, env)?;
+    let table = single_target(from, env, "DELETE")?;
     let scope = table.scope.clone();
     let mut b = Binder::new(env, params, Some(&scope));
     b.clause = "where clause";
@@ -617,6 +618,7 @@ impl<'e> InsertRun<'_, 'e> {
 
     fn insert_row(&mut self, txn: &mut Txn, row: Vec<Value>) -> Result<()> {
         self.records += 1;
+        crate::sched::admission::spend_ticket();
         let table = &self.plan.table.table;
         if !self.plan.on_dup.is_empty() {
             return self.insert_or_update(txn, row);

@@ -279,6 +279,7 @@ impl Runner {
             self.background.insert(
                 name,
                 std::thread::spawn(move || {
+                    let _waits = crate::wait::bind_thread_stats(Some(ctx.waits.clone()));
                     let r = execute_text(&ctx, &mut sess, &sql);
                     end_statement(&ctx, &mut sess, &r);
                     (sess, r)
@@ -378,6 +379,8 @@ fn run_script(path: &Path) -> Option<String> {
     let text = std::fs::read_to_string(path).expect("read script");
     let items = parse_script(&text);
     let mut runner = Runner::new();
+    // The script's waits go to its own server's summary (other tests run alongside).
+    let _waits = crate::wait::bind_thread_stats(Some(runner.ctx.waits.clone()));
     let mut rewritten = String::new();
     let mut failures = Vec::new();
     for item in items {

@@ -59,6 +59,7 @@ mod golden;
 pub use convert::format_double;
 
 use crate::error::{Action, Error, Result};
+use crate::sched::admission;
 use crate::session::state::{ServerContext, SessionState, Warning};
 use crate::status::StatusCounter;
 use crate::storage::Txn;
@@ -140,6 +141,15 @@ impl Plan {
             }
             Plan::Update(p) => p.table.is_stale(),
             Plan::Delete(p) => p.table.is_stale(),
+        }
+    }
+
+    /// Does running it read or write engine tables (rather than only constants or a virtual
+    /// table)?
+    fn uses_engine(&self) -> bool {
+        match self {
+            Plan::Select(p) => p.table().is_some(),
+            Plan::Insert(_) | Plan::Update(_) | Plan::Delete(_) => true,
         }
     }
 
@@ -327,6 +337,11 @@ fn execute_plan(
     params: &[Value],
     prev: usize,
 ) -> Result<QueryResult> {
+    // Engine work passes the admission gate; it is left before the autocommit commit.
+    let _admitted = plan
+        .uses_engine()
+        .then(|| admission::enter(&ctx.admission))
+        .flatten();
     match plan {
         Plan::Select(p) => {
             ctx.status.incr(StatusCounter::ComSelect);
@@ -625,6 +640,13 @@ fn run_sql_ddl(
             }
             other => return Err(Error::unsupported(&format!("DROP {other}"))),
         },
+        Statement::Truncate(t) if exec_ddl::truncates_system_tables(sess, t)? => {
+            // performance_schema summaries: reset, not logged (nothing to replay).
+            count(StatusCounter::ComOther);
+            ddl(ctx, sess, prev, None, |env| {
+                exec_ddl::truncate_system(env, t)
+            })?;
+        }
         Statement::Truncate(t) => {
             count(StatusCounter::ComOther);
             ddl(ctx, sess, prev, text, |env| exec_ddl::truncate(env, t))?;

@@ -139,10 +139,27 @@ pub fn resolve_source(
 ) -> Result<Source> {
     if is_system_schema(db) {
         if let Some(v) = virtual_tables::resolve(env.ctx, db, name, alias.clone()) {
+            check_db_access(env, db)?;
             return Ok(Source::Virtual(v));
         }
     }
     resolve_table(env, db, name, alias).map(Source::Table)
+}
+
+/// Resolve the table an INSERT / UPDATE / DELETE (`command`) writes: virtual tables are
+/// read-only (1142).
+pub fn resolve_target(
+    env: &Env<'_>,
+    db: &str,
+    name: &str,
+    alias: Option<String>,
+    command: &str,
+) -> Result<TableRef> {
+    if is_system_schema(db) {
+        check_db_access(env, db)?;
+        virtual_tables::refuse_write(env, db, name, command)?;
+    }
+    resolve_table(env, db, name, alias)
 }
 
 /// True if the context's engine knows the database (or it is a system schema).
@@ -592,6 +609,8 @@ pub fn scan(
     };
     let stopped = std::cell::Cell::new(false);
     let mut g = |h: &RowHandle, r: &Row| -> Result<ScanControl> {
+        // One row operation: one admission ticket (no table lock is held here).
+        crate::sched::admission::spend_ticket();
         let c = f(h, r)?;
         if c == ScanControl::Stop {
             stopped.set(true);

@@ -8,6 +8,7 @@ use super::expr::{like_match, RowCtx};
 use super::parse::{Show, ShowFilter, UserHost};
 use super::plan::{check_db_access, database_exists, is_system_schema};
 use super::sqltype::SqlType;
+use super::virtual_tables;
 use super::QueryResult;
 use crate::error::{Error, Result};
 use crate::session::state::Warning;
@@ -117,12 +118,12 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
         } => super::binlog_admin::binlog_events(env, file.as_deref(), *from, *offset, *limit),
         Show::Index { db, table } => Ok(index(env, db.as_deref(), table)?.into_result()),
         Show::CreateTable { db, table } => {
-            let (db, t) = table_of(env, db.as_deref(), table)?;
-            let ddl = create_table_text(&t.def(), t.auto_increment_peek());
-            let _ = db;
+            let (def, t) = def_of(env, db.as_deref(), table)?;
+            let next_auto_increment = t.map_or(1, |t| t.auto_increment_peek());
+            let ddl = create_table_text(&def, next_auto_increment);
             Ok(QueryResult::Rows {
                 columns: vec![text_column("Table", 64), text_column("Create Table", 1024)],
-                rows: vec![vec![s(&t.def().name), s(&ddl)]],
+                rows: vec![vec![s(&def.name), s(&ddl)]],
             })
         }
         Show::CreateDatabase(name) => {
@@ -219,7 +220,7 @@ fn target_db(env: &Env<'_>, db: Option<&str>) -> Result<String> {
 fn tables(env: &Env<'_>, db: Option<&str>, full: bool, f: &ShowFilter) -> Result<Listing> {
     let db = target_db(env, db)?;
     let names = if is_system_schema(&db) {
-        Vec::new()
+        virtual_tables::names(&db)
     } else {
         env.ctx.engine.tables(&db)?
     };
@@ -258,6 +259,26 @@ fn table_of(
     }
     let t = env.ctx.engine.table(&db, table)?;
     Ok((db, t))
+}
+
+/// The definition of a catalog table (with the table) or of a system schema's virtual table.
+fn def_of(
+    env: &Env<'_>,
+    db: Option<&str>,
+    table: &str,
+) -> Result<(std::sync::Arc<TableDef>, Option<std::sync::Arc<Table>>)> {
+    let db = match db {
+        Some(d) => d,
+        None => env.sess.db.ok_or_else(Error::no_db)?,
+    };
+    if is_system_schema(db) {
+        check_db_access(env, db)?;
+        let def =
+            virtual_tables::definition(db, table).ok_or_else(|| Error::no_such_table(db, table))?;
+        return Ok((def, None));
+    }
+    let (_, t) = table_of(env, Some(db), table)?;
+    Ok((t.def(), Some(t)))
 }
 
 /// The type as SHOW COLUMNS / SHOW CREATE TABLE print it.
@@ -373,8 +394,7 @@ fn extra_text(col: &crate::storage::ColumnDef) -> String {
 }
 
 fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<Listing> {
-    let (_, t) = table_of(env, db, table)?;
-    let def = t.def();
+    let (def, _) = def_of(env, db, table)?;
     let mut columns = vec![text_column("Field", 64), text_column("Type", 64)];
     if full {
         columns.push(nullable_text_column("Collation", 64));

@@ -1,44 +1,56 @@
 //! Virtual tables of the system schemas (`performance_schema`, `information_schema`, …).
 //!
-//! A virtual table is a fixed list of columns and a function that produces its rows when a
+//! A virtual table is a fixed definition and a function that produces its rows when a
 //! statement reads it; `SELECT` treats it like a table without indexes (full scan, WHERE,
-//! ORDER BY, aggregates all apply). [`resolve`] is the hook FROM-resolution calls for a name
-//! in a system schema; a name it does not know is error 1235.
+//! ORDER BY, LIMIT, aggregates all apply). [`resolve`] is the hook FROM-resolution calls for a
+//! name in a system schema; a name it does not know is error 1235.
 //!
-//! None are defined yet: `performance_schema.events_waits_summary_global_by_event_name` comes
-//! next (its rows from `crate::wait`).
+//! | table | rows | TRUNCATE |
+//! |---|---|---|
+//! | `performance_schema.events_waits_summary_global_by_event_name` | one per [`WaitEvent`](crate::wait::WaitEvent), from the server's [`WaitStats`](crate::wait::WaitStats); times in picoseconds | resets every counter (the rows stay) |
+//!
+//! As in MySQL: with `performance_schema = OFF` the tables exist and read empty; INSERT,
+//! UPDATE and DELETE on them are refused with 1142 (ER_TABLEACCESS_DENIED_ERROR) even for
+//! root; TRUNCATE resets a summary, is not binlogged, and (like all TRUNCATE) commits the open
+//! transaction first.
 
-use super::bind::{ScopeColumn, TableScope};
-use crate::error::Result;
+use super::bind::TableScope;
+use super::env::Env;
+use crate::error::{Error, Result};
 use crate::session::state::ServerContext;
-use crate::types::Value;
+use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
+use crate::types::{Collation, DataType, Value};
+use cohort_protocol::ErrorCode;
+use std::sync::Arc;
 
-/// A table computed on read.
+/// A table computed on read, as resolved for one statement.
 pub struct VirtualTable {
     pub scope: TableScope,
     /// Produces the current rows (column values in `scope.columns` order).
     pub rows: fn(&ServerContext) -> Result<Vec<Vec<Value>>>,
 }
 
-impl VirtualTable {
-    #[allow(dead_code)] // for the virtual tables to come
-    pub fn new(
-        db: &str,
-        name: &str,
-        alias: Option<String>,
-        columns: Vec<ScopeColumn>,
-        rows: fn(&ServerContext) -> Result<Vec<Vec<Value>>>,
-    ) -> VirtualTable {
-        VirtualTable {
-            scope: TableScope {
-                db: db.to_string(),
-                table: name.to_string(),
-                alias,
-                columns,
-            },
-            rows,
-        }
-    }
+/// One system table: where it lives, its columns, its rows, what TRUNCATE does.
+struct SystemTable {
+    db: &'static str,
+    name: &'static str,
+    def: fn() -> TableDef,
+    rows: fn(&ServerContext) -> Result<Vec<Vec<Value>>>,
+    truncate: fn(&ServerContext),
+}
+
+static TABLES: &[SystemTable] = &[SystemTable {
+    db: "performance_schema",
+    name: "events_waits_summary_global_by_event_name",
+    def: waits_summary_def,
+    rows: waits_summary_rows,
+    truncate: |ctx| ctx.waits.reset(),
+}];
+
+fn find(db: &str, name: &str) -> Option<&'static SystemTable> {
+    TABLES
+        .iter()
+        .find(|t| t.db.eq_ignore_ascii_case(db) && t.name.eq_ignore_ascii_case(name))
 }
 
 /// The virtual table `db.name`, if there is one (names compare case-insensitively).
@@ -48,6 +60,117 @@ pub fn resolve(
     name: &str,
     alias: Option<String>,
 ) -> Option<VirtualTable> {
-    let _ = (ctx, db, name, alias);
-    None
+    let _ = ctx;
+    let t = find(db, name)?;
+    Some(VirtualTable {
+        scope: TableScope::of_def(t.db, &(t.def)(), alias),
+        rows: t.rows,
+    })
+}
+
+/// The definition of `db.name` (SHOW CREATE TABLE, SHOW COLUMNS).
+pub fn definition(db: &str, name: &str) -> Option<Arc<TableDef>> {
+    find(db, name).map(|t| Arc::new((t.def)()))
+}
+
+/// The virtual tables of a schema, sorted (SHOW TABLES).
+pub fn names(db: &str) -> Vec<String> {
+    let mut v: Vec<String> = TABLES
+        .iter()
+        .filter(|t| t.db.eq_ignore_ascii_case(db))
+        .map(|t| t.name.to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+/// `TRUNCATE TABLE db.name` of a system table.
+pub fn truncate(env: &Env<'_>, db: &str, name: &str) -> Result<()> {
+    let t = find(db, name).ok_or_else(|| Error::no_such_table(db, name))?;
+    (t.truncate)(env.ctx);
+    Ok(())
+}
+
+/// INSERT / UPDATE / DELETE on a virtual table: 1142, as MySQL answers for its read-only
+/// performance_schema tables (`command` is the statement's verb).
+pub fn refuse_write(env: &Env<'_>, db: &str, name: &str, command: &str) -> Result<()> {
+    match find(db, name) {
+        Some(t) => Err(Error::new(
+            ErrorCode::TableaccessDenied,
+            format!(
+                "{command} command denied to user '{}'@'{}' for table '{}'",
+                env.sess.user, env.sess.host, t.name
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// performance_schema.events_waits_summary_global_by_event_name
+
+fn column(name: &str, data_type: DataType) -> ColumnDef {
+    ColumnDef {
+        name: name.to_string(),
+        data_type,
+        nullable: false,
+        default: ColumnDefault::None,
+        auto_increment: false,
+        on_update_current_timestamp: false,
+        comment: None,
+    }
+}
+
+fn waits_summary_def() -> TableDef {
+    let counter = |n: &str| column(n, DataType::BigInt { unsigned: true });
+    TableDef {
+        name: "events_waits_summary_global_by_event_name".to_string(),
+        columns: vec![
+            column(
+                "EVENT_NAME",
+                DataType::VarChar {
+                    len: 128,
+                    collation: Collation::Utf8mb4GeneralCi,
+                },
+            ),
+            counter("COUNT_STAR"),
+            counter("SUM_TIMER_WAIT"),
+            counter("MIN_TIMER_WAIT"),
+            counter("AVG_TIMER_WAIT"),
+            counter("MAX_TIMER_WAIT"),
+        ],
+        primary_key: Some(IndexDef {
+            name: "PRIMARY".to_string(),
+            parts: vec![IndexPart {
+                column: 0,
+                prefix_len: None,
+            }],
+            unique: true,
+        }),
+        indexes: Vec::new(),
+        engine: "PERFORMANCE_SCHEMA".to_string(),
+        auto_increment_start: 1,
+        comment: None,
+    }
+}
+
+fn waits_summary_rows(ctx: &ServerContext) -> Result<Vec<Vec<Value>>> {
+    if !ctx.waits.enabled() {
+        return Ok(Vec::new());
+    }
+    Ok(ctx
+        .waits
+        .summary()
+        .into_iter()
+        .map(|r| {
+            vec![
+                Value::str(r.event_name),
+                Value::UInt(r.count_star),
+                Value::UInt(r.sum_timer_wait),
+                Value::UInt(r.min_timer_wait),
+                Value::UInt(r.avg_timer_wait),
+                Value::UInt(r.max_timer_wait),
+            ]
+        })
+        .collect())
 }

@@ -8,8 +8,8 @@
 
 use super::{Row, TxnId};
 use crate::error::{Error, Result};
-use crate::wait::{self, WaitEvent, WaitGuard};
-use parking_lot::{Condvar, Mutex, MutexGuard};
+use crate::wait::{self, ev, Mutex, WaitEvent, WaitGuard};
+use parking_lot::{Condvar, MutexGuard};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -20,7 +20,7 @@ pub(crate) struct Slot {
     /// of this slot and an insert into another.
     pub key: Box<[u8]>,
     /// Versions and lock; see [`SlotState`].
-    pub state: Mutex<SlotState>,
+    pub state: Mutex<SlotState, ev::RowSlot>,
     /// Waiters for this row's lock (targeted wakeups).
     pub cv: Condvar,
 }
@@ -159,7 +159,7 @@ pub(crate) fn release(slot: &Slot, me: TxnId) -> bool {
 /// time, so the graph is a map and a cycle check is a walk along one chain.
 #[derive(Default)]
 pub(crate) struct WaitGraph {
-    edges: Mutex<HashMap<TxnId, TxnId>>,
+    edges: Mutex<HashMap<TxnId, TxnId>, ev::LockWaitGraph>,
     deadlocks: std::sync::atomic::AtomicU64,
 }
 
