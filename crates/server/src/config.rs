@@ -126,6 +126,10 @@ pub struct ServeArgs {
     /// Pool: queue priority: high, low, or auto (high inside a transaction) [default: auto].
     #[arg(long, value_name = "high|low|auto")]
     pub thread_pool_priority: Option<String>,
+    /// Pool: milliseconds after which a queued low-priority connection moves to the
+    /// high-priority queue [default: 1000].
+    #[arg(long, value_name = "MS")]
+    pub thread_pool_prio_kickup_timer: Option<String>,
     /// A second TCP port served one thread per connection (administration when the pool is
     /// saturated); 0 = off [default: 0].
     #[arg(long, value_name = "PORT")]
@@ -177,6 +181,7 @@ macro_rules! text_settings {
             thread_pool_max_threads,
             thread_pool_idle_timeout,
             thread_pool_priority,
+            thread_pool_prio_kickup_timer,
             extra_port,
             extra_max_connections,
             innodb_thread_concurrency,

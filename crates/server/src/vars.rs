@@ -513,6 +513,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         "3",
     ),
     var(
+        "thread_pool_prio_kickup_timer",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "1000",
+    ),
+    var(
         "thread_pool_priority",
         Scope::Global,
         true,

@@ -44,9 +44,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Two FIFO queues: connections inside a transaction (or delivering a commit outcome) first.
+/// A low-priority entry waiting longer than `thread_pool_prio_kickup_timer` is moved to the
+/// high queue by the timer ([`PriorityQueues::kick_up`]), so that a stream of transactions
+/// cannot starve it.
 pub struct PriorityQueues<T> {
     high: VecDeque<T>,
-    low: VecDeque<T>,
+    /// With the time each entry was queued (oldest first).
+    low: VecDeque<(T, Instant)>,
 }
 
 impl<T> Default for PriorityQueues<T> {
@@ -59,15 +63,29 @@ impl<T> Default for PriorityQueues<T> {
 }
 
 impl<T> PriorityQueues<T> {
-    pub fn push(&mut self, item: T, high: bool) {
+    pub fn push(&mut self, item: T, high: bool, now: Instant) {
         match high {
             true => self.high.push_back(item),
-            false => self.low.push_back(item),
+            false => self.low.push_back((item, now)),
         }
     }
 
     pub fn pop(&mut self) -> Option<T> {
-        self.high.pop_front().or_else(|| self.low.pop_front())
+        self.high
+            .pop_front()
+            .or_else(|| self.low.pop_front().map(|(item, _)| item))
+    }
+
+    /// Move the low-priority entries queued at or before `queued_by` to the high queue; how
+    /// many moved.
+    pub fn kick_up(&mut self, queued_by: Instant) -> usize {
+        let mut moved = 0;
+        while self.low.front().is_some_and(|(_, t)| *t <= queued_by) {
+            let (item, _) = self.low.pop_front().expect("checked");
+            self.high.push_back(item);
+            moved += 1;
+        }
+        moved
     }
 
     pub fn is_empty(&self) -> bool {
@@ -207,7 +225,7 @@ impl<T> GroupState<T> {
             false => None,
         };
         for (item, high) in items {
-            self.queue.push(item, high);
+            self.queue.push(item, high, now);
         }
         let spawn = self.kick_if_idle(now, limits);
         (picked, spawn)
@@ -215,7 +233,7 @@ impl<T> GroupState<T> {
 
     /// Queue work from outside the listener (a commit completion).
     pub fn enqueue(&mut self, item: T, high: bool, now: Instant, limits: &Limits) -> Spawn {
-        self.queue.push(item, high);
+        self.queue.push(item, high, now);
         self.kick_if_idle(now, limits)
     }
 
@@ -327,6 +345,9 @@ impl<T> GroupState<T> {
 
     /// The timer's check, every `stall_limit`.
     pub fn check_stall(&mut self, now: Instant, limits: &Limits) -> Spawn {
+        if let Some(queued_by) = now.checked_sub(limits.prio_kickup) {
+            self.queue.kick_up(queued_by);
+        }
         let mut spawn = Spawn(0);
         if self.connections > 0 && !self.listening && self.io_events == 0 {
             spawn.add(self.wake_or_create(now, limits, false));
@@ -443,6 +464,7 @@ mod tests {
             stall_limit: Duration::from_millis(500),
             idle_timeout: Duration::from_secs(60),
             priority: super::super::Priority::Auto,
+            prio_kickup: Duration::from_secs(1),
         }
     }
 
@@ -462,11 +484,12 @@ mod tests {
 
     #[test]
     fn high_priority_first_then_fifo() {
+        let t = Instant::now();
         let mut q = PriorityQueues::default();
-        q.push(1, false);
-        q.push(2, true);
-        q.push(3, false);
-        q.push(4, true);
+        q.push(1, false, t);
+        q.push(2, true, t);
+        q.push(3, false, t);
+        q.push(4, true, t);
         assert_eq!(q.len(), 4);
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![2, 4, 1, 3]);
@@ -474,11 +497,26 @@ mod tests {
     }
 
     #[test]
+    fn old_low_priority_entries_are_kicked_up_by_the_timer() {
+        let l = limits();
+        let t0 = Instant::now();
+        let mut s = with_workers(1);
+        s.queue.push(1, false, t0);
+        s.queue.push(2, false, t0 + Duration::from_millis(900));
+        // At t0 + 1.2 s only entry 1 has waited the kick-up time (1 s): it now goes before
+        // high-priority work that arrives later; entry 2 still waits behind it.
+        let _ = s.check_stall(t0 + Duration::from_millis(1200), &l);
+        s.queue.push(3, true, t0 + Duration::from_millis(1300));
+        let order: Vec<_> = std::iter::from_fn(|| s.queue.pop()).collect();
+        assert_eq!(order, vec![1, 3, 2]);
+    }
+
+    #[test]
     fn oversubscribe_caps_active_workers_but_not_blocked_ones() {
         let l = limits();
         let mut s = with_workers(4);
         for i in 0..10 {
-            s.queue.push(i, false);
+            s.queue.push(i, false, Instant::now());
         }
         assert_eq!(s.active, 4);
         assert!(
@@ -505,7 +543,7 @@ mod tests {
         let t = Instant::now();
         assert!(s.try_listen(), "worker 1 listens");
         assert!(!s.try_listen(), "one listener per group");
-        s.queue.push(9, true);
+        s.queue.push(9, true, Instant::now());
         // Worker 2 blocks: no active worker left, work is queued → a new worker, unthrottled.
         assert_eq!(s.wait_begin(t, &l), Spawn(1));
         assert_eq!((s.threads, s.active), (3, 1));
@@ -516,7 +554,7 @@ mod tests {
         s.sleep(b.clone());
         assert!(s.try_listen());
         assert_eq!(s.active, 0);
-        s.queue.push(0, false);
+        s.queue.push(0, false, Instant::now());
         let (picked, spawn) = s.listener_got(vec![(1, false), (2, true)], t, &l);
         assert_eq!(
             picked, None,
@@ -605,7 +643,7 @@ mod tests {
         s.connections = 5;
         assert!(s.try_listen());
         for i in 0..3 {
-            s.queue.push(i, false);
+            s.queue.push(i, false, Instant::now());
         }
         assert!(s.take_work(&l).is_some(), "progress in this interval");
         assert_eq!(s.check_stall(t, &l), Spawn(0));

@@ -44,8 +44,9 @@ pub fn poll_one(group: &ThreadGroup, events: &mut Events) -> Option<Arc<PoolConn
     let first = (!ready.is_empty()).then(|| ready.remove(0).0);
     if !ready.is_empty() {
         let mut st = group.state.lock();
+        let now = Instant::now();
         for (conn, high) in ready {
-            st.queue.push(conn, high);
+            st.queue.push(conn, high, now);
         }
     }
     first

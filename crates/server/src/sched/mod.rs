@@ -78,8 +78,10 @@
 //! `extra_max_connections`) for administration when the pool is saturated. The variables
 //! other than `thread_pool_size` are dynamic; the timer reads them every tick.
 //!
-//! Not done: `thread_pool_prio_kickup_timer` (a low-priority connection is never promoted),
-//! `thread_pool_dedicated_listener`, and changing `thread_pool_size` at run time.
+//! `thread_pool_prio_kickup_timer` (1000 ms): the timer moves a low-priority connection that has
+//! waited that long to the high-priority queue.
+//!
+//! Not done: `thread_pool_dedicated_listener`, and changing `thread_pool_size` at run time.
 
 pub mod accept;
 pub mod admission;
@@ -138,6 +140,7 @@ pub struct Limits {
     pub stall_limit: Duration,
     pub idle_timeout: Duration,
     pub priority: Priority,
+    pub prio_kickup: Duration,
 }
 
 /// The dynamic variables, cached in atomics (refreshed by the timer every tick) so that the
@@ -148,6 +151,7 @@ struct Settings {
     stall_limit_ms: AtomicU64,
     idle_timeout_s: AtomicU64,
     priority: AtomicU8,
+    prio_kickup_ms: AtomicU64,
     net_write_timeout_s: AtomicU64,
 }
 
@@ -159,6 +163,7 @@ impl Settings {
             stall_limit_ms: AtomicU64::new(0),
             idle_timeout_s: AtomicU64::new(0),
             priority: AtomicU8::new(0),
+            prio_kickup_ms: AtomicU64::new(0),
             net_write_timeout_s: AtomicU64::new(0),
         };
         s.refresh(vars);
@@ -177,6 +182,8 @@ impl Settings {
             .store(u("thread_pool_idle_timeout").max(1), Relaxed);
         let p = Priority::from_var(vars.global("thread_pool_priority"));
         self.priority.store(p as u8, Relaxed);
+        self.prio_kickup_ms
+            .store(u("thread_pool_prio_kickup_timer"), Relaxed);
         self.net_write_timeout_s
             .store(u("net_write_timeout").max(1), Relaxed);
     }
@@ -203,6 +210,7 @@ impl PoolShared {
                 x if x == Priority::Low as u8 => Priority::Low,
                 _ => Priority::Auto,
             },
+            prio_kickup: Duration::from_millis(s.prio_kickup_ms.load(Relaxed)),
         }
     }
 
