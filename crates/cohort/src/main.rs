@@ -16,9 +16,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the server.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Load generator and experiment runner (see `cohort bench --help`).
-    Bench(cohort_bench::BenchArgs),
+    Bench(Box<cohort_bench::BenchArgs>),
 }
 
 fn main() -> ExitCode {
@@ -32,7 +32,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(args) => serve(&args),
-        Command::Bench(args) => cohort_bench::main(args),
+        Command::Bench(args) => cohort_bench::main(*args),
     }
 }
 
