@@ -17,7 +17,7 @@ T=$1; S=$2; TH=$3; shift 3
 variants=(); while [ $# -gt 0 ] && [ "$1" != "--" ]; do variants+=("$1"); shift; done
 [ "${1:-}" == "--" ] && shift
 SB_ARGS=("--tables=4" "--table-size=100000" "$@")
-ulimit -n 65536
+ulimit -n "$(ulimit -Hn)"
 port=3600
 declare -A TPS
 start_server() { # kind name args -> sets PID

@@ -358,6 +358,26 @@ fn run(cmd: &str, args: &[&str]) -> Result<(), String> {
     }
 }
 
+/// A run killed before it cleaned up leaves its namespace and host-side veth behind, holding
+/// the same addresses a new run wants (the new server would be unreachable). Remove those
+/// whose process is gone: names are `cohortb<pid>` / `cbh<pid>`.
+fn remove_stale_namespaces() {
+    let Ok(out) = Command::new("ip").args(["netns", "list"]).output() else {
+        return;
+    };
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let name = line.split_whitespace().next().unwrap_or("");
+        let Some(pid) = name.strip_prefix("cohortb") else {
+            continue;
+        };
+        if pid.parse::<u32>().is_err() || std::path::Path::new(&format!("/proc/{pid}")).exists() {
+            continue;
+        }
+        let _ = ip(&["netns", "del", name]);
+        let _ = ip(&["link", "del", &format!("cbh{pid}")]);
+    }
+}
+
 impl Netns {
     /// Creates the namespace (needs root and iproute2).
     pub fn create(delay_us: u32) -> Result<Netns, String> {
@@ -365,6 +385,7 @@ impl Netns {
         if unsafe { libc::geteuid() } != 0 {
             return Err("not running as root, so no network namespace".into());
         }
+        remove_stale_namespaces();
         let id = std::process::id() % 100_000;
         let ns = Netns {
             name: format!("cohortb{id}"),
