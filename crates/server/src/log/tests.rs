@@ -312,11 +312,23 @@ fn binlog_off_redo_commits_survive_and_a_failed_sync_poisons() {
 
 /// A classic-mode context on `dir`, recovered from what `dir` holds, and the recovery report.
 fn classic_context_on(dir: &SimDir) -> (ServerContext, super::recovery::RecoveryReport) {
+    classic_context_with_segments(dir, 1 << 20)
+}
+
+/// [`classic_context_on`] with redo segments of `segment_size` bytes.
+fn classic_context_with_segments(
+    dir: &SimDir,
+    segment_size: u64,
+) -> (ServerContext, super::recovery::RecoveryReport) {
     let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
     let delay = Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let (engine, redo, report) =
-        super::recovery_classic::recover_classic(logdir.clone(), "binlog", 1 << 20, delay.clone())
-            .unwrap();
+    let (engine, redo, report) = super::recovery_classic::recover_classic(
+        logdir.clone(),
+        "binlog",
+        segment_size,
+        delay.clone(),
+    )
+    .unwrap();
     let binlog = BinlogFiles::open(logdir.clone(), "binlog", 1).unwrap();
     let pipeline = Arc::new(CommitPipeline::classic(
         engine.clone(),
@@ -641,27 +653,8 @@ fn a_checkpoint_replays_from_the_oldest_in_flight_prepare() {
 #[test]
 fn classic_checkpoint_purges_redo_and_binlog_and_recovery_continues() {
     let dir = SimDir::new();
-    let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
     // Small redo segments so a checkpoint can purge some.
-    let delay = Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let (engine, redo, report) =
-        super::recovery_classic::recover_classic(logdir.clone(), "binlog", 512, delay.clone())
-            .unwrap();
-    let binlog = BinlogFiles::open(logdir.clone(), "binlog", 1).unwrap();
-    let pipeline = Arc::new(CommitPipeline::classic(
-        engine.clone(),
-        binlog,
-        report.next_gtid_seq,
-        redo,
-        delay,
-        logdir,
-    ));
-    let ctx = ServerContext::with_pipeline(
-        engine,
-        pipeline,
-        SystemVariables::new(),
-        Accounts::in_memory(""),
-    );
+    let (ctx, _) = classic_context_with_segments(&dir, 512);
     let mut s = setup(&ctx);
     run(&ctx, &mut s, "SET GLOBAL max_binlog_size = 4096").unwrap();
     run(
