@@ -210,8 +210,11 @@ impl<T> GroupState<T> {
     }
 
     /// The listener got `items` (with their priority). If the queue was empty it keeps the
-    /// first for itself (no hand-off); the rest are queued, and if no worker is active one is
-    /// woken or created.
+    /// first for itself (no hand-off): it leaves the listener role and is active again, so no
+    /// worker is woken — the group keeps one thread active, and the others queued here are
+    /// taken when it finishes (or by a worker that is already active, or after a wait or a
+    /// stall). Otherwise everything is queued, and if no worker is active one is woken or
+    /// created.
     pub fn listener_got(
         &mut self,
         items: Vec<(T, bool)>,
@@ -226,6 +229,10 @@ impl<T> GroupState<T> {
         };
         for (item, high) in items {
             self.queue.push(item, high, now);
+        }
+        if picked.is_some() {
+            self.stop_listening();
+            return (picked, Spawn(0));
         }
         let spawn = self.kick_if_idle(now, limits);
         (picked, spawn)
@@ -579,9 +586,13 @@ mod tests {
         assert_eq!(s.queue.len(), 1);
         assert_eq!(
             spawn,
-            Spawn(1),
-            "no active worker and no sleeper: create one for event 6"
+            Spawn(0),
+            "the listener is active again and takes event 6 next: nobody is woken"
         );
+        assert!(!s.listening);
+        assert_eq!(s.active, 1);
+        // Should it block on a wait, event 6 gets a worker at once.
+        assert_eq!(s.wait_begin(Instant::now(), &l), Spawn(1));
     }
 
     #[test]

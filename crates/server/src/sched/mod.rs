@@ -25,8 +25,9 @@
 //!    `epoll_wait`. Ready connections go to the group's queue — the high-priority queue for a
 //!    connection inside a transaction (`thread_pool_priority = auto`) — and a sleeping worker
 //!    is woken, or one created, if no worker is active. When the queue was empty the listener
-//!    keeps the first ready connection and serves it itself: with little load a request costs
-//!    no hand-off between threads.
+//!    keeps the first ready connection and serves it itself, and wakes nobody for the rest:
+//!    it takes them from the queue when done ("keep one thread per group active"). With
+//!    little load a request costs no hand-off between threads.
 //! 3. **Serve** ([`worker`], [`conn`]): a worker takes a connection from the queue (if the
 //!    group has fewer than `1 + thread_pool_oversubscribe` active workers), reads what the
 //!    client sent, feeds the session, writes the answer, re-arms the socket. With nothing to

@@ -54,9 +54,8 @@ fn next_work(
         }
         if st.try_listen() {
             drop(st);
-            let conn = listener::listen(group, events);
-            group.state.lock().stop_listening();
-            return Some(conn);
+            // It returns having left the listener role (active again).
+            return Some(listener::listen(group, events));
         }
         if !st.too_many_active(&limits) {
             drop(st);
