@@ -590,3 +590,65 @@ fn connection_and_thread_counters_in_both_modes() {
         );
     }
 }
+
+/// Pipelined requests and answers bigger than the socket buffers: a connection's bytes that
+/// arrive while a worker holds it are never stranded (the socket stays armed edge-triggered
+/// between requests), and a connection whose client does not read waits to write without a
+/// thread.
+#[test]
+fn pipelined_requests_and_blocked_writes_lose_nothing() {
+    let server = Server::start("pipeline", &[]);
+    let port = server.port;
+    let clients: Vec<_> = (0..8u64)
+        .map(|c| {
+            std::thread::spawn(move || {
+                let mut raw = RawConn::login(port).unwrap();
+                raw.s
+                    .set_read_timeout(Some(Duration::from_secs(10)))
+                    .unwrap();
+                for round in 0..5u64 {
+                    // 200 queries of 4 kB each (800 kB), written by another thread while this
+                    // one reads the answers: a worker reads 256 kB in one turn, then queues
+                    // the connection again with bytes still unread.
+                    let base = c * 1_000_000 + round * 1000;
+                    let pad = "x".repeat(4000);
+                    let mut writer = raw.s.try_clone().unwrap();
+                    let sender = std::thread::spawn(move || {
+                        let mut bytes = Vec::new();
+                        for i in 0..200u64 {
+                            let mut payload = Vec::new();
+                            let sql = format!("SELECT {} /* {pad} */", base + i);
+                            encode_query(&mut payload, &sql);
+                            write_packet(&mut bytes, &mut 0, &payload);
+                        }
+                        writer.write_all(&bytes).unwrap();
+                    });
+                    for i in 0..200u64 {
+                        assert_eq!(raw.read_response().unwrap(), (base + i).to_string());
+                    }
+                    sender.join().unwrap();
+                    // Answers of 12 MB in all, read only after a pause: the server's socket
+                    // fills up and the connection waits to write.
+                    for _ in 0..200 {
+                        raw.send_query("SELECT REPEAT('x', 60000)").unwrap();
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                    for _ in 0..200 {
+                        assert_eq!(raw.read_response().unwrap().len(), 60000);
+                    }
+                }
+                // Ping-pong: each request arrives right after the previous answer went out,
+                // often before the worker has let go of the connection.
+                for i in 0..2000u64 {
+                    raw.send_query(&format!("SELECT {i}")).unwrap();
+                    assert_eq!(raw.read_response().unwrap(), i.to_string());
+                }
+                raw.send_query("SELECT 'done'").unwrap();
+                raw.read_response().unwrap()
+            })
+        })
+        .collect();
+    for c in clients {
+        assert_eq!(c.join().unwrap(), "done");
+    }
+}

@@ -1,16 +1,39 @@
 //! One connection of the pool: its non-blocking socket and its session, served by whichever
 //! worker holds it.
 //!
-//! Ownership: at any moment a connection is in exactly one place — armed in its group's
-//! epoll (one-shot), in a group queue, held by one worker, or *parked* waiting for a deferred
-//! commit (no thread, not polled). Only its holder touches its session and buffers; the `io`
-//! mutex is therefore never contended, it only proves that to the compiler. The timer may
-//! shut the socket down (timeouts), which makes epoll report it and its next holder close it.
+//! # Who holds a connection
 //!
-//! A worker serving a connection loops (at most [`ROUNDS`] times, then re-arms to be fair):
-//! send unsent bytes (socket full → arm for writing); if a commit outcome is waiting, give it
-//! to the session; otherwise read (nothing → arm for reading; EOF → close), feed the session,
-//! and go round again to send its answer — after a short read, send it and re-arm at once.
+//! A connection has at most one *holder* at a time: a worker serving it, a group queue, or the
+//! commit rendezvous (*parked*, waiting for a deferred commit: no thread). Only its holder
+//! touches its session and buffers; the `io` mutex is therefore never contended, it only
+//! proves that to the compiler. The socket stays registered in its group's epoll,
+//! edge-triggered for reading, so nothing is re-armed between two requests. The `claim` word
+//! decides who holds it:
+//!
+//! | `claim` | meaning |
+//! |---|---|
+//! | `FREE` | nobody holds it; whoever receives its next event takes it (`FREE` → `HELD`) |
+//! | `HELD` | somebody holds it |
+//! | `NOTIFIED` | held, and an event arrived meanwhile |
+//!
+//! - The listener (or a worker polling) *claims* the connection of each event it receives; if
+//!   the connection is held it marks it `NOTIFIED` instead and forgets the event.
+//! - The holder lets go only when it knows the socket is drained — its last read returned
+//!   fewer bytes than asked (unless an event said the peer hung up: one edge can carry the
+//!   last bytes and the end-of-file, so then it reads on to EOF), or would block — and only
+//!   after any change of registration
+//!   (waiting to write, which is one-shot). Letting go is `HELD` → `FREE`; if that fails the
+//!   state was `NOTIFIED`: bytes came after the last read, and the holder serves again.
+//!
+//! So bytes that arrive at any moment are either read by the holder or reported to a claimer
+//! who takes the connection: none is stranded, and no connection is served by two workers.
+//! The timer may shut the socket down (timeouts), which makes epoll report it and its next
+//! holder close it.
+//!
+//! A worker serving a connection loops (at most [`ROUNDS`] times, then queues it again to be
+//! fair): send unsent bytes (socket full → wait to write); if a commit outcome is waiting,
+//! give it to the session; otherwise read (nothing → let go; EOF → close), feed the session,
+//! and go round again to send its answer — after a short read, send it and let go at once.
 
 use super::epoll::Interest;
 use super::group::ThreadGroup;
@@ -23,7 +46,9 @@ use parking_lot::Mutex;
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicU64, AtomicU8, Ordering::AcqRel, Ordering::Acquire, Ordering::Relaxed,
+};
 use std::sync::{Arc, Weak};
 
 /// Reads per turn before the connection goes back to epoll (fairness under pipelining).
@@ -58,6 +83,52 @@ pub struct PoolConn {
     pub deadline_ms: AtomicU64,
     /// The session was inside a transaction when last served (queue priority).
     in_transaction: AtomicBool,
+    claim: Claim,
+    /// An event said the peer hung up: a short read no longer proves the socket drained (the
+    /// end-of-file may still be unread), so the holder reads until EOF or would-block.
+    hung_up: AtomicBool,
+}
+
+/// The claim word: `FREE`, `HELD` or `NOTIFIED` (see the module doc).
+struct Claim(AtomicU8);
+
+const FREE: u8 = 0;
+const HELD: u8 = 1;
+const NOTIFIED: u8 = 2;
+
+impl Claim {
+    fn held() -> Claim {
+        Claim(AtomicU8::new(HELD))
+    }
+
+    /// An event arrived: take the connection (true), or, if it is held, notify the holder.
+    fn take_or_notify(&self) -> bool {
+        loop {
+            match self.0.compare_exchange(FREE, HELD, AcqRel, Acquire) {
+                Ok(_) => return true,
+                Err(NOTIFIED) => return false,
+                Err(_) => {
+                    if self
+                        .0
+                        .compare_exchange(HELD, NOTIFIED, AcqRel, Acquire)
+                        .is_ok()
+                    {
+                        return false;
+                    }
+                    // Let go meanwhile: try to take it again.
+                }
+            }
+        }
+    }
+
+    /// The holder lets go (true); false if it was notified — it still holds the connection.
+    fn let_go(&self) -> bool {
+        if self.0.compare_exchange(HELD, FREE, AcqRel, Acquire).is_ok() {
+            return true;
+        }
+        self.0.store(HELD, Relaxed);
+        false
+    }
 }
 
 /// What only the connection's holder touches.
@@ -71,6 +142,8 @@ struct ConnIo {
     /// The connection's place in the counters; given back at close.
     slot: Option<ConnectionSlot>,
     closed: bool,
+    /// What the socket is registered for in epoll (None: not yet).
+    registered: Option<Interest>,
 }
 
 #[derive(Default)]
@@ -82,7 +155,10 @@ struct Rendezvous {
 
 /// Where a connection goes after a worker served it.
 enum Next {
-    Poll(Interest),
+    /// Let go until epoll reports it (the socket is drained, or full when writing).
+    Wait(Interest),
+    /// Served [`ROUNDS`] times and may have more to read: back of the queue.
+    Yield,
     AwaitCommit,
     Close,
 }
@@ -129,24 +205,29 @@ impl PoolConn {
                     idle_timeout_ms: 0,
                     slot: Some(slot),
                     closed: false,
+                    registered: None,
                 }),
                 rendezvous: Mutex::new(Rendezvous::default()),
                 deadline_ms: AtomicU64::new(0),
                 in_transaction: AtomicBool::new(false),
+                claim: Claim::held(),
+                hung_up: AtomicBool::new(false),
             }
         });
         group.conns.lock().insert(token, conn.clone());
         group.connection_added();
+        // The acceptor holds the new connection until it is registered.
         let mut io = conn.io.lock();
         let mut out = greeting;
-        let next = match conn.flush(&mut io, &mut out) {
-            Flushed::All => Next::Poll(Interest::Read),
-            Flushed::Blocked => Next::Poll(Interest::Write),
-            Flushed::Failed => Next::Close,
+        let interest = match conn.flush(&mut io, &mut out) {
+            Flushed::All => Interest::Read,
+            Flushed::Blocked => Interest::Write,
+            Flushed::Failed => return conn.close(&mut io),
         };
-        match next {
-            Next::Poll(interest) => conn.arm(&mut io, interest, true),
-            _ => conn.close(&mut io),
+        if !conn.let_go(&mut io, interest) {
+            // The client answered already: a worker serves it.
+            drop(io);
+            group.enqueue(conn.clone(), false);
         }
     }
 
@@ -159,7 +240,16 @@ impl PoolConn {
         self.deadline_ms.store(0, Relaxed);
         loop {
             match self.run(&mut io, bufs) {
-                Next::Poll(interest) => return self.arm(&mut io, interest, false),
+                Next::Wait(interest) => {
+                    if self.let_go(&mut io, interest) {
+                        return;
+                    }
+                }
+                Next::Yield => {
+                    let high = self.note_priority(&io);
+                    drop(io);
+                    return self.group.enqueue(self.clone(), high);
+                }
                 Next::Close => return self.close(&mut io),
                 Next::AwaitCommit => {
                     if self.park() {
@@ -168,6 +258,65 @@ impl PoolConn {
                 }
             }
         }
+    }
+
+    /// An event arrived for this connection: take it (true), or, if somebody holds it, tell
+    /// the holder to serve it again (false).
+    pub fn claim(&self) -> bool {
+        self.claim.take_or_notify()
+    }
+
+    /// The listener saw the peer hang up (set before claiming).
+    pub fn peer_hung_up(&self) {
+        self.hung_up.store(true, Relaxed);
+    }
+
+    /// Let go of the connection (see the module doc) — first registering what it waits for,
+    /// with the deadline of that wait. False: an event arrived since the last read, so the
+    /// caller still holds it and serves it again.
+    fn let_go(&self, io: &mut ConnIo, interest: Interest) -> bool {
+        self.note_priority(io);
+        let shared = &self.group.shared;
+        let timeout_ms = match interest {
+            Interest::Read if io.authenticated => io.idle_timeout_ms,
+            Interest::Read => CONNECT_TIMEOUT.as_millis() as u64,
+            Interest::Write => shared.net_write_timeout_ms(),
+        };
+        // Before letting go: once free, a claimer may take the connection and clear it.
+        self.deadline_ms
+            .store(shared.now_ms() + timeout_ms, Relaxed);
+        if let Err(e) = self.register(io, interest) {
+            tracing::warn!("thread pool: cannot poll a connection: {e}");
+            self.close(io);
+            return true;
+        }
+        if self.claim.let_go() {
+            return true;
+        }
+        self.deadline_ms.store(0, Relaxed);
+        false
+    }
+
+    /// Register the socket for `interest` unless it already is: reading stays armed between
+    /// requests; writing is one-shot and armed every time.
+    fn register(&self, io: &mut ConnIo, interest: Interest) -> io::Result<()> {
+        let fd = self.stream.as_raw_fd();
+        let epoll = &self.group.epoll;
+        match io.registered {
+            None => epoll.add(fd, self.token, interest)?,
+            Some(Interest::Read) if interest == Interest::Read => {}
+            Some(_) => epoll.rearm(fd, self.token, interest)?,
+        }
+        io.registered = Some(interest);
+        Ok(())
+    }
+
+    /// Remember whether the session is inside a transaction (queue priority); the priority
+    /// it gets now.
+    fn note_priority(&self, io: &ConnIo) -> bool {
+        self.in_transaction
+            .store(io.session.in_transaction(), Relaxed);
+        self.is_high_priority(self.group.shared.limits().priority)
     }
 
     /// A worker panicked while serving: close the connection (its session rolls back).
@@ -179,10 +328,11 @@ impl PoolConn {
     }
 
     fn run(&self, io: &mut ConnIo, bufs: &mut Buffers) -> Next {
+        let mut drained = false;
         for _ in 0..ROUNDS {
             match self.flush(io, &mut bufs.out) {
                 Flushed::All => {}
-                Flushed::Blocked => return Next::Poll(Interest::Write),
+                Flushed::Blocked => return Next::Wait(Interest::Write),
                 Flushed::Failed => return Next::Close,
             }
             if io.session.awaiting_commit() {
@@ -204,14 +354,16 @@ impl PoolConn {
                     if let Some(next) = self.after(io, flow, &mut bufs.out) {
                         return next;
                     }
-                    if n < bufs.read.len() && !io.session.awaiting_commit() {
-                        // Most likely all the client sent: answer and go back to epoll rather
-                        // than read again for EAGAIN (level-triggered: more data reports at once).
+                    let hung_up = self.hung_up.load(Relaxed);
+                    if n < bufs.read.len() && !io.session.awaiting_commit() && !hung_up {
+                        // A short read emptied the socket: answer and let go rather than read
+                        // again for EAGAIN (bytes that come later report a new edge).
+                        drained = true;
                         break;
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    return Next::Poll(Interest::Read)
+                    return Next::Wait(Interest::Read)
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(_) => return Next::Close,
@@ -220,8 +372,9 @@ impl PoolConn {
         match self.flush(io, &mut bufs.out) {
             // The last round deferred a commit: the connection waits for that, not for input.
             Flushed::All if io.session.awaiting_commit() => Next::AwaitCommit,
-            Flushed::All => Next::Poll(Interest::Read),
-            Flushed::Blocked => Next::Poll(Interest::Write),
+            Flushed::All if drained => Next::Wait(Interest::Read),
+            Flushed::All => Next::Yield,
+            Flushed::Blocked => Next::Wait(Interest::Write),
             Flushed::Failed => Next::Close,
         }
     }
@@ -290,30 +443,6 @@ impl PoolConn {
         Ok(done)
     }
 
-    /// Hand the connection back to epoll, with the deadline of what it waits for.
-    fn arm(&self, io: &mut ConnIo, interest: Interest, first: bool) {
-        let shared = &self.group.shared;
-        let timeout_ms = match interest {
-            Interest::Read if io.authenticated => io.idle_timeout_ms,
-            Interest::Read => CONNECT_TIMEOUT.as_millis() as u64,
-            Interest::Write => shared.net_write_timeout_ms(),
-        };
-        self.in_transaction
-            .store(io.session.in_transaction(), Relaxed);
-        // Before arming: once armed, the listener may take the connection and clear it.
-        self.deadline_ms
-            .store(shared.now_ms() + timeout_ms, Relaxed);
-        let fd = self.stream.as_raw_fd();
-        let armed = match first {
-            true => self.group.epoll.add(fd, self.token, interest),
-            false => self.group.epoll.rearm(fd, self.token, interest),
-        };
-        if let Err(e) = armed {
-            tracing::warn!("thread pool: cannot poll a connection: {e}");
-            self.close(io);
-        }
-    }
-
     /// Park the connection until its commit outcome arrives; false if it is already here
     /// (then the caller goes on serving).
     fn park(&self) -> bool {
@@ -363,5 +492,21 @@ impl PoolConn {
         let _ = self.stream.shutdown(Shutdown::Both);
         io.slot = None;
         // The descriptor closes when the last reference (the timer may hold one) goes.
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_event_for_a_held_connection_makes_its_holder_serve_again() {
+        let c = Claim::held();
+        assert!(!c.take_or_notify(), "held: the event only notifies");
+        assert!(!c.take_or_notify(), "a second event changes nothing");
+        assert!(!c.let_go(), "notified: the holder serves again");
+        assert!(c.let_go(), "no event since: it lets go");
+        assert!(c.take_or_notify(), "free: the next event takes it");
+        assert!(!c.take_or_notify(), "and it is held again");
     }
 }

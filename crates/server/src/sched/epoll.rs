@@ -1,16 +1,18 @@
 //! A small safe wrapper over Linux epoll, as the pool uses it.
 //!
-//! Why not `mio` or `polling`: the pool needs (1) one-shot registrations (`EPOLLONESHOT`), so
-//! that a connection reported ready is owned by exactly one thread until it re-arms it — `mio`
-//! registers edge-triggered without one-shot, and a connection being served could be reported
-//! and queued a second time; (2) several threads in `epoll_wait` on one instance at once — the
-//! group's listener blocks in it while a worker about to sleep polls it without waiting (`mio`'s
-//! `Poll::poll` takes `&mut self`; `polling` returns at once for a second waiter); (3) a 64-bit
-//! token per registration. That is four system calls, wrapped here.
+//! Why not `mio` or `polling`: the pool needs (1) a one-shot registration for writing and an
+//! edge-triggered one for reading, switched with `EPOLL_CTL_MOD`; (2) several threads in
+//! `epoll_wait` on one instance at once — the group's listener blocks in it while a worker
+//! about to sleep polls it without waiting (`mio`'s `Poll::poll` takes `&mut self`; `polling`
+//! returns at once for a second waiter); (3) a 64-bit token per registration. That is four
+//! system calls, wrapped here.
 //!
-//! Registrations are level-triggered and one-shot: after an event is delivered the socket
-//! reports nothing until [`Epoll::rearm`]; a socket re-armed while data is waiting reports at
-//! once, so no wakeup is ever lost between serving and re-arming.
+//! [`Interest::Read`] is edge-triggered and stays armed: a socket reports once each time bytes
+//! (or a hang-up) arrive, and costs no system call between two requests — the owner of a
+//! connection must therefore drain the socket, or know it drained it, before it lets go (see
+//! the claim protocol in [`super::conn`]). [`Interest::Write`] is one-shot and level-triggered:
+//! it reports once when there is room to send, then nothing until the next `EPOLL_CTL_MOD`.
+//! Arming either with the condition already true reports at once.
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -26,10 +28,10 @@ pub enum Interest {
 
 impl Interest {
     fn bits(self) -> u32 {
-        let base = libc::EPOLLONESHOT as u32 | libc::EPOLLRDHUP as u32;
+        let hangup = libc::EPOLLRDHUP as u32;
         match self {
-            Interest::Read => base | libc::EPOLLIN as u32,
-            Interest::Write => base | libc::EPOLLOUT as u32,
+            Interest::Read => hangup | libc::EPOLLIN as u32 | libc::EPOLLET as u32,
+            Interest::Write => hangup | libc::EPOLLOUT as u32 | libc::EPOLLONESHOT as u32,
         }
     }
 }
@@ -58,7 +60,7 @@ impl Epoll {
         self.ctl(libc::EPOLL_CTL_ADD, fd, token, interest)
     }
 
-    /// Arm a registered `fd` again (after its one-shot event was delivered).
+    /// Change what a registered `fd` waits for (and arm it again).
     pub fn rearm(&self, fd: RawFd, token: u64, interest: Interest) -> io::Result<()> {
         self.ctl(libc::EPOLL_CTL_MOD, fd, token, interest)
     }
@@ -130,8 +132,18 @@ impl Events {
 
     /// The tokens of the delivered events.
     pub fn tokens(&self) -> impl Iterator<Item = u64> + '_ {
-        // By value: epoll_event is packed on x86-64, so no reference to the field is taken.
-        self.buf[..self.len].iter().map(|ev| ev.u64)
+        self.delivered().map(|(token, _)| token)
+    }
+
+    /// The delivered events: token, and whether the peer hung up or the socket failed (then
+    /// a read may return end-of-file after the bytes: one edge can carry both).
+    pub fn delivered(&self) -> impl Iterator<Item = (u64, bool)> + '_ {
+        let hangup = (libc::EPOLLRDHUP | libc::EPOLLHUP | libc::EPOLLERR) as u32;
+        // By value: epoll_event is packed on x86-64, so no reference to a field is taken.
+        self.buf[..self.len].iter().map(move |ev| {
+            let (token, events) = (ev.u64, ev.events);
+            (token, events & hangup != 0)
+        })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -146,7 +158,7 @@ mod tests {
     use std::os::unix::net::UnixStream;
 
     #[test]
-    fn one_shot_reports_once_until_rearmed() {
+    fn read_is_edge_triggered_and_stays_armed_write_is_one_shot() {
         let ep = Epoll::new().unwrap();
         let (mut a, b) = UnixStream::pair().unwrap();
         ep.add(b.as_raw_fd(), 7, Interest::Read).unwrap();
@@ -159,14 +171,36 @@ mod tests {
         ep.wait(&mut ev, 0).unwrap();
         assert!(
             ev.is_empty(),
-            "one-shot: not reported again while unread and not re-armed"
+            "edge-triggered: not reported again while unread"
         );
-        ep.rearm(b.as_raw_fd(), 8, Interest::Read).unwrap();
+        a.write_all(b"y").unwrap();
         ep.wait(&mut ev, 1000).unwrap();
         assert_eq!(
             ev.tokens().collect::<Vec<_>>(),
-            vec![8],
-            "level-triggered: re-arming with data waiting reports at once"
+            vec![7],
+            "new bytes report again without re-arming"
+        );
+        ep.rearm(b.as_raw_fd(), 8, Interest::Write).unwrap();
+        ep.wait(&mut ev, 1000).unwrap();
+        assert_eq!(ev.tokens().collect::<Vec<_>>(), vec![8], "room to send");
+        ep.wait(&mut ev, 0).unwrap();
+        assert!(ev.is_empty(), "write is one-shot");
+        ep.rearm(b.as_raw_fd(), 9, Interest::Read).unwrap();
+        ep.wait(&mut ev, 1000).unwrap();
+        assert_eq!(
+            ev.tokens().collect::<Vec<_>>(),
+            vec![9],
+            "arming for reading with bytes waiting reports at once"
+        );
+        a.write_all(b"w").unwrap();
+        ep.wait(&mut ev, 1000).unwrap();
+        assert_eq!(ev.delivered().collect::<Vec<_>>(), vec![(9, false)]);
+        a.shutdown(std::net::Shutdown::Write).unwrap();
+        ep.wait(&mut ev, 1000).unwrap();
+        assert_eq!(
+            ev.delivered().collect::<Vec<_>>(),
+            vec![(9, true)],
+            "the peer's shutdown is an edge that says so"
         );
         ep.remove(b.as_raw_fd()).unwrap();
         ep.wait(&mut ev, 0).unwrap();

@@ -393,7 +393,7 @@ pub struct ThreadGroup {
     pub shared: Arc<PoolShared>,
     /// The group mutex.
     pub state: Mutex<GroupState<Arc<PoolConn>>>,
-    /// Every connection of the group is registered here (one-shot).
+    /// Every connection of the group is registered here (edge-triggered reads).
     pub epoll: Epoll,
     /// Protected by this mutex: the group's connections by token (the listener looks events
     /// up here; the timer scans it for timeouts). Taken alone, never inside `state`.

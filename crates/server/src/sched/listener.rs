@@ -52,8 +52,9 @@ pub fn poll_one(group: &ThreadGroup, events: &mut Events) -> Option<Arc<PoolConn
     first
 }
 
-/// The connections behind delivered events, with their queue priority. They are no longer
-/// idle: their deadline is cleared.
+/// The connections behind delivered events that this thread now holds (see the claim
+/// protocol in [`super::conn`]: an event for a connection somebody holds only tells the
+/// holder), with their queue priority. They are no longer idle: their deadline is cleared.
 fn ready_connections(
     group: &ThreadGroup,
     events: &Events,
@@ -61,8 +62,14 @@ fn ready_connections(
 ) -> Vec<(Arc<PoolConn>, bool)> {
     let conns = group.conns.lock();
     events
-        .tokens()
-        .filter_map(|token| conns.get(&token).cloned())
+        .delivered()
+        .filter_map(|(token, hangup)| {
+            let conn = conns.get(&token)?;
+            if hangup {
+                conn.peer_hung_up();
+            }
+            conn.claim().then(|| conn.clone())
+        })
         .map(|conn| {
             conn.deadline_ms
                 .store(0, std::sync::atomic::Ordering::Relaxed);

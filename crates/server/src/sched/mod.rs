@@ -12,15 +12,17 @@
 //! ```text
 //!  acceptor ──(conn id % thread_pool_size)──► group 0   group 1  …  one per CPU by default
 //!                                              │
-//!      epoll (one-shot) ──► listener ──► queue high │ low ──► workers ──► Session
+//!      epoll (edge) ──► listener ──► queue high │ low ──► workers ──► Session
 //!             ▲                                           │        │
-//!             └──────────── re-arm after serving ─────────┘        └─► wait API: blocked
+//!             └──────────── let go after serving ─────────┘        └─► wait API: blocked
 //!   commit pipeline ── deferred commit done ──► queue high ──────────┘   workers don't count
 //!   timer: stall check every thread_pool_stall_limit ms; wait_timeout / handshake timeouts
 //! ```
 //!
 //! 1. **Accept** ([`accept`]): the connection is counted, gets the greeting, becomes
-//!    non-blocking and is registered, one-shot, in its group's epoll instance.
+//!    non-blocking and is registered in its group's epoll instance — edge-triggered for
+//!    reading and left armed, so a request costs no `epoll_ctl`; an atomic *claim* word makes
+//!    sure only one thread holds a connection at a time ([`conn`]).
 //! 2. **Listen** ([`listener`]): one worker per group at a time is the *listener*, blocked in
 //!    `epoll_wait`. Ready connections go to the group's queue — the high-priority queue for a
 //!    connection inside a transaction (`thread_pool_priority = auto`) — and a sleeping worker
@@ -30,7 +32,7 @@
 //!    little load a request costs no hand-off between threads.
 //! 3. **Serve** ([`worker`], [`conn`]): a worker takes a connection from the queue (if the
 //!    group has fewer than `1 + thread_pool_oversubscribe` active workers), reads what the
-//!    client sent, feeds the session, writes the answer, re-arms the socket. With nothing to
+//!    client sent, feeds the session, writes the answer, lets go of it. With nothing to
 //!    do it becomes the listener if there is none, else polls once without waiting, else
 //!    sleeps on its own condition variable (last in, first woken) and exits after
 //!    `thread_pool_idle_timeout` seconds.
