@@ -263,7 +263,11 @@ impl PoolConn {
     /// An event arrived for this connection: take it (true), or, if somebody holds it, tell
     /// the holder to serve it again (false).
     pub fn claim(&self) -> bool {
-        self.claim.take_or_notify()
+        let taken = self.claim.take_or_notify();
+        if taken {
+            self.group.free_connections.fetch_sub(1, AcqRel);
+        }
+        taken
     }
 
     /// The listener saw the peer hang up (set before claiming).
@@ -290,9 +294,12 @@ impl PoolConn {
             self.close(io);
             return true;
         }
+        let free = &self.group.free_connections;
+        free.fetch_add(1, AcqRel);
         if self.claim.let_go() {
             return true;
         }
+        free.fetch_sub(1, AcqRel);
         self.deadline_ms.store(0, Relaxed);
         false
     }

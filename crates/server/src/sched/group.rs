@@ -20,7 +20,8 @@
 //!   that is what lets a group keep serving while some of its sessions wait on locks or logs.
 //! - Sleepers are woken last-in first-out (a warm cache, and the idle timeout then retires the
 //!   workers nobody needs).
-//! - When the last active worker blocks in a wait and there is queued work or no listener, and
+//! - When the last active worker blocks in a wait and there is queued work, or no listener
+//!   while some connection waits in epoll, and
 //!   when work is queued (by the listener or a commit completion) while no worker is active, a
 //!   sleeper is woken or, if there is none, a worker is created at once: nobody else would run
 //!   it. (MariaDB creates only when the listener is the group's only thread and otherwise
@@ -39,7 +40,7 @@ use super::{Limits, PoolConn, PoolShared};
 use crate::status::StatusCounter;
 use parking_lot::{Condvar, Mutex};
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -252,11 +253,14 @@ impl<T> GroupState<T> {
         }
     }
 
-    /// A worker is about to block in a wait (wait API).
-    pub fn wait_begin(&mut self, now: Instant, limits: &Limits) -> Spawn {
+    /// A worker is about to block in a wait (wait API). `free_connections`: some connection
+    /// of the group is armed in epoll and held by nobody — without one, and with nothing
+    /// queued, there is nothing a listener could find, so nobody is woken (a single busy
+    /// connection's log sync costs no thread switch).
+    pub fn wait_begin(&mut self, now: Instant, limits: &Limits, free_connections: bool) -> Spawn {
         self.deactivate();
         self.blocked += 1;
-        let needed = !self.queue.is_empty() || !self.listening;
+        let needed = !self.queue.is_empty() || (!self.listening && free_connections);
         match self.active == 0 && needed {
             true => self.wake_or_create(now, limits, true),
             false => Spawn(0),
@@ -395,6 +399,9 @@ pub struct ThreadGroup {
     pub state: Mutex<GroupState<Arc<PoolConn>>>,
     /// Every connection of the group is registered here (edge-triggered reads).
     pub epoll: Epoll,
+    /// Connections armed in epoll that nobody holds (claim word `FREE`); counted up before a
+    /// connection is let go and down after it is taken, so never below the truth's floor.
+    pub free_connections: AtomicUsize,
     /// Protected by this mutex: the group's connections by token (the listener looks events
     /// up here; the timer scans it for timeouts). Taken alone, never inside `state`.
     pub conns: Mutex<HashMap<u64, Arc<PoolConn>>>,
@@ -407,6 +414,7 @@ impl ThreadGroup {
             state: Mutex::new(GroupState::new(shared.ctx.clone())),
             shared,
             epoll: Epoll::new()?,
+            free_connections: AtomicUsize::new(0),
             conns: Mutex::new(HashMap::new()),
         })
     }
@@ -532,7 +540,11 @@ mod tests {
         );
         // One blocks on a row lock: it stops counting, so another may run.
         let t = Instant::now();
-        assert_eq!(s.wait_begin(t, &l), Spawn(0), "other workers are active");
+        assert_eq!(
+            s.wait_begin(t, &l, true),
+            Spawn(0),
+            "other workers are active"
+        );
         assert_eq!((s.active, s.blocked), (3, 1));
         assert!(s.take_work(&l).is_some());
         s.wait_end();
@@ -552,7 +564,7 @@ mod tests {
         assert!(!s.try_listen(), "one listener per group");
         s.queue.push(9, true, Instant::now());
         // Worker 2 blocks: no active worker left, work is queued → a new worker, unthrottled.
-        assert_eq!(s.wait_begin(t, &l), Spawn(1));
+        assert_eq!(s.wait_begin(t, &l, true), Spawn(1));
         assert_eq!((s.threads, s.active), (3, 1));
         // With a sleeper, it is woken instead (LIFO).
         let mut s = with_workers(3);
@@ -577,6 +589,24 @@ mod tests {
     }
 
     #[test]
+    fn a_blocked_worker_wakes_nobody_when_no_connection_waits_in_epoll() {
+        let l = limits();
+        let t = Instant::now();
+        // One worker, serving the group's only connection, blocks on its log sync: there is
+        // no listener, but nothing a listener could find.
+        let mut s = with_workers(1);
+        assert_eq!(s.wait_begin(t, &l, false), Spawn(0));
+        s.wait_end();
+        // With another connection idle in epoll, somebody must listen.
+        assert_eq!(s.wait_begin(t, &l, true), Spawn(1));
+        s.wait_end();
+        // And queued work always gets a worker.
+        let mut s2 = with_workers(1);
+        s2.queue.push(7, true, t);
+        assert_eq!(s2.wait_begin(t, &l, false), Spawn(1));
+    }
+
+    #[test]
     fn listener_keeps_the_first_event_when_the_queue_is_empty() {
         let l = limits();
         let mut s = with_workers(1);
@@ -592,7 +622,7 @@ mod tests {
         assert!(!s.listening);
         assert_eq!(s.active, 1);
         // Should it block on a wait, event 6 gets a worker at once.
-        assert_eq!(s.wait_begin(Instant::now(), &l), Spawn(1));
+        assert_eq!(s.wait_begin(Instant::now(), &l, true), Spawn(1));
     }
 
     #[test]
@@ -673,7 +703,7 @@ mod tests {
         let t = Instant::now();
         let mut s = with_workers(3);
         assert!(s.try_listen());
-        let _ = s.wait_begin(t, &l);
+        let _ = s.wait_begin(t, &l, true);
         s.sleep(Arc::new(Sleeper::default()));
         let ctx = s.gauges.clone();
         let st = &ctx.status;

@@ -97,7 +97,12 @@ impl WaitObserver for WorkerObserver {
             return;
         }
         let limits = self.group.shared.limits();
-        let spawn = self.group.state.lock().wait_begin(Instant::now(), &limits);
+        let free = self.group.free_connections.load(Ordering::Acquire) > 0;
+        let spawn = self
+            .group
+            .state
+            .lock()
+            .wait_begin(Instant::now(), &limits, free);
         self.group.spawn(spawn);
     }
 
