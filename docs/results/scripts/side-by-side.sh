@@ -8,6 +8,10 @@
 # Each server gets a fresh data directory on the work disk (durable settings: binlog on,
 # sync every group), 4 tables x 100k rows unless overridden; prints one line per point and a
 # table of tps with ratios to the first variant.
+# CLIENT=cohort drives the points with `cohort bench run` (CLIENT_THREADS event-loop threads,
+# default 2) instead of sysbench: a light client, for when sysbench's own CPU on this shared
+# host decides the result (thousands of connections). The tables are prepared by sysbench
+# either way.
 set -u
 REPO=$(cd "$(dirname "$0")/../../.." && pwd)
 TOOLS=${TOOLS:-$REPO/../shared/tools}
@@ -38,17 +42,25 @@ stop_server() {
   local kind=$1 name=$2
   if [ "$kind" == mariadb ]; then "$TOOLS/mariadb.sh" stop "$WORK/$name" >/dev/null; else kill "$PID"; wait "$PID" 2>/dev/null; fi
 }
+cohort_bench_sweep() { # port -> one `threads=N tps=X` line per point, like sysbench-sweep.sh
+  local conns; conns=$(echo "$TH" | tr ' ' ',')
+  "$BIN" bench run "$T" --url "mysql://sb:sb@127.0.0.1:$1/sbtest" --tables 4 --table-size 100000 \
+    -c "$conns" --client-threads "${CLIENT_THREADS:-2}" --time "$S" --warmup 2 2>&1 |
+    awk '$1 == "run" && $2 ~ /^[0-9]+$/ { printf "threads=%s tps=%s p95_ms=%s srv_cpu=%s%% cli_us_per_txn=%s errors=%s\n", $2, $3, $6, $10, $9, $11 }'
+}
 for v in "${variants[@]}"; do
   kind=${v%%:*}; rest=${v#*:}; [ "$rest" == "$v" ] && rest=$kind
   name=${rest%%:*}; args=${rest#*:}; [ "$args" == "$rest" ] && args=""
   start_server "$kind" "$name" "$args"
   sysbench "$T" --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=sb --mysql-password=sb \
     --mysql-db=sbtest "${SB_ARGS[@]}" --threads=4 prepare >/dev/null 2>&1
+  if [ "${CLIENT:-sysbench}" == cohort ]; then sweep=(cohort_bench_sweep "$port"); else
+    sweep=("$TOOLS/sysbench-sweep.sh" "$port" "$T" "$S" "$TH" "${SB_ARGS[@]}"); fi
   while read -r line; do
     echo "$name $line"
     th=$(echo "$line" | sed -E 's/threads=([0-9]+).*/\1/'); tps=$(echo "$line" | sed -E 's/.*tps=([0-9.]+).*/\1/')
     TPS["$name,$th"]=$tps
-  done < <("$TOOLS/sysbench-sweep.sh" "$port" "$T" "$S" "$TH" "${SB_ARGS[@]}")
+  done < <("${sweep[@]}")
   stop_server "$kind" "$name"
   names+=("$name")
   port=$((port + 1))
