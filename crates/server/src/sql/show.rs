@@ -789,9 +789,10 @@ pub fn describe(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<QueryRes
 }
 
 /// COM_FIELD_LIST: the column definitions of a table.
+/// A virtual table of a system schema answers too (the CLI's auto-rehash asks for each).
 pub fn field_list(env: &Env<'_>, table: &str) -> Result<Vec<ColumnDefinition>> {
-    let (db, t) = table_of(env, None, table)?;
-    let def = t.def();
+    let db = env.sess.db.ok_or_else(Error::no_db)?.to_string();
+    let (def, _) = def_of(env, Some(&db), table)?;
     Ok((0..def.columns.len())
         .map(|i| {
             super::coldef::table_column(
