@@ -270,7 +270,8 @@ pub fn start_mariadb(
             "--innodb-flush-log-at-trx-commit=1".into(),
             "--innodb-buffer-pool-size=1G".into(),
             "--innodb-log-file-size=512M".into(),
-            "--max-connections=10000".into(),
+            // 10,000 client connections plus the bench's status and probe connections.
+            "--max-connections=10100".into(),
             "--max-prepared-stmt-count=1000000".into(),
             "--skip-name-resolve".into(),
         ])
