@@ -476,6 +476,20 @@ impl<T, E: Instrument> Mutex<T, E> {
         g
     }
 
+    /// Lock a mutex that may be held for long (through an fsync): a contended acquisition is
+    /// a blocking wait, announced like any other ([`begin`]), so that a pool worker blocked
+    /// here lets its group run another connection.
+    #[inline]
+    pub fn lock_blocking(&self) -> parking_lot::MutexGuard<'_, T> {
+        match self.inner.try_lock() {
+            Some(g) => g,
+            None => {
+                let _wait = begin(E::EVENT);
+                self.inner.lock()
+            }
+        }
+    }
+
     pub fn try_lock(&self) -> Option<parking_lot::MutexGuard<'_, T>> {
         self.inner.try_lock()
     }
@@ -586,6 +600,49 @@ mod tests {
         names.sort();
         names.dedup();
         assert_eq!(names.len(), WaitEvent::ALL.len());
+    }
+
+    /// Counts the waits announced on its thread.
+    struct CountingObserver(AtomicU64, AtomicU64);
+
+    impl WaitObserver for CountingObserver {
+        fn wait_begin(&self, _event: WaitEvent) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+        }
+        fn wait_end(&self, _event: WaitEvent) {
+            self.1.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    #[test]
+    fn a_contended_blocking_lock_is_announced_to_the_scheduler() {
+        let m: Arc<Mutex<u32, ev::LockLog>> = Arc::new(Mutex::new(0));
+        let obs = Arc::new(CountingObserver(AtomicU64::new(0), AtomicU64::new(0)));
+        let begun =
+            |o: &CountingObserver| (o.0.load(Ordering::Relaxed), o.1.load(Ordering::Relaxed));
+        set_thread_observer(Some(obs.clone()));
+        *m.lock_blocking() += 1;
+        assert_eq!(begun(&obs), (0, 0), "uncontended: nothing to announce");
+        let held = m.lock();
+        let (m2, o2) = (m.clone(), obs.clone());
+        let h = std::thread::spawn(move || {
+            set_thread_observer(Some(o2));
+            *m2.lock_blocking() += 1;
+        });
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while begun(&obs).0 == 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        assert_eq!(
+            begun(&obs),
+            (1, 0),
+            "blocked: the wait has begun, not ended"
+        );
+        drop(held);
+        h.join().unwrap();
+        set_thread_observer(None);
+        assert_eq!(begun(&obs), (1, 1));
+        assert_eq!(*m.lock(), 2);
     }
 
     #[test]

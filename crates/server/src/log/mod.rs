@@ -11,7 +11,9 @@
 //!    0 ([`encode`]) — all per-transaction CPU work happens here, outside any shared lock.
 //! 2. **Enqueue** ([`group`]): the session joins the commit queue. The first to find the queue
 //!    empty leads; the others only wait on their own ticket.
-//! 3. **Write** (leader, holding the log mutex): the leader takes every queued ticket as its
+//! 3. **Write** (leader, holding the log mutex; waiting for it while the previous leader
+//!    syncs is a reported wait, so a pool worker gives its group another thread meanwhile —
+//!    `wait::Mutex::lock_blocking`): the leader takes every queued ticket as its
 //!    group, [`binlog::relocate`]s each transaction to its file offset with the next GTID
 //!    sequence number and a commit id shared by the group, and appends the group in one write.
 //! 4. **Sync** (leader, same mutex): one fsync per group (`sync_binlog = 1`; `N`: every N

@@ -491,11 +491,12 @@ impl CommitPipeline {
             self.gather(s);
             let group = self.queue.take_group();
             let flushed = self.sync_group_prepares(&group, s);
-            let log = self.log.lock();
+            let log = self.log.lock_blocking();
             drop(flush);
             return (group, flushed, log);
         }
-        let log = self.log.lock();
+        // The previous leader may hold the log mutex through its fsync: a reported wait.
+        let log = self.log.lock_blocking();
         self.gather(s);
         let group = self.queue.take_group();
         let flushed = self.sync_group_prepares(&group, s);
