@@ -88,10 +88,13 @@ pub enum WaitEvent {
     LockWaitGraph,
     /// The admission gate's FIFO queue mutex.
     AdmissionQueue,
+    /// The flush stage (classic mode, `log_flush_placement = group`), held by a leader
+    /// through its group's redo sync.
+    FlushStage,
 }
 
 impl WaitEvent {
-    pub const ALL: [WaitEvent; 19] = [
+    pub const ALL: [WaitEvent; 20] = [
         WaitEvent::RowLock,
         WaitEvent::CommitDone,
         WaitEvent::RedoSync,
@@ -111,6 +114,7 @@ impl WaitEvent {
         WaitEvent::RowSlot,
         WaitEvent::LockWaitGraph,
         WaitEvent::AdmissionQueue,
+        WaitEvent::FlushStage,
     ];
 
     pub fn name(self) -> &'static str {
@@ -134,6 +138,7 @@ impl WaitEvent {
             WaitEvent::RowSlot => "wait/synch/mutex/cohort/row_slot",
             WaitEvent::LockWaitGraph => "wait/synch/mutex/cohort/lock_wait_graph",
             WaitEvent::AdmissionQueue => "wait/synch/mutex/cohort/admission_queue",
+            WaitEvent::FlushStage => "wait/synch/mutex/cohort/flush_stage",
         }
     }
 
@@ -438,6 +443,7 @@ pub mod ev {
         RowSlot,
         LockWaitGraph,
         AdmissionQueue,
+        FlushStage,
     );
 }
 

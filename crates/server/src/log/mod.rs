@@ -68,7 +68,8 @@
 //! - **C3 Redo sync** (leader, before the binlog write): with `group`, one redo fsync up to
 //!   the highest Prepare record of the group — the group's only redo fsync, the whole point of
 //!   the placement: one grouping point for both logs. It runs in a *flush stage* of its own
-//!   (`flush_stage` mutex, then the log mutex is taken before it is released), so the next
+//!   (`flush_stage` mutex, a reported wait like the log mutex; the log mutex is taken before
+//!   it is released), so the next
 //!   group's redo sync overlaps this group's binlog write and sync, as MySQL 5.7's separate
 //!   flush and sync stages do; without it the two fsyncs of a group would run back to back.
 //!   With `prepare` every member's record is already durable, and this step costs nothing.

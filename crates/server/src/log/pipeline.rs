@@ -181,7 +181,7 @@ pub struct CommitPipeline {
     /// taking its group through the group's redo sync until it holds `log`. The next leader can
     /// then flush its group's redo while this one writes and syncs the binlog, as MySQL 5.7's
     /// separate flush and sync stages allow. Always taken before `log`, never after.
-    flush_stage: Mutex<()>,
+    flush_stage: wait::Mutex<(), ev::FlushStage>,
     /// Engine commits happen group after group in log order.
     turn: CommitTurn,
     bcast: BroadcastDone,
@@ -278,7 +278,7 @@ impl CommitPipeline {
             }),
             turn: CommitTurn::default(),
             bcast: BroadcastDone::default(),
-            flush_stage: Mutex::new(()),
+            flush_stage: wait::Mutex::new(()),
             queue_grew: (wait::Mutex::new(()), Condvar::new()),
             gathering: std::sync::atomic::AtomicBool::new(false),
             committed_upto: Mutex::new(upto),
@@ -487,7 +487,8 @@ impl CommitPipeline {
         parking_lot::MutexGuard<'_, LogState>,
     ) {
         if self.two_phase() && s.redo_flush_stage {
-            let flush = self.flush_stage.lock();
+            // The previous leader holds the stage through its redo sync: a reported wait.
+            let flush = self.flush_stage.lock_blocking();
             self.gather(s);
             let group = self.queue.take_group();
             let flushed = self.sync_group_prepares(&group, s);
