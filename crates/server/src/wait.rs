@@ -431,6 +431,7 @@ pub mod ev {
     }
 
     instruments!(
+        RedoSync,
         LockLog,
         CommitQueue,
         CommitTurnLock,

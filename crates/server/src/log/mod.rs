@@ -69,9 +69,9 @@
 //!   the highest Prepare record of the group — the group's only redo fsync, the whole point of
 //!   the placement: one grouping point for both logs. It runs in a *flush stage* of its own
 //!   (`flush_stage` mutex, a reported wait like the log mutex; the log mutex is taken before
-//!   it is released), so the next
-//!   group's redo sync overlaps this group's binlog write and sync, as MySQL 5.7's separate
-//!   flush and sync stages do; without it the two fsyncs of a group would run back to back.
+//!   it is released), so the next group's redo sync overlaps this group's binlog write and
+//!   sync, as MySQL 5.7's separate flush and sync stages do; without it the two fsyncs of a
+//!   group would run back to back.
 //!   With `prepare` every member's record is already durable, and this step costs nothing.
 //! - **C4 Binlog write and sync**: stages 3 and 4 above. The binlog fsync is the commit point.
 //! - **C5 Engine commit in binlog order**: stage 5 above (leader or chained).

@@ -776,7 +776,8 @@ pub struct RedoLog {
     write: wait::Mutex<WriteState, wait::ev::RedoLog>,
     /// Held across an fsync of the current segment (not across rotation's fsyncs, which run
     /// under `write`).
-    sync_lock: Mutex<()>,
+    /// A contended acquisition is a reported redo-sync wait (`lock_blocking`).
+    sync_lock: wait::Mutex<(), wait::ev::RedoSync>,
 }
 
 impl std::fmt::Debug for RedoLog {
@@ -842,7 +843,7 @@ impl RedoLog {
                 sync_file: Arc::new(Mutex::new(sync_file)),
                 end,
             }),
-            sync_lock: Mutex::new(()),
+            sync_lock: wait::Mutex::new(()),
         };
         Ok((log, scan))
     }
@@ -955,7 +956,7 @@ impl RedoLog {
         if self.synced.load(Ordering::Acquire) >= lsn.0 {
             return Ok(self.synced_lsn());
         }
-        let _turn = self.lock_sync();
+        let _turn = self.sync_lock.lock_blocking();
         // The previous holder may have failed, or covered us.
         self.check_poison()?;
         if self.synced.load(Ordering::Acquire) >= lsn.0 {
@@ -978,15 +979,6 @@ impl RedoLog {
             }
             Err(e) => Err(self.fail(&name, &e)),
         }
-    }
-
-    /// Take `sync_lock`; a wait behind another fsync is a redo-sync wait for the scheduler.
-    fn lock_sync(&self) -> parking_lot::MutexGuard<'_, ()> {
-        if let Some(g) = self.sync_lock.try_lock() {
-            return g;
-        }
-        let _wait = wait::begin(WaitEvent::RedoSync);
-        self.sync_lock.lock()
     }
 
     /// Remove whole segments that end at or before `lsn` (after a checkpoint at `lsn`); the
