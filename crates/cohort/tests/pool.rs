@@ -652,3 +652,86 @@ fn pipelined_requests_and_blocked_writes_lose_nothing() {
         assert_eq!(c.join().unwrap(), "done");
     }
 }
+
+/// The CPUs this test process may run on.
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: `set` is a plain bit set on the stack; sched_getaffinity writes at most its size
+    // and CPU_ISSET only reads it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        assert_eq!(
+            libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set),
+            0
+        );
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| libc::CPU_ISSET(c, &set))
+            .collect()
+    }
+}
+
+/// Run the calling thread on `cpu` only.
+fn pin_to(cpu: usize) {
+    // SAFETY: `set` is a plain bit set on the stack, zeroed before use.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        assert_eq!(
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set),
+            0
+        );
+    }
+}
+
+/// `thread_pool_steering`: a connection is served by the group pinned to the CPU its client
+/// sends from, and follows the client when it moves to another CPU — exactly one move per
+/// change of CPU, and every answer right.
+#[test]
+fn connections_follow_their_client_to_its_cpu() {
+    let cpus = allowed_cpus();
+    assert!(
+        cpus.len() >= 2,
+        "this test needs 2 CPUs to move a client between"
+    );
+    let (a, b) = (cpus[0], cpus[1]);
+    let server = Server::start("steering", &["--thread-pool-steering", "ON"]);
+    // The observer stays on CPU a: after its first request its connection stays in a's group.
+    pin_to(a);
+    let mut admin = server.conn();
+    let steered = |admin: &mut Conn| server.status(admin, "Threadpool_steered");
+    steered(&mut admin);
+    let before = steered(&mut admin);
+    let (to_client, from_test) = std::sync::mpsc::channel::<Option<usize>>();
+    let (to_test, done) = std::sync::mpsc::channel::<()>();
+    let port = server.port;
+    let client = std::thread::spawn(move || {
+        pin_to(b);
+        let mut raw = RawConn::login(port).unwrap();
+        let mut n = 0u64;
+        while let Some(cpu) = from_test.recv().unwrap() {
+            pin_to(cpu);
+            for _ in 0..100 {
+                raw.send_query(&format!("SELECT {n}")).unwrap();
+                assert_eq!(raw.read_response().unwrap(), n.to_string());
+                n += 1;
+            }
+            to_test.send(()).unwrap();
+        }
+    });
+    let mut phase = |cpu: usize| {
+        to_client.send(Some(cpu)).unwrap();
+        done.recv().unwrap();
+        steered(&mut admin)
+    };
+    let on_b = phase(b);
+    assert!(
+        on_b - before <= 1,
+        "at most one move into b's group: {before} → {on_b}"
+    );
+    let on_a = phase(a);
+    assert_eq!(on_a - on_b, 1, "the client moved to CPU a: one move");
+    let back_on_b = phase(b);
+    assert_eq!(back_on_b - on_a, 1, "and back to CPU b: one move");
+    assert_eq!(phase(b), back_on_b, "no move while it stays");
+    to_client.send(None).unwrap();
+    client.join().unwrap();
+}

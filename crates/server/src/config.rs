@@ -109,6 +109,10 @@ pub struct ServeArgs {
     /// Pool: number of thread groups; 0 = number of CPUs [default: 0].
     #[arg(long, value_name = "N")]
     pub thread_pool_size: Option<String>,
+    /// Pool: pin group g's workers to CPU g and serve each connection in the group of the CPU
+    /// its client sends from (needs thread_pool_size = the number of CPUs) [default: ON].
+    #[arg(long, value_name = "ON|OFF")]
+    pub thread_pool_steering: Option<String>,
     /// Pool: a group runs new work only while it has fewer than 1 + N active (not blocked)
     /// workers [default: 3].
     #[arg(long, value_name = "N")]
@@ -176,6 +180,7 @@ macro_rules! text_settings {
             log_flush_placement,
             thread_handling,
             thread_pool_size,
+            thread_pool_steering,
             thread_pool_oversubscribe,
             thread_pool_stall_limit,
             thread_pool_max_threads,

@@ -15,6 +15,7 @@
 //! | Threads_created | threads created to serve connections: one per connection (thread-per-connection, extra port), one per pool worker | `net`, [`crate::sched`] |
 //! | Threadpool_threads | pool workers alive (listeners included); 0 without the pool | `sched` |
 //! | Threadpool_idle_threads | pool workers not running a connection: sleeping, listening, or blocked in a wait (MariaDB's meaning); 0 without the pool | `sched` |
+//! | Threadpool_steered | connections moved to the group of their client's CPU (`thread_pool_steering`) | `sched` |
 //!
 //! Subsystems that keep their own counters add rows through the provider
 //! (`ServerContext` installs it): the commit pipeline (`Binlog_*`, `Redo_log_*`,
@@ -70,6 +71,7 @@ counters! {
     ThreadsCreated => "Threads_created",
     ThreadsRunning => "Threads_running",
     ThreadpoolIdleThreads => "Threadpool_idle_threads",
+    ThreadpoolSteered => "Threadpool_steered",
     ThreadpoolThreads => "Threadpool_threads",
 }
 

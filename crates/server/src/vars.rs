@@ -544,6 +544,15 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::UInt { min: 1, max: U32 },
         "500",
     ),
+    // Cohort's own: pin group g's workers to CPU g and serve each connection in the group of
+    // its client's CPU (`crate::sched::steer`). Startup only.
+    var(
+        "thread_pool_steering",
+        Scope::Global,
+        false,
+        Kind::Bool,
+        "ON",
+    ),
     var(
         "time_zone",
         Scope::Both,

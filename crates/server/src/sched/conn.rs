@@ -37,7 +37,7 @@
 
 use super::epoll::Interest;
 use super::group::ThreadGroup;
-use super::Priority;
+use super::{PoolShared, Priority};
 use crate::error::Result;
 use crate::net::{Admitted, ConnectionSlot, CONNECT_TIMEOUT};
 use crate::session::{Flow, Session};
@@ -47,7 +47,8 @@ use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{
-    AtomicBool, AtomicU64, AtomicU8, Ordering::AcqRel, Ordering::Acquire, Ordering::Relaxed,
+    AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering::AcqRel, Ordering::Acquire,
+    Ordering::Relaxed,
 };
 use std::sync::{Arc, Weak};
 
@@ -73,7 +74,14 @@ impl Buffers {
 pub struct PoolConn {
     /// Key in the group's connection table and epoll data.
     pub token: u64,
-    group: Arc<ThreadGroup>,
+    shared: Arc<PoolShared>,
+    /// Index of the connection's group in [`PoolShared::groups`]. Changed only by the
+    /// connection's holder ([`PoolConn::move_to`]); anyone who reads it without holding the
+    /// connection reads it while nobody can move it (a claimer that won `FREE` → `HELD`, the
+    /// commit notifier of a parked connection).
+    group_ix: AtomicUsize,
+    /// The client runs on this host (loopback, or our own address): steering applies.
+    same_host: bool,
     stream: TcpStream,
     io: Mutex<ConnIo>,
     /// The commit rendezvous (see the module doc of `sched`).
@@ -196,7 +204,9 @@ impl PoolConn {
             }));
             PoolConn {
                 token,
-                group: group.clone(),
+                shared: group.shared.clone(),
+                group_ix: AtomicUsize::new(group.id),
+                same_host: super::steer::is_same_host(&stream),
                 stream,
                 io: Mutex::new(ConnIo {
                     session,
@@ -231,6 +241,11 @@ impl PoolConn {
         }
     }
 
+    /// The connection's group now.
+    fn group(&self) -> &Arc<ThreadGroup> {
+        &self.shared.groups()[self.group_ix.load(Relaxed)]
+    }
+
     /// Serve the connection (the caller got it from the queue, the listener or a poll).
     pub fn serve(self: &Arc<Self>, bufs: &mut Buffers) {
         let mut io = self.io.lock();
@@ -238,6 +253,11 @@ impl PoolConn {
             return;
         }
         self.deadline_ms.store(0, Relaxed);
+        if let Some(to) = self.steer_target() {
+            self.move_to(&mut io, to);
+            drop(io);
+            return self.group().enqueue(self.clone(), true);
+        }
         loop {
             match self.run(&mut io, bufs) {
                 Next::Wait(interest) => {
@@ -248,7 +268,7 @@ impl PoolConn {
                 Next::Yield => {
                     let high = self.note_priority(&io);
                     drop(io);
-                    return self.group.enqueue(self.clone(), high);
+                    return self.group().enqueue(self.clone(), high);
                 }
                 Next::Close => return self.close(&mut io),
                 Next::AwaitCommit => {
@@ -260,12 +280,42 @@ impl PoolConn {
         }
     }
 
+    /// With steering on, for a client on this host: the group of the CPU the client last sent
+    /// from, if that is not the connection's group (see [`super::steer`]).
+    fn steer_target(&self) -> Option<usize> {
+        let steering = self.shared.steering.as_ref()?;
+        if !self.same_host {
+            return None;
+        }
+        let to = steering.group_of_cpu(super::steer::incoming_cpu(&self.stream)?)?;
+        (to != self.group_ix.load(Relaxed)).then_some(to)
+    }
+
+    /// Move the held connection to group `to`: out of its group's epoll and table, into the
+    /// other's table (it is registered in the other's epoll when it is let go next).
+    fn move_to(self: &Arc<Self>, io: &mut ConnIo, to: usize) {
+        let from = self.group();
+        if io.registered.take().is_some() {
+            let _ = from.epoll.remove(self.stream.as_raw_fd());
+        }
+        from.forget(self.token);
+        self.group_ix.store(to, Relaxed);
+        let group = self.group();
+        group.conns.lock().insert(self.token, self.clone());
+        group.state.lock().connections += 1;
+        group
+            .shared
+            .ctx
+            .status
+            .incr(StatusCounter::ThreadpoolSteered);
+    }
+
     /// An event arrived for this connection: take it (true), or, if somebody holds it, tell
     /// the holder to serve it again (false).
     pub fn claim(&self) -> bool {
         let taken = self.claim.take_or_notify();
         if taken {
-            self.group.free_connections.fetch_sub(1, AcqRel);
+            self.group().free_connections.fetch_sub(1, AcqRel);
         }
         taken
     }
@@ -280,7 +330,7 @@ impl PoolConn {
     /// caller still holds it and serves it again.
     fn let_go(&self, io: &mut ConnIo, interest: Interest) -> bool {
         self.note_priority(io);
-        let shared = &self.group.shared;
+        let shared = &self.group().shared;
         let timeout_ms = match interest {
             Interest::Read if io.authenticated => io.idle_timeout_ms,
             Interest::Read => CONNECT_TIMEOUT.as_millis() as u64,
@@ -294,7 +344,7 @@ impl PoolConn {
             self.close(io);
             return true;
         }
-        let free = &self.group.free_connections;
+        let free = &self.group().free_connections;
         free.fetch_add(1, AcqRel);
         if self.claim.let_go() {
             return true;
@@ -308,7 +358,7 @@ impl PoolConn {
     /// requests; writing is one-shot and armed every time.
     fn register(&self, io: &mut ConnIo, interest: Interest) -> io::Result<()> {
         let fd = self.stream.as_raw_fd();
-        let epoll = &self.group.epoll;
+        let epoll = &self.group().epoll;
         match io.registered {
             None => epoll.add(fd, self.token, interest)?,
             Some(Interest::Read) if interest == Interest::Read => {}
@@ -323,7 +373,7 @@ impl PoolConn {
     fn note_priority(&self, io: &ConnIo) -> bool {
         self.in_transaction
             .store(io.session.in_transaction(), Relaxed);
-        self.is_high_priority(self.group.shared.limits().priority)
+        self.is_high_priority(self.shared.limits().priority)
     }
 
     /// A worker panicked while serving: close the connection (its session rolls back).
@@ -355,7 +405,7 @@ impl PoolConn {
             match (&self.stream).read(&mut bufs.read) {
                 Ok(0) => return Next::Close,
                 Ok(n) => {
-                    let status = &self.group.shared.ctx.status;
+                    let status = &self.shared.ctx.status;
                     status.add(StatusCounter::BytesReceived, n as u64);
                     let flow = io.session.on_bytes(&bufs.read[..n], &mut bufs.out);
                     if let Some(next) = self.after(io, flow, &mut bufs.out) {
@@ -392,7 +442,7 @@ impl PoolConn {
             Flow::Continue | Flow::AwaitCommit => None,
             Flow::Authenticated => {
                 io.authenticated = true;
-                let vars = &self.group.shared.ctx.vars;
+                let vars = &self.shared.ctx.vars;
                 io.idle_timeout_ms = vars.global_u64("wait_timeout").max(1) * 1000;
                 None
             }
@@ -445,7 +495,7 @@ impl PoolConn {
                 Err(e) => return Err(e),
             }
         }
-        let status = &self.group.shared.ctx.status;
+        let status = &self.shared.ctx.status;
         status.add(StatusCounter::BytesSent, done as u64);
         Ok(done)
     }
@@ -470,8 +520,8 @@ impl PoolConn {
             return; // still being served: its worker sees the outcome before parking
         }
         drop(rv);
-        let high = self.group.shared.limits().priority != Priority::Low;
-        self.group.enqueue(self.clone(), high);
+        let high = self.shared.limits().priority != Priority::Low;
+        self.group().enqueue(self.clone(), high);
     }
 
     /// Queue priority when reported ready.
@@ -493,8 +543,8 @@ impl PoolConn {
 
     fn close(&self, io: &mut ConnIo) {
         io.closed = true;
-        let _ = self.group.epoll.remove(self.stream.as_raw_fd());
-        self.group.forget(self.token);
+        let _ = self.group().epoll.remove(self.stream.as_raw_fd());
+        self.group().forget(self.token);
         io.session.on_disconnect();
         let _ = self.stream.shutdown(Shutdown::Both);
         io.slot = None;

@@ -10,8 +10,9 @@
 //! # Shape
 //!
 //! ```text
-//!  acceptor ──(conn id % thread_pool_size)──► group 0   group 1  …  one per CPU by default
-//!                                              │
+//!  acceptor ──(conn id % thread_pool_size)──► group 0   group 1  …  one per CPU by default,
+//!                                              │          workers pinned to it; a connection
+//!                                              │          moves to its client's CPU's group
 //!      epoll (edge) ──► listener ──► queue high │ low ──► workers ──► Session
 //!             ▲                                           │        │
 //!             └──────────── let go after serving ─────────┘        └─► wait API: blocked
@@ -30,18 +31,22 @@
 //!    keeps the first ready connection and serves it itself, and wakes nobody for the rest:
 //!    it takes them from the queue when done ("keep one thread per group active"). With
 //!    little load a request costs no hand-off between threads.
-//! 3. **Serve** ([`worker`], [`conn`]): a worker takes a connection from the queue (if the
+//! 3. **Steer** ([`steer`], `thread_pool_steering`, on by default): each group's workers are
+//!    pinned to one CPU, and a worker that takes a connection whose client (on this host)
+//!    last sent from another group's CPU moves it to that group's epoll and queue instead of
+//!    serving it, so that answers leave from the client's CPU and wake it there.
+//! 4. **Serve** ([`worker`], [`conn`]): a worker takes a connection from the queue (if the
 //!    group has fewer than `1 + thread_pool_oversubscribe` active workers), reads what the
 //!    client sent, feeds the session, writes the answer, lets go of it. With nothing to
 //!    do it becomes the listener if there is none, else polls once without waiting, else
 //!    sleeps on its own condition variable (last in, first woken) and exits after
 //!    `thread_pool_idle_timeout` seconds.
-//! 4. **Block** ([`worker::WorkerObserver`]): every blocking wait of the server goes through
+//! 5. **Block** ([`worker::WorkerObserver`]): every blocking wait of the server goes through
 //!    [`crate::wait`]; on pool workers it tells the group. A blocked worker stops counting as
 //!    active, and if it was the last active one while work is queued or nobody listens, a
 //!    sleeper is woken or a worker created at once. So a session stuck on a row lock never
 //!    stalls its group.
-//! 5. **Stall** ([`stall`]): a timer checks every group each `thread_pool_stall_limit` ms. A
+//! 6. **Stall** ([`stall`]): a timer checks every group each `thread_pool_stall_limit` ms. A
 //!    group with queued work and no dequeue since the last check (long CPU-bound statements,
 //!    waits nobody reported) is *stalled*: the oversubscribe cap is lifted and a worker is
 //!    woken or created. The timer also closes connections idle past `wait_timeout` (10 s
@@ -93,6 +98,7 @@ mod epoll;
 mod group;
 mod listener;
 mod stall;
+pub mod steer;
 mod worker;
 
 pub use conn::PoolConn;
@@ -104,7 +110,7 @@ use crate::types::Value;
 use crate::vars::SystemVariables;
 use std::io;
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// `thread_pool_priority`.
@@ -198,6 +204,10 @@ pub struct PoolShared {
     settings: Settings,
     /// Zero of the pool's millisecond clock (connection deadlines).
     epoch: Instant,
+    /// The groups, set once when the pool starts (a connection names its group by index).
+    groups: OnceLock<Vec<Arc<ThreadGroup>>>,
+    /// `thread_pool_steering`, when on and possible.
+    steering: Option<steer::Steering>,
 }
 
 impl PoolShared {
@@ -222,6 +232,13 @@ impl PoolShared {
         self.epoch.elapsed().as_millis() as u64 + 1
     }
 
+    /// The thread groups (set before any connection is added).
+    pub fn groups(&self) -> &[Arc<ThreadGroup>] {
+        self.groups
+            .get()
+            .expect("the pool sets its groups at start")
+    }
+
     pub fn net_write_timeout_ms(&self) -> u64 {
         self.settings.net_write_timeout_s.load(Relaxed) * 1000
     }
@@ -235,6 +252,16 @@ pub struct Pool {
     next_token: AtomicU64,
 }
 
+/// `thread_pool_steering`: the plan if it is on and possible (else a warning says why not).
+fn plan_steering(vars: &SystemVariables, groups: usize) -> Option<steer::Steering> {
+    if !vars.global_bool("thread_pool_steering") {
+        return None;
+    }
+    steer::Steering::plan(groups)
+        .inspect_err(|why| tracing::warn!("thread_pool_steering is off: {why}"))
+        .ok()
+}
+
 /// Serve the server's ports with the pool until the process is killed (the extra port is
 /// served one thread per connection).
 pub fn serve_pool(ctx: Arc<ServerContext>, doors: accept::Doors) -> io::Result<()> {
@@ -246,15 +273,18 @@ impl Pool {
     /// Create the groups (`thread_pool_size`) and the timer thread. Workers are created on
     /// demand, when a group gets its first connection.
     pub fn start(ctx: Arc<ServerContext>) -> io::Result<Arc<Pool>> {
+        let n = ctx.vars.global_u64("thread_pool_size").max(1) as usize;
         let shared = Arc::new(PoolShared {
             settings: Settings::read(&ctx.vars),
             ctx: ctx.clone(),
             epoch: Instant::now(),
+            groups: OnceLock::new(),
+            steering: plan_steering(&ctx.vars, n),
         });
-        let n = ctx.vars.global_u64("thread_pool_size").max(1) as usize;
         let groups = (0..n)
             .map(|i| ThreadGroup::new(i, shared.clone()).map(Arc::new))
             .collect::<io::Result<Vec<_>>>()?;
+        let _ = shared.groups.set(groups.clone());
         let pool = Arc::new(Pool {
             shared,
             groups,
