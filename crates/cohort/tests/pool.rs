@@ -735,3 +735,46 @@ fn connections_follow_their_client_to_its_cpu() {
     to_client.send(None).unwrap();
     client.join().unwrap();
 }
+
+/// Clients that hop between CPUs while they query and commit: their connections move between
+/// groups all the time (often with a commit outcome on its way), and no answer or commit is
+/// lost or doubled.
+#[test]
+fn clients_hopping_between_cpus_lose_nothing() {
+    let cpus = allowed_cpus();
+    let server = Server::start("hopping", &["--thread-pool-steering", "ON"]);
+    let mut admin = server.conn();
+    create_table(&mut admin, 8);
+    let port = server.port;
+    let clients: Vec<_> = (0..8usize)
+        .map(|c| {
+            let cpus = cpus.clone();
+            std::thread::spawn(move || {
+                let mut raw = RawConn::login(port).unwrap();
+                let mut updates = 0u64;
+                for i in 0..1500usize {
+                    if i % 25 == 0 {
+                        pin_to(cpus[(c + i / 25) % cpus.len()]);
+                    }
+                    if i % 3 == 0 {
+                        raw.send_query(&format!("UPDATE d.t SET v = v + 1 WHERE id = {c}"))
+                            .unwrap();
+                        assert_eq!(raw.read_response().unwrap(), "ok");
+                        updates += 1;
+                    } else {
+                        raw.send_query(&format!("SELECT {i}")).unwrap();
+                        assert_eq!(raw.read_response().unwrap(), i.to_string());
+                    }
+                }
+                updates
+            })
+        })
+        .collect();
+    let updates: u64 = clients.into_iter().map(|c| c.join().unwrap()).sum();
+    assert_eq!(sum_v(&mut admin), updates);
+    let moves = server.status(&mut admin, "Threadpool_steered");
+    assert!(
+        cpus.len() < 2 || moves >= 8,
+        "connections moved as their clients hopped: {moves}"
+    );
+}

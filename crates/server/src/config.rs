@@ -109,8 +109,8 @@ pub struct ServeArgs {
     /// Pool: number of thread groups; 0 = number of CPUs [default: 0].
     #[arg(long, value_name = "N")]
     pub thread_pool_size: Option<String>,
-    /// Pool: pin group g's workers to CPU g and serve each connection in the group of the CPU
-    /// its client sends from (needs thread_pool_size = the number of CPUs) [default: ON].
+    /// Pool: serve each connection from this host in group g when its client sends from the
+    /// g-th CPU (needs thread_pool_size = the number of CPUs) [default: ON].
     #[arg(long, value_name = "ON|OFF")]
     pub thread_pool_steering: Option<String>,
     /// Pool: a group runs new work only while it has fewer than 1 + N active (not blocked)

@@ -544,8 +544,8 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::UInt { min: 1, max: U32 },
         "500",
     ),
-    // Cohort's own: pin group g's workers to CPU g and serve each connection in the group of
-    // its client's CPU (`crate::sched::steer`). Startup only.
+    // Cohort's own: serve each connection in the group of its client's CPU
+    // (`crate::sched::steer`). Startup only.
     var(
         "thread_pool_steering",
         Scope::Global,
