@@ -655,18 +655,7 @@ fn pipelined_requests_and_blocked_writes_lose_nothing() {
 
 /// The CPUs this test process may run on.
 fn allowed_cpus() -> Vec<usize> {
-    // SAFETY: `set` is a plain bit set on the stack; sched_getaffinity writes at most its size
-    // and CPU_ISSET only reads it.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        assert_eq!(
-            libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set),
-            0
-        );
-        (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| libc::CPU_ISSET(c, &set))
-            .collect()
-    }
+    cohort_server::sched::steer::allowed_cpus().unwrap()
 }
 
 /// Run the calling thread on `cpu` only.
@@ -693,7 +682,7 @@ fn connections_follow_their_client_to_its_cpu() {
         "this test needs 2 CPUs to move a client between"
     );
     let (a, b) = (cpus[0], cpus[1]);
-    let server = Server::start("steering", &["--thread-pool-steering", "ON"]);
+    let server = Server::start("steering", &["--thread-pool-steering", "PINNED"]);
     // The observer stays on CPU a: after its first request its connection stays in a's group.
     pin_to(a);
     let mut admin = server.conn();

@@ -110,8 +110,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N")]
     pub thread_pool_size: Option<String>,
     /// Pool: serve each connection from this host in group g when its client sends from the
-    /// g-th CPU (needs thread_pool_size = the number of CPUs) [default: ON].
-    #[arg(long, value_name = "ON|OFF")]
+    /// g-th CPU (needs thread_pool_size = the number of CPUs); PINNED also runs group g's
+    /// workers on CPU g only [default: PINNED].
+    #[arg(long, value_name = "OFF|ON|PINNED")]
     pub thread_pool_steering: Option<String>,
     /// Pool: a group runs new work only while it has fewer than 1 + N active (not blocked)
     /// workers [default: 3].

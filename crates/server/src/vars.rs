@@ -544,14 +544,14 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::UInt { min: 1, max: U32 },
         "500",
     ),
-    // Cohort's own: serve each connection in the group of its client's CPU
-    // (`crate::sched::steer`). Startup only.
+    // Cohort's own: serve each connection in the group of its client's CPU, with group g's
+    // workers pinned to CPU g or not (`crate::sched::steer`). Startup only.
     var(
         "thread_pool_steering",
         Scope::Global,
         false,
-        Kind::Bool,
-        "ON",
+        Kind::Enum(&["OFF", "ON", "PINNED"]),
+        "PINNED",
     ),
     var(
         "time_zone",

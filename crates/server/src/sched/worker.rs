@@ -13,6 +13,9 @@ use std::time::Instant;
 
 /// The body of a worker thread (counted in its group when it was reserved).
 pub fn run(group: Arc<ThreadGroup>) {
+    if let Some(steering) = &group.shared.steering {
+        steering.pin_worker(group.id);
+    }
     wait::set_thread_observer(Some(Arc::new(WorkerObserver {
         group: group.clone(),
         depth: AtomicU32::new(0),
