@@ -111,7 +111,7 @@ pub struct ServeArgs {
     pub thread_pool_size: Option<String>,
     /// Pool: serve each connection from this host in group g when its client sends from the
     /// g-th CPU (needs thread_pool_size = the number of CPUs); PINNED also runs group g's
-    /// workers on CPU g only [default: PINNED].
+    /// workers on CPU g only [default: ON].
     #[arg(long, value_name = "OFF|ON|PINNED")]
     pub thread_pool_steering: Option<String>,
     /// Pool: a group runs new work only while it has fewer than 1 + N active (not blocked)

@@ -551,7 +551,7 @@ pub static DEFINITIONS: &[VarDef] = &[
         Scope::Global,
         false,
         Kind::Enum(&["OFF", "ON", "PINNED"]),
-        "PINNED",
+        "ON",
     ),
     var(
         "time_zone",

@@ -10,9 +10,9 @@
 //! # Shape
 //!
 //! ```text
-//!  acceptor ──(conn id % thread_pool_size)──► group 0   group 1  …  one per CPU by default,
-//!                                              │          its workers pinned there; a connection
-//!                                              │          moves to its client's CPU's group
+//!  acceptor ──(conn id % thread_pool_size)──► group 0   group 1  …  one per CPU by default;
+//!                                              │          a connection moves to the group of
+//!                                              │          the CPU its client sends from
 //!      epoll (edge) ──► listener ──► queue high │ low ──► workers ──► Session
 //!             ▲                                           │        │
 //!             └──────────── let go after serving ─────────┘        └─► wait API: blocked
@@ -31,11 +31,12 @@
 //!    keeps the first ready connection and serves it itself, and wakes nobody for the rest:
 //!    it takes them from the queue when done ("keep one thread per group active"). With
 //!    little load a request costs no hand-off between threads.
-//! 3. **Steer** ([`steer`], `thread_pool_steering`, `PINNED` by default): each group serves
-//!    the clients on one CPU, and its workers run there. A worker that takes a connection
-//!    whose client (on this host) last sent from another group's CPU moves it to that group's
-//!    epoll and queue instead of serving it, so client and worker wake each other on one CPU,
-//!    as with a thread per connection.
+//! 3. **Steer** ([`steer`], `thread_pool_steering`, `ON` by default): each group serves the
+//!    clients on one CPU. A worker that takes a connection whose client (on this host) last
+//!    sent from another group's CPU moves it to that group's epoll and queue instead of
+//!    serving it; a group's threads are then woken only from its CPU and settle there
+//!    (`PINNED` pins them), so client and worker wake each other on one CPU, as with a
+//!    thread per connection.
 //! 4. **Serve** ([`worker`], [`conn`]): a worker takes a connection from the queue (if the
 //!    group has fewer than `1 + thread_pool_oversubscribe` active workers), reads what the
 //!    client sent, feeds the session, writes the answer, lets go of it. With nothing to

@@ -1,5 +1,5 @@
 //! Steering: serve each connection in the group whose CPU its client runs on
-//! (`thread_pool_steering = ON | PINNED`).
+//! (`thread_pool_steering = ON | PINNED`; `ON` by default).
 //!
 //! # Why
 //!
@@ -31,17 +31,23 @@
 //!    own CPU, and its next request comes from there again. Wherever the load balancer
 //!    moves a client, its connection follows at its next request.
 //!
-//! 4. **Pin** (`PINNED`, the default): group *g*'s workers run on its CPU only. Without
-//!    pinning (`ON`) step 3 alone keeps them there most of the time, but a worker woken while
-//!    another of its group waits for the log sync may start on the other CPU and serve the
-//!    group's clients from there until the kernel moves it back.
+//! 4. **Pin** (`PINNED` only): group *g*'s workers run on its CPU only. Without pinning
+//!    (`ON`, the default) step 3 alone keeps them there most of the time, but a worker woken
+//!    while another of its group waits for the log sync may start on the other CPU and serve
+//!    the group's clients from there until the kernel moves it back.
 //!
-//! What the two measured (2 cores, sysbench, durable `oltp_update_non_index`, alternating
-//! 5 s runs, medians): at 16 connections `PINNED` 1.08–1.24× of `ON` and of a thread per
-//! connection, where `ON` was 0.93×; at 1 connection `PINNED` 0.88–0.96× of a thread per
-//! connection and `ON` 1.04–1.10× (with pinning the worker of a lone connection must be woken
-//! from the CPU that took the disk's interrupt). Point selects: the same for both, 0.96–1.11×
-//! of a thread per connection at 1–16 connections, against 0.80–0.93× without steering.
+//! What the modes measured (2 cores, sysbench, alternating 5 s runs, 5 rounds, medians,
+//! ratio to a thread per connection; three such runs for durable updates):
+//!
+//! | connections | point select `ON` | `PINNED` | `OFF` | durable update `ON` | `PINNED` | `OFF` |
+//! |---:|---:|---:|---:|---:|---:|---:|
+//! | 1 | 1.02–1.11× | 1.09–1.12× | 0.88–0.99× | 0.98–1.10× | **0.85–0.96×** | 0.89–1.03× |
+//! | 4 | 0.96–0.99× | 1.00–1.01× | 0.77–0.93× | 0.97–1.06× | 1.05–1.15× | 0.90–0.93× |
+//! | 16 | 1.06–1.12× | 1.11–1.13× | 0.79–0.92× | 0.93–0.99× | 1.06–1.11× | 0.93–1.02× |
+//!
+//! Pinning wins on durable updates from 4 connections but loses at one, where the lone
+//! worker must be woken from the CPU that took the disk's interrupt; `ON` stays within 7%
+//! of a thread per connection everywhere, so it is the default.
 //!
 //! The cost is one `getsockopt` per request served, and two `epoll_ctl` calls and a hand-off
 //! per move (`Threadpool_steered` counts the moves).
