@@ -288,7 +288,13 @@ impl PoolConn {
             return None;
         }
         let to = steering.group_of_cpu(super::steer::incoming_cpu(&self.stream)?)?;
-        (to != self.group_ix.load(Relaxed)).then_some(to)
+        if to == self.group_ix.load(Relaxed) {
+            return None;
+        }
+        let groups = self.shared.groups();
+        let total = groups.iter().map(|g| g.members.load(Relaxed)).sum();
+        let members = groups[to].members.load(Relaxed);
+        super::steer::room_in(members, total, groups.len()).then_some(to)
     }
 
     /// Move the held connection to group `to`: out of its group's epoll and table, into the
@@ -303,6 +309,7 @@ impl PoolConn {
         let group = self.group();
         group.conns.lock().insert(self.token, self.clone());
         group.state.lock().connections += 1;
+        group.members.fetch_add(1, Relaxed);
         group
             .shared
             .ctx

@@ -402,6 +402,9 @@ pub struct ThreadGroup {
     /// Connections armed in epoll that nobody holds (claim word `FREE`); counted up before a
     /// connection is let go and down after it is taken, so never below the truth's floor.
     pub free_connections: AtomicUsize,
+    /// Connections assigned to the group (as `GroupState::connections`, readable without the
+    /// group mutex: steering's balance guard).
+    pub members: AtomicUsize,
     /// Protected by this mutex: the group's connections by token (the listener looks events
     /// up here; the timer scans it for timeouts). Taken alone, never inside `state`.
     pub conns: Mutex<HashMap<u64, Arc<PoolConn>>>,
@@ -415,6 +418,7 @@ impl ThreadGroup {
             shared,
             epoll: Epoll::new()?,
             free_connections: AtomicUsize::new(0),
+            members: AtomicUsize::new(0),
             conns: Mutex::new(HashMap::new()),
         })
     }
@@ -450,6 +454,7 @@ impl ThreadGroup {
     /// A new connection is registered: make sure a thread will notice it.
     pub fn connection_added(self: &Arc<Self>) {
         let limits = self.shared.limits();
+        self.members.fetch_add(1, Ordering::Relaxed);
         let spawn = self.state.lock().connection_added(Instant::now(), &limits);
         self.spawn(spawn);
     }
@@ -458,6 +463,7 @@ impl ThreadGroup {
     pub fn forget(&self, token: u64) {
         self.conns.lock().remove(&token);
         self.state.lock().connections -= 1;
+        self.members.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// The timer's stall check.

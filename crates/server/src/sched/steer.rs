@@ -24,7 +24,9 @@
 //!    network card's queue chose — with one queue, every connection would go to one group —
 //!    so those connections are not steered.) If that CPU belongs to another group, the worker
 //!    moves the connection there (out of its epoll and table, into the other's) and queues
-//!    it in that group, high priority, without serving it.
+//!    it in that group, high priority, without serving it — unless that group already has
+//!    more than its even share of the connections plus an eighth ([`room_in`]): locality is
+//!    worth less than using every CPU.
 //! 3. **Stay.** All of a group's requests now come from clients on one CPU, and each wakes
 //!    the group's listener or worker synchronously from there, so the kernel's wake-affine
 //!    rule draws the group's threads to that CPU; their answers then wake each client on its
@@ -126,6 +128,16 @@ pub fn allowed_cpus() -> std::io::Result<Vec<usize>> {
     Ok(cpus.collect())
 }
 
+/// The balance guard: may one more connection move into a group that has `members` of the
+/// pool's `total` connections? Not beyond its even share plus an eighth of it (at least 2).
+/// Locality is worth less than using every CPU: a client whose threads all run on one CPU
+/// for a while (a load generator with 2 event-loop threads, say) would otherwise gather every
+/// connection in one group, and a group runs about one thread at a time.
+pub fn room_in(members: usize, total: usize, groups: usize) -> bool {
+    let share = total.div_ceil(groups.max(1));
+    members < share + (share / 8).max(2)
+}
+
 /// Does the peer of `stream` run on this host (a loopback address, or the address the
 /// connection came in on)? Only such clients are steered: for a client across a network the
 /// incoming CPU is the one the network card's queue chose, and a card with one queue would
@@ -172,6 +184,17 @@ mod tests {
             "one group per CPU"
         );
         assert_eq!(Steering::over(2, &[0, 1], false).unwrap().pinned_to, None);
+    }
+
+    #[test]
+    fn a_group_takes_moves_up_to_its_share_and_an_eighth() {
+        // 256 connections in 2 groups: up to 128 + 16 in one.
+        assert!(room_in(143, 256, 2));
+        assert!(!room_in(144, 256, 2));
+        // Few connections: at least 2 over the share, so 4 clients may share one CPU.
+        assert!(room_in(3, 4, 2));
+        assert!(!room_in(4, 4, 2));
+        assert!(room_in(0, 0, 2));
     }
 
     #[test]
