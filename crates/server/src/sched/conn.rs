@@ -82,6 +82,9 @@ pub struct PoolConn {
     group_ix: AtomicUsize,
     /// The client runs on this host (loopback, or our own address): steering applies.
     same_host: bool,
+    /// Pool-clock millisecond of the connection's last request (steering: only a busy
+    /// connection's incoming CPU says where its client runs now). Only the holder touches it.
+    last_request_ms: AtomicU64,
     stream: TcpStream,
     io: Mutex<ConnIo>,
     /// The commit rendezvous (see the module doc of `sched`).
@@ -207,6 +210,7 @@ impl PoolConn {
                 shared: group.shared.clone(),
                 group_ix: AtomicUsize::new(group.id),
                 same_host: super::steer::is_same_host(&stream),
+                last_request_ms: AtomicU64::new(0),
                 stream,
                 io: Mutex::new(ConnIo {
                     session,
@@ -285,6 +289,11 @@ impl PoolConn {
     fn steer_target(&self) -> Option<usize> {
         let steering = self.shared.steering.as_ref()?;
         if !self.same_host {
+            return None;
+        }
+        let now = self.shared.now_ms();
+        let last = self.last_request_ms.swap(now, Relaxed);
+        if now.saturating_sub(last) > super::steer::BUSY_WITHIN_MS {
             return None;
         }
         let to = steering.group_of_cpu(super::steer::incoming_cpu(&self.stream)?)?;

@@ -26,7 +26,8 @@
 //!    moves the connection there (out of its epoll and table, into the other's) and queues
 //!    it in that group, high priority, without serving it — unless that group already has
 //!    more than its even share of the connections plus an eighth ([`room_in`]): locality is
-//!    worth less than using every CPU.
+//!    worth less than using every CPU. Only busy connections move: one whose previous
+//!    request came more than [`BUSY_WITHIN_MS`] earlier stays where it is.
 //! 3. **Stay.** All of a group's requests now come from clients on one CPU, and each wakes
 //!    the group's listener or worker synchronously from there, so the kernel's wake-affine
 //!    rule draws the group's threads to that CPU; their answers then wake each client on its
@@ -127,6 +128,13 @@ pub fn allowed_cpus() -> std::io::Result<Vec<usize>> {
     let cpus = (0..libc::CPU_SETSIZE as usize).filter(|&c| unsafe { libc::CPU_ISSET(c, &set) });
     Ok(cpus.collect())
 }
+
+/// A connection is steered only if its previous request came at most this long before: a
+/// busy client's last packet says where it runs now, an occasional one's says little (a
+/// load generator's event-loop thread driving thousands of slow connections has moved on
+/// since), and moving thousands of such connections cost the fixed-rate experiment its flat
+/// latency.
+pub const BUSY_WITHIN_MS: u64 = 20;
 
 /// The balance guard: may one more connection move into a group that has `members` of the
 /// pool's `total` connections? Not beyond its even share plus an eighth of it (at least 2).
