@@ -767,3 +767,65 @@ fn clients_hopping_between_cpus_lose_nothing() {
         "connections moved as their clients hopped: {moves}"
     );
 }
+
+/// Connections per group, from `information_schema.THREAD_POOL_GROUPS` (groups that still
+/// show, by id).
+fn connections_per_group(c: &mut Conn) -> Vec<(u64, u64)> {
+    c.query(
+        "SELECT GROUP_ID, CONNECTIONS FROM information_schema.THREAD_POOL_GROUPS ORDER BY GROUP_ID",
+    )
+    .unwrap()
+}
+
+/// `SET GLOBAL thread_pool_size` grows and shrinks the pool while clients commit: new groups
+/// start, every connection moves to its new home group at its next request, groups beyond
+/// the new size empty, and no acknowledged commit is lost. Sizes beyond the group table and
+/// 0 are refused with 1231.
+#[test]
+fn thread_pool_size_follows_set_global_while_clients_commit() {
+    let server = Server::start(
+        "resize",
+        &["--thread-pool-size", "2", "--thread-pool-steering", "OFF"],
+    );
+    let mut admin = server.conn();
+    create_table(&mut admin, 4);
+    let stop = Arc::new(AtomicBool::new(false));
+    let workers = committers(server.port, 4, &stop);
+    let mut idle: Vec<Conn> = (0..8).map(|_| server.conn()).collect();
+    // Every connection is served once after the resize, and so reaches its home group.
+    let mut touch_all = |admin: &mut Conn| {
+        for c in idle.iter_mut() {
+            assert_eq!(c.query_first::<u64, _>("SELECT 7").unwrap(), Some(7));
+        }
+        admin.query_drop("DO 0").unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let total = 1 + 4 + 8;
+    for size in [4u64, 1, 3, 2] {
+        admin
+            .query_drop(format!("SET GLOBAL thread_pool_size = {size}"))
+            .unwrap();
+        touch_all(&mut admin);
+        let groups = connections_per_group(&mut admin);
+        let in_size: u64 = groups.iter().filter(|g| g.0 < size).map(|g| g.1).sum();
+        let beyond: u64 = groups.iter().filter(|g| g.0 >= size).map(|g| g.1).sum();
+        assert_eq!((in_size, beyond), (total, 0), "size {size}: {groups:?}");
+        let used = groups.iter().filter(|g| g.0 < size && g.1 > 0).count() as u64;
+        assert_eq!(
+            used, size,
+            "connections spread over every group: {groups:?}"
+        );
+    }
+    for bad in ["0", "129"] {
+        let e = admin
+            .query_drop(format!("SET GLOBAL thread_pool_size = {bad}"))
+            .unwrap_err();
+        assert!(e.to_string().contains("1231"), "{e}");
+    }
+    let size: Option<u64> = admin.query_first("SELECT @@thread_pool_size").unwrap();
+    assert_eq!(size, Some(2));
+    stop.store(true, Ordering::Relaxed);
+    let acked: u64 = workers.into_iter().map(|w| w.join().unwrap()).sum();
+    assert!(acked > 0);
+    assert_eq!(sum_v(&mut admin), acked);
+}

@@ -110,7 +110,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N")]
     pub thread_pool_size: Option<String>,
     /// Pool: serve each connection from this host in group g when its client sends from the
-    /// g-th CPU (needs thread_pool_size = the number of CPUs); PINNED also runs group g's
+    /// g-th CPU (while thread_pool_size = the number of CPUs); PINNED also runs group g's
     /// workers on CPU g only [default: ON].
     #[arg(long, value_name = "OFF|ON|PINNED")]
     pub thread_pool_steering: Option<String>,

@@ -527,10 +527,11 @@ pub static DEFINITIONS: &[VarDef] = &[
         "auto",
     ),
     // 0 = the number of CPUs, resolved at startup (SHOW VARIABLES shows the number in force).
+    // Dynamic from 1 up to the pool's group table (`crate::sched`, "Resizing").
     var(
         "thread_pool_size",
         Scope::Global,
-        false,
+        true,
         Kind::UInt {
             min: 0,
             max: 100000,
@@ -647,6 +648,9 @@ pub struct SystemVariables {
     globals: RwLock<HashMap<&'static str, Value>>,
     /// Told after `SET GLOBAL` changed one of their variables (registered at server start).
     watchers: RwLock<Vec<Watcher>>,
+    /// Ranges narrower than the definition's that `SET GLOBAL` must respect, known only once
+    /// the server runs (e.g. `thread_pool_size` up to the pool's group table).
+    run_time_bounds: RwLock<HashMap<&'static str, (u64, u64)>>,
 }
 
 /// A subsystem that keeps its own copy of some settings (e.g. in atomics on a hot path).
@@ -674,6 +678,7 @@ impl SystemVariables {
         SystemVariables {
             globals: RwLock::new(globals),
             watchers: RwLock::new(Vec::new()),
+            run_time_bounds: RwLock::new(HashMap::new()),
         }
     }
 
@@ -687,6 +692,14 @@ impl SystemVariables {
             names,
             on_change: Box::new(on_change),
         });
+    }
+
+    /// From now on `SET GLOBAL name` accepts only `min..=max` (1231 otherwise): a subsystem
+    /// can follow a change only within limits it fixed when it started.
+    pub fn bound(&self, name: &str, min: u64, max: u64) {
+        if let Some(def) = definition(name) {
+            self.run_time_bounds.write().insert(def.name, (min, max));
+        }
     }
 
     pub fn exists(&self, name: &str) -> bool {
@@ -737,6 +750,7 @@ impl SystemVariables {
             ));
         }
         let v = normalise(def, value)?;
+        self.check_run_time_bound(def.name, &v)?;
         apply_side_effect(def.name, &v)?;
         self.globals.write().insert(def.name, v);
         for w in self.watchers.read().iter() {
@@ -745,6 +759,19 @@ impl SystemVariables {
             }
         }
         Ok(())
+    }
+
+    fn check_run_time_bound(&self, name: &'static str, v: &Value) -> Result<()> {
+        let (Some(&(min, max)), Value::UInt(n)) = (self.run_time_bounds.read().get(name), v) else {
+            return Ok(());
+        };
+        if (min..=max).contains(n) {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorCode::WrongValueForVar,
+            format!("Variable '{name}' can't be set to the value of '{n}' (while the server runs: {min} to {max})"),
+        ))
     }
 
     /// Validate `SET SESSION name = value`; returns the normalised value to store in the session.
@@ -925,5 +952,20 @@ mod tests {
                 .unwrap(),
             Value::str("READ-COMMITTED")
         );
+    }
+
+    #[test]
+    fn run_time_bounds_refuse_what_the_server_cannot_follow() {
+        let vars = SystemVariables::new();
+        vars.bound("thread_pool_size", 1, 128);
+        vars.set_global("thread_pool_size", Value::Int(4)).unwrap();
+        assert_eq!(vars.global_u64("thread_pool_size"), 4);
+        for bad in [0, 129] {
+            let e = vars
+                .set_global("thread_pool_size", Value::Int(bad))
+                .unwrap_err();
+            assert_eq!(e.code(), ErrorCode::WrongValueForVar);
+        }
+        assert_eq!(vars.global_u64("thread_pool_size"), 4, "unchanged");
     }
 }

@@ -100,6 +100,15 @@ pub struct PoolConn {
     hung_up: AtomicBool,
 }
 
+/// Why a connection changes group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Regroup {
+    /// To the group of its client's CPU (`Threadpool_steered`).
+    Steered,
+    /// `thread_pool_size` changed: to its home group.
+    Resized,
+}
+
 /// The claim word: `FREE`, `HELD` or `NOTIFIED` (see the module doc).
 struct Claim(AtomicU8);
 
@@ -247,7 +256,7 @@ impl PoolConn {
 
     /// The connection's group now.
     fn group(&self) -> &Arc<ThreadGroup> {
-        &self.shared.groups()[self.group_ix.load(Relaxed)]
+        self.shared.group(self.group_ix.load(Relaxed))
     }
 
     /// Serve the connection (the caller got it from the queue, the listener or a poll).
@@ -257,8 +266,8 @@ impl PoolConn {
             return;
         }
         self.deadline_ms.store(0, Relaxed);
-        if let Some(to) = self.steer_target() {
-            self.move_to(&mut io, to);
+        if let Some((to, why)) = self.regroup_target() {
+            self.move_to(&mut io, to, why);
             drop(io);
             return self.group().enqueue(self.clone(), true);
         }
@@ -284,10 +293,24 @@ impl PoolConn {
         }
     }
 
-    /// With steering on, for a client on this host: the group of the CPU the client last sent
-    /// from, if that is not the connection's group (see [`super::steer`]).
-    fn steer_target(&self) -> Option<usize> {
-        let steering = self.shared.steering.as_ref()?;
+    /// The group the connection must move to before it is served, if any: its home group if
+    /// `thread_pool_size` changed under it, or — while steering applies — the group of its
+    /// client's CPU.
+    fn regroup_target(&self) -> Option<(usize, Regroup)> {
+        let ix = self.group_ix.load(Relaxed);
+        let home = self.shared.home_group(self.token);
+        if ix >= self.shared.size() {
+            return Some((home, Regroup::Resized));
+        }
+        match self.shared.steering() {
+            Some(steering) => Some((self.steer_target(steering, ix)?, Regroup::Steered)),
+            None => (home != ix).then_some((home, Regroup::Resized)),
+        }
+    }
+
+    /// For a busy client on this host: the group of the CPU the client last sent from, if
+    /// that is not the connection's group `ix` and it has room (see [`super::steer`]).
+    fn steer_target(&self, steering: &super::steer::Steering, ix: usize) -> Option<usize> {
         if !self.same_host {
             return None;
         }
@@ -297,18 +320,18 @@ impl PoolConn {
             return None;
         }
         let to = steering.group_of_cpu(super::steer::incoming_cpu(&self.stream)?)?;
-        if to == self.group_ix.load(Relaxed) {
+        if to == ix {
             return None;
         }
-        let groups = self.shared.groups();
-        let total = groups.iter().map(|g| g.members.load(Relaxed)).sum();
-        let members = groups[to].members.load(Relaxed);
-        super::steer::room_in(members, total, groups.len()).then_some(to)
+        let n = steering.groups();
+        let members = |g: usize| self.shared.group(g).members.load(Relaxed);
+        let total = (0..n).map(members).sum();
+        super::steer::room_in(members(to), total, n).then_some(to)
     }
 
     /// Move the held connection to group `to`: out of its group's epoll and table, into the
     /// other's table (it is registered in the other's epoll when it is let go next).
-    fn move_to(self: &Arc<Self>, io: &mut ConnIo, to: usize) {
+    fn move_to(self: &Arc<Self>, io: &mut ConnIo, to: usize, why: Regroup) {
         let from = self.group();
         if io.registered.take().is_some() {
             let _ = from.epoll.remove(self.stream.as_raw_fd());
@@ -317,13 +340,11 @@ impl PoolConn {
         self.group_ix.store(to, Relaxed);
         let group = self.group();
         group.conns.lock().insert(self.token, self.clone());
-        group.state.lock().connections += 1;
         group.members.fetch_add(1, Relaxed);
-        group
-            .shared
-            .ctx
-            .status
-            .incr(StatusCounter::ThreadpoolSteered);
+        if why == Regroup::Steered {
+            let status = &group.shared.ctx.status;
+            status.incr(StatusCounter::ThreadpoolSteered);
+        }
     }
 
     /// An event arrived for this connection: take it (true), or, if somebody holds it, tell

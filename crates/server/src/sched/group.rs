@@ -136,8 +136,6 @@ pub struct GroupState<T> {
     queue_events: u64,
     io_events: u64,
     last_created: Option<Instant>,
-    /// Connections assigned to this group.
-    pub connections: usize,
     /// Threadpool_threads / Threadpool_idle_threads and the pool-wide thread count.
     gauges: Arc<crate::session::ServerContext>,
 }
@@ -155,7 +153,6 @@ impl<T> GroupState<T> {
             queue_events: 0,
             io_events: 0,
             last_created: None,
-            connections: 0,
             gauges,
         }
     }
@@ -347,20 +344,19 @@ impl<T> GroupState<T> {
     /// A connection arrived: if nobody listens and no worker is active (a group without
     /// threads yet, or all blocked), wake or create one.
     pub fn connection_added(&mut self, now: Instant, limits: &Limits) -> Spawn {
-        self.connections += 1;
         match !self.listening && self.active == 0 {
             true => self.wake_or_create(now, limits, true),
             false => Spawn(0),
         }
     }
 
-    /// The timer's check, every `stall_limit`.
-    pub fn check_stall(&mut self, now: Instant, limits: &Limits) -> Spawn {
+    /// The timer's check, every `stall_limit` (`has_connections`: the group has some).
+    pub fn check_stall(&mut self, now: Instant, limits: &Limits, has_connections: bool) -> Spawn {
         if let Some(queued_by) = now.checked_sub(limits.prio_kickup) {
             self.queue.kick_up(queued_by);
         }
         let mut spawn = Spawn(0);
-        if self.connections > 0 && !self.listening && self.io_events == 0 {
+        if has_connections && !self.listening && self.io_events == 0 {
             spawn.add(self.wake_or_create(now, limits, false));
         }
         self.io_events = 0;
@@ -402,8 +398,8 @@ pub struct ThreadGroup {
     /// Connections armed in epoll that nobody holds (claim word `FREE`); counted up before a
     /// connection is let go and down after it is taken, so never below the truth's floor.
     pub free_connections: AtomicUsize,
-    /// Connections assigned to the group (as `GroupState::connections`, readable without the
-    /// group mutex: steering's balance guard).
+    /// Connections assigned to the group (read without the group mutex: the stall check,
+    /// steering's balance guard).
     pub members: AtomicUsize,
     /// Protected by this mutex: the group's connections by token (the listener looks events
     /// up here; the timer scans it for timeouts). Taken alone, never inside `state`.
@@ -462,15 +458,43 @@ impl ThreadGroup {
     /// A connection closed: drop it from the table.
     pub fn forget(&self, token: u64) {
         self.conns.lock().remove(&token);
-        self.state.lock().connections -= 1;
         self.members.fetch_sub(1, Ordering::Relaxed);
     }
 
     /// The timer's stall check.
     pub fn check_stall(self: &Arc<Self>, now: Instant, limits: &Limits) {
-        let spawn = self.state.lock().check_stall(now, limits);
+        let has_connections = self.members.load(Ordering::Relaxed) > 0;
+        let spawn = self.state.lock().check_stall(now, limits, has_connections);
         self.spawn(spawn);
     }
+
+    /// The group now, as `information_schema.THREAD_POOL_GROUPS` shows it.
+    pub fn snapshot(&self) -> GroupRow {
+        let st = self.state.lock();
+        GroupRow {
+            id: self.id,
+            connections: self.members.load(Ordering::Relaxed),
+            threads: st.threads,
+            active_threads: st.active,
+            standby_threads: st.sleeping(),
+            queue_length: st.queue.len(),
+            has_listener: st.listening,
+            is_stalled: st.stalled,
+        }
+    }
+}
+
+/// One row of `information_schema.THREAD_POOL_GROUPS` (MariaDB's columns).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupRow {
+    pub id: usize,
+    pub connections: usize,
+    pub threads: usize,
+    pub active_threads: usize,
+    pub standby_threads: usize,
+    pub queue_length: usize,
+    pub has_listener: bool,
+    pub is_stalled: bool,
 }
 
 #[cfg(test)]
@@ -526,7 +550,7 @@ mod tests {
         s.queue.push(2, false, t0 + Duration::from_millis(900));
         // At t0 + 1.2 s only entry 1 has waited the kick-up time (1 s): it now goes before
         // high-priority work that arrives later; entry 2 still waits behind it.
-        let _ = s.check_stall(t0 + Duration::from_millis(1200), &l);
+        let _ = s.check_stall(t0 + Duration::from_millis(1200), &l, true);
         s.queue.push(3, true, t0 + Duration::from_millis(1300));
         let order: Vec<_> = std::iter::from_fn(|| s.queue.pop()).collect();
         assert_eq!(order, vec![1, 3, 2]);
@@ -687,19 +711,18 @@ mod tests {
         let l = limits();
         let t = Instant::now();
         let mut s = with_workers(4);
-        s.connections = 5;
         assert!(s.try_listen());
         for i in 0..3 {
             s.queue.push(i, false, Instant::now());
         }
         assert!(s.take_work(&l).is_some(), "progress in this interval");
-        assert_eq!(s.check_stall(t, &l), Spawn(0));
+        assert_eq!(s.check_stall(t, &l, true), Spawn(0));
         assert!(!s.stalled);
         // No dequeue during the next interval while work waits: stalled.
-        assert_eq!(s.check_stall(t, &l), Spawn(1));
+        assert_eq!(s.check_stall(t, &l, true), Spawn(1));
         assert!(s.stalled);
         assert!(s.take_work(&l).is_some(), "the cap is lifted");
-        assert_eq!(s.check_stall(t, &l), Spawn(0));
+        assert_eq!(s.check_stall(t, &l, true), Spawn(0));
         assert!(!s.stalled, "work moved again");
     }
 

@@ -10,7 +10,7 @@
 //! # Shape
 //!
 //! ```text
-//!  acceptor ──(conn id % thread_pool_size)──► group 0   group 1  …  one per CPU by default;
+//!  acceptor ──(token % thread_pool_size)────► group 0   group 1  …  one per CPU by default;
 //!                                              │          a connection moves to the group of
 //!                                              │          the CPU its client sends from
 //!      epoll (edge) ──► listener ──► queue high │ low ──► workers ──► Session
@@ -88,10 +88,29 @@
 //! `extra_max_connections`) for administration when the pool is saturated. The variables
 //! other than `thread_pool_size` are dynamic; the timer reads them every tick.
 //!
+//! # Resizing
+//!
+//! `SET GLOBAL thread_pool_size = n` takes effect at once ([`PoolShared::resize`]), as in
+//! MariaDB. The group table is sized at start (the larger of the startup size and
+//! [`MIN_GROUP_TABLE`]); a larger `n`, or 0, is refused with 1231.
+//!
+//! 1. Groups `0..n` not yet started start (an epoll instance each; workers come on demand),
+//!    then new connections go to `token % n`.
+//! 2. A connection in another group moves at its next request, before it is served: to its
+//!    home group `token % n` — or, while steering applies (`n` = the CPUs), wherever
+//!    steering sends it. The move is the one steering makes (out of one group's epoll and
+//!    table, into the other's queue), by the connection's holder.
+//! 3. Groups at or beyond `n` are never dropped (connections name their group by index):
+//!    an idle connection stays there, served by that group, until it sends something. Their
+//!    sleeping workers time out; the listener stays.
+//!
+//! `information_schema.THREAD_POOL_GROUPS` shows the groups below `n`, and those beyond it
+//! that still hold connections or threads.
+//!
 //! `thread_pool_prio_kickup_timer` (1000 ms): the timer moves a low-priority connection that has
 //! waited that long to the high-priority queue.
 //!
-//! Not done: `thread_pool_dedicated_listener`, and changing `thread_pool_size` at run time.
+//! Not done: `thread_pool_dedicated_listener`.
 
 pub mod accept;
 pub mod admission;
@@ -110,8 +129,12 @@ use crate::net::Admitted;
 use crate::session::ServerContext;
 use crate::types::Value;
 use crate::vars::SystemVariables;
+pub use group::GroupRow;
+use parking_lot::Mutex;
 use std::io;
-use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicU64, AtomicU8, AtomicUsize, Ordering::Acquire, Ordering::Relaxed, Ordering::Release,
+};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -206,11 +229,22 @@ pub struct PoolShared {
     settings: Settings,
     /// Zero of the pool's millisecond clock (connection deadlines).
     epoch: Instant,
-    /// The groups, set once when the pool starts (a connection names its group by index).
-    groups: OnceLock<Vec<Arc<ThreadGroup>>>,
-    /// `thread_pool_steering`, when on and possible.
+    /// Every group the pool may have; groups `0..n` are started when `thread_pool_size`
+    /// first reaches `n`, and a started group is never dropped (a connection names its group
+    /// by index). Sized at start: the larger of `thread_pool_size` and [`MIN_GROUP_TABLE`].
+    groups: Box<[OnceLock<Arc<ThreadGroup>>]>,
+    /// `thread_pool_size` in force: new connections, and connections that move, go to the
+    /// groups below it. Set after those groups are started.
+    size: AtomicUsize,
+    /// Held while the pool follows a `SET GLOBAL thread_pool_size` (two at once).
+    resizing: Mutex<()>,
+    /// `thread_pool_steering`, when on; it applies while `size` is its number of CPUs.
     steering: Option<steer::Steering>,
 }
+
+/// The group table holds at least this many groups, so `thread_pool_size` can grow to it at
+/// run time (as MariaDB's, whose table has 128).
+pub const MIN_GROUP_TABLE: usize = 128;
 
 impl PoolShared {
     pub fn limits(&self) -> Limits {
@@ -234,34 +268,102 @@ impl PoolShared {
         self.epoch.elapsed().as_millis() as u64 + 1
     }
 
-    /// The thread groups (set before any connection is added).
-    pub fn groups(&self) -> &[Arc<ThreadGroup>] {
-        self.groups
+    /// A started group (a connection's group always is).
+    pub fn group(&self, ix: usize) -> &Arc<ThreadGroup> {
+        self.groups[ix]
             .get()
-            .expect("the pool sets its groups at start")
+            .expect("a connection's group is started")
+    }
+
+    /// Every started group, including those beyond a reduced `thread_pool_size` that still
+    /// serve connections until they move.
+    pub fn started_groups(&self) -> impl Iterator<Item = &Arc<ThreadGroup>> {
+        self.groups.iter().map_while(|g| g.get())
+    }
+
+    /// `thread_pool_size` in force.
+    pub fn size(&self) -> usize {
+        self.size.load(Acquire)
+    }
+
+    /// The group a connection belongs to when steering does not choose: by its token.
+    pub fn home_group(&self, token: u64) -> usize {
+        (token % self.size() as u64) as usize
+    }
+
+    /// Steering, while it applies (one group per CPU).
+    pub fn steering(&self) -> Option<&steer::Steering> {
+        self.steering.as_ref().filter(|s| s.groups() == self.size())
     }
 
     pub fn net_write_timeout_ms(&self) -> u64 {
         self.settings.net_write_timeout_s.load(Relaxed) * 1000
+    }
+
+    /// Follow `thread_pool_size = n`: start the groups below `n` that are not yet, then
+    /// send new connections to `0..n`. Shrinking stops nothing: a connection in a group at or
+    /// beyond `n` moves to its home group when it is next served, and that group's idle
+    /// workers time out. If a group cannot be started, the size stops below it (and the
+    /// variable says so).
+    fn resize(self: &Arc<Self>, n: usize) -> io::Result<()> {
+        let _one_at_a_time = self.resizing.lock();
+        let n = n.clamp(1, self.groups.len());
+        for (i, slot) in self.groups[..n].iter().enumerate() {
+            if slot.get().is_none() {
+                match ThreadGroup::new(i, self.clone()) {
+                    Ok(group) => drop(slot.set(Arc::new(group))),
+                    Err(e) => {
+                        // Groups 0..i are started, and i >= the size in force.
+                        if i > 0 {
+                            self.size.store(i, Release);
+                        }
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        self.size.store(n, Release);
+        Ok(())
+    }
+
+    /// `SET GLOBAL thread_pool_size` happened.
+    fn follow_size(self: &Arc<Self>, vars: &SystemVariables) {
+        let n = vars.global_u64("thread_pool_size") as usize;
+        if let Err(e) = self.resize(n) {
+            let size = self.size();
+            tracing::warn!(
+                "thread pool: cannot start group {size}: {e}; thread_pool_size stays {size}"
+            );
+            let _ = vars.set_startup("thread_pool_size", Value::UInt(size as u64));
+        }
+    }
+
+    /// One row per group for `information_schema.THREAD_POOL_GROUPS`: the groups below
+    /// `thread_pool_size`, and any beyond it that still hold connections or threads.
+    pub fn group_rows(&self) -> Vec<GroupRow> {
+        let size = self.size();
+        self.started_groups()
+            .map(|g| g.snapshot())
+            .filter(|r| r.id < size || r.connections > 0 || r.threads > 0)
+            .collect()
     }
 }
 
 /// The pool: its thread groups.
 pub struct Pool {
     shared: Arc<PoolShared>,
-    groups: Vec<Arc<ThreadGroup>>,
     /// Tokens of connections (epoll data, group table key); never reused.
     next_token: AtomicU64,
 }
 
-/// `thread_pool_steering`: the plan if it is on and possible (else a warning says why not).
-fn plan_steering(vars: &SystemVariables, groups: usize) -> Option<steer::Steering> {
+/// `thread_pool_steering`: the plan if it is on (and the CPUs can be read).
+fn plan_steering(vars: &SystemVariables) -> Option<steer::Steering> {
     let pin = match vars.global("thread_pool_steering") {
         Some(Value::Bytes(b)) if b.eq_ignore_ascii_case(b"PINNED") => true,
         Some(Value::Bytes(b)) if b.eq_ignore_ascii_case(b"ON") => false,
         _ => return None,
     };
-    steer::Steering::plan(groups, pin)
+    steer::Steering::plan(pin)
         .inspect_err(|why| tracing::warn!("thread_pool_steering is off: {why}"))
         .ok()
 }
@@ -274,34 +376,48 @@ pub fn serve_pool(ctx: Arc<ServerContext>, doors: accept::Doors) -> io::Result<(
 }
 
 impl Pool {
-    /// Create the groups (`thread_pool_size`) and the timer thread. Workers are created on
-    /// demand, when a group gets its first connection.
+    /// Create the groups (`thread_pool_size`) and the timer thread, and follow `SET GLOBAL
+    /// thread_pool_size` from now on. Workers are created on demand, when a group gets its
+    /// first connection.
     pub fn start(ctx: Arc<ServerContext>) -> io::Result<Arc<Pool>> {
         let n = ctx.vars.global_u64("thread_pool_size").max(1) as usize;
+        let capacity = n.max(MIN_GROUP_TABLE);
         let shared = Arc::new(PoolShared {
             settings: Settings::read(&ctx.vars),
             ctx: ctx.clone(),
             epoch: Instant::now(),
-            groups: OnceLock::new(),
-            steering: plan_steering(&ctx.vars, n),
+            groups: (0..capacity).map(|_| OnceLock::new()).collect(),
+            size: AtomicUsize::new(0),
+            resizing: Mutex::new(()),
+            steering: plan_steering(&ctx.vars),
         });
-        let groups = (0..n)
-            .map(|i| ThreadGroup::new(i, shared.clone()).map(Arc::new))
-            .collect::<io::Result<Vec<_>>>()?;
-        let _ = shared.groups.set(groups.clone());
+        shared.resize(n)?;
+        if let Some(s) = shared.steering.as_ref().filter(|s| s.groups() != n) {
+            tracing::warn!(
+                "thread_pool_steering applies while thread_pool_size = {} (the CPUs this process may use); it is {n}",
+                s.groups()
+            );
+        }
+        ctx.vars.bound("thread_pool_size", 1, capacity as u64);
+        let weak = Arc::downgrade(&shared);
+        ctx.vars.watch(&["thread_pool_size"], move |vars| {
+            if let Some(shared) = weak.upgrade() {
+                shared.follow_size(vars);
+            }
+        });
+        let _ = ctx.thread_pool.set(Arc::downgrade(&shared));
         let pool = Arc::new(Pool {
             shared,
-            groups,
             next_token: AtomicU64::new(1),
         });
         stall::spawn_timer(pool.clone())?;
         Ok(pool)
     }
 
-    /// Take over an accepted connection: its group is chosen by connection id.
+    /// Take over an accepted connection, in its home group.
     pub fn add(&self, admitted: Admitted) {
-        let group = &self.groups[admitted.conn_id as usize % self.groups.len()];
         let token = self.next_token.fetch_add(1, Relaxed);
+        let group = self.shared.group(self.shared.home_group(token));
         PoolConn::open(group, token, admitted);
     }
 }

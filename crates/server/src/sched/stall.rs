@@ -25,13 +25,13 @@ fn run(pool: &Pool) {
         pool.shared.settings.refresh(&pool.shared.ctx.vars);
         let limits = pool.shared.limits();
         let now = Instant::now();
-        for group in &pool.groups {
+        for group in pool.shared.started_groups() {
             group.check_stall(now, &limits);
         }
         if now.duration_since(last_scan) >= DEADLINE_SCAN {
             last_scan = now;
             let now_ms = pool.shared.now_ms();
-            for group in &pool.groups {
+            for group in pool.shared.started_groups() {
                 expire_connections(group, now_ms);
             }
         }

@@ -16,8 +16,9 @@
 //! # How
 //!
 //! 1. **A group per CPU.** Group *g* serves the clients that run on the *g*-th CPU the
-//!    process may use (steering needs `thread_pool_size` equal to their number; otherwise it
-//!    is off, with a warning at start).
+//!    process may use. Steering works while `thread_pool_size` equals their number (the
+//!    default); with any other size it rests, and connections stay in the group their
+//!    connection number gives them.
 //! 2. **Steer.** When a worker takes a connection of a client on this host it reads
 //!    `SO_INCOMING_CPU`: the CPU that processed the client's last packet, which on loopback
 //!    is the CPU the client sent from. (For a client across a network it would be the CPU the
@@ -60,6 +61,9 @@ use std::os::fd::AsRawFd;
 
 /// The group of each CPU: group *g* serves the clients on the *g*-th CPU the process may use.
 pub struct Steering {
+    /// The number of CPUs the process may use: steering applies while there are as many
+    /// groups.
+    groups: usize,
     /// Indexed by CPU number: the group serving clients there.
     group_of: Vec<Option<usize>>,
     /// Indexed by group: its CPU, when its workers are pinned there (`PINNED`).
@@ -67,28 +71,28 @@ pub struct Steering {
 }
 
 impl Steering {
-    /// Steering for `groups` groups over the CPUs this process may run on; None (and why) if
-    /// the counts differ.
-    pub fn plan(groups: usize, pin: bool) -> Result<Steering, String> {
+    /// Steering over the CPUs this process may run on, one group each; Err (why) if they
+    /// cannot be read.
+    pub fn plan(pin: bool) -> Result<Steering, String> {
         let cpus = allowed_cpus().map_err(|e| format!("cannot read the CPU affinity: {e}"))?;
-        Steering::over(groups, &cpus, pin)
+        Ok(Steering::over(&cpus, pin))
     }
 
-    fn over(groups: usize, cpus: &[usize], pin: bool) -> Result<Steering, String> {
-        if groups != cpus.len() {
-            return Err(format!(
-                "thread_pool_size is {groups} but the process may use {} CPUs",
-                cpus.len()
-            ));
-        }
+    fn over(cpus: &[usize], pin: bool) -> Steering {
         let mut group_of = vec![None; cpus.iter().max().map_or(0, |m| m + 1)];
         for (g, &cpu) in cpus.iter().enumerate() {
             group_of[cpu] = Some(g);
         }
-        Ok(Steering {
+        Steering {
+            groups: cpus.len(),
             group_of,
             pinned_to: pin.then(|| cpus.to_vec()),
-        })
+        }
+    }
+
+    /// The pool size steering needs: one group per CPU.
+    pub fn groups(&self) -> usize {
+        self.groups
     }
 
     /// The group serving clients on `cpu`, if any.
@@ -181,17 +185,14 @@ mod tests {
 
     #[test]
     fn groups_map_to_the_allowed_cpus_in_order() {
-        let s = Steering::over(2, &[2, 5], true).unwrap();
+        let s = Steering::over(&[2, 5], true);
+        assert_eq!(s.groups(), 2);
         assert_eq!(s.pinned_to, Some(vec![2, 5]));
         assert_eq!(s.group_of_cpu(2), Some(0));
         assert_eq!(s.group_of_cpu(5), Some(1));
         assert_eq!(s.group_of_cpu(3), None);
         assert_eq!(s.group_of_cpu(64), None);
-        assert!(
-            Steering::over(3, &[0, 1], true).is_err(),
-            "one group per CPU"
-        );
-        assert_eq!(Steering::over(2, &[0, 1], false).unwrap().pinned_to, None);
+        assert_eq!(Steering::over(&[0, 1], false).pinned_to, None);
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::vars::SystemVariables;
 use crate::wait::{self, WaitStats};
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
 /// The services shared by every session.
@@ -34,6 +34,9 @@ pub struct ServerContext {
     /// The wait summary this server's sessions record into (the process-wide one, except in
     /// tests that run several servers in one process).
     pub waits: Arc<WaitStats>,
+    /// The pool of threads, when `thread_handling = pool-of-threads` started one
+    /// (`information_schema.THREAD_POOL_GROUPS` reads it).
+    pub thread_pool: OnceLock<Weak<crate::sched::PoolShared>>,
 }
 
 impl ServerContext {
@@ -87,6 +90,7 @@ impl ServerContext {
             started: Instant::now(),
             admission,
             waits,
+            thread_pool: OnceLock::new(),
         }
     }
 

@@ -8,6 +8,7 @@
 //! | table | rows | TRUNCATE |
 //! |---|---|---|
 //! | `performance_schema.events_waits_summary_global_by_event_name` | one per [`WaitEvent`](crate::wait::WaitEvent), from the server's [`WaitStats`](crate::wait::WaitStats); times in picoseconds | resets every counter (the rows stay) |
+//! | `information_schema.THREAD_POOL_GROUPS` | one per thread group of the pool (MariaDB's columns); none with a thread per connection | nothing |
 //!
 //! As in MySQL: with `performance_schema = OFF` the tables exist and read empty; INSERT,
 //! UPDATE and DELETE on them are refused with 1142 (ER_TABLEACCESS_DENIED_ERROR) even for
@@ -39,13 +40,22 @@ struct SystemTable {
     truncate: fn(&ServerContext),
 }
 
-static TABLES: &[SystemTable] = &[SystemTable {
-    db: "performance_schema",
-    name: "events_waits_summary_global_by_event_name",
-    def: waits_summary_def,
-    rows: waits_summary_rows,
-    truncate: |ctx| ctx.waits.reset(),
-}];
+static TABLES: &[SystemTable] = &[
+    SystemTable {
+        db: "performance_schema",
+        name: "events_waits_summary_global_by_event_name",
+        def: waits_summary_def,
+        rows: waits_summary_rows,
+        truncate: |ctx| ctx.waits.reset(),
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "THREAD_POOL_GROUPS",
+        def: pool_groups_def,
+        rows: pool_groups_rows,
+        truncate: |_| {},
+    },
+];
 
 fn find(db: &str, name: &str) -> Option<&'static SystemTable> {
     TABLES
@@ -170,6 +180,55 @@ fn waits_summary_rows(ctx: &ServerContext) -> Result<Vec<Vec<Value>>> {
                 Value::UInt(r.min_timer_wait),
                 Value::UInt(r.avg_timer_wait),
                 Value::UInt(r.max_timer_wait),
+            ]
+        })
+        .collect())
+}
+
+// ---------------------------------------------------------------------------------------------
+// information_schema.THREAD_POOL_GROUPS
+
+fn pool_groups_def() -> TableDef {
+    let count = |n: &str| column(n, DataType::Int { unsigned: true });
+    let flag = |n: &str| column(n, DataType::TinyInt { unsigned: true });
+    TableDef {
+        name: "THREAD_POOL_GROUPS".to_string(),
+        columns: vec![
+            count("GROUP_ID"),
+            count("CONNECTIONS"),
+            count("THREADS"),
+            count("ACTIVE_THREADS"),
+            count("STANDBY_THREADS"),
+            count("QUEUE_LENGTH"),
+            flag("HAS_LISTENER"),
+            flag("IS_STALLED"),
+        ],
+        primary_key: None,
+        indexes: Vec::new(),
+        engine: "MEMORY".to_string(),
+        auto_increment_start: 1,
+        comment: None,
+    }
+}
+
+fn pool_groups_rows(ctx: &ServerContext) -> Result<Vec<Vec<Value>>> {
+    let Some(pool) = ctx.thread_pool.get().and_then(|p| p.upgrade()) else {
+        return Ok(Vec::new());
+    };
+    let n = |v: usize| Value::UInt(v as u64);
+    Ok(pool
+        .group_rows()
+        .into_iter()
+        .map(|g| {
+            vec![
+                n(g.id),
+                n(g.connections),
+                n(g.threads),
+                n(g.active_threads),
+                n(g.standby_threads),
+                n(g.queue_length),
+                Value::UInt(g.has_listener as u64),
+                Value::UInt(g.is_stalled as u64),
             ]
         })
         .collect())
