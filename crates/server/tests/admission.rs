@@ -2,13 +2,14 @@
 //! `innodb_thread_concurrency = 1`: sessions all complete, and a session blocked on a row lock
 //! gives its slot back so that it does not block the others.
 
+mod common;
+
 use cohort_server::session::ServerContext;
 use cohort_server::types::Value as SqlValue;
+use common::{root as connect, serve_on_loopback};
 use mysql::prelude::*;
-use mysql::{Conn, OptsBuilder};
-use std::net::TcpListener;
+use mysql::Conn;
 use std::sync::mpsc;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -25,21 +26,7 @@ fn start_server(queue: &str) -> u16 {
     ctx.vars
         .set_global("innodb_thread_sleep_delay", SqlValue::UInt(100))
         .unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let ctx = Arc::new(ctx);
-    std::thread::spawn(move || cohort_server::net::accept_loop(ctx, listener));
-    port
-}
-
-fn connect(port: u16) -> Conn {
-    let opts = OptsBuilder::new()
-        .ip_or_hostname(Some("127.0.0.1"))
-        .tcp_port(port)
-        .user(Some("root"))
-        .pass(Some(""))
-        .prefer_socket(false);
-    Conn::new(opts).unwrap()
+    serve_on_loopback(ctx)
 }
 
 fn status(c: &mut Conn, name: &str) -> u64 {

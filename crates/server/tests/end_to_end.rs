@@ -1,35 +1,18 @@
 //! End to end over loopback with the Rust `mysql` crate: login, text and prepared statements,
 //! transactions and their status flags, errors with codes, COM_RESET_CONNECTION, limits.
 
+mod common;
+
 use cohort_server::session::ServerContext;
+use common::{opts, root, serve_on_loopback};
 use mysql::prelude::*;
-use mysql::{Conn, OptsBuilder, Pool, PoolConstraints, PoolOpts, Value};
-use std::net::TcpListener;
-use std::sync::Arc;
+use mysql::{Conn, Pool, PoolConstraints, PoolOpts, Value};
 
 /// Start a server on an ephemeral loopback port; returns the port.
 fn start_server(configure: impl FnOnce(&ServerContext)) -> u16 {
     let ctx = ServerContext::for_tests();
     configure(&ctx);
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let ctx = Arc::new(ctx);
-    std::thread::spawn(move || cohort_server::net::accept_loop(ctx, listener));
-    port
-}
-
-fn opts(port: u16, user: &str, pass: &str, db: Option<&str>) -> OptsBuilder {
-    OptsBuilder::new()
-        .ip_or_hostname(Some("127.0.0.1"))
-        .tcp_port(port)
-        .user(Some(user))
-        .pass(Some(pass))
-        .db_name(db)
-        .prefer_socket(false)
-}
-
-fn root(port: u16) -> Conn {
-    Conn::new(opts(port, "root", "", None)).unwrap()
+    serve_on_loopback(ctx)
 }
 
 fn server_code(e: mysql::Error) -> u16 {

@@ -3,12 +3,13 @@
 //! commit pipeline's waits, and the broadcast wakeups of experiment 4 show up as `COND_done`
 //! sleeps that the targeted form does not have.
 
+mod common;
+
 use cohort_server::config::{Config, ServeArgs};
+use common::{root as connect, serve_on_loopback};
 use mysql::prelude::*;
-use mysql::{Conn, OptsBuilder};
+use mysql::Conn;
 use std::collections::HashMap;
-use std::net::TcpListener;
-use std::sync::Arc;
 
 fn start_server(datadir: &std::path::Path) -> u16 {
     let cfg = Config::resolve(&ServeArgs {
@@ -16,21 +17,7 @@ fn start_server(datadir: &std::path::Path) -> u16 {
         ..Default::default()
     })
     .unwrap();
-    let ctx = Arc::new(cohort_server::net::open_context(&cfg).unwrap());
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || cohort_server::net::accept_loop(ctx, listener));
-    port
-}
-
-fn connect(port: u16) -> Conn {
-    let opts = OptsBuilder::new()
-        .ip_or_hostname(Some("127.0.0.1"))
-        .tcp_port(port)
-        .user(Some("root"))
-        .pass(Some(""))
-        .prefer_socket(false);
-    Conn::new(opts).unwrap()
+    serve_on_loopback(cohort_server::net::open_context(&cfg).unwrap())
 }
 
 /// 8 sessions × 20 durable commits, each sync made 2 ms slower so that commits queue up.
