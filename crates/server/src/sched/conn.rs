@@ -298,13 +298,16 @@ impl PoolConn {
     /// client's CPU.
     fn regroup_target(&self) -> Option<(usize, Regroup)> {
         let ix = self.group_ix.load(Relaxed);
-        let home = self.shared.home_group(self.token);
-        if ix >= self.shared.size() {
-            return Some((home, Regroup::Resized));
+        let size = self.shared.size();
+        let home = || PoolShared::home_group_of(self.token, size);
+        if ix >= size {
+            return Some((home(), Regroup::Resized));
         }
-        match self.shared.steering() {
+        match self.shared.steering_at(size) {
             Some(steering) => Some((self.steer_target(steering, ix)?, Regroup::Steered)),
-            None => (home != ix).then_some((home, Regroup::Resized)),
+            None => Some(home())
+                .filter(|&h| h != ix)
+                .map(|h| (h, Regroup::Resized)),
         }
     }
 

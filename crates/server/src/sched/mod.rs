@@ -288,12 +288,17 @@ impl PoolShared {
 
     /// The group a connection belongs to when steering does not choose: by its token.
     pub fn home_group(&self, token: u64) -> usize {
-        (token % self.size() as u64) as usize
+        PoolShared::home_group_of(token, self.size())
     }
 
-    /// Steering, while it applies (one group per CPU).
-    pub fn steering(&self) -> Option<&steer::Steering> {
-        self.steering.as_ref().filter(|s| s.groups() == self.size())
+    /// The home group of `token` in a pool of `size` groups.
+    fn home_group_of(token: u64, size: usize) -> usize {
+        (token % size as u64) as usize
+    }
+
+    /// Steering, if it applies at pool size `size` (one group per CPU).
+    fn steering_at(&self, size: usize) -> Option<&steer::Steering> {
+        self.steering.as_ref().filter(|s| s.groups() == size)
     }
 
     pub fn net_write_timeout_ms(&self) -> u64 {
