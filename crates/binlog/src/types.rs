@@ -347,6 +347,16 @@ impl BinValue {
             BinValue::Timestamp { .. } => "Timestamp",
         }
     }
+
+    /// At least the bytes its packed form takes in a row image (for sizing buffers).
+    pub fn size_hint(&self) -> usize {
+        match self {
+            BinValue::Null => 0,
+            BinValue::Decimal(text) => text.len() + 2,
+            BinValue::Bytes(b) => b.len() + 4,
+            _ => 8,
+        }
+    }
 }
 
 /// The kind of a rows event.
@@ -387,6 +397,17 @@ pub enum RowChange {
 }
 
 impl RowChange {
+    /// At least the bytes its row images take in a rows event (null bitmaps and values).
+    pub fn size_hint(&self) -> usize {
+        let image = |row: &[BinValue]| {
+            row.len() / 8 + 1 + row.iter().map(BinValue::size_hint).sum::<usize>()
+        };
+        match self {
+            RowChange::Insert(row) | RowChange::Delete(row) => image(row),
+            RowChange::Update { before, after } => image(before) + image(after),
+        }
+    }
+
     /// Which rows event carries this change.
     pub fn kind(&self) -> RowsKind {
         match self {

@@ -112,6 +112,36 @@ pub struct Transaction<'a> {
     pub xid: Xid,
 }
 
+impl Transaction<'_> {
+    /// At least the bytes [`EventWriter::write_transaction`] appends when rows events are
+    /// split at `max_rows_event_size`, so that its buffer is allocated once.
+    ///
+    /// Each event counts its header, checksum and (generously) its post-header. Greedy
+    /// packing makes any two consecutive rows events of one kind hold more than
+    /// `max_rows_event_size` bytes of rows, so a run of one kind takes at most
+    /// `2 × rows / max + 1` events.
+    pub fn size_hint(&self, max_rows_event_size: usize) -> usize {
+        const EVENT: usize = HEADER_LEN + CHECKSUM_LEN + 32;
+        let statement = |st: &RowsStatement<'_>| {
+            let ncols = st.table.columns.len();
+            let rows: usize = st.changes.iter().map(RowChange::size_hint).sum();
+            let runs = 1 + st
+                .changes
+                .windows(2)
+                .filter(|w| w[0].kind() != w[1].kind())
+                .count();
+            let rows_events = st
+                .changes
+                .len()
+                .min(runs + 2 * rows / max_rows_event_size.max(1));
+            let table_map = EVENT + st.table.db.len() + st.table.table.len() + 4 * ncols;
+            let annotate = st.annotate.map_or(0, |sql| EVENT + sql.len());
+            annotate + table_map + rows_events * (EVENT + ncols / 4) + rows
+        };
+        2 * EVENT + self.statements.iter().map(statement).sum::<usize>()
+    }
+}
+
 /// Where a written unit (transaction or DDL) lies in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Span {
@@ -382,7 +412,8 @@ pub fn encode_transaction(
     timestamp: u32,
     txn: &Transaction<'_>,
 ) -> Result<(Vec<u8>, BinlogPos), EncodeError> {
-    let mut w = EventWriter::new(start, server_id, timestamp);
+    let buf = Vec::with_capacity(txn.size_hint(DEFAULT_MAX_ROWS_EVENT_SIZE));
+    let mut w = EventWriter::with_buffer(buf, start, server_id, timestamp);
     let span = w.write_transaction(txn)?;
     Ok((w.into_bytes(), span.end))
 }

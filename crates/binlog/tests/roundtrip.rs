@@ -261,6 +261,7 @@ proptest! {
             };
             let before = w.position();
             let span = w.write_transaction(&txn).unwrap();
+            prop_assert!(txn.size_hint(max_rows) as u64 >= span.end.0 - span.start.0);
             prop_assert_eq!(span.start, before);
             prop_assert_eq!(span.end, w.position());
             spans.push(span);
