@@ -12,6 +12,11 @@
 # default 2) instead of sysbench: a light client, for when sysbench's own CPU on this shared
 # host decides the result (thousands of connections). The tables are prepared by sysbench
 # either way.
+# WARMUP=auto (or a number of seconds) runs each sysbench point for WARMUP + SECONDS and
+# counts only the last SECONDS (`--report-checkpoints`; sysbench 1.0.20 has no --warmup-time).
+# Sysbench runs a LuaJIT state per thread, each of which compiles its own traces: at 2048
+# threads every thread runs only ~10 events a second, and the client's CPU per transaction
+# falls by half over the first ~30 s (measured). `auto` warms for 2 + threads/64 seconds.
 set -u
 REPO=$(cd "$(dirname "$0")/../../.." && pwd)
 TOOLS=${TOOLS:-$REPO/../shared/tools}
@@ -48,13 +53,27 @@ cohort_bench_sweep() { # port -> one `threads=N tps=X` line per point, like sysb
     -c "$conns" --client-threads "${CLIENT_THREADS:-2}" --time "$S" --warmup 2 2>&1 |
     awk '$1 == "run" && $2 ~ /^[0-9]+$/ { printf "threads=%s tps=%s p95_ms=%s srv_cpu=%s%% cli_us_per_txn=%s errors=%s\n", $2, $3, $6, $10, $9, $11 }'
 }
+sysbench_sweep_warm() { # port -> lines like sysbench-sweep.sh, counting after the warm-up
+  local th w out
+  for th in $TH; do
+    w=${WARMUP}; [ "$w" == auto ] && w=$((2 + th / 64))
+    out=$(sysbench "$T" --mysql-host=127.0.0.1 --mysql-port="$1" --mysql-user=sb --mysql-password=sb \
+      --mysql-db=sbtest "${SB_ARGS[@]}" --threads="$th" --time=$((S + w)) --report-checkpoints="$w" \
+      --report-interval=0 run 2>&1)
+    echo "$out" | awk -v th="$th" -v w="$w" '
+      /transactions:/ { tps = $3; sub(/\(/, "", tps) }
+      /^ +avg:/ { avg = $2 } /95th percentile:/ { p95 = $3 } /ignored errors:/ { err = $3 }
+      END { printf "threads=%s tps=%s avg_ms=%s p95_ms=%s ignored_errors=%s warmup_s=%s\n", th, tps + 0, avg, p95, err, w }'
+  done
+}
 for v in "${variants[@]}"; do
   kind=${v%%:*}; rest=${v#*:}; [ "$rest" == "$v" ] && rest=$kind
   name=${rest%%:*}; args=${rest#*:}; [ "$args" == "$rest" ] && args=""
   start_server "$kind" "$name" "$args"
   sysbench "$T" --mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=sb --mysql-password=sb \
     --mysql-db=sbtest "${SB_ARGS[@]}" --threads=4 prepare >/dev/null 2>&1
-  if [ "${CLIENT:-sysbench}" == cohort ]; then sweep=(cohort_bench_sweep "$port"); else
+  if [ "${CLIENT:-sysbench}" == cohort ]; then sweep=(cohort_bench_sweep "$port");
+  elif [ -n "${WARMUP:-}" ]; then sweep=(sysbench_sweep_warm "$port"); else
     sweep=("$TOOLS/sysbench-sweep.sh" "$port" "$T" "$S" "$TH" "${SB_ARGS[@]}"); fi
   while read -r line; do
     echo "$name $line"
