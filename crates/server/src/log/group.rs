@@ -194,9 +194,12 @@ impl<T> CommitQueue<T> {
         q.len() == 1
     }
 
-    /// The leader takes everyone queued so far.
+    /// The leader takes everyone queued so far. The queue starts again with room for as
+    /// many, so that a large group does not regrow it push by push.
     pub fn take_group(&self) -> Vec<Arc<Ticket<T>>> {
-        std::mem::take(&mut *self.queue.lock())
+        let mut q = self.queue.lock();
+        let room = Vec::with_capacity(q.len());
+        std::mem::replace(&mut *q, room)
     }
 
     pub fn len(&self) -> usize {

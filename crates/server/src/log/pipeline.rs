@@ -164,11 +164,18 @@ impl GroupSettings {
     }
 }
 
+/// The largest allocation [`LogState::group_bytes`] keeps between groups (a bulk load's
+/// group gives its memory back).
+const GROUP_BYTES_KEPT: usize = 4 << 20;
+
 /// What the log mutex (`LOCK_log`) protects: held by one leader through write and sync.
 struct LogState {
     binlog: Option<BinlogFiles>,
     next_gtid_seq: u64,
     next_group: u64,
+    /// The group's binlog bytes are gathered here (emptied after each write, its allocation
+    /// kept: a group of hundreds of transactions would otherwise regrow it every time).
+    group_bytes: Vec<u8>,
 }
 
 /// The commit pipeline of one server.
@@ -275,6 +282,7 @@ impl CommitPipeline {
                 binlog,
                 next_gtid_seq,
                 next_group: 0,
+                group_bytes: Vec::new(),
             }),
             turn: CommitTurn::default(),
             bcast: BroadcastDone::default(),
@@ -590,7 +598,8 @@ impl CommitPipeline {
             return Ok(());
         };
         let base = binlog.position().pos;
-        let mut buf = Vec::new();
+        let buf = &mut log.group_bytes;
+        buf.clear();
         let mut seq = first_seq;
         for t in group {
             let mut item = t.item.lock();
@@ -605,8 +614,12 @@ impl CommitPipeline {
         }
         log.next_gtid_seq = seq;
         super::failpoint::hit("before_binlog_write");
-        binlog.append(&buf).map_err(|p| p.to_error())?;
+        binlog.append(buf).map_err(|p| p.to_error())?;
         self.stats.binlog_bytes.fetch_add(buf.len() as u64, Relaxed);
+        buf.clear();
+        if buf.capacity() > GROUP_BYTES_KEPT {
+            *buf = Vec::new();
+        }
         super::failpoint::hit("after_binlog_write");
         binlog
             .sync_for_group(s.sync_binlog, s.sync_delay_us)

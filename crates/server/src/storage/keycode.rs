@@ -63,6 +63,12 @@ impl KeySpec {
         }
     }
 
+    /// True if every key column holds identical values in `a` and `b` (same variant, same
+    /// bits): their keys are then equal, without building them.
+    pub fn same_key_values(&self, a: &[Value], b: &[Value]) -> bool {
+        self.cols.iter().all(|c| identical(&a[c.col], &b[c.col]))
+    }
+
     pub fn row_key(&self, row: &[Value]) -> Vec<u8> {
         let mut out = Vec::with_capacity(16);
         self.encode_row(row, &mut out);
@@ -391,6 +397,16 @@ fn value_to_bytes(v: &Value) -> std::borrow::Cow<'_, [u8]> {
     }
 }
 
+/// Values that encode to the same key bytes for sure: the same variant with the same bits
+/// (`-0.0` and `0.0`, or `1.0` and `1.00` as DECIMAL, are equal but not identical).
+fn identical(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits(),
+        (Value::Decimal(x), Value::Decimal(y)) => x.serialize() == y.serialize(),
+        _ => std::mem::discriminant(a) == std::mem::discriminant(b) && a == b,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,6 +416,20 @@ mod tests {
         let mut out = Vec::new();
         encode_value(ty, None, v, &mut out);
         out
+    }
+
+    #[test]
+    fn identical_values_are_same_variant_and_bits() {
+        use rust_decimal::Decimal;
+        assert!(identical(&Value::Int(7), &Value::Int(7)));
+        assert!(identical(&Value::str("a"), &Value::str("a")));
+        assert!(!identical(&Value::str("a"), &Value::str("A")));
+        assert!(!identical(&Value::Int(7), &Value::UInt(7)));
+        assert!(!identical(&Value::Double(0.0), &Value::Double(-0.0)));
+        let (one, one_00) = (Decimal::new(10, 1), Decimal::new(100, 2));
+        assert_eq!(one, one_00);
+        assert!(!identical(&Value::Decimal(one), &Value::Decimal(one_00)));
+        assert!(identical(&Value::Decimal(one), &Value::Decimal(one)));
     }
 
     fn cmp(ty: &DataType, a: &Value, b: &Value) -> Ordering {

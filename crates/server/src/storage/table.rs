@@ -436,7 +436,16 @@ impl Table {
         before: [Option<&Row>; 2],
         after: [Option<&Row>; 2],
     ) {
+        let covered = |idx: &SecIndex, of: &[Option<&Row>; 2], by: &[Option<&Row>; 2]| {
+            of.iter()
+                .flatten()
+                .all(|r| by.iter().flatten().any(|o| idx.spec.same_key_values(r, o)))
+        };
         for idx in &st.secondary {
+            // Most updates leave this index's columns alone: nothing to build or change.
+            if covered(idx, &before, &after) && covered(idx, &after, &before) {
+                continue;
+            }
             let keys = |vs: [Option<&Row>; 2]| -> [Option<Vec<u8>>; 2] {
                 vs.map(|v| {
                     v.map(|r| {
