@@ -173,7 +173,7 @@ struct LogState {
     binlog: Option<BinlogFiles>,
     next_gtid_seq: u64,
     next_group: u64,
-    /// The group's binlog bytes are gathered here (emptied after each write, its allocation
+    /// The group's binlog bytes are gathered here (emptied before each group, its allocation
     /// kept: a group of hundreds of transactions would otherwise regrow it every time).
     group_bytes: Vec<u8>,
 }
@@ -616,7 +616,6 @@ impl CommitPipeline {
         super::failpoint::hit("before_binlog_write");
         binlog.append(buf).map_err(|p| p.to_error())?;
         self.stats.binlog_bytes.fetch_add(buf.len() as u64, Relaxed);
-        buf.clear();
         if buf.capacity() > GROUP_BYTES_KEPT {
             *buf = Vec::new();
         }
