@@ -712,7 +712,7 @@ pub struct RowsEvent {
     /// Columns present in the after images (Update_rows only; otherwise empty).
     pub columns_present_after: Vec<bool>,
     /// The rows, each with one value per present column.
-    pub rows: Vec<RowChange>,
+    pub rows: Vec<RowChange<'static>>,
 }
 
 impl RowsEvent {

@@ -145,7 +145,7 @@ pub struct ServerId(pub u32);
 pub fn decode_row_image(
     columns: &[ColumnDef],
     bytes: &[u8],
-) -> Result<(Vec<BinValue>, usize), String> {
+) -> Result<(Vec<BinValue<'static>>, usize), String> {
     let mut cur = wire::Cursor::new(bytes);
     let present = vec![true; columns.len()];
     let values = rowimage::decode_row_image(columns, &present, &mut cur)?;

@@ -4,6 +4,7 @@ use crate::decimal;
 use crate::error::ValueError;
 use crate::types::{BinValue, ColumnDef, ColumnKind};
 use crate::wire::Cursor;
+use std::borrow::Cow;
 
 /// Appends a row image of every column: a null bitmap of `(n + 7) / 8` bytes (bit set =
 /// NULL; the unused high bits are set, as MariaDB does) followed by the non-NULL values.
@@ -50,7 +51,7 @@ pub(crate) fn decode_row_image(
     columns: &[ColumnDef],
     present: &[bool],
     cur: &mut Cursor<'_>,
-) -> Result<Vec<BinValue>, String> {
+) -> Result<Vec<BinValue<'static>>, String> {
     let count = present.iter().filter(|p| **p).count();
     let bitmap = cur.take(count.div_ceil(8))?;
     let mut values = Vec::with_capacity(count);
@@ -248,7 +249,10 @@ fn check_time(hour: u8, minute: u8, second: u8) -> Result<(), String> {
 }
 
 /// Reads one non-NULL value of a column of `kind`.
-pub(crate) fn decode_value(kind: &ColumnKind, cur: &mut Cursor<'_>) -> Result<BinValue, String> {
+pub(crate) fn decode_value(
+    kind: &ColumnKind,
+    cur: &mut Cursor<'_>,
+) -> Result<BinValue<'static>, String> {
     Ok(match *kind {
         ColumnKind::Tiny { .. }
         | ColumnKind::Short { .. }
@@ -284,7 +288,7 @@ pub(crate) fn decode_value(kind: &ColumnKind, cur: &mut Cursor<'_>) -> Result<Bi
                     "string of {len} bytes exceeds the maximum {max_bytes}"
                 ));
             }
-            BinValue::Bytes(cur.take(len)?.to_vec())
+            BinValue::Bytes(Cow::Owned(cur.take(len)?.to_vec()))
         }
         ColumnKind::Blob { len_bytes } => {
             let raw = cur.take(len_bytes as usize)?;
@@ -292,7 +296,7 @@ pub(crate) fn decode_value(kind: &ColumnKind, cur: &mut Cursor<'_>) -> Result<Bi
             le[..raw.len()].copy_from_slice(raw);
             let len = u64::from_le_bytes(le);
             let len = usize::try_from(len).map_err(|_| "blob length overflow".to_string())?;
-            BinValue::Bytes(cur.take(len)?.to_vec())
+            BinValue::Bytes(Cow::Owned(cur.take(len)?.to_vec()))
         }
         ColumnKind::Date => {
             let b: [u8; 3] = cur.array()?;
@@ -390,7 +394,7 @@ mod tests {
         .is_err());
         assert!(encode_value(
             &ColumnKind::Long { unsigned: false },
-            &BinValue::Bytes(vec![]),
+            &BinValue::Bytes(vec![].into()),
             &mut out
         )
         .is_err());
@@ -476,48 +480,48 @@ mod tests {
         assert_eq!(
             enc(
                 ColumnKind::String { max_bytes: 240 },
-                BinValue::Bytes(b"ab".to_vec())
+                BinValue::Bytes(b"ab".to_vec().into())
             ),
             [2, b'a', b'b']
         );
         assert_eq!(
             enc(
                 ColumnKind::String { max_bytes: 480 },
-                BinValue::Bytes(b"ab".to_vec())
+                BinValue::Bytes(b"ab".to_vec().into())
             ),
             [2, 0, b'a', b'b']
         );
         assert_eq!(
             enc(
                 ColumnKind::VarString { max_bytes: 255 },
-                BinValue::Bytes(b"x".to_vec())
+                BinValue::Bytes(b"x".to_vec().into())
             ),
             [1, b'x']
         );
         assert_eq!(
             enc(
                 ColumnKind::VarString { max_bytes: 256 },
-                BinValue::Bytes(b"x".to_vec())
+                BinValue::Bytes(b"x".to_vec().into())
             ),
             [1, 0, b'x']
         );
         assert_eq!(
             enc(
                 ColumnKind::Blob { len_bytes: 3 },
-                BinValue::Bytes(b"x".to_vec())
+                BinValue::Bytes(b"x".to_vec().into())
             ),
             [1, 0, 0, b'x']
         );
         let mut out = Vec::new();
         assert!(encode_value(
             &ColumnKind::VarString { max_bytes: 2 },
-            &BinValue::Bytes(b"abc".to_vec()),
+            &BinValue::Bytes(b"abc".to_vec().into()),
             &mut out
         )
         .is_err());
         assert!(encode_value(
             &ColumnKind::Blob { len_bytes: 1 },
-            &BinValue::Bytes(vec![0; 256]),
+            &BinValue::Bytes(vec![0; 256].into()),
             &mut out
         )
         .is_err());

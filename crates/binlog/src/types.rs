@@ -1,5 +1,6 @@
 //! Column kinds (the binlog's view of a column type), cell values and row changes.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// MySQL/MariaDB column type codes as they appear in a Table_map event.
@@ -300,7 +301,7 @@ impl ColumnDef {
 /// The encoder also accepts `Int`/`UInt` for either signedness when the value fits, and
 /// decimal text with fewer fraction digits (or extra trailing zeros).
 #[derive(Debug, Clone, PartialEq)]
-pub enum BinValue {
+pub enum BinValue<'a> {
     /// SQL NULL (only for nullable columns).
     Null,
     /// A signed integer.
@@ -313,8 +314,9 @@ pub enum BinValue {
     Double(f64),
     /// DECIMAL as decimal text, e.g. `"-12.340"`.
     Decimal(String),
-    /// CHAR/VARCHAR/TEXT/BLOB bytes (already in the column's character set).
-    Bytes(Vec<u8>),
+    /// CHAR/VARCHAR/TEXT/BLOB bytes (already in the column's character set). Borrowed when
+    /// encoding a row the caller still holds (no copy per value), owned when decoded.
+    Bytes(Cow<'a, [u8]>),
     /// DATE (zero parts allowed, as in `0000-00-00`).
     Date { year: u16, month: u8, day: u8 },
     /// DATETIME(fsp); `micro` must have no more precision than the column's fsp.
@@ -331,7 +333,7 @@ pub enum BinValue {
     Timestamp { secs: u32, micro: u32 },
 }
 
-impl BinValue {
+impl BinValue<'_> {
     /// A short name of the variant, for error messages.
     pub fn variant_name(&self) -> &'static str {
         match self {
@@ -382,21 +384,21 @@ impl fmt::Display for RowsKind {
 
 /// One row change with full images (one value per column, in column order).
 #[derive(Debug, Clone, PartialEq)]
-pub enum RowChange {
+pub enum RowChange<'a> {
     /// An inserted row (its after image).
-    Insert(Vec<BinValue>),
+    Insert(Vec<BinValue<'a>>),
     /// An updated row.
     Update {
         /// The row before the change.
-        before: Vec<BinValue>,
+        before: Vec<BinValue<'a>>,
         /// The row after the change.
-        after: Vec<BinValue>,
+        after: Vec<BinValue<'a>>,
     },
     /// A deleted row (its before image).
-    Delete(Vec<BinValue>),
+    Delete(Vec<BinValue<'a>>),
 }
 
-impl RowChange {
+impl RowChange<'_> {
     /// At least the bytes its row images take in a rows event (null bitmaps and values).
     pub fn size_hint(&self) -> usize {
         let image = |row: &[BinValue]| {

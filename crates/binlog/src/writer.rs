@@ -96,7 +96,7 @@ pub struct RowsStatement<'a> {
     /// The table (its id, names and columns).
     pub table: &'a TableMap,
     /// Changes in order. An empty statement writes nothing.
-    pub changes: &'a [RowChange],
+    pub changes: &'a [RowChange<'a>],
     /// SQL text for an Annotate_rows event before the Table_map.
     pub annotate: Option<&'a str>,
 }

@@ -181,7 +181,7 @@ fn mariadb_sample_decodes_like_mariadb_binlog() {
         panic!()
     };
     assert!(r.is_stmt_end());
-    let b = |s: &str| BinValue::Bytes(s.as_bytes().to_vec());
+    let b = |s: &str| BinValue::Bytes(s.as_bytes().to_vec().into());
     assert_eq!(
         r.rows,
         [

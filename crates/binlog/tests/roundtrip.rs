@@ -54,11 +54,11 @@ fn decimal_text(negative: bool, int_digits: &[u8], frac_digits: &[u8]) -> std::s
 }
 
 /// Canonical (decoder-form) non-NULL values of a kind.
-fn value_strategy(kind: ColumnKind) -> BoxedStrategy<BinValue> {
+fn value_strategy(kind: ColumnKind) -> BoxedStrategy<BinValue<'static>> {
     use ColumnKind::*;
     let bytes = |max: usize| {
         prop::collection::vec(any::<u8>(), 0..=max)
-            .prop_map(BinValue::Bytes)
+            .prop_map(|v| BinValue::Bytes(v.into()))
             .boxed()
     };
     match kind {
@@ -122,7 +122,7 @@ fn column_strategy() -> impl Strategy<Value = ColumnDef> {
     (kind_strategy(), any::<bool>()).prop_map(|(kind, nullable)| ColumnDef { kind, nullable })
 }
 
-fn cell_strategy(col: ColumnDef) -> BoxedStrategy<BinValue> {
+fn cell_strategy(col: ColumnDef) -> BoxedStrategy<BinValue<'static>> {
     if col.nullable {
         prop_oneof![1 => Just(BinValue::Null), 4 => value_strategy(col.kind)].boxed()
     } else {
@@ -130,11 +130,11 @@ fn cell_strategy(col: ColumnDef) -> BoxedStrategy<BinValue> {
     }
 }
 
-fn row_strategy(cols: &[ColumnDef]) -> Vec<BoxedStrategy<BinValue>> {
+fn row_strategy(cols: &[ColumnDef]) -> Vec<BoxedStrategy<BinValue<'static>>> {
     cols.iter().map(|c| cell_strategy(*c)).collect()
 }
 
-fn change_strategy(cols: &[ColumnDef]) -> BoxedStrategy<RowChange> {
+fn change_strategy(cols: &[ColumnDef]) -> BoxedStrategy<RowChange<'static>> {
     prop_oneof![
         row_strategy(cols).prop_map(RowChange::Insert),
         (row_strategy(cols), row_strategy(cols))
@@ -148,7 +148,7 @@ fn change_strategy(cols: &[ColumnDef]) -> BoxedStrategy<RowChange> {
 struct Txn {
     commit_id: Option<u64>,
     /// (table index, changes, annotate)
-    statements: Vec<(usize, Vec<RowChange>, bool)>,
+    statements: Vec<(usize, Vec<RowChange<'static>>, bool)>,
 }
 
 fn workload_strategy() -> impl Strategy<Value = (Vec<TableMap>, Vec<Txn>, usize)> {
@@ -495,7 +495,7 @@ fn failed_writes_leave_the_buffer_untouched() {
     );
     assert_eq!(w.bytes(), &before[..]);
 
-    let wrong_type = vec![RowChange::Delete(vec![BinValue::Bytes(vec![]); 4])];
+    let wrong_type = vec![RowChange::Delete(vec![BinValue::Bytes(vec![].into()); 4])];
     let st = [RowsStatement {
         table: &sb,
         changes: &wrong_type,

@@ -116,7 +116,7 @@ pub fn edge_table() -> TableMap {
 }
 
 /// Rows of `edge_table`: minimum values, maximum values, zero values.
-pub fn edge_rows() -> Vec<Vec<BinValue>> {
+pub fn edge_rows() -> Vec<Vec<BinValue<'static>>> {
     let dt = |year, month, day, hour, minute, second, micro| BinValue::DateTime {
         year,
         month,
@@ -138,12 +138,12 @@ pub fn edge_rows() -> Vec<Vec<BinValue>> {
         BinValue::Decimal("-0.99".into()),
         BinValue::Decimal("-999999999".into()),
         BinValue::Decimal("-999999999.999999999".into()),
-        BinValue::Bytes(vec![b'a'; 255]),
-        BinValue::Bytes(vec![b'b'; 256]),
-        BinValue::Bytes(vec![b'c'; 255]),
-        BinValue::Bytes(vec![b'd'; 256]),
-        BinValue::Bytes(vec![b'e'; 255]),
-        BinValue::Bytes(vec![]),
+        BinValue::Bytes(vec![b'a'; 255].into()),
+        BinValue::Bytes(vec![b'b'; 256].into()),
+        BinValue::Bytes(vec![b'c'; 255].into()),
+        BinValue::Bytes(vec![b'd'; 256].into()),
+        BinValue::Bytes(vec![b'e'; 255].into()),
+        BinValue::Bytes(vec![].into()),
         dt(1000, 1, 1, 0, 0, 0, 100_000),
         dt(1970, 1, 1, 0, 0, 0, 1_000),
         dt(2000, 2, 29, 12, 30, 45, 10),
@@ -175,12 +175,12 @@ pub fn edge_rows() -> Vec<Vec<BinValue>> {
         BinValue::Decimal("0.99".into()),
         BinValue::Decimal("999999999".into()),
         BinValue::Decimal("999999999.999999999".into()),
-        BinValue::Bytes(b"tab\there\nnl \\ back".to_vec()),
-        BinValue::Bytes(vec![0xf0, 0x9f, 0x90, 0xac]),
-        BinValue::Bytes(vec![]),
-        BinValue::Bytes(vec![0x1f, 0x20, 0x7e, 0x7f]),
-        BinValue::Bytes(vec![0; 3]),
-        BinValue::Bytes(vec![b'z'; 70_000]),
+        BinValue::Bytes(b"tab\there\nnl \\ back".to_vec().into()),
+        BinValue::Bytes(vec![0xf0, 0x9f, 0x90, 0xac].into()),
+        BinValue::Bytes(vec![].into()),
+        BinValue::Bytes(vec![0x1f, 0x20, 0x7e, 0x7f].into()),
+        BinValue::Bytes(vec![0; 3].into()),
+        BinValue::Bytes(vec![b'z'; 70_000].into()),
         dt(9999, 12, 31, 23, 59, 59, 900_000),
         dt(9999, 12, 31, 23, 59, 59, 999_000),
         dt(9999, 12, 31, 23, 59, 59, 999_990),
@@ -215,12 +215,12 @@ pub fn edge_rows() -> Vec<Vec<BinValue>> {
         BinValue::Decimal("0.00".into()),
         BinValue::Decimal("0".into()),
         BinValue::Decimal("0.000000000".into()),
-        BinValue::Bytes(vec![]),
-        BinValue::Bytes(vec![]),
-        BinValue::Bytes(vec![]),
-        BinValue::Bytes(vec![]),
-        BinValue::Bytes(vec![]),
-        BinValue::Bytes(vec![]),
+        BinValue::Bytes(vec![].into()),
+        BinValue::Bytes(vec![].into()),
+        BinValue::Bytes(vec![].into()),
+        BinValue::Bytes(vec![].into()),
+        BinValue::Bytes(vec![].into()),
+        BinValue::Bytes(vec![].into()),
         dt(0, 0, 0, 0, 0, 0, 0),
         dt(0, 0, 0, 0, 0, 0, 0),
         dt(0, 0, 0, 0, 0, 0, 0),
@@ -241,12 +241,12 @@ pub fn edge_rows() -> Vec<Vec<BinValue>> {
     vec![min, max, zero]
 }
 
-fn b(s: &str) -> BinValue {
-    BinValue::Bytes(s.as_bytes().to_vec())
+fn b(s: &str) -> BinValue<'static> {
+    BinValue::Bytes(s.as_bytes().to_vec().into())
 }
 
 /// A full row of `wide_table` with every column set, varied by `i`.
-pub fn wide_row(i: i64) -> Vec<BinValue> {
+pub fn wide_row(i: i64) -> Vec<BinValue<'static>> {
     vec![
         BinValue::Int(i),
         BinValue::UInt(u64::MAX - i as u64),
@@ -259,7 +259,7 @@ pub fn wide_row(i: i64) -> Vec<BinValue> {
         b(&format!("ch-{i}")),
         b(&format!("varchar value {i} with ünïcödé")),
         b(&format!("text {i} it's \"quoted\"")),
-        BinValue::Bytes(vec![0, 1, 2, 0xff, b'a', (i & 0xff) as u8]),
+        BinValue::Bytes(vec![0, 1, 2, 0xff, b'a', (i & 0xff) as u8].into()),
         BinValue::Date {
             year: 2024,
             month: 2,
@@ -299,19 +299,19 @@ pub fn wide_row(i: i64) -> Vec<BinValue> {
             micro: 0,
         },
         BinValue::Decimal(format!("-123456789012345678.{:012}", i)),
-        BinValue::Bytes(vec![b'm'; 9_000 + i as usize]),
+        BinValue::Bytes(vec![b'm'; 9_000 + i as usize].into()),
     ]
 }
 
 /// A row of `wide_table` with NULL in every nullable column.
-pub fn null_row(i: i64) -> Vec<BinValue> {
+pub fn null_row(i: i64) -> Vec<BinValue<'static>> {
     let mut row = vec![BinValue::Null; wide_table().columns.len()];
     row[0] = BinValue::Int(i);
     row
 }
 
 /// A sysbench-like row with ~230 bytes.
-pub fn sb_row(id: i64, k: i64) -> Vec<BinValue> {
+pub fn sb_row(id: i64, k: i64) -> Vec<BinValue<'static>> {
     vec![
         BinValue::Int(id),
         BinValue::Int(k),
@@ -324,7 +324,7 @@ pub fn sb_row(id: i64, k: i64) -> Vec<BinValue> {
 pub enum Unit {
     Txn {
         gtid: GtidEvent,
-        statements: Vec<(TableMap, Vec<RowChange>)>,
+        statements: Vec<(TableMap, Vec<RowChange<'static>>)>,
         xid: Xid,
     },
     Ddl {
@@ -360,7 +360,7 @@ pub fn fixture_units() -> Vec<Unit> {
         xid: Xid(1001),
     });
     // 2. a big statement that splits into several rows events, then updates and deletes.
-    let big: Vec<RowChange> = (1..=120)
+    let big: Vec<RowChange<'static>> = (1..=120)
         .map(|i| RowChange::Insert(sb_row(i, i * 10)))
         .collect();
     units.push(Unit::Txn {
@@ -499,7 +499,7 @@ pub fn mariadb_text(kind: &ColumnKind, v: &BinValue) -> std::string::String {
         (_, BinValue::Bytes(bytes)) => {
             // Bytes up to 0x1f are escaped, everything else is printed raw (no quote escaping).
             let mut s = vec![b'\''];
-            for &c in bytes {
+            for &c in bytes.iter() {
                 if c > 0x1f {
                     s.push(c);
                 } else {
@@ -639,11 +639,11 @@ pub fn parse_printed_rows(text: &str) -> Vec<PrintedRow> {
 }
 
 /// What `parse_printed_rows` should find for a set of statements.
-pub fn expected_rows(statements: &[(TableMap, Vec<RowChange>)]) -> Vec<PrintedRow> {
+pub fn expected_rows(statements: &[(TableMap, Vec<RowChange<'static>>)]) -> Vec<PrintedRow> {
     let mut out = Vec::new();
     for (table, changes) in statements {
         let name = format!("`{}`.`{}`", table.db, table.table);
-        let fmt = |row: &Vec<BinValue>| -> Vec<std::string::String> {
+        let fmt = |row: &Vec<BinValue<'static>>| -> Vec<std::string::String> {
             table
                 .columns
                 .iter()

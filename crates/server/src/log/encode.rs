@@ -19,9 +19,9 @@ fn now_secs() -> u32 {
 }
 
 /// One statement's table and changes, before borrowing them into a `RowsStatement`.
-struct Group {
+struct Group<'a> {
     map: TableMap,
-    changes: Vec<BinChange>,
+    changes: Vec<BinChange<'a>>,
 }
 
 /// The events of one transaction: GTID, (Table_map, rows…)…, Xid.

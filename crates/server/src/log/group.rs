@@ -25,7 +25,7 @@
 use crate::error::Error;
 use crate::wait::{self, ev, WaitEvent};
 use parking_lot::Mutex;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// How completions wake their waiters.
@@ -48,8 +48,9 @@ pub struct BroadcastDone {
     cond: wait::Condvar<ev::CondDone>,
 }
 
-/// Called once with a deferred ticket's outcome, on the thread that completes it.
-pub type OnDone = Box<dyn FnOnce(Result<(), Error>) + Send>;
+/// Called once with a deferred ticket's outcome, on the thread that completes it. Shared (the
+/// session's notifier serves all its commits), so a deferred commit allocates no closure.
+pub type OnDone = Arc<dyn Fn(Result<(), Error>) + Send + Sync>;
 
 /// One transaction's place in the commit queue and its completion.
 pub struct Ticket<T> {
@@ -176,12 +177,15 @@ impl<T> Ticket<T> {
 pub struct CommitQueue<T> {
     /// Protected by this mutex: tickets in arrival order.
     queue: wait::Mutex<Vec<Arc<Ticket<T>>>, ev::CommitQueue>,
+    /// The size of the last group taken (relaxed; only sizes the next queue's buffer).
+    last_group: AtomicUsize,
 }
 
 impl<T> Default for CommitQueue<T> {
     fn default() -> Self {
         CommitQueue {
             queue: wait::Mutex::new(Vec::new()),
+            last_group: AtomicUsize::new(0),
         }
     }
 }
@@ -194,12 +198,14 @@ impl<T> CommitQueue<T> {
         q.len() == 1
     }
 
-    /// The leader takes everyone queued so far. The queue starts again with room for as
-    /// many, so that a large group does not regrow it push by push.
+    /// The leader takes everyone queued so far. The queue starts again with room for as many
+    /// as the last group, so that a large group does not regrow it push by push; that buffer
+    /// is allocated before taking the lock enqueuers contend on.
     pub fn take_group(&self) -> Vec<Arc<Ticket<T>>> {
-        let mut q = self.queue.lock();
-        let room = Vec::with_capacity(q.len());
-        std::mem::replace(&mut *q, room)
+        let room = Vec::with_capacity(self.last_group.load(Ordering::Relaxed));
+        let group = std::mem::replace(&mut *self.queue.lock(), room);
+        self.last_group.store(group.len(), Ordering::Relaxed);
+        group
     }
 
     pub fn len(&self) -> usize {
@@ -302,7 +308,7 @@ mod tests {
         let b = BroadcastDone::default();
         let got = Arc::new(Mutex::new(Vec::new()));
         let g = got.clone();
-        let t = Ticket::deferred((), Box::new(move |r| g.lock().push(r)));
+        let t = Ticket::deferred((), Arc::new(move |r| g.lock().push(r)));
         assert!(t.is_deferred());
         t.complete(Err(Error::deadlock()), &b);
         t.complete(Ok(()), &b);

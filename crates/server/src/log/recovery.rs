@@ -60,7 +60,7 @@ pub struct RecoveryReport {
 }
 
 /// Changes of one transaction being read: (db, table, change).
-type Pending = Vec<(String, String, BinChange)>;
+type Pending = Vec<(String, String, BinChange<'static>)>;
 
 /// One complete unit of the binlog, as [`scan_binlog`] hands it over.
 pub(super) enum BinlogItem<'a> {

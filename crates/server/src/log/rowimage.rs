@@ -17,6 +17,7 @@ use crate::storage::TableDef;
 use crate::types::{DataType, Date, DateTime, Value};
 use cohort_binlog::{BinValue, ColumnDef as BinColumn, ColumnKind, TableId, TableMap};
 use rust_decimal::Decimal;
+use std::borrow::Cow;
 
 /// The binlog column kind of a declared type.
 pub fn kind_of(t: &DataType) -> ColumnKind {
@@ -77,7 +78,7 @@ pub fn table_map(id: u64, db: &str, def: &TableDef) -> TableMap {
 }
 
 /// One row as binlog values.
-pub fn row_to_bin(def: &TableDef, row: &[Value]) -> Vec<BinValue> {
+pub fn row_to_bin<'a>(def: &TableDef, row: &'a [Value]) -> Vec<BinValue<'a>> {
     def.columns
         .iter()
         .zip(row)
@@ -94,8 +95,9 @@ pub fn row_from_bin(def: &TableDef, row: &[BinValue]) -> Vec<Value> {
         .collect()
 }
 
-/// One value in the binlog's form for a column of type `t`.
-pub fn to_bin(t: &DataType, v: &Value) -> BinValue {
+/// One value in the binlog's form for a column of type `t`. Strings are borrowed from `v`:
+/// encoding a commit's row images copies each string once, into the event bytes.
+pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
     match (t, v) {
         (_, Value::Null) => BinValue::Null,
         (DataType::Float, v) => BinValue::Float(as_f64(v) as f32),
@@ -105,8 +107,8 @@ pub fn to_bin(t: &DataType, v: &Value) -> BinValue {
         (_, Value::Int(i)) => BinValue::Int(*i),
         (t, Value::UInt(u)) if !t.is_unsigned() => BinValue::Int(*u as i64),
         (_, Value::UInt(u)) => BinValue::UInt(*u),
-        (DataType::Char { .. }, Value::Bytes(b)) => BinValue::Bytes(strip_spaces(b).to_vec()),
-        (_, Value::Bytes(b)) => BinValue::Bytes(b.clone()),
+        (DataType::Char { .. }, Value::Bytes(b)) => BinValue::Bytes(Cow::Borrowed(strip_spaces(b))),
+        (_, Value::Bytes(b)) => BinValue::Bytes(Cow::Borrowed(b)),
         (DataType::Timestamp { fsp }, Value::DateTime(dt)) => BinValue::Timestamp {
             secs: epoch_seconds(dt).clamp(0, u32::MAX as i64) as u32,
             micro: truncate_micros(dt.micros, *fsp),
@@ -139,7 +141,7 @@ pub fn from_bin(t: &DataType, v: &BinValue) -> Value {
         BinValue::Float(f) => Value::Double(*f as f64),
         BinValue::Double(d) => Value::Double(*d),
         BinValue::Decimal(s) => s.parse::<Decimal>().map_or(Value::Null, Value::Decimal),
-        BinValue::Bytes(b) => Value::Bytes(b.clone()),
+        BinValue::Bytes(b) => Value::Bytes(b.to_vec()),
         BinValue::Date { year, month, day } => Value::Date(Date {
             year: *year,
             month: *month,
@@ -203,7 +205,7 @@ fn truncate_micros(micros: u32, fsp: u8) -> u32 {
     micros / unit * unit
 }
 
-fn datetime_bin(dt: &DateTime, fsp: u8) -> BinValue {
+fn datetime_bin(dt: &DateTime, fsp: u8) -> BinValue<'static> {
     BinValue::DateTime {
         year: dt.date.year,
         month: dt.date.month,
@@ -330,6 +332,28 @@ mod tests {
             DataType::Timestamp { fsp: 0 },
             Value::DateTime(DateTime::default()),
         );
+    }
+
+    #[test]
+    fn string_values_are_borrowed_not_copied() {
+        let char10 = DataType::Char {
+            len: 10,
+            collation: Collation::Utf8mb4GeneralCi,
+        };
+        let padded = Value::str("ab  ");
+        let Value::Bytes(held) = &padded else {
+            unreachable!()
+        };
+        match to_bin(&char10, &padded) {
+            BinValue::Bytes(Cow::Borrowed(b)) => {
+                assert_eq!(b, b"ab", "CHAR drops its trailing spaces");
+                assert_eq!(b.as_ptr(), held.as_ptr(), "the row's own bytes");
+            }
+            other => panic!("expected borrowed bytes, got {other:?}"),
+        }
+        let blob = Value::Bytes(vec![0, 1, 255]);
+        let bin = to_bin(&DataType::Blob { max_bytes: 65535 }, &blob);
+        assert!(matches!(bin, BinValue::Bytes(Cow::Borrowed(_))));
     }
 
     #[test]

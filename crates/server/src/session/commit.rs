@@ -75,10 +75,8 @@ pub fn commit_transaction(
     failpoint::hit("after_prepare");
     match sess.commit_notifier.as_ref().filter(|_| may_defer) {
         Some(notify) => {
-            let notify = notify.clone();
             sess.pending_commit = true;
-            ctx.pipeline
-                .commit_async(&ctx.vars, work, Box::new(move |r| notify(r)));
+            ctx.pipeline.commit_async(&ctx.vars, work, notify.clone());
             Ok(())
         }
         None => ctx.pipeline.commit(&ctx.vars, work),
