@@ -209,14 +209,21 @@ mod tests {
 
     #[test]
     fn cpu_times_move() {
+        // Spin until the thread's CPU time moves (it is counted in clock ticks, so a fixed
+        // loop can finish inside one tick in a release build); fail if it never does.
         let t0 = CpuTimes::thread();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
         let mut x = 0u64;
-        for i in 0..20_000_000u64 {
-            x = x.wrapping_mul(31).wrapping_add(i);
-        }
-        std::hint::black_box(x);
-        let d = CpuTimes::thread().since(&t0);
-        assert!(d.total() > 0.0);
+        let d = loop {
+            for i in 0..1_000_000u64 {
+                x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+            }
+            let d = CpuTimes::thread().since(&t0);
+            if d.total() > 0.0 || std::time::Instant::now() > deadline {
+                break d;
+            }
+        };
+        assert!(d.total() > 0.0, "5 s of spinning used no thread CPU time");
         assert!(CpuTimes::process().total() >= d.total());
         assert!(raise_fd_limit() > 0);
     }

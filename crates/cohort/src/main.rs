@@ -4,6 +4,16 @@ use clap::{Parser, Subcommand};
 use cohort_server::config::{Config, ServeArgs};
 use std::process::ExitCode;
 
+/// The global allocator: mimalloc's per-thread heaps instead of glibc malloc. A commit's
+/// buffers are allocated by a session on one pool worker and freed by the group's leader on
+/// another, and with thousands of connections glibc's bins go cold. Measured against glibc on
+/// the 2-core host (pool of threads, warm sysbench, 3 alternating rounds, medians): durable
+/// `oltp_update_non_index` +14% tps at 64 and at 1024 threads, server CPU per transaction
+/// -17% / -21%; point selects +5% / +17% (one round); 1–4 threads unchanged. The cost is
+/// memory: 1.0 GB resident against 0.58 GB after the 1024-thread runs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "cohort", version = cohort_server::VERSION, about = "A MySQL-wire-compatible OLTP server")]
 struct Cli {

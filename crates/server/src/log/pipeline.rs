@@ -641,7 +641,8 @@ impl CommitPipeline {
         group: &[Arc<Ticket<Work>>],
         s: &GroupSettings,
     ) -> (Result<()>, Option<LogPosition>) {
-        let mut buf = Vec::new();
+        let redo_len = |t: &Arc<Ticket<Work>>| t.item.lock().as_ref().map_or(0, |w| w.redo.len());
+        let mut buf = Vec::with_capacity(group.iter().map(redo_len).sum());
         for t in group {
             if let Some(w) = t.item.lock().as_mut() {
                 buf.append(&mut w.redo);
