@@ -14,6 +14,21 @@ use std::process::ExitCode;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// `mi_option_purge_delay` in mimalloc.h's option enum (v2 and v3).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
+/// Hand freed memory back to the OS as soon as mimalloc frees it, instead of after its default
+/// 10 ms delay, which only runs on a later allocation: an idle server after a burst of
+/// connections (each with its thread under thread-per-connection) would otherwise keep the
+/// burst's memory. Measured with the interop churn check (10 000 dropped connections,
+/// thread per connection): VmRSS stayed 290–440 MB above its starting point with the
+/// default, 6 MB with 0.
+fn purge_freed_memory_at_once() {
+    // SAFETY: mi_option_set only stores a process-wide option value; mimalloc reads it on
+    // each purge. Called first thing in main.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+}
+
 #[derive(Parser)]
 #[command(name = "cohort", version = cohort_server::VERSION, about = "A MySQL-wire-compatible OLTP server")]
 struct Cli {
@@ -32,6 +47,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    purge_freed_memory_at_once();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("COHORT_LOG")
