@@ -168,13 +168,22 @@ impl GroupSettings {
 /// group gives its memory back).
 const GROUP_BYTES_KEPT: usize = 4 << 20;
 
+/// After a group's write: free [`LogState::group_bytes`] if a large group grew it past
+/// [`GROUP_BYTES_KEPT`].
+fn give_back_if_large(buf: &mut Vec<u8>) {
+    if buf.capacity() > GROUP_BYTES_KEPT {
+        *buf = Vec::new();
+    }
+}
+
 /// What the log mutex (`LOCK_log`) protects: held by one leader through write and sync.
 struct LogState {
     binlog: Option<BinlogFiles>,
     next_gtid_seq: u64,
     next_group: u64,
-    /// The group's binlog bytes are gathered here (emptied before each group, its allocation
-    /// kept: a group of hundreds of transactions would otherwise regrow it every time).
+    /// The group's binlog bytes (or, binlog off, its redo records) are gathered here (emptied
+    /// before each group, its allocation kept: a group of hundreds of transactions would
+    /// otherwise regrow it every time).
     group_bytes: Vec<u8>,
 }
 
@@ -449,7 +458,9 @@ impl CommitPipeline {
         let g = log.next_group;
         log.next_group += 1;
         let (written, end) = match (&self.redo, self.mode) {
-            (Some(redo), CommitMode::RedoOnly) => self.write_redo(redo, &group, &settings),
+            (Some(redo), CommitMode::RedoOnly) => {
+                self.write_redo(redo, &mut log.group_bytes, &group, &settings)
+            }
             _ => {
                 let w = flushed.and_then(|()| self.write_and_sync(&mut log, &group, &settings));
                 (w, log.binlog.as_ref().map(|b| b.position()))
@@ -616,9 +627,7 @@ impl CommitPipeline {
         super::failpoint::hit("before_binlog_write");
         binlog.append(buf).map_err(|p| p.to_error())?;
         self.stats.binlog_bytes.fetch_add(buf.len() as u64, Relaxed);
-        if buf.capacity() > GROUP_BYTES_KEPT {
-            *buf = Vec::new();
-        }
+        give_back_if_large(buf);
         super::failpoint::hit("after_binlog_write");
         binlog
             .sync_for_group(s.sync_binlog, s.sync_delay_us)
@@ -638,11 +647,11 @@ impl CommitPipeline {
     fn write_redo(
         &self,
         redo: &RedoLog,
+        buf: &mut Vec<u8>,
         group: &[Arc<Ticket<Work>>],
         s: &GroupSettings,
     ) -> (Result<()>, Option<LogPosition>) {
-        let redo_len = |t: &Arc<Ticket<Work>>| t.item.lock().as_ref().map_or(0, |w| w.redo.len());
-        let mut buf = Vec::with_capacity(group.iter().map(redo_len).sum());
+        buf.clear();
         for t in group {
             if let Some(w) = t.item.lock().as_mut() {
                 buf.append(&mut w.redo);
@@ -650,7 +659,7 @@ impl CommitPipeline {
         }
         self.redo_delay.store(s.sync_delay_us, Relaxed);
         super::failpoint::hit("before_binlog_write");
-        let r = redo.append(&buf).and_then(|end| {
+        let r = redo.append(buf).and_then(|end| {
             super::failpoint::hit("after_binlog_write");
             if s.flush_log_at_trx_commit == 1 {
                 redo.sync_to(end)?;
@@ -659,6 +668,7 @@ impl CommitPipeline {
             Ok(end)
         });
         self.stats.binlog_bytes.fetch_add(buf.len() as u64, Relaxed);
+        give_back_if_large(buf);
         match r {
             Ok(end) => (Ok(()), Some(redo_position(end))),
             Err(p) => (Err(p.to_error()), None),

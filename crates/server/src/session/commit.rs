@@ -36,8 +36,9 @@ use crate::storage::Txn;
 use std::sync::atomic::Ordering;
 
 /// Called with the outcome of a deferred commit, on the thread that completes its group.
-/// Installed by the scheduler with [`Session::defer_commits`].
-pub type CommitNotifier = std::sync::Arc<dyn Fn(Result<()>) + Send + Sync>;
+/// Installed by the scheduler with [`Session::defer_commits`]; the pipeline's own callback
+/// type, so each deferred commit hands over a clone of it.
+pub type CommitNotifier = crate::log::group::OnDone;
 
 /// Commit `txn` (taken out of the session by the caller). On error the transaction has been
 /// rolled back. With `may_defer` and a commit notifier, returns once the transaction is queued
