@@ -591,6 +591,37 @@ fn connection_and_thread_counters_in_both_modes() {
     }
 }
 
+/// A request that arrives while the connection's previous commit is pending is answered after
+/// the commit's OK, whenever it comes: in the same read as the UPDATE, while nobody holds the
+/// connection, or around the moment the commit completes — when the worker that completes it
+/// may let go without reading again, and the SELECT's bytes must have marked the connection
+/// notified so that letting go fails and the worker reads them.
+#[test]
+fn a_request_sent_while_a_commit_is_pending_is_answered() {
+    let server = Server::start("during-commit", &[]);
+    let mut c = server.conn();
+    create_table(&mut c, 2);
+    // A lone commit waits 200 ms for a second member of its group.
+    c.query_drop("SET GLOBAL binlog_commit_wait_count = 2")
+        .unwrap();
+    c.query_drop("SET GLOBAL binlog_commit_wait_usec = 200000")
+        .unwrap();
+    let mut raw = RawConn::login(server.port).unwrap();
+    raw.s
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let around_completion = (190..=210).step_by(2);
+    let delays_ms = [0, 0, 50, 150].into_iter().chain(around_completion);
+    for (round, delay) in delays_ms.enumerate() {
+        raw.send_query(&format!("UPDATE d.t SET v = {round} WHERE id = 1"))
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay));
+        raw.send_query("SELECT v FROM d.t WHERE id = 1").unwrap();
+        assert_eq!(raw.read_response().unwrap(), "ok", "round {round}");
+        assert_eq!(raw.read_response().unwrap(), round.to_string());
+    }
+}
+
 /// Pipelined requests and answers bigger than the socket buffers: a connection's bytes that
 /// arrive while a worker holds it are never stranded (the socket stays armed edge-triggered
 /// between requests), and a connection whose client does not read waits to write without a

@@ -220,7 +220,7 @@ impl RedoChange {
 }
 
 impl<'a> RedoChangeRef<'a> {
-    /// The change as the engine reports it (`Txn::changes`, `Engine::commit`).
+    /// The change as the engine reports it (`Txn::changes`).
     pub fn from_row_change(c: &'a RowChange) -> RedoChangeRef<'a> {
         RedoChangeRef {
             table_id: c.table.id().0,

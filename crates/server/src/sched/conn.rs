@@ -33,7 +33,8 @@
 //! A worker serving a connection loops (at most [`ROUNDS`] times, then queues it again to be
 //! fair): send unsent bytes (socket full → wait to write); if a commit outcome is waiting,
 //! give it to the session; otherwise read (nothing → let go; EOF → close), feed the session,
-//! and go round again to send its answer — after a short read, send it and let go at once.
+//! and go round again to send its answer — after a short read, send it and let go at once,
+//! also when the answer was held for a deferred commit (no read for would-block in between).
 
 use super::epoll::Interest;
 use super::group::ThreadGroup;
@@ -164,6 +165,10 @@ struct ConnIo {
     closed: bool,
     /// What the socket is registered for in epoll (None: not yet).
     registered: Option<Interest>,
+    /// The last read was short: the socket held nothing more then. Bytes that came after it
+    /// marked the claim `NOTIFIED`, so after a deferred commit the holder may let go without
+    /// reading for would-block (see [`PoolConn::run`]).
+    drained: bool,
 }
 
 #[derive(Default)]
@@ -229,6 +234,7 @@ impl PoolConn {
                     slot: Some(slot),
                     closed: false,
                     registered: None,
+                    drained: false,
                 }),
                 rendezvous: Mutex::new(Rendezvous::default()),
                 deadline_ms: AtomicU64::new(0),
@@ -266,7 +272,14 @@ impl PoolConn {
             return;
         }
         self.deadline_ms.store(0, Relaxed);
-        if let Some((to, why)) = self.regroup_target() {
+        // A connection resumed for its commit outcome was placed when its request came: the
+        // client's CPU cannot have changed since, so no `getsockopt` a second time.
+        let resumed = io.session.awaiting_commit();
+        let target = match resumed {
+            true => None,
+            false => self.regroup_target(),
+        };
+        if let Some((to, why)) = target {
             self.move_to(&mut io, to, why);
             drop(io);
             return self.group().enqueue(self.clone(), true);
@@ -440,6 +453,11 @@ impl PoolConn {
                 if let Some(next) = self.after(io, flow, &mut bufs.out) {
                     return next;
                 }
+                if self.may_let_go_unread(io) {
+                    // The read that brought the committed statement emptied the socket.
+                    drained = true;
+                    break;
+                }
                 continue;
             }
             match (&self.stream).read(&mut bufs.read) {
@@ -447,12 +465,12 @@ impl PoolConn {
                 Ok(n) => {
                     let status = &self.shared.ctx.status;
                     status.add(StatusCounter::BytesReceived, n as u64);
+                    io.drained = n < bufs.read.len();
                     let flow = io.session.on_bytes(&bufs.read[..n], &mut bufs.out);
                     if let Some(next) = self.after(io, flow, &mut bufs.out) {
                         return next;
                     }
-                    let hung_up = self.hung_up.load(Relaxed);
-                    if n < bufs.read.len() && !io.session.awaiting_commit() && !hung_up {
+                    if self.may_let_go_unread(io) {
                         // A short read emptied the socket: answer and let go rather than read
                         // again for EAGAIN (bytes that come later report a new edge).
                         drained = true;
@@ -474,6 +492,13 @@ impl PoolConn {
             Flushed::Blocked => Next::Wait(Interest::Write),
             Flushed::Failed => Next::Close,
         }
+    }
+
+    /// May the holder answer and let go without reading again? Only when the last read was
+    /// short, no commit is pending, and no event said the peer hung up (then the end-of-file
+    /// may still be unread).
+    fn may_let_go_unread(&self, io: &ConnIo) -> bool {
+        io.drained && !io.session.awaiting_commit() && !self.hung_up.load(Relaxed)
     }
 
     /// What the session's flow means for the connection (None: go round again).

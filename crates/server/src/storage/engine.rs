@@ -7,7 +7,7 @@
 use super::lock::WaitGraph;
 use super::table::{validate_def, Table};
 use super::txn::Txn;
-use super::{Row, RowChange, Savepoint, TableId, TxnId};
+use super::{Row, Savepoint, TableId, TxnId};
 use crate::error::{Error, Result};
 use crate::storage::schema::{IndexDef, TableDef};
 use crate::types::Value;
@@ -237,8 +237,9 @@ impl Engine {
         txn.prepare()
     }
 
-    /// Make the changes visible, release the locks; the net row changes in order of first change.
-    pub fn commit(&self, mut txn: Txn) -> Vec<RowChange> {
+    /// Make the changes visible, release the locks. (The net row changes were taken with
+    /// `txn.changes()` at prepare, for the logs.)
+    pub fn commit(&self, mut txn: Txn) {
         txn.finish(true)
     }
 

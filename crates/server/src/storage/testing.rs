@@ -398,7 +398,8 @@ impl TxnWorker {
             "commit" => {
                 let txn = self.txn.take().expect("open txn");
                 self.savepoints.clear();
-                let changes = engine.commit(txn);
+                let changes = txn.changes();
+                engine.commit(txn);
                 Ok(format!("committed{}", fmt_changes(&changes)))
             }
             "rollback" => {

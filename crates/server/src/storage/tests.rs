@@ -337,7 +337,8 @@ fn rowchange_images_and_order() {
     t.insert(&mut a, row(3, 3, "c")).unwrap();
     e.prepare(&mut a).unwrap();
     assert!(a.is_prepared());
-    let ch = e.commit(a);
+    let ch = a.changes();
+    e.commit(a);
     assert_eq!(ch.len(), 3);
     assert_eq!(ch[0].after, None);
     assert_eq!(ch[0].before.as_deref(), Some(&row(2, 2, "b")[..]));

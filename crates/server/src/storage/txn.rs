@@ -229,11 +229,10 @@ impl Txn {
     }
 
     /// Commit (make pending versions committed) or roll back, then release every lock.
-    pub(crate) fn finish(&mut self, commit: bool) -> Vec<RowChange> {
+    pub(crate) fn finish(&mut self, commit: bool) {
         if self.state == TxnState::Done {
-            return Vec::new();
+            return;
         }
-        let out = if commit { self.changes() } else { Vec::new() };
         for rec in &self.changes {
             let table = &self.tables[rec.table as usize];
             if commit {
@@ -252,7 +251,6 @@ impl Txn {
         self.change_pos.clear();
         self.undo.clear();
         self.state = TxnState::Done;
-        out
     }
 }
 
