@@ -168,7 +168,7 @@ struct ConnIo {
     /// The last read was short: the socket held nothing more then. Bytes that came after it
     /// marked the claim `NOTIFIED`, so after a deferred commit the holder may let go without
     /// reading for would-block (see [`PoolConn::run`]).
-    drained: bool,
+    last_read_short: bool,
 }
 
 #[derive(Default)]
@@ -234,7 +234,7 @@ impl PoolConn {
                     slot: Some(slot),
                     closed: false,
                     registered: None,
-                    drained: false,
+                    last_read_short: false,
                 }),
                 rendezvous: Mutex::new(Rendezvous::default()),
                 deadline_ms: AtomicU64::new(0),
@@ -274,10 +274,10 @@ impl PoolConn {
         self.deadline_ms.store(0, Relaxed);
         // A connection resumed for its commit outcome was placed when its request came: the
         // client's CPU cannot have changed since, so no `getsockopt` a second time.
-        let resumed = io.session.awaiting_commit();
-        let target = match resumed {
-            true => None,
-            false => self.regroup_target(),
+        let target = if io.session.awaiting_commit() {
+            None
+        } else {
+            self.regroup_target()
         };
         if let Some((to, why)) = target {
             self.move_to(&mut io, to, why);
@@ -465,7 +465,7 @@ impl PoolConn {
                 Ok(n) => {
                     let status = &self.shared.ctx.status;
                     status.add(StatusCounter::BytesReceived, n as u64);
-                    io.drained = n < bufs.read.len();
+                    io.last_read_short = n < bufs.read.len();
                     let flow = io.session.on_bytes(&bufs.read[..n], &mut bufs.out);
                     if let Some(next) = self.after(io, flow, &mut bufs.out) {
                         return next;
@@ -498,7 +498,7 @@ impl PoolConn {
     /// short, no commit is pending, and no event said the peer hung up (then the end-of-file
     /// may still be unread).
     fn may_let_go_unread(&self, io: &ConnIo) -> bool {
-        io.drained && !io.session.awaiting_commit() && !self.hung_up.load(Relaxed)
+        io.last_read_short && !io.session.awaiting_commit() && !self.hung_up.load(Relaxed)
     }
 
     /// What the session's flow means for the connection (None: go round again).
