@@ -10,6 +10,8 @@
 //! Example: `DECIMAL(6,3)` `-12.340` → integer part `012` (2 bytes, `00 0c`), fraction `340`
 //! (2 bytes, `01 54`) → inverted `ff f3 fe ab` → top bit flipped `7f f3 fe ab`.
 
+use cohort_decimal::Decimal;
+
 const DIGITS_PER_GROUP: usize = 9;
 /// Bytes needed by a group of `n` digits (n = 0..=9).
 const GROUP_BYTES: [usize; 10] = [0, 1, 1, 2, 2, 3, 3, 4, 4, 4];
@@ -25,37 +27,74 @@ fn side_size(digits: usize) -> usize {
     (digits / DIGITS_PER_GROUP) * 4 + GROUP_BYTES[digits % DIGITS_PER_GROUP]
 }
 
-/// Packs decimal text (`[+-]digits[.digits]`) into `out` as `DECIMAL(precision, scale)`.
+/// Packs `value` into `out` as `DECIMAL(precision, scale)`.
 ///
-/// Fails if the text is not a plain decimal number, if the integer part has more than
-/// `precision - scale` significant digits, or if it has more than `scale` fraction digits
-/// other than trailing zeros (no rounding is done).
-pub fn encode(text: &str, precision: u8, scale: u8, out: &mut Vec<u8>) -> Result<(), String> {
+/// Fails if the integer part has more than `precision - scale` significant digits, or if it
+/// has more than `scale` fraction digits other than trailing zeros (no rounding is done).
+pub fn encode(value: &Decimal, precision: u8, scale: u8, out: &mut Vec<u8>) -> Result<(), String> {
+    let digits = value.digits();
+    encode_digits(
+        digits.is_negative(),
+        digits.int(),
+        digits.frac(),
+        precision,
+        scale,
+        out,
+    )
+    .map_err(|e| format!("{value}{e}"))
+}
+
+/// Packs decimal text (`[+-]digits[.digits]`) into `out` as `DECIMAL(precision, scale)`, with
+/// the same rules as [`encode`].
+pub fn encode_text(text: &str, precision: u8, scale: u8, out: &mut Vec<u8>) -> Result<(), String> {
+    let (negative, int_digits, frac_digits) = parse(text)?;
+    encode_digits(
+        negative,
+        int_digits.as_bytes(),
+        frac_digits.as_bytes(),
+        precision,
+        scale,
+        out,
+    )
+    .map_err(|e| format!("{text:?}{e}"))
+}
+
+/// The packing itself, from ASCII digit strings; the error says why the value does not fit.
+fn encode_digits(
+    negative: bool,
+    int_digits: &[u8],
+    frac_digits: &[u8],
+    precision: u8,
+    scale: u8,
+    out: &mut Vec<u8>,
+) -> Result<(), String> {
     let intg = precision.saturating_sub(scale) as usize;
     let frac = scale as usize;
-    let (negative, int_digits, frac_digits) = parse(text)?;
-    let int_digits = int_digits.trim_start_matches('0');
-    let frac_digits = {
-        let trimmed = frac_digits.trim_end_matches('0');
-        if trimmed.len() > frac {
-            return Err(format!("{text:?} has more than {frac} fraction digits"));
-        }
-        trimmed
-    };
+    let lead = int_digits.iter().take_while(|&&c| c == b'0').count();
+    let int_digits = &int_digits[lead..];
+    let trail = frac_digits.iter().rev().take_while(|&&c| c == b'0').count();
+    let frac_digits = &frac_digits[..frac_digits.len() - trail];
+    if frac_digits.len() > frac {
+        return Err(format!(" has more than {frac} fraction digits"));
+    }
     if int_digits.len() > intg {
-        return Err(format!(
-            "{text:?} does not fit DECIMAL({precision},{scale})"
-        ));
+        return Err(format!(" does not fit DECIMAL({precision},{scale})"));
     }
     let is_zero = int_digits.is_empty() && frac_digits.is_empty();
     let negative = negative && !is_zero;
 
     // Digit strings padded to the full widths of the two sides.
-    let mut int_full = Vec::with_capacity(intg);
-    int_full.resize(intg - int_digits.len(), 0u8);
-    int_full.extend(int_digits.bytes().map(|b| b - b'0'));
-    let mut frac_full: Vec<u8> = frac_digits.bytes().map(|b| b - b'0').collect();
-    frac_full.resize(frac, 0);
+    let mut int_full = [0u8; 256];
+    let int_full = &mut int_full[..intg];
+    let pad = intg - int_digits.len();
+    for (slot, c) in int_full[pad..].iter_mut().zip(int_digits) {
+        *slot = c - b'0';
+    }
+    let mut frac_full = [0u8; 256];
+    let frac_full = &mut frac_full[..frac];
+    for (slot, c) in frac_full.iter_mut().zip(frac_digits) {
+        *slot = c - b'0';
+    }
 
     let start = out.len();
     // Integer side: leading partial group, then full groups.
@@ -119,10 +158,19 @@ fn push_group(out: &mut Vec<u8>, digits: &[u8]) {
     out.extend_from_slice(&value.to_be_bytes()[4 - width..]);
 }
 
+/// Unpacks a `DECIMAL(precision, scale)` value of exactly [`binary_size`] bytes; the value has
+/// exactly `scale` fraction digits (and is never a negative zero).
+pub fn decode(bytes: &[u8], precision: u8, scale: u8) -> Result<Decimal, String> {
+    let text = decode_text(bytes, precision, scale)?;
+    Decimal::parse(text.as_bytes())
+        .map(|p| p.value)
+        .map_err(|e| format!("DECIMAL({precision},{scale}) {text}: {e:?}"))
+}
+
 /// Unpacks a `DECIMAL(precision, scale)` value of exactly [`binary_size`] bytes into its
 /// canonical text: optional `-` (never for zero), integer digits without leading zeros (`0`
 /// when none), and, when `scale > 0`, a point and exactly `scale` digits.
-pub fn decode(bytes: &[u8], precision: u8, scale: u8) -> Result<String, String> {
+pub fn decode_text(bytes: &[u8], precision: u8, scale: u8) -> Result<String, String> {
     let intg = precision.saturating_sub(scale) as usize;
     let frac = scale as usize;
     if bytes.len() != binary_size(precision, scale) || bytes.is_empty() {
@@ -196,7 +244,7 @@ mod tests {
 
     fn enc(text: &str, p: u8, s: u8) -> Vec<u8> {
         let mut out = Vec::new();
-        encode(text, p, s, &mut out).unwrap();
+        encode_text(text, p, s, &mut out).unwrap();
         assert_eq!(out.len(), binary_size(p, s));
         out
     }
@@ -255,7 +303,7 @@ mod tests {
         for (text, p, s, want) in cases {
             let bytes = enc(text, p, s);
             assert_eq!(
-                decode(&bytes, p, s).unwrap(),
+                decode_text(&bytes, p, s).unwrap(),
                 want,
                 "{text} as DECIMAL({p},{s})"
             );
@@ -265,12 +313,12 @@ mod tests {
     #[test]
     fn rejects() {
         let mut out = Vec::new();
-        assert!(encode("1000", 5, 2, &mut out).is_err());
-        assert!(encode("1.234", 5, 2, &mut out).is_err());
-        assert!(encode("abc", 5, 2, &mut out).is_err());
-        assert!(encode("", 5, 2, &mut out).is_err());
-        assert!(encode("-", 5, 2, &mut out).is_err());
-        assert!(encode("1e5", 9, 0, &mut out).is_err());
+        assert!(encode_text("1000", 5, 2, &mut out).is_err());
+        assert!(encode_text("1.234", 5, 2, &mut out).is_err());
+        assert!(encode_text("abc", 5, 2, &mut out).is_err());
+        assert!(encode_text("", 5, 2, &mut out).is_err());
+        assert!(encode_text("-", 5, 2, &mut out).is_err());
+        assert!(encode_text("1e5", 9, 0, &mut out).is_err());
         assert!(decode(&[0x80, 0x00], 5, 2).is_err());
         // A 1-byte group holding 2 digits cannot exceed 99.
         assert!(decode(&[0x80 | 100], 2, 0).is_err());

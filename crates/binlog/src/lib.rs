@@ -104,6 +104,7 @@ mod types;
 mod wire;
 mod writer;
 
+pub use cohort_decimal::Decimal;
 pub use error::{DecodeError, EncodeError, ValueError};
 pub use events::{
     event_crc32, gtid_flags, Event, EventHeader, EventType, FormatDescription, Gtid, GtidEvent,

@@ -159,9 +159,9 @@ pub fn encode_value(kind: &ColumnKind, value: &BinValue, out: &mut Vec<u8>) -> R
             _ => return Err(mismatch(kind, value)),
         },
         ColumnKind::NewDecimal { precision, scale } => match value {
-            BinValue::Decimal(text) => {
+            BinValue::Decimal(d) => {
                 let at = out.len();
-                decimal::encode(text, *precision, *scale, out).inspect_err(|_| out.truncate(at))?
+                decimal::encode(d, *precision, *scale, out).inspect_err(|_| out.truncate(at))?
             }
             _ => return Err(mismatch(kind, value)),
         },

@@ -1,5 +1,6 @@
 //! Column kinds (the binlog's view of a column type), cell values and row changes.
 
+use cohort_decimal::Decimal;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -296,10 +297,9 @@ impl ColumnDef {
 /// One cell of a row image.
 ///
 /// Canonical forms (what the decoder returns): signed integer columns give `Int`, unsigned
-/// give `UInt`; DECIMAL gives `Decimal` text with no `+`, no leading zeros (but `0` before the
-/// point), exactly `scale` fraction digits and `-` only for non-zero values (e.g. `"-12.340"`).
+/// give `UInt`; DECIMAL gives a `Decimal` with exactly the column's scale (e.g. `-12.340`).
 /// The encoder also accepts `Int`/`UInt` for either signedness when the value fits, and
-/// decimal text with fewer fraction digits (or extra trailing zeros).
+/// decimals with fewer fraction digits (or extra trailing zeros).
 #[derive(Debug, Clone, PartialEq)]
 pub enum BinValue<'a> {
     /// SQL NULL (only for nullable columns).
@@ -312,8 +312,8 @@ pub enum BinValue<'a> {
     Float(f32),
     /// DOUBLE.
     Double(f64),
-    /// DECIMAL as decimal text, e.g. `"-12.340"`.
-    Decimal(String),
+    /// DECIMAL, exact.
+    Decimal(Decimal),
     /// CHAR/VARCHAR/TEXT/BLOB bytes (already in the column's character set). Borrowed when
     /// encoding a row the caller still holds (no copy per value), owned when decoded.
     Bytes(Cow<'a, [u8]>),
@@ -354,7 +354,7 @@ impl BinValue<'_> {
     pub fn size_hint(&self) -> usize {
         match self {
             BinValue::Null => 0,
-            BinValue::Decimal(text) => text.len() + 2,
+            BinValue::Decimal(_) => 32,
             BinValue::Bytes(b) => b.len() + 4,
             _ => 8,
         }

@@ -201,7 +201,13 @@ impl Decimal {
         let (q, r) = n.divrem(&d);
         let up = d.sub(&r) <= r;
         let q = if up { q.add_u64(1).ok_or(Overflow)? } else { q };
-        Ok(finish(neg, q, target as u32, target as u32, Rounding::HalfUp)?)
+        Ok(finish(
+            neg,
+            q,
+            target as u32,
+            target as u32,
+            Rounding::HalfUp,
+        )?)
     }
 
     /// `self DIV o`: the quotient truncated toward zero, scale 0.

@@ -75,7 +75,10 @@ fn mariadb_examples() {
         format!("1{}", "0".repeat(65))
     );
     assert_eq!(
-        d(NINES65).round_to(-1, Rounding::HalfUp).unwrap().to_string(),
+        d(NINES65)
+            .round_to(-1, Rounding::HalfUp)
+            .unwrap()
+            .to_string(),
         format!("1{}", "0".repeat(65))
     );
     assert_eq!(d(NINES65).checked_mul(&d(NINES65)), Err(Overflow));
@@ -83,8 +86,14 @@ fn mariadb_examples() {
         d(NINES65).checked_mul(&d("10")).unwrap().to_string(),
         format!("{NINES65}0")
     );
-    assert_eq!(d("1").checked_div(&d("3"), 4).unwrap().to_string(), "0.3333");
-    assert_eq!(d("-2").checked_div(&d("3"), 4).unwrap().to_string(), "-0.6667");
+    assert_eq!(
+        d("1").checked_div(&d("3"), 4).unwrap().to_string(),
+        "0.3333"
+    );
+    assert_eq!(
+        d("-2").checked_div(&d("3"), 4).unwrap().to_string(),
+        "-0.6667"
+    );
     assert_eq!(
         d("1.000000000000000000000000000000")
             .checked_div(&d("3"), 4)
@@ -114,18 +123,57 @@ fn mariadb_examples() {
         "0.00000000000000000000000000000000000005"
     );
     assert_eq!(d("1.5").checked_mul(&d("2")).unwrap().to_string(), "3.0");
-    assert_eq!(d("1.5").round_to(3, Rounding::HalfUp).unwrap().to_string(), "1.500");
-    assert_eq!(d("-15.5").round_to(-1, Rounding::HalfUp).unwrap().to_string(), "-20");
-    assert_eq!(d("-0.5").round_to(0, Rounding::HalfUp).unwrap().to_string(), "-1");
-    assert_eq!(d("-0.001").round_to(2, Rounding::HalfUp).unwrap().to_string(), "0.00");
-    assert_eq!(d("159").round_to(-1, Rounding::Down).unwrap().to_string(), "150");
-    assert_eq!(d("-1.5").round_to(0, Rounding::Floor).unwrap().to_string(), "-2");
-    assert_eq!(d("-1.5").round_to(0, Rounding::Ceiling).unwrap().to_string(), "-1");
-    assert_eq!(d("-0.00001").round_to(0, Rounding::Ceiling).unwrap().to_string(), "0");
+    assert_eq!(
+        d("1.5").round_to(3, Rounding::HalfUp).unwrap().to_string(),
+        "1.500"
+    );
+    assert_eq!(
+        d("-15.5")
+            .round_to(-1, Rounding::HalfUp)
+            .unwrap()
+            .to_string(),
+        "-20"
+    );
+    assert_eq!(
+        d("-0.5").round_to(0, Rounding::HalfUp).unwrap().to_string(),
+        "-1"
+    );
+    assert_eq!(
+        d("-0.001")
+            .round_to(2, Rounding::HalfUp)
+            .unwrap()
+            .to_string(),
+        "0.00"
+    );
+    assert_eq!(
+        d("159").round_to(-1, Rounding::Down).unwrap().to_string(),
+        "150"
+    );
+    assert_eq!(
+        d("-1.5").round_to(0, Rounding::Floor).unwrap().to_string(),
+        "-2"
+    );
+    assert_eq!(
+        d("-1.5")
+            .round_to(0, Rounding::Ceiling)
+            .unwrap()
+            .to_string(),
+        "-1"
+    );
+    assert_eq!(
+        d("-0.00001")
+            .round_to(0, Rounding::Ceiling)
+            .unwrap()
+            .to_string(),
+        "0"
+    );
     assert_eq!(d("10.5").rem(&d("3")).unwrap().to_string(), "1.5");
     assert_eq!(d("-10.5").rem(&d("3")).unwrap().to_string(), "-1.5");
     assert_eq!(d("10.5").rem(&d("-3")).unwrap().to_string(), "1.5");
-    assert_eq!(d("1").checked_div(&d("0"), 4), Err(DivError::DivisionByZero));
+    assert_eq!(
+        d("1").checked_div(&d("0"), 4),
+        Err(DivError::DivisionByZero)
+    );
     assert_eq!(d("0.1").checked_add(&d("0.2")).unwrap(), d("0.3"));
 }
 
@@ -150,8 +198,14 @@ fn conversions() {
     assert_eq!(d("-123.456").to_f64(), -123.456);
     assert_eq!(d(NINES65).to_f64(), 1e65);
     assert_eq!(Decimal::from_f64(0.1).unwrap().unwrap().to_string(), "0.1");
-    assert_eq!(Decimal::from_f64(1e5).unwrap().unwrap().to_string(), "100000");
-    assert_eq!(Decimal::from_f64(-1.5e-3).unwrap().unwrap().to_string(), "-0.0015");
+    assert_eq!(
+        Decimal::from_f64(1e5).unwrap().unwrap().to_string(),
+        "100000"
+    );
+    assert_eq!(
+        Decimal::from_f64(-1.5e-3).unwrap().unwrap().to_string(),
+        "-0.0015"
+    );
     assert!(Decimal::from_f64(f64::NAN).is_none());
     assert_eq!(Decimal::from_f64(1e300).unwrap(), Err(Overflow));
     assert_eq!(Decimal::max_of(5, 2).to_string(), "999.99");
@@ -162,7 +216,12 @@ fn conversions() {
 
 #[test]
 fn coefficient_bytes_round_trip() {
-    for v in ["0", "-1.5", NINES65, "-0.00000000000000000000000000000000000001"] {
+    for v in [
+        "0",
+        "-1.5",
+        NINES65,
+        "-0.00000000000000000000000000000000000001",
+    ] {
         let x = d(v);
         let (b, n) = x.coefficient_le_bytes();
         let y = Decimal::from_coefficient_le_bytes(x.is_negative(), &b[..n], x.scale()).unwrap();

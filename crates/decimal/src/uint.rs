@@ -306,12 +306,16 @@ mod tests {
     use proptest::prelude::*;
 
     fn arb_u(max_limbs: usize) -> impl Strategy<Value = U> {
-        (proptest::collection::vec(any::<u64>(), LIMBS), 0..=max_limbs).prop_map(|(v, n)| {
-            let mut a = [0; LIMBS];
-            a[..n].copy_from_slice(&v[..n]);
-            // Sometimes thin values out to hit the correction steps.
-            U(a)
-        })
+        (
+            proptest::collection::vec(any::<u64>(), LIMBS),
+            0..=max_limbs,
+        )
+            .prop_map(|(v, n)| {
+                let mut a = [0; LIMBS];
+                a[..n].copy_from_slice(&v[..n]);
+                // Sometimes thin values out to hit the correction steps.
+                U(a)
+            })
     }
 
     proptest! {

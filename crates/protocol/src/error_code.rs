@@ -131,7 +131,9 @@ pub enum ErrorCode {
     DataTooLong,
     /// 1411 Incorrect %s value: '%s' for function %s
     WrongValueForType,
-    /// 1426 Too big precision %d specified for '%s'. Maximum is %d
+    /// 1425 Too big scale specified for '%s'. Maximum is %u
+    TooBigScale,
+    /// 1426 Too big precision specified for '%s'. Maximum is %u
     TooBigPrecision,
     /// 1427 For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '%s')
     MBiggerThanD,
@@ -306,6 +308,7 @@ impl ErrorCode {
             CannotUser => 1396,
             DataTooLong => 1406,
             WrongValueForType => 1411,
+            TooBigScale => 1425,
             TooBigPrecision => 1426,
             MBiggerThanD => 1427,
             TooBigDisplaywidth => 1439,
@@ -349,6 +352,7 @@ impl ErrorCode {
             | BlobCantHaveDefault
             | KeyColumnDoesNotExist
             | WrongColumnName
+            | TooBigScale
             | TooBigPrecision
             | MBiggerThanD
             | TooBigDisplaywidth

@@ -3,6 +3,11 @@
 
 use cohort_binlog::*;
 
+/// A DECIMAL cell from its text.
+pub fn dec(text: impl AsRef<str>) -> BinValue<'static> {
+    BinValue::Decimal(text.as_ref().parse().expect("decimal text"))
+}
+
 /// Columns of the wide test table `cohort.t_all` (1-based @N in mariadb-binlog output).
 pub fn wide_table() -> TableMap {
     use ColumnKind::*;
@@ -134,10 +139,10 @@ pub fn edge_rows() -> Vec<Vec<BinValue<'static>>> {
         BinValue::UInt(0),
         BinValue::UInt(0),
         BinValue::Int(i64::MIN),
-        BinValue::Decimal(format!("-{}.{}", nines(35), nines(30))),
-        BinValue::Decimal("-0.99".into()),
-        BinValue::Decimal("-999999999".into()),
-        BinValue::Decimal("-999999999.999999999".into()),
+        dec(format!("-{}.{}", nines(35), nines(30))),
+        dec("-0.99"),
+        dec("-999999999"),
+        dec("-999999999.999999999"),
         BinValue::Bytes(vec![b'a'; 255].into()),
         BinValue::Bytes(vec![b'b'; 256].into()),
         BinValue::Bytes(vec![b'c'; 255].into()),
@@ -171,10 +176,10 @@ pub fn edge_rows() -> Vec<Vec<BinValue<'static>>> {
         BinValue::UInt(16_777_215),
         BinValue::UInt(u32::MAX as u64),
         BinValue::Int(i64::MAX),
-        BinValue::Decimal(format!("{}.{}", nines(35), nines(30))),
-        BinValue::Decimal("0.99".into()),
-        BinValue::Decimal("999999999".into()),
-        BinValue::Decimal("999999999.999999999".into()),
+        dec(format!("{}.{}", nines(35), nines(30))),
+        dec("0.99"),
+        dec("999999999"),
+        dec("999999999.999999999"),
         BinValue::Bytes(b"tab\there\nnl \\ back".to_vec().into()),
         BinValue::Bytes(vec![0xf0, 0x9f, 0x90, 0xac].into()),
         BinValue::Bytes(vec![].into()),
@@ -211,10 +216,10 @@ pub fn edge_rows() -> Vec<Vec<BinValue<'static>>> {
         BinValue::UInt(0),
         BinValue::UInt(0),
         BinValue::Int(0),
-        BinValue::Decimal(format!("0.{}", "0".repeat(30))),
-        BinValue::Decimal("0.00".into()),
-        BinValue::Decimal("0".into()),
-        BinValue::Decimal("0.000000000".into()),
+        dec(format!("0.{}", "0".repeat(30))),
+        dec("0.00"),
+        dec("0"),
+        dec("0.000000000"),
         BinValue::Bytes(vec![].into()),
         BinValue::Bytes(vec![].into()),
         BinValue::Bytes(vec![].into()),
@@ -250,7 +255,7 @@ pub fn wide_row(i: i64) -> Vec<BinValue<'static>> {
     vec![
         BinValue::Int(i),
         BinValue::UInt(u64::MAX - i as u64),
-        BinValue::Decimal(format!(
+        dec(format!(
             "{}{}.{:03}",
             if i % 2 == 0 { "-" } else { "" },
             i * 1000 + 7,
@@ -298,7 +303,7 @@ pub fn wide_row(i: i64) -> Vec<BinValue<'static>> {
             second: 5,
             micro: 0,
         },
-        BinValue::Decimal(format!("-123456789012345678.{:012}", i)),
+        dec(format!("-123456789012345678.{:012}", i)),
         BinValue::Bytes(vec![b'm'; 9_000 + i as usize].into()),
     ]
 }
@@ -495,7 +500,7 @@ pub fn mariadb_text(kind: &ColumnKind, v: &BinValue) -> std::string::String {
                 format!("{u}")
             }
         }
-        (_, BinValue::Decimal(s)) => s.clone(),
+        (_, BinValue::Decimal(s)) => s.to_string(),
         (_, BinValue::Bytes(bytes)) => {
             // Bytes up to 0x1f are escaped, everything else is printed raw (no quote escaping).
             let mut s = vec![b'\''];

@@ -52,8 +52,8 @@
 use super::device::{LogDir, LogFile};
 use super::redo::{begin_frame, end_frame, parse_frame, FRAME_HEADER_LEN};
 use super::valuecodec::{
-    decode_row, decode_table_def, encode_row, encode_table_def, put_str, put_varint, CodecError,
-    Reader, CODEC_VERSION,
+    codec_readable, decode_row, decode_table_def, encode_row, encode_table_def, put_str,
+    put_varint, CodecError, Reader, CODEC_VERSION,
 };
 use crate::error::Error;
 use crate::storage::{CatalogSnapshot, Engine, ScanControl, TableId, TableSnapshot};
@@ -502,7 +502,7 @@ impl Loader<'_> {
             return Err(BlockError::Bad("second header".into()));
         }
         let (version, codec) = (r.u8()?, r.u8()?);
-        if version != FORMAT_VERSION || codec != CODEC_VERSION {
+        if version != FORMAT_VERSION || !codec_readable(codec) {
             let why = format!("unsupported checkpoint format {version} / value codec {codec}");
             return Err(BlockError::Bad(why));
         }
@@ -686,8 +686,8 @@ mod tests {
     use crate::storage::{
         ColumnDef, ColumnDefault, IndexDef, IndexPart, InsertOutcome, RowHandle, TableDef,
     };
+    use crate::types::Decimal;
     use crate::types::{Collation, DataType, Date, DateTime};
-    use rust_decimal::Decimal;
 
     fn col(name: &str, data_type: DataType, nullable: bool) -> ColumnDef {
         ColumnDef {
@@ -775,7 +775,7 @@ mod tests {
         let opt = |v: Value| if null { Value::Null } else { v };
         vec![
             Value::Int(id),
-            opt(Value::Decimal(Decimal::new(id * 101 - 50_000, 2))),
+            opt(Value::Decimal(Decimal::new((id * 101 - 50_000) as i128, 2))),
             opt(Value::Date(Date {
                 year: 2000 + (id % 30) as u16,
                 month: 1 + (id % 12) as u8,

@@ -82,7 +82,7 @@
 
 use super::device::{timed_sync, LogDir, LogFile, Poison, PoisonInfo, SyncStats};
 use super::valuecodec::{
-    decode_row, encode_row, put_str, put_varint, CodecError, Reader, CODEC_VERSION,
+    codec_readable, decode_row, encode_row, put_str, put_varint, CodecError, Reader, CODEC_VERSION,
 };
 use crate::storage::RowChange;
 use crate::types::Value;
@@ -428,7 +428,7 @@ fn parse_segment_header(b: &[u8]) -> Result<u64, HeaderProblem> {
     if b[..8] != SEGMENT_MAGIC {
         return Err(HeaderProblem::Unreadable("not a redo segment".into()));
     }
-    if b[8] != FORMAT_VERSION || b[9] != CODEC_VERSION {
+    if b[8] != FORMAT_VERSION || !codec_readable(b[9]) {
         return Err(HeaderProblem::Unreadable(format!(
             "unsupported redo format {} / value codec {}",
             b[8], b[9]
@@ -1132,8 +1132,8 @@ impl Iterator for RedoRecords {
 mod tests {
     use super::*;
     use crate::log::device::{Faults, SimDir};
+    use crate::types::Decimal;
     use crate::types::{Date, DateTime};
-    use rust_decimal::Decimal;
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 

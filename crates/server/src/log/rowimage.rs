@@ -6,7 +6,7 @@
 //! | DataType | binlog column | notes |
 //! |---|---|---|
 //! | TINYINT…BIGINT | Tiny / Short / Int24 / Long / LongLong | unsigned columns carry `UInt` |
-//! | DECIMAL(p,s) | NewDecimal | text rescaled to `s` digits |
+//! | DECIMAL(p,s) | NewDecimal | exact, at `s` digits |
 //! | FLOAT / DOUBLE | Float / Double | |
 //! | CHAR(n) / BINARY(n) | String, max bytes 4n / n | trailing spaces stripped (as MariaDB) |
 //! | VARCHAR(n) / VARBINARY(n) | VarString, max bytes 4n / n | |
@@ -14,9 +14,8 @@
 //! | DATE / DATETIME(f) / TIMESTAMP(f) | Date / DateTime2 / Timestamp2 | TIMESTAMP as UTC seconds |
 
 use crate::storage::TableDef;
-use crate::types::{DataType, Date, DateTime, Value};
+use crate::types::{DataType, Date, DateTime, Decimal, Value};
 use cohort_binlog::{BinValue, ColumnDef as BinColumn, ColumnKind, TableId, TableMap};
-use rust_decimal::Decimal;
 use std::borrow::Cow;
 
 /// The binlog column kind of a declared type.
@@ -102,7 +101,7 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
         (_, Value::Null) => BinValue::Null,
         (DataType::Float, v) => BinValue::Float(as_f64(v) as f32),
         (DataType::Double, v) => BinValue::Double(as_f64(v)),
-        (DataType::Decimal { scale, .. }, v) => BinValue::Decimal(decimal_text(v, *scale)),
+        (DataType::Decimal { scale, .. }, v) => BinValue::Decimal(decimal_at(v, *scale)),
         (t, Value::Int(i)) if t.is_unsigned() => BinValue::UInt(*i as u64),
         (_, Value::Int(i)) => BinValue::Int(*i),
         (t, Value::UInt(u)) if !t.is_unsigned() => BinValue::Int(*u as i64),
@@ -125,7 +124,7 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
             day: dt.date.day,
         },
         (_, Value::Double(d)) => BinValue::Double(*d),
-        (_, Value::Decimal(d)) => BinValue::Decimal(d.to_string()),
+        (_, Value::Decimal(d)) => BinValue::Decimal(d.clone()),
     }
 }
 
@@ -140,7 +139,7 @@ pub fn from_bin(t: &DataType, v: &BinValue) -> Value {
         },
         BinValue::Float(f) => Value::Double(*f as f64),
         BinValue::Double(d) => Value::Double(*d),
-        BinValue::Decimal(s) => s.parse::<Decimal>().map_or(Value::Null, Value::Decimal),
+        BinValue::Decimal(d) => Value::Decimal(d.clone()),
         BinValue::Bytes(b) => Value::Bytes(b.to_vec()),
         BinValue::Date { year, month, day } => Value::Date(Date {
             year: *year,
@@ -178,21 +177,24 @@ fn as_f64(v: &Value) -> f64 {
         Value::Int(i) => *i as f64,
         Value::UInt(u) => *u as f64,
         Value::Double(d) => *d,
-        Value::Decimal(d) => d.to_string().parse().unwrap_or(0.0),
+        Value::Decimal(d) => d.to_f64(),
         _ => 0.0,
     }
 }
 
-fn decimal_text(v: &Value, scale: u8) -> String {
-    let mut d = match v {
-        Value::Decimal(d) => *d,
+/// A column's value at the column's scale (stored values already are: this is a copy).
+fn decimal_at(v: &Value, scale: u8) -> Decimal {
+    let d = match v {
+        Value::Decimal(d) if d.scale() == scale => return d.clone(),
+        Value::Decimal(d) => d.clone(),
         Value::Int(i) => Decimal::from(*i),
         Value::UInt(u) => Decimal::from(*u),
-        Value::Double(f) => Decimal::try_from(*f).unwrap_or_default(),
+        Value::Double(f) => Decimal::from_f64(*f)
+            .and_then(Result::ok)
+            .unwrap_or_default(),
         _ => Decimal::ZERO,
     };
-    d.rescale(scale as u32);
-    d.to_string()
+    d.rescale(scale).unwrap_or(d)
 }
 
 fn strip_spaces(b: &[u8]) -> &[u8] {

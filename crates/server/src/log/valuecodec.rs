@@ -7,8 +7,13 @@
 //!
 //! The layouts below are version [`CODEC_VERSION`]. The encoding carries no version byte of its
 //! own per value; every file that holds encoded values records `CODEC_VERSION` in its header
-//! (redo segment header, checkpoint header) and refuses a version it does not know. A change of
-//! any layout below bumps the constant.
+//! (redo segment header, checkpoint header) and refuses a version it cannot read
+//! ([`codec_readable`]). A change of any layout below bumps the constant.
+//!
+//! | version | change |
+//! |---|---|
+//! | 1 | first layout; DECIMAL as tag 4 (`rust_decimal`'s 96-bit form, at most 28 digits) |
+//! | 2 | DECIMAL as tag 8 (65 digits, scale 38, exact); tag 4 is still read, so version 1 files stay readable |
 //!
 //! # Primitives
 //!
@@ -30,10 +35,11 @@
 //! | 1 | `Int(i64)` | `zigzag` |
 //! | 2 | `UInt(u64)` | `varint` |
 //! | 3 | `Double(f64)` | `u64le` of `f64::to_bits` |
-//! | 4 | `Decimal` | 16 bytes of `rust_decimal::Decimal::serialize` (flags, lo, mid, hi); the flags must have scale ≤ 28 and no bits outside scale and sign |
+//! | 4 | `Decimal` (read only, version 1) | 16 bytes: `u32le` flags (scale in bits 16–23, at most 38; sign in bit 31; no other bits), then the 96-bit coefficient as `u32le` lo, mid, hi |
 //! | 5 | `Bytes` | `bytes` |
 //! | 6 | `Date` | `u16le` year, `u8` month, `u8` day |
 //! | 7 | `DateTime` | date as above, `u8` hour, minute, second, `u32le` micros |
+//! | 8 | `Decimal` | `u8` scale (≤ 81), `bool` negative, `bytes` coefficient little-endian without high zero bytes (below 10^81; a zero is never negative) |
 //!
 //! A row is `varint` column count, then each value.
 //!
@@ -57,12 +63,17 @@
 //! ```
 
 use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
-use crate::types::{Collation, DataType, Date, DateTime, Value};
-use rust_decimal::Decimal;
+use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
 
 /// The version of every layout in this file, recorded in the header of each file that uses it.
-pub const CODEC_VERSION: u8 = 1;
+pub const CODEC_VERSION: u8 = 2;
+
+/// True for a codec version this build reads: the current one and version 1 (whose only
+/// difference is the DECIMAL layout, still decoded).
+pub fn codec_readable(version: u8) -> bool {
+    (1..=CODEC_VERSION).contains(&version)
+}
 
 /// Malformed input: what was expected, and the offset (within the decoded buffer) where.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,8 +151,11 @@ pub fn encode_value(out: &mut Vec<u8>, v: &Value) {
             out.extend_from_slice(&d.to_bits().to_le_bytes());
         }
         Value::Decimal(d) => {
-            out.push(4);
-            out.extend_from_slice(&d.serialize());
+            out.push(8);
+            out.push(d.scale());
+            put_bool(out, d.is_negative());
+            let (bytes, len) = d.coefficient_le_bytes();
+            put_bytes(out, &bytes[..len]);
         }
         Value::Bytes(b) => {
             out.push(5);
@@ -422,17 +436,41 @@ fn decode_zigzag(z: u64) -> i64 {
     ((z >> 1) as i64) ^ -((z & 1) as i64)
 }
 
-/// Bits of the decimal flags word that may be set: scale (16..24) and sign (31).
+/// Bits of the version 1 decimal flags word that may be set: scale (16..24) and sign (31).
 const DECIMAL_FLAG_BITS: u32 = 0x80FF_0000;
 
-fn decode_decimal(r: &mut Reader<'_>) -> CodecResult<Decimal> {
+/// A version 1 (tag 4) decimal. Its writer could produce scales up to 29 (which its reader
+/// then refused, leaving the data directory unreadable); any scale up to 38 is read back
+/// exactly here.
+fn decode_legacy_decimal(r: &mut Reader<'_>) -> CodecResult<Decimal> {
     let bytes: [u8; 16] = r.array()?;
-    let flags = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    let word = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    let flags = word(0);
     let scale = (flags >> 16) & 0xff;
-    if flags & !DECIMAL_FLAG_BITS != 0 || scale > 28 {
+    if flags & !DECIMAL_FLAG_BITS != 0 || scale > cohort_decimal::MAX_SCALE as u32 {
         return Err(r.error(format!("bad decimal flags {flags:#010x}")));
     }
-    Ok(Decimal::deserialize(bytes))
+    let coefficient = word(4) as u128 | (word(8) as u128) << 32 | (word(12) as u128) << 64;
+    Ok(Decimal::from_u128(
+        flags >> 31 == 1,
+        coefficient,
+        scale as u8,
+    ))
+}
+
+fn decode_decimal(r: &mut Reader<'_>) -> CodecResult<Decimal> {
+    let scale = r.u8()?;
+    let negative = r.bool()?;
+    let bytes = r.bytes()?;
+    if bytes.last() == Some(&0) {
+        return Err(r.error("decimal coefficient has a high zero byte"));
+    }
+    Decimal::from_coefficient_le_bytes(negative, bytes, scale).ok_or_else(|| {
+        r.error(format!(
+            "bad decimal (scale {scale}, {} bytes)",
+            bytes.len()
+        ))
+    })
 }
 
 fn decode_date(r: &mut Reader<'_>) -> CodecResult<Date> {
@@ -459,10 +497,11 @@ pub fn decode_value(r: &mut Reader<'_>) -> CodecResult<Value> {
         1 => Value::Int(decode_zigzag(r.varint()?)),
         2 => Value::UInt(r.varint()?),
         3 => Value::Double(f64::from_bits(r.u64()?)),
-        4 => Value::Decimal(decode_decimal(r)?),
+        4 => Value::Decimal(decode_legacy_decimal(r)?),
         5 => Value::Bytes(r.bytes()?.to_vec()),
         6 => Value::Date(decode_date(r)?),
         7 => Value::DateTime(decode_datetime(r)?),
+        8 => Value::Decimal(decode_decimal(r)?),
         t => return Err(r.error(format!("unknown value tag {t}"))),
     })
 }
@@ -618,8 +657,18 @@ pub(crate) mod tests {
         x == y && a.len() == b.len()
     }
 
+    /// Decimals of up to 65 digits, scale up to 38 (inline and wide coefficients).
     pub(crate) fn arb_decimal() -> impl Strategy<Value = Decimal> {
-        (any::<i64>(), 0u32..=28).prop_map(|(m, s)| Decimal::new(m, s))
+        prop_oneof![
+            (any::<i64>(), 0u8..=18).prop_map(|(m, s)| Decimal::new(m as i128, s)),
+            (any::<bool>(), "[0-9]{1,65}", 0usize..=38).prop_map(|(neg, digits, scale)| {
+                let scale = scale.min(digits.len());
+                let (i, f) = digits.split_at(digits.len() - scale);
+                let text = format!("{}{i}.{f}0", if neg { "-" } else { "" });
+                let d: Decimal = text.parse().unwrap();
+                d.rescale(scale as u8).unwrap()
+            }),
+        ]
     }
 
     pub(crate) fn arb_value() -> impl Strategy<Value = Value> {
@@ -802,7 +851,7 @@ pub(crate) mod tests {
             Value::Double(-0.0),
             Value::Double(f64::from_bits(0x7ff8_dead_beef_0001)),
             Value::Decimal(Decimal::new(-1, 3)),
-            Value::Decimal(Decimal::MAX),
+            Value::Decimal(Decimal::max_of(65, 30)),
             Value::Decimal("12345.678901234567890123456789".parse().unwrap()),
             Value::Bytes(vec![]),
             Value::Date(Date::default()),
@@ -824,17 +873,98 @@ pub(crate) mod tests {
         assert!(same(&row, &back));
         let Value::Double(z) = back[4] else { panic!() };
         assert!(z.is_sign_negative());
-        let Value::Decimal(d) = back[6] else { panic!() };
-        assert_eq!((d.scale(), d.is_sign_negative()), (3, true));
+        let Value::Decimal(d) = &back[6] else {
+            panic!()
+        };
+        assert_eq!((d.scale(), d.is_negative()), (3, true));
+    }
+
+    /// Every DECIMAL(M,D) extreme round-trips with its scale (the version 1 layout held 28
+    /// digits: `DECIMAL(65,30)` values could not be written back).
+    #[test]
+    fn decimal_extremes_are_exact() {
+        let mut row = Vec::new();
+        for (p, s) in [
+            (65, 30),
+            (65, 0),
+            (65, 38),
+            (38, 38),
+            (1, 0),
+            (1, 1),
+            (10, 2),
+        ] {
+            let max = Decimal::max_of(p, s);
+            let tiny = Decimal::new(1, s);
+            for d in [
+                max.clone(),
+                max.neg(),
+                tiny.clone(),
+                tiny.neg(),
+                Decimal::new(0, s),
+            ] {
+                row.push(Value::Decimal(d));
+            }
+        }
+        let mut buf = Vec::new();
+        encode_row(&mut buf, &row);
+        let mut r = Reader::new(&buf);
+        let back = decode_row(&mut r).unwrap();
+        r.finish().unwrap();
+        for (a, b) in row.iter().zip(&back) {
+            let (Value::Decimal(a), Value::Decimal(b)) = (a, b) else {
+                panic!()
+            };
+            assert_eq!((a.to_string(), a.scale()), (b.to_string(), b.scale()));
+        }
+    }
+
+    /// Version 1 files stay readable, including the scale-29 decimals its writer produced
+    /// for DECIMAL(65,30) columns (then refused with "bad decimal flags").
+    #[test]
+    fn version_1_decimals_are_read() {
+        // rust_decimal's `0.5` rescaled to 29 digits: flags (scale 29), then 5 × 10^28.
+        let bricked: [u8; 17] = [
+            4, 0, 0, 29, 0, 0, 0, 0, 80, 229, 11, 185, 54, 215, 7, 143, 161,
+        ];
+        let v = decode_value(&mut Reader::new(&bricked)).unwrap();
+        assert_eq!(v, Value::Decimal("0.5".parse().unwrap()));
+        let Value::Decimal(d) = v else { panic!() };
+        assert_eq!(d.scale(), 29);
+        // -12.345: sign bit, scale 3, coefficient 12345.
+        let mut old = vec![4, 0, 0, 3, 0x80];
+        old.extend_from_slice(&12345u32.to_le_bytes());
+        old.extend_from_slice(&[0; 8]);
+        let v = decode_value(&mut Reader::new(&old)).unwrap();
+        assert_eq!(convert_text(&v), "-12.345");
+        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(3));
+    }
+
+    fn convert_text(v: &Value) -> String {
+        match v {
+            Value::Decimal(d) => d.to_string(),
+            other => format!("{other:?}"),
+        }
     }
 
     #[test]
     fn malformed_inputs_are_errors() {
-        // Unknown tag, bad bool, overlong varint, decimal with a scale of 29, huge count.
+        // Unknown tag, bad bool, overlong varint, decimal with a scale of 39, huge count.
         assert!(decode_value(&mut Reader::new(&[9])).is_err());
-        let mut bad_decimal = vec![4, 0, 0, 29, 0];
+        let mut bad_decimal = vec![4, 0, 0, 39, 0];
         bad_decimal.extend_from_slice(&[0; 12]);
         assert!(decode_value(&mut Reader::new(&bad_decimal)).is_err());
+        // Version 2 decimals: negative zero, a high zero byte, a coefficient of 10^81, a
+        // scale beyond the buffer.
+        assert!(decode_value(&mut Reader::new(&[8, 0, 1, 0])).is_err());
+        assert!(decode_value(&mut Reader::new(&[8, 0, 0, 2, 1, 0])).is_err());
+        assert!(decode_value(&mut Reader::new(&[
+            8, 0, 0, 34, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+        ]))
+        .is_err());
+        assert!(decode_value(&mut Reader::new(&[8, 82, 0, 1, 1])).is_err());
+        assert!(decode_value(&mut Reader::new(&[8, 81, 0, 1, 1])).is_ok());
         assert!(Reader::new(&[0xff; 11]).varint().is_err());
         assert!(Reader::new(&[2]).bool().is_err());
         let mut huge = Vec::new();

@@ -58,13 +58,24 @@ pub(super) fn write_result(
 }
 
 fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], format: RowFormat) {
-    // Decimals and other values without a borrowed form get their text here first.
-    let texts: Vec<Option<String>> = row.iter().map(owned_text).collect();
+    // Decimals have no borrowed wire form: their text is built here first (only for rows
+    // that hold one).
+    let texts: Vec<Option<String>> = if row.iter().any(|v| matches!(v, Value::Decimal(_))) {
+        row.iter()
+            .zip(columns)
+            .map(|(v, c)| decimal_text(v, c))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let cells: Vec<Cell> = row
         .iter()
-        .zip(&texts)
+        .enumerate()
         .zip(columns)
-        .map(|((v, t), c)| to_cell(v, t.as_deref(), c.column_type))
+        .map(|((i, v), c)| {
+            let text = texts.get(i).and_then(|t| t.as_deref());
+            to_cell(v, text, c.column_type)
+        })
         .collect();
     let written = match format {
         RowFormat::Text => w.write_text_row(columns, &cells),
@@ -78,11 +89,19 @@ fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], 
     }
 }
 
-fn owned_text(v: &Value) -> Option<String> {
-    match v {
-        Value::Decimal(d) => Some(d.to_string()),
-        _ => None,
+/// The text of a decimal: at the column's scale for a DECIMAL column (MariaDB prints every
+/// value of a column with the column's digits).
+fn decimal_text(v: &Value, c: &ColumnDefinition) -> Option<String> {
+    let Value::Decimal(d) = v else { return None };
+    if c.column_type == ColumnType::NEWDECIMAL
+        && c.decimals != d.scale()
+        && c.decimals <= cohort_decimal::MAX_SCALE
+    {
+        if let Ok(r) = d.rescale(c.decimals) {
+            return Some(r.to_string());
+        }
     }
+    Some(d.to_string())
 }
 
 /// The wire form of one value for a column of wire type `ty`.
@@ -93,7 +112,7 @@ fn to_cell<'a>(v: &'a Value, text: Option<&'a str>, ty: ColumnType) -> Cell<'a> 
         Value::UInt(u) => Cell::UInt(*u),
         Value::Double(d) if ty == ColumnType::FLOAT => Cell::Float(*d as f32),
         Value::Double(d) => Cell::Double(*d),
-        Value::Decimal(_) => Cell::Bytes(text.unwrap_or("").as_bytes()),
+        Value::Decimal(d) => decimal_cell(d, text, ty),
         Value::Bytes(b) => Cell::Bytes(b),
         Value::Date(d) => Cell::Date(WDate {
             year: d.year,
@@ -109,5 +128,30 @@ fn to_cell<'a>(v: &'a Value, text: Option<&'a str>, ty: ColumnType) -> Cell<'a> 
             second: dt.second,
             micros: dt.micros,
         }),
+    }
+}
+
+/// A decimal in a column whose wire type is not DECIMAL (a value the binder typed as an
+/// integer or a double, e.g. `FLOOR` of a large decimal): converted so the binary protocol can
+/// carry it; text otherwise.
+fn decimal_cell<'a>(
+    d: &cohort_decimal::Decimal,
+    text: Option<&'a str>,
+    ty: ColumnType,
+) -> Cell<'a> {
+    use cohort_decimal::Rounding;
+    match ty {
+        ColumnType::TINY
+        | ColumnType::SHORT
+        | ColumnType::INT24
+        | ColumnType::LONG
+        | ColumnType::LONGLONG => match d.to_i128(Rounding::HalfUp) {
+            Some(i) if i < 0 => Cell::Int(i.max(i64::MIN as i128) as i64),
+            Some(i) => Cell::UInt(i.min(u64::MAX as i128) as u64),
+            None if d.is_negative() => Cell::Int(i64::MIN),
+            None => Cell::UInt(u64::MAX),
+        },
+        ColumnType::FLOAT | ColumnType::DOUBLE => Cell::Double(d.to_f64()),
+        _ => Cell::Bytes(text.unwrap_or("").as_bytes()),
     }
 }

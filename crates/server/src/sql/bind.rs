@@ -6,15 +6,15 @@
 //! binder allows them (select list, HAVING, ORDER BY); elsewhere they are error 1111.
 
 use super::env::Env;
-use super::expr::{ArithOp, CastTo, CmpOp, Expr};
+use super::expr::{ArithOp, CastTo, CmpOp, Expr, DIV_PRECISION_INCREMENT};
 use super::functions::{self, TrimSide};
 use super::sqltype::{Class, SqlType};
 use crate::error::{Error, Result};
 use crate::storage::TableDef;
-use crate::types::{Collation, Value};
+use crate::types::{Collation, Decimal, Value};
+use cohort_decimal::MAX_SCALE;
 use cohort_protocol::column::ColumnType;
 use cohort_protocol::ErrorCode;
-use rust_decimal::Decimal;
 use sqlparser::ast::{self, BinaryOperator, UnaryOperator};
 use sqlparser::tokenizer::Location;
 
@@ -538,17 +538,21 @@ impl<'a> Binder<'a> {
                     ) = negate_literal(v)
                     {
                         let v = negate_literal(v)?;
-                        let mut t = if matches!(v, Value::Int(_)) {
-                            int_literal_type(&v)
-                        } else {
-                            t
+                        let t = match &v {
+                            Value::Int(_) | Value::UInt(_) => int_literal_type(&v),
+                            Value::Decimal(d) => decimal_value_type(d),
+                            _ => t,
                         };
-                        t.length += u32::from(matches!(v, Value::Decimal(_)));
                         return Ok((Expr::Lit(v), t.not_null()));
                     }
                 }
                 let t = match t.class {
-                    Class::Int | Class::Decimal | Class::Double => t,
+                    Class::Decimal => {
+                        let mut t = t;
+                        t.length += 1;
+                        t
+                    }
+                    Class::Int | Class::Double => t,
                     _ => SqlType::double().with_nullable(t.nullable),
                 };
                 Ok((Expr::Neg(Box::new(x)), t))
@@ -841,11 +845,7 @@ impl<'a> Binder<'a> {
                 )
             }
             D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
-                let (p, s) = match info {
-                    ast::ExactNumberInfo::None => (10, 0),
-                    ast::ExactNumberInfo::Precision(p) => (*p as u8, 0),
-                    ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p as u8, (*s).max(0) as u8),
-                };
+                let (p, s) = cast_decimal_spec(info, e)?;
                 (CastTo::Decimal(p, s), SqlType::decimal(p as u32, s))
             }
             D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => {
@@ -988,16 +988,19 @@ fn aggregate_func(upper: &str) -> Option<AggFunc> {
 pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
     match func {
         AggFunc::CountStar | AggFunc::Count => SqlType::bigint().not_null(),
+        // MariaDB: SUM widens the precision by 22 digits (at most 65), AVG by 4 (not capped)
+        // with 4 more digits of scale (at most 38).
         AggFunc::Sum => match arg.class {
-            Class::Int => SqlType::decimal(32, 0),
-            Class::Decimal => SqlType::decimal((arg.length + 22).min(65), arg.decimals),
+            Class::Int | Class::Decimal => {
+                SqlType::decimal((decimal_precision(arg) + 22).min(65), arg.decimals)
+            }
             _ => SqlType::double(),
         },
         AggFunc::Avg => match arg.class {
-            Class::Int => SqlType::decimal(14, 4),
-            Class::Decimal => {
-                SqlType::decimal((arg.length + 4).min(65), (arg.decimals + 4).min(30))
-            }
+            Class::Int | Class::Decimal => SqlType::decimal(
+                decimal_precision(arg) + 4,
+                (arg.decimals + DIV_PRECISION_INCREMENT).min(MAX_SCALE),
+            ),
             _ => SqlType::double(),
         },
         AggFunc::Min | AggFunc::Max => {
@@ -1041,21 +1044,19 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
             if ca == Double || cb == Double {
                 SqlType::double()
             } else {
-                let scale =
-                    (a.decimals.min(30) as u32 + super::expr::DIV_PRECISION_INCREMENT) as u8;
-                SqlType::decimal(a.length.max(1) + scale as u32, scale)
+                // MariaDB: scale s1 + increment (at most 38); precision int1 + s2 + s1 +
+                // increment (at most 65).
+                let s1 = a.decimals.min(MAX_SCALE);
+                let scale = (s1 + DIV_PRECISION_INCREMENT).min(MAX_SCALE);
+                let p = int_digits(a) + b.decimals.min(MAX_SCALE) as u32 + s1 as u32 + 4;
+                SqlType::decimal(p.min(65), scale)
             }
         }
         _ => {
             if ca == Double || cb == Double {
                 SqlType::double()
             } else if ca == Decimal || cb == Decimal {
-                let scale = if op == ArithOp::Mul {
-                    a.decimals.saturating_add(b.decimals)
-                } else {
-                    a.decimals.max(b.decimals)
-                };
-                SqlType::decimal(a.length.max(b.length) + 1, scale.min(30))
+                decimal_arith_type(op, a, b)
             } else if ca == Null && cb == Null {
                 SqlType::double()
             } else {
@@ -1079,7 +1080,7 @@ pub fn value_type(v: &Value) -> SqlType {
         Value::Int(_) => SqlType::bigint().not_null(),
         Value::UInt(_) => SqlType::ubigint().not_null(),
         Value::Double(_) => SqlType::double().not_null(),
-        Value::Decimal(d) => SqlType::decimal(30, d.scale().min(30) as u8).not_null(),
+        Value::Decimal(d) => decimal_value_type(d),
         Value::Bytes(b) => {
             let n = String::from_utf8_lossy(b).chars().count() as u32;
             SqlType::varchar(n.max(1)).not_null()
@@ -1087,6 +1088,82 @@ pub fn value_type(v: &Value) -> SqlType {
         Value::Date(_) => SqlType::date().not_null(),
         Value::DateTime(dt) => SqlType::datetime(if dt.micros > 0 { 6 } else { 0 }).not_null(),
     }
+}
+
+/// Digits of precision of a numeric type (`decimal_precision()` in MariaDB): a DECIMAL's
+/// precision; an integer column's digits (its display length less the sign); an integer
+/// literal's digits.
+pub fn decimal_precision(t: &SqlType) -> u32 {
+    match t.class {
+        Class::Decimal => t
+            .length
+            .saturating_sub(1 + u32::from(t.decimals > 0))
+            .max(1),
+        Class::Int if t.length >= 11 && !t.unsigned => t.length - 1,
+        _ => t.length.max(1),
+    }
+}
+
+/// Digits before the point of a numeric type.
+fn int_digits(t: &SqlType) -> u32 {
+    decimal_precision(t).saturating_sub(t.decimals.min(MAX_SCALE) as u32)
+}
+
+/// The type of `a op b` when one side is DECIMAL and neither is DOUBLE (MariaDB's rules):
+/// `+ -`: max(int) + 1 integer digits, max(scale) (precision not capped at 65: the 81-digit
+/// working range holds it); `*`: p1 + p2 (at most 65), s1 + s2 (at most 38); `MOD`:
+/// max(int) + max(scale).
+fn decimal_arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
+    let (sa, sb) = (a.decimals.min(MAX_SCALE), b.decimals.min(MAX_SCALE));
+    match op {
+        ArithOp::Mul => SqlType::decimal(
+            (decimal_precision(a) + decimal_precision(b)).min(65),
+            (sa + sb).min(MAX_SCALE),
+        ),
+        ArithOp::Mod => {
+            let s = sa.max(sb);
+            SqlType::decimal((int_digits(a).max(int_digits(b)) + s as u32).min(65), s)
+        }
+        _ => {
+            let s = sa.max(sb);
+            SqlType::decimal(int_digits(a).max(int_digits(b)) + 1 + s as u32, s)
+        }
+    }
+}
+
+/// The type of a decimal value: its own digits and scale.
+fn decimal_value_type(d: &Decimal) -> SqlType {
+    SqlType::decimal(d.int_digits().max(1) + d.scale() as u32, d.scale()).not_null()
+}
+
+/// `DECIMAL[(M[,D])]` of a CAST, checked as MariaDB: M ≤ 65 (1426), D ≤ 38 (1425), M ≥ D
+/// (1427). M = 0 means the default 10.
+fn cast_decimal_spec(info: &ast::ExactNumberInfo, e: &ast::Expr) -> Result<(u8, u8)> {
+    let (p, s): (u64, i64) = match info {
+        ast::ExactNumberInfo::None => (10, 0),
+        ast::ExactNumberInfo::Precision(p) => (*p, 0),
+        ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, *s),
+    };
+    if p > 65 {
+        return Err(Error::new(
+            ErrorCode::TooBigPrecision,
+            format!("Too big precision specified for '{e}'. Maximum is 65"),
+        ));
+    }
+    if !(0..=MAX_SCALE as i64).contains(&s) {
+        return Err(Error::new(
+            ErrorCode::TooBigScale,
+            format!("Too big scale specified for '{e}'. Maximum is 38"),
+        ));
+    }
+    let p = if p == 0 { 10 } else { p };
+    if s as u64 > p {
+        return Err(Error::new(
+            ErrorCode::MBiggerThanD,
+            "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '')",
+        ));
+    }
+    Ok((p as u8, s as u8))
 }
 
 fn int_literal_type(v: &Value) -> SqlType {
@@ -1118,12 +1195,19 @@ fn number_literal(s: &str) -> Result<(Value, SqlType)> {
         }
     }
     if !has_exp {
-        if let Ok(d) = s.parse::<Decimal>() {
-            let scale = d.scale() as u8;
-            let digits = s.chars().filter(|c| c.is_ascii_digit()).count() as u32;
-            let mut t = SqlType::decimal(digits.max(1), scale);
-            t.length = s.len() as u32;
-            return Ok((Value::Decimal(d), t.not_null()));
+        match Decimal::parse(s.as_bytes()) {
+            Ok(p) => {
+                // Precision: the digits as written (`0.000` has 4, `.5` has 1).
+                let digits = s.bytes().filter(u8::is_ascii_digit).count() as u32;
+                let t = SqlType::decimal(digits.max(1), p.value.scale());
+                return Ok((Value::Decimal(p.value), t.not_null()));
+            }
+            // More than 81 integer digits: MariaDB gives the largest DECIMAL(65,0).
+            Err(cohort_decimal::ParseError::Overflow) => {
+                let t = SqlType::decimal(65, 0);
+                return Ok((Value::Decimal(Decimal::max_of(65, 0)), t.not_null()));
+            }
+            Err(cohort_decimal::ParseError::Syntax) => {}
         }
     }
     match s.parse::<f64>() {
@@ -1136,11 +1220,11 @@ fn negate_literal(v: &Value) -> Result<Value> {
     Ok(match v {
         Value::Int(i) => match i.checked_neg() {
             Some(n) => Value::Int(n),
-            None => Value::Decimal(-Decimal::from(*i)),
+            None => Value::Decimal(Decimal::from(*i).neg()),
         },
         Value::UInt(u) if *u == i64::MAX as u64 + 1 => Value::Int(i64::MIN),
-        Value::UInt(u) => Value::Decimal(-Decimal::from(*u)),
-        Value::Decimal(d) => Value::Decimal(-*d),
+        Value::UInt(u) => Value::Decimal(Decimal::from(*u).neg()),
+        Value::Decimal(d) => Value::Decimal(d.neg()),
         Value::Double(f) => Value::Double(-f),
         other => other.clone(),
     })

@@ -62,13 +62,11 @@ pub fn compare_nums(a: &Num, b: &Num) -> Ordering {
         (F(x), F(y)) => x.partial_cmp(y).unwrap_or(Ordering::Equal),
         (F(x), other) => x.partial_cmp(&other.to_f64()).unwrap_or(Ordering::Equal),
         (other, F(y)) => other.to_f64().partial_cmp(y).unwrap_or(Ordering::Equal),
-        _ => match (a.to_decimal(), b.to_decimal()) {
-            (Some(x), Some(y)) => x.cmp(&y),
-            _ => a
-                .to_f64()
-                .partial_cmp(&b.to_f64())
-                .unwrap_or(Ordering::Equal),
-        },
+        (D(x), D(y)) => x.cmp(y),
+        (D(x), I(y)) => x.cmp(&(*y).into()),
+        (D(x), U(y)) => x.cmp(&(*y).into()),
+        (I(x), D(y)) => cohort_decimal::Decimal::from(*x).cmp(y),
+        (U(x), D(y)) => cohort_decimal::Decimal::from(*x).cmp(y),
     }
 }
 
@@ -192,9 +190,11 @@ pub fn group_key(v: &Value, coll: Collation, out: &mut Vec<u8>) {
         }
         Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
             out.push(3);
-            match convert::to_num(v).to_decimal() {
-                Some(d) => out.extend_from_slice(d.normalize().to_string().as_bytes()),
-                None => out.extend_from_slice(&convert::to_num(v).to_f64().to_bits().to_be_bytes()),
+            // One form per number: 1, 1.0 and 1.00 group together.
+            let n = convert::to_num(v);
+            match n.to_decimal() {
+                Some(d) => d.normalized().write_text(out),
+                None => out.extend_from_slice(&n.to_f64().to_bits().to_be_bytes()),
             }
         }
     }

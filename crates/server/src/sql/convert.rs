@@ -14,15 +14,14 @@
 use crate::error::{Error, Result};
 use crate::session::state::Warning;
 use crate::storage::ColumnDef;
-use crate::types::{DataType, Date, DateTime, Value};
+use crate::types::{DataType, Date, DateTime, Decimal, Value};
+use cohort_decimal::{ParseError, Rounding};
 use cohort_protocol::ErrorCode;
-use rust_decimal::prelude::{FromPrimitive, ToPrimitive};
-use rust_decimal::{Decimal, RoundingStrategy};
 use std::borrow::Cow;
 use std::cell::RefCell;
 
 /// A number in the most exact form available.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Num {
     I(i64),
     U(u64),
@@ -31,37 +30,41 @@ pub enum Num {
 }
 
 impl Num {
-    pub fn to_f64(self) -> f64 {
+    pub fn to_f64(&self) -> f64 {
         match self {
-            Num::I(i) => i as f64,
-            Num::U(u) => u as f64,
-            Num::D(d) => d.to_f64().unwrap_or(0.0),
-            Num::F(f) => f,
+            Num::I(i) => *i as f64,
+            Num::U(u) => *u as f64,
+            Num::D(d) => d.to_f64(),
+            Num::F(f) => *f,
         }
     }
 
-    pub fn to_decimal(self) -> Option<Decimal> {
+    /// The exact decimal of an integer or decimal; a DOUBLE's shortest digits. None for NaN,
+    /// infinities and doubles beyond the decimal range.
+    pub fn to_decimal(&self) -> Option<Decimal> {
         match self {
-            Num::I(i) => Some(Decimal::from(i)),
-            Num::U(u) => Some(Decimal::from(u)),
-            Num::D(d) => Some(d),
-            Num::F(f) => Decimal::from_f64(f),
+            Num::I(i) => Some(Decimal::from(*i)),
+            Num::U(u) => Some(Decimal::from(*u)),
+            Num::D(d) => Some(d.clone()),
+            Num::F(f) => Decimal::from_f64(*f)?.ok(),
         }
+    }
+
+    /// True for the exact kinds (integers and decimals).
+    pub fn is_exact(&self) -> bool {
+        !matches!(self, Num::F(_))
     }
 
     /// Rounded to an integer (half away from zero), saturating.
-    pub fn to_i128(self) -> i128 {
+    pub fn to_i128(&self) -> i128 {
         match self {
-            Num::I(i) => i as i128,
-            Num::U(u) => u as i128,
-            Num::D(d) => d
-                .round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero)
-                .to_i128()
-                .unwrap_or(if d.is_sign_negative() {
-                    i128::MIN
-                } else {
-                    i128::MAX
-                }),
+            Num::I(i) => *i as i128,
+            Num::U(u) => *u as i128,
+            Num::D(d) => d.to_i128(Rounding::HalfUp).unwrap_or(if d.is_negative() {
+                i128::MIN
+            } else {
+                i128::MAX
+            }),
             Num::F(f) => {
                 if f.is_nan() {
                     0
@@ -170,11 +173,24 @@ fn number_from_text(text: &str, frac: bool, exp: bool) -> Num {
         }
     }
     if !exp {
-        if let Ok(d) = text.parse::<Decimal>() {
-            return Num::D(d);
+        if let Ok(p) = Decimal::parse(text.as_bytes()) {
+            return Num::D(p.value);
         }
     }
     Num::F(text.parse::<f64>().unwrap_or(0.0))
+}
+
+/// The exact decimal of the numeric prefix of a string (exponents included: `'1.5e3'` is
+/// 1500), with the prefix's [`ParsedNum`]. The value is None when there is no prefix or it
+/// overflows the decimal range (the caller reports the problem); `Some(Err)` on overflow.
+pub fn parse_decimal(s: &[u8]) -> (ParsedNum, Option<Result<Decimal, ParseError>>) {
+    let p = parse_num(s);
+    if p.used == 0 {
+        return (p, None);
+    }
+    let text = s[..p.used].trim_ascii_start();
+    let d = Decimal::parse(text).map(|x| x.value);
+    (p, Some(d))
 }
 
 /// A value in a numeric context (lossy: strings use their numeric prefix).
@@ -184,7 +200,7 @@ pub fn to_num(v: &Value) -> Num {
         Value::Int(i) => Num::I(*i),
         Value::UInt(u) => Num::U(*u),
         Value::Double(f) => Num::F(*f),
-        Value::Decimal(d) => Num::D(*d),
+        Value::Decimal(d) => Num::D(d.clone()),
         Value::Bytes(b) => parse_num(b).num,
         Value::Date(d) => Num::I(date_number(*d)),
         Value::DateTime(dt) => {
@@ -195,7 +211,7 @@ pub fn to_num(v: &Value) -> Num {
             if dt.micros == 0 {
                 Num::I(n)
             } else {
-                Num::D(Decimal::from(n) + Decimal::new(dt.micros as i64, 6))
+                Num::D(Decimal::new(n as i128 * 1_000_000 + dt.micros as i128, 6))
             }
         }
     }
@@ -608,7 +624,7 @@ pub fn implicit_default(dt: &DataType) -> Value {
     match dt {
         t if t.is_integer() && t.is_unsigned() => Value::UInt(0),
         t if t.is_integer() => Value::Int(0),
-        DataType::Decimal { scale, .. } => Value::Decimal(Decimal::new(0, *scale as u32)),
+        DataType::Decimal { scale, .. } => Value::Decimal(Decimal::new(0, *scale)),
         DataType::Float | DataType::Double => Value::Double(0.0),
         DataType::Binary { len } => Value::Bytes(vec![0; *len as usize]),
         DataType::Date => Value::Date(Date::default()),
@@ -706,16 +722,8 @@ fn store_int(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
     Ok(int_value(n, &col.data_type))
 }
 
-/// The largest absolute value of DECIMAL(p, s), if representable.
-fn decimal_max(precision: u8, scale: u8) -> Option<Decimal> {
-    let int_digits = precision.saturating_sub(scale) as u32;
-    if precision as u32 > 28 {
-        return None;
-    }
-    let m = 10i128.checked_pow(int_digits + scale as u32)? - 1;
-    Decimal::try_from_i128_with_scale(m, scale as u32).ok()
-}
-
+/// Convert `v` for a `DECIMAL(precision, scale)` column: rounded half up to `scale` (note
+/// 1265 when digits are lost), out of range → 1264 and the nearest limit.
 fn store_decimal(
     v: Value,
     precision: u8,
@@ -723,24 +731,48 @@ fn store_decimal(
     col: &ColumnDef,
     sc: &StoreCtx<'_>,
 ) -> Result<Value> {
-    let num = match &v {
+    let exact = match &v {
         Value::Bytes(b) => {
-            let p = parse_num(b);
+            let (p, d) = parse_decimal(b);
             if p.used == 0 {
                 sc.incorrect("decimal", b, col)?;
             } else if !p.complete {
                 sc.truncated(col)?;
             }
-            p.num
+            match d {
+                None => Ok(Decimal::ZERO),
+                Some(Ok(d)) => Ok(d),
+                Some(Err(_)) => Err(!b.trim_ascii_start().starts_with(b"-")),
+            }
         }
-        other => to_num(other),
+        Value::Double(f) => match Decimal::from_f64(*f) {
+            Some(Ok(d)) => Ok(d),
+            Some(Err(_)) => Err(*f > 0.0),
+            None if f.is_nan() => Ok(Decimal::ZERO),
+            None => Err(*f > 0.0),
+        },
+        other => to_num(other).to_decimal().ok_or(false),
     };
-    let Some(d) = num.to_decimal() else {
-        sc.out_of_range(col)?;
-        let max = decimal_max(precision, scale).unwrap_or(Decimal::MAX);
-        return Ok(Value::Decimal(if num.to_f64() < 0.0 { -max } else { max }));
+    let max = Decimal::max_of(precision, scale);
+    let d = match exact {
+        Ok(d) => d,
+        Err(positive) => {
+            sc.out_of_range(col)?;
+            return Ok(Value::Decimal(if positive { max } else { max.neg() }));
+        }
     };
-    let mut r = d.round_dp_with_strategy(scale as u32, RoundingStrategy::MidpointAwayFromZero);
+    let int_digits = precision.saturating_sub(scale) as u32;
+    let r = match d.rescale(scale) {
+        Ok(r) if r.fits_integer_digits(int_digits) => r,
+        _ => {
+            sc.out_of_range(col)?;
+            return Ok(Value::Decimal(if d.is_negative() {
+                max.neg()
+            } else {
+                max
+            }));
+        }
+    };
     if r != d {
         sc.warn(
             "Note",
@@ -748,13 +780,6 @@ fn store_decimal(
             format!("Data truncated for column '{}' at row {}", col.name, sc.row),
         );
     }
-    if let Some(max) = decimal_max(precision, scale) {
-        if r.abs() > max {
-            sc.out_of_range(col)?;
-            r = if r.is_sign_negative() { -max } else { max };
-        }
-    }
-    r.rescale(scale as u32);
     Ok(Value::Decimal(r))
 }
 
@@ -954,7 +979,9 @@ pub fn exact_key(v: &Value, dt: &DataType) -> Option<Value> {
             let n: i128 = match v {
                 Value::Int(i) => *i as i128,
                 Value::UInt(u) => *u as i128,
-                Value::Decimal(d) if d.fract().is_zero() => d.to_i128()?,
+                Value::Decimal(d) if d.round_to(0, Rounding::Down).ok()? == *d => {
+                    d.to_i128(Rounding::Down)?
+                }
                 Value::Double(f) if f.fract() == 0.0 && f.abs() < 1e19 => *f as i128,
                 Value::Bytes(b) => {
                     let p = parse_num(b);
@@ -972,7 +999,7 @@ pub fn exact_key(v: &Value, dt: &DataType) -> Option<Value> {
             let d = match v {
                 Value::Int(i) => Decimal::from(*i),
                 Value::UInt(u) => Decimal::from(*u),
-                Value::Decimal(d) => *d,
+                Value::Decimal(d) => d.clone(),
                 Value::Bytes(b) => {
                     let p = parse_num(b);
                     if !p.complete {
@@ -985,8 +1012,8 @@ pub fn exact_key(v: &Value, dt: &DataType) -> Option<Value> {
                 }
                 _ => return None,
             };
-            let r = d.round_dp(*scale as u32);
-            (r == d).then_some(Value::Decimal(d))
+            let r = d.rescale(*scale).ok()?;
+            (r == d).then_some(Value::Decimal(r))
         }
         DataType::Float | DataType::Double => match v {
             Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
@@ -1034,6 +1061,10 @@ mod tests {
         assert_eq!((p.num, p.used, p.complete), (Num::I(12), 3, false));
         let p = parse_num(b"1.50");
         assert_eq!(p.num, Num::D(Decimal::new(150, 2)));
+        assert_eq!(
+            p.num.clone().into_value(),
+            Value::Decimal("1.50".parse().unwrap())
+        );
         assert!(p.complete);
         assert_eq!(parse_num(b"abc").used, 0);
         assert_eq!(parse_num(b"1e3").num, Num::F(1000.0));

@@ -17,17 +17,16 @@
 use super::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScope};
 use super::coldef::{self, ColumnOrigin};
 use super::compare;
-use super::convert;
+use super::convert::{self, Num};
 use super::env::Env;
 use super::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
 use super::plan::{self, Access, PartCond, Source};
 use super::sqltype::{Class, SqlType};
 use crate::error::{Error, Result};
 use crate::storage::{LockMode, ScanControl, Txn};
-use crate::types::{Collation, Value};
+use crate::types::{Collation, Decimal, Value};
 use cohort_protocol::column::ColumnDefinition;
 use cohort_protocol::ErrorCode;
-use rust_decimal::{Decimal, RoundingStrategy};
 use sqlparser::ast;
 use sqlparser::tokenizer::Location;
 use std::collections::{HashMap, HashSet};
@@ -1009,12 +1008,17 @@ impl Acc {
                     self.exact = false;
                 }
                 let n = convert::to_arith_num(&v);
-                match n.to_decimal() {
-                    Some(d) if self.exact => match self.dec.checked_add(d) {
-                        Some(s) => self.dec = s,
-                        None => self.exact = false,
-                    },
-                    _ => {}
+                if self.exact {
+                    let sum = match &n {
+                        Num::I(i) => self.dec.checked_add(&Decimal::from(*i)),
+                        Num::U(u) => self.dec.checked_add(&Decimal::from(*u)),
+                        Num::D(d) => self.dec.checked_add(d),
+                        Num::F(_) => Err(cohort_decimal::Overflow),
+                    };
+                    match sum {
+                        Ok(s) => self.dec = s,
+                        Err(_) => self.exact = false,
+                    }
                 }
                 self.dbl += n.to_f64();
             }
@@ -1066,22 +1070,22 @@ impl Acc {
             }
             AggFunc::Sum => {
                 if self.exact && spec.ty.class == Class::Decimal {
-                    let mut d = self.dec;
-                    d.rescale(spec.ty.decimals as u32);
-                    Value::Decimal(d)
+                    Value::Decimal(self.dec.rescale(spec.ty.decimals).unwrap_or(self.dec))
                 } else {
                     Value::Double(self.dbl)
                 }
             }
             AggFunc::Avg => {
                 if self.exact && spec.ty.class == Class::Decimal {
-                    let scale =
-                        (spec.arg_ty.decimals.min(26) as u32 + DIV_PRECISION_INCREMENT).min(28);
-                    let q = self.dec / Decimal::from(self.count);
-                    let mut r =
-                        q.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
-                    r.rescale(scale);
-                    Value::Decimal(r)
+                    // The sum at the argument's scale, divided with `/`'s rule.
+                    let sum = self
+                        .dec
+                        .rescale(spec.arg_ty.decimals.min(cohort_decimal::MAX_SCALE))
+                        .unwrap_or(self.dec);
+                    match sum.checked_div(&Decimal::from(self.count), DIV_PRECISION_INCREMENT) {
+                        Ok(q) => Value::Decimal(q),
+                        Err(_) => Value::Double(self.dbl / self.count as f64),
+                    }
                 } else {
                     Value::Double(self.dbl / self.count as f64)
                 }

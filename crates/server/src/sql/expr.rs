@@ -14,14 +14,14 @@ use super::env::Env;
 use super::functions::{self, Func};
 use super::sqltype::Class;
 use crate::error::{Error, Result};
-use crate::types::{Collation, Value};
+use crate::types::{Collation, Decimal, Value};
+use cohort_decimal::{DivError, Rounding};
 use cohort_protocol::ErrorCode;
-use rust_decimal::{Decimal, RoundingStrategy};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// Scale added by `/` (MySQL's `div_precision_increment`).
-pub const DIV_PRECISION_INCREMENT: u32 = 4;
+pub const DIV_PRECISION_INCREMENT: u8 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArithOp {
@@ -465,7 +465,7 @@ pub fn cmp_values(op: CmpOp, a: &Value, b: &Value, coll: Collation) -> Value {
     Value::Int(t as i64)
 }
 
-fn out_of_range(kind: &str, what: String) -> Error {
+pub(crate) fn out_of_range(kind: &str, what: String) -> Error {
     Error::new(
         ErrorCode::DataOutOfRange,
         format!("{kind} value is out of range in '{what}'"),
@@ -487,7 +487,7 @@ fn negate(v: Value) -> Result<Value> {
             }
         }
         Value::Double(f) => Value::Double(-f),
-        Value::Decimal(d) => Value::Decimal(-d),
+        Value::Decimal(d) => Value::Decimal(d.neg()),
         other => Value::Double(-convert::to_arith_num(&other).to_f64()),
     })
 }
@@ -534,14 +534,15 @@ pub fn arith(op: ArithOp, a: &Value, b: &Value, env: &Env<'_>) -> Result<Value> 
             if y.is_zero() {
                 return env.division_by_zero();
             }
-            let q = match (&x, &y) {
-                (Num::F(_), _) | (_, Num::F(_)) => (x.to_f64() / y.to_f64()).trunc() as i128,
-                _ => match (x.to_decimal(), y.to_decimal()) {
-                    (Some(p), Some(q)) => (p / q).trunc().mantissa(),
-                    _ => (x.to_f64() / y.to_f64()).trunc() as i128,
+            let unsigned = matches!(x, Num::U(_)) || matches!(y, Num::U(_));
+            let q = match (x.is_exact() && y.is_exact(), x.to_decimal(), y.to_decimal()) {
+                (true, Some(p), Some(q)) => match p.div_trunc(&q) {
+                    Ok(r) => r.to_i128(Rounding::Down).unwrap_or(i128::MAX),
+                    Err(_) => i128::MAX,
                 },
+                _ => (x.to_f64() / y.to_f64()).trunc() as i128,
             };
-            int_result(q, matches!(x, Num::U(_)) || matches!(y, Num::U(_)), what)
+            int_result(q, unsigned, what)
         }
         ArithOp::Mod => {
             if y.is_zero() {
@@ -550,11 +551,12 @@ pub fn arith(op: ArithOp, a: &Value, b: &Value, env: &Env<'_>) -> Result<Value> 
             match (&x, &y) {
                 (Num::F(_), _) | (_, Num::F(_)) => Ok(Value::Double(x.to_f64() % y.to_f64())),
                 (Num::D(_), _) | (_, Num::D(_)) => {
-                    let (p, q) = (
-                        x.to_decimal().unwrap_or_default(),
-                        y.to_decimal().unwrap_or_default(),
-                    );
-                    Ok(Value::Decimal(p.checked_rem(q).unwrap_or_default()))
+                    let (p, q) = (exact_decimal(&x), exact_decimal(&y));
+                    match p.rem(&q) {
+                        Ok(r) => Ok(Value::Decimal(r)),
+                        Err(DivError::DivisionByZero) => env.division_by_zero(),
+                        Err(DivError::Overflow) => Err(out_of_range("DECIMAL", what())),
+                    }
                 }
                 _ => {
                     let r = x.to_i128() % y.to_i128();
@@ -577,17 +579,14 @@ pub fn arith(op: ArithOp, a: &Value, b: &Value, env: &Env<'_>) -> Result<Value> 
                 }
             }
             (Num::D(_), _) | (_, Num::D(_)) => {
-                let (p, q) = (
-                    x.to_decimal().unwrap_or_default(),
-                    y.to_decimal().unwrap_or_default(),
-                );
+                let (p, q) = (exact_decimal(&x), exact_decimal(&y));
                 let r = match op {
-                    ArithOp::Add => p.checked_add(q),
-                    ArithOp::Sub => p.checked_sub(q),
-                    _ => p.checked_mul(q),
+                    ArithOp::Add => p.checked_add(&q),
+                    ArithOp::Sub => p.checked_sub(&q),
+                    _ => p.checked_mul(&q),
                 };
                 r.map(Value::Decimal)
-                    .ok_or_else(|| out_of_range("DECIMAL", what()))
+                    .map_err(|_| out_of_range("DECIMAL", what()))
             }
             _ => {
                 let (p, q) = (x.to_i128(), y.to_i128());
@@ -600,6 +599,11 @@ pub fn arith(op: ArithOp, a: &Value, b: &Value, env: &Env<'_>) -> Result<Value> 
             }
         },
     }
+}
+
+/// An integer or decimal operand as a decimal (exact kinds only reach here).
+fn exact_decimal(n: &Num) -> Decimal {
+    n.to_decimal().unwrap_or_default()
 }
 
 fn int_result(r: i128, unsigned: bool, what: impl Fn() -> String) -> Result<Value> {
@@ -642,32 +646,21 @@ fn bit_op(op: ArithOp, x: &Num, y: &Num) -> u64 {
     }
 }
 
-/// Scale of a value as a decimal operand.
-fn scale_of(v: &Value, n: &Num) -> u32 {
-    match (v, n) {
-        (_, Num::D(d)) => d.scale(),
-        _ => 0,
-    }
-}
-
 fn divide(x: &Num, y: &Num, a: &Value, env: &Env<'_>) -> Result<Value> {
     if y.is_zero() {
         return env.division_by_zero();
     }
-    if matches!(x, Num::F(_)) || matches!(y, Num::F(_)) {
+    if !x.is_exact() || !y.is_exact() {
         return Ok(Value::Double(x.to_f64() / y.to_f64()));
     }
-    let (Some(p), Some(q)) = (x.to_decimal(), y.to_decimal()) else {
-        return Ok(Value::Double(x.to_f64() / y.to_f64()));
-    };
-    let scale = (scale_of(a, x) + DIV_PRECISION_INCREMENT).min(28);
-    match p.checked_div(q) {
-        Some(r) => {
-            let mut r = r.round_dp_with_strategy(scale, RoundingStrategy::MidpointAwayFromZero);
-            r.rescale(scale);
-            Ok(Value::Decimal(r))
-        }
-        None => Ok(Value::Double(x.to_f64() / y.to_f64())),
+    let (p, q) = (exact_decimal(x), exact_decimal(y));
+    match p.checked_div(&q, DIV_PRECISION_INCREMENT) {
+        Ok(r) => Ok(Value::Decimal(r)),
+        Err(DivError::DivisionByZero) => env.division_by_zero(),
+        Err(DivError::Overflow) => Err(out_of_range(
+            "DECIMAL",
+            format!("{} / {}", convert::to_string(a), q),
+        )),
     }
 }
 
@@ -809,30 +802,7 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             }
             Value::Bytes(b)
         }
-        CastTo::Decimal(p, s) => {
-            let n = convert::to_num(&v);
-            let d = n.to_decimal().unwrap_or_default();
-            let mut r = d.round_dp_with_strategy(*s as u32, RoundingStrategy::MidpointAwayFromZero);
-            let int_digits = p.saturating_sub(*s) as u32;
-            let max = 10i128
-                .checked_pow(int_digits + *s as u32)
-                .and_then(|m| Decimal::try_from_i128_with_scale(m - 1, *s as u32).ok());
-            if let Some(max) = max {
-                if r.abs() > max {
-                    env.warn(
-                        "Warning",
-                        ErrorCode::DataOutOfRange,
-                        format!(
-                            "Out of range value for column '{}' at row 1",
-                            convert::to_string(&v)
-                        ),
-                    );
-                    r = if r.is_sign_negative() { -max } else { max };
-                }
-            }
-            r.rescale(*s as u32);
-            Value::Decimal(r)
-        }
+        CastTo::Decimal(p, s) => cast_decimal(&v, *p, *s, env),
         CastTo::Double => Value::Double(convert::to_num(&v).to_f64()),
         CastTo::Date | CastTo::DateTime(_) => match convert::to_datetime(&v) {
             Some((dt, _)) => match to {
@@ -850,6 +820,48 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             }
         },
     })
+}
+
+/// `CAST(v AS DECIMAL(p, s))`: rounded half up to `s`; out of range → the nearest limit and
+/// warning 1264; a string that is not (wholly) a number → warning 1292.
+fn cast_decimal(v: &Value, p: u8, s: u8, env: &Env<'_>) -> Value {
+    let max = Decimal::max_of(p, s);
+    let out_of_range = |negative: bool| {
+        env.warn(
+            "Warning",
+            ErrorCode::WarnDataOutOfRange,
+            format!(
+                "Out of range value for column '{}' at row 1",
+                convert::to_string(v)
+            ),
+        );
+        Value::Decimal(if negative { max.neg() } else { max.clone() })
+    };
+    let d = match v {
+        Value::Bytes(b) => {
+            let (parsed, d) = convert::parse_decimal(b);
+            if !parsed.complete {
+                truncated_warning(env, "DECIMAL", v);
+            }
+            match d {
+                None => Decimal::ZERO,
+                Some(Ok(d)) => d,
+                Some(Err(_)) => return out_of_range(b.trim_ascii_start().starts_with(b"-")),
+            }
+        }
+        other => match convert::to_num(other) {
+            Num::F(f) => match Decimal::from_f64(f) {
+                Some(Ok(d)) => d,
+                None if f.is_nan() => Decimal::ZERO,
+                _ => return out_of_range(f < 0.0),
+            },
+            n => exact_decimal(&n),
+        },
+    };
+    match d.rescale(s) {
+        Ok(r) if r.fits_integer_digits(p.saturating_sub(s) as u32) => Value::Decimal(r),
+        _ => out_of_range(d.is_negative()),
+    }
 }
 
 #[cfg(test)]

@@ -8,9 +8,8 @@ use super::expr::{coerce, Expr, RowCtx};
 use super::sqltype::{Class, SqlType};
 use crate::error::{Error, Result};
 use crate::types::{Collation, Date, DateTime, Value};
+use cohort_decimal::{Rounding, MAX_SCALE};
 use cohort_protocol::ErrorCode;
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::{Decimal, RoundingStrategy};
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,7 +288,7 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
                 Func::Truncate
             };
             let d = match args.get(1) {
-                Some((Expr::Lit(v), _)) => convert::to_i64(v).clamp(0, 30) as u8,
+                Some((Expr::Lit(v), _)) => convert::to_i64(v).clamp(0, MAX_SCALE as i64) as u8,
                 _ => 0,
             };
             let t = match args[0].1.class {
@@ -308,6 +307,7 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
             };
             let t = match args[0].1.class {
                 Class::Double => SqlType::double(),
+                Class::Decimal => floor_ceil_type(&args[0].1),
                 _ => SqlType::bigint(),
             };
             (f, t.with_nullable(any_nullable))
@@ -479,6 +479,18 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         Expr::Func(f, args.into_iter().map(|(e, _)| e).collect()),
         ty,
     ))
+}
+
+/// FLOOR / CEIL of a DECIMAL: BIGINT while the integer digits (plus a carry) fit in 18, else
+/// DECIMAL(p, 0) (as MariaDB).
+fn floor_ceil_type(arg: &SqlType) -> SqlType {
+    let precision = arg.length.saturating_sub(1 + u32::from(arg.decimals > 0));
+    let int_digits = precision.saturating_sub(arg.decimals as u32) + 1;
+    if int_digits <= 18 {
+        SqlType::bigint()
+    } else {
+        SqlType::decimal(int_digits.min(65), 0)
+    }
 }
 
 fn numeric_like(t: &SqlType) -> SqlType {
@@ -717,25 +729,30 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::Abs => match convert::to_arith_num(&v[0]) {
             Num::I(i) => match i.checked_abs() {
                 Some(a) => Value::Int(a),
-                None => Value::UInt(i.unsigned_abs()),
+                None => {
+                    return Err(super::expr::out_of_range("BIGINT", format!("abs({i})")));
+                }
             },
             Num::U(u) => Value::UInt(u),
             Num::D(d) => Value::Decimal(d.abs()),
             Num::F(x) => Value::Double(x.abs()),
         },
-        Func::Round | Func::Truncate => round(v, f == Func::Round),
+        Func::Round | Func::Truncate => round(v, f == Func::Round)?,
         Func::Floor | Func::Ceil => floor_ceil(&v[0], f == Func::Floor),
         Func::Mod => return super::expr::arith(super::expr::ArithOp::Mod, &v[0], &v[1], env),
-        Func::Sign => {
-            let n = convert::to_arith_num(&v[0]).to_f64();
-            Value::Int(if n > 0.0 {
-                1
-            } else if n < 0.0 {
-                -1
-            } else {
-                0
-            })
-        }
+        Func::Sign => Value::Int(match convert::to_arith_num(&v[0]) {
+            Num::D(d) => d.signum() as i64,
+            n => {
+                let n = n.to_f64();
+                if n > 0.0 {
+                    1
+                } else if n < 0.0 {
+                    -1
+                } else {
+                    0
+                }
+            }
+        }),
         Func::Pow => Value::Double(
             convert::to_num(&v[0])
                 .to_f64()
@@ -903,37 +920,50 @@ fn locate(needle: &str, hay: &str, pos: i64) -> i64 {
         .map_or(0, |i| i as i64 + 1)
 }
 
-fn round(v: &[Value], round: bool) -> Value {
-    let d = v.get(1).map_or(0, int_arg).clamp(-30, 30);
-    let strategy = if round {
-        RoundingStrategy::MidpointAwayFromZero
+/// ROUND / TRUNCATE(x, d): half away from zero or toward zero, to `d` places (negative `d`:
+/// tens, hundreds, …); a decimal's scale becomes `max(d, 0)`, at most 38.
+fn round(v: &[Value], round: bool) -> Result<Value> {
+    let d = v.get(1).map_or(0, int_arg);
+    let mode = if round {
+        Rounding::HalfUp
     } else {
-        RoundingStrategy::ToZero
+        Rounding::Down
     };
-    match convert::to_arith_num(&v[0]) {
+    Ok(match convert::to_arith_num(&v[0]) {
         Num::F(x) => {
-            let m = 10f64.powi(d as i32);
-            let y = if round {
-                (x * m).round() / m
+            let d = d.clamp(-330, 330) as i32;
+            let m = 10f64.powi(d.abs());
+            let y = if d >= 0 {
+                if round {
+                    (x * m).round() / m
+                } else {
+                    (x * m).trunc() / m
+                }
+            } else if round {
+                (x / m).round() * m
             } else {
-                (x * m).trunc() / m
+                (x / m).trunc() * m
             };
-            Value::Double(y)
+            // Past the digits a double holds, rounding changes nothing (and x * m may be inf).
+            Value::Double(if y.is_finite() { y } else { x })
         }
         Num::D(x) => {
-            if d >= 0 {
-                let mut r = x.round_dp_with_strategy(d as u32, strategy);
-                r.rescale(d as u32);
-                Value::Decimal(r)
-            } else {
-                let m = Decimal::from(10i64.pow((-d).min(18) as u32));
-                Value::Decimal((x / m).round_dp_with_strategy(0, strategy) * m)
+            let places = d.clamp(-200, MAX_SCALE as i64) as i32;
+            match x.round_to(places, mode) {
+                Ok(r) => Value::Decimal(r),
+                Err(_) => {
+                    return Err(super::expr::out_of_range(
+                        "DECIMAL",
+                        format!("round({x},{d})"),
+                    ))
+                }
             }
         }
         n @ (Num::I(_) | Num::U(_)) => {
             if d >= 0 {
-                return n.into_value();
+                return Ok(n.into_value());
             }
+            let unsigned = matches!(n, Num::U(_));
             let m = 10i128.pow((-d).min(30) as u32);
             let x = n.to_i128();
             let q = if round {
@@ -946,17 +976,32 @@ fn round(v: &[Value], round: bool) -> Value {
             } else {
                 x / m
             };
-            Num::I((q * m).clamp(i64::MIN as i128, i64::MAX as i128) as i64).into_value()
+            let r = q * m;
+            if unsigned {
+                Value::UInt(r.clamp(0, u64::MAX as i128) as u64)
+            } else {
+                Value::Int(r.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
+            }
         }
-    }
+    })
 }
 
+/// FLOOR / CEIL: an integer (BIGINT when it fits, else an exact DECIMAL(p, 0)).
 fn floor_ceil(v: &Value, floor: bool) -> Value {
     match convert::to_arith_num(v) {
         Num::F(x) => Value::Double(if floor { x.floor() } else { x.ceil() }),
         Num::D(d) => {
-            let r = if floor { d.floor() } else { d.ceil() };
-            match r.to_i64() {
+            let mode = if floor {
+                Rounding::Floor
+            } else {
+                Rounding::Ceiling
+            };
+            // Rounding to scale 0 only shrinks the integer part's room: it cannot overflow.
+            let r = d.round_to(0, mode).unwrap_or(d);
+            match r
+                .to_i128(Rounding::Down)
+                .and_then(|i| i64::try_from(i).ok())
+            {
                 Some(i) => Value::Int(i),
                 None => Value::Decimal(r),
             }

@@ -73,9 +73,10 @@ impl SqlType {
         t
     }
 
-    /// DECIMAL(precision, scale).
+    /// DECIMAL(precision, scale). Expressions may exceed a column's 65 digits (MariaDB's
+    /// working range is 81, and `a + b` of two DECIMAL(65,0) has precision 66).
     pub fn decimal(precision: u32, scale: u8) -> SqlType {
-        let precision = precision.clamp(1, 65);
+        let precision = precision.clamp(1, 81);
         let len = precision + u32::from(scale > 0) + 1;
         let mut t = SqlType::new(Class::Decimal, ColumnType::NEWDECIMAL, len);
         t.decimals = scale;

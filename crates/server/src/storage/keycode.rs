@@ -22,9 +22,8 @@
 //! strings) before it is encoded.
 
 use crate::storage::schema::{IndexDef, TableDef};
-use crate::types::{Collation, DataType, Date, DateTime, Value};
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::Decimal;
+use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
+use cohort_decimal::Rounding;
 use std::ops::Bound;
 
 /// One column of an index key.
@@ -151,7 +150,10 @@ pub(crate) fn encode_value(ty: &DataType, prefix_len: Option<u32>, v: &Value, ou
     }
     match ty {
         t if t.is_integer() => encode_int(value_to_i128(v), out),
-        DataType::Decimal { .. } => encode_decimal(value_to_decimal(v), out),
+        DataType::Decimal { .. } => match v {
+            Value::Decimal(d) => encode_decimal(d, out),
+            other => encode_decimal(&value_to_decimal(other), out),
+        },
         DataType::Float | DataType::Double => encode_double(value_to_f64(v), out),
         DataType::Char { collation, .. }
         | DataType::VarChar { collation, .. }
@@ -218,19 +220,34 @@ fn encode_int(v: i128, out: &mut Vec<u8>) {
     }
 }
 
-fn encode_decimal(d: Decimal, out: &mut Vec<u8>) {
+/// `0x02` for zero; else a sign tag (`0x01` negative, `0x03` positive), the decimal exponent
+/// `e` of `0.d1d2… × 10^e` plus 128 (|e| ≤ 81), the significant digits as bytes 1–10 without
+/// trailing zeros, and a `0x00` terminator; all complemented for negative values. The scale
+/// does not appear: `1.5` and `1.50` have the same key.
+fn encode_decimal(d: &Decimal, out: &mut Vec<u8>) {
     if d.is_zero() {
         out.push(0x02);
         return;
     }
-    let digits = d.mantissa().unsigned_abs().to_string();
-    let exp = digits.len() as i32 - d.scale() as i32; // value = 0.digits × 10^exp
-    let sig = digits.trim_end_matches('0');
-    let mut body = Vec::with_capacity(sig.len() + 2);
-    body.push((exp + 64) as u8);
-    body.extend(sig.bytes().map(|c| c - b'0' + 1));
+    let digits = d.digits();
+    let (int, frac) = (digits.int(), digits.frac());
+    let (exp, sig): (i32, &[u8]) = if int.is_empty() {
+        let zeros = frac.iter().take_while(|&&c| c == b'0').count();
+        (-(zeros as i32), &frac[zeros..])
+    } else {
+        (int.len() as i32, int)
+    };
+    let mut body = Vec::with_capacity(int.len() + frac.len() + 2);
+    body.push((exp + 128) as u8);
+    body.extend(sig.iter().map(|c| c - b'0' + 1));
+    if !int.is_empty() {
+        body.extend(frac.iter().map(|c| c - b'0' + 1));
+    }
+    while body.last() == Some(&1) && body.len() > 1 {
+        body.pop(); // trailing zero digits
+    }
     body.push(0);
-    if d.is_sign_negative() {
+    if d.is_negative() {
         out.push(0x01);
         out.extend(body.iter().map(|b| !b));
     } else {
@@ -336,7 +353,7 @@ fn value_to_i128(v: &Value) -> i128 {
                 f.round().clamp(i128::MIN as f64, i128::MAX as f64) as i128
             }
         }
-        Value::Decimal(d) => d.round().to_i128().unwrap_or(0),
+        Value::Decimal(d) => d.to_i128(Rounding::HalfUp).unwrap_or(0),
         Value::Bytes(b) => {
             let s = String::from_utf8_lossy(b);
             let s = s.trim();
@@ -358,13 +375,14 @@ fn value_to_i128(v: &Value) -> i128 {
 
 fn value_to_decimal(v: &Value) -> Decimal {
     match v {
-        Value::Decimal(d) => *d,
+        Value::Decimal(d) => d.clone(),
         Value::Int(i) => Decimal::from(*i),
         Value::UInt(u) => Decimal::from(*u),
-        Value::Double(f) => Decimal::from_f64_retain(*f).unwrap_or_default(),
-        Value::Bytes(b) => String::from_utf8_lossy(b)
-            .trim()
-            .parse::<Decimal>()
+        Value::Double(f) => Decimal::from_f64(*f)
+            .and_then(Result::ok)
+            .unwrap_or_default(),
+        Value::Bytes(b) => Decimal::parse(b.trim_ascii())
+            .map(|p| p.value)
             .unwrap_or_default(),
         other => {
             Decimal::from(value_to_i128(other).clamp(i64::MIN as i128, i64::MAX as i128) as i64)
@@ -377,7 +395,7 @@ fn value_to_f64(v: &Value) -> f64 {
         Value::Double(f) => *f,
         Value::Int(i) => *i as f64,
         Value::UInt(u) => *u as f64,
-        Value::Decimal(d) => d.to_f64().unwrap_or(0.0),
+        Value::Decimal(d) => d.to_f64(),
         Value::Bytes(b) => String::from_utf8_lossy(b).trim().parse().unwrap_or(0.0),
         other => value_to_i128(other) as f64,
     }
@@ -402,7 +420,7 @@ fn value_to_bytes(v: &Value) -> std::borrow::Cow<'_, [u8]> {
 fn identical(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits(),
-        (Value::Decimal(x), Value::Decimal(y)) => x.serialize() == y.serialize(),
+        (Value::Decimal(x), Value::Decimal(y)) => x.scale() == y.scale() && x == y,
         _ => std::mem::discriminant(a) == std::mem::discriminant(b) && a == b,
     }
 }
@@ -420,7 +438,6 @@ mod tests {
 
     #[test]
     fn identical_values_are_same_variant_and_bits() {
-        use rust_decimal::Decimal;
         assert!(identical(&Value::Int(7), &Value::Int(7)));
         assert!(identical(&Value::str("a"), &Value::str("a")));
         assert!(!identical(&Value::str("a"), &Value::str("A")));
@@ -428,8 +445,14 @@ mod tests {
         assert!(!identical(&Value::Double(0.0), &Value::Double(-0.0)));
         let (one, one_00) = (Decimal::new(10, 1), Decimal::new(100, 2));
         assert_eq!(one, one_00);
-        assert!(!identical(&Value::Decimal(one), &Value::Decimal(one_00)));
-        assert!(identical(&Value::Decimal(one), &Value::Decimal(one)));
+        assert!(!identical(
+            &Value::Decimal(one.clone()),
+            &Value::Decimal(one_00)
+        ));
+        assert!(identical(
+            &Value::Decimal(one.clone()),
+            &Value::Decimal(one)
+        ));
     }
 
     fn cmp(ty: &DataType, a: &Value, b: &Value) -> Ordering {
@@ -491,6 +514,8 @@ mod tests {
             d("10"),
             d("10.000000001"),
             d("123456789012345678.5"),
+            d("99999999999999999999999999999999999.999999999999999999999999999999"),
+            d("99999999999999999999999999999999999999999999999999999999999999999"),
         ];
         for w in vals.windows(2) {
             assert_eq!(
@@ -503,6 +528,20 @@ mod tests {
         }
         assert_eq!(cmp(&ty, &d("1.50"), &d("1.5")), Ordering::Equal);
         assert_eq!(cmp(&ty, &d("0.00"), &d("0")), Ordering::Equal);
+        assert_eq!(cmp(&ty, &d("-0.00"), &d("0")), Ordering::Equal);
+        let tiny = "0.00000000000000000000000000000000000001";
+        assert_eq!(cmp(&ty, &d(tiny), &d("0")), Ordering::Greater);
+        assert_eq!(cmp(&ty, &d(&format!("-{tiny}")), &d("0")), Ordering::Less);
+        assert_eq!(
+            cmp(
+                &ty,
+                &d("-99999999999999999999999999999999999999999999999999999999999999999"),
+                &d("-100")
+            ),
+            Ordering::Less
+        );
+        assert_eq!(cmp(&ty, &d("10.50"), &d("10.5")), Ordering::Equal);
+        assert_eq!(cmp(&ty, &d("100"), &d("99.99")), Ordering::Greater);
     }
 
     #[test]

@@ -8,4 +8,4 @@ mod datatype;
 mod value;
 
 pub use datatype::{Collation, DataType};
-pub use value::{Date, DateTime, Value};
+pub use value::{Date, DateTime, Decimal, Value};

@@ -1,6 +1,6 @@
 //! The runtime value of one SQL cell.
 
-use rust_decimal::Decimal;
+pub use cohort_decimal::Decimal;
 use std::fmt;
 
 /// A calendar date as MySQL stores it: zero parts are allowed (`'0000-00-00'`).
@@ -66,5 +66,17 @@ impl fmt::Display for DateTime {
             write!(f, ".{:06}", self.micros)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows are vectors of values: the enum must not grow with the exact decimal (a wide
+    /// decimal is boxed inside `Decimal`).
+    #[test]
+    fn value_stays_32_bytes() {
+        assert_eq!(std::mem::size_of::<Value>(), 32);
     }
 }
