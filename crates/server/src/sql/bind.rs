@@ -1105,7 +1105,7 @@ pub fn decimal_precision(t: &SqlType) -> u32 {
 }
 
 /// Digits before the point of a numeric type.
-fn int_digits(t: &SqlType) -> u32 {
+pub(crate) fn int_digits(t: &SqlType) -> u32 {
     decimal_precision(t).saturating_sub(t.decimals.min(MAX_SCALE) as u32)
 }
 

@@ -738,6 +738,13 @@ fn store_decimal(
                 sc.incorrect("decimal", b, col)?;
             } else if !p.complete {
                 sc.truncated(col)?;
+            } else if p.used < b.len() {
+                // Only spaces follow the number: a note, as MariaDB.
+                sc.warn(
+                    "Note",
+                    ErrorCode::WarnDataTruncated,
+                    format!("Data truncated for column '{}' at row {}", col.name, sc.row),
+                );
             }
             match d {
                 None => Ok(Decimal::ZERO),
@@ -966,6 +973,35 @@ fn store_datetime(
         }
     }
     Ok(Value::DateTime(dt))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Result columns
+
+/// Give every value of a DECIMAL result column the column's scale, as MariaDB prints it
+/// (`GREATEST(1.5, 2)` is `2.0`, `FLOOR` of a large decimal an integer in a DECIMAL column).
+pub fn fit_decimal_columns(
+    columns: &[cohort_protocol::column::ColumnDefinition],
+    rows: &mut [Vec<Value>],
+) {
+    use cohort_protocol::column::ColumnType;
+    for (i, c) in columns.iter().enumerate() {
+        if c.column_type != ColumnType::NEWDECIMAL || c.decimals > cohort_decimal::MAX_SCALE {
+            continue;
+        }
+        for row in rows.iter_mut() {
+            let Some(v) = row.get_mut(i) else { continue };
+            let d = match v {
+                Value::Decimal(d) if d.scale() != c.decimals => d.clone(),
+                Value::Int(n) => Decimal::from(*n),
+                Value::UInt(n) => Decimal::from(*n),
+                _ => continue,
+            };
+            if let Ok(r) = d.rescale(c.decimals) {
+                *v = Value::Decimal(r);
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

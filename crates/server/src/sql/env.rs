@@ -204,7 +204,10 @@ impl<'a> Env<'a> {
         if self.writes && self.strict() && self.sql_mode().contains("ERROR_FOR_DIVISION_BY_ZERO") {
             return Err(Error::new(ErrorCode::DivisionByZero, "Division by 0"));
         }
-        self.warn("Warning", ErrorCode::DivisionByZero, "Division by 0");
+        // Without ERROR_FOR_DIVISION_BY_ZERO the NULL is silent (MariaDB).
+        if self.sql_mode().contains("ERROR_FOR_DIVISION_BY_ZERO") {
+            self.warn("Warning", ErrorCode::DivisionByZero, "Division by 0");
+        }
         Ok(Value::Null)
     }
 

@@ -101,6 +101,61 @@ fn ident_of(e: &ast::Expr) -> Option<&str> {
     }
 }
 
+/// `DECIMAL[(M[,D])]` checked as MariaDB: D ≤ 38 (1425), M ≤ 65 (1426), M ≥ D (1427);
+/// M = 0 means the default 10.
+fn decimal_spec(info: &ast::ExactNumberInfo, col: &str) -> Result<(u8, u8)> {
+    let (p, s): (u64, i64) = match info {
+        ast::ExactNumberInfo::None => (10, 0),
+        ast::ExactNumberInfo::Precision(p) => (*p, 0),
+        ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, *s),
+    };
+    if !(0..=cohort_decimal::MAX_SCALE as i64).contains(&s) {
+        return Err(Error::new(
+            ErrorCode::TooBigScale,
+            format!("Too big scale specified for '{col}'. Maximum is 38"),
+        ));
+    }
+    if p > cohort_decimal::MAX_PRECISION as u64 {
+        return Err(Error::new(
+            ErrorCode::TooBigPrecision,
+            format!("Too big precision specified for '{col}'. Maximum is 65"),
+        ));
+    }
+    let p = if p == 0 { 10 } else { p };
+    if s as u64 > p {
+        return Err(m_bigger_than_d(col));
+    }
+    Ok((p as u8, s as u8))
+}
+
+fn m_bigger_than_d(col: &str) -> Error {
+    Error::new(
+        ErrorCode::MBiggerThanD,
+        format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{col}')"),
+    )
+}
+
+/// `FLOAT(M,D)` / `DOUBLE(M,D)` checked as MariaDB: D ≤ 30 (1425), M ≤ 255 (1439), M ≥ D
+/// (1427).
+fn float_spec(m: u64, d: i64, col: &str) -> Result<()> {
+    if !(0..=30).contains(&d) {
+        return Err(Error::new(
+            ErrorCode::TooBigScale,
+            format!("Too big scale specified for '{col}'. Maximum is 30"),
+        ));
+    }
+    if m > 255 {
+        return Err(Error::new(
+            ErrorCode::TooBigDisplaywidth,
+            format!("Display width out of range for '{col}' (max = 255)"),
+        ));
+    }
+    if d as u64 > m {
+        return Err(m_bigger_than_d(col));
+    }
+    Ok(())
+}
+
 /// A MySQL column type from the parser's data type.
 pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     use ast::DataType as D;
@@ -137,37 +192,26 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
         D::BigIntUnsigned(_) | D::UBigInt | D::Int8Unsigned(_) => {
             DataType::BigInt { unsigned: true }
         }
-        D::Decimal(info)
-        | D::Numeric(info)
-        | D::Dec(info)
-        | D::DecimalUnsigned(info)
-        | D::DecUnsigned(info) => {
-            let (p, s) = match info {
-                ast::ExactNumberInfo::None => (10, 0),
-                ast::ExactNumberInfo::Precision(p) => (*p, 0),
-                ast::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, (*s).max(0) as u64),
-            };
-            if p > 65 {
-                return Err(Error::new(
-                    ErrorCode::TooBigPrecision,
-                    format!("Too big precision {p} specified for '{col}'. Maximum is 65"),
-                ));
-            }
-            if s > 30 || s > p {
-                return Err(Error::new(
-                    ErrorCode::MBiggerThanD,
-                    format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{col}')"),
-                ));
-            }
-            DataType::Decimal {
-                precision: p.max(1) as u8,
-                scale: s as u8,
-            }
+        D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
+            let (precision, scale) = decimal_spec(info, col)?;
+            DataType::Decimal { precision, scale }
+        }
+        D::DecimalUnsigned(_) | D::DecUnsigned(_) => {
+            return Err(unsupported("DECIMAL UNSIGNED"));
         }
         D::Float(info) | D::FloatUnsigned(info) => match info {
+            ast::ExactNumberInfo::PrecisionAndScale(m, d) => {
+                float_spec(*m, *d, col)?;
+                return Err(unsupported("FLOAT(M,D)"));
+            }
             ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double,
             _ => DataType::Float,
         },
+        D::Double(ast::ExactNumberInfo::PrecisionAndScale(m, d))
+        | D::DoubleUnsigned(ast::ExactNumberInfo::PrecisionAndScale(m, d)) => {
+            float_spec(*m, *d, col)?;
+            return Err(unsupported("DOUBLE(M,D)"));
+        }
         D::Real
         | D::Double(_)
         | D::DoublePrecision

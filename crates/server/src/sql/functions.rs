@@ -293,7 +293,23 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
             };
             let t = match args[0].1.class {
                 Class::Int => args[0].1.clone(),
-                Class::Decimal => SqlType::decimal(args[0].1.length, d),
+                Class::Decimal => {
+                    // MariaDB: the integer digits, one more when ROUND drops digits (a carry),
+                    // and the new scale; at most 65.
+                    let a = &args[0].1;
+                    let carry = u32::from(f == Func::Round && d < a.decimals);
+                    let places = match args.get(1) {
+                        Some((Expr::Lit(v), _)) => convert::to_i64(v),
+                        _ => 0,
+                    };
+                    let carry = if places < 0 {
+                        u32::from(f == Func::Round)
+                    } else {
+                        carry
+                    };
+                    let p = super::bind::int_digits(a) + carry + d as u32;
+                    SqlType::decimal(p.min(65), d)
+                }
                 _ => SqlType::double(),
             };
             (f, t.with_nullable(any_nullable))
@@ -487,7 +503,7 @@ fn floor_ceil_type(arg: &SqlType) -> SqlType {
     let precision = arg.length.saturating_sub(1 + u32::from(arg.decimals > 0));
     let int_digits = precision.saturating_sub(arg.decimals as u32) + 1;
     if int_digits <= 18 {
-        SqlType::bigint()
+        SqlType::int(int_digits + 1)
     } else {
         SqlType::decimal(int_digits.min(65), 0)
     }

@@ -392,6 +392,8 @@ fn run_select(
         (rows, env.into_effects())
     };
     effects.apply(sess);
+    let mut rows = rows;
+    convert::fit_decimal_columns(&p.columns, &mut rows);
     Ok(QueryResult::Rows {
         columns: p.columns.clone(),
         rows,
