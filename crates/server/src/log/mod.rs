@@ -149,4 +149,6 @@ pub mod zerofill;
 pub use pipeline::{CommitMode, CommitPipeline, Prepared, Work};
 
 #[cfg(test)]
+mod extremes;
+#[cfg(test)]
 mod tests;
