@@ -34,7 +34,22 @@ const POW10_U128: [u128; 39] = {
 const INLINE_SCALE: u8 = 36;
 
 fn scale_u128(m: u128, k: u8) -> Option<u128> {
+    if k == 0 {
+        return Some(m);
+    }
+    if m <= u64::MAX as u128 && k <= 19 {
+        // 64 × 64 bits: cannot overflow.
+        return Some(m * crate::uint::POW10_U64[k as usize] as u128);
+    }
     POW10_U128.get(k as usize).and_then(|p| m.checked_mul(*p))
+}
+
+/// `a × b` in u128, if it fits (one 64-bit multiply when both fit in 64 bits).
+fn mul_u128(a: u128, b: u128) -> Option<u128> {
+    if a <= u64::MAX as u128 && b <= u64::MAX as u128 {
+        return Some(a * b);
+    }
+    a.checked_mul(b)
 }
 
 /// Decimal digits of `m` (1 for zero).
@@ -156,7 +171,7 @@ impl Decimal {
         let scale = self.scale() as u32 + o.scale() as u32;
         if let (Some(a), Some(b)) = (self.coefficient_u128(), o.coefficient_u128()) {
             if scale <= INLINE_SCALE as u32 {
-                if let Some(p) = a.checked_mul(b) {
+                if let Some(p) = mul_u128(a, b) {
                     return Ok(Decimal::from_u128(neg, p, scale as u8));
                 }
             }
@@ -334,7 +349,7 @@ fn add_signed(a: &Decimal, b: &Decimal, b_neg: bool) -> Result<Decimal, Overflow
 }
 
 impl Decimal {
-    /// True for a wide (boxed) coefficient; for tests of the representation.
+    /// True for an inline (not boxed) coefficient; for tests of the representation.
     #[doc(hidden)]
     pub fn is_inline(&self) -> bool {
         matches!(self.0, Repr::Small { .. })

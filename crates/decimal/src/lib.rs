@@ -13,14 +13,17 @@
 //! # Representation, and why
 //!
 //! A value is a sign, an unsigned binary coefficient and a scale: `±coefficient × 10^-scale`.
-//! Coefficients below 2^128 (every value of up to 38 digits, so every TPC-C column) are stored
-//! inline; larger ones (up to 81 digits, < 2^270) in a boxed five-limb array. `Decimal` is 24
-//! bytes, so the server's `Value` stays 32 bytes, and the common path never allocates.
+//! Coefficients below 2^112 (every value of up to 33 digits, so every TPC-C column and every
+//! `DECIMAL(p, s)` with p ≤ 33) are stored inline; larger ones (up to 81 digits, < 2^270) in a
+//! boxed five-limb array. `Decimal` is 16 bytes, as the 96-bit `rust_decimal` it replaced, so
+//! the server's `Value` stays 24 bytes; the common path never allocates. Arithmetic works in
+//! `u128` whenever the operands and the result are below 2^128 (38 digits), whichever form
+//! stores them.
 //!
 //! The alternative was MySQL's own model, nine decimal digits per 32-bit word. It makes digit
 //! surgery cheap (rounding at a decimal position, printing, the binlog's packed format), but
 //! every add, multiply and compare then loops over words in base 10^9 with carries, while a
-//! binary coefficient does the common case (both operands under 38 digits) with one native
+//! binary coefficient does the common case (operands and result under 38 digits) with one native
 //! `u128` operation: addition at equal scale is one add, a compare is one compare, a product
 //! of two 19-digit numbers one multiply. Printing costs a few divisions by 10^19, which is small
 //! next to building a result row. The wide path (coefficients up to 2^270, products up to
@@ -91,18 +94,25 @@ impl From<Overflow> for DivError {
 #[derive(Clone)]
 pub struct Decimal(Repr);
 
+/// Coefficients below 2^112 (every value of up to 33 digits) are inline: 16 bytes in all,
+/// the `Wide` variant's tag living in the invalid values of `neg` (so `Decimal` is as small
+/// as the 96-bit `rust_decimal` it replaced, and the server's `Value` stays 24 bytes).
 #[derive(Clone)]
 enum Repr {
-    /// Coefficient `hi << 64 | lo` (below 2^128).
+    /// Coefficient `hi << 96 | mid << 64 | lo` (below 2^112).
     Small {
         lo: u64,
-        hi: u64,
+        mid: u32,
+        hi: u16,
         scale: u8,
         neg: bool,
     },
-    /// Coefficient of 2^128 or more (and below 10^81).
+    /// Coefficient of 2^112 or more (and below 10^81).
     Wide(Box<Wide>),
 }
+
+/// Largest coefficient stored inline.
+const INLINE_MAX: u128 = (1 << 112) - 1;
 
 #[derive(Clone)]
 struct Wide {
@@ -114,6 +124,7 @@ struct Wide {
 impl Decimal {
     pub const ZERO: Decimal = Decimal(Repr::Small {
         lo: 0,
+        mid: 0,
         hi: 0,
         scale: 0,
         neg: false,
@@ -126,10 +137,19 @@ impl Decimal {
 
     /// `±coefficient × 10^-scale`.
     pub fn from_u128(neg: bool, coefficient: u128, scale: u8) -> Decimal {
+        let scale = scale.min(BUFFER_DIGITS as u8);
+        if coefficient > INLINE_MAX {
+            return Decimal(Repr::Wide(Box::new(Wide {
+                mag: [coefficient as u64, (coefficient >> 64) as u64, 0, 0, 0],
+                scale,
+                neg,
+            })));
+        }
         Decimal(Repr::Small {
             lo: coefficient as u64,
-            hi: (coefficient >> 64) as u64,
-            scale: scale.min(BUFFER_DIGITS as u8),
+            mid: (coefficient >> 64) as u32,
+            hi: (coefficient >> 96) as u16,
+            scale,
             neg: neg && coefficient != 0,
         })
     }
@@ -168,7 +188,15 @@ impl Decimal {
     }
 
     pub fn is_zero(&self) -> bool {
-        matches!(self.0, Repr::Small { lo: 0, hi: 0, .. })
+        matches!(
+            self.0,
+            Repr::Small {
+                lo: 0,
+                mid: 0,
+                hi: 0,
+                ..
+            }
+        )
     }
 
     /// -1, 0 or 1.
@@ -185,7 +213,12 @@ impl Decimal {
     /// The coefficient, if below 2^128.
     pub fn coefficient_u128(&self) -> Option<u128> {
         match &self.0 {
-            Repr::Small { lo, hi, .. } => Some(*lo as u128 | (*hi as u128) << 64),
+            Repr::Small { lo, mid, hi, .. } => {
+                Some(*lo as u128 | (*mid as u128) << 64 | (*hi as u128) << 96)
+            }
+            Repr::Wide(w) if w.mag[2..].iter().all(|&l| l == 0) => {
+                Some(w.mag[0] as u128 | (w.mag[1] as u128) << 64)
+            }
             Repr::Wide(_) => None,
         }
     }
@@ -220,7 +253,7 @@ impl Decimal {
 
     fn mag(&self) -> U {
         match &self.0 {
-            Repr::Small { lo, hi, .. } => U::from_u128(*lo as u128 | (*hi as u128) << 64),
+            Repr::Small { .. } => U::from_u128(self.coefficient_u128().unwrap_or(0)),
             Repr::Wide(w) => {
                 let mut a = [0; uint::LIMBS];
                 a[..5].copy_from_slice(&w.mag);
@@ -233,7 +266,9 @@ impl Decimal {
     pub fn neg(&self) -> Decimal {
         let mut r = self.clone();
         match &mut r.0 {
-            Repr::Small { lo, hi, neg, .. } => *neg = !*neg && (*lo | *hi) != 0,
+            Repr::Small {
+                lo, mid, hi, neg, ..
+            } => *neg = !*neg && (*lo | *mid as u64 | *hi as u64) != 0,
             Repr::Wide(w) => w.neg = !w.neg,
         }
         r

@@ -9,10 +9,20 @@ const NINES65: &str = "999999999999999999999999999999999999999999999999999999999
 
 #[test]
 fn size_and_inline_form() {
-    assert_eq!(std::mem::size_of::<Decimal>(), 24);
-    assert!(d("12345678901234567890123456789012345678").is_inline());
-    assert!(d("0.12345678901234567890123456789012345678").is_inline());
+    assert_eq!(std::mem::size_of::<Decimal>(), 16);
+    assert_eq!(std::mem::size_of::<Option<Decimal>>(), 16);
+    // Every value of 33 digits is inline; 2^112 and up are boxed.
+    assert!(d("999999999999999999999999999999999").is_inline());
+    assert!(d("-0.999999999999999999999999999999999").is_inline());
+    assert!(d("5192296858534827628530496329220095").is_inline());
+    assert!(!d("5192296858534827628530496329220096").is_inline());
     assert!(!d(NINES65).is_inline());
+    // Wide values below 2^128 still take the u128 paths.
+    let w = d("99999999999999999999999999999999999999");
+    assert_eq!(
+        w.checked_add(&d("1")).unwrap().to_string(),
+        format!("1{}", "0".repeat(38))
+    );
 }
 
 #[test]
