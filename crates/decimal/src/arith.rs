@@ -319,6 +319,20 @@ fn aligned(a: &Decimal, b: &Decimal) -> Result<(U, U), Overflow> {
 
 /// `a + (±|b|)` where `b_neg` is the sign given to b.
 fn add_signed(a: &Decimal, b: &Decimal, b_neg: bool) -> Result<Decimal, Overflow> {
+    // The commonest case: two inline values of one scale and one sign (sums of amounts).
+    if let (
+        Repr::Small {
+            scale: sa, neg: na, ..
+        },
+        Repr::Small { scale: sb, .. },
+    ) = (&a.0, &b.0)
+    {
+        if sa == sb && *na == b_neg && *sa <= INLINE_SCALE {
+            let (x, y) = (a.small_coefficient(), b.small_coefficient());
+            // Both below 2^112: the sum cannot overflow.
+            return Ok(Decimal::from_u128(b_neg, x + y, *sa));
+        }
+    }
     let a_neg = a.is_negative();
     let (sa, sb) = (a.scale(), b.scale());
     let s = sa.max(sb);

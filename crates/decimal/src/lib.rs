@@ -210,6 +210,17 @@ impl Decimal {
         }
     }
 
+    /// The coefficient of an inline value (0 for a boxed one).
+    #[inline]
+    fn small_coefficient(&self) -> u128 {
+        match &self.0 {
+            Repr::Small { lo, mid, hi, .. } => {
+                *lo as u128 | (*mid as u128) << 64 | (*hi as u128) << 96
+            }
+            Repr::Wide(_) => 0,
+        }
+    }
+
     /// The coefficient, if below 2^128.
     pub fn coefficient_u128(&self) -> Option<u128> {
         match &self.0 {

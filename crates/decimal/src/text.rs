@@ -138,6 +138,17 @@ impl Decimal {
         if i != text.len() {
             return Err(ParseError::Syntax);
         }
+        if exp == 0 && int_part.len() + frac_part.len() <= 38 && frac_part.len() <= 72 {
+            // Plain text of at most 38 digits: the coefficient fits a u128 as written.
+            let mag = int_part
+                .iter()
+                .chain(frac_part)
+                .fold(0u128, |m, &c| m * 10 + (c - b'0') as u128);
+            return Ok(Parsed {
+                value: Decimal::from_u128(neg, mag, frac_part.len() as u8),
+                truncated: false,
+            });
+        }
         from_digit_parts(neg, int_part, frac_part, exp)
     }
 

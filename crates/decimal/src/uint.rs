@@ -39,7 +39,7 @@ impl U {
     }
 
     /// The value if it fits in a u128.
-    pub fn to_u128(&self) -> Option<u128> {
+    pub fn to_u128(self) -> Option<u128> {
         if self.0[2..].iter().any(|&l| l != 0) {
             return None;
         }
