@@ -91,10 +91,13 @@ pub enum WaitEvent {
     /// The flush stage (classic mode, `log_flush_placement = group`), held by a leader
     /// through its group's redo sync.
     FlushStage,
+    /// The DDL lock: one DDL statement from its effect to its logged outcome, or one
+    /// checkpoint's snapshot, at a time.
+    DdlLock,
 }
 
 impl WaitEvent {
-    pub const ALL: [WaitEvent; 20] = [
+    pub const ALL: [WaitEvent; 21] = [
         WaitEvent::RowLock,
         WaitEvent::CommitDone,
         WaitEvent::RedoSync,
@@ -115,6 +118,7 @@ impl WaitEvent {
         WaitEvent::LockWaitGraph,
         WaitEvent::AdmissionQueue,
         WaitEvent::FlushStage,
+        WaitEvent::DdlLock,
     ];
 
     pub fn name(self) -> &'static str {
@@ -139,6 +143,7 @@ impl WaitEvent {
             WaitEvent::LockWaitGraph => "wait/synch/mutex/cohort/lock_wait_graph",
             WaitEvent::AdmissionQueue => "wait/synch/mutex/cohort/admission_queue",
             WaitEvent::FlushStage => "wait/synch/mutex/cohort/flush_stage",
+            WaitEvent::DdlLock => "wait/synch/mutex/cohort/ddl_lock",
         }
     }
 
@@ -445,6 +450,7 @@ pub mod ev {
         LockWaitGraph,
         AdmissionQueue,
         FlushStage,
+        DdlLock,
     );
 }
 

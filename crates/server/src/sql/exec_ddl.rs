@@ -875,9 +875,7 @@ pub fn alter_table(env: &Env<'_>, at: &ast::AlterTable) -> Result<()> {
             Op::DropIndex { name } => env.ctx.engine.drop_index(&db, &table, &name.value)?,
             Op::AutoIncrement { value, .. } => {
                 let n: u64 = value.value.to_string().parse().unwrap_or(1);
-                if n > 1 {
-                    t.observe_auto_increment(n - 1);
-                }
+                env.ctx.engine.alter_auto_increment(&t, n);
             }
             other => {
                 let text = other.to_string();

@@ -573,7 +573,11 @@ fn run_other(
     }
 }
 
-/// Run a DDL step: implicit commit, then the step with the session's environment.
+/// Run a DDL step: implicit commit, then the step with the session's environment, then its
+/// log record. The statement is all or nothing: if the step fails part way, or its log write
+/// fails (the log then says it did not happen), its catalog changes are undone
+/// ([`crate::storage::DdlUndo`]). One DDL statement runs at a time, and no checkpoint
+/// snapshots while one is undecided (`CommitPipeline::lock_ddl`).
 fn ddl(
     ctx: &ServerContext,
     sess: &mut SessionState,
@@ -582,19 +586,53 @@ fn ddl(
     f: impl FnOnce(&Env<'_>) -> Result<()>,
 ) -> Result<()> {
     sess.commit(ctx)?;
+    let _one_at_a_time = ctx.pipeline.lock_ddl();
+    let undo = crate::storage::DdlUndo::begin(&ctx.engine);
     let db = sess.db.clone();
     let (r, effects) = {
         let env = Env::new(ctx, SessView::of(sess, prev), &[]);
         let r = f(&env);
         (r, env.into_effects())
     };
-    r?;
-    effects.apply(sess);
     // Logged after it took effect: a crash in between loses an unacknowledged DDL.
-    if let Some(text) = text {
-        crate::session::commit::log_ddl(ctx, sess, db.as_deref(), text)?;
+    let log = |text: &str| crate::session::commit::log_ddl(ctx, sess, db.as_deref(), text);
+    let (keep, result) = match r {
+        Ok(()) => match text.map_or(Ok(()), log) {
+            Ok(()) => (true, Ok(())),
+            Err(e) => (false, Err(e)),
+        },
+        // A DROP TABLE list with a missing table: as MariaDB, the tables that existed stay
+        // dropped (and are logged), and the statement reports the missing ones.
+        Err(e) => match undo
+            .dropped_tables()
+            .filter(|t| !t.is_empty() && text.is_some())
+        {
+            Some(tables) => match log(&drop_tables_text(&tables)) {
+                Ok(()) => (true, Err(e)),
+                Err(log_failed) => (false, Err(log_failed)),
+            },
+            None => (false, Err(e)),
+        },
+    };
+    if keep {
+        undo.keep();
+    } else {
+        undo.revert();
     }
-    Ok(())
+    if result.is_ok() {
+        effects.apply(sess);
+    }
+    result
+}
+
+/// `DROP TABLE `db`.`t`, …` for the log.
+fn drop_tables_text(tables: &[(String, String)]) -> String {
+    let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
+    let names: Vec<String> = tables
+        .iter()
+        .map(|(db, t)| format!("{}.{}", quote(db), quote(t)))
+        .collect();
+    format!("DROP TABLE {}", names.join(","))
 }
 
 fn run_sql_ddl(

@@ -102,7 +102,8 @@
 //!
 //! `keycode.rs` key encoding · `lock.rs` slots, row locks, waits, deadlock detection ·
 //! `table.rs` indexes, DML, scans, table DDL · `txn.rs` transaction bookkeeping and undo ·
-//! `engine.rs` catalog and life cycle · `schema.rs` table definitions · `testing.rs` the
+//! `engine.rs` catalog and life cycle · `ddl_undo.rs` undoing a failed DDL statement ·
+//! `schema.rs` table definitions · `testing.rs` the
 //! golden-script runner (scripts in `testscripts/`) · `tests.rs` API and stress tests.
 //!
 //! # Durability hooks
@@ -112,6 +113,7 @@
 //! AUTO_INCREMENT counter, and `Engine::apply_recovered` installs a committed before/after
 //! image (redo or binlog replay, idempotent for full images).
 
+mod ddl_undo;
 mod engine;
 mod keycode;
 mod lock;
@@ -123,6 +125,7 @@ mod testing;
 mod tests;
 mod txn;
 
+pub use ddl_undo::DdlUndo;
 pub use engine::{CatalogSnapshot, Engine, TableSnapshot};
 pub use schema::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
 pub use table::{RowHandle, Table};
