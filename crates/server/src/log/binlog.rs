@@ -394,11 +394,13 @@ pub fn read_index(dir: &dyn LogDir, basename: &str) -> io::Result<Vec<(String, u
         if name.is_empty() {
             continue;
         }
-        let created = dir
-            .read(name)
-            .ok()
-            .filter(|d| d.len() >= 8)
-            .map_or(0, |d| u32::from_le_bytes([d[4], d[5], d[6], d[7]]));
+        // The FDE's timestamp (bytes 4..8), without reading the whole file.
+        let mut ts = [0u8; 4];
+        let read = dir.open_read(name).and_then(|f| f.read_at(4, &mut ts));
+        let created = match read {
+            Ok(4) => u32::from_le_bytes(ts),
+            _ => 0,
+        };
         files.push((name.to_string(), created));
     }
     Ok(files)

@@ -649,6 +649,35 @@ mod tests {
         assert!(last < now, "{last} {now}");
     }
 
+    /// A reader at the committed end (a future dump thread) sleeps until a commit moves it,
+    /// and then reads exactly the new group.
+    #[test]
+    fn a_reader_at_the_end_wakes_when_a_group_commits() {
+        let (_, ctx, mut s) = server_with_rows(2);
+        let binlog = ctx.pipeline.binlog_end().unwrap().clone();
+        let at = binlog.get().position();
+        let quiet = binlog.wait_past(&at, Duration::from_millis(20));
+        assert_eq!(
+            quiet.position(),
+            at,
+            "nothing committed: the wait times out"
+        );
+        let waiter = {
+            let (binlog, at) = (binlog.clone(), at.clone());
+            std::thread::spawn(move || binlog.wait_past(&at, Duration::from_secs(20)))
+        };
+        std::thread::sleep(Duration::from_millis(20));
+        run(&ctx, &mut s, "INSERT INTO d.t VALUES (9, 'new')").unwrap();
+        let moved = waiter.join().unwrap();
+        assert!(moved.end > at.pos, "woken by the commit");
+        let mut stream = EventStream::open(&binlog, &moved, Some(&at.file), at.pos).unwrap();
+        let mut types = Vec::new();
+        while let Some(ev) = stream.next_event() {
+            types.push(ev.unwrap().header.event_type.name().to_string());
+        }
+        assert_eq!(types, ["Gtid", "Table_map", "Write_rows_v1", "Xid"]);
+    }
+
     /// A reader's memory is one window (or one event when larger), however large the file;
     /// a LIMIT reads no further than it needs.
     #[test]
