@@ -160,6 +160,12 @@ impl BinlogEnd {
 /// How many bytes a reader reads at once (its buffer, unless one event is larger).
 pub const WINDOW: usize = 64 << 10;
 
+/// The largest event a server with `max_allowed_packet` writes: a statement's text or one
+/// row's values are at most a packet, plus the event's own framing.
+pub fn max_event_size(max_allowed_packet: u64) -> usize {
+    (max_allowed_packet as usize).saturating_add(WINDOW)
+}
+
 /// Why a stream cannot go on.
 #[derive(Debug)]
 pub enum StreamError {
@@ -223,6 +229,9 @@ pub struct EventStream {
     buf: Vec<u8>,
     buf_start: u64,
     decoder: EventDecoder,
+    /// No event is larger (a larger size field is not an event: e.g. `FROM` pointing into row
+    /// data that looks like a header), so the buffer never grows past it.
+    max_event: usize,
     /// The largest the buffer has been (for tests of bounded memory).
     peak: usize,
     failed: bool,
@@ -230,12 +239,14 @@ pub struct EventStream {
 
 impl EventStream {
     /// Open `name` (None: the first file of the index) for reading from `from` (below 4:
-    /// the first event) up to what `end` says is readable.
+    /// the first event) up to what `end` says is readable. Events are at most `max_event`
+    /// bytes (the server writes none larger than a packet).
     pub fn open(
         binlog: &BinlogEnd,
         end: &CommittedEnd,
         name: Option<&str>,
         from: u64,
+        max_event: usize,
     ) -> Result<EventStream, StreamError> {
         let name = match name {
             Some(n) => n.to_string(),
@@ -253,6 +264,7 @@ impl EventStream {
             buf: Vec::new(),
             buf_start: 0,
             decoder: EventDecoder::new(),
+            max_event,
             peak: 0,
             failed: false,
         };
@@ -332,7 +344,9 @@ impl EventStream {
                     return Ok(framed);
                 }
                 Err(DecodeError::Truncated { needed, .. })
-                    if self.pos + needed <= self.limit && needed as usize > want =>
+                    if self.pos + needed <= self.limit
+                        && needed as usize > want
+                        && needed as usize <= self.max_event =>
                 {
                     want = needed as usize;
                 }
@@ -649,6 +663,73 @@ mod tests {
         assert!(last < now, "{last} {now}");
     }
 
+    /// `FROM` pointing into row data shaped like an event header with a huge size: the
+    /// reader refuses it (1220) without growing its buffer past the largest possible event.
+    #[test]
+    fn a_forged_event_header_in_row_data_cannot_grow_the_buffer() {
+        let forged = |pos: u64| {
+            let size: u32 = 2 << 20;
+            let mut h = vec![0u8; 4];
+            h.push(0x02);
+            h.extend_from_slice(&1u32.to_le_bytes());
+            h.extend_from_slice(&size.to_le_bytes());
+            h.extend_from_slice(&(pos as u32 + size).to_le_bytes());
+            h.extend_from_slice(&[0, 0]);
+            h.iter().map(|b| format!("{b:02x}")).collect::<String>()
+        };
+        let build = |payload: &str| {
+            let dir = SimDir::new();
+            let ctx = context_on(&dir);
+            let mut s = setup(&ctx);
+            run(&ctx, &mut s, "SET GLOBAL max_allowed_packet = 1048576").unwrap();
+            run(
+                &ctx,
+                &mut s,
+                "CREATE TABLE d.b (id INT PRIMARY KEY, v VARBINARY(64))",
+            )
+            .unwrap();
+            run(
+                &ctx,
+                &mut s,
+                &format!("INSERT INTO d.b VALUES (1, x'{payload}')"),
+            )
+            .unwrap();
+            let mut i = 0;
+            while ctx.pipeline.binlog_end().unwrap().get().end < 3 << 20 {
+                let values: Vec<String> =
+                    (0..50).map(|k| format!("({}, 'x')", i * 50 + k)).collect();
+                run(
+                    &ctx,
+                    &mut s,
+                    &format!("INSERT INTO d.t VALUES {}", values.join(",")),
+                )
+                .unwrap();
+                i += 1;
+            }
+            (dir, ctx, s)
+        };
+        // Learn where the value lands, then write the forged header there.
+        let marker = "ab".repeat(19);
+        let (dir, _, _) = build(&marker);
+        let file = dir.read("binlog.000001").unwrap();
+        let at = file.windows(19).position(|w| w == [0xab; 19]).unwrap() as u64;
+        let (dir, ctx, mut s) = build(&forged(at));
+        assert_eq!(&dir.read("binlog.000001").unwrap()[at as usize + 4], &0x02);
+        let read = dir.bytes_read();
+        let e = run(&ctx, &mut s, &format!("SHOW BINLOG EVENTS FROM {at}")).unwrap_err();
+        assert_eq!(e.code().number(), 1220);
+        assert!(
+            e.message().ends_with("Wrong offset or I/O error"),
+            "{}",
+            e.message()
+        );
+        let touched = dir.bytes_read() - read;
+        assert!(
+            touched < 2 << 20,
+            "{touched} bytes read for a forged 2 MiB event"
+        );
+    }
+
     /// A reader at the committed end (a future dump thread) sleeps until a commit moves it,
     /// and then reads exactly the new group.
     #[test]
@@ -670,7 +751,8 @@ mod tests {
         run(&ctx, &mut s, "INSERT INTO d.t VALUES (9, 'new')").unwrap();
         let moved = waiter.join().unwrap();
         assert!(moved.end > at.pos, "woken by the commit");
-        let mut stream = EventStream::open(&binlog, &moved, Some(&at.file), at.pos).unwrap();
+        let mut stream =
+            EventStream::open(&binlog, &moved, Some(&at.file), at.pos, 1 << 20).unwrap();
         let mut types = Vec::new();
         while let Some(ev) = stream.next_event() {
             types.push(ev.unwrap().header.event_type.name().to_string());
@@ -710,7 +792,7 @@ mod tests {
         }
         let binlog = ctx.pipeline.binlog_end().unwrap().clone();
         let end = binlog.get();
-        let mut stream = EventStream::open(&binlog, &end, None, 4).unwrap();
+        let mut stream = EventStream::open(&binlog, &end, None, 4, 1 << 30).unwrap();
         let (mut n, mut largest) = (0, 0);
         while let Some(ev) = stream.next_event() {
             largest = largest.max(ev.unwrap().bytes.len());

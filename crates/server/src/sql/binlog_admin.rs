@@ -26,7 +26,7 @@ use super::env::Env;
 use super::parse::PurgeTarget;
 use crate::error::{Error, Result};
 use crate::log::binlog::BinlogFiles;
-use crate::log::binlog_reader::{BinlogEnd, EventStream, StreamError};
+use crate::log::binlog_reader::{max_event_size, BinlogEnd, EventStream, StreamError};
 use crate::session::state::{ServerContext, SessionState};
 use crate::sql::QueryResult;
 use crate::types::Value;
@@ -134,8 +134,10 @@ pub fn binlog_events(
     need_global(env, "BINLOG MONITOR")?;
     let binlog = committed_end(env)?;
     let end = binlog.get();
+    let max_event = max_event_size(env.ctx.vars.global_u64("max_allowed_packet"));
+    let from = from.unwrap_or(4);
     let mut stream =
-        EventStream::open(&binlog, &end, file, from.unwrap_or(4)).map_err(stream_error)?;
+        EventStream::open(&binlog, &end, file, from, max_event).map_err(stream_error)?;
     let name = stream.name().to_string();
     let mut decoder = EventDecoder::with_checksums(stream.checksums());
     let (mut skip, mut left) = (offset, limit.unwrap_or(u64::MAX));
