@@ -15,6 +15,10 @@
 //!                          │ unknown db → ERR 1049, Close          COM_QUIT / fatal → Close
 //! ```
 //!
+//! Closing is final: once a command answers `Close` (COM_QUIT, a failed COM_CHANGE_USER, a
+//! fatal error) the session is `Closed` and no packet the client pipelined behind it is
+//! served, whichever scheduler drives it.
+//!
 //! In `Ready`, each command packet is answered by exactly one response (or none, for
 //! COM_STMT_CLOSE / COM_STMT_SEND_LONG_DATA / COM_QUIT). Statement semantics:
 //!
@@ -176,6 +180,13 @@ impl Session {
             }
             if command {
                 self.ctx.status.sub(StatusCounter::ThreadsRunning, 1);
+            }
+            if step == Flow::Close {
+                // COM_QUIT, a failed COM_CHANGE_USER, a fatal error: whatever the client
+                // pipelined after it is never served.
+                self.phase = Phase::Closed;
+                flow = Flow::Close;
+                break;
             }
             if step != Flow::Continue {
                 flow = step;
