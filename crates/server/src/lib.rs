@@ -14,11 +14,13 @@
 //! | [`session`] | per-connection state machine: commands in, responses out (no I/O) |
 //! | [`vars`], [`status`], [`accounts`] | system variables, status counters, users and grants |
 //! | [`config`] | command-line and TOML configuration |
+//! | [`datadir`] | creating the data directory and its files, owner-only |
 //! | [`net`] | sockets: binding, one thread per connection |
 //! | [`sched`] | accepting (both modes), the pool of threads (thread groups over epoll, asynchronous commit completion) and the admission gate (`innodb_thread_concurrency`) |
 
 pub mod accounts;
 pub mod config;
+pub mod datadir;
 pub mod error;
 pub mod log;
 pub mod net;

@@ -98,7 +98,10 @@ fn raise_backlog(listener: &TcpListener) {
 
 /// Create the data directory, load accounts, apply the configuration.
 pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
-    std::fs::create_dir_all(&cfg.datadir)?;
+    crate::datadir::create_dir_all(&cfg.datadir)?;
+    if let Some(w) = crate::datadir::exposure_warning(&cfg.datadir) {
+        tracing::warn!("{w}");
+    }
     let vars = SystemVariables::new();
     cfg.apply(&vars).map_err(to_io)?;
     let accounts = Accounts::open(&cfg.datadir, &cfg.root_password).map_err(to_io)?;
@@ -186,7 +189,10 @@ fn check_log_mode(datadir: &std::path::Path, mode: LogMode) -> io::Result<()> {
             )))
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            std::fs::write(&marker, format!("{wanted}\n"))?;
+            // The marker, then the directory entry: durable before any log is written.
+            let mut f = crate::datadir::create_file(&marker)?;
+            std::io::Write::write_all(&mut f, format!("{wanted}\n").as_bytes())?;
+            f.sync_all()?;
             std::fs::File::open(datadir)?.sync_all()
         }
         Err(e) => Err(e),
