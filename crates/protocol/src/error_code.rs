@@ -207,6 +207,10 @@ pub enum ErrorCode {
     HandshakeError,
     /// 1835 Malformed communication packet
     MalformedPacket,
+    /// 1301 Result of %s() was larger than max_allowed_packet (%ld) - truncated
+    WarnAllowedPacketOverflowed,
+    /// 1461 Can't create more than max_prepared_stmt_count statements (current value: %u)
+    MaxPreparedStmtCountReached,
 }
 
 impl ErrorCode {
@@ -314,6 +318,8 @@ impl ErrorCode {
             DataOutOfRange => 1690,
             CantExecuteInReadOnlyTransaction => 1792,
             MalformedPacket => 1835,
+            WarnAllowedPacketOverflowed => 1301,
+            MaxPreparedStmtCountReached => 1461,
         }
     }
 
@@ -358,6 +364,7 @@ impl ErrorCode {
             | WrongTypeForVar
             | SpUndeclaredVar
             | WrongFieldWithGroup
+            | MaxPreparedStmtCountReached
             | KeyDoesNotExist => "42000",
             NoDb => "3D000",
             BadNull | DupEntry => "23000",

@@ -367,6 +367,21 @@ impl PacketWriter {
     pub fn take(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.buf)
     }
+
+    /// Moves the written bytes to the end of `out`, leaving the writer empty: without a copy
+    /// when `out` is empty (the buffers are swapped, so both keep their allocations), and
+    /// without keeping more than [`SHRINK_ABOVE`] bytes of capacity after a large response.
+    pub fn drain_into(&mut self, out: &mut Vec<u8>) {
+        if out.is_empty() {
+            std::mem::swap(out, &mut self.buf);
+        } else {
+            out.extend_from_slice(&self.buf);
+        }
+        self.buf.clear();
+        if self.buf.capacity() > SHRINK_ABOVE {
+            self.buf = Vec::new();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -510,6 +525,23 @@ mod tests {
         assert!(res.is_err());
         assert_eq!(writer.bytes(), &[1, 0, 0, 0, b'a']);
         assert_eq!(writer.seq(), 1);
+    }
+
+    #[test]
+    fn drain_into_moves_or_appends_and_does_not_keep_a_large_buffer() {
+        let mut writer = PacketWriter::new();
+        writer.write_payload(b"ab");
+        let mut out = Vec::new();
+        writer.drain_into(&mut out);
+        assert_eq!(out, [2, 0, 0, 0, b'a', b'b']);
+        assert!(writer.is_empty());
+        writer.write_payload(b"c");
+        writer.drain_into(&mut out);
+        assert_eq!(out, [2, 0, 0, 0, b'a', b'b', 1, 0, 0, 1, b'c']);
+        writer.write_payload(&vec![7; 2 * SHRINK_ABOVE]);
+        writer.drain_into(&mut out);
+        assert_eq!(out.len(), 11 + 4 + 2 * SHRINK_ABOVE);
+        assert!(writer.buf.capacity() <= SHRINK_ABOVE);
     }
 
     #[test]

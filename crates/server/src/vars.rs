@@ -399,7 +399,19 @@ pub static DEFINITIONS: &[VarDef] = &[
         Scope::Global,
         true,
         Kind::UInt { min: 0, max: U32 },
-        "1048576",
+        "16382",
+    ),
+    // MariaDB's variable; its default there is unlimited. Cohort bounds a connection by
+    // default (see the session module doc for what it covers).
+    var(
+        "max_session_mem_used",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 8192,
+            max: i64::MAX as u64,
+        },
+        "1073741824",
     ),
     var(
         "net_buffer_length",

@@ -103,7 +103,7 @@ impl Effects {
             sess.last_insert_id = id;
         }
         for (n, v) in self.user_vars {
-            sess.user_vars.insert(n, v);
+            sess.store_user_var(n, v);
         }
     }
 }

@@ -61,8 +61,7 @@ pub fn set(
         };
         match &item.target {
             SetTarget::User(name) => {
-                sess.user_vars
-                    .insert(name.clone(), value.unwrap_or(Value::Null));
+                sess.set_user_var(ctx, name, value.unwrap_or(Value::Null))?;
             }
             SetTarget::Sys { name, global: true } => set_global(ctx, sess, name, value)?,
             SetTarget::Sys {
