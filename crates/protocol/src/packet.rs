@@ -242,7 +242,14 @@ impl PacketReader {
         }
         let needed = self.filled + min;
         if self.buf.len() < needed {
-            let new_len = needed.max(INITIAL_READ_CAPACITY).max(self.buf.len() * 2);
+            // Doubling, but never past what the largest acceptable payload needs (its pieces'
+            // headers and one more read): a connection's read buffer stays within
+            // max_allowed_packet plus a little.
+            let largest = self.max_payload
+                + HEADER_LEN * (self.max_payload / MAX_CHUNK + 2)
+                + INITIAL_READ_CAPACITY;
+            let doubled = (self.buf.len() * 2).min(largest);
+            let new_len = needed.max(INITIAL_READ_CAPACITY).max(doubled);
             self.buf.resize(new_len, 0);
         }
     }
@@ -502,6 +509,18 @@ mod tests {
                 got: 3
             })
         );
+    }
+
+    #[test]
+    fn the_buffer_grows_to_the_largest_payload_not_twice_it() {
+        let max = 3 * 1024 * 1024 + 17;
+        let mut reader = PacketReader::new(max);
+        let bytes = framed(&vec![1; max], 0);
+        for piece in bytes.chunks(16 * 1024) {
+            reader.feed(piece);
+        }
+        assert_eq!(reader.next_packet().unwrap().unwrap().payload.len(), max);
+        assert!(reader.buf.len() <= max + 3 * HEADER_LEN + INITIAL_READ_CAPACITY);
     }
 
     #[test]
