@@ -10,6 +10,7 @@
 //! | user variables | their names and values, under `max_session_mem_used` (1290 at `SET`) | [`SessionState::set_user_var`] |
 //! | what a statement builds | result rows, groups, function arguments, under `max_session_mem_used` less what the session holds (1290); the parser's tokens and syntax tree, estimated from the text before parsing ([`parse_estimate`]) and measured after | [`crate::memory::check`] in the session and the SQL layer |
 //! | one string value | `max_allowed_packet`: longer function results are NULL with warning 1301, as in MariaDB | the string functions |
+//! | warnings | 65 535 a statement (what an OK packet can count), messages cut to 512 bytes as in MariaDB: at most 34 MB | [`crate::sql`]'s `Env::warn` |
 //! | the command being read | one payload of at most `max_allowed_packet` (1153), plus its copy | [`cohort_protocol::PacketReader`] |
 //! | responses not yet sent | pipelined commands are served until [`OUTPUT_BATCH`] bytes of responses wait; then the scheduler writes them (and waits for the socket) before serving more | [`super::Session::on_bytes`] |
 //!
@@ -20,10 +21,12 @@
 //!                                   then its result set encoded for the wire (≤ 1× more)
 //! + 3 × max_allowed_packet          the command packet, its copy, and one value built past
 //!                                   the last check
+//! + 34 MB                           the last statement's warnings (counted in the first
+//!                                   term while the statement runs)
 //! + OUTPUT_BATCH + 32 KiB           responses of pipelined commands, read and write buffers
 //! ```
 //!
-//! With the defaults (1 GiB, 16 MiB) that is a little over 2 GiB, and a test holds a hostile
+//! With the defaults (1 GiB, 16 MiB) that is about 2.1 GiB, and a test holds a hostile
 //! client to it (`crates/server/tests/memory_bound.rs`). Not counted: rows a transaction
 //! writes (they are table data, in memory by design, as committed rows are), and memory held
 //! by the shared server (tables, logs). MariaDB streams result rows, so a SELECT whose result

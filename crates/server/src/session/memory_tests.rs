@@ -188,6 +188,35 @@ fn a_long_data_flood_holds_at_most_max_allowed_packet() {
 }
 
 #[test]
+fn long_data_across_parameters_is_held_to_max_session_mem_used() {
+    let limit = 8 * MIB as u64;
+    let (_ctx, mut s) = session(&[
+        ("max_session_mem_used", limit),
+        ("max_allowed_packet", MIB as u64),
+    ]);
+    let marks = vec!["?"; 32].join(",");
+    let id = prepare(&mut s, &format!("SELECT LENGTH(CONCAT({marks}))")).unwrap();
+    let chunk = vec![b'x'; MIB / 2 - 64];
+    for param in 0..32 {
+        long_data(&mut s, id, param, &chunk);
+        long_data(&mut s, id, param, &chunk);
+        assert!(held(&s) <= limit, "held {} > {limit}", held(&s));
+    }
+    let mut p = vec![0x17];
+    p.extend_from_slice(&id.to_le_bytes());
+    p.push(0);
+    p.extend_from_slice(&1u32.to_le_bytes());
+    p.extend_from_slice(&[0; 4]);
+    p.push(1);
+    for _ in 0..32 {
+        p.extend_from_slice(&[0xFE, 0]);
+    }
+    let e = error_of(&command(&mut s, &p)).unwrap();
+    assert_eq!(e.0, 1290, "{e:?}");
+    assert_eq!(long_held(&s), 0, "refused long data is dropped");
+}
+
+#[test]
 fn prepared_statements_are_capped_by_max_prepared_stmt_count_with_1461() {
     let ctx = ServerContext::for_tests();
     assert_eq!(ctx.vars.global_u64("max_prepared_stmt_count"), 16382);
@@ -414,4 +443,25 @@ fn responses_of_pipelined_commands_wait_in_batches() {
         }
     }
     assert_eq!(responses, 2000);
+}
+
+#[test]
+fn a_statement_keeps_a_bounded_number_of_short_warnings() {
+    use crate::sql::env_for_tests;
+    let ctx = ServerContext::for_tests();
+    let mut sess = crate::session::SessionState::new(1, "root", "%", None);
+    let long = "w".repeat(8192);
+    let start = memory::thread_net();
+    env_for_tests(&ctx, &mut sess, |warn| {
+        for _ in 0..70_000 {
+            warn(&long);
+        }
+    });
+    assert_eq!(sess.warnings.len(), u16::MAX as usize);
+    assert!(sess.warnings.iter().all(|w| w.message.len() <= 512));
+    // Two statements' worth can never add up past the cap either.
+    env_for_tests(&ctx, &mut sess, |warn| warn("again"));
+    assert_eq!(sess.warnings.len(), u16::MAX as usize);
+    let kept = memory::kept_since(start);
+    assert!(kept < 64 * MIB as u64, "{kept}");
 }

@@ -265,6 +265,15 @@ pub fn execute_prepared(
     finish(sess, r)
 }
 
+/// Run `f` with a statement environment's `warn` (code 1292), then apply its effects to
+/// `sess` as a statement would (tests of what a statement may leave behind).
+#[cfg(test)]
+pub fn env_for_tests(ctx: &ServerContext, sess: &mut SessionState, f: impl FnOnce(&dyn Fn(&str))) {
+    let env = Env::new(ctx, SessView::of(sess, 0), &[]);
+    f(&|m: &str| env.warn("Warning", ErrorCode::TruncatedWrongValue, m));
+    env.into_effects().apply(sess);
+}
+
 /// Parse only (tests that measure the parser).
 #[cfg(test)]
 pub fn parse_for_tests(sql: &str) -> bool {
@@ -361,7 +370,7 @@ fn bind_plan(
     };
     let env = Env::new(ctx, SessView::of(sess, prev), &[]);
     let params = &parsed.params;
-    Ok(Some(match st.as_ref() {
+    let plan = match st.as_ref() {
         Statement::Query(q) => Plan::Select(exec_select::plan_select(
             &env,
             params,
@@ -373,7 +382,10 @@ fn bind_plan(
         Statement::Update(u) => Plan::Update(exec_dml::plan_update(&env, params, u)?),
         Statement::Delete(d) => Plan::Delete(exec_dml::plan_delete(&env, params, d)?),
         _ => return Ok(None),
-    }))
+    };
+    // A plan is about as large as its syntax tree again: within the statement's budget.
+    crate::memory::check(0)?;
+    Ok(Some(plan))
 }
 
 fn execute_plan(
