@@ -211,6 +211,8 @@ pub enum ErrorCode {
     WarnAllowedPacketOverflowed,
     /// 1461 Can't create more than max_prepared_stmt_count statements (current value: %u)
     MaxPreparedStmtCountReached,
+    /// 1621 %s variable '%s' is read-only. Use SET %s to assign the value
+    VariableIsReadonly,
 }
 
 impl ErrorCode {
@@ -320,6 +322,7 @@ impl ErrorCode {
             MalformedPacket => 1835,
             WarnAllowedPacketOverflowed => 1301,
             MaxPreparedStmtCountReached => 1461,
+            VariableIsReadonly => 1621,
         }
     }
 

@@ -629,6 +629,10 @@ pub static DEFINITIONS: &[VarDef] = &[
     ),
 ];
 
+/// Variables whose session value a session cannot change (MariaDB: 1621). A session's
+/// `max_allowed_packet` bounds what it may build (see [`crate::session::memory`]).
+pub const SESSION_READ_ONLY: &[&str] = &["max_allowed_packet"];
+
 /// Other names of variables, sorted: `(alias, variable)`. The InnoDB admission settings are
 /// also known by their short names (the `cohort serve` flags and the bench use those).
 pub static ALIASES: &[(&str, &str)] = &[
@@ -791,6 +795,15 @@ impl SystemVariables {
         let def = definition(name).ok_or_else(|| unknown(name))?;
         if !def.dynamic {
             return Err(read_only(def.name));
+        }
+        if SESSION_READ_ONLY.contains(&def.name) {
+            return Err(Error::new(
+                ErrorCode::VariableIsReadonly,
+                format!(
+                    "SESSION variable '{}' is read-only. Use SET GLOBAL to assign the value",
+                    def.name
+                ),
+            ));
         }
         if def.scope == Scope::Global {
             return Err(Error::new(

@@ -8,6 +8,7 @@
 //! | prepared statements | what preparing each kept (measured on the thread, see [`crate::memory`]), at least its text; in all under `max_session_mem_used` (1290); their number under `max_prepared_stmt_count`, server-wide (1461) | [`super::Session`] at COM_STMT_PREPARE |
 //! | COM_STMT_SEND_LONG_DATA | `max_allowed_packet` per parameter (1105 at execute, as MariaDB); in all under `max_session_mem_used` | the session, per chunk |
 //! | user variables | their names and values, under `max_session_mem_used` (1290 at `SET`) | [`SessionState::set_user_var`] |
+//! | the limits themselves | a session may lower its `max_session_mem_used` but only an administrator may raise it past the global value (1227); a session's `max_allowed_packet` is read-only (1621, as MariaDB) | `SET SESSION` |
 //! | what a statement builds | result rows, groups, function arguments, under `max_session_mem_used` less what the session holds (1290); the parser's tokens and syntax tree, estimated from the text before parsing ([`parse_estimate`]) and measured after | [`crate::memory::check`] in the session and the SQL layer |
 //! | one string value | `max_allowed_packet`: longer function results are NULL with warning 1301, as in MariaDB | the string functions |
 //! | warnings | 65 535 a statement (what an OK packet can count), messages cut to 512 bytes as in MariaDB: at most 34 MB | [`crate::sql`]'s `Env::warn` |

@@ -465,3 +465,32 @@ fn a_statement_keeps_a_bounded_number_of_short_warnings() {
     let kept = memory::kept_since(start);
     assert!(kept < 64 * MIB as u64, "{kept}");
 }
+
+#[test]
+fn a_session_cannot_raise_its_own_limits() {
+    let ctx = ServerContext::for_tests();
+    ctx.accounts.create_user("plain", "%", "", false).unwrap();
+    let mut plain = crate::session::SessionState::new(1, "plain", "%", None);
+    let mut root = crate::session::SessionState::new(2, "root", "%", None);
+    let run = |s: &mut crate::session::SessionState, sql: &str| {
+        crate::sql::execute_text(&ctx, s, sql)
+            .map(|_| ())
+            .map_err(|e| (e.code().number(), e.message().to_string()))
+    };
+    let e = run(&mut plain, "SET SESSION max_session_mem_used = 2000000000").unwrap_err();
+    assert_eq!(e.0, 1227, "{e:?}");
+    run(&mut plain, "SET SESSION max_session_mem_used = 100000000").unwrap();
+    assert_eq!(plain.mem_limit(&ctx), 100_000_000);
+    run(&mut root, "SET SESSION max_session_mem_used = 2000000000").unwrap();
+    for s in [&mut plain, &mut root] {
+        let e = run(s, "SET SESSION max_allowed_packet = 1073741824").unwrap_err();
+        assert_eq!(
+            e,
+            (
+                1621,
+                "SESSION variable 'max_allowed_packet' is read-only. Use SET GLOBAL to assign the value"
+                    .into()
+            )
+        );
+    }
+}
