@@ -27,6 +27,13 @@
 //!    layer already rolled back to its savepoint), the whole transaction (deadlock), or the
 //!    connection.
 //! 3. After the statement, in autocommit mode outside BEGIN … COMMIT, the transaction commits.
+//!
+//! Memory: what a connection may hold — prepared statements, long data, user variables, what
+//! a statement builds, responses waiting to be written — is bounded; [`memory`] lists each
+//! bound and gives the most one connection can hold as a formula of `max_session_mem_used`
+//! and `max_allowed_packet`. Pipelined commands are served until their responses reach
+//! [`memory::OUTPUT_BATCH`]; the session then pauses ([`Session::has_buffered_commands`]) so
+//! the scheduler writes them before serving the rest.
 
 pub mod commit;
 mod connect;
