@@ -209,6 +209,12 @@ pub enum ErrorCode {
     HandshakeError,
     /// 1835 Malformed communication packet
     MalformedPacket,
+    /// 1301 Result of %s() was larger than max_allowed_packet (%ld) - truncated
+    WarnAllowedPacketOverflowed,
+    /// 1461 Can't create more than max_prepared_stmt_count statements (current value: %u)
+    MaxPreparedStmtCountReached,
+    /// 1621 %s variable '%s' is read-only. Use SET %s to assign the value
+    VariableIsReadonly,
 }
 
 impl ErrorCode {
@@ -317,6 +323,9 @@ impl ErrorCode {
             DataOutOfRange => 1690,
             CantExecuteInReadOnlyTransaction => 1792,
             MalformedPacket => 1835,
+            WarnAllowedPacketOverflowed => 1301,
+            MaxPreparedStmtCountReached => 1461,
+            VariableIsReadonly => 1621,
         }
     }
 
@@ -362,6 +371,7 @@ impl ErrorCode {
             | WrongTypeForVar
             | SpUndeclaredVar
             | WrongFieldWithGroup
+            | MaxPreparedStmtCountReached
             | KeyDoesNotExist => "42000",
             NoDb => "3D000",
             BadNull | DupEntry => "23000",

@@ -399,7 +399,19 @@ pub static DEFINITIONS: &[VarDef] = &[
         Scope::Global,
         true,
         Kind::UInt { min: 0, max: U32 },
-        "1048576",
+        "16382",
+    ),
+    // MariaDB's variable; its default there is unlimited. Cohort bounds a connection by
+    // default (see the session module doc for what it covers).
+    var(
+        "max_session_mem_used",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 8192,
+            max: i64::MAX as u64,
+        },
+        "1073741824",
     ),
     var(
         "net_buffer_length",
@@ -617,6 +629,10 @@ pub static DEFINITIONS: &[VarDef] = &[
     ),
 ];
 
+/// Variables whose session value a session cannot change (MariaDB: 1621). A session's
+/// `max_allowed_packet` bounds what it may build (see [`crate::session::memory`]).
+pub const SESSION_READ_ONLY: &[&str] = &["max_allowed_packet"];
+
 /// Other names of variables, sorted: `(alias, variable)`. The InnoDB admission settings are
 /// also known by their short names (the `cohort serve` flags and the bench use those).
 pub static ALIASES: &[(&str, &str)] = &[
@@ -779,6 +795,15 @@ impl SystemVariables {
         let def = definition(name).ok_or_else(|| unknown(name))?;
         if !def.dynamic {
             return Err(read_only(def.name));
+        }
+        if SESSION_READ_ONLY.contains(&def.name) {
+            return Err(Error::new(
+                ErrorCode::VariableIsReadonly,
+                format!(
+                    "SESSION variable '{}' is read-only. Use SET GLOBAL to assign the value",
+                    def.name
+                ),
+            ));
         }
         if def.scope == Scope::Global {
             return Err(Error::new(

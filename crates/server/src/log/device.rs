@@ -92,7 +92,7 @@ pub struct FsDir {
 impl FsDir {
     pub fn open(root: impl Into<PathBuf>) -> io::Result<FsDir> {
         let root = root.into();
-        fs::create_dir_all(&root)?;
+        crate::datadir::create_dir_all(&root)?;
         Ok(FsDir {
             root,
             zero_fill: false,
@@ -168,7 +168,7 @@ impl LogRead for File {
 
 impl LogDir for FsDir {
     fn create(&self, name: &str) -> io::Result<Box<dyn LogFile>> {
-        let file = OpenOptions::new()
+        let file = crate::datadir::file_options()
             .write(true)
             .read(true)
             .create_new(true)
@@ -236,7 +236,7 @@ impl LogDir for FsDir {
 
     fn write_atomic(&self, name: &str, data: &[u8]) -> io::Result<()> {
         let tmp = self.root.join(format!("{name}.tmp"));
-        let mut f = File::create(&tmp)?;
+        let mut f = crate::datadir::create_file(&tmp)?;
         f.write_all(data)?;
         f.sync_all()?;
         fs::rename(&tmp, self.root.join(name))?;

@@ -61,8 +61,7 @@ pub fn set(
         };
         match &item.target {
             SetTarget::User(name) => {
-                sess.user_vars
-                    .insert(name.clone(), value.unwrap_or(Value::Null));
+                sess.set_user_var(ctx, name, value.unwrap_or(Value::Null))?;
             }
             SetTarget::Sys { name, global: true } => set_global(ctx, sess, name, value)?,
             SetTarget::Sys {
@@ -119,6 +118,28 @@ fn check_isolation(name: &str, v: &Value) -> Result<()> {
     ))
 }
 
+/// `max_session_mem_used` bounds what a session may hold against its own client: a session
+/// may lower it, but only an administrator may raise it above the global value. (MariaDB lets
+/// any session raise it; there it only protects a client from itself.)
+fn check_own_memory_limit(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    name: &str,
+    v: &Value,
+) -> Result<()> {
+    if name != "max_session_mem_used" {
+        return Ok(());
+    }
+    let wanted = match v {
+        Value::UInt(n) => *n,
+        _ => 0,
+    };
+    if wanted <= ctx.vars.global_u64("max_session_mem_used") {
+        return Ok(());
+    }
+    need_admin(ctx, sess, "SUPER")
+}
+
 fn set_session(
     ctx: &ServerContext,
     sess: &mut SessionState,
@@ -139,6 +160,7 @@ fn set_session(
     };
     check_isolation(name, &value)?;
     let v = ctx.vars.check_session_set(name, value)?;
+    check_own_memory_limit(ctx, sess, name, &v)?;
     match name {
         "autocommit" => set_autocommit(ctx, sess, v == Value::str("ON")),
         "innodb_lock_wait_timeout" => {

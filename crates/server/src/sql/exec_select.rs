@@ -289,13 +289,13 @@ fn bind_items(
                 } else {
                     e.to_string()
                 };
-                let (item, col) = bind_item(b, e, &name, source)?;
+                let (item, col) = bind_item(b, e, column_name(&name), source)?;
                 items.push(item);
                 columns.push(col);
                 aliases.push(None);
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => {
-                let (item, col) = bind_item(b, expr, &alias.value, source)?;
+                let (item, col) = bind_item(b, expr, column_name(&alias.value), source)?;
                 items.push(item);
                 columns.push(col);
                 aliases.push(Some(alias.value.clone()));
@@ -304,6 +304,20 @@ fn bind_items(
         }
     }
     Ok((items, columns, aliases))
+}
+
+/// A result column's name as MariaDB sends it: at most 255 bytes, cut at a character boundary
+/// (a long expression's text would otherwise be kept, and sent, whole).
+fn column_name(text: &str) -> &str {
+    const MAX: usize = 255;
+    if text.len() <= MAX {
+        return text;
+    }
+    let mut end = MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 fn expand_wildcard(
@@ -767,7 +781,7 @@ pub fn run_select(
         rows = groups.finish(plan, g, width, env)?;
     }
     if plan.distinct {
-        distinct(plan, &mut rows);
+        distinct(plan, &mut rows)?;
     }
     if !plan.order.is_empty() && !plan.sorted_by_scan {
         sort_rows(&plan.order, &mut rows);
@@ -808,6 +822,7 @@ fn matching_rows(
                     return Ok(ScanControl::Continue);
                 }
             }
+            crate::memory::check(0)?;
             out.push((h.clone(), row.clone()));
             Ok(ScanControl::Continue)
         },
@@ -819,6 +834,8 @@ fn matching_rows(
 fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(plan.items.len() + plan.hidden.len());
     for item in &plan.items {
+        // The result is built in memory: hold it to the session's budget, value by value.
+        crate::memory::check(0)?;
         let v = item.expr.eval(rc, env)?;
         out.push(match item.coerce {
             Some(c) => coerce(v, c),
@@ -831,15 +848,21 @@ fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<V
     Ok(out)
 }
 
-fn distinct(plan: &SelectPlan, rows: &mut Vec<Vec<Value>>) {
+fn distinct(plan: &SelectPlan, rows: &mut Vec<Vec<Value>>) -> Result<()> {
     let mut seen = HashSet::new();
+    let mut over = Ok(());
     rows.retain(|r| {
+        if over.is_err() {
+            return false;
+        }
         let mut key = Vec::new();
         for (v, item) in r.iter().zip(&plan.items) {
             compare::group_key(v, item.coll, &mut key);
         }
+        over = crate::memory::check(0);
         seen.insert(key)
     });
+    over
 }
 
 pub fn sort_rows(order: &[SortKey], rows: &mut [Vec<Value>]) {
@@ -872,6 +895,7 @@ struct Group {
 
 impl Groups {
     fn add(&mut self, g: &GroupPlan, row: &[Value], env: &Env<'_>) -> Result<()> {
+        crate::memory::check(0)?;
         let rc = RowCtx::of(row);
         let mut keys = Vec::with_capacity(g.keys.len());
         let mut kb = Vec::new();

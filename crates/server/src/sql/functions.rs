@@ -528,7 +528,13 @@ fn chars_of(v: &Value) -> Vec<char> {
 }
 
 fn evals(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
-    args.iter().map(|a| a.eval(r, env)).collect()
+    let mut out = Vec::with_capacity(args.len());
+    for a in args {
+        out.push(a.eval(r, env)?);
+        // Arguments can each be max_allowed_packet long: hold the statement to its budget.
+        crate::memory::check(0)?;
+    }
+    Ok(out)
 }
 
 /// Evaluate all arguments; None if any is NULL (most functions return NULL then).
@@ -647,6 +653,7 @@ fn concat_ws(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
         return Ok(Value::Null);
     }
     let sep = convert::to_text(&sep).into_owned();
+    let max = max_packet(env);
     let mut out = Vec::new();
     let mut first = true;
     for a in &args[1..] {
@@ -659,6 +666,9 @@ fn concat_ws(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
         }
         first = false;
         out.extend_from_slice(&convert::to_text(&v));
+        if out.len() > max {
+            return Ok(too_big(env, "concat_ws"));
+        }
     }
     Ok(Value::Bytes(out))
 }
@@ -670,9 +680,13 @@ fn int_arg(v: &Value) -> i64 {
 fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
     Ok(match f {
         Func::Concat => {
+            let max = max_packet(env);
             let mut out = Vec::new();
             for x in v {
                 out.extend_from_slice(&convert::to_text(x));
+                if out.len() > max {
+                    return Ok(too_big(env, "concat"));
+                }
             }
             Value::Bytes(out)
         }
@@ -687,7 +701,14 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             if from.is_empty() {
                 v[0].clone()
             } else {
-                s(text(&v[0]).replace(&from, &text(&v[2])))
+                let (hay, to) = (text(&v[0]), text(&v[2]));
+                if to.len() > from.len() {
+                    let grows = hay.matches(from.as_str()).count() * (to.len() - from.len());
+                    if hay.len().saturating_add(grows) > max_packet(env) {
+                        return Ok(too_big(env, "replace"));
+                    }
+                }
+                s(hay.replace(&from, &to))
             }
         }
         Func::Left => {
@@ -702,15 +723,15 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::Repeat => {
             let t = convert::to_text(&v[0]);
             let n = int_arg(&v[1]).max(0) as usize;
-            if t.len().saturating_mul(n) > MAX_RESULT {
+            if t.len().saturating_mul(n) > max_packet(env) {
                 return Ok(too_big(env, "repeat"));
             }
             Value::Bytes(t.repeat(n))
         }
         Func::Reverse => s(text(&v[0]).chars().rev().collect()),
         Func::Lpad | Func::Rpad => {
-            if int_arg(&v[1]) > MAX_RESULT as i64 {
-                return Ok(too_big(env, "lpad/rpad"));
+            if pad_bound(v).is_some_and(|n| n > max_packet(env) as u64) {
+                return Ok(too_big(env, if f == Func::Lpad { "lpad" } else { "rpad" }));
             }
             pad(v, f == Func::Lpad)
         }
@@ -721,7 +742,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         }
         Func::Space => {
             let n = int_arg(&v[0]).max(0) as usize;
-            if n > MAX_RESULT {
+            if n > max_packet(env) {
                 return Ok(too_big(env, "space"));
             }
             s(" ".repeat(n))
@@ -739,6 +760,9 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             },
         ),
         Func::Hex => match &v[0] {
+            Value::Bytes(b) if b.len().saturating_mul(2) > max_packet(env) => {
+                return Ok(too_big(env, "hex"))
+            }
             Value::Bytes(b) => s(b.iter().map(|x| format!("{x:02X}")).collect()),
             other => s(format!("{:X}", convert::to_num(other).to_i128() as u64)),
         },
@@ -889,16 +913,36 @@ fn trim(v: &[Value], side: TrimSide) -> Value {
     s(t.to_string())
 }
 
-/// Longest string a function builds (MySQL: max_allowed_packet); longer results are NULL.
-const MAX_RESULT: usize = 16 << 20;
+/// The longest string a function builds: `max_allowed_packet` (the session's value, as in
+/// MariaDB); a longer result is NULL with warning 1301 ([`too_big`]).
+fn max_packet(env: &Env<'_>) -> usize {
+    let v = match env.sess.session_vars.get("max_allowed_packet") {
+        Some(Value::UInt(n)) => *n,
+        Some(Value::Int(n)) => (*n).max(0) as u64,
+        _ => env.ctx.vars.global_u64("max_allowed_packet"),
+    };
+    usize::try_from(v).unwrap_or(usize::MAX)
+}
 
 fn too_big(env: &Env<'_>, func: &str) -> Value {
     env.warn(
         "Warning",
-        ErrorCode::Unknown,
-        format!("Result of {func}() was larger than max_allowed_packet (16777216) - truncated"),
+        ErrorCode::WarnAllowedPacketOverflowed,
+        format!(
+            "Result of {func}() was larger than max_allowed_packet ({}) - truncated",
+            max_packet(env)
+        ),
     );
     Value::Null
+}
+
+/// The bytes LPAD / RPAD may build, as MariaDB bounds them: the count times the longest
+/// character of the connection's character set (utf8mb4: 4), None when the string is only cut
+/// to the count (checked first, as there).
+fn pad_bound(v: &[Value]) -> Option<u64> {
+    let n = u64::try_from(int_arg(&v[1])).ok()?;
+    let body_chars = text(&v[0]).chars().count() as u64;
+    (n > body_chars).then(|| n.saturating_mul(4))
 }
 
 fn pad(v: &[Value], left: bool) -> Value {

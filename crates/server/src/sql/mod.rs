@@ -110,17 +110,38 @@ impl QueryResult {
 }
 
 /// A prepared statement: parsed and bound once.
+///
+/// What it keeps is what executing it needs, not what preparing it built: a statement with a
+/// plan keeps the plan and its text (parsed again only if a table of the plan changes), not
+/// the syntax tree, which costs tens of times the text (a select list of 500 000 columns:
+/// about 400 bytes of tree per column, against 100 of plan).
 pub struct Prepared {
     /// Number of `?` parameters.
     pub params: usize,
-    /// The result columns (empty for statements that return an OK packet).
-    pub columns: Vec<ColumnDefinition>,
     state: Mutex<PrepState>,
 }
 
-struct PrepState {
-    parsed: Arc<Parsed>,
-    plan: Option<Arc<Plan>>,
+enum PrepState {
+    /// SELECT / INSERT / REPLACE / UPDATE / DELETE (the plan holds the result columns).
+    Bound { sql: Box<str>, plan: Arc<Plan> },
+    /// Everything else runs from its parsed form; the result columns, if known at prepare.
+    Parsed(Arc<Parsed>, Vec<ColumnDefinition>),
+}
+
+impl Prepared {
+    /// The result columns (empty for statements that return an OK packet).
+    pub fn columns(&self) -> Vec<ColumnDefinition> {
+        match &*self.state.lock() {
+            PrepState::Bound { plan, .. } => plan.columns(),
+            PrepState::Parsed(_, columns) => columns.clone(),
+        }
+    }
+}
+
+/// What one execution of a prepared statement runs.
+enum PrepForm {
+    Bound(Arc<Plan>),
+    Parsed(Arc<Parsed>),
 }
 
 /// A bound statement.
@@ -167,14 +188,14 @@ pub fn execute_text(
     sess: &mut SessionState,
     sql: &str,
 ) -> Result<QueryResult> {
-    let parsed = match parse::parse(sql) {
+    let parsed = match parse::parse(sql).and_then(|p| crate::memory::check(0).map(|_| p)) {
         Ok(p) => p,
         Err(e) => {
             record_error(sess, &e);
             return Err(e);
         }
     };
-    let prev = start_statement(sess, &parsed);
+    let prev = start_statement(sess, parsed.stmt.keeps_warnings());
     let r = (|| {
         if let Some(plan) = bind_plan(ctx, sess, &parsed, prev)? {
             return execute_plan(ctx, sess, &plan, &[], prev);
@@ -187,22 +208,25 @@ pub fn execute_text(
 /// Parse and bind a statement once (COM_STMT_PREPARE).
 pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<Prepared> {
     let parsed = parse::parse(sql)?;
+    crate::memory::check(0)?;
     if let Stmt::Unsupported(what) = &parsed.stmt {
         return Err(Error::unsupported(what));
     }
     let prev = sess.warnings.len();
-    let plan = bind_plan(ctx, sess, &parsed, prev)?;
-    let columns = match &plan {
-        Some(p) => p.columns(),
-        None => generic_columns(ctx, sess, &parsed)?,
+    let params = parsed.params.len();
+    let state = match bind_plan(ctx, sess, &parsed, prev)? {
+        Some(plan) => PrepState::Bound {
+            sql: sql.into(),
+            plan: Arc::new(plan),
+        },
+        None => {
+            let columns = generic_columns(ctx, sess, &parsed)?;
+            PrepState::Parsed(Arc::new(parsed), columns)
+        }
     };
     Ok(Prepared {
-        params: parsed.params.len(),
-        columns,
-        state: Mutex::new(PrepState {
-            parsed: Arc::new(parsed),
-            plan: plan.map(Arc::new),
-        }),
+        params,
+        state: Mutex::new(state),
     })
 }
 
@@ -221,19 +245,39 @@ pub fn execute_prepared(
         record_error(sess, &e);
         return Err(e);
     }
-    let (parsed, plan) = match current_plan(ctx, sess, stmt) {
+    let form = match current_form(ctx, sess, stmt) {
         Ok(x) => x,
         Err(e) => {
             record_error(sess, &e);
             return Err(e);
         }
     };
-    let prev = start_statement(sess, &parsed);
-    let r = match &plan {
-        Some(p) => execute_plan(ctx, sess, p, params, prev),
-        None => run_other(ctx, sess, &parsed, params, prev),
+    let r = match &form {
+        PrepForm::Bound(p) => {
+            let prev = start_statement(sess, false);
+            execute_plan(ctx, sess, p, params, prev)
+        }
+        PrepForm::Parsed(parsed) => {
+            let prev = start_statement(sess, parsed.stmt.keeps_warnings());
+            run_other(ctx, sess, parsed, params, prev)
+        }
     };
     finish(sess, r)
+}
+
+/// Run `f` with a statement environment's `warn` (code 1292), then apply its effects to
+/// `sess` as a statement would (tests of what a statement may leave behind).
+#[cfg(test)]
+pub fn env_for_tests(ctx: &ServerContext, sess: &mut SessionState, f: impl FnOnce(&dyn Fn(&str))) {
+    let env = Env::new(ctx, SessView::of(sess, 0), &[]);
+    f(&|m: &str| env.warn("Warning", ErrorCode::TruncatedWrongValue, m));
+    env.into_effects().apply(sess);
+}
+
+/// Parse only (tests that measure the parser).
+#[cfg(test)]
+pub fn parse_for_tests(sql: &str) -> bool {
+    parse::parse(sql).is_ok()
 }
 
 /// COM_FIELD_LIST: the columns of a table of the current database.
@@ -248,10 +292,11 @@ pub fn field_list(
 
 // ---------------------------------------------------------------------------------------------
 
-/// Reset the warning list for a new statement; returns the previous count (@@warning_count).
-fn start_statement(sess: &mut SessionState, parsed: &Parsed) -> usize {
+/// Reset the warning list for a new statement (unless it keeps them: SHOW WARNINGS); returns
+/// the previous count (@@warning_count).
+fn start_statement(sess: &mut SessionState, keeps_warnings: bool) -> usize {
     let prev = sess.warnings.len();
-    if !parsed.stmt.keeps_warnings() {
+    if !keeps_warnings {
         sess.warnings.clear();
     }
     prev
@@ -277,30 +322,40 @@ fn finish(sess: &mut SessionState, r: Result<QueryResult>) -> Result<QueryResult
     r
 }
 
-/// The prepared statement's plan, bound again if its table changed.
-fn current_plan(
-    ctx: &ServerContext,
-    sess: &SessionState,
-    stmt: &Prepared,
-) -> Result<(Arc<Parsed>, Option<Arc<Plan>>)> {
+/// What the prepared statement runs: its plan (parsed and bound again if a table of it
+/// changed), or its parsed form.
+fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Result<PrepForm> {
     let mut st = stmt.state.lock();
-    if st.plan.as_ref().is_some_and(|p| p.is_stale()) {
-        let plan = bind_plan(ctx, sess, &st.parsed, sess.warnings.len())?;
-        let columns = plan.as_ref().map(Plan::columns).unwrap_or_default();
-        let same = columns.len() == stmt.columns.len()
-            && columns
-                .iter()
-                .zip(&stmt.columns)
-                .all(|(a, b)| a.column_type == b.column_type && a.name == b.name);
-        if !same {
-            return Err(Error::new(
-                ErrorCode::Unknown,
-                "Prepared statement needs to be re-prepared",
-            ));
-        }
-        st.plan = plan.map(Arc::new);
+    let (sql, plan) = match &*st {
+        PrepState::Parsed(parsed, _) => return Ok(PrepForm::Parsed(parsed.clone())),
+        PrepState::Bound { sql, plan } if plan.is_stale() => (sql, plan),
+        PrepState::Bound { plan, .. } => return Ok(PrepForm::Bound(plan.clone())),
+    };
+    let parsed = parse::parse(sql)?;
+    let fresh = bind_plan(ctx, sess, &parsed, sess.warnings.len())?
+        .ok_or_else(|| Error::internal("a prepared statement lost its plan"))?;
+    let (old, new) = (plan.columns(), fresh.columns());
+    let same = old.len() == new.len()
+        && old
+            .iter()
+            .zip(&new)
+            .all(|(a, b)| a.column_type == b.column_type && a.name == b.name);
+    if !same {
+        return Err(Error::new(
+            ErrorCode::Unknown,
+            "Prepared statement needs to be re-prepared",
+        ));
     }
-    Ok((st.parsed.clone(), st.plan.clone()))
+    let fresh = Arc::new(fresh);
+    let sql = std::mem::take(match &mut *st {
+        PrepState::Bound { sql, .. } => sql,
+        PrepState::Parsed(..) => unreachable!("matched Bound above"),
+    });
+    *st = PrepState::Bound {
+        sql,
+        plan: fresh.clone(),
+    };
+    Ok(PrepForm::Bound(fresh))
 }
 
 /// Bind SELECT / INSERT / UPDATE / DELETE; None for statements that run without a plan.
@@ -315,7 +370,7 @@ fn bind_plan(
     };
     let env = Env::new(ctx, SessView::of(sess, prev), &[]);
     let params = &parsed.params;
-    Ok(Some(match st.as_ref() {
+    let plan = match st.as_ref() {
         Statement::Query(q) => Plan::Select(exec_select::plan_select(
             &env,
             params,
@@ -327,7 +382,10 @@ fn bind_plan(
         Statement::Update(u) => Plan::Update(exec_dml::plan_update(&env, params, u)?),
         Statement::Delete(d) => Plan::Delete(exec_dml::plan_delete(&env, params, d)?),
         _ => return Ok(None),
-    }))
+    };
+    // A plan is about as large as its syntax tree again: within the statement's budget.
+    crate::memory::check(0)?;
+    Ok(Some(plan))
 }
 
 fn execute_plan(
@@ -758,7 +816,10 @@ mod tests {
     }
 
     fn plan_of(p: &Prepared) -> Arc<Plan> {
-        p.state.lock().plan.clone().expect("bound plan")
+        match &*p.state.lock() {
+            PrepState::Bound { plan, .. } => plan.clone(),
+            PrepState::Parsed(..) => panic!("not bound"),
+        }
     }
 
     #[test]
