@@ -207,6 +207,14 @@ pub enum ErrorCode {
     HandshakeError,
     /// 1835 Malformed communication packet
     MalformedPacket,
+    /// 1436 Thread stack overrun (here: an expression nested too deeply)
+    StackOverrun,
+    /// 1467 Failed to read auto-increment value from storage engine
+    AutoincReadFailed,
+    /// 167 Out of range value for column '%s' at row %d (a generated auto-increment value)
+    AutoincErange,
+    /// 1301 Result of %s() was larger than max_allowed_packet (%ld) - truncated
+    WarnAllowedPacketOverflowed,
 }
 
 impl ErrorCode {
@@ -214,6 +222,10 @@ impl ErrorCode {
     pub fn number(self) -> u16 {
         use ErrorCode::*;
         match self {
+            StackOverrun => 1436,
+            AutoincReadFailed => 1467,
+            AutoincErange => 167,
+            WarnAllowedPacketOverflowed => 1301,
             DbCreateExists => 1007,
             DbDropExists => 1008,
             CheckRead => 1020,
@@ -368,7 +380,7 @@ impl ErrorCode {
             WrongValueCountOnRow => "21S01",
             WrongNumberOfColumnsInSelect | SubqueryNo1Row => "21000",
             LockDeadlock => "40001",
-            WarnDataOutOfRange | DataOutOfRange => "22003",
+            WarnDataOutOfRange | DataOutOfRange | AutoincErange => "22003",
             DataTooLong => "22001",
             DivisionByZero => "22012",
             TruncatedWrongValueForField | WarnDataTruncated => "22007",

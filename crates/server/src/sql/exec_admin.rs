@@ -30,12 +30,13 @@ fn eval_constant(
     ctx: &ServerContext,
     sess: &mut SessionState,
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
     e: &ast::Expr,
 ) -> Result<Value> {
-    let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params);
+    let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params)
+        .with_set_aside(&parsed.set_aside);
     let v = {
-        let mut b = Binder::new(&env, param_locs, None);
+        let mut b = Binder::new(&env, &parsed.params, None);
         let (x, _) = b.bind(e)?;
         x.eval(&RowCtx::EMPTY, &env)?
     };
@@ -51,12 +52,12 @@ pub fn set(
     sess: &mut SessionState,
     items: &[SetItem],
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
 ) -> Result<()> {
     // Assignments take effect in order: `SET @a = 1, @b = @a + 1` sees the new @a.
     for item in items {
         let value = match &item.value {
-            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, param_locs, e)?),
+            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, parsed, e)?),
             SetValue::Default => None,
         };
         match &item.target {
@@ -411,10 +412,10 @@ pub fn do_exprs(
     sess: &mut SessionState,
     exprs: &[ast::Expr],
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
 ) -> Result<()> {
     for e in exprs {
-        eval_constant(ctx, sess, params, param_locs, e)?;
+        eval_constant(ctx, sess, params, parsed, e)?;
     }
     Ok(())
 }

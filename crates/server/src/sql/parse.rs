@@ -10,6 +10,7 @@
 //! Errors are 1064 with MySQL's "near '…' at line N" text; empty text is 1065; text with more
 //! than one statement (`a; b`) is 1064 (multi-statements are not offered).
 
+use super::dialect::{ShallowMySql, MAX_NESTING};
 use crate::error::{Error, Result};
 use cohort_protocol::ErrorCode;
 use sqlparser::ast::{self, Statement};
@@ -29,6 +30,9 @@ pub struct Parsed {
     pub share_lock: bool,
     /// The statement text, kept for statements that are written to the log as text (DDL).
     pub ddl_text: Option<String>,
+    /// Expression nodes set aside to keep the tree shallow (see `dialect.rs`): the binder
+    /// follows the placeholders in `stmt` to them.
+    pub set_aside: Vec<ast::Expr>,
 }
 
 /// `'user'@'host'`.
@@ -235,9 +239,17 @@ pub fn parse(sql: &str) -> Result<Parsed> {
     if strip_zerofill {
         tokens.retain(|t| !is_word(&t.token, "ZEROFILL"));
     }
-    let mut p = Parser::new(&dialect).with_tokens_with_locations(tokens);
-    let stmt = parse_statement(&mut p, first.as_deref()).map_err(|e| parser_error(sql, e))?;
-    expect_end(&mut p).map_err(|e| parser_error(sql, e))?;
+    let words = tokens.iter().filter(|t| !is_trivia(&t.token)).count();
+    let shallow = ShallowMySql::new(words);
+    let stmt = {
+        let mut p = Parser::new(&shallow)
+            .with_recursion_limit(MAX_NESTING)
+            .with_tokens_with_locations(tokens);
+        let stmt = parse_statement(&mut p, first.as_deref())
+            .and_then(|s| expect_end(&mut p).map(|_| s))
+            .map_err(|e| parser_error(sql, e, &p))?;
+        stmt
+    };
     let ddl_text = is_logged_as_text(&stmt).then(|| sql.to_string());
     Ok(Parsed {
         stmt,
@@ -245,6 +257,7 @@ pub fn parse(sql: &str) -> Result<Parsed> {
         params,
         share_lock,
         ddl_text,
+        set_aside: shallow.into_set_aside(),
     })
 }
 
@@ -464,7 +477,24 @@ fn syntax_error(sql: &str, at: Option<Location>) -> Error {
 }
 
 /// Map a sqlparser error (whose text ends with "at Line: L, Column: C") to 1064.
-fn parser_error(sql: &str, e: ParserError) -> Error {
+fn parser_error(sql: &str, e: ParserError, p: &Parser<'_>) -> Error {
+    if let ParserError::RecursionLimitExceeded = e {
+        // MariaDB says "memory exhausted near …" when its parser stack overflows.
+        let loc = p.peek_token().span.start;
+        let off = if loc.line > 0 {
+            offset_of(sql, loc)
+        } else {
+            sql.len()
+        };
+        let near: String = sql[off..].chars().take(80).collect();
+        return Error::new(
+            ErrorCode::ParseError,
+            format!(
+                "Expressions nested more than {MAX_NESTING} levels deep near '{near}' at line {}",
+                loc.line.max(1)
+            ),
+        );
+    }
     let msg = e.to_string();
     let loc = msg.rfind("at Line: ").and_then(|p| {
         let rest = &msg[p + "at Line: ".len()..];
