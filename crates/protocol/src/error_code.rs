@@ -215,6 +215,12 @@ pub enum ErrorCode {
     AutoincErange,
     /// 1301 Result of %s() was larger than max_allowed_packet (%ld) - truncated
     WarnAllowedPacketOverflowed,
+    /// 1063 Incorrect column specifier for column '%s'
+    WrongFieldSpec,
+    /// 1425 Too big scale %d specified for '%s'. Maximum is %d
+    TooBigScale,
+    /// 1286 Unknown storage engine '%s'
+    UnknownStorageEngine,
 }
 
 impl ErrorCode {
@@ -223,6 +229,9 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             StackOverrun => 1436,
+            WrongFieldSpec => 1063,
+            TooBigScale => 1425,
+            UnknownStorageEngine => 1286,
             AutoincReadFailed => 1467,
             AutoincErange => 167,
             WarnAllowedPacketOverflowed => 1301,
@@ -364,6 +373,9 @@ impl ErrorCode {
             | TooBigPrecision
             | MBiggerThanD
             | TooBigDisplaywidth
+            | WrongFieldSpec
+            | TooBigScale
+            | UnknownStorageEngine
             | PasswordNoMatch
             | IllegalReference
             | WrongValueForVar

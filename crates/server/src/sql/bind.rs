@@ -940,8 +940,21 @@ impl<'a> Binder<'a> {
     fn bind_cast(&mut self, e: &ast::Expr, dt: &ast::DataType) -> Result<(Expr, SqlType)> {
         use ast::DataType as D;
         let (x, tx) = self.bind(e)?;
+        let name = cast_item_name(self.resolve(e)?);
+        // CHAR(n) / BINARY(n): n up to 4294967295, else 1439.
+        let width = |n: Option<u64>| -> Result<Option<u32>> {
+            n.map(|n| {
+                u32::try_from(n).map_err(|_| {
+                    Error::new(
+                        ErrorCode::TooBigDisplaywidth,
+                        format!("Display width out of range for '{name}' (max = 4294967295)"),
+                    )
+                })
+            })
+            .transpose()
+        };
         let len = |l: &Option<ast::CharacterLength>| match l {
-            Some(ast::CharacterLength::IntegerLength { length, .. }) => Some(*length as u32),
+            Some(ast::CharacterLength::IntegerLength { length, .. }) => Some(*length),
             _ => None,
         };
         let (to, ty) = match dt {
@@ -952,7 +965,7 @@ impl<'a> Binder<'a> {
                 (CastTo::Unsigned, SqlType::ubigint())
             }
             D::Char(l) | D::Character(l) | D::Varchar(l) | D::Nvarchar(l) => {
-                let n = len(l);
+                let n = width(len(l))?;
                 (
                     CastTo::Char(n),
                     SqlType::varchar(n.unwrap_or(tx.char_len().max(21))),
@@ -960,7 +973,7 @@ impl<'a> Binder<'a> {
             }
             D::Text => (CastTo::Char(None), SqlType::text()),
             D::Binary(n) => {
-                let n = n.map(|n| n as u32);
+                let n = width(*n)?;
                 (
                     CastTo::Binary(n),
                     SqlType::varbinary(n.unwrap_or(tx.length.max(21))),
@@ -979,7 +992,7 @@ impl<'a> Binder<'a> {
             }
             D::Date => (CastTo::Date, SqlType::date()),
             D::Datetime(fsp) | D::Timestamp(fsp, _) => {
-                let fsp = fsp.unwrap_or(0).min(6) as u8;
+                let fsp = functions::fsp_arg(&Value::UInt(fsp.unwrap_or(0)), &name)?;
                 (CastTo::DateTime(fsp), SqlType::datetime(fsp))
             }
             other => return Err(unsupported(&format!("CAST to {other}"))),
@@ -1084,6 +1097,18 @@ impl<'a> Binder<'a> {
         });
         self.aggs = Some(collected);
         Ok((Expr::Agg(idx), ty))
+    }
+}
+
+/// How MySQL names a CAST argument in its errors: a string literal by its value, anything
+/// else by its text.
+fn cast_item_name(e: &ast::Expr) -> String {
+    match e {
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
+            other => other.to_string(),
+        },
+        other => other.to_string(),
     }
 }
 

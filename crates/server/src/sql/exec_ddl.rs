@@ -104,13 +104,25 @@ fn ident_of(e: &ast::Expr) -> Option<&str> {
 /// A MySQL column type from the parser's data type.
 pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     use ast::DataType as D;
-    let char_len = |l: &Option<ast::CharacterLength>, default: Option<u64>| -> Result<u32> {
+    let char_len = |l: &Option<ast::CharacterLength>, default: Option<u64>| -> Result<u64> {
         match l {
-            Some(ast::CharacterLength::IntegerLength { length, .. }) => Ok(*length as u32),
+            Some(ast::CharacterLength::IntegerLength { length, .. }) => Ok(*length),
             Some(ast::CharacterLength::Max) => Err(unsupported("VARCHAR(MAX)")),
-            None => default
-                .map(|d| d as u32)
-                .ok_or_else(|| Error::parse(&format!("{dt}"), 1)),
+            None => default.ok_or_else(|| Error::parse(&format!("{dt}"), 1)),
+        }
+    };
+    let width_out_of_range = |max: u64| {
+        Error::new(
+            ErrorCode::TooBigDisplaywidth,
+            format!("Display width out of range for '{col}' (max = {max})"),
+        )
+    };
+    // Integer display widths: up to 255 (1439). Like MySQL 8.0.19+, they are not kept: they
+    // only ever changed how a client pads, and ZEROFILL (the padding) is refused.
+    let display_width = |w: &Option<u64>| -> Result<()> {
+        match w {
+            Some(w) if *w > 255 => Err(width_out_of_range(255)),
+            _ => Ok(()),
         }
     };
     let too_long = |max: u32| {
@@ -123,20 +135,50 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     };
     let ci = Collation::Utf8mb4GeneralCi;
     Ok(match dt {
-        D::TinyInt(_) | D::Bool | D::Boolean => DataType::TinyInt { unsigned: false },
-        D::TinyIntUnsigned(_) | D::UTinyInt => DataType::TinyInt { unsigned: true },
-        D::SmallInt(_) => DataType::SmallInt { unsigned: false },
-        D::SmallIntUnsigned(_) | D::USmallInt => DataType::SmallInt { unsigned: true },
-        D::MediumInt(_) => DataType::MediumInt { unsigned: false },
-        D::MediumIntUnsigned(_) => DataType::MediumInt { unsigned: true },
-        D::Int(_) | D::Integer(_) | D::Int4(_) => DataType::Int { unsigned: false },
-        D::IntUnsigned(_) | D::IntegerUnsigned(_) | D::Int4Unsigned(_) => {
+        D::Bool | D::Boolean => DataType::TinyInt { unsigned: false },
+        D::TinyInt(w) => {
+            display_width(w)?;
+            DataType::TinyInt { unsigned: false }
+        }
+        D::TinyIntUnsigned(w) => {
+            display_width(w)?;
+            DataType::TinyInt { unsigned: true }
+        }
+        D::UTinyInt => DataType::TinyInt { unsigned: true },
+        D::SmallInt(w) => {
+            display_width(w)?;
+            DataType::SmallInt { unsigned: false }
+        }
+        D::SmallIntUnsigned(w) => {
+            display_width(w)?;
+            DataType::SmallInt { unsigned: true }
+        }
+        D::USmallInt => DataType::SmallInt { unsigned: true },
+        D::MediumInt(w) => {
+            display_width(w)?;
+            DataType::MediumInt { unsigned: false }
+        }
+        D::MediumIntUnsigned(w) => {
+            display_width(w)?;
+            DataType::MediumInt { unsigned: true }
+        }
+        D::Int(w) | D::Integer(w) | D::Int4(w) => {
+            display_width(w)?;
+            DataType::Int { unsigned: false }
+        }
+        D::IntUnsigned(w) | D::IntegerUnsigned(w) | D::Int4Unsigned(w) => {
+            display_width(w)?;
             DataType::Int { unsigned: true }
         }
-        D::BigInt(_) | D::Int8(_) => DataType::BigInt { unsigned: false },
-        D::BigIntUnsigned(_) | D::UBigInt | D::Int8Unsigned(_) => {
+        D::BigInt(w) | D::Int8(w) => {
+            display_width(w)?;
+            DataType::BigInt { unsigned: false }
+        }
+        D::BigIntUnsigned(w) | D::Int8Unsigned(w) => {
+            display_width(w)?;
             DataType::BigInt { unsigned: true }
         }
+        D::UBigInt => DataType::BigInt { unsigned: true },
         D::Decimal(info)
         | D::Numeric(info)
         | D::Dec(info)
@@ -165,9 +207,23 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             }
         }
         D::Float(info) | D::FloatUnsigned(info) => match info {
+            // FLOAT(p): single precision up to 24 bits, double up to 53.
+            ast::ExactNumberInfo::Precision(p) if *p > 53 => {
+                return Err(Error::new(
+                    ErrorCode::WrongFieldSpec,
+                    format!("Incorrect column specifier for column '{col}'"),
+                ))
+            }
             ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double,
+            ast::ExactNumberInfo::PrecisionAndScale(m, d) => {
+                return Err(float_m_d(*m, *d, col, "FLOAT"))
+            }
             _ => DataType::Float,
         },
+        D::Double(ast::ExactNumberInfo::PrecisionAndScale(m, d))
+        | D::DoubleUnsigned(ast::ExactNumberInfo::PrecisionAndScale(m, d)) => {
+            return Err(float_m_d(*m, *d, col, "DOUBLE"))
+        }
         D::Real
         | D::Double(_)
         | D::DoublePrecision
@@ -181,14 +237,23 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             if len > 255 {
                 return Err(too_long(255));
             }
-            DataType::Char { len, collation: ci }
+            DataType::Char {
+                len: len as u32,
+                collation: ci,
+            }
         }
         D::Varchar(l) | D::CharacterVarying(l) | D::CharVarying(l) | D::Nvarchar(l) => {
             let len = char_len(l, None)?;
+            if len > u32::MAX as u64 {
+                return Err(width_out_of_range(u32::MAX as u64));
+            }
             if len > 16383 {
                 return Err(too_long(16383));
             }
-            DataType::VarChar { len, collation: ci }
+            DataType::VarChar {
+                len: len as u32,
+                collation: ci,
+            }
         }
         D::TinyText => DataType::Text {
             max_bytes: 255,
@@ -207,14 +272,17 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             collation: ci,
         },
         D::Binary(n) => {
-            let len = n.unwrap_or(1) as u32;
+            let len = n.unwrap_or(1);
             if len > 255 {
                 return Err(too_long(255));
             }
-            DataType::Binary { len }
+            DataType::Binary { len: len as u32 }
         }
         D::Varbinary(l) => match l {
             Some(ast::BinaryLength::IntegerLength { length }) => {
+                if *length > u32::MAX as u64 {
+                    return Err(width_out_of_range(u32::MAX as u64));
+                }
                 if *length > 65_532 {
                     return Err(too_long(65_532));
                 }
@@ -225,7 +293,11 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             _ => return Err(Error::parse(&format!("{dt}"), 1)),
         },
         D::TinyBlob => DataType::Blob { max_bytes: 255 },
-        D::Blob(_) => DataType::Blob { max_bytes: 65_535 },
+        D::Blob(Some(n)) if *n > u32::MAX as u64 => {
+            return Err(width_out_of_range(u32::MAX as u64))
+        }
+        D::Blob(Some(_)) => return Err(unsupported("BLOB(n)")),
+        D::Blob(None) => DataType::Blob { max_bytes: 65_535 },
         D::MediumBlob => DataType::Blob {
             max_bytes: 16_777_215,
         },
@@ -247,12 +319,38 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     })
 }
 
+/// FLOAT(M,D) / DOUBLE(M,D): MySQL's errors for impossible sizes; otherwise refused, because
+/// values would have to be rounded to D decimals on store, which is not done.
+fn float_m_d(m: u64, d: i64, col: &str, name: &str) -> Error {
+    if m > 255 {
+        return Error::new(
+            ErrorCode::TooBigDisplaywidth,
+            format!("Display width out of range for '{col}' (max = 255)"),
+        );
+    }
+    if d > 30 {
+        return Error::new(
+            ErrorCode::TooBigScale,
+            format!("Too big scale {d} specified for '{col}'. Maximum is 30"),
+        );
+    }
+    if d < 0 || d as u64 > m {
+        return Error::new(
+            ErrorCode::MBiggerThanD,
+            format!("For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '{col}')"),
+        );
+    }
+    unsupported(&format!(
+        "{name}(M,D) columns (values rounded to D decimals)"
+    ))
+}
+
 fn fsp_of(fsp: Option<u64>, col: &str) -> Result<u8> {
     let f = fsp.unwrap_or(0);
     if f > 6 {
         return Err(Error::new(
             ErrorCode::TooBigPrecision,
-            format!("Too big precision {f} specified for '{col}'. Maximum is 6"),
+            format!("Too big precision specified for '{col}'. Maximum is 6"),
         ));
     }
     Ok(f as u8)

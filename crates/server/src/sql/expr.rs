@@ -873,11 +873,19 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
         }
         CastTo::Char(n) | CastTo::Binary(n) => {
             let mut b = convert::to_text(&v).into_owned();
-            if let Some(n) = n {
-                let n = *n as usize;
-                if matches!(to, CastTo::Binary(_)) {
-                    b.truncate(n);
-                } else if let Some((cut, _)) = String::from_utf8_lossy(&b).char_indices().nth(n) {
+            if let Some(n) = *n {
+                let binary = matches!(to, CastTo::Binary(_));
+                let cut = if binary {
+                    (b.len() > n as usize).then_some(n as usize)
+                } else {
+                    String::from_utf8_lossy(&b)
+                        .char_indices()
+                        .nth(n as usize)
+                        .map(|(cut, _)| cut)
+                };
+                if let Some(cut) = cut {
+                    let kind = if binary { "BINARY" } else { "CHAR" };
+                    truncated_warning(env, &format!("{kind}({n})"), &v);
                     b.truncate(cut);
                 }
             }
