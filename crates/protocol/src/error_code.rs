@@ -221,6 +221,14 @@ pub enum ErrorCode {
     TooBigScale,
     /// 1286 Unknown storage engine '%s'
     UnknownStorageEngine,
+    /// 1747 PARTITION () clause on non partitioned table
+    PartitionClauseOnNonpartitioned,
+    /// 1616 DELAYED option not supported for table '%s'
+    DelayedNotSupported,
+    /// 1273 Unknown collation: '%s'
+    UnknownCollation,
+    /// 1115 Unknown character set: '%s'
+    UnknownCharacterSet,
 }
 
 impl ErrorCode {
@@ -229,6 +237,10 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             StackOverrun => 1436,
+            PartitionClauseOnNonpartitioned => 1747,
+            DelayedNotSupported => 1616,
+            UnknownCollation => 1273,
+            UnknownCharacterSet => 1115,
             WrongFieldSpec => 1063,
             TooBigScale => 1425,
             UnknownStorageEngine => 1286,
@@ -376,6 +388,7 @@ impl ErrorCode {
             | WrongFieldSpec
             | TooBigScale
             | UnknownStorageEngine
+            | UnknownCharacterSet
             | PasswordNoMatch
             | IllegalReference
             | WrongValueForVar
@@ -384,6 +397,7 @@ impl ErrorCode {
             | WrongFieldWithGroup
             | KeyDoesNotExist => "42000",
             NoDb => "3D000",
+            UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",
             TableExists => "42S01",
             BadTable | NoSuchTable | UnknownTable => "42S02",

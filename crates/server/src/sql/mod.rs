@@ -52,6 +52,7 @@ mod parse;
 mod plan;
 mod show;
 mod sqltype;
+mod surface;
 mod virtual_tables;
 
 #[cfg(test)]
@@ -314,6 +315,7 @@ fn bind_plan(
     let Stmt::Sql(st) = &parsed.stmt else {
         return Ok(None);
     };
+    surface::check(st)?;
     let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
     let params = &parsed.params;
     Ok(Some(match st.as_ref() {
@@ -607,6 +609,7 @@ fn run_sql_ddl(
 ) -> Result<QueryResult> {
     let text = parsed.ddl_text.as_deref();
     let aside = parsed.set_aside.as_slice();
+    surface::check(st)?;
     let count = |c: StatusCounter| ctx.status.incr(c);
     match st {
         Statement::CreateTable(ct) => {
