@@ -11,8 +11,8 @@
 //! aliases, positions), HAVING, aggregates COUNT / SUM / AVG / MIN / MAX / GROUP_CONCAT /
 //! BIT_*, with DISTINCT, ORDER BY (columns, aliases, positions, expressions), LIMIT / OFFSET,
 //! FOR UPDATE. Joins, subqueries, UNION, CTEs and window functions are error 1235.
-//! `LOCK IN SHARE MODE` / `FOR SHARE` take exclusive locks like FOR UPDATE (there are no shared
-//! row locks): safe, but it blocks other readers that lock.
+//! `LOCK IN SHARE MODE` takes exclusive locks like FOR UPDATE (there are no shared row locks):
+//! safe, but it blocks other readers that lock. `FOR SHARE` is MariaDB's 1064.
 
 use super::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScope};
 use super::coldef::{self, ColumnOrigin};
