@@ -235,6 +235,7 @@ pub fn parse(sql: &str) -> Result<Parsed> {
         .collect();
     let item_texts = select_item_texts(&tokens);
     rewrite_mod_operator(&mut tokens);
+    rewrite_pipes_operator(&mut tokens);
     let first = first_word(&tokens);
     if let Some(what) = refused_by_keyword(&tokens, first.as_deref()) {
         return Ok(Parsed {
@@ -394,6 +395,16 @@ fn strip_no_op_modifiers(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) {
             tokens.remove(i);
         } else {
             break;
+        }
+    }
+}
+
+/// `a || b` is `a OR b` (the default sql_mode has no PIPES_AS_CONCAT), with OR's precedence:
+/// sqlparser would parse it as string concatenation, binding tighter than `+`.
+fn rewrite_pipes_operator(tokens: &mut [TokenWithSpan]) {
+    for t in tokens.iter_mut() {
+        if t.token == Token::StringConcat {
+            t.token = Token::make_keyword("OR");
         }
     }
 }
