@@ -229,6 +229,10 @@ pub enum ErrorCode {
     UnknownCollation,
     /// 1115 Unknown character set: '%s'
     UnknownCharacterSet,
+    /// 1973 Can't create user '%s'@'%s'; it already exists
+    UserCreateExists,
+    /// 1974 Can't drop user '%s'@'%s'; it doesn't exist
+    UserDropExists,
 }
 
 impl ErrorCode {
@@ -237,6 +241,8 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             StackOverrun => 1436,
+            UserCreateExists => 1973,
+            UserDropExists => 1974,
             PartitionClauseOnNonpartitioned => 1747,
             DelayedNotSupported => 1616,
             UnknownCollation => 1273,

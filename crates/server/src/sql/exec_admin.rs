@@ -276,23 +276,41 @@ pub fn use_db(ctx: &ServerContext, sess: &mut SessionState, db: &str) -> Result<
     Ok(())
 }
 
+/// A Note for the session (IF [NOT] EXISTS on accounts, as MariaDB gives them).
+fn note(sess: &mut SessionState, code: ErrorCode, message: String) {
+    sess.warnings.push(crate::session::state::Warning {
+        level: "Note",
+        code: code.number(),
+        message,
+    });
+}
+
 pub fn create_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[(UserHost, String)],
     if_not_exists: bool,
 ) -> Result<()> {
     need_admin(ctx, sess, "CREATE USER")?;
     for (u, pw) in users {
-        ctx.accounts
-            .create_user(&u.user, &u.host, pw, if_not_exists)?;
+        match ctx.accounts.create_user(&u.user, &u.host, pw, false) {
+            Err(e) if if_not_exists && e.code() == ErrorCode::CannotUser => note(
+                sess,
+                ErrorCode::UserCreateExists,
+                format!(
+                    "Can't create user '{}'@'{}'; it already exists",
+                    u.user, u.host
+                ),
+            ),
+            other => other?,
+        }
     }
     Ok(())
 }
 
 pub fn alter_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[(UserHost, String)],
     if_exists: bool,
 ) -> Result<()> {
@@ -301,7 +319,9 @@ pub fn alter_users(
             need_admin(ctx, sess, "CREATE USER")?;
         }
         match ctx.accounts.alter_user_password(&u.user, &u.host, pw) {
-            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => {}
+            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => {
+                note(sess, e.code(), e.message().to_string())
+            }
             other => other?,
         }
     }
@@ -310,13 +330,23 @@ pub fn alter_users(
 
 pub fn drop_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[UserHost],
     if_exists: bool,
 ) -> Result<()> {
     need_admin(ctx, sess, "CREATE USER")?;
     for u in users {
-        ctx.accounts.drop_user(&u.user, &u.host, if_exists)?;
+        match ctx.accounts.drop_user(&u.user, &u.host, false) {
+            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => note(
+                sess,
+                ErrorCode::UserDropExists,
+                format!(
+                    "Can't drop user '{}'@'{}'; it doesn't exist",
+                    u.user, u.host
+                ),
+            ),
+            other => other?,
+        }
     }
     Ok(())
 }
