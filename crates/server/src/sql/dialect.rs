@@ -57,6 +57,10 @@ pub struct ShallowMySql {
     /// call the hook again: that call must let the parser do the work.
     in_prefix: Cell<bool>,
     in_infix: Cell<bool>,
+    /// The recursion limit was hit: every later expression fails at once, so that the
+    /// parser's fallbacks (a keyword retried as an identifier…) do not each descend again
+    /// (which made a failing deep CASE nest quadratic).
+    exceeded: Cell<bool>,
 }
 
 impl ShallowMySql {
@@ -68,7 +72,21 @@ impl ShallowMySql {
             set_aside: RefCell::new(Vec::new()),
             in_prefix: Cell::new(false),
             in_infix: Cell::new(false),
+            exceeded: Cell::new(false),
         }
+    }
+
+    /// True if the parse hit the nesting limit ([`MAX_NESTING`]).
+    pub fn nesting_exceeded(&self) -> bool {
+        self.exceeded.get()
+    }
+
+    /// A finished hook result: set aside if deep; a recursion error makes the rest fail.
+    fn finish_result(&self, r: Result<Expr, ParserError>) -> Option<Result<Expr, ParserError>> {
+        if let Err(ParserError::RecursionLimitExceeded) = r {
+            self.exceeded.set(true);
+        }
+        Some(r.map(|e| self.finish(e)))
     }
 
     /// The nodes set aside while parsing, indexed by their placeholders.
@@ -224,10 +242,13 @@ impl Dialect for ShallowMySql {
         if !self.active || self.in_prefix.replace(false) {
             return self.inner.parse_prefix(parser);
         }
+        if self.exceeded.get() {
+            return Some(Err(ParserError::RecursionLimitExceeded));
+        }
         self.in_prefix.set(true);
         let r = parser.parse_prefix();
         self.in_prefix.set(false);
-        Some(r.map(|e| self.finish(e)))
+        self.finish_result(r)
     }
 
     fn parse_infix(
@@ -239,11 +260,14 @@ impl Dialect for ShallowMySql {
         if !self.active || self.in_infix.replace(false) {
             return self.inner.parse_infix(parser, expr, precedence);
         }
+        if self.exceeded.get() {
+            return Some(Err(ParserError::RecursionLimitExceeded));
+        }
         // `expr` is itself a finished (so shallow) node: cloning it is cheap.
         self.in_infix.set(true);
         let r = parser.parse_infix(expr.clone(), precedence);
         self.in_infix.set(false);
-        Some(r.map(|e| self.finish(e)))
+        self.finish_result(r)
     }
 
     // Everything else is MySQL's.

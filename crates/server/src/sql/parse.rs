@@ -256,7 +256,10 @@ pub fn parse(sql: &str) -> Result<Parsed> {
             .with_tokens_with_locations(tokens);
         let stmt = parse_statement(&mut p, first.as_deref())
             .and_then(|s| expect_end(&mut p).map(|_| s))
-            .map_err(|e| parser_error(sql, e, &p))?;
+            .map_err(|e| match shallow.nesting_exceeded() {
+                true => parser_error(sql, ParserError::RecursionLimitExceeded, &p),
+                false => parser_error(sql, e, &p),
+            })?;
         stmt
     };
     let ddl_text = is_logged_as_text(&stmt).then(|| sql.to_string());
@@ -1564,6 +1567,28 @@ mod tests {
             e.message()
         );
         assert!(parse("SELECT 1;").is_ok());
+    }
+
+    /// Past the nesting limit the parse fails with the nesting error, at once: the parser's
+    /// keyword-as-identifier fallbacks must not descend again at every level (a 5000-deep CASE
+    /// nest took seconds and ended in a generic syntax error).
+    #[test]
+    fn nesting_limit_fails_fast_with_its_own_error() {
+        for (open, close) in [("CASE WHEN 1 THEN ", " END"), ("(", ")"), ("ABS(", ")")] {
+            let sql = format!("SELECT {}1{}", open.repeat(5000), close.repeat(5000));
+            let started = std::time::Instant::now();
+            let e = parse(&sql).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::ParseError);
+            assert!(
+                e.message().contains("nested more than 1000 levels"),
+                "{}",
+                e.message()
+            );
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(20),
+                "{open}"
+            );
+        }
     }
 
     #[test]
