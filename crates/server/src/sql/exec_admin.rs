@@ -30,12 +30,13 @@ fn eval_constant(
     ctx: &ServerContext,
     sess: &mut SessionState,
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
     e: &ast::Expr,
 ) -> Result<Value> {
-    let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params);
+    let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params)
+        .with_set_aside(&parsed.set_aside);
     let v = {
-        let mut b = Binder::new(&env, param_locs, None);
+        let mut b = Binder::new(&env, &parsed.params, None);
         let (x, _) = b.bind(e)?;
         x.eval(&RowCtx::EMPTY, &env)?
     };
@@ -51,12 +52,12 @@ pub fn set(
     sess: &mut SessionState,
     items: &[SetItem],
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
 ) -> Result<()> {
     // Assignments take effect in order: `SET @a = 1, @b = @a + 1` sees the new @a.
     for item in items {
         let value = match &item.value {
-            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, param_locs, e)?),
+            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, parsed, e)?),
             SetValue::Default => None,
         };
         match &item.target {
@@ -297,23 +298,41 @@ pub fn use_db(ctx: &ServerContext, sess: &mut SessionState, db: &str) -> Result<
     Ok(())
 }
 
+/// A Note for the session (IF [NOT] EXISTS on accounts, as MariaDB gives them).
+fn note(sess: &mut SessionState, code: ErrorCode, message: String) {
+    sess.warnings.push(crate::session::state::Warning {
+        level: "Note",
+        code: code.number(),
+        message,
+    });
+}
+
 pub fn create_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[(UserHost, String)],
     if_not_exists: bool,
 ) -> Result<()> {
     need_admin(ctx, sess, "CREATE USER")?;
     for (u, pw) in users {
-        ctx.accounts
-            .create_user(&u.user, &u.host, pw, if_not_exists)?;
+        match ctx.accounts.create_user(&u.user, &u.host, pw, false) {
+            Err(e) if if_not_exists && e.code() == ErrorCode::CannotUser => note(
+                sess,
+                ErrorCode::UserCreateExists,
+                format!(
+                    "Can't create user '{}'@'{}'; it already exists",
+                    u.user, u.host
+                ),
+            ),
+            other => other?,
+        }
     }
     Ok(())
 }
 
 pub fn alter_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[(UserHost, String)],
     if_exists: bool,
 ) -> Result<()> {
@@ -322,7 +341,9 @@ pub fn alter_users(
             need_admin(ctx, sess, "CREATE USER")?;
         }
         match ctx.accounts.alter_user_password(&u.user, &u.host, pw) {
-            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => {}
+            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => {
+                note(sess, e.code(), e.message().to_string())
+            }
             other => other?,
         }
     }
@@ -331,13 +352,23 @@ pub fn alter_users(
 
 pub fn drop_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[UserHost],
     if_exists: bool,
 ) -> Result<()> {
     need_admin(ctx, sess, "CREATE USER")?;
     for u in users {
-        ctx.accounts.drop_user(&u.user, &u.host, if_exists)?;
+        match ctx.accounts.drop_user(&u.user, &u.host, false) {
+            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => note(
+                sess,
+                ErrorCode::UserDropExists,
+                format!(
+                    "Can't drop user '{}'@'{}'; it doesn't exist",
+                    u.user, u.host
+                ),
+            ),
+            other => other?,
+        }
     }
     Ok(())
 }
@@ -433,10 +464,10 @@ pub fn do_exprs(
     sess: &mut SessionState,
     exprs: &[ast::Expr],
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
 ) -> Result<()> {
     for e in exprs {
-        eval_constant(ctx, sess, params, param_locs, e)?;
+        eval_constant(ctx, sess, params, parsed, e)?;
     }
     Ok(())
 }
