@@ -1,0 +1,657 @@
+//! Expressions: every operator and function Cohort binds (and some it does not), with
+//! hostile arguments, nested to a bounded depth — plus, rarely, the deep forms (chains of
+//! 1 000–100 000 terms, nesting 100–50 000 levels) that probe recursion limits.
+//!
+//! Every generated expression is wrapped in [`Node::Expr`], so the shrinker can replace it
+//! by one of its operands; chains and argument lists are [`Node::List`]s, so it can drop
+//! terms and arguments.
+
+use super::values;
+use crate::rng::Rng;
+use crate::tree::{call, expr, list, paren, seq, string, tok, Node};
+
+/// What an expression may refer to.
+#[derive(Clone, Debug, Default)]
+pub struct Ctx {
+    /// Column names in scope.
+    pub columns: Vec<String>,
+    /// Aggregates allowed (SELECT list, HAVING, ORDER BY).
+    pub aggregates: bool,
+    /// `?` placeholders allowed (COM_STMT_PREPARE).
+    pub params: bool,
+}
+
+/// Scalar functions: name, fewest and most arguments (`usize::MAX`: variadic).
+const FUNCTIONS: &[(&str, usize, usize)] = &[
+    ("CONCAT", 1, usize::MAX),
+    ("CONCAT_WS", 2, usize::MAX),
+    ("LENGTH", 1, 1),
+    ("OCTET_LENGTH", 1, 1),
+    ("CHAR_LENGTH", 1, 1),
+    ("CHARACTER_LENGTH", 1, 1),
+    ("UPPER", 1, 1),
+    ("UCASE", 1, 1),
+    ("LOWER", 1, 1),
+    ("LCASE", 1, 1),
+    ("SUBSTRING", 2, 3),
+    ("SUBSTR", 2, 3),
+    ("MID", 3, 3),
+    ("TRIM", 1, 1),
+    ("LTRIM", 1, 1),
+    ("RTRIM", 1, 1),
+    ("REPLACE", 3, 3),
+    ("LEFT", 2, 2),
+    ("RIGHT", 2, 2),
+    ("REPEAT", 2, 2),
+    ("REVERSE", 1, 1),
+    ("LPAD", 2, 3),
+    ("RPAD", 2, 3),
+    ("INSTR", 2, 2),
+    ("LOCATE", 2, 3),
+    ("POSITION", 2, 2),
+    ("SPACE", 1, 1),
+    ("ASCII", 1, 1),
+    ("ORD", 1, 1),
+    ("STRCMP", 2, 2),
+    ("HEX", 1, 1),
+    ("ABS", 1, 1),
+    ("ROUND", 1, 2),
+    ("TRUNCATE", 2, 2),
+    ("FLOOR", 1, 1),
+    ("CEIL", 1, 1),
+    ("CEILING", 1, 1),
+    ("MOD", 2, 2),
+    ("SIGN", 1, 1),
+    ("POW", 2, 2),
+    ("POWER", 2, 2),
+    ("SQRT", 1, 1),
+    ("PI", 0, 0),
+    ("RAND", 0, 1),
+    ("GREATEST", 2, usize::MAX),
+    ("LEAST", 2, usize::MAX),
+    ("IFNULL", 2, 2),
+    ("NVL", 2, 2),
+    ("COALESCE", 1, usize::MAX),
+    ("NULLIF", 2, 2),
+    ("IF", 3, 3),
+    ("ISNULL", 1, 1),
+    ("NOW", 0, 1),
+    ("CURRENT_TIMESTAMP", 0, 1),
+    ("LOCALTIME", 0, 1),
+    ("LOCALTIMESTAMP", 0, 1),
+    ("SYSDATE", 0, 1),
+    ("CURDATE", 0, 0),
+    ("CURRENT_DATE", 0, 0),
+    ("UTC_DATE", 0, 0),
+    ("CURTIME", 0, 1),
+    ("CURRENT_TIME", 0, 1),
+    ("UTC_TIME", 0, 1),
+    ("UTC_TIMESTAMP", 0, 1),
+    ("UNIX_TIMESTAMP", 0, 1),
+    ("FROM_UNIXTIME", 1, 2),
+    ("DATE", 1, 1),
+    ("YEAR", 1, 1),
+    ("MONTH", 1, 1),
+    ("DAY", 1, 1),
+    ("DAYOFMONTH", 1, 1),
+    ("HOUR", 1, 1),
+    ("MINUTE", 1, 1),
+    ("SECOND", 1, 1),
+    ("DATEDIFF", 2, 2),
+    ("DATABASE", 0, 0),
+    ("SCHEMA", 0, 0),
+    ("VERSION", 0, 0),
+    ("USER", 0, 0),
+    ("SESSION_USER", 0, 0),
+    ("SYSTEM_USER", 0, 0),
+    ("CURRENT_USER", 0, 0),
+    ("CONNECTION_ID", 0, 0),
+    ("ROW_COUNT", 0, 0),
+    ("LAST_INSERT_ID", 0, 1),
+    // Not implemented by Cohort (an error is the right answer; a crash is not).
+    ("FORMAT", 2, 3),
+    ("CONV", 3, 3),
+    ("CHAR", 1, usize::MAX),
+    ("UNHEX", 1, 1),
+    ("LOG", 1, 2),
+    ("EXP", 1, 1),
+    ("DATE_FORMAT", 2, 2),
+    ("STR_TO_DATE", 2, 2),
+    ("FIELD", 2, usize::MAX),
+    ("ELT", 2, usize::MAX),
+    ("JSON_EXTRACT", 2, 3),
+    ("REGEXP_REPLACE", 3, 3),
+    ("SEC_TO_TIME", 1, 1),
+    ("MAKEDATE", 2, 2),
+    ("NO_SUCH_FUNCTION", 0, 2),
+];
+
+/// Binary operators, as written between operands.
+const BINARY_OPS: &[&str] = &[
+    "+", "-", "*", "/", "DIV", "MOD", "%", "&", "|", "^", "<<", ">>", "AND", "OR", "XOR", "&&",
+    "||", "=", "<>", "!=", "<", "<=", ">", ">=", "<=>",
+];
+
+/// Operators Cohort refuses (1235): tried now and then.
+const RARE_OPS: &[&str] = &["REGEXP", "RLIKE", "->", "->>", "SOUNDS LIKE"];
+
+/// Aggregate functions.
+const AGGREGATES: &[&str] = &[
+    "COUNT",
+    "SUM",
+    "AVG",
+    "MIN",
+    "MAX",
+    "GROUP_CONCAT",
+    "BIT_AND",
+    "BIT_OR",
+    "BIT_XOR",
+    "STD",
+    "VARIANCE",
+];
+
+/// CAST / CONVERT target types, with hostile lengths, precisions and scales.
+pub fn cast_type(rng: &mut Rng) -> Node {
+    let n = |rng: &mut Rng| values::int_text(rng);
+    let text = match rng.weighted(&[2, 2, 6, 4, 1, 2, 2, 2, 1, 1, 1, 1]) {
+        0 => rng
+            .pick(&["SIGNED", "SIGNED INTEGER", "INTEGER", "INT"])
+            .to_string(),
+        1 => rng.pick(&["UNSIGNED", "UNSIGNED INTEGER"]).to_string(),
+        2 => match rng.below(4) {
+            0 => "DECIMAL".to_string(),
+            1 => format!("DECIMAL({})", precision(rng)),
+            _ => format!("DECIMAL({},{})", precision(rng), scale(rng)),
+        },
+        3 => match rng.below(3) {
+            0 => "CHAR".to_string(),
+            1 => format!("CHAR({})", n(rng)),
+            _ => format!("CHAR({}) CHARACTER SET {}", n(rng), charset(rng)),
+        },
+        4 => format!("NCHAR({})", n(rng)),
+        5 => match rng.below(2) {
+            0 => "BINARY".to_string(),
+            _ => format!("BINARY({})", n(rng)),
+        },
+        6 => rng.pick(&["DATE", "DATETIME", "TIME", "YEAR"]).to_string(),
+        7 => format!(
+            "{}({})",
+            rng.pick(&["DATETIME", "TIME", "TIMESTAMP"]),
+            rng.pick(&["0", "3", "6", "7", "-1", "4294967296"])
+        ),
+        8 => rng
+            .pick(&["DOUBLE", "FLOAT", "REAL", "DOUBLE PRECISION"])
+            .to_string(),
+        9 => format!("FLOAT({})", rng.pick(&["0", "24", "25", "53", "54", "255"])),
+        10 => "JSON".to_string(),
+        _ => rng
+            .pick(&["NUMERIC(10,2)", "VARCHAR(10)", "TEXT", "BLOB", "BOOLEAN"])
+            .to_string(),
+    };
+    tok(text)
+}
+
+/// DECIMAL precisions: the edges of 28/29 (96-bit types), 38, 65 and beyond.
+const PRECISIONS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "10",
+    "18",
+    "19",
+    "27",
+    "28",
+    "29",
+    "30",
+    "31",
+    "38",
+    "39",
+    "64",
+    "65",
+    "66",
+    "255",
+    "4294967295",
+    "4294967296",
+    "18446744073709551616",
+];
+const SCALES: &[&str] = &[
+    "0", "1", "2", "10", "28", "29", "30", "31", "38", "65", "66", "255",
+];
+const CHARSETS: &[&str] = &[
+    "utf8mb4", "utf8", "utf8mb3", "latin1", "binary", "ascii", "ucs2", "nosuch",
+];
+const COLLATIONS: &[&str] = &[
+    "utf8mb4_general_ci",
+    "utf8mb4_bin",
+    "utf8mb4_unicode_ci",
+    "utf8mb4_0900_ai_ci",
+    "utf8_general_ci",
+    "latin1_swedish_ci",
+    "binary",
+    "nosuch_ci",
+];
+
+pub fn precision(rng: &mut Rng) -> &'static str {
+    rng.one(PRECISIONS)
+}
+
+pub fn scale(rng: &mut Rng) -> &'static str {
+    rng.one(SCALES)
+}
+
+pub fn charset(rng: &mut Rng) -> &'static str {
+    rng.one(CHARSETS)
+}
+
+pub fn collation(rng: &mut Rng) -> &'static str {
+    rng.one(COLLATIONS)
+}
+
+/// A system variable name as written in expressions.
+fn sys_var(rng: &mut Rng) -> String {
+    let scope = rng.pick(&["@@", "@@", "@@global.", "@@session.", "@@local."]);
+    let name = rng.pick(&[
+        "autocommit",
+        "sql_mode",
+        "max_allowed_packet",
+        "version",
+        "last_insert_id",
+        "identity",
+        "innodb_lock_wait_timeout",
+        "max_prepared_stmt_count",
+        "sql_select_limit",
+        "time_zone",
+        "transaction_isolation",
+        "tx_isolation",
+        "character_set_client",
+        "nosuch_variable",
+        "port",
+        "warning_count",
+        "error_count",
+    ]);
+    format!("{scope}{name}")
+}
+
+/// A user variable reference (`@v`), a few names so that reads see earlier writes.
+pub fn user_var(rng: &mut Rng) -> String {
+    format!(
+        "@{}",
+        rng.pick(&["v", "w", "x1", "v", "w", "x1", "nosuch", "`q q`"])
+    )
+}
+
+/// An operand that needs no recursion.
+pub fn leaf(rng: &mut Rng, ctx: &Ctx) -> Node {
+    let weights = [
+        10,
+        if ctx.columns.is_empty() { 0 } else { 8 },
+        if ctx.params { 6 } else { 0 },
+        1,
+        1,
+    ];
+    let node = match rng.weighted(&weights) {
+        0 => values::literal(rng),
+        1 => tok(rng.pick(&ctx.columns).clone()),
+        2 => tok("?"),
+        3 => tok(user_var(rng)),
+        _ => tok(sys_var(rng)),
+    };
+    expr(node)
+}
+
+/// An operand of an operator or predicate: compound expressions are usually parenthesised
+/// (MySQL's grammar does not chain predicates, so unparenthesised operands mostly produce
+/// syntax errors that stop the statement before the interesting code).
+fn operand(rng: &mut Rng, ctx: &Ctx, depth: u32) -> Node {
+    let e = gen(rng, ctx, depth);
+    let compound = matches!(&e, Node::Expr(inner) if matches!(**inner, Node::Seq(_)));
+    if compound && rng.chance(9, 10) {
+        expr(paren(e))
+    } else {
+        e
+    }
+}
+
+/// An expression of at most `depth` levels (each level one operator or call).
+pub fn gen(rng: &mut Rng, ctx: &Ctx, depth: u32) -> Node {
+    if depth == 0 || rng.chance(1, 4) {
+        return leaf(rng, ctx);
+    }
+    let d = depth - 1;
+    let weights = [
+        12,                                 // binary operator
+        3,                                  // unary
+        14,                                 // function
+        4,                                  // CAST / CONVERT
+        2,                                  // CASE
+        3,                                  // IN
+        2,                                  // BETWEEN
+        2,                                  // LIKE
+        2,                                  // IS
+        1,                                  // special syntax forms
+        if ctx.aggregates { 4 } else { 0 }, // aggregate
+        1,                                  // := / subquery / row constructors
+        2,                                  // parenthesised
+    ];
+    let node = match rng.weighted(&weights) {
+        0 => {
+            let op = if rng.chance(1, 40) {
+                rng.one(RARE_OPS)
+            } else {
+                rng.one(BINARY_OPS)
+            };
+            seq(vec![operand(rng, ctx, d), tok(op), operand(rng, ctx, d)])
+        }
+        1 => unary(rng, ctx, d),
+        2 => function(rng, ctx, d),
+        3 => cast(rng, ctx, d),
+        4 => case(rng, ctx, d),
+        5 => in_list(rng, ctx, d),
+        6 => seq(vec![
+            operand(rng, ctx, d),
+            tok(if rng.chance(1, 4) {
+                "NOT BETWEEN"
+            } else {
+                "BETWEEN"
+            }),
+            operand(rng, ctx, d),
+            tok("AND"),
+            operand(rng, ctx, d),
+        ]),
+        7 => like(rng, ctx, d),
+        8 => seq(vec![
+            operand(rng, ctx, d),
+            tok(rng.one(&[
+                "IS NULL",
+                "IS NOT NULL",
+                "IS TRUE",
+                "IS NOT TRUE",
+                "IS FALSE",
+                "IS NOT FALSE",
+                "IS UNKNOWN",
+                "IS NOT UNKNOWN",
+            ])),
+        ]),
+        9 => special_form(rng, ctx, d),
+        10 => aggregate(rng, ctx, d),
+        11 => oddity(rng, ctx, d),
+        _ => paren(gen(rng, ctx, d)),
+    };
+    expr(node)
+}
+
+fn unary(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
+    let op = rng.one(&["-", "+", "~", "!", "NOT", "BINARY"]);
+    seq(vec![tok(op), operand(rng, ctx, d)])
+}
+
+/// Arguments for a function of `min..=max` arguments; sometimes a wrong count.
+fn args(rng: &mut Rng, ctx: &Ctx, d: u32, min: usize, max: usize) -> Vec<Node> {
+    let n = if rng.chance(1, 8) {
+        rng.index(5)
+    } else {
+        let hi = max.min(min + 4);
+        min + rng.index(hi - min + 1)
+    };
+    (0..n).map(|_| gen(rng, ctx, d)).collect()
+}
+
+fn function(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
+    if rng.chance(1, 30) {
+        let secs = rng.one(&["0", "0.001", "-1", "NULL", "'abc'", "1e-9", "-0.5"]);
+        return call("SLEEP", vec![tok(secs)], 0);
+    }
+    let &(name, min, max) = rng.pick(FUNCTIONS);
+    let a = args(rng, ctx, d, min, max);
+    call(name, a, 0)
+}
+
+fn cast(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
+    let inner = gen(rng, ctx, d);
+    match rng.below(4) {
+        0 | 1 => seq(vec![
+            tok("CAST("),
+            inner,
+            tok("AS"),
+            cast_type(rng),
+            tok(")"),
+        ]),
+        2 => seq(vec![
+            tok("CONVERT("),
+            inner,
+            tok(","),
+            cast_type(rng),
+            tok(")"),
+        ]),
+        _ => seq(vec![
+            tok("CONVERT("),
+            inner,
+            tok("USING"),
+            tok(charset(rng)),
+            tok(")"),
+        ]),
+    }
+}
+
+fn case(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
+    let mut parts = vec![tok("CASE")];
+    if rng.bool() {
+        parts.push(gen(rng, ctx, d));
+    }
+    let whens: Vec<Node> = (0..rng.range(1, 4))
+        .map(|_| {
+            seq(vec![
+                tok("WHEN"),
+                gen(rng, ctx, d),
+                tok("THEN"),
+                gen(rng, ctx, d),
+            ])
+        })
+        .collect();
+    parts.push(list(whens, "", 1));
+    if rng.bool() {
+        parts.push(crate::tree::opt(seq(vec![tok("ELSE"), gen(rng, ctx, d)])));
+    }
+    parts.push(tok("END"));
+    seq(parts)
+}
+
+fn in_list(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
+    let n = if rng.chance(1, 50) {
+        rng.range(100, 3000) as usize
+    } else {
+        rng.range(1, 6) as usize
+    };
+    let items: Vec<Node> = (0..n.max(1))
+        .map(|_| {
+            if n > 50 {
+                values::number(rng)
+            } else {
+                gen(rng, ctx, d)
+            }
+        })
+        .map(|n| {
+            if matches!(n, Node::Expr(_)) {
+                n
+            } else {
+                expr(n)
+            }
+        })
+        .collect();
+    seq(vec![
+        operand(rng, ctx, d),
+        tok(if rng.chance(1, 4) { "NOT IN (" } else { "IN (" }),
+        list(items, ",", 1),
+        tok(")"),
+    ])
+}
+
+fn like(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
+    let mut parts = vec![
+        operand(rng, ctx, d),
+        tok(if rng.chance(1, 4) { "NOT LIKE" } else { "LIKE" }),
+        if rng.bool() {
+            expr(values::string_lit(rng))
+        } else {
+            operand(rng, ctx, d)
+        },
+    ];
+    if rng.chance(1, 4) {
+        let esc: &[u8] = rng.one(&[&b"!"[..], b"", b"ab", b"\\\\", b"%", b"\xff"]);
+        parts.push(crate::tree::opt(seq(vec![tok("ESCAPE"), string(esc)])));
+    }
+    seq(parts)
+}
+
+/// Function syntax with keywords: SUBSTRING … FROM … FOR, TRIM(LEADING … FROM …),
+/// POSITION(… IN …), EXTRACT, DATE_ADD with INTERVAL, CHAR(… USING …), COLLATE.
+fn special_form(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
+    let a = operand(rng, ctx, d);
+    let b = operand(rng, ctx, d);
+    match rng.below(7) {
+        0 => {
+            let mut parts = vec![tok("SUBSTRING("), a, tok("FROM"), b];
+            if rng.bool() {
+                parts.push(crate::tree::opt(seq(vec![tok("FOR"), gen(rng, ctx, d)])));
+            }
+            parts.push(tok(")"));
+            seq(parts)
+        }
+        1 => {
+            let side = rng.one(&["LEADING", "TRAILING", "BOTH", ""]);
+            seq(vec![tok("TRIM("), tok(side), a, tok("FROM"), b, tok(")")])
+        }
+        2 => seq(vec![tok("POSITION("), a, tok("IN"), b, tok(")")]),
+        3 => seq(vec![
+            tok("EXTRACT("),
+            tok(rng.one(&["YEAR", "MONTH", "DAY", "HOUR", "MICROSECOND", "WEEK"])),
+            tok("FROM"),
+            a,
+            tok(")"),
+        ]),
+        4 => seq(vec![
+            tok(rng.one(&["DATE_ADD(", "DATE_SUB(", "ADDDATE("])),
+            a,
+            tok(", INTERVAL"),
+            b,
+            tok(rng.one(&["DAY", "SECOND", "MONTH", "YEAR", "MICROSECOND"])),
+            tok(")"),
+        ]),
+        5 => seq(vec![a, tok("COLLATE"), tok(collation(rng))]),
+        _ => seq(vec![a, tok("+ INTERVAL"), b, tok("DAY")]),
+    }
+}
+
+fn aggregate(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
+    let name = rng.one(AGGREGATES);
+    // Aggregates do not nest: the argument is a scalar expression.
+    let inner_ctx = Ctx {
+        aggregates: false,
+        ..ctx.clone()
+    };
+    if name == "COUNT" && rng.chance(1, 3) {
+        return tok("COUNT(*)");
+    }
+    let distinct = if rng.chance(1, 4) { "DISTINCT" } else { "" };
+    let arg = gen(rng, &inner_ctx, d);
+    if name == "GROUP_CONCAT" {
+        let mut parts = vec![tok("GROUP_CONCAT("), tok(distinct), arg];
+        if rng.bool() {
+            parts.push(crate::tree::opt(seq(vec![
+                tok("ORDER BY"),
+                gen(rng, &inner_ctx, d),
+                tok(rng.one(&["ASC", "DESC"])),
+            ])));
+        }
+        if rng.bool() {
+            parts.push(crate::tree::opt(seq(vec![
+                tok("SEPARATOR"),
+                values::string_lit(rng),
+            ])));
+        }
+        parts.push(tok(")"));
+        return seq(parts);
+    }
+    seq(vec![tok(format!("{name}(")), tok(distinct), arg, tok(")")])
+}
+
+/// Forms Cohort refuses (subqueries, row constructors, window functions) and user-variable
+/// assignment.
+fn oddity(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
+    match rng.below(5) {
+        0 => seq(vec![tok(user_var(rng)), tok(":="), gen(rng, ctx, d)]),
+        1 => seq(vec![tok("(SELECT"), gen(rng, ctx, d), tok(")")]),
+        2 => seq(vec![tok("EXISTS (SELECT"), gen(rng, ctx, d), tok(")")]),
+        3 => seq(vec![
+            tok("ROW("),
+            gen(rng, ctx, d),
+            tok(","),
+            gen(rng, ctx, d),
+            tok(") = (1, 2)"),
+        ]),
+        _ => tok("ROW_NUMBER() OVER ()"),
+    }
+}
+
+/// The recursion-depth class: a long chain of one operator, or deep nesting of one form.
+pub fn deep(rng: &mut Rng) -> Node {
+    let terms = rng.one(&[100usize, 1000, 1500, 2000, 5000, 20_000, 100_000]);
+    if rng.bool() {
+        let op = rng.one(&[
+            "+", "-", "*", "AND", "OR", "XOR", "||", "&&", "|", "=", "<=>",
+        ]);
+        let items: Vec<Node> = (0..terms).map(|_| expr(crate::tree::num("1"))).collect();
+        expr(list(items, op, 1))
+    } else {
+        let (open, close) = rng.one(&[
+            ("(", ")"),
+            ("ABS(", ")"),
+            ("-(", ")"),
+            ("NOT (", ")"),
+            ("CONCAT('a',", ")"),
+            ("COALESCE(", ")"),
+            ("CASE WHEN 1 THEN", "END"),
+            ("IFNULL(NULL,", ")"),
+            ("CAST(", "AS SIGNED)"),
+        ]);
+        expr(Node::Nest {
+            open: open.to_string(),
+            close: close.to_string(),
+            count: terms.min(50_000),
+            inner: Box::new(expr(crate::tree::num("1"))),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expressions_are_bounded_and_deterministic() {
+        let ctx = Ctx {
+            columns: vec!["c0".into(), "id".into()],
+            aggregates: true,
+            params: true,
+        };
+        let render = |seed| {
+            let mut r = Rng::new(seed);
+            (0..200)
+                .map(|_| gen(&mut r, &ctx, 4).render())
+                .collect::<Vec<_>>()
+        };
+        let a = render(11);
+        assert_eq!(a, render(11));
+        // Bounded: no expression of depth 4 is enormous (long literals aside).
+        assert!(a.iter().all(|e| e.len() < 8 << 20));
+    }
+
+    #[test]
+    fn deep_forms_render() {
+        let mut r = Rng::new(1);
+        for _ in 0..20 {
+            let e = deep(&mut r).render();
+            assert!(e.len() >= 100);
+        }
+    }
+}
