@@ -112,11 +112,17 @@ pub fn scan_log(text: &str) -> Option<Finding> {
         if let Some(at) = line.find("panicked at ") {
             let location = line[at + "panicked at ".len()..].trim_end_matches(':');
             let message = lines.get(i + 1).copied().unwrap_or("").trim();
-            return Some(Finding::new(
-                Kind::Panic,
-                strip_column(location),
-                format!("{}\n{message}", line.trim()),
-            ));
+            let mut signature = strip_column(location);
+            let mut detail = format!("{}\n{message}", line.trim());
+            // A panic inside a dependency is told apart by the project frame that called it
+            // (the server runs with RUST_BACKTRACE=1).
+            if let Some(caller) = first_project_frame(&lines[i + 1..]) {
+                if location.contains("/.cargo/registry/") {
+                    signature = format!("{signature} called from {caller}");
+                }
+                detail.push_str(&format!("\n(first project frame: {caller})"));
+            }
+            return Some(Finding::new(Kind::Panic, signature, detail));
         }
         if line.contains("has overflowed its stack") {
             return Some(Finding::new(
@@ -142,6 +148,26 @@ pub fn scan_log(text: &str) -> Option<Finding> {
                 signature_words(message),
                 plain.trim(),
             ));
+        }
+    }
+    None
+}
+
+/// The first backtrace frame in the workspace (`at …/crates/x/src/y.rs:L:C`), as
+/// `crates/x/src/y.rs:L`, before the next panic.
+fn first_project_frame(lines: &[&str]) -> Option<String> {
+    for line in lines {
+        if line.contains("panicked at ") {
+            return None;
+        }
+        let Some(path) = line.trim().strip_prefix("at ") else {
+            continue;
+        };
+        if path.contains("/.cargo/") || path.starts_with("/rustc/") {
+            continue;
+        }
+        if let Some(at) = path.find("crates/") {
+            return Some(strip_column(&path[at..]));
         }
     }
     None
@@ -239,6 +265,22 @@ mod tests {
         assert_eq!(f.kind, Kind::Panic);
         assert_eq!(f.signature, "crates/server/src/sql/functions.rs:836");
         assert!(f.detail.contains("range end index"));
+    }
+
+    #[test]
+    fn dependency_panics_are_keyed_by_their_caller() {
+        let log = "thread 'conn-3' (28113) panicked at /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/rust_decimal-1.43.0/src/decimal.rs:420:23:\n\
+                   Scale exceeds the maximum precision allowed: 30 > 28\n\
+                   stack backtrace:\n\
+                   \x20  3: rust_decimal::decimal::Decimal::from_i128_with_scale\n\
+                   \x20            at /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/rust_decimal-1.43.0/src/decimal.rs:420:23\n\
+                   \x20  4: cohort_server::sql::convert::to_decimal\n\
+                   \x20            at /work/wt/crates/server/src/sql/convert.rs:77:9\n";
+        let f = scan_log(log).unwrap();
+        assert_eq!(
+            f.signature,
+            "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/rust_decimal-1.43.0/src/decimal.rs:420 called from crates/server/src/sql/convert.rs:77"
+        );
     }
 
     #[test]

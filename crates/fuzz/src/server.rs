@@ -97,7 +97,8 @@ impl Server {
             .arg(&self.datadir)
             .args(&self.spec.flags)
             .env("COHORT_LOG", "warn")
-            .env("RUST_BACKTRACE", "0")
+            // Backtraces tell apart panics inside dependencies by their callers.
+            .env("RUST_BACKTRACE", "1")
             .stdin(Stdio::null())
             .stdout(Stdio::from(log))
             .stderr(Stdio::from(err));

@@ -301,10 +301,10 @@ fn report_wire(
     }
     let reproducer = format!(
         "  {} ({} tries):\n{}  reproduce: cohort-fuzz protocol --target wire --seed {seed} --case {i}\n",
-        if reproduced {
-            "minimised on fresh servers"
-        } else {
-            "NOT reproduced on a fresh server; the case as run"
+        match (reproduced, case.canary.is_some()) {
+            (true, true) => "reproduced on a fresh server (a fixed template, not minimised)",
+            (true, false) => "minimised on fresh servers",
+            (false, _) => "NOT reproduced on a fresh server; the case as run",
         },
         budget.tries,
         indent(&wire::describe(&small))

@@ -530,6 +530,30 @@ pub fn describe(case: &WireCase) -> String {
     s
 }
 
+fn command_name(b: u8) -> String {
+    let name = match b {
+        0x00 => "COM_SLEEP",
+        0x01 => "COM_QUIT",
+        0x02 => "COM_INIT_DB",
+        0x03 => "COM_QUERY",
+        0x04 => "COM_FIELD_LIST",
+        0x09 => "COM_STATISTICS",
+        0x0e => "COM_PING",
+        0x11 => "COM_CHANGE_USER",
+        0x12 => "COM_BINLOG_DUMP",
+        0x16 => "COM_STMT_PREPARE",
+        0x17 => "COM_STMT_EXECUTE",
+        0x18 => "COM_STMT_SEND_LONG_DATA",
+        0x19 => "COM_STMT_CLOSE",
+        0x1a => "COM_STMT_RESET",
+        0x1b => "COM_SET_OPTION",
+        0x1c => "COM_STMT_FETCH",
+        0x1f => "COM_RESET_CONNECTION",
+        _ => return format!("byte 0x{b:02x}"),
+    };
+    name.to_string()
+}
+
 /// Packet-by-packet description of a write (best effort).
 fn packets(bytes: &[u8]) -> Vec<String> {
     let mut out = Vec::new();
@@ -539,11 +563,12 @@ fn packets(bytes: &[u8]) -> Vec<String> {
         let seq = bytes[at + 3];
         let body = &bytes[at + 4..bytes.len().min(at + 4 + len)];
         let what = match body.first() {
-            Some(0x03) => format!(
-                "COM_QUERY {:?}",
+            Some(&b @ (0x03 | 0x16)) => format!(
+                "{} {:?}",
+                command_name(b),
                 String::from_utf8_lossy(&body[1..body.len().min(80)])
             ),
-            Some(b) => format!("command 0x{b:02x}, {} bytes", body.len()),
+            Some(&b) => format!("{}, {} bytes", command_name(b), body.len()),
             None => "empty".into(),
         };
         out.push(format!("packet seq={seq} len={len}: {what}"));
