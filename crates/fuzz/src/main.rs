@@ -54,6 +54,15 @@ enum Mode {
         /// Start a fresh data directory (and the next server configuration) after this many actions.
         #[arg(long, default_value_t = 1200)]
         epoch: u64,
+        /// LOCAL TRIAGE ONLY: do not run generated actions whose text contains this
+        /// (repeatable), e.g. `--skip ' && 1 && 1 && 1'` to look past a known class that kills
+        /// the server. Never used in CI.
+        #[arg(long)]
+        skip: Vec<String>,
+        /// LOCAL TRIAGE ONLY: do not generate the recursion-depth statements (1 000–100 000
+        /// terms or nesting levels). Never used in CI.
+        #[arg(long)]
+        no_deep: bool,
     },
     /// The protocol codec in process, and mutated packet sequences against a live server.
     Protocol {
@@ -207,12 +216,19 @@ fn main() -> ExitCode {
             batch,
             restart_every,
             epoch,
+            skip,
+            no_deep,
         } => common.resolve("sql").and_then(|c| {
             banner("sql", &c);
+            if !skip.is_empty() || no_deep {
+                println!("WARNING: --skip given: some generated statements are not run (local triage only)");
+            }
             let opts = sql::driver::SqlOptions {
                 batch: batch.max(1),
                 restart_every: restart_every.max(1),
                 epoch: epoch.max(1),
+                skip,
+                no_deep,
             };
             let r = sql::driver::run(&c, &opts);
             cleanup(&c);

@@ -39,6 +39,8 @@ pub struct Server {
     log_path: PathBuf,
     child: Option<Child>,
     log_read: u64,
+    /// Log length when the current process was started.
+    launched_at: u64,
     exit: Option<String>,
 }
 
@@ -64,6 +66,7 @@ impl Server {
             log_path: log_path.to_path_buf(),
             child: None,
             log_read: file_len(log_path),
+            launched_at: 0,
             exit: None,
         };
         s.launch()?;
@@ -79,6 +82,7 @@ impl Server {
     }
 
     fn launch(&mut self) -> Result<(), StartFailure> {
+        self.launched_at = file_len(&self.log_path);
         let log = OpenOptions::new()
             .create(true)
             .append(true)
@@ -133,8 +137,17 @@ impl Server {
     fn failure(&self, reason: String) -> StartFailure {
         StartFailure {
             reason,
-            log_tail: self.log_tail(40),
+            log_tail: self.log_since_launch(40),
         }
+    }
+
+    /// The last `lines` lines written since the current process was started.
+    fn log_since_launch(&self, lines: usize) -> String {
+        let text = std::fs::read(&self.log_path).unwrap_or_default();
+        let from = (self.launched_at as usize).min(text.len());
+        let text = String::from_utf8_lossy(&text[from..]);
+        let all: Vec<&str> = text.lines().collect();
+        all[all.len().saturating_sub(lines)..].join("\n")
     }
 
     /// `None` while the process runs; else how it ended ("signal 6 (SIGABRT)", "exit 1").
@@ -202,7 +215,8 @@ impl Server {
         self.launch()
     }
 
-    /// Log text written since the previous call.
+    /// Whole log lines written since the previous call (a line still being written is left
+    /// for the next call, so that no message is seen in two halves).
     pub fn new_log(&mut self) -> String {
         let Ok(mut f) = File::open(&self.log_path) else {
             return String::new();
@@ -212,6 +226,13 @@ impl Server {
         }
         let mut buf = Vec::new();
         let _ = f.read_to_end(&mut buf);
+        let complete = match buf.iter().rposition(|&b| b == b'\n') {
+            Some(i) => i + 1,
+            // A dead process writes nothing more: take its last line as it is.
+            None if self.exit.is_some() => buf.len(),
+            None => 0,
+        };
+        buf.truncate(complete);
         self.log_read += buf.len() as u64;
         String::from_utf8_lossy(&buf).into_owned()
     }

@@ -212,7 +212,12 @@ fn run_wire(
     };
     while !stop(i, deadline) {
         let case = wire::case(seed, i);
-        let result = wire::run(session.server.addr(), &case, common.request_timeout);
+        let result = wire::run(
+            session.server.addr(),
+            session.server.pid(),
+            &case,
+            common.request_timeout,
+        );
         count += 1;
         if let Some(finding) = wire::judge(&mut session, &case, result) {
             let t = Instant::now();
@@ -250,7 +255,12 @@ fn wire_fails(
     let Ok(mut s) = start_session(common, &replay, port) else {
         return false;
     };
-    let result = wire::run(s.server.addr(), case, common.request_timeout);
+    let result = wire::run(
+        s.server.addr(),
+        s.server.pid(),
+        case,
+        common.request_timeout,
+    );
     let found = wire::judge(&mut s, case, result);
     s.stop();
     let _ = std::fs::remove_dir_all(replay.join("data"));
@@ -281,7 +291,7 @@ fn report_wire(
     let mut small = case.clone();
     // A canary case is a fixed template whose every packet matters (shrinking it could
     // remove the COM_QUIT and keep the INSERT, which then rightly runs).
-    if reproduced && case.canary.is_none() {
+    if reproduced && case.canary.is_none() && case.rss_growth_limit_mb.is_none() {
         small.writes = shrink_seq(small.writes.clone(), &mut budget, |w| {
             let c = wire::WireCase {
                 writes: w.to_vec(),
@@ -301,7 +311,10 @@ fn report_wire(
     }
     let reproducer = format!(
         "  {} ({} tries):\n{}  reproduce: cohort-fuzz protocol --target wire --seed {seed} --case {i}\n",
-        match (reproduced, case.canary.is_some()) {
+        match (
+            reproduced,
+            case.canary.is_some() || case.rss_growth_limit_mb.is_some(),
+        ) {
             (true, true) => "reproduced on a fresh server (a fixed template, not minimised)",
             (true, false) => "minimised on fresh servers",
             (false, _) => "NOT reproduced on a fresh server; the case as run",

@@ -88,6 +88,11 @@ pub const TARGETS: &[Target] = &[
         run: reader_ops,
         weight: 2,
     },
+    Target {
+        name: "split-payload",
+        run: split_payload,
+        weight: 1,
+    },
 ];
 
 /// Reads configuration values off the front of an input; zeros once it is exhausted.
@@ -304,6 +309,74 @@ fn change_user(data: &[u8]) -> bool {
     cu.encode(&mut out, caps);
     let again = ChangeUser::parse(&out, caps);
     assert!(again.is_ok(), "re-encoded {cu:?} does not parse: {again:?}");
+    true
+}
+
+/// `[size sel u16][limit sel][writer][chunking…]`: a payload written by `PacketWriter` (split
+/// into 16 MiB pieces when it is that big) and read back by `PacketReader` fed in odd chunks
+/// must come back whole and equal, or be refused as too large. Payloads of 16 MiB and more
+/// are built for one size selector in 65 536 only (they cost tens of milliseconds).
+fn split_payload(data: &[u8]) -> bool {
+    let mut c = Cfg { data };
+    let sel = c.u16();
+    let size = if sel == 0 {
+        let big = [
+            MAX_CHUNK - 1,
+            MAX_CHUNK,
+            MAX_CHUNK + 1,
+            2 * MAX_CHUNK,
+            2 * MAX_CHUNK + 3,
+        ];
+        big[usize::from(c.u8()) % big.len()]
+    } else {
+        usize::from(sel % 4096)
+    };
+    let max = limit(c.u8()).max(1);
+    let payload: Vec<u8> = (0..size).map(|i| (i % 251) as u8).collect();
+    let mut w = PacketWriter::new();
+    let first_seq = c.u8();
+    w.set_seq(first_seq);
+    if c.u8().is_multiple_of(2) {
+        w.write_payload(&payload);
+    } else {
+        w.write_with(|out| out.extend_from_slice(&payload));
+    }
+    let bytes = w.take();
+    let mut reader = PacketReader::new(max);
+    reader.set_next_seq(first_seq);
+    let mut at = 0;
+    let mut got: Option<Vec<u8>> = None;
+    while at < bytes.len() && got.is_none() {
+        let step = (usize::from(c.u16()) + 1) * if c.u8().is_multiple_of(8) { 4096 } else { 1 };
+        let end = bytes.len().min(at + step);
+        reader.feed(&bytes[at..end]);
+        at = end;
+        match reader.next_packet() {
+            Ok(Some(p)) => got = Some(p.payload.to_vec()),
+            Ok(None) => {}
+            Err(e) => {
+                assert!(
+                    size > max,
+                    "a {size}-byte payload under the {max} limit refused: {e}"
+                );
+                return false;
+            }
+        }
+    }
+    if size > max {
+        assert!(
+            got.is_none(),
+            "a {size}-byte payload over the {max} limit accepted"
+        );
+        return false;
+    }
+    let got = got.expect("the whole stream was fed");
+    assert!(
+        got == payload,
+        "payload of {size} bytes came back as {} bytes",
+        got.len()
+    );
+    assert_eq!(reader.buffered(), 0, "bytes left after the only packet");
     true
 }
 
@@ -739,6 +812,18 @@ pub fn handshake_response_bytes(rng: &mut Rng) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn split_payloads_round_trip_at_the_chunk_edges() {
+        for k in 0..5u8 {
+            // size selector 0 (big), which big size, limit 64 MiB, writer, then 255-byte
+            // then 4 MiB feeds.
+            let input = [0, 0, k, 10, 0, k, 0xFF, 0, 1, 0xFF, 0x03, 0];
+            assert!(split_payload(&input), "big size {k}");
+        }
+        // Over the limit: refused, never returned.
+        assert!(!split_payload(&[0, 0, 4, 7, 0, 0]));
+    }
 
     #[test]
     fn targets_accept_their_seeds_and_noise() {

@@ -51,6 +51,8 @@ pub struct WireCase {
     pub writes: Vec<WireWrite>,
     /// A canary row id that must NOT exist afterwards, and the rule it checks.
     pub canary: Option<(u64, &'static str)>,
+    /// The most the server's resident memory may grow while the connection is open, MiB.
+    pub rss_growth_limit_mb: Option<u64>,
 }
 
 /// How long to wait for more bytes once the server has gone quiet.
@@ -60,11 +62,13 @@ const IDLE: Duration = Duration::from_millis(15);
 pub fn case(seed: u64, index: u64) -> WireCase {
     let mut rng = Rng::derive(seed, 3, index);
     let canary_id = (seed.rotate_left(20) ^ index) & (i64::MAX as u64);
-    match rng.weighted(&[3, 6, 1, 1]) {
+    match rng.weighted(&[300, 600, 100, 100, 1, 1]) {
         0 => pre_auth(&mut rng),
         1 => post_auth(&mut rng),
         2 => quit_canary(&mut rng, canary_id),
-        _ => change_user_canary(&mut rng, canary_id),
+        3 => change_user_canary(&mut rng, canary_id),
+        4 => long_data_memory(),
+        _ => multi_packet(&mut rng),
     }
 }
 
@@ -112,6 +116,7 @@ fn pre_auth(rng: &mut Rng) -> WireCase {
         phase: Phase::PreAuth,
         writes,
         canary: None,
+        rss_growth_limit_mb: None,
     }
 }
 
@@ -163,6 +168,7 @@ fn post_auth(rng: &mut Rng) -> WireCase {
         phase,
         writes,
         canary: None,
+        rss_growth_limit_mb: None,
     }
 }
 
@@ -184,6 +190,61 @@ fn quit_canary(rng: &mut Rng, id: u64) -> WireCase {
         phase: root(),
         writes: vec![WireWrite { bytes, pause: true }],
         canary: Some((id, "commands pipelined after COM_QUIT were executed")),
+        rss_growth_limit_mb: None,
+    }
+}
+
+/// A COM_QUERY whose payload needs more than one packet (16 MiB − 1 bytes and around it),
+/// written in pieces: the server's reassembly with real sizes, and its limit at the edge.
+fn multi_packet(rng: &mut Rng) -> WireCase {
+    let size = rng.one(&[0xFF_FFFE_usize, 0xFF_FFFF, 0x100_0000, 0x100_0001]);
+    let mut payload = b"\x03SELECT LENGTH('".to_vec();
+    payload.resize(size - 2, b'x');
+    payload.extend_from_slice(b"')");
+    let bytes = framed(0, &payload);
+    let cut = rng.range(1, bytes.len() as u64 - 1) as usize;
+    WireCase {
+        phase: root(),
+        writes: vec![
+            WireWrite {
+                bytes: bytes[..cut].to_vec(),
+                pause: false,
+            },
+            WireWrite {
+                bytes: bytes[cut..].to_vec(),
+                pause: true,
+            },
+        ],
+        canary: None,
+        rss_growth_limit_mb: None,
+    }
+}
+
+/// 64 chunks of 8 MiB of COM_STMT_SEND_LONG_DATA for one parameter: 512 MiB that the server
+/// must not hold (MySQL bounds a parameter's long data by max_allowed_packet).
+fn long_data_memory() -> WireCase {
+    let mut prepare = vec![0x16];
+    prepare.extend_from_slice(b"SELECT ?");
+    let mut writes = vec![WireWrite {
+        bytes: framed(0, &prepare),
+        pause: true,
+    }];
+    let mut chunk = vec![0x18];
+    chunk.extend_from_slice(&1u32.to_le_bytes());
+    chunk.extend_from_slice(&0u16.to_le_bytes());
+    chunk.resize(7 + (8 << 20), b'L');
+    let packet = framed(0, &chunk);
+    for _ in 0..64 {
+        writes.push(WireWrite {
+            bytes: packet.clone(),
+            pause: false,
+        });
+    }
+    WireCase {
+        phase: root(),
+        writes,
+        canary: None,
+        rss_growth_limit_mb: Some(128),
     }
 }
 
@@ -208,6 +269,7 @@ fn change_user_canary(rng: &mut Rng, id: u64) -> WireCase {
             id,
             "a command pipelined after a failed COM_CHANGE_USER was executed",
         )),
+        rss_growth_limit_mb: None,
     }
 }
 
@@ -351,10 +413,27 @@ fn command(rng: &mut Rng) -> Vec<u8> {
 pub struct Received {
     pub bytes: Vec<u8>,
     pub closed: bool,
+    /// Resident memory growth of the server while the connection was open, KiB (when the
+    /// case limits it).
+    pub rss_growth_kib: Option<u64>,
 }
 
-/// Runs a case against the server at `addr`.
-pub fn run(addr: SocketAddr, case: &WireCase, timeout: Duration) -> Result<Received, String> {
+/// The resident memory of process `pid`, KiB.
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+}
+
+/// Runs a case against the server at `addr` (process `pid`, for memory checks).
+pub fn run(
+    addr: SocketAddr,
+    pid: Option<u32>,
+    case: &WireCase,
+    timeout: Duration,
+) -> Result<Received, String> {
     let mut stream = match &case.phase {
         Phase::PreAuth => {
             let mut s = TcpStream::connect_timeout(&addr, timeout).map_err(|e| e.to_string())?;
@@ -385,7 +464,11 @@ pub fn run(addr: SocketAddr, case: &WireCase, timeout: Duration) -> Result<Recei
     let mut received = Received {
         bytes: Vec::new(),
         closed: false,
+        rss_growth_kib: None,
     };
+    let rss_before = pid
+        .filter(|_| case.rss_growth_limit_mb.is_some())
+        .and_then(rss_kib);
     for w in &case.writes {
         if stream.write_all(&w.bytes).is_err() {
             received.closed = true;
@@ -400,6 +483,9 @@ pub fn run(addr: SocketAddr, case: &WireCase, timeout: Duration) -> Result<Recei
     }
     if !received.closed {
         read_until_idle(&mut stream, &mut received);
+    }
+    if let (Some(before), Some(pid)) = (rss_before, pid) {
+        received.rss_growth_kib = rss_kib(pid).map(|after| after.saturating_sub(before));
     }
     Ok(received)
 }
@@ -446,6 +532,18 @@ pub fn judge(
     };
     if let Err(f) = session.liveness() {
         return Some(f);
+    }
+    if let (Some(limit), Some(grown)) = (case.rss_growth_limit_mb, received.rss_growth_kib) {
+        if grown / 1024 > limit {
+            return Some(Finding::new(
+                Kind::Memory,
+                format!("one connection grew the server by more than {limit} MiB"),
+                format!(
+                    "VmRSS grew by {} MiB while the connection was open",
+                    grown / 1024
+                ),
+            ));
+        }
     }
     if received.closed {
         if let Some(why) = framing_error(&received.bytes) {
@@ -512,19 +610,34 @@ pub fn describe(case: &WireCase) -> String {
         Phase::PreAuth => "connect, read the greeting, then write:\n".to_string(),
         Phase::PostAuth { user, .. } => format!("log in as {user}, then write:\n"),
     };
-    for (i, w) in case.writes.iter().enumerate() {
+    let mut i = 0;
+    while i < case.writes.len() {
+        let w = &case.writes[i];
+        // Identical writes in a row are shown once.
+        let same = case.writes[i..].iter().take_while(|x| *x == w).count();
+        let which = if same > 1 {
+            format!("writes {i}–{} (identical)", i + same - 1)
+        } else {
+            format!("write {i}")
+        };
         s.push_str(&format!(
-            "  write {i}{}: {}\n",
+            "  {which}{}: {}\n",
             if w.pause { " (then read)" } else { "" },
             values::hex(&w.bytes)
         ));
         for p in packets(&w.bytes) {
             s.push_str(&format!("      {p}\n"));
         }
+        i += same;
     }
     if let Some((id, rule)) = case.canary {
         s.push_str(&format!(
             "  then: the row {id} must not be in fz.canary ({rule})\n"
+        ));
+    }
+    if let Some(limit) = case.rss_growth_limit_mb {
+        s.push_str(&format!(
+            "  then: the server's VmRSS must not have grown by more than {limit} MiB\n"
         ));
     }
     s

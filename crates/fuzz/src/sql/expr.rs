@@ -21,110 +21,157 @@ pub struct Ctx {
     pub params: bool,
 }
 
-/// Scalar functions: name, fewest and most arguments (`usize::MAX`: variadic).
-const FUNCTIONS: &[(&str, usize, usize)] = &[
-    ("CONCAT", 1, usize::MAX),
-    ("CONCAT_WS", 2, usize::MAX),
-    ("LENGTH", 1, 1),
-    ("OCTET_LENGTH", 1, 1),
-    ("CHAR_LENGTH", 1, 1),
-    ("CHARACTER_LENGTH", 1, 1),
-    ("UPPER", 1, 1),
-    ("UCASE", 1, 1),
-    ("LOWER", 1, 1),
-    ("LCASE", 1, 1),
-    ("SUBSTRING", 2, 3),
-    ("SUBSTR", 2, 3),
-    ("MID", 3, 3),
-    ("TRIM", 1, 1),
-    ("LTRIM", 1, 1),
-    ("RTRIM", 1, 1),
-    ("REPLACE", 3, 3),
-    ("LEFT", 2, 2),
-    ("RIGHT", 2, 2),
-    ("REPEAT", 2, 2),
-    ("REVERSE", 1, 1),
-    ("LPAD", 2, 3),
-    ("RPAD", 2, 3),
-    ("INSTR", 2, 2),
-    ("LOCATE", 2, 3),
-    ("POSITION", 2, 2),
-    ("SPACE", 1, 1),
-    ("ASCII", 1, 1),
-    ("ORD", 1, 1),
-    ("STRCMP", 2, 2),
-    ("HEX", 1, 1),
-    ("ABS", 1, 1),
-    ("ROUND", 1, 2),
-    ("TRUNCATE", 2, 2),
-    ("FLOOR", 1, 1),
-    ("CEIL", 1, 1),
-    ("CEILING", 1, 1),
-    ("MOD", 2, 2),
-    ("SIGN", 1, 1),
-    ("POW", 2, 2),
-    ("POWER", 2, 2),
-    ("SQRT", 1, 1),
-    ("PI", 0, 0),
-    ("RAND", 0, 1),
-    ("GREATEST", 2, usize::MAX),
-    ("LEAST", 2, usize::MAX),
-    ("IFNULL", 2, 2),
-    ("NVL", 2, 2),
-    ("COALESCE", 1, usize::MAX),
-    ("NULLIF", 2, 2),
-    ("IF", 3, 3),
-    ("ISNULL", 1, 1),
-    ("NOW", 0, 1),
-    ("CURRENT_TIMESTAMP", 0, 1),
-    ("LOCALTIME", 0, 1),
-    ("LOCALTIMESTAMP", 0, 1),
-    ("SYSDATE", 0, 1),
-    ("CURDATE", 0, 0),
-    ("CURRENT_DATE", 0, 0),
-    ("UTC_DATE", 0, 0),
-    ("CURTIME", 0, 1),
-    ("CURRENT_TIME", 0, 1),
-    ("UTC_TIME", 0, 1),
-    ("UTC_TIMESTAMP", 0, 1),
-    ("UNIX_TIMESTAMP", 0, 1),
-    ("FROM_UNIXTIME", 1, 2),
-    ("DATE", 1, 1),
-    ("YEAR", 1, 1),
-    ("MONTH", 1, 1),
-    ("DAY", 1, 1),
-    ("DAYOFMONTH", 1, 1),
-    ("HOUR", 1, 1),
-    ("MINUTE", 1, 1),
-    ("SECOND", 1, 1),
-    ("DATEDIFF", 2, 2),
-    ("DATABASE", 0, 0),
-    ("SCHEMA", 0, 0),
-    ("VERSION", 0, 0),
-    ("USER", 0, 0),
-    ("SESSION_USER", 0, 0),
-    ("SYSTEM_USER", 0, 0),
-    ("CURRENT_USER", 0, 0),
-    ("CONNECTION_ID", 0, 0),
-    ("ROW_COUNT", 0, 0),
-    ("LAST_INSERT_ID", 0, 1),
+/// Scalar functions: name and argument kinds, one letter per argument — `s` string, `i`
+/// integer (a count, position, length or precision: edge integers often), `n` number (long
+/// decimals often), `t` date or time, `a` anything; a trailing `*` repeats the last kind;
+/// optional arguments follow a `|`.
+const FUNCTIONS: &[(&str, &str)] = &[
+    ("CONCAT", "s*"),
+    ("CONCAT_WS", "ss*"),
+    ("LENGTH", "s"),
+    ("OCTET_LENGTH", "s"),
+    ("CHAR_LENGTH", "s"),
+    ("CHARACTER_LENGTH", "s"),
+    ("UPPER", "s"),
+    ("UCASE", "s"),
+    ("LOWER", "s"),
+    ("LCASE", "s"),
+    ("SUBSTRING", "si|i"),
+    ("SUBSTR", "si|i"),
+    ("MID", "sii"),
+    ("TRIM", "s"),
+    ("LTRIM", "s"),
+    ("RTRIM", "s"),
+    ("REPLACE", "sss"),
+    ("LEFT", "si"),
+    ("RIGHT", "si"),
+    ("REPEAT", "si"),
+    ("REVERSE", "s"),
+    ("LPAD", "si|s"),
+    ("RPAD", "si|s"),
+    ("INSTR", "ss"),
+    ("LOCATE", "ss|i"),
+    ("POSITION", "ss"),
+    ("SPACE", "i"),
+    ("ASCII", "s"),
+    ("ORD", "s"),
+    ("STRCMP", "ss"),
+    ("HEX", "a"),
+    ("ABS", "n"),
+    ("ROUND", "n|i"),
+    ("TRUNCATE", "ni"),
+    ("FLOOR", "n"),
+    ("CEIL", "n"),
+    ("CEILING", "n"),
+    ("MOD", "nn"),
+    ("SIGN", "n"),
+    ("POW", "nn"),
+    ("POWER", "nn"),
+    ("SQRT", "n"),
+    ("PI", ""),
+    ("RAND", "|i"),
+    ("GREATEST", "aa*"),
+    ("LEAST", "aa*"),
+    ("IFNULL", "aa"),
+    ("NVL", "aa"),
+    ("COALESCE", "a*"),
+    ("NULLIF", "aa"),
+    ("IF", "aaa"),
+    ("ISNULL", "a"),
+    ("NOW", "|i"),
+    ("CURRENT_TIMESTAMP", "|i"),
+    ("LOCALTIME", "|i"),
+    ("LOCALTIMESTAMP", "|i"),
+    ("SYSDATE", "|i"),
+    ("CURDATE", ""),
+    ("CURRENT_DATE", ""),
+    ("UTC_DATE", ""),
+    ("CURTIME", "|i"),
+    ("CURRENT_TIME", "|i"),
+    ("UTC_TIME", "|i"),
+    ("UTC_TIMESTAMP", "|i"),
+    ("UNIX_TIMESTAMP", "|t"),
+    ("FROM_UNIXTIME", "n|s"),
+    ("DATE", "t"),
+    ("YEAR", "t"),
+    ("MONTH", "t"),
+    ("DAY", "t"),
+    ("DAYOFMONTH", "t"),
+    ("HOUR", "t"),
+    ("MINUTE", "t"),
+    ("SECOND", "t"),
+    ("DATEDIFF", "tt"),
+    ("DATABASE", ""),
+    ("SCHEMA", ""),
+    ("VERSION", ""),
+    ("USER", ""),
+    ("SESSION_USER", ""),
+    ("SYSTEM_USER", ""),
+    ("CURRENT_USER", ""),
+    ("CONNECTION_ID", ""),
+    ("ROW_COUNT", ""),
+    ("LAST_INSERT_ID", "|i"),
     // Not implemented by Cohort (an error is the right answer; a crash is not).
-    ("FORMAT", 2, 3),
-    ("CONV", 3, 3),
-    ("CHAR", 1, usize::MAX),
-    ("UNHEX", 1, 1),
-    ("LOG", 1, 2),
-    ("EXP", 1, 1),
-    ("DATE_FORMAT", 2, 2),
-    ("STR_TO_DATE", 2, 2),
-    ("FIELD", 2, usize::MAX),
-    ("ELT", 2, usize::MAX),
-    ("JSON_EXTRACT", 2, 3),
-    ("REGEXP_REPLACE", 3, 3),
-    ("SEC_TO_TIME", 1, 1),
-    ("MAKEDATE", 2, 2),
-    ("NO_SUCH_FUNCTION", 0, 2),
+    ("FORMAT", "ni|s"),
+    ("CONV", "sii"),
+    ("CHAR", "i*"),
+    ("UNHEX", "s"),
+    ("LOG", "n|n"),
+    ("EXP", "n"),
+    ("DATE_FORMAT", "ts"),
+    ("STR_TO_DATE", "ss"),
+    ("FIELD", "aa*"),
+    ("ELT", "is*"),
+    ("JSON_EXTRACT", "ss|s"),
+    ("REGEXP_REPLACE", "sss"),
+    ("SEC_TO_TIME", "n"),
+    ("MAKEDATE", "ii"),
+    ("NO_SUCH_FUNCTION", "|aa"),
 ];
+
+/// One argument of kind `kind` (see [`FUNCTIONS`]).
+fn arg(rng: &mut Rng, ctx: &Ctx, d: u32, kind: u8) -> Node {
+    // Half the time any expression: types are converted, and that is tested too.
+    if rng.bool() {
+        return gen(rng, ctx, d);
+    }
+    expr(match kind {
+        b'i' => crate::tree::num(if rng.chance(2, 3) {
+            rng.one(values::EDGE_INTS).to_string()
+        } else {
+            values::small_int(rng).to_string()
+        }),
+        b'n' => values::number(rng),
+        b's' => values::string_lit(rng),
+        b't' => values::temporal_lit(rng),
+        _ => return gen(rng, ctx, d),
+    })
+}
+
+/// Arguments for a signature; now and then a wrong count.
+fn args(rng: &mut Rng, ctx: &Ctx, d: u32, signature: &str) -> Vec<Node> {
+    let (required, optional) = signature.split_once('|').unwrap_or((signature, ""));
+    let variadic = signature.ends_with('*');
+    let kinds: Vec<u8> = required
+        .bytes()
+        .chain(optional.bytes())
+        .filter(|&b| b != b'*')
+        .collect();
+    let min = required.bytes().filter(|&b| b != b'*').count();
+    let n = if rng.chance(1, 10) {
+        rng.index(5)
+    } else if variadic {
+        min + rng.index(4)
+    } else {
+        min + rng.index(kinds.len() - min + 1)
+    };
+    (0..n)
+        .map(|i| {
+            let kind = kinds.get(i).or(kinds.last()).copied().unwrap_or(b'a');
+            arg(rng, ctx, d, kind)
+        })
+        .collect()
+}
 
 /// Binary operators, as written between operands.
 const BINARY_OPS: &[&str] = &[
@@ -385,24 +432,13 @@ fn unary(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
     seq(vec![tok(op), operand(rng, ctx, d)])
 }
 
-/// Arguments for a function of `min..=max` arguments; sometimes a wrong count.
-fn args(rng: &mut Rng, ctx: &Ctx, d: u32, min: usize, max: usize) -> Vec<Node> {
-    let n = if rng.chance(1, 8) {
-        rng.index(5)
-    } else {
-        let hi = max.min(min + 4);
-        min + rng.index(hi - min + 1)
-    };
-    (0..n).map(|_| gen(rng, ctx, d)).collect()
-}
-
 fn function(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {
     if rng.chance(1, 30) {
         let secs = rng.one(&["0", "0.001", "-1", "NULL", "'abc'", "1e-9", "-0.5"]);
         return call("SLEEP", vec![tok(secs)], 0);
     }
-    let &(name, min, max) = rng.pick(FUNCTIONS);
-    let a = args(rng, ctx, d, min, max);
+    let &(name, signature) = rng.pick(FUNCTIONS);
+    let a = args(rng, ctx, d, signature);
     call(name, a, 0)
 }
 

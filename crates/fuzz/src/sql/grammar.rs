@@ -69,6 +69,8 @@ pub struct Generator {
     rng: Rng,
     tables: Vec<Table>,
     next_table: usize,
+    /// Generate the recursion-depth class (off only for local triage, `--no-deep`).
+    pub deep: bool,
 }
 
 /// System variables: name, and whether only safe values may be given (timeouts and limits
@@ -163,6 +165,7 @@ impl Generator {
             rng: Rng::derive(seed, 1, 0),
             tables: Vec::new(),
             next_table: 0,
+            deep: true,
         }
     }
 
@@ -188,19 +191,19 @@ impl Generator {
             return Action::Query(self.create_table());
         }
         let weights = [
-            6,  // alter / index / drop / truncate
-            18, // insert / replace
-            8,  // update
-            4,  // delete
-            20, // select
-            6,  // set
-            5,  // show
-            6,  // transactions
-            3,  // users and grants
-            12, // prepared statements
-            4,  // other statements
-            1,  // deep expressions
-            2,  // as the less privileged user
+            6,                    // alter / index / drop / truncate
+            18,                   // insert / replace
+            8,                    // update
+            4,                    // delete
+            20,                   // select
+            6,                    // set
+            5,                    // show
+            6,                    // transactions
+            3,                    // users and grants
+            12,                   // prepared statements
+            4,                    // other statements
+            u32::from(self.deep), // deep expressions
+            2,                    // as the less privileged user
         ];
         match self.rng.weighted(&weights) {
             0 => Action::Query(self.ddl()),

@@ -260,15 +260,17 @@ impl Session {
 
     /// Turns a failed request into a finding, after waiting briefly for a dying server.
     fn judge_fail(&mut self, e: Fail, what: &[u8]) -> Finding {
+        // A dropped connection may be a dying server whose last words are not yet in the
+        // log: look again for a moment.
         let deadline = Instant::now() + Duration::from_millis(300);
-        while Instant::now() < deadline && self.server.exit_status().is_none() {
-            if !matches!(e, Fail::Closed(_)) {
+        loop {
+            if let Some(f) = self.check_server() {
+                return f;
+            }
+            if !matches!(e, Fail::Closed(_)) || Instant::now() >= deadline {
                 break;
             }
             std::thread::sleep(Duration::from_millis(20));
-        }
-        if let Some(f) = self.check_server() {
-            return f;
         }
         let stmt = super::action::printable(&what[..what.len().min(300)]);
         match e {
@@ -357,17 +359,74 @@ fn first_words(s: &str) -> String {
     s.split(':').next().unwrap_or(s).trim().to_string()
 }
 
+/// A server that does not start again: keyed by why (a panic during recovery, or the
+/// reason it gives for refusing), without the numbers and paths that vary.
 fn start_finding(e: StartFailure) -> Finding {
-    let tail_finding = scan_log(&e.log_tail);
-    let mut f = Finding::new(
+    let why = match scan_log(&e.log_tail) {
+        Some(t) if t.kind != Kind::ErrorLog => t.key(),
+        _ => e
+            .log_tail
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("cohort serve:"))
+            .map(|l| normalise(l.trim_start_matches("cohort serve:")))
+            .unwrap_or_else(|| normalise(&e.reason)),
+    };
+    Finding::new(
         Kind::Bricked,
-        "the server does not start on its data directory",
-        format!("{}\n--- server log (tail)\n{}", e.reason, e.log_tail),
-    );
-    if let Some(t) = tail_finding {
-        if t.kind != Kind::ErrorLog {
-            f.signature = format!("startup: {}", t.key());
-        }
+        format!("the server does not start again: {why}"),
+        format!(
+            "{}\n--- server log since the start (tail)\n{}",
+            e.reason, e.log_tail
+        ),
+    )
+}
+
+/// A message without what varies between occurrences: numbers, paths, quoted names.
+fn normalise(message: &str) -> String {
+    message
+        .split_whitespace()
+        .map(|w| {
+            if w.contains('/') || w.starts_with('\'') || w.starts_with('`') {
+                "…".to_string()
+            } else if w.chars().any(|c| c.is_ascii_digit()) {
+                let punct: String = w
+                    .chars()
+                    .rev()
+                    .take_while(|c| c.is_ascii_punctuation())
+                    .collect();
+                format!("#{punct}")
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bricking_is_keyed_by_the_reason() {
+        let f = start_finding(StartFailure {
+            reason: "the server exited during startup: exit status 1".into(),
+            log_tail: "cohort serve: refusing to start: the checkpoint cannot be read: checkpoint file '/d/checkpoint.000003' is corrupt at offset 574: bad decimal flags 0x001d0000".into(),
+        });
+        assert_eq!(
+            f.signature,
+            "the server does not start again: refusing to start: the checkpoint cannot be read: checkpoint file … is corrupt at offset #: bad decimal flags #"
+        );
+        let g = start_finding(StartFailure {
+            reason: "x".into(),
+            log_tail: "cohort serve: Internal error: cannot read /d/accounts.txt: line 9: expected 4 fields".into(),
+        });
+        assert!(
+            g.signature
+                .ends_with("Internal error: cannot read … line #: expected # fields"),
+            "{}",
+            g.signature
+        );
     }
-    f
 }
