@@ -136,10 +136,10 @@ fn arg(rng: &mut Rng, ctx: &Ctx, d: u32, kind: u8) -> Node {
         return gen(rng, ctx, d);
     }
     expr(match kind {
-        b'i' => crate::tree::num(if rng.chance(2, 3) {
-            rng.one(values::EDGE_INTS).to_string()
-        } else {
-            values::small_int(rng).to_string()
+        b'i' => crate::tree::num(match rng.below(3) {
+            0 => rng.one(values::EDGE_INTS).to_string(),
+            1 => (rng.below(11) as i64 - 5).to_string(),
+            _ => values::small_int(rng).to_string(),
         }),
         b'n' => values::number(rng),
         b's' => values::string_lit(rng),

@@ -99,14 +99,8 @@ impl Session {
             // The database may be gone or refused; statements then fail, which is fine.
             c.request(&payload, false, false)
                 .map_err(|e| self.judge_fail(e, b"USE fz"))?;
-            let query = b"\x03SELECT @@max_allowed_packet";
-            self.max_packet = match c.request(query, false, false) {
-                Ok(Reply::Rows { first: Some(v), .. }) => {
-                    String::from_utf8_lossy(&v).parse().unwrap_or(usize::MAX)
-                }
-                Ok(_) => usize::MAX,
-                Err(e) => return Err(self.judge_fail(e, b"SELECT @@max_allowed_packet")),
-            };
+            self.max_packet = max_allowed_packet(&mut c)
+                .map_err(|e| self.judge_fail(e, b"SELECT @@max_allowed_packet"))?;
             self.last_reply = None;
             self.conn = Some(c);
         }
@@ -173,13 +167,17 @@ impl Session {
             Err(e) => return Err(self.judge_connect(e, USER)),
         };
         // Rows locked by the main connection's open transaction must not stall us.
-        let mut payload = b"\x03SET SESSION innodb_lock_wait_timeout = 1".to_vec();
-        let first = c.request(&payload, false, false);
-        let result = first.and_then(|_| run_on(&mut c, action));
-        payload.clear();
-        match result {
+        let setup = b"\x03SET SESSION innodb_lock_wait_timeout = 1";
+        let max_packet = c
+            .request(setup, false, false)
+            .and_then(|_| max_allowed_packet(&mut c))
+            .map_err(|e| self.judge_fail(e, setup))?;
+        let text = action_text(action);
+        match run_on(&mut c, action) {
             Ok(_) => Ok(()),
-            Err(e) => Err(self.judge_fail(e, &action_text(action))),
+            // Over max_allowed_packet the server may reset the connection mid-write.
+            Err(Fail::Closed(_)) if text.len() + 1 > max_packet => Ok(()),
+            Err(e) => Err(self.judge_fail(e, &text)),
         }
     }
 
@@ -336,6 +334,18 @@ impl Session {
         self.conn = None;
         self.server.kill();
     }
+}
+
+/// The connection's @@max_allowed_packet (`usize::MAX` if it cannot be read).
+fn max_allowed_packet(c: &mut Client) -> Result<usize, Fail> {
+    Ok(
+        match c.request(b"\x03SELECT @@max_allowed_packet", false, false)? {
+            Reply::Rows { first: Some(v), .. } => {
+                String::from_utf8_lossy(&v).parse().unwrap_or(usize::MAX)
+            }
+            _ => usize::MAX,
+        },
+    )
 }
 
 fn action_text(action: &Action) -> Vec<u8> {

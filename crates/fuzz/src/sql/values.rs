@@ -160,14 +160,45 @@ pub fn number(rng: &mut Rng) -> Node {
 }
 
 pub fn number_text(rng: &mut Rng) -> String {
-    match rng.weighted(&[5, 4, 2, 2, 2, 1]) {
+    match rng.weighted(&[5, 4, 2, 2, 2, 1, 3]) {
         0 => rng.pick(EDGE_INTS).to_string(),
         1 => small_int(rng).to_string(),
         2 => rng.pick(EDGE_DECIMALS).to_string(),
         3 => random_decimal(rng),
         4 => rng.pick(EDGE_FLOATS).to_string(),
-        _ => long_digits(rng),
+        5 => long_digits(rng),
+        _ => near_boundary(rng),
     }
+}
+
+/// A number just around a binary boundary where integer and 96-bit decimal types end
+/// (2^63, 2^64, 2^96, 10^28, 10^38, 10^65), possibly with a fraction or a sign.
+fn near_boundary(rng: &mut Rng) -> String {
+    let base: u128 = match rng.below(6) {
+        0 => 1 << 63,
+        1 => 1 << 64,
+        2 => 1 << 96,
+        3 => 10u128.pow(28),
+        _ => 10u128.pow(38),
+    };
+    let delta = rng.below(3) as u128;
+    let mut s = if rng.bool() {
+        base - 1 - delta
+    } else {
+        base + delta
+    }
+    .to_string();
+    if rng.chance(1, 8) {
+        // 10^65 − 1: DECIMAL's largest integer part.
+        s = "9".repeat(65);
+    }
+    if rng.chance(1, 3) {
+        s.push_str(rng.one(&[".5", ".4999999999", ".0000000001", ".9"]));
+    }
+    if rng.chance(1, 3) {
+        s.insert(0, '-');
+    }
+    s
 }
 
 /// An integer literal (edge or small).
