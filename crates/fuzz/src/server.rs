@@ -83,6 +83,10 @@ impl Server {
 
     fn launch(&mut self) -> Result<(), StartFailure> {
         self.launched_at = file_len(&self.log_path);
+        // Another process on the port would answer in our server's place.
+        if let Err(e) = TcpListener::bind(("127.0.0.1", self.port)) {
+            return Err(self.failure(format!("port {} is not free: {e}", self.port)));
+        }
         let log = OpenOptions::new()
             .create(true)
             .append(true)
@@ -107,6 +111,7 @@ impl Server {
             .stdout(Stdio::from(log))
             .stderr(Stdio::from(err));
         limit_address_space(&mut cmd, self.spec.mem_limit_mb);
+        die_with_parent(&mut cmd);
         let child = cmd
             .spawn()
             .map_err(|e| self.failure(format!("cannot run {}: {e}", self.spec.bin.display())))?;
@@ -275,6 +280,21 @@ fn signal_name(sig: i32) -> &'static str {
         libc::SIGILL => "SIGILL",
         libc::SIGTERM => "SIGTERM",
         _ => "?",
+    }
+}
+
+/// The server gets SIGKILL when the fuzzer dies (a CI timeout, ^C), instead of staying on
+/// its port.
+fn die_with_parent(cmd: &mut Command) {
+    // SAFETY: the closure runs in the forked child before exec and only calls prctl, which
+    // is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
     }
 }
 
