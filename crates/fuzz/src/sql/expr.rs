@@ -379,6 +379,7 @@ pub fn gen(rng: &mut Rng, ctx: &Ctx, depth: u32) -> Node {
         if ctx.aggregates { 4 } else { 0 }, // aggregate
         1,                                  // := / subquery / row constructors
         2,                                  // parenthesised
+        3,                                  // arithmetic at a type boundary
     ];
     let node = match rng.weighted(&weights) {
         0 => {
@@ -389,6 +390,7 @@ pub fn gen(rng: &mut Rng, ctx: &Ctx, depth: u32) -> Node {
             };
             seq(vec![operand(rng, ctx, d), tok(op), operand(rng, ctx, d)])
         }
+        13 => boundary_arithmetic(rng),
         1 => unary(rng, ctx, d),
         2 => function(rng, ctx, d),
         3 => cast(rng, ctx, d),
@@ -425,6 +427,82 @@ pub fn gen(rng: &mut Rng, ctx: &Ctx, depth: u32) -> Node {
         _ => paren(gen(rng, ctx, d)),
     };
     expr(node)
+}
+
+/// A value at a type boundary pushed past it: `2^96 − 1 DIV 0.5`, `ROUND(10^38 − 1, -1)`,
+/// `CAST(x AS DECIMAL(40,31))`, `-(-2^63)`… — overflow must be an error or MySQL's value,
+/// never a panic or a wrapped number. (Random operands hit these pairs too rarely.)
+fn boundary_arithmetic(rng: &mut Rng) -> Node {
+    let a = expr(crate::tree::num(match rng.below(3) {
+        0 => values::near_boundary(rng),
+        1 => rng.one(values::EDGE_DECIMALS).to_string(),
+        _ => rng.one(values::EDGE_INTS).to_string(),
+    }));
+    let b = expr(crate::tree::num(rng.one(&[
+        "0.5",
+        "2",
+        "-1",
+        "1",
+        "0.1",
+        "3",
+        "1e0",
+        "0",
+        "-0.5",
+        "10",
+        "0.0000000000000000000000000001",
+    ])));
+    match rng.below(9) {
+        0 | 1 => {
+            let op = rng.one(&["+", "-", "*", "/", "DIV", "MOD", "%"]);
+            if rng.bool() {
+                seq(vec![a, tok(op), b])
+            } else {
+                seq(vec![b, tok(op), a])
+            }
+        }
+        2 => {
+            let f = rng.one(&["ROUND", "TRUNCATE"]);
+            let k = rng.one(&[
+                "-1", "-2", "-30", "-66", "0", "1", "28", "29", "30", "31", "65", "66",
+            ]);
+            call(f, vec![a, expr(crate::tree::num(k))], 1)
+        }
+        3 => call(
+            rng.one(&["CEIL", "FLOOR", "ABS", "SIGN", "ROUND", "SQRT"]),
+            vec![a],
+            1,
+        ),
+        4 => seq(vec![tok("-"), paren(a)]),
+        5 => seq(vec![
+            tok("CAST("),
+            a,
+            tok(format!(
+                "AS DECIMAL({},{}))",
+                rng.one(&["28", "29", "30", "38", "40", "64", "65"]),
+                rng.one(&["0", "10", "28", "29", "30", "31"])
+            )),
+        ]),
+        6 => {
+            let op = rng.one(&["+", "*", "-"]);
+            seq(vec![a.clone(), tok(op), a])
+        }
+        7 => seq(vec![
+            tok("CAST("),
+            a,
+            tok(rng.one(&[
+                "AS SIGNED)",
+                "AS UNSIGNED)",
+                "AS DOUBLE)",
+                "AS CHAR)",
+                "AS DECIMAL)",
+            ])),
+        ]),
+        _ => call(
+            rng.one(&["SUM", "AVG", "MAX", "GREATEST", "COALESCE"]),
+            vec![a],
+            1,
+        ),
+    }
 }
 
 fn unary(rng: &mut Rng, ctx: &Ctx, d: u32) -> Node {

@@ -173,7 +173,7 @@ pub fn number_text(rng: &mut Rng) -> String {
 
 /// A number just around a binary boundary where integer and 96-bit decimal types end
 /// (2^63, 2^64, 2^96, 10^28, 10^38, 10^65), possibly with a fraction or a sign.
-fn near_boundary(rng: &mut Rng) -> String {
+pub fn near_boundary(rng: &mut Rng) -> String {
     let base: u128 = match rng.below(6) {
         0 => 1 << 63,
         1 => 1 << 64,
