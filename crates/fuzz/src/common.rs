@@ -32,11 +32,12 @@ pub struct Common {
 }
 
 impl Common {
-    /// When the seed with index `i` (of `seeds.len()`) must stop, if time-bounded.
-    pub fn seed_deadline(&self, started: Instant, i: usize) -> Option<Instant> {
+    /// When a seed starting now must stop, if time-bounded: each seed gets an equal share
+    /// of `--seconds` (minimising a finding extends its own seed's deadline, so it never eats
+    /// into the next seed's share).
+    pub fn seed_deadline(&self) -> Option<Instant> {
         let total = Duration::from_secs(self.seconds?);
-        let per = total / self.seeds.len().max(1) as u32;
-        Some(started + per * (i as u32 + 1))
+        Some(Instant::now() + total / self.seeds.len().max(1) as u32)
     }
 
     /// Whether a seed's loop must stop before iteration `i`.

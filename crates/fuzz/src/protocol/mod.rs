@@ -63,10 +63,9 @@ pub fn run(
         inproc::install_panic_hook();
     }
     let mut tally = Tally::default();
-    let started = Instant::now();
-    for (i, &seed) in common.seeds.iter().enumerate() {
+    for &seed in &common.seeds {
         println!("protocol: seed {seed}");
-        let deadline = common.seed_deadline(started, i);
+        let deadline = common.seed_deadline();
         // With both targets, the first half of the seed's time goes to the codec in process.
         let split = match (deadline, target) {
             (Some(d), Target::Both) => {

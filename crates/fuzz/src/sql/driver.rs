@@ -67,9 +67,8 @@ fn spec_for(base: &ServerSpec, seed: u64, epoch: u64) -> ServerSpec {
 /// Runs every seed; true when no (unsuppressed) finding was made.
 pub fn run(common: &Common, opts: &SqlOptions) -> Result<bool, String> {
     let mut tally = Tally::default();
-    let started = Instant::now();
-    for (i, &seed) in common.seeds.iter().enumerate() {
-        let deadline = common.seed_deadline(started, i);
+    for &seed in &common.seeds {
+        let deadline = common.seed_deadline();
         println!("sql: seed {seed} (reproduce with: cohort-fuzz sql --seed {seed} …)");
         // A seed stops at its first finding (unless --keep-going); the next seeds still run.
         run_seed(common, opts, seed, deadline, &mut tally)?;
@@ -270,8 +269,9 @@ fn handle(
         return false;
     }
     if tally.seen(&finding) {
+        // Already minimised and reported: go on looking for others.
         println!("  (already reported in this run)");
-        return !common.keep_going;
+        return false;
     }
     let (reproducer, actions) = minimise(common, dir, epoch, &finding);
     println!("{reproducer}");
