@@ -327,16 +327,16 @@ pub fn free_port() -> u16 {
         .unwrap_or(4550)
 }
 
-/// The `cohort` binary to test when none is given: next to this executable (both live in
-/// `target/<profile>/`), else the workspace's release build.
+/// The `cohort` binary to test when none is given: the workspace's release build (what is
+/// shipped), else one next to this executable.
 pub fn default_server_bin() -> PathBuf {
-    if let Ok(exe) = std::env::current_exe() {
-        if let Some(dir) = exe.parent() {
-            let sibling = dir.join("cohort");
-            if sibling.exists() {
-                return sibling;
-            }
-        }
+    let release = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/cohort");
+    if release.exists() {
+        return release;
     }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/release/cohort")
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join("cohort")))
+        .filter(|p| p.exists())
+        .unwrap_or(release)
 }
