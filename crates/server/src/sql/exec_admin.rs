@@ -76,7 +76,7 @@ pub fn set(
 
 fn set_global(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     name: &str,
     value: Option<Value>,
 ) -> Result<()> {
@@ -89,7 +89,21 @@ fn set_global(
         },
     };
     check_isolation(name, &value)?;
-    ctx.vars.set_global(name, value)
+    let clamped = crate::vars::clamp_warning(name, &value);
+    ctx.vars.set_global(name, value)?;
+    warn_clamped(sess, clamped);
+    Ok(())
+}
+
+/// A numeric setting outside its range is clamped into it with MySQL's 1292 warning.
+fn warn_clamped(sess: &mut SessionState, message: Option<String>) {
+    if let Some(message) = message {
+        sess.warnings.push(crate::session::Warning {
+            level: "Warning",
+            code: ErrorCode::TruncatedWrongValue.number(),
+            message,
+        });
+    }
 }
 
 fn unknown_var(name: &str) -> Error {
@@ -160,8 +174,10 @@ fn set_session(
         return Ok(());
     };
     check_isolation(name, &value)?;
+    let clamped = crate::vars::clamp_warning(name, &value);
     let v = ctx.vars.check_session_set(name, value)?;
     check_own_memory_limit(ctx, sess, name, &v)?;
+    warn_clamped(sess, clamped);
     match name {
         "autocommit" => set_autocommit(ctx, sess, v == Value::str("ON")),
         "innodb_lock_wait_timeout" => {
