@@ -215,6 +215,14 @@ pub enum ErrorCode {
     MaxPreparedStmtCountReached,
     /// 1621 %s variable '%s' is read-only. Use SET %s to assign the value
     VariableIsReadonly,
+    /// 1236 (a dump thread's fatal error; the text says what: unknown file, position, GTID)
+    MasterFatalErrorReadingBinlog,
+    /// 1941 Could not parse GTID list
+    IncorrectGtidState,
+    /// 1943 GTID %u-%u-%llu and %u-%u-%llu conflict (duplicate domain id %u)
+    DuplicateGtidDomain,
+    /// 4052 A slave with the same server_uuid/server_id as this slave has connected to the master
+    SlaveSameId,
 }
 
 impl ErrorCode {
@@ -326,6 +334,10 @@ impl ErrorCode {
             WarnAllowedPacketOverflowed => 1301,
             MaxPreparedStmtCountReached => 1461,
             VariableIsReadonly => 1621,
+            MasterFatalErrorReadingBinlog => 1236,
+            IncorrectGtidState => 1941,
+            DuplicateGtidDomain => 1943,
+            SlaveSameId => 4052,
         }
     }
 

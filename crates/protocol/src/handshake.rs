@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! 0a                     protocol version 10
-//! version 00             server version, NUL-terminated ("8.0.36-cohort-…", never "MariaDB")
+//! version 00             server version, NUL-terminated ("5.5.5-10.11.19-MariaDB-cohort-…")
 //! u32                    connection id
 //! [8]                    scramble, first 8 bytes
 //! 00                     filler

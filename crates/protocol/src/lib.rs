@@ -70,6 +70,7 @@ pub mod execute;
 pub mod flags;
 pub mod handshake;
 pub mod packet;
+pub mod replication;
 pub mod response;
 pub mod row;
 pub mod value;

@@ -110,6 +110,15 @@ impl PacketReader {
         self.filled - self.start
     }
 
+    /// Takes the bytes received but not yet returned as payloads (a connection that stops
+    /// being served command by command hands them to whoever reads it next).
+    pub fn take_buffered(&mut self) -> Vec<u8> {
+        let out = self.buf[self.start..self.filled].to_vec();
+        self.start = 0;
+        self.filled = 0;
+        out
+    }
+
     /// Appends received bytes.
     pub fn feed(&mut self, data: &[u8]) {
         self.read_buf(data.len())[..data.len()].copy_from_slice(data);
