@@ -185,11 +185,13 @@ pub mod device;
 pub mod encode;
 pub mod failpoint;
 pub mod group;
+pub mod gtid;
 pub mod pipeline;
 pub mod recovery;
 pub mod recovery_classic;
 pub mod redo;
 pub mod rowimage;
+pub mod semisync;
 pub mod valuecodec;
 pub mod zerofill;
 

@@ -16,7 +16,7 @@ use std::sync::Arc;
 pub(super) fn context_on(dir: &SimDir) -> ServerContext {
     let (engine, report) = recover_one_log(dir, "binlog").unwrap();
     let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
-    let binlog = BinlogFiles::open(logdir, "binlog", 1).unwrap();
+    let binlog = BinlogFiles::open(logdir, "binlog", 1, report.gtids.clone()).unwrap();
     let pipeline = Arc::new(CommitPipeline::one_log(
         engine.clone(),
         binlog,
@@ -329,7 +329,7 @@ fn classic_context_with_segments(
         delay.clone(),
     )
     .unwrap();
-    let binlog = BinlogFiles::open(logdir.clone(), "binlog", 1).unwrap();
+    let binlog = BinlogFiles::open(logdir.clone(), "binlog", 1, Default::default()).unwrap();
     let pipeline = Arc::new(CommitPipeline::classic(
         engine.clone(),
         binlog,
@@ -387,12 +387,17 @@ fn hold_prepared(ctx: &ServerContext, sql_text: &str) -> (super::Work, super::pi
     let xid = ctx
         .next_xid
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let changes = txn.changes();
-    let binlog = super::encode::transaction_events(&changes, xid, 1).unwrap();
+    let changes = txn.changes_positioned();
+    let opts = super::encode::EventOptions {
+        server_id: 1,
+        row_metadata: cohort_binlog::RowMetadata::NoLog,
+        annotations: &[],
+    };
+    let binlog = super::encode::transaction_events(&changes, xid, &opts).unwrap();
     let mut redo = Vec::new();
     let refs = changes
         .iter()
-        .map(super::redo::RedoChangeRef::from_row_change);
+        .map(|(_, c)| super::redo::RedoChangeRef::from_row_change(c));
     super::redo::encode_txn(&mut redo, super::redo::TxnRecordKind::Prepare, xid, refs);
     drop(changes);
     let p = ctx.pipeline.prepare_in_redo(&ctx.vars, xid, &redo).unwrap();

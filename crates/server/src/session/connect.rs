@@ -24,7 +24,7 @@ pub(super) fn new_scramble() -> [u8; SCRAMBLE_LEN] {
 impl Session {
     /// HandshakeV10, as one framed packet with sequence id 0.
     pub(super) fn greeting(&mut self) -> Vec<u8> {
-        let hs = Handshake::new(crate::VERSION, self.conn_id, self.scramble);
+        let hs = Handshake::new(crate::HANDSHAKE_VERSION, self.conn_id, self.scramble);
         self.writer.set_seq(0);
         self.writer.write_with(|out| hs.encode(out));
         let bytes = self.writer.bytes().to_vec();

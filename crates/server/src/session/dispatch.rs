@@ -45,6 +45,8 @@ impl Session {
             Command::ResetConnection => self.on_reset_connection(),
             Command::ChangeUser(cu) => self.on_change_user(cu),
             Command::SetOption(_) => self.reply_ok(),
+            Command::RegisterSlave(r) => self.on_register_slave(r),
+            Command::BinlogDump(d) => self.on_binlog_dump(d),
             Command::StmtFetch { .. } | Command::Unknown(_) => {
                 self.writer
                     .write_err(ErrorCode::UnknownCom, "Unknown command");
@@ -57,6 +59,10 @@ impl Session {
         self.state
             .as_mut()
             .expect("commands are served only after login")
+    }
+
+    pub(super) fn reply_ok_packet(&mut self) -> Flow {
+        self.reply_ok()
     }
 
     fn reply_ok(&mut self) -> Flow {

@@ -52,12 +52,14 @@ pub struct SessionMemory {
     pub long_data: u64,
     /// User variables: names and values.
     pub user_vars: u64,
+    /// The open transaction's statement texts kept for Annotate_rows.
+    pub annotations: u64,
 }
 
 impl SessionMemory {
     /// Everything held.
     pub fn held(&self) -> u64 {
-        self.statements + self.long_data + self.user_vars
+        self.statements + self.long_data + self.user_vars + self.annotations
     }
 }
 

@@ -38,6 +38,7 @@
 pub mod commit;
 mod connect;
 mod dispatch;
+mod dump;
 pub mod memory;
 #[cfg(test)]
 mod memory_tests;
@@ -66,6 +67,9 @@ pub enum Flow {
     /// Write the output, then read nothing more: the last command's commit was deferred and
     /// its response is held until [`Session::on_commit_done`] (pool of threads only).
     AwaitCommit,
+    /// Write the output, then run the dump [`Session::take_dump`] gives on this connection:
+    /// the session serves it no more (see [`crate::replication`]).
+    Dump,
 }
 
 /// Where the connection is in its life.
@@ -109,6 +113,8 @@ pub struct Session {
     /// responses were waiting: the scheduler writes them, then calls [`Session::on_bytes`]
     /// again (with no new bytes) before it reads more.
     paused: bool,
+    /// An accepted COM_BINLOG_DUMP, until the socket owner takes it.
+    dump: Option<crate::replication::DumpRequest>,
 }
 
 impl Session {
@@ -137,6 +143,7 @@ impl Session {
             held_seq: None,
             connect_done: false,
             paused: false,
+            dump: None,
         };
         let greeting = s.greeting();
         (s, greeting)
@@ -210,11 +217,11 @@ impl Session {
             if command {
                 self.ctx.status.sub(StatusCounter::ThreadsRunning, 1);
             }
-            if step == Flow::Close {
+            if step == Flow::Close || step == Flow::Dump {
                 // COM_QUIT, a failed COM_CHANGE_USER, a fatal error: whatever the client
-                // pipelined after it is never served.
+                // pipelined after it is never served. A dump takes the connection over.
                 self.phase = Phase::Closed;
-                flow = Flow::Close;
+                flow = step;
                 break;
             }
             if step != Flow::Continue {
@@ -239,6 +246,7 @@ impl Session {
 
     /// The connection is gone: roll back whatever was open.
     pub fn on_disconnect(&mut self) {
+        self.ctx.replication.unregister(self.conn_id);
         if !self.connect_done {
             // Dropped or timed out during the handshake.
             self.connect_done = true;

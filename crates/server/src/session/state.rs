@@ -38,6 +38,8 @@ pub struct ServerContext {
     /// The pool of threads, when `thread_handling = pool-of-threads` started one
     /// (`information_schema.THREAD_POOL_GROUPS` reads it).
     pub thread_pool: OnceLock<Weak<crate::sched::PoolShared>>,
+    /// Registered replicas and running binlog dumps ([`crate::replication`]).
+    pub replication: crate::replication::Replication,
 }
 
 impl ServerContext {
@@ -74,6 +76,16 @@ impl ServerContext {
         vars.watch(&["performance_schema"], move |v| {
             w.set_enabled(v.global_bool("performance_schema"))
         });
+        pipeline.attach();
+        pipeline.follow_settings(&vars);
+        let p = pipeline.clone();
+        vars.watch(&["rpl_semi_sync_master_enabled"], move |v| {
+            p.follow_settings(v)
+        });
+        let p = pipeline.clone();
+        vars.set_live(Box::new(move |name| {
+            crate::replication::live_variable(&p, name)
+        }));
         let status = Status::new();
         let (p, g) = (pipeline.clone(), admission.clone());
         status.set_provider(Box::new(move || {
@@ -92,6 +104,7 @@ impl ServerContext {
             admission,
             waits,
             thread_pool: OnceLock::new(),
+            replication: crate::replication::Replication::default(),
         }
     }
 
@@ -151,6 +164,10 @@ pub struct SessionState {
     pub pending_commit: bool,
     /// What the connection holds between commands (see [`crate::session::memory`]).
     pub memory: SessionMemory,
+    /// The open transaction's statements that changed rows, for the binlog's Annotate_rows
+    /// events (`binlog_annotate_row_events`): (the transaction's change count when the
+    /// statement began, its text), ascending. Cleared when the transaction ends.
+    pub annotations: Vec<(usize, String)>,
 }
 
 impl SessionState {
@@ -171,7 +188,31 @@ impl SessionState {
             commit_notifier: None,
             pending_commit: false,
             memory: SessionMemory::default(),
+            annotations: Vec::new(),
         }
+    }
+
+    /// A statement that began when the transaction had changed `first` rows succeeded: keep
+    /// its text for Annotate_rows if it changed rows. Statements recorded at or after `first`
+    /// were rolled back (a savepoint) and are forgotten.
+    pub fn annotate(&mut self, first: usize, text: String) {
+        let Some(count) = self.txn.as_ref().map(|t| t.change_count()) else {
+            return;
+        };
+        let keep = self.annotations.partition_point(|(f, _)| *f < first);
+        for (_, t) in self.annotations.drain(keep..) {
+            self.memory.annotations = self.memory.annotations.saturating_sub(t.len() as u64);
+        }
+        if count > first {
+            self.memory.annotations += text.len() as u64;
+            self.annotations.push((first, text));
+        }
+    }
+
+    /// The annotations of the transaction that ends now.
+    pub fn take_annotations(&mut self) -> Vec<(usize, String)> {
+        self.memory.annotations = 0;
+        std::mem::take(&mut self.annotations)
     }
 
     /// True while a transaction is open (the IN_TRANS status flag).
@@ -216,6 +257,7 @@ impl SessionState {
             return Ok(());
         };
         if !txn.has_changes() {
+            self.take_annotations();
             ctx.engine.rollback(txn);
             return Ok(());
         }
@@ -225,6 +267,7 @@ impl SessionState {
     /// ROLLBACK: discards the open transaction.
     pub fn rollback(&mut self, ctx: &ServerContext) {
         self.explicit_txn = false;
+        self.take_annotations();
         if let Some(txn) = self.txn.take() {
             ctx.engine.rollback(txn);
         }

@@ -22,7 +22,7 @@ use std::sync::Arc;
 fn context_on(dir: &SimDir) -> Arc<ServerContext> {
     let engine = Engine::new();
     let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
-    let binlog = BinlogFiles::open(logdir, "binlog", 1).unwrap();
+    let binlog = BinlogFiles::open(logdir, "binlog", 1, Default::default()).unwrap();
     let pipeline = Arc::new(CommitPipeline::one_log(engine.clone(), binlog, 1));
     Arc::new(ServerContext::with_pipeline(
         engine,

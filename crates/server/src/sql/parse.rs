@@ -118,6 +118,8 @@ pub enum Show {
     BinaryLogs,
     /// `SHOW MASTER STATUS` / `SHOW BINLOG STATUS`.
     MasterStatus,
+    /// `SHOW SLAVE HOSTS` / `SHOW REPLICA HOSTS`.
+    SlaveHosts,
     /// `SHOW BINLOG EVENTS [IN 'file'] [FROM pos] [LIMIT [offset,] count]`.
     BinlogEvents {
         file: Option<String>,
@@ -1043,6 +1045,7 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
             Show::MasterStatus
         }
         "BINLOG" if eat(p, "STATUS") => Show::MasterStatus,
+        "SLAVE" | "REPLICA" if eat(p, "HOSTS") => Show::SlaveHosts,
         "BINLOG" => {
             expect_word(p, "EVENTS")?;
             parse_binlog_events(p)?

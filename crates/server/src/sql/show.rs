@@ -110,6 +110,7 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
         }
         Show::BinaryLogs => super::binlog_admin::binary_logs(env),
         Show::MasterStatus => super::binlog_admin::master_status(env),
+        Show::SlaveHosts => super::binlog_admin::slave_hosts(env),
         Show::BinlogEvents {
             file,
             from,
