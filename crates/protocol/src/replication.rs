@@ -116,13 +116,20 @@ pub struct BinlogDump {
 }
 
 impl BinlogDump {
+    /// Parses the body. The file name ends at a NUL byte if there is one, as MariaDB reads
+    /// it (python-mysql-replication sends four NUL bytes for "no file").
     pub fn parse(body: &[u8]) -> Result<BinlogDump> {
         let mut r = Reader::new(body);
+        let pos = r.u32("COM_BINLOG_DUMP position")?;
+        let flags = r.u16("COM_BINLOG_DUMP flags")?;
+        let server_id = r.u32("COM_BINLOG_DUMP server id")?;
+        let rest = r.rest();
+        let name = &rest[..rest.iter().position(|&b| b == 0).unwrap_or(rest.len())];
         Ok(BinlogDump {
-            pos: r.u32("COM_BINLOG_DUMP position")?,
-            flags: r.u16("COM_BINLOG_DUMP flags")?,
-            server_id: r.u32("COM_BINLOG_DUMP server id")?,
-            file: utf8(r.rest(), "COM_BINLOG_DUMP file name")?.to_string(),
+            pos,
+            flags,
+            server_id,
+            file: utf8(name, "COM_BINLOG_DUMP file name")?.to_string(),
         })
     }
 
@@ -216,6 +223,9 @@ mod tests {
         let mut back = Vec::new();
         SemiSyncAck::parse(&ack).unwrap().encode(&mut back);
         assert_eq!(back, ack);
+        // python-mysql-replication in GTID mode: no file, as four NUL bytes.
+        let dump = unhex("040000000000850300000000000000");
+        assert_eq!(BinlogDump::parse(&dump).unwrap().file, "");
         assert_eq!(SemiSyncAck::parse(b"\x03SELECT 1"), None);
         assert_eq!(SemiSyncAck::parse(&[0xef, 1, 2]), None);
         assert!(BinlogDump::parse(&[4, 0, 0]).is_err());

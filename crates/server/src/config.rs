@@ -166,6 +166,32 @@ pub struct ServeArgs {
     /// adaptive-sleep: the sleep delay's cap, µs; 0 = do not adapt [default: 150000].
     #[arg(long, value_name = "USEC", visible_alias = "adaptive-max-sleep-delay")]
     pub innodb_adaptive_max_sleep_delay: Option<String>,
+    /// The replication domain of the GTIDs this server writes [default: 0].
+    #[arg(long, value_name = "N")]
+    pub gtid_domain_id: Option<String>,
+    /// Table_map optional metadata for replicas and CDC clients: NO_LOG, MINIMAL (signedness,
+    /// character sets) or FULL (also column names and the primary key) [default: NO_LOG].
+    #[arg(long, value_name = "NO_LOG|MINIMAL|FULL")]
+    pub binlog_row_metadata: Option<String>,
+    /// Write each statement's text (Annotate_rows) before its row changes: ON or OFF
+    /// [default: ON].
+    #[arg(long, value_name = "ON|OFF")]
+    pub binlog_annotate_row_events: Option<String>,
+    /// Semi-synchronous replication: answer a commit only once a replica has it: ON or OFF
+    /// [default: OFF].
+    #[arg(long, value_name = "ON|OFF")]
+    pub rpl_semi_sync_master_enabled: Option<String>,
+    /// Semi-sync: milliseconds to wait for a replica's acknowledgement before falling back to
+    /// asynchronous replication [default: 10000].
+    #[arg(long, value_name = "MS")]
+    pub rpl_semi_sync_master_timeout: Option<String>,
+    /// Semi-sync: AFTER_SYNC (the commit is visible only once a replica has it) or
+    /// AFTER_COMMIT (only the answer waits) [default: AFTER_SYNC].
+    #[arg(long, value_name = "AFTER_SYNC|AFTER_COMMIT")]
+    pub rpl_semi_sync_master_wait_point: Option<String>,
+    /// Semi-sync: wait for a replica even when none is connected: ON or OFF [default: ON].
+    #[arg(long, value_name = "ON|OFF")]
+    pub rpl_semi_sync_master_wait_no_slave: Option<String>,
 }
 
 /// Settings given as text and validated by the variable table (name, flag field).
@@ -204,7 +230,14 @@ macro_rules! text_settings {
             concurrency_queue,
             innodb_concurrency_tickets,
             innodb_thread_sleep_delay,
-            innodb_adaptive_max_sleep_delay
+            innodb_adaptive_max_sleep_delay,
+            gtid_domain_id,
+            binlog_row_metadata,
+            binlog_annotate_row_events,
+            rpl_semi_sync_master_enabled,
+            rpl_semi_sync_master_timeout,
+            rpl_semi_sync_master_wait_point,
+            rpl_semi_sync_master_wait_no_slave
         )
     };
 }

@@ -760,6 +760,11 @@ impl CommitPipeline {
         }
     }
 
+    /// Is `rpl_semi_sync_master_enabled` on?
+    pub fn semisync_enabled(&self) -> bool {
+        self.semisync_enabled.load(Relaxed)
+    }
+
     /// A dump thread asked a replica for an acknowledgement.
     pub fn semisync_asked(&self) {
         self.semisync.asked();

@@ -284,13 +284,19 @@ impl<T> Tracker<T> {
         Vec::new()
     }
 
-    /// `rpl_semi_sync_master_enabled` went OFF: release every waiting group.
+    /// `rpl_semi_sync_master_enabled` went OFF: release every waiting group (not counted as
+    /// a switch to asynchronous: it was asked for). Enabled again later, it starts on.
     pub fn disabled(&self) -> Released<T> {
         let mut inner = self.inner.lock();
-        let out = self.release_all(&mut inner);
-        // Enabled again later, it starts on.
         inner.off = false;
-        out
+        inner
+            .queue
+            .drain(..)
+            .map(|w| {
+                self.stats.no_tx.fetch_add(w.txns, Relaxed);
+                (w.payload, false)
+            })
+            .collect()
     }
 
     /// Stop the timer for good; release what waits.

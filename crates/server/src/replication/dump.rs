@@ -86,7 +86,10 @@ fn run(
     stop: &Arc<StopFlag>,
 ) -> String {
     let vars = &req.vars;
-    let semi = vars.semi_sync && ctx.vars.global_bool("rpl_semi_sync_master_enabled");
+    // A replica that asked for semi-sync gets the header on every packet, whether or not the
+    // primary has semi-sync on now (MariaDB's replica insists); acknowledgements are asked
+    // for while it is on.
+    let semi = vars.semi_sync;
     let checksum = vars
         .checksum
         .as_deref()
@@ -452,7 +455,11 @@ impl Dump<'_> {
             return Ok(None);
         }
         let ends_txn = matches!(t, EventType::XID | EventType::QUERY);
-        let ack = self.semi && current && ends_txn && ev.end() == limit;
+        let ack = self.semi
+            && current
+            && ends_txn
+            && ev.end() == limit
+            && self.ctx.pipeline.semisync_enabled();
         self.out.event(self.sock, ev.bytes, ack)?;
         if ack {
             self.ctx.pipeline.semisync_asked();
@@ -529,6 +536,7 @@ impl Dump<'_> {
         let crc = event_crc32(&fde[..n - CHECKSUM_LEN]);
         fde[n - CHECKSUM_LEN..].copy_from_slice(&crc.to_le_bytes());
         self.out.event(self.sock, &fde, false)?;
+        self.out.set_checksum(checksums);
         Ok(fde_end)
     }
 

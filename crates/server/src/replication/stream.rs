@@ -10,8 +10,9 @@
 //! dump waits, after an acknowledgement request, and at the end.
 //!
 //! Events read from a file are sent as written. Events the dump makes up — the fake Rotate
-//! and Gtid_list, heartbeats — carry a CRC32 only if the replica said it handles them
-//! (`@master_binlog_checksum = 'CRC32'`); `mariadb-binlog` says `NONE` and gets them without.
+//! and Gtid_list, heartbeats — carry a CRC32 as the file being sent does; before the first
+//! Format_description is sent (the first fake Rotate), as the replica declared
+//! (`@master_binlog_checksum`: `mariadb-binlog` says `NONE` and gets that one without).
 
 use super::socket::DumpSocket;
 use cohort_binlog::{synthetic_event, Event, ServerId, LOG_EVENT_ARTIFICIAL_F};
@@ -87,6 +88,13 @@ impl Outbox {
         let bytes = synthetic_event(event, self.server_id, timestamp, next, flags, self.checksum)
             .map_err(|e| io::Error::other(e.to_string()))?;
         self.event(sock, &bytes, false)
+    }
+
+    /// Made-up events follow the checksum algorithm of the file being sent once its
+    /// Format_description went out (MariaDB: only the first fake Rotate follows what the
+    /// replica declared).
+    pub fn set_checksum(&mut self, on: bool) {
+        self.checksum = on;
     }
 
     /// EOF (non-blocking dump at the end of the binlog).

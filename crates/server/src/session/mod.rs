@@ -35,6 +35,7 @@
 //! [`memory::OUTPUT_BATCH`]; the session then pauses ([`Session::has_buffered_commands`]) so
 //! the scheduler writes them before serving the rest.
 
+mod annotate;
 pub mod commit;
 mod connect;
 mod dispatch;
