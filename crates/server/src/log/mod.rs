@@ -202,4 +202,4 @@ mod extremes;
 #[cfg(test)]
 mod failure_tests;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

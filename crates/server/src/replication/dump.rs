@@ -104,6 +104,8 @@ fn run(
         );
         return "no binlog".into();
     };
+    // A dump this one replaced (same server id) may be waiting: let it see its stop flag.
+    binlog.wake_readers();
     if vars.capability < 4 {
         let msg = "Cohort streams MariaDB's GTID, Gtid_list and Binlog_checkpoint events as \
                    written: the client must declare it reads them (SET @mariadb_slave_capability = 4)";

@@ -64,6 +64,8 @@ pub mod hosts;
 pub mod socket;
 pub mod start;
 pub mod stream;
+#[cfg(test)]
+mod tests;
 
 pub use dump::{serve, spawn};
 pub use socket::DumpSocket;
