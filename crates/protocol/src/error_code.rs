@@ -215,6 +215,11 @@ pub enum ErrorCode {
     MaxPreparedStmtCountReached,
     /// 1621 %s variable '%s' is read-only. Use SET %s to assign the value
     VariableIsReadonly,
+    /// 3159 Connections using insecure transport are prohibited while
+    /// --require_secure_transport=ON. (MySQL's number, and newer MariaDB's; 10.11 answers 1045.)
+    SecureTransportRequired,
+    /// 4167 No secure transports are configured, unable to set --require_secure_transport=ON
+    NoSecureTransportsConfigured,
 }
 
 impl ErrorCode {
@@ -326,6 +331,8 @@ impl ErrorCode {
             WarnAllowedPacketOverflowed => 1301,
             MaxPreparedStmtCountReached => 1461,
             VariableIsReadonly => 1621,
+            SecureTransportRequired => 3159,
+            NoSecureTransportsConfigured => 4167,
         }
     }
 
@@ -336,7 +343,7 @@ impl ErrorCode {
             ConCount => "08004",
             HandshakeError | UnknownCom | NetPacketTooLarge | NetPacketsOutOfOrder
             | NetReadError => "08S01",
-            AccessDenied | NotSupportedAuthMode => "28000",
+            AccessDenied | NotSupportedAuthMode | PasswordNoMatch => "28000",
             DbAccessDenied
             | BadDb
             | ParseError
@@ -365,7 +372,6 @@ impl ErrorCode {
             | TooBigPrecision
             | MBiggerThanD
             | TooBigDisplaywidth
-            | PasswordNoMatch
             | IllegalReference
             | WrongValueForVar
             | WrongTypeForVar

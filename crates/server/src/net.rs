@@ -107,6 +107,9 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
     let accounts = Accounts::open(&cfg.datadir, &cfg.root_password).map_err(to_io)?;
     crate::log::failpoint::arm_from_env().map_err(io::Error::other)?;
     crate::wait::set_enabled(vars.global_bool("performance_schema"));
+    // Before recovery: a certificate problem is reported at once.
+    let tls = crate::tls::start(&vars, &cfg.datadir, &cfg.bind_address, cfg.ssl)
+        .map_err(io::Error::other)?;
     let mode = LogMode::of(&vars)?;
     check_log_mode(&cfg.datadir, mode)?;
     let (engine, pipeline, next_xid) = match mode {
@@ -116,6 +119,7 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
     };
     let ctx = ServerContext::with_pipeline(engine, pipeline, vars, accounts);
     ctx.next_xid.store(next_xid, Ordering::Relaxed);
+    ctx.set_tls(tls.map(Arc::new));
     Ok(ctx)
 }
 

@@ -264,6 +264,9 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::UInt { min: 0, max: 65535 },
         "0",
     ),
+    // TLS (crate::tls): YES once it is configured at startup; have_openssl says the same, as
+    // in MariaDB (the library is rustls: version_ssl_library).
+    var("have_openssl", Scope::Global, false, Kind::Text, "DISABLED"),
     var("have_ssl", Scope::Global, false, Kind::Text, "DISABLED"),
     var("hostname", Scope::Global, false, Kind::Text, "localhost"),
     var(
@@ -452,6 +455,15 @@ pub static DEFINITIONS: &[VarDef] = &[
         "3306",
     ),
     var("protocol_version", Scope::Global, false, Kind::Text, "10"),
+    // ON: connections outside TLS are refused (3159). Defaults ON when bind_address is not a
+    // loopback address (crate::config); SET GLOBAL ON needs TLS configured (4167).
+    var(
+        "require_secure_transport",
+        Scope::Global,
+        true,
+        Kind::Bool,
+        "OFF",
+    ),
     var(
         "server_id",
         Scope::Global,
@@ -478,6 +490,15 @@ pub static DEFINITIONS: &[VarDef] = &[
         },
         "18446744073709551615",
     ),
+    // The certificate files in use (the generated ones included) and the CAs that client
+    // certificates must chain to; the others are MariaDB's and stay empty (not settable).
+    var("ssl_ca", Scope::Global, false, Kind::Text, ""),
+    var("ssl_capath", Scope::Global, false, Kind::Text, ""),
+    var("ssl_cert", Scope::Global, false, Kind::Text, ""),
+    var("ssl_cipher", Scope::Global, false, Kind::Text, ""),
+    var("ssl_crl", Scope::Global, false, Kind::Text, ""),
+    var("ssl_crlpath", Scope::Global, false, Kind::Text, ""),
+    var("ssl_key", Scope::Global, false, Kind::Text, ""),
     var(
         "storage_engine",
         Scope::Both,
@@ -574,6 +595,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         "SYSTEM",
     ),
     var(
+        "tls_version",
+        Scope::Global,
+        false,
+        Kind::Text,
+        crate::tls::TLS_VERSIONS,
+    ),
+    var(
         "transaction_isolation",
         Scope::Both,
         true,
@@ -616,6 +644,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         false,
         Kind::Text,
         std::env::consts::OS,
+    ),
+    var(
+        "version_ssl_library",
+        Scope::Global,
+        false,
+        Kind::Text,
+        crate::tls::LIBRARY,
     ),
     var(
         "wait_timeout",
@@ -667,7 +702,18 @@ pub struct SystemVariables {
     /// Ranges narrower than the definition's that `SET GLOBAL` must respect, known only once
     /// the server runs (e.g. `thread_pool_size` up to the pool's group table).
     run_time_bounds: RwLock<HashMap<&'static str, (u64, u64)>>,
+    /// Checks a `SET GLOBAL` value must pass, known only once the server runs (e.g.
+    /// `require_secure_transport = ON` needs TLS configured).
+    vetoes: RwLock<Vec<Veto>>,
 }
+
+/// A run-time check of `SET GLOBAL name = value` (the value as normalised).
+struct Veto {
+    name: &'static str,
+    check: VetoCheck,
+}
+
+type VetoCheck = Box<dyn Fn(&Value) -> Result<()> + Send + Sync>;
 
 /// A subsystem that keeps its own copy of some settings (e.g. in atomics on a hot path).
 struct Watcher {
@@ -695,6 +741,17 @@ impl SystemVariables {
             globals: RwLock::new(globals),
             watchers: RwLock::new(Vec::new()),
             run_time_bounds: RwLock::new(HashMap::new()),
+            vetoes: RwLock::new(Vec::new()),
+        }
+    }
+
+    /// From now on `SET GLOBAL name` must pass `check` (its error is the statement's).
+    pub fn veto(&self, name: &str, check: impl Fn(&Value) -> Result<()> + Send + Sync + 'static) {
+        if let Some(def) = definition(name) {
+            self.vetoes.write().push(Veto {
+                name: def.name,
+                check: Box::new(check),
+            });
         }
     }
 
@@ -767,6 +824,9 @@ impl SystemVariables {
         }
         let v = normalise(def, value)?;
         self.check_run_time_bound(def.name, &v)?;
+        for veto in self.vetoes.read().iter().filter(|x| x.name == def.name) {
+            (veto.check)(&v)?;
+        }
         apply_side_effect(def.name, &v)?;
         self.globals.write().insert(def.name, v);
         for w in self.watchers.read().iter() {
