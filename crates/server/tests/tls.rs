@@ -441,3 +441,77 @@ fn a_client_that_stops_mid_handshake_is_closed_at_the_connect_timeout() {
         r.join().unwrap();
     }
 }
+
+/// A CA for client certificates and one client certificate it signed, as PEM files in `dir`:
+/// (ca.pem, client-cert.pem, client-key.pem).
+fn client_ca(dir: &Path, name: &str) -> (PathBuf, PathBuf, PathBuf) {
+    use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
+    let mut ca = CertificateParams::default();
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca.distinguished_name
+        .push(DnType::CommonName, format!("{name} client CA"));
+    let ca_key = KeyPair::generate().unwrap();
+    let ca_cert = ca.self_signed(&ca_key).unwrap();
+    let issuer = Issuer::new(ca, ca_key);
+    let mut client = CertificateParams::new(vec!["client.example".to_string()]).unwrap();
+    client
+        .distinguished_name
+        .push(DnType::CommonName, format!("{name} client"));
+    let key = KeyPair::generate().unwrap();
+    let cert = client.signed_by(&key, &issuer).unwrap();
+    let paths = (
+        dir.join(format!("{name}-ca.pem")),
+        dir.join(format!("{name}-client-cert.pem")),
+        dir.join(format!("{name}-client-key.pem")),
+    );
+    std::fs::write(&paths.0, ca_cert.pem()).unwrap();
+    std::fs::write(&paths.1, cert.pem()).unwrap();
+    std::fs::write(&paths.2, key.serialize_pem()).unwrap();
+    paths
+}
+
+/// REQUIRE X509: only a client certificate that verifies against ssl_ca logs in; one from
+/// another CA fails the TLS handshake; without one the login is refused (1045).
+#[test]
+fn require_x509_needs_a_client_certificate_from_ssl_ca() {
+    let scratch = std::env::temp_dir().join(format!("cohort-tls-it-x509c-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).unwrap();
+    let (ca, cert, key) = client_ca(&scratch, "good");
+    let (_, other_cert, other_key) = client_ca(&scratch, "other");
+    let dir = std::env::temp_dir().join(format!("cohort-tls-it-x509-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cfg = Config::resolve(&ServeArgs {
+        datadir: Some(dir.clone()),
+        ssl_ca: Some(ca.display().to_string()),
+        ..Default::default()
+    })
+    .unwrap();
+    let port = serve_with(Sched::Pool, cohort_server::net::open_context(&cfg).unwrap());
+    let mut admin = tls_conn(port, "root", "", &dir).unwrap();
+    admin
+        .query_drop("CREATE USER cert IDENTIFIED BY 'pw' REQUIRE X509")
+        .unwrap();
+    let ssl_ca: Option<String> = admin.query_first("SELECT @@ssl_ca").unwrap();
+    assert_eq!(ssl_ca.unwrap(), ca.display().to_string());
+    let with_identity = |cert: &Path, key: &Path| {
+        let identity = mysql::ClientIdentity::new(cert.to_path_buf(), key.to_path_buf());
+        let ssl = SslOpts::default()
+            .with_root_cert_path(Some(dir.join("ca.pem")))
+            .with_client_identity(Some(identity));
+        Conn::new(opts(port, "cert", "pw", None).ssl_opts(Some(ssl)))
+    };
+    assert_eq!(server_code(tls_conn(port, "cert", "pw", &dir)), 1045);
+    assert_eq!(server_code(plain_conn(port, "cert", "pw")), 1045);
+    let mut c = with_identity(&cert, &key).unwrap();
+    let who: Option<String> = c.query_first("SELECT CURRENT_USER()").unwrap();
+    assert_eq!(who.as_deref(), Some("cert@%"));
+    assert!(
+        with_identity(&other_cert, &other_key).is_err(),
+        "a certificate from another CA"
+    );
+    // REQUIRE SSL accounts need no certificate even where client certificates are verified.
+    tls_conn(port, "root", "", &dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&scratch).unwrap();
+}

@@ -248,6 +248,16 @@ impl Session {
         flow
     }
 
+    /// Append `plain` — packets produced outside the command loop, such as a binlog dump's
+    /// event stream — to `out` as the connection must carry them: sealed inside TLS, as they
+    /// are otherwise. Whoever writes to the socket directly must go through this.
+    pub fn seal_output(&mut self, plain: &[u8], out: &mut Vec<u8>) {
+        match self.tls.as_mut() {
+            Some(link) => link.seal(plain, out),
+            None => out.extend_from_slice(plain),
+        }
+    }
+
     /// The connection's negotiated TLS, if it is inside TLS (handshake done).
     pub fn tls_info(&self) -> Option<crate::tls::TlsInfo> {
         self.tls.as_ref()?.info()

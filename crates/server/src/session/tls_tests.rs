@@ -194,6 +194,22 @@ fn a_deferred_commits_response_is_sealed_when_released() {
     std::fs::remove_dir_all(&certs).unwrap();
 }
 
+/// What a binlog dump streams from outside the command loop is sealed too.
+#[test]
+fn output_from_outside_the_command_loop_is_sealed_inside_tls() {
+    let dir = SimDir::new();
+    let ctx = context_on(&dir);
+    let certs = with_tls(&ctx, "stream");
+    let (mut s, mut client) = login_inside_tls(&ctx, &certs, false);
+    let mut events = Vec::new();
+    write_packet(&mut events, &mut 1, b"\0binlog event bytes");
+    let mut out = Vec::new();
+    s.seal_output(&events, &mut out);
+    assert!(!out.windows(6).any(|w| w == b"binlog"), "sealed");
+    assert_eq!(client.open(&out), events);
+    std::fs::remove_dir_all(&certs).unwrap();
+}
+
 #[test]
 fn a_broken_record_closes_with_an_alert() {
     let dir = SimDir::new();
