@@ -265,3 +265,25 @@ fn a_second_ssl_request_inside_tls_is_a_bad_handshake() {
     assert_eq!(u16::from_le_bytes([plain[5], plain[6]]), 1043);
     std::fs::remove_dir_all(&certs).unwrap();
 }
+
+/// Inside TLS the packet reader's bound holds as in clear: a header announcing more than
+/// max_allowed_packet is answered 1153 (sealed) and the connection closes.
+#[test]
+fn a_packet_over_max_allowed_packet_inside_tls_gets_1153() {
+    let dir = SimDir::new();
+    let ctx = context_on(&dir);
+    let certs = with_tls(&ctx, "toolarge");
+    ctx.vars
+        .set_global("max_allowed_packet", crate::types::Value::UInt(1 << 20))
+        .unwrap();
+    let (mut s, mut client) = login_inside_tls(&ctx, &certs, false);
+    let mut header = vec![0xff, 0xff, 0xff, 0]; // a 16 MiB piece
+    header.extend_from_slice(&[b'x'; 1000]);
+    let wire = client.wire(&header);
+    let mut out = Vec::new();
+    assert_eq!(s.on_bytes(&wire, &mut out), Flow::Close);
+    let plain = client.open(&out);
+    assert_eq!(plain[4], 0xff);
+    assert_eq!(u16::from_le_bytes([plain[5], plain[6]]), 1153);
+    std::fs::remove_dir_all(&certs).unwrap();
+}

@@ -210,3 +210,33 @@ fn garbage_instead_of_a_client_hello_fails_with_an_alert() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A ClientHello that announces 16 MiB and keeps coming: rustls stops it at its own cap on
+/// handshake messages (64 KiB) instead of buffering it.
+#[test]
+fn an_endless_handshake_message_is_refused_not_buffered() {
+    let dir = scratch("endless");
+    let tls = Tls::load(&settings(), &dir, "127.0.0.1").unwrap();
+    let mut s = tls.link();
+    let mut plain = PacketReader::new(1024);
+    let mut out = Vec::new();
+    let mut sent = 0usize;
+    let mut first = true;
+    let failed = loop {
+        // One handshake record of 16 KiB; the first starts a ClientHello of 0xFFFFFF bytes.
+        let mut record = vec![0x16, 0x03, 0x03, 0x40, 0x00];
+        let mut body = vec![0u8; 0x4000];
+        if first {
+            body[..4].copy_from_slice(&[0x01, 0xff, 0xff, 0xff]);
+            first = false;
+        }
+        record.extend_from_slice(&body);
+        sent += record.len();
+        if s.open(&record, &mut plain, &mut out).is_err() {
+            break sent;
+        }
+        assert!(sent < 1 << 20, "still accepting after {sent} bytes");
+    };
+    assert!(failed <= 80 << 10, "refused only after {failed} bytes");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
