@@ -223,6 +223,11 @@ pub enum ErrorCode {
     DuplicateGtidDomain,
     /// 4052 A slave with the same server_uuid/server_id as this slave has connected to the master
     SlaveSameId,
+    /// 3159 Connections using insecure transport are prohibited while
+    /// --require_secure_transport=ON. (MySQL's number, and newer MariaDB's; 10.11 answers 1045.)
+    SecureTransportRequired,
+    /// 4167 No secure transports are configured, unable to set --require_secure_transport=ON
+    NoSecureTransportsConfigured,
 }
 
 impl ErrorCode {
@@ -338,6 +343,8 @@ impl ErrorCode {
             IncorrectGtidState => 1941,
             DuplicateGtidDomain => 1943,
             SlaveSameId => 4052,
+            SecureTransportRequired => 3159,
+            NoSecureTransportsConfigured => 4167,
         }
     }
 
@@ -348,7 +355,7 @@ impl ErrorCode {
             ConCount => "08004",
             HandshakeError | UnknownCom | NetPacketTooLarge | NetPacketsOutOfOrder
             | NetReadError => "08S01",
-            AccessDenied | NotSupportedAuthMode => "28000",
+            AccessDenied | NotSupportedAuthMode | PasswordNoMatch => "28000",
             DbAccessDenied
             | BadDb
             | ParseError
@@ -377,7 +384,6 @@ impl ErrorCode {
             | TooBigPrecision
             | MBiggerThanD
             | TooBigDisplaywidth
-            | PasswordNoMatch
             | IllegalReference
             | WrongValueForVar
             | WrongTypeForVar

@@ -418,6 +418,22 @@ mod tests {
     }
 
     #[test]
+    fn take_buffered_returns_what_follows_the_last_packet() {
+        let mut bytes = framed(&[7; 32], 1);
+        bytes.extend_from_slice(b"\x16\x03\x01 client hello");
+        let mut reader = PacketReader::new(1024);
+        reader.set_next_seq(1);
+        reader.feed(&bytes);
+        assert_eq!(reader.next_packet().unwrap().unwrap().payload, &[7; 32]);
+        assert_eq!(reader.take_buffered(), b"\x16\x03\x01 client hello");
+        assert_eq!(reader.buffered(), 0);
+        assert_eq!(reader.next_seq(), 2, "the sequence goes on");
+        reader.feed(&framed(b"x", 2));
+        assert_eq!(reader.next_packet().unwrap().unwrap().payload, b"x");
+        assert_eq!(reader.take_buffered(), b"");
+    }
+
+    #[test]
     fn reads_back_to_back_packets_fed_byte_by_byte() {
         let mut bytes = framed(b"\x03select 1", 0);
         bytes.extend(framed(b"\x0e", 1));

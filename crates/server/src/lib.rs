@@ -33,6 +33,7 @@ pub mod shutdown;
 pub mod sql;
 pub mod status;
 pub mod storage;
+pub mod tls;
 pub mod types;
 pub mod vars;
 pub mod wait;

@@ -107,6 +107,9 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
     let accounts = Accounts::open(&cfg.datadir, &cfg.root_password).map_err(to_io)?;
     crate::log::failpoint::arm_from_env().map_err(io::Error::other)?;
     crate::wait::set_enabled(vars.global_bool("performance_schema"));
+    // Before recovery: a certificate problem is reported at once.
+    let tls = crate::tls::start(&vars, &cfg.datadir, &cfg.bind_address, cfg.ssl)
+        .map_err(io::Error::other)?;
     let mode = LogMode::of(&vars)?;
     check_log_mode(&cfg.datadir, mode)?;
     let (engine, pipeline, next_xid) = match mode {
@@ -116,6 +119,7 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
     };
     let ctx = ServerContext::with_pipeline(engine, pipeline, vars, accounts);
     ctx.next_xid.store(next_xid, Ordering::Relaxed);
+    ctx.set_tls(tls.map(Arc::new));
     Ok(ctx)
 }
 
@@ -382,15 +386,19 @@ pub fn spawn_connection_thread(ctx: &Arc<ServerContext>, admitted: Admitted) {
 
 /// A dump on this connection's thread (thread per connection), until it ends.
 fn run_dump(ctx: &Arc<ServerContext>, session: &mut Session, stream: &TcpStream) {
-    let Some(req) = session.take_dump() else {
+    let Some(mut req) = session.take_dump() else {
         return;
     };
     let timeout = Duration::from_secs(ctx.vars.global_u64("net_write_timeout"));
+    let tls = req.tls.take();
     let socket = stream
         .try_clone()
-        .and_then(|s| crate::replication::socket::TcpDumpSocket::new(s, timeout));
+        .and_then(|s| crate::replication::socket::for_stream(s, tls, timeout));
     match socket {
-        Ok(mut socket) => crate::replication::serve(ctx, req, &mut socket),
+        Ok(mut socket) => {
+            crate::replication::serve(ctx, req, socket.as_mut());
+            socket.shutdown();
+        }
         Err(e) => tracing::warn!("cannot start a binlog dump: {e}"),
     }
 }

@@ -314,6 +314,9 @@ pub static DEFINITIONS: &[VarDef] = &[
     var("gtid_slave_pos", Scope::Global, false, Kind::Text, ""),
     // Cohort writes GTIDs strictly in order in one sequence, which is what strict mode asks.
     var("gtid_strict_mode", Scope::Global, true, Kind::Bool, "OFF"),
+    // TLS (crate::tls): YES once it is configured at startup; have_openssl says the same, as
+    // in MariaDB (the library is rustls: version_ssl_library).
+    var("have_openssl", Scope::Global, false, Kind::Text, "DISABLED"),
     var("have_ssl", Scope::Global, false, Kind::Text, "DISABLED"),
     var("hostname", Scope::Global, false, Kind::Text, "localhost"),
     var(
@@ -502,6 +505,15 @@ pub static DEFINITIONS: &[VarDef] = &[
         "3306",
     ),
     var("protocol_version", Scope::Global, false, Kind::Text, "10"),
+    // ON: connections outside TLS are refused (3159). Defaults ON when bind_address is not a
+    // loopback address (crate::config); SET GLOBAL ON needs TLS configured (4167).
+    var(
+        "require_secure_transport",
+        Scope::Global,
+        true,
+        Kind::Bool,
+        "OFF",
+    ),
     // Semi-synchronous replication (`crate::log::semisync`). MariaDB's default wait point is
     // AFTER_COMMIT; Cohort's is AFTER_SYNC, the one that loses nothing when the primary fails.
     var(
@@ -558,6 +570,15 @@ pub static DEFINITIONS: &[VarDef] = &[
         },
         "18446744073709551615",
     ),
+    // The certificate files in use (the generated ones included) and the CAs that client
+    // certificates must chain to; the others are MariaDB's and stay empty (not settable).
+    var("ssl_ca", Scope::Global, false, Kind::Text, ""),
+    var("ssl_capath", Scope::Global, false, Kind::Text, ""),
+    var("ssl_cert", Scope::Global, false, Kind::Text, ""),
+    var("ssl_cipher", Scope::Global, false, Kind::Text, ""),
+    var("ssl_crl", Scope::Global, false, Kind::Text, ""),
+    var("ssl_crlpath", Scope::Global, false, Kind::Text, ""),
+    var("ssl_key", Scope::Global, false, Kind::Text, ""),
     var(
         "storage_engine",
         Scope::Both,
@@ -654,6 +675,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         "SYSTEM",
     ),
     var(
+        "tls_version",
+        Scope::Global,
+        false,
+        Kind::Text,
+        crate::tls::TLS_VERSIONS,
+    ),
+    var(
         "transaction_isolation",
         Scope::Both,
         true,
@@ -696,6 +724,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         false,
         Kind::Text,
         std::env::consts::OS,
+    ),
+    var(
+        "version_ssl_library",
+        Scope::Global,
+        false,
+        Kind::Text,
+        crate::tls::LIBRARY,
     ),
     var(
         "wait_timeout",
@@ -749,10 +784,21 @@ pub struct SystemVariables {
     run_time_bounds: RwLock<HashMap<&'static str, (u64, u64)>>,
     /// Computes the [`Kind::Live`] variables (installed at server start).
     live: RwLock<Option<LiveProvider>>,
+    /// Checks a `SET GLOBAL` value must pass, known only once the server runs (e.g.
+    /// `require_secure_transport = ON` needs TLS configured).
+    vetoes: RwLock<Vec<Veto>>,
 }
 
 /// Computes a [`Kind::Live`] variable's value from its (canonical) name.
 pub type LiveProvider = Box<dyn Fn(&str) -> Option<Value> + Send + Sync>;
+
+/// A run-time check of `SET GLOBAL name = value` (the value as normalised).
+struct Veto {
+    name: &'static str,
+    check: VetoCheck,
+}
+
+type VetoCheck = Box<dyn Fn(&Value) -> Result<()> + Send + Sync>;
 
 /// A subsystem that keeps its own copy of some settings (e.g. in atomics on a hot path).
 struct Watcher {
@@ -784,6 +830,17 @@ impl SystemVariables {
             watchers: RwLock::new(Vec::new()),
             run_time_bounds: RwLock::new(HashMap::new()),
             live: RwLock::new(None),
+            vetoes: RwLock::new(Vec::new()),
+        }
+    }
+
+    /// From now on `SET GLOBAL name` must pass `check` (its error is the statement's).
+    pub fn veto(&self, name: &str, check: impl Fn(&Value) -> Result<()> + Send + Sync + 'static) {
+        if let Some(def) = definition(name) {
+            self.vetoes.write().push(Veto {
+                name: def.name,
+                check: Box::new(check),
+            });
         }
     }
 
@@ -871,6 +928,9 @@ impl SystemVariables {
         }
         let v = normalise(def, value)?;
         self.check_run_time_bound(def.name, &v)?;
+        for veto in self.vetoes.read().iter().filter(|x| x.name == def.name) {
+            (veto.check)(&v)?;
+        }
         apply_side_effect(def.name, &v)?;
         self.globals.write().insert(def.name, v);
         for w in self.watchers.read().iter() {

@@ -49,7 +49,7 @@ pub fn spawn(
     let spawned = std::thread::Builder::new().name(name).spawn(move || {
         let _slot = slot;
         let _waits = crate::wait::bind_thread_stats(Some(ctx.waits.clone()));
-        if sock.write_all(&unsent).is_ok() {
+        if sock.write_raw(&unsent).is_ok() {
             serve(&ctx, req, sock.as_mut());
         }
         sock.shutdown();

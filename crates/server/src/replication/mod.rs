@@ -176,6 +176,8 @@ pub struct DumpRequest {
     pub vars: ReplicaVars,
     /// Bytes the client sent after the command (the reader thread reads them first).
     pub unread: Vec<u8>,
+    /// The connection's TLS, when it is inside TLS: the dump seals its stream with it.
+    pub tls: Option<Box<crate::tls::Link>>,
 }
 
 /// Why a running dump must stop (set by someone else).

@@ -198,6 +198,7 @@ fn dump_as(
         },
         vars,
         unread: Vec::new(),
+        tls: None,
     };
     super::spawn(
         ctx.clone(),

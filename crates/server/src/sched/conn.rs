@@ -549,19 +549,21 @@ impl PoolConn {
             let _ = self.group().epoll.remove(self.stream.as_raw_fd());
         }
         self.group().forget(self.token);
-        let Some(req) = io.session.take_dump() else {
+        let Some(mut req) = io.session.take_dump() else {
             return;
         };
         let ctx = self.shared.ctx.clone();
         let timeout = std::time::Duration::from_secs(ctx.vars.global_u64("net_write_timeout"));
+        let tls = req.tls.take();
         let socket = self
             .stream
             .try_clone()
-            .and_then(|s| crate::replication::socket::TcpDumpSocket::new(s, timeout));
+            .and_then(|s| crate::replication::socket::for_stream(s, tls, timeout));
         match socket {
             Ok(socket) => {
+                // Already sealed (inside TLS): written to the socket as they are.
                 let unsent = std::mem::take(&mut io.unsent);
-                crate::replication::spawn(ctx, req, Box::new(socket), unsent, io.slot.take());
+                crate::replication::spawn(ctx, req, socket, unsent, io.slot.take());
             }
             Err(e) => {
                 tracing::warn!("thread pool: cannot hand a connection to a dump thread: {e}");

@@ -248,6 +248,11 @@ impl Session {
     /// `out`; on Err they are replaced by an ERR packet with the same sequence id. Then the
     /// commands buffered meanwhile are served, as [`Session::on_bytes`] would.
     pub fn on_commit_done(&mut self, result: Result<()>, out: &mut Vec<u8>) -> Flow {
+        // Inside TLS the held (plaintext) response is sealed now, in order with what follows.
+        self.sealed(out, |s, plain| s.release_held(result, plain))
+    }
+
+    fn release_held(&mut self, result: Result<()>, out: &mut Vec<u8>) -> Flow {
         let Some(seq) = self.held_seq.take() else {
             return Flow::Continue;
         };

@@ -72,6 +72,7 @@ impl Session {
             command,
             vars,
             unread: self.reader.take_buffered(),
+            tls: None,
         });
         Flow::Dump
     }
@@ -81,7 +82,10 @@ impl Session {
     /// rolled back and its prepared statements freed; the replica's registration stays, for
     /// the dump to end.
     pub fn take_dump(&mut self) -> Option<DumpRequest> {
-        let dump = self.dump.take()?;
+        let mut dump = self.dump.take()?;
+        // Inside TLS the dump carries on the connection's TLS (taken only now: the answers
+        // before the dump were sealed with it).
+        dump.tls = self.tls.take();
         if let Some(state) = self.state.as_mut() {
             state.rollback(&self.ctx);
         }

@@ -40,6 +40,9 @@ pub struct ServerContext {
     pub thread_pool: OnceLock<Weak<crate::sched::PoolShared>>,
     /// Registered replicas and running binlog dumps ([`crate::replication`]).
     pub replication: crate::replication::Replication,
+    /// TLS, when configured (`have_ssl = YES`): greetings offer `CLIENT_SSL` and SSLRequests
+    /// are accepted. Read (shared) once per connection, at its greeting.
+    tls: parking_lot::RwLock<Option<Arc<crate::tls::Tls>>>,
 }
 
 impl ServerContext {
@@ -105,7 +108,18 @@ impl ServerContext {
             waits,
             thread_pool: OnceLock::new(),
             replication: crate::replication::Replication::default(),
+            tls: parking_lot::RwLock::new(None),
         }
+    }
+
+    /// TLS as configured, if it is.
+    pub fn tls(&self) -> Option<Arc<crate::tls::Tls>> {
+        self.tls.read().clone()
+    }
+
+    /// Offer TLS to the connections that start from now on.
+    pub fn set_tls(&self, tls: Option<Arc<crate::tls::Tls>>) {
+        *self.tls.write() = tls;
     }
 
     /// A context with an empty engine, default variables and `root@%` without a password. It
@@ -162,6 +176,8 @@ pub struct SessionState {
     /// A deferred commit was handed to the pipeline and its outcome is not known yet: the
     /// statement's response is held until it is.
     pub pending_commit: bool,
+    /// The connection's TLS (`Ssl_version`, `Ssl_cipher`), None outside TLS.
+    pub tls: Option<crate::tls::TlsInfo>,
     /// What the connection holds between commands (see [`crate::session::memory`]).
     pub memory: SessionMemory,
     /// The open transaction's statements that changed rows, for the binlog's Annotate_rows
@@ -187,6 +203,7 @@ impl SessionState {
             warnings: Vec::new(),
             commit_notifier: None,
             pending_commit: false,
+            tls: None,
             memory: SessionMemory::default(),
             annotations: Vec::new(),
         }

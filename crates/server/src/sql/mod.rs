@@ -573,16 +573,21 @@ fn run_other(
         Stmt::CreateUser {
             users,
             if_not_exists,
+            require,
         } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::create_users(ctx, sess, users, *if_not_exists)?;
+            exec_admin::create_users(ctx, sess, users, *if_not_exists, *require)?;
             Ok(QueryResult::ok())
         }
-        Stmt::AlterUser { users, if_exists } => {
+        Stmt::AlterUser {
+            users,
+            if_exists,
+            require,
+        } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::alter_users(ctx, sess, users, *if_exists)?;
+            exec_admin::alter_users(ctx, sess, users, *if_exists, *require)?;
             Ok(QueryResult::ok())
         }
         Stmt::DropUser { users, if_exists } => {
@@ -591,10 +596,10 @@ fn run_other(
             exec_admin::drop_users(ctx, sess, users, *if_exists)?;
             Ok(QueryResult::ok())
         }
-        Stmt::Grant { on, users } => {
+        Stmt::Grant { on, users, require } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::grant(ctx, sess, on, users)?;
+            exec_admin::grant(ctx, sess, on, users, *require)?;
             Ok(QueryResult::ok())
         }
         Stmt::Revoke { on, users } => {
