@@ -228,6 +228,28 @@ pub enum ErrorCode {
     SecureTransportRequired,
     /// 4167 No secure transports are configured, unable to set --require_secure_transport=ON
     NoSecureTransportsConfigured,
+    /// 1436 Thread stack overrun (here: an expression nested too deeply)
+    StackOverrun,
+    /// 1467 Failed to read auto-increment value from storage engine
+    AutoincReadFailed,
+    /// 167 Out of range value for column '%s' at row %d (a generated auto-increment value)
+    AutoincErange,
+    /// 1063 Incorrect column specifier for column '%s'
+    WrongFieldSpec,
+    /// 1286 Unknown storage engine '%s'
+    UnknownStorageEngine,
+    /// 1747 PARTITION () clause on non partitioned table
+    PartitionClauseOnNonpartitioned,
+    /// 1616 DELAYED option not supported for table '%s'
+    DelayedNotSupported,
+    /// 1273 Unknown collation: '%s'
+    UnknownCollation,
+    /// 1115 Unknown character set: '%s'
+    UnknownCharacterSet,
+    /// 1973 Can't create user '%s'@'%s'; it already exists
+    UserCreateExists,
+    /// 1974 Can't drop user '%s'@'%s'; it doesn't exist
+    UserDropExists,
 }
 
 impl ErrorCode {
@@ -235,6 +257,17 @@ impl ErrorCode {
     pub fn number(self) -> u16 {
         use ErrorCode::*;
         match self {
+            StackOverrun => 1436,
+            UserCreateExists => 1973,
+            UserDropExists => 1974,
+            PartitionClauseOnNonpartitioned => 1747,
+            DelayedNotSupported => 1616,
+            UnknownCollation => 1273,
+            UnknownCharacterSet => 1115,
+            WrongFieldSpec => 1063,
+            UnknownStorageEngine => 1286,
+            AutoincReadFailed => 1467,
+            AutoincErange => 167,
             DbCreateExists => 1007,
             DbDropExists => 1008,
             CheckRead => 1020,
@@ -380,10 +413,13 @@ impl ErrorCode {
             | BlobCantHaveDefault
             | KeyColumnDoesNotExist
             | WrongColumnName
-            | TooBigScale
             | TooBigPrecision
             | MBiggerThanD
             | TooBigDisplaywidth
+            | WrongFieldSpec
+            | TooBigScale
+            | UnknownStorageEngine
+            | UnknownCharacterSet
             | IllegalReference
             | WrongValueForVar
             | WrongTypeForVar
@@ -392,6 +428,7 @@ impl ErrorCode {
             | MaxPreparedStmtCountReached
             | KeyDoesNotExist => "42000",
             NoDb => "3D000",
+            UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",
             TableExists => "42S01",
             BadTable | NoSuchTable | UnknownTable => "42S02",
@@ -400,7 +437,7 @@ impl ErrorCode {
             WrongValueCountOnRow => "21S01",
             WrongNumberOfColumnsInSelect | SubqueryNo1Row => "21000",
             LockDeadlock => "40001",
-            WarnDataOutOfRange | DataOutOfRange => "22003",
+            WarnDataOutOfRange | DataOutOfRange | AutoincErange => "22003",
             DataTooLong => "22001",
             DivisionByZero => "22012",
             TruncatedWrongValueForField => "22007",

@@ -442,7 +442,9 @@ pub static DEFINITIONS: &[VarDef] = &[
         Scope::Global,
         true,
         Kind::UInt {
-            min: 1,
+            // MariaDB's floor: `SET GLOBAL max_connections = 0` becomes 10 with a 1292
+            // warning, so an administrator cannot lock every client out.
+            min: 10,
             max: 100000,
         },
         "151",
@@ -1050,6 +1052,27 @@ pub fn display(v: &Value) -> String {
         Value::Date(d) => d.to_string(),
         Value::DateTime(d) => d.to_string(),
     }
+}
+
+/// The text of MySQL's 1292 warning when a numeric setting is out of its range and will be
+/// clamped into it (`Truncated incorrect max_connections value: '0'`); `None` when it fits or
+/// is not a number setting.
+pub fn clamp_warning(name: &str, value: &Value) -> Option<String> {
+    let def = definition(name)?;
+    let Kind::UInt { min, max } = def.kind else {
+        return None;
+    };
+    let (fits, shown) = match value {
+        Value::Int(i) => (*i >= 0 && (min..=max).contains(&(*i as u64)), i.to_string()),
+        Value::UInt(u) => ((min..=max).contains(u), u.to_string()),
+        Value::Bytes(b) => {
+            let t = String::from_utf8_lossy(b).trim().to_string();
+            let n: u64 = t.parse().ok()?;
+            ((min..=max).contains(&n), t)
+        }
+        _ => return None,
+    };
+    (!fits).then(|| format!("Truncated incorrect {} value: '{shown}'", def.name))
 }
 
 /// Check `value` against the variable's kind and return its canonical stored form:

@@ -124,6 +124,8 @@ pub struct Env<'a> {
     pub ctx: &'a ServerContext,
     pub sess: SessView<'a>,
     pub params: &'a [Value],
+    /// The expression nodes the parser set aside (see `dialect.rs`), for the binder.
+    pub set_aside: &'a [sqlparser::ast::Expr],
     pub warnings: RefCell<Vec<Warning>>,
     /// True for INSERT / UPDATE / REPLACE: division by zero is an error in strict mode.
     pub writes: bool,
@@ -141,6 +143,7 @@ impl<'a> Env<'a> {
             ctx,
             sess,
             params,
+            set_aside: &[],
             warnings: RefCell::new(Vec::new()),
             writes: false,
             last_insert_id_set: Cell::new(None),
@@ -148,6 +151,12 @@ impl<'a> Env<'a> {
             now: OnceCell::new(),
             sql_mode: OnceCell::new(),
         }
+    }
+
+    /// The same environment binding expressions of a statement whose parse set nodes aside.
+    pub fn with_set_aside(mut self, set_aside: &'a [sqlparser::ast::Expr]) -> Env<'a> {
+        self.set_aside = set_aside;
+        self
     }
 
     /// A user variable: the value assigned earlier in this statement, else the session's.

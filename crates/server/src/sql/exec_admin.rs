@@ -31,12 +31,13 @@ fn eval_constant(
     ctx: &ServerContext,
     sess: &mut SessionState,
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
     e: &ast::Expr,
 ) -> Result<Value> {
-    let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params);
+    let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params)
+        .with_set_aside(&parsed.set_aside);
     let v = {
-        let mut b = Binder::new(&env, param_locs, None);
+        let mut b = Binder::new(&env, &parsed.params, None);
         let (x, _) = b.bind(e)?;
         x.eval(&RowCtx::EMPTY, &env)?
     };
@@ -52,12 +53,12 @@ pub fn set(
     sess: &mut SessionState,
     items: &[SetItem],
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
 ) -> Result<()> {
     // Assignments take effect in order: `SET @a = 1, @b = @a + 1` sees the new @a.
     for item in items {
         let value = match &item.value {
-            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, param_locs, e)?),
+            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, parsed, e)?),
             SetValue::Default => None,
         };
         match &item.target {
@@ -76,7 +77,7 @@ pub fn set(
 
 fn set_global(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     name: &str,
     value: Option<Value>,
 ) -> Result<()> {
@@ -89,7 +90,21 @@ fn set_global(
         },
     };
     check_isolation(name, &value)?;
-    ctx.vars.set_global(name, value)
+    let clamped = crate::vars::clamp_warning(name, &value);
+    ctx.vars.set_global(name, value)?;
+    warn_clamped(sess, clamped);
+    Ok(())
+}
+
+/// A numeric setting outside its range is clamped into it with MySQL's 1292 warning.
+fn warn_clamped(sess: &mut SessionState, message: Option<String>) {
+    if let Some(message) = message {
+        sess.warnings.push(crate::session::Warning {
+            level: "Warning",
+            code: ErrorCode::TruncatedWrongValue.number(),
+            message,
+        });
+    }
 }
 
 fn unknown_var(name: &str) -> Error {
@@ -160,8 +175,10 @@ fn set_session(
         return Ok(());
     };
     check_isolation(name, &value)?;
+    let clamped = crate::vars::clamp_warning(name, &value);
     let v = ctx.vars.check_session_set(name, value)?;
     check_own_memory_limit(ctx, sess, name, &v)?;
+    warn_clamped(sess, clamped);
     match name {
         "autocommit" => set_autocommit(ctx, sess, v == Value::str("ON")),
         "innodb_lock_wait_timeout" => {
@@ -298,9 +315,18 @@ pub fn use_db(ctx: &ServerContext, sess: &mut SessionState, db: &str) -> Result<
     Ok(())
 }
 
+/// A Note for the session (IF [NOT] EXISTS on accounts, as MariaDB gives them).
+fn note(sess: &mut SessionState, code: ErrorCode, message: String) {
+    sess.warnings.push(crate::session::state::Warning {
+        level: "Note",
+        code: code.number(),
+        message,
+    });
+}
+
 pub fn create_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[(UserHost, String)],
     if_not_exists: bool,
     require: Option<TransportRequirement>,
@@ -308,8 +334,20 @@ pub fn create_users(
     need_admin(ctx, sess, "CREATE USER")?;
     let require = require.unwrap_or_default();
     for (u, pw) in users {
-        ctx.accounts
-            .create_user_requiring(&u.user, &u.host, pw, require, if_not_exists)?;
+        let created = ctx
+            .accounts
+            .create_user_requiring(&u.user, &u.host, pw, require, false);
+        match created {
+            Err(e) if if_not_exists && e.code() == ErrorCode::CannotUser => note(
+                sess,
+                ErrorCode::UserCreateExists,
+                format!(
+                    "Can't create user '{}'@'{}'; it already exists",
+                    u.user, u.host
+                ),
+            ),
+            other => other?,
+        }
     }
     Ok(())
 }
@@ -318,7 +356,7 @@ pub fn create_users(
 /// `REQUIRE`) needs the administrator.
 pub fn alter_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[(UserHost, Option<String>)],
     if_exists: bool,
     require: Option<TransportRequirement>,
@@ -331,7 +369,9 @@ pub fn alter_users(
             .accounts
             .alter_user(&u.user, &u.host, pw.as_deref(), require)
         {
-            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => {}
+            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => {
+                note(sess, e.code(), e.message().to_string())
+            }
             other => other?,
         }
     }
@@ -340,13 +380,23 @@ pub fn alter_users(
 
 pub fn drop_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[UserHost],
     if_exists: bool,
 ) -> Result<()> {
     need_admin(ctx, sess, "CREATE USER")?;
     for u in users {
-        ctx.accounts.drop_user(&u.user, &u.host, if_exists)?;
+        match ctx.accounts.drop_user(&u.user, &u.host, false) {
+            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => note(
+                sess,
+                ErrorCode::UserDropExists,
+                format!(
+                    "Can't drop user '{}'@'{}'; it doesn't exist",
+                    u.user, u.host
+                ),
+            ),
+            other => other?,
+        }
     }
     Ok(())
 }
@@ -444,10 +494,10 @@ pub fn do_exprs(
     sess: &mut SessionState,
     exprs: &[ast::Expr],
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
 ) -> Result<()> {
     for e in exprs {
-        eval_constant(ctx, sess, params, param_locs, e)?;
+        eval_constant(ctx, sess, params, parsed, e)?;
     }
     Ok(())
 }

@@ -11,8 +11,8 @@
 //! aliases, positions), HAVING, aggregates COUNT / SUM / AVG / MIN / MAX / GROUP_CONCAT /
 //! BIT_*, with DISTINCT, ORDER BY (columns, aliases, positions, expressions), LIMIT / OFFSET,
 //! FOR UPDATE. Joins, subqueries, UNION, CTEs and window functions are error 1235.
-//! `LOCK IN SHARE MODE` / `FOR SHARE` take exclusive locks like FOR UPDATE (there are no shared
-//! row locks): safe, but it blocks other readers that lock.
+//! `LOCK IN SHARE MODE` takes exclusive locks like FOR UPDATE (there are no shared row locks):
+//! safe, but it blocks other readers that lock. `FOR SHARE` is MariaDB's 1064.
 
 use super::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScope};
 use super::coldef::{self, ColumnOrigin};
@@ -205,7 +205,7 @@ pub fn plan_select(
     let (filter, having) = match (grouped, having) {
         (false, Some(h)) => (
             Some(match filter {
-                Some(f) => Expr::And(Box::new(f), Box::new(h)),
+                Some(f) => Expr::And(vec![f, h]),
                 None => h,
             }),
             None,
@@ -453,59 +453,7 @@ fn contains_agg(e: &Expr) -> bool {
 
 /// Call `f` on every node of an expression.
 pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match e {
-        Expr::Neg(x)
-        | Expr::BitNot(x)
-        | Expr::Not(x)
-        | Expr::IsNull(x, _)
-        | Expr::Cast(x, _)
-        | Expr::SetUserVar(_, x) => visit(x, f),
-        Expr::IsBool { e, .. } => visit(e, f),
-        Expr::Arith(_, a, b)
-        | Expr::Cmp(_, a, b, _)
-        | Expr::And(a, b)
-        | Expr::Or(a, b)
-        | Expr::Xor(a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::Between { e, lo, hi, .. } => {
-            visit(e, f);
-            visit(lo, f);
-            visit(hi, f);
-        }
-        Expr::In { e, list, .. } => {
-            visit(e, f);
-            list.iter().for_each(|x| visit(x, f));
-        }
-        Expr::Like { e, pat, esc, .. } => {
-            visit(e, f);
-            visit(pat, f);
-            if let Some(x) = esc {
-                visit(x, f);
-            }
-        }
-        Expr::Case {
-            operand,
-            whens,
-            else_,
-            ..
-        } => {
-            if let Some(x) = operand {
-                visit(x, f);
-            }
-            for (a, b) in whens {
-                visit(a, f);
-                visit(b, f);
-            }
-            if let Some(x) = else_ {
-                visit(x, f);
-            }
-        }
-        Expr::Func(_, args) => args.iter().for_each(|x| visit(x, f)),
-        _ => {}
-    }
+    e.walk(&mut |x| f(x));
 }
 
 fn bind_group_by(

@@ -205,9 +205,22 @@ impl Table {
 
     // ---- AUTO_INCREMENT ----
 
-    /// Reserve and return the next value.
+    /// Reserve and return the next value; None once the counter is exhausted. The counter
+    /// never wraps: `u64::MAX` means "no value left" and is never handed out (MySQL refuses to
+    /// generate 18446744073709551615 with 1467), so an explicit insert of `u64::MAX - 1`
+    /// exhausts it too.
+    pub fn reserve_auto_increment(&self) -> Option<u64> {
+        self.auto_inc
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n != u64::MAX).then(|| n + 1)
+            })
+            .ok()
+    }
+
+    /// [`Table::reserve_auto_increment`] for callers that cannot run out (tests, tools).
     pub fn next_auto_increment(&self) -> u64 {
-        self.auto_inc.fetch_add(1, Ordering::AcqRel)
+        self.reserve_auto_increment()
+            .expect("auto-increment counter exhausted")
     }
 
     /// An explicit value was inserted: counter = max(counter, used + 1).
