@@ -287,3 +287,91 @@ fn a_packet_over_max_allowed_packet_inside_tls_gets_1153() {
     assert_eq!(u16::from_le_bytes([plain[5], plain[6]]), 1153);
     std::fs::remove_dir_all(&certs).unwrap();
 }
+
+/// A binlog dump asked for inside TLS stays inside TLS: the session hands its TLS to the dump
+/// (`take_dump`), whose socket seals the stream — the fake Rotate, the Format_description and
+/// the EOF of a non-blocking dump reach the client as TLS records it opens, nothing in clear
+/// — and ends with close_notify.
+#[test]
+fn a_binlog_dump_inside_tls_streams_sealed_events() {
+    use cohort_protocol::replication::{dump_flags, BinlogDump};
+    use std::net::{TcpListener, TcpStream};
+    let dir = SimDir::new();
+    let ctx = context_on(&dir);
+    let certs = with_tls(&ctx, "dump");
+    let (mut s, mut client) = login_inside_tls(&ctx, &certs, false);
+    let setup = queries(&[
+        "SET @mariadb_slave_capability = 4",
+        "SET @master_binlog_checksum = @@global.binlog_checksum",
+    ]);
+    let mut out = Vec::new();
+    assert_eq!(s.on_bytes(&client.wire(&setup), &mut out), Flow::Continue);
+    let got = responses(&client.open(&out));
+    assert_eq!(got, vec![("ok".to_string(), 1), ("ok".to_string(), 1)]);
+    let mut dump = vec![0x12];
+    BinlogDump {
+        pos: 4,
+        flags: dump_flags::NON_BLOCK,
+        server_id: 9,
+        file: String::new(),
+    }
+    .encode(&mut dump);
+    let mut packet = Vec::new();
+    write_packet(&mut packet, &mut 0, &dump);
+    out.clear();
+    assert_eq!(s.on_bytes(&client.wire(&packet), &mut out), Flow::Dump);
+    let mut req = s.take_dump().expect("the dump");
+    let tls = req.tls.take();
+    assert!(tls.is_some(), "the session's TLS goes with the dump");
+    assert!(s.tls_info().is_none(), "the session no longer has it");
+
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let mut wire_end = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+    let (server_end, _) = listener.accept().unwrap();
+    let dump_ctx = ctx.clone();
+    let dumper = std::thread::spawn(move || {
+        let timeout = std::time::Duration::from_secs(5);
+        let mut sock = crate::replication::socket::for_stream(server_end, tls, timeout).unwrap();
+        crate::replication::serve(&dump_ctx, req, sock.as_mut());
+        sock.shutdown();
+    });
+    wire_end
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    let mut wire = Vec::new();
+    wire_end.read_to_end(&mut wire).unwrap();
+    dumper.join().unwrap();
+    assert!(
+        !wire.windows(5).any(|w| w == b"10.11"),
+        "no server version in clear"
+    );
+    let plain = client.open(&wire);
+    assert!(
+        client.tls.process_new_packets().unwrap().peer_has_closed(),
+        "close_notify"
+    );
+    let mut reader = PacketReader::new(1 << 24);
+    reader.feed(&plain);
+    reader.set_next_seq(1); // the dump answers COM_BINLOG_DUMP (sequence id 0)
+    let mut kinds = Vec::new();
+    while let Ok(Some(p)) = reader.next_packet() {
+        // `00 | event` (type at byte 4 of the event header), or EOF.
+        kinds.push(if p.payload[0] == 0 {
+            p.payload[5]
+        } else {
+            p.payload[0]
+        });
+    }
+    assert_eq!(
+        kinds.first(),
+        Some(&0x04),
+        "the fake Rotate first: {kinds:x?}"
+    );
+    assert_eq!(
+        kinds.get(1),
+        Some(&0x0f),
+        "then the Format_description: {kinds:x?}"
+    );
+    assert_eq!(kinds.last(), Some(&0xfe), "EOF (non-blocking): {kinds:x?}");
+    std::fs::remove_dir_all(&certs).unwrap();
+}
