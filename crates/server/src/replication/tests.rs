@@ -941,11 +941,8 @@ fn semi_sync_falls_back_to_async_after_the_timeout_and_comes_back() {
     assert!(t1.elapsed() < Duration::from_millis(100), "off: no wait");
     // The replica catches up and acknowledges the end: on again.
     let mut last = None;
-    loop {
-        match c.next(Duration::from_millis(200)) {
-            Got::Event(e) => last = Some(e),
-            _ => break,
-        }
+    while let Got::Event(e) = c.next(Duration::from_millis(200)) {
+        last = Some(e);
     }
     let last = last.unwrap();
     assert_eq!(last.ack, Some(1));

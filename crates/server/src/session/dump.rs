@@ -54,7 +54,7 @@ impl Session {
         }
         let state = self.state.as_ref().expect("logged in");
         let var = |name: &str| state.user_vars.get(name).filter(|v| **v != Value::Null);
-        let text = |name: &str| var(name).map(|v| crate::vars::display(v));
+        let text = |name: &str| var(name).map(crate::vars::display);
         let number = |name: &str| var(name).map_or(0, as_u64);
         let vars = ReplicaVars {
             checksum: text("master_binlog_checksum"),
