@@ -206,7 +206,7 @@ impl Session {
             Ok((prepared, cost)) => {
                 let params = prepared.params as u16;
                 let columns = prepared.columns();
-                let id = self.statements.add(&mut state.memory, prepared, text, cost);
+                let id = self.statements.add(&mut state.memory, prepared, cost);
                 let flags = status_flags(self.state());
                 self.writer.write_prepare_ok(id, params, &columns, 0, flags);
                 Flow::Continue
@@ -252,8 +252,12 @@ impl Session {
         let values: Vec<Value> = params.into_iter().map(param_to_value).collect();
         let annotation = annotation_start(&ctx, state);
         let result = sql::execute_prepared(&ctx, state, &entry.prepared, &values);
-        let annotation =
-            annotation.map(|first| (first, super::annotate::expand(&entry.text, &values)));
+        let annotation = annotation.map(|first| {
+            (
+                first,
+                super::annotate::expand(entry.prepared.text(), &values),
+            )
+        });
         drop(values);
         self.finish_statement(result, RowFormat::Binary, annotation)
     }

@@ -15,8 +15,6 @@ use std::collections::HashMap;
 /// One prepared statement and what the client told us about its parameters.
 pub(super) struct StmtEntry {
     pub prepared: Prepared,
-    /// The statement's text, for the binlog's Annotate_rows (counted in `cost`).
-    pub text: Box<str>,
     /// Parameter types from the last execute that sent them (sysbench sends them once).
     pub types: Vec<ParamType>,
     /// COM_STMT_SEND_LONG_DATA chunks per parameter, consumed by the next execute (empty
@@ -153,20 +151,12 @@ impl Statements {
     }
 
     /// Keep a prepared statement (its reservation taken), counted as `cost` bytes.
-    pub fn add(
-        &mut self,
-        mem: &mut SessionMemory,
-        prepared: Prepared,
-        text: &str,
-        cost: u64,
-    ) -> u32 {
+    pub fn add(&mut self, mem: &mut SessionMemory, prepared: Prepared, cost: u64) -> u32 {
         self.last_id = self.last_id.wrapping_add(1).max(1);
-        let cost = cost + text.len() as u64;
         self.map.insert(
             self.last_id,
             StmtEntry {
                 prepared,
-                text: text.into(),
                 types: Vec::new(),
                 long_data: Vec::new(),
                 long_data_error: None,
