@@ -494,3 +494,20 @@ fn a_session_cannot_raise_its_own_limits() {
         );
     }
 }
+
+/// A command packet over max_allowed_packet is refused with 1153 as soon as its header
+/// arrives, and the ERR carries the offending packet's sequence id + 1, as MariaDB's does
+/// (found by the protocol fuzzer: Cohort answered with 0, which a client reads as out of
+/// order), then the connection closes.
+#[test]
+fn an_oversize_packet_gets_1153_with_the_next_sequence_id() {
+    let (_ctx, mut s) = session(&[("max_allowed_packet", MIB as u64)]);
+    let len = MIB + 10;
+    let header = [len as u8, (len >> 8) as u8, (len >> 16) as u8, 0];
+    let mut out = Vec::new();
+    assert_eq!(s.on_bytes(&header, &mut out), Flow::Close);
+    assert_eq!(out[3], 1, "sequence id of the ERR");
+    let (code, message) = error_of(&payloads(&out)).expect("an ERR");
+    assert_eq!(code, 1153);
+    assert!(message.ends_with("Got a packet bigger than 'max_allowed_packet' bytes"));
+}

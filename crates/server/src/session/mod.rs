@@ -305,7 +305,16 @@ impl Session {
                 Ok(Some(p)) => p,
                 Ok(None) => break,
                 Err(e) => {
-                    self.writer.set_seq(self.reader.next_seq());
+                    // The error answers the packet that broke the stream: an over-size one
+                    // was announced (not consumed), so answer with its sequence id + 1, as
+                    // MariaDB does; otherwise with the next id the reader expects.
+                    let seq = match &e {
+                        cohort_protocol::ProtocolError::PacketTooLarge { seq, .. } => {
+                            seq.wrapping_add(1)
+                        }
+                        _ => self.reader.next_seq(),
+                    };
+                    self.writer.set_seq(seq);
                     self.writer
                         .write_err(e.error_code(), &protocol_error_message(&e));
                     self.phase = Phase::Closed;
