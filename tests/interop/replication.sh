@@ -222,11 +222,27 @@ done
 check_eq "replication/mariadb-binlog remote: as many transactions as the files on disk" "$(grep -c "GTID [0-9]*-[0-9]*-[0-9]*" "$W/remote.txt")" "$local_gtids"
 mkdir -p "$W/raw"
 last=$(cohort "SHOW MASTER STATUS" | cut -f1)
-(cd "$W/raw" && timeout 20 mariadb-binlog --read-from-remote-server --raw --stop-never --stop-never-slave-server-id=77 -h127.0.0.1 -P"$P" -uroot "$first" >"$W/raw.log" 2>&1) &
+(cd "$W/raw" && exec timeout 120 mariadb-binlog --read-from-remote-server --raw --stop-never --stop-never-slave-server-id=77 -h127.0.0.1 -P"$P" -uroot "$first" >"$W/raw.log" 2>&1) &
 RAWPID=$!
 sleep 3
 cohort "INSERT INTO rt.u (n, s) VALUES (4242, 'stop-never'); FLUSH BINARY LOGS; INSERT INTO rt.u (n, s) VALUES (4243, 'next file')"
-sleep 3
+# The client copies every file first (tens of MB): wait until the transaction written after
+# the rotation arrives in the newest file it writes, or it ends, or 90 s pass.
+followed=0
+for _ in $(seq 1 90); do
+  newest=$(ls "$W/raw" | sort | tail -1)
+  if [ -n "$newest" ] && mariadb-binlog -vv --base64-output=decode-rows "$W/raw/$newest" 2>/dev/null | grep -q "@2=4243"; then
+    followed=1
+    break
+  fi
+  kill -0 "$RAWPID" 2>/dev/null || break
+  sleep 1
+done
+if [ $followed -eq 1 ] && kill -0 "$RAWPID" 2>/dev/null; then
+  pass "replication/mariadb-binlog --stop-never follows new transactions into the next file"
+else
+  fail "replication/mariadb-binlog --stop-never" "the transaction written after the rotation is not in ${newest:-any file} ($(tail -1 "$W/raw.log"))"
+fi
 kill "$RAWPID" 2>/dev/null
 wait "$RAWPID" 2>/dev/null
 # Byte-identical, except that a dump clears the Format_description's in-use flag (byte 22,
@@ -243,12 +259,6 @@ for f in $(cohort "SHOW BINARY LOGS" | cut -f1 | head -n -1); do
   if same_file "$W/raw/$f" "$W/primary/$f"; then same=$((same + 1)); else differ=$((differ + 1)); fi
 done
 check_eq "replication/mariadb-binlog --stop-never --raw: closed files byte-identical" "$differ" 0 "$same identical"
-newest=$(ls "$W/raw" | sort | tail -1)
-if mariadb-binlog -vv --base64-output=decode-rows "$W/raw/$newest" 2>/dev/null | grep -q "@2=4243"; then
-  pass "replication/mariadb-binlog --stop-never follows new transactions into the next file"
-else
-  fail "replication/mariadb-binlog --stop-never" "the transaction written after the rotation is not in $newest"
-fi
 
 # --- 3. python-mysql-replication ---------------------------------------------------------------
 if python3 -c 'import pymysqlreplication' 2>/dev/null; then
