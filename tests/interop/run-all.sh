@@ -1,6 +1,6 @@
 #!/bin/bash
-# The real-client interop suite: sysbench, the mariadb CLI, PyMySQL, the Rust `mysql` crate and
-# raw-socket bad input, against one running MySQL-compatible server.
+# The real-client interop suite: sysbench, the mariadb CLI, PyMySQL, the Rust `mysql` crate,
+# raw-socket bad input and TLS (tls.sh), against one running MySQL-compatible server.
 #
 #   COHORT_PORT=3316 tests/interop/run-all.sh                       # a MariaDB from shared/tools/mariadb.sh
 #   INTEROP_TARGET=cohort COHORT_PORT=P COHORT_ROOT_PASSWORD=PW COHORT_PID=PID \
@@ -27,7 +27,9 @@
 #   COHORT_BIN [target/release/cohort]  MARIADB_SH [../shared/tools/mariadb.sh]
 #   MARIADB_DATADIR [/tmp/cohort-mariadb]
 #   INTEROP_MYSQL_BIN  the interop-mysql binary [target/{release,debug}/interop-mysql, else cargo build -p interop]
-#   INTEROP_PARTS ["sysbench cli pymysql mysql-crate bad-input"]
+#   INTEROP_PARTS ["sysbench cli pymysql mysql-crate bad-input binlog tls"]
+#   COHORT_SSL_CA [$COHORT_DATADIR/ca.pem]  the CA that verifies the server (tls part; cohort
+#       target: the one it generated in its data directory)
 #   INTEROP_WORKDIR    logs [a new /tmp/interop.XXXXXX]
 # Every check prints "PASS: name" or "FAIL: name: why"; the last line is "N passed, N failed",
 # and the exit status is non-zero when anything failed.
@@ -38,7 +40,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
 
 : "${INTEROP_TARGET:=mariadb}"
-: "${INTEROP_PARTS:=sysbench cli pymysql mysql-crate bad-input binlog}"
+: "${INTEROP_PARTS:=sysbench cli pymysql mysql-crate bad-input binlog tls}"
 : "${INTEROP_WORKDIR:=$(mktemp -d /tmp/interop.XXXXXX)}"
 : "${COHORT_BIN:=$REPO/target/release/cohort}"
 : "${MARIADB_SH:=$REPO/../shared/tools/mariadb.sh}"
@@ -131,6 +133,7 @@ for part in $INTEROP_PARTS; do
   sysbench) run_part sysbench 900 "$HERE/sysbench.sh" ;;
   cli) run_part cli 300 "$HERE/cli.sh" ;;
   binlog) run_part binlog 300 "$HERE/binlog.sh" ;;
+  tls) run_part tls 600 "$HERE/tls.sh" ;;
   pymysql) run_part pymysql 400 python3 "$HERE/pymysql_bank.py" ;;
   mysql-crate)
     bin=${INTEROP_MYSQL_BIN:-}

@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::error::{EncodeError, ValueError};
 use crate::rowimage::{decode_row_image, encode_row_image};
+use crate::tablemeta::TableMeta;
 use crate::types::{ColumnDef, ColumnKind, RowChange, RowsKind};
 use crate::wire::{put_bitmap, put_lenenc, read_bitmap, utf8, Cursor};
 use crate::{BinlogPos, GtidSeq, ServerId, TableId, Xid};
@@ -20,6 +21,9 @@ pub const CHECKSUM_LEN: usize = 4;
 pub const LOG_EVENT_BINLOG_IN_USE_F: u16 = 0x0001;
 /// Header flag of GTID events: do not emit `USE db` for this event.
 pub const LOG_EVENT_SUPPRESS_USE_F: u16 = 0x0008;
+/// Header flag of events a server makes up while streaming (the fake Rotate and Gtid_list a
+/// dump starts with): they are not in any file.
+pub const LOG_EVENT_ARTIFICIAL_F: u16 = 0x0020;
 /// Rows-event flag: the last rows event of a statement.
 pub const STMT_END_F: u16 = 0x0001;
 /// Table_map flag always written by MariaDB (bit lengths are exact).
@@ -59,6 +63,7 @@ impl EventType {
     pub const INTVAR: EventType = EventType(0x05);
     pub const RAND: EventType = EventType(0x0d);
     pub const USER_VAR: EventType = EventType(0x0e);
+    pub const HEARTBEAT: EventType = EventType(0x1b);
     pub const FORMAT_DESCRIPTION: EventType = EventType(0x0f);
     pub const XID: EventType = EventType(0x10);
     pub const TABLE_MAP: EventType = EventType(0x13);
@@ -84,6 +89,7 @@ impl EventType {
             EventType::INTVAR => "Intvar",
             EventType::RAND => "RAND",
             EventType::USER_VAR => "User var",
+            EventType::HEARTBEAT => "Heartbeat",
             EventType::FORMAT_DESCRIPTION => "Format_desc",
             EventType::XID => "Xid",
             EventType::TABLE_MAP => "Table_map",
@@ -574,10 +580,10 @@ pub struct TableMap {
     pub table: String,
     /// Columns in table order.
     pub columns: Vec<ColumnDef>,
+    /// Optional metadata (`binlog_row_metadata`): written after the null bitmap; a decoded
+    /// Table_map has what its event carried ([`crate::tablemeta`]).
+    pub meta: TableMeta,
 }
-
-/// Table_map optional-metadata field: signedness bitmap of the numeric columns.
-const OPT_META_SIGNEDNESS: u8 = 1;
 
 impl TableMap {
     /// Checks names, table id and column kinds.
@@ -623,23 +629,8 @@ impl TableMap {
         put_lenenc(out, meta.len() as u64);
         out.extend_from_slice(&meta);
         put_bitmap(out, n, |i| self.columns[i].nullable);
-        // Signedness is not part of the classic Table_map; carry it in the optional
-        // metadata (as `binlog_row_metadata=MINIMAL` does) only when some column needs it.
-        if self.columns.iter().any(|c| c.kind.is_unsigned()) {
-            let numeric: Vec<bool> = self
-                .columns
-                .iter()
-                .filter(|c| c.kind.is_numeric())
-                .map(|c| c.kind.is_unsigned())
-                .collect();
-            let mut bits = vec![0u8; numeric.len().div_ceil(8)];
-            for (i, _) in numeric.iter().enumerate().filter(|(_, u)| **u) {
-                bits[i / 8] |= 0x80 >> (i % 8);
-            }
-            out.push(OPT_META_SIGNEDNESS);
-            put_lenenc(out, bits.len() as u64);
-            out.extend_from_slice(&bits);
-        }
+        let kinds: Vec<ColumnKind> = self.columns.iter().map(|c| c.kind).collect();
+        self.meta.encode(&kinds, out);
         Ok(())
     }
 
@@ -669,19 +660,7 @@ impl TableMap {
             )));
         }
         let nullable = read_bitmap(&mut c, n)?;
-        // Optional metadata: (type u8, length lenenc, value)*.
-        while !c.is_empty() {
-            let field = c.u8()?;
-            let len = lenenc_usize(&mut c)?;
-            let value = c.take(len)?;
-            if field == OPT_META_SIGNEDNESS {
-                let numeric = kinds.iter_mut().filter(|k| k.is_numeric());
-                for (i, k) in numeric.enumerate() {
-                    let byte = value.get(i / 8).copied().unwrap_or(0);
-                    *k = k.with_unsigned(byte & (0x80 >> (i % 8)) != 0);
-                }
-            }
-        }
+        let meta = TableMeta::decode(&mut c, &mut kinds)?;
         let columns = kinds
             .into_iter()
             .zip(nullable)
@@ -692,6 +671,7 @@ impl TableMap {
             db,
             table,
             columns,
+            meta,
         })
     }
 }
@@ -747,6 +727,9 @@ pub enum Event {
     Gtid(GtidEvent),
     /// GTID_LIST (0xa3).
     GtidList(GtidListEvent),
+    /// HEARTBEAT (0x1b): sent by a dump thread while it has nothing to send; never in a
+    /// file. The body is the name of the file the dump is in; `next_pos` the position.
+    Heartbeat(String),
     /// Any other event, undecoded.
     Other {
         /// Its type.
@@ -771,6 +754,7 @@ impl Event {
             Event::BinlogCheckpoint(_) => EventType::BINLOG_CHECKPOINT,
             Event::Gtid(_) => EventType::GTID,
             Event::GtidList(_) => EventType::GTID_LIST,
+            Event::Heartbeat(_) => EventType::HEARTBEAT,
             Event::Other { event_type, .. } => *event_type,
         }
     }
@@ -865,6 +849,7 @@ pub(crate) fn encode_body(
         }
         Event::Gtid(g) => g.encode(out),
         Event::GtidList(l) => l.encode(out)?,
+        Event::Heartbeat(name) => out.extend_from_slice(name.as_bytes()),
         Event::Other { body, .. } => out.extend_from_slice(body),
     }
     Ok(())
@@ -936,6 +921,7 @@ pub(crate) fn decode_body(
         }
         EventType::GTID => Event::Gtid(GtidEvent::decode(body)?),
         EventType::GTID_LIST => Event::GtidList(GtidListEvent::decode(body)?),
+        EventType::HEARTBEAT => Event::Heartbeat(utf8(body, "heartbeat file name")?),
         t => match t.rows_kind() {
             Some((kind, v2)) => Event::Rows(decode_rows(kind, v2, body, tables)?),
             None => Event::Other {

@@ -98,8 +98,10 @@
 pub mod decimal;
 mod error;
 mod events;
+pub mod querystatus;
 mod reader;
 mod rowimage;
+pub mod tablemeta;
 mod types;
 mod wire;
 mod writer;
@@ -109,16 +111,18 @@ pub use error::{DecodeError, EncodeError, ValueError};
 pub use events::{
     event_crc32, gtid_flags, Event, EventHeader, EventType, FormatDescription, Gtid, GtidEvent,
     GtidListEvent, QueryEvent, RotateEvent, RowsEvent, TableMap, CHECKSUM_ALG_CRC32,
-    CHECKSUM_ALG_OFF, CHECKSUM_LEN, DEFAULT_SERVER_VERSION, HEADER_LEN, LOG_EVENT_BINLOG_IN_USE_F,
-    LOG_EVENT_SUPPRESS_USE_F, MAGIC, MAX_TABLE_ID, SERVER_VERSION_LEN, STMT_END_F,
-    TM_BIT_LEN_EXACT_F,
+    CHECKSUM_ALG_OFF, CHECKSUM_LEN, DEFAULT_SERVER_VERSION, HEADER_LEN, LOG_EVENT_ARTIFICIAL_F,
+    LOG_EVENT_BINLOG_IN_USE_F, LOG_EVENT_SUPPRESS_USE_F, MAGIC, MAX_TABLE_ID, SERVER_VERSION_LEN,
+    STMT_END_F, TM_BIT_LEN_EXACT_F,
 };
+pub use querystatus::QueryStatus;
 pub use reader::{read_all, BinlogReader, DecodedEvent, EventDecoder, ReadOutcome};
 pub use rowimage::{encode_row_image, encode_value};
+pub use tablemeta::{KeyPart, RowMetadata, TableMeta};
 pub use types::{type_code, BinValue, ColumnDef, ColumnKind, RowChange, RowsKind};
 pub use writer::{
-    encode_transaction, fde_flags_bytes, set_in_use, EventWriter, FileHeader, RowsStatement, Span,
-    Transaction, DEFAULT_MAX_ROWS_EVENT_SIZE, FDE_FLAGS_OFFSET,
+    encode_transaction, fde_flags_bytes, set_in_use, synthetic_event, EventWriter, FileHeader,
+    RowsStatement, Span, Transaction, DEFAULT_MAX_ROWS_EVENT_SIZE, FDE_FLAGS_OFFSET,
 };
 
 /// A byte offset in a binlog file.

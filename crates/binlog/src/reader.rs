@@ -199,6 +199,15 @@ impl EventDecoder {
                 detail: format!("event size {size} < {min}"),
             });
         }
+        // The size is checked against what is there before `next_pos` is: a caller that can
+        // read more learns how much (MariaDB's order: too small, too large, truncated).
+        if size > avail {
+            return Err(DecodeError::Truncated {
+                pos,
+                needed: size as u64,
+                available: avail as u64,
+            });
+        }
         if header.next_pos as u64 != pos.0 + size as u64 {
             return Err(DecodeError::BadHeader {
                 pos,
@@ -207,13 +216,6 @@ impl EventDecoder {
                     header.next_pos,
                     pos.0 + size as u64
                 ),
-            });
-        }
-        if size > avail {
-            return Err(DecodeError::Truncated {
-                pos,
-                needed: size as u64,
-                available: avail as u64,
             });
         }
         let bytes = &data[..size];

@@ -117,6 +117,15 @@ impl ColumnKind {
         }
     }
 
+    /// Whether the column has a character set in the Table_map optional metadata: CHAR,
+    /// VARCHAR, TEXT and their binary forms (collation 63).
+    pub fn is_character(&self) -> bool {
+        matches!(
+            self,
+            ColumnKind::String { .. } | ColumnKind::VarString { .. } | ColumnKind::Blob { .. }
+        )
+    }
+
     /// Whether the column counts as numeric for the Table_map SIGNEDNESS optional metadata.
     pub fn is_numeric(&self) -> bool {
         matches!(

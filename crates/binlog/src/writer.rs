@@ -405,6 +405,37 @@ impl EventWriter {
     }
 }
 
+/// One event as a dump thread makes it up, outside any file: `next_pos`, `timestamp` and
+/// `flags` as given, and a CRC32 trailer only when `checksum` (what the replica said it
+/// handles). The fake Rotate and Gtid_list that open a dump and the heartbeats are these.
+pub fn synthetic_event(
+    event: &Event,
+    server_id: ServerId,
+    timestamp: u32,
+    next_pos: u32,
+    flags: u16,
+    checksum: bool,
+) -> Result<Vec<u8>, EncodeError> {
+    let mut buf = Vec::with_capacity(64);
+    EventHeader {
+        timestamp,
+        event_type: event.event_type(),
+        server_id,
+        event_size: 0,
+        next_pos,
+        flags,
+    }
+    .write(&mut buf);
+    encode_body(event, &HashMap::new(), &mut buf)?;
+    let size = buf.len() + if checksum { CHECKSUM_LEN } else { 0 };
+    buf[9..13].copy_from_slice(&(size as u32).to_le_bytes());
+    if checksum {
+        let crc = event_crc32(&buf);
+        buf.extend_from_slice(&crc.to_le_bytes());
+    }
+    Ok(buf)
+}
+
 /// Encodes one transaction to be written at `start`; returns its bytes and end offset.
 pub fn encode_transaction(
     start: BinlogPos,

@@ -175,6 +175,7 @@ fn mariadb_sample_decodes_like_mariadb_binlog() {
                 ColumnDef::not_null(String { max_bytes: 120 }),
                 ColumnDef::not_null(String { max_bytes: 60 }),
             ],
+            meta: TableMeta::default(),
         }
     );
     let Event::Rows(r) = &events[11].event else {

@@ -163,6 +163,13 @@ fn workload_strategy() -> impl Strategy<Value = (Vec<TableMap>, Vec<Txn>, usize)
                     table_id: TableId(100 + i as u64),
                     db: "db".into(),
                     table: format!("t{i}"),
+                    // SIGNEDNESS is written (and read back) only for a table with a
+                    // numeric column.
+                    meta: if columns.iter().any(|c| c.kind.is_numeric()) {
+                        TableMeta::signedness()
+                    } else {
+                        TableMeta::default()
+                    },
                     columns,
                 })
                 .collect();
@@ -555,27 +562,31 @@ fn positions_beyond_4_gib_are_refused() {
 }
 
 #[test]
-fn table_map_signedness_metadata_only_when_needed() {
+fn table_map_signedness_follows_the_metadata_setting() {
     let signed = common::sbtest_table();
     let mut unsigned = signed.clone();
     unsigned.columns[1].kind = ColumnKind::Long { unsigned: true };
-    let size = |t: &TableMap| {
-        let mut w = EventWriter::new(BinlogPos(4), ServerId(1), 0);
+    let encode = |t: &TableMap| {
+        let header = FileHeader::new(ServerId(1), 0).encode(false).unwrap();
+        let mut w = EventWriter::new(BinlogPos(header.len() as u64), ServerId(1), 0);
         w.write_event(&Event::TableMap(t.clone())).unwrap();
-        let decoded = read_all(
-            &[
-                &MAGIC[..],
-                &FileHeader::new(ServerId(1), 0).encode(false).unwrap()[4..],
-                w.bytes(),
-            ]
-            .concat(),
-        );
+        let file = [&header[..], w.bytes()].concat();
+        let decoded = read_all(&file).events.pop().unwrap().event;
         (w.bytes().len(), decoded)
     };
-    let (a, _) = size(&signed);
-    let (b, _) = size(&unsigned);
-    // 1 type byte + 1 length byte + 1 bitmap byte.
-    assert_eq!(b, a + 3);
+    // NO_LOG (the default): no optional metadata; an unsigned column reads back signed.
+    let (a, _) = encode(&signed);
+    let (b, decoded) = encode(&unsigned);
+    assert_eq!(a, b);
+    let Event::TableMap(m) = decoded else {
+        panic!()
+    };
+    assert_eq!(m.columns[1].kind, ColumnKind::Long { unsigned: false });
+    // SIGNEDNESS: 1 type byte + 1 length byte + 1 bitmap byte, and the kinds come back.
+    unsigned.meta = TableMeta::signedness();
+    let (c, decoded) = encode(&unsigned);
+    assert_eq!(c, a + 3);
+    assert_eq!(decoded, Event::TableMap(unsigned));
 }
 
 #[test]

@@ -79,6 +79,28 @@ pub fn connect(cfg: &Config, report: &Report) {
     }
 }
 
+/// Inside TLS (`COHORT_SSL_CA`): the session says so.
+pub fn tls(cfg: &Config, report: &Report) {
+    let status = |conn: &mut Conn, name: &str| -> String {
+        let row: Result<Option<(String, String)>, _> =
+            conn.query_first(format!("SHOW STATUS LIKE '{name}'"));
+        row.ok().flatten().map(|r| r.1).unwrap_or_default()
+    };
+    match Conn::new(cfg.opts()) {
+        Ok(mut conn) => {
+            let version = status(&mut conn, "Ssl_version");
+            report.check("tls/ssl-version", version.starts_with("TLSv1."), || {
+                format!("Ssl_version is '{version}'")
+            });
+            let cipher = status(&mut conn, "Ssl_cipher");
+            report.check("tls/ssl-cipher", !cipher.is_empty(), || {
+                "Ssl_cipher is empty".to_string()
+            });
+        }
+        Err(e) => report.fail("tls/connect", format!("{e}")),
+    }
+}
+
 /// The pool resets a returned connection with COM_RESET_CONNECTION and keeps it (same id);
 /// the reset rolls back the open transaction.
 pub fn pool_reset(cfg: &Config, report: &Report) {

@@ -18,6 +18,10 @@
 //! * errors keep their code and SQLSTATE (1062, 1146 at prepare, 1064, 1045, 1049) and the
 //!   connection stays usable.
 //!
+//! With `COHORT_SSL_CA` (a CA file, PEM) every connection above runs inside TLS (rustls),
+//! verifying the server's certificate against that CA and its name (`COHORT_HOST`), and
+//! `tls/...` checks that the session reports TLS (`Ssl_version`, `Ssl_cipher`).
+//!
 //! Configuration from the environment: `COHORT_HOST` [127.0.0.1], `COHORT_PORT` [3306],
 //! `COHORT_USER` [sb], `COHORT_PASSWORD` [sb], `COHORT_DB` [sbtest], `RUST_BANK_THREADS` [8],
 //! `RUST_BANK_ACCOUNTS` [20], `RUST_BANK_TRANSFERS` [200 per thread],
@@ -29,7 +33,7 @@ mod types;
 
 use std::time::Duration;
 
-use mysql::{Opts, OptsBuilder, PoolConstraints, PoolOpts};
+use mysql::{Opts, OptsBuilder, PoolConstraints, PoolOpts, SslOpts};
 
 use checks::Report;
 
@@ -45,6 +49,8 @@ pub struct Config {
     pub accounts: i64,
     pub transfers: usize,
     pub deadline: Duration,
+    /// `COHORT_SSL_CA`: connect inside TLS, verifying the server against this CA.
+    pub ssl_ca: Option<std::path::PathBuf>,
 }
 
 fn env_or(name: &str, default: &str) -> String {
@@ -70,6 +76,7 @@ impl Config {
             accounts: env_num("RUST_BANK_ACCOUNTS", 20),
             transfers: env_num("RUST_BANK_TRANSFERS", 200),
             deadline: Duration::from_secs(env_num("RUST_BANK_DEADLINE", 180)),
+            ssl_ca: std::env::var_os("COHORT_SSL_CA").map(Into::into),
         }
     }
 
@@ -85,6 +92,11 @@ impl Config {
             .tcp_connect_timeout(Some(Duration::from_secs(10)))
             .read_timeout(Some(Duration::from_secs(120)))
             .write_timeout(Some(Duration::from_secs(120)))
+            .ssl_opts(
+                self.ssl_ca
+                    .clone()
+                    .map(|ca| SslOpts::default().with_root_cert_path(Some(ca))),
+            )
     }
 
     pub fn opts(&self) -> Opts {
@@ -104,6 +116,9 @@ fn main() {
     let cfg = Config::from_env();
     let report = Report::new("mysql-crate");
     checks::connect(&cfg, &report);
+    if cfg.ssl_ca.is_some() {
+        checks::tls(&cfg, &report);
+    }
     bank::run(&cfg, &report);
     checks::pool_reset(&cfg, &report);
     types::run(&cfg, &report);

@@ -8,6 +8,8 @@
 //! | 04 | COM_FIELD_LIST | table 00, wildcard (`string<EOF>`) | column defs + EOF |
 //! | 0e | COM_PING | – | OK |
 //! | 11 | COM_CHANGE_USER | see [`ChangeUser`] | OK / ERR / auth switch |
+//! | 12 | COM_BINLOG_DUMP | see [`crate::replication::BinlogDump`] | a stream of events / ERR |
+//! | 15 | COM_REGISTER_SLAVE | see [`crate::replication::RegisterSlave`] | OK / ERR |
 //! | 16 | COM_STMT_PREPARE | SQL text | PREPARE_OK … / ERR |
 //! | 17 | COM_STMT_EXECUTE | stmt u32, flags u8, iterations u32, params (see [`crate::execute`]) | OK / ERR / binary result set |
 //! | 18 | COM_STMT_SEND_LONG_DATA | stmt u32, param u16, data | none |
@@ -24,6 +26,7 @@
 use crate::codec::{put_nul_bytes, put_u16, put_u32, utf8, Reader};
 use crate::error::Result;
 use crate::handshake::ChangeUser;
+use crate::replication::{BinlogDump, RegisterSlave};
 
 /// Command bytes (`COM_*`).
 pub mod command_code {
@@ -35,6 +38,8 @@ pub mod command_code {
     pub const STATISTICS: u8 = 0x09;
     pub const PING: u8 = 0x0e;
     pub const CHANGE_USER: u8 = 0x11;
+    pub const BINLOG_DUMP: u8 = 0x12;
+    pub const REGISTER_SLAVE: u8 = 0x15;
     pub const STMT_PREPARE: u8 = 0x16;
     pub const STMT_EXECUTE: u8 = 0x17;
     pub const STMT_SEND_LONG_DATA: u8 = 0x18;
@@ -42,6 +47,8 @@ pub mod command_code {
     pub const STMT_RESET: u8 = 0x1a;
     pub const SET_OPTION: u8 = 0x1b;
     pub const STMT_FETCH: u8 = 0x1c;
+    /// MySQL's GTID dump: MariaDB answers it as an unknown command.
+    pub const BINLOG_DUMP_GTID: u8 = 0x1e;
     pub const RESET_CONNECTION: u8 = 0x1f;
 }
 
@@ -83,6 +90,10 @@ pub enum Command<'a> {
         rows: u32,
     },
     ResetConnection,
+    /// COM_REGISTER_SLAVE.
+    RegisterSlave(RegisterSlave),
+    /// COM_BINLOG_DUMP.
+    BinlogDump(BinlogDump),
     /// Any other command byte; answer ERR 1047.
     Unknown(u8),
 }
@@ -123,6 +134,8 @@ impl<'a> Command<'a> {
                 rows: r.u32("COM_STMT_FETCH rows")?,
             },
             code::RESET_CONNECTION => Command::ResetConnection,
+            code::REGISTER_SLAVE => Command::RegisterSlave(RegisterSlave::parse(r.rest())?),
+            code::BINLOG_DUMP => Command::BinlogDump(BinlogDump::parse(r.rest())?),
             other => Command::Unknown(other),
         };
         Ok(command)
@@ -145,6 +158,8 @@ impl<'a> Command<'a> {
             Command::SetOption(_) => code::SET_OPTION,
             Command::StmtFetch { .. } => code::STMT_FETCH,
             Command::ResetConnection => code::RESET_CONNECTION,
+            Command::RegisterSlave(_) => code::REGISTER_SLAVE,
+            Command::BinlogDump(_) => code::BINLOG_DUMP,
             Command::Unknown(c) => *c,
         }
     }
@@ -195,6 +210,8 @@ impl<'a> Command<'a> {
                 put_u32(out, *stmt_id);
                 put_u32(out, *rows);
             }
+            Command::RegisterSlave(r) => r.encode(out),
+            Command::BinlogDump(d) => d.encode(out),
         }
     }
 }
@@ -241,6 +258,7 @@ mod tests {
         assert_eq!(parse(&[0x1a, 1, 0, 0, 0]), Ok(Command::StmtReset(1)));
         assert_eq!(parse(&[0x1f]), Ok(Command::ResetConnection));
         assert_eq!(parse(&[0x09]), Ok(Command::Unknown(0x09)));
+        assert_eq!(parse(&[0x1e, 0, 0]), Ok(Command::Unknown(0x1e)));
         assert_eq!(
             parse(&[0x17, 1, 0, 0, 0, 0, 1, 0, 0, 0]),
             Ok(Command::StmtExecute {
@@ -308,6 +326,21 @@ mod tests {
                 rows: 10,
             },
             Command::ResetConnection,
+            Command::RegisterSlave(RegisterSlave {
+                server_id: 2,
+                host: "replica".into(),
+                user: "u".into(),
+                password: b"p".to_vec(),
+                port: 3306,
+                rank: 0,
+                master_id: 1,
+            }),
+            Command::BinlogDump(BinlogDump {
+                pos: 4,
+                flags: 1,
+                server_id: 9,
+                file: "binlog.000002".into(),
+            }),
             Command::Unknown(0x20),
         ];
         for command in commands {

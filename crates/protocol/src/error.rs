@@ -25,7 +25,8 @@ pub enum ProtocolError {
     UnsupportedType { type_code: u8 },
     /// COM_STMT_EXECUTE sent no parameter types and none were remembered for the statement.
     MissingParamTypes,
-    /// The client sent an SSLRequest; TLS is not offered.
+    /// The client sent an SSLRequest where a HandshakeResponse41 was expected: TLS is not
+    /// offered, or the connection is already inside TLS.
     SslRequested,
     /// Encoding a row: cell `column` cannot be sent as the column's wire type `type_code`.
     CellTypeMismatch { column: usize, type_code: u8 },
@@ -87,7 +88,7 @@ impl fmt::Display for ProtocolError {
                 write!(f, "parameter types were never sent for this statement")
             }
             ProtocolError::SslRequested => {
-                write!(f, "the client requested TLS, which is not offered")
+                write!(f, "the client requested TLS where it is not offered")
             }
             ProtocolError::CellTypeMismatch { column, type_code } => write!(
                 f,

@@ -215,6 +215,19 @@ pub enum ErrorCode {
     MaxPreparedStmtCountReached,
     /// 1621 %s variable '%s' is read-only. Use SET %s to assign the value
     VariableIsReadonly,
+    /// 1236 (a dump thread's fatal error; the text says what: unknown file, position, GTID)
+    MasterFatalErrorReadingBinlog,
+    /// 1941 Could not parse GTID list
+    IncorrectGtidState,
+    /// 1943 GTID %u-%u-%llu and %u-%u-%llu conflict (duplicate domain id %u)
+    DuplicateGtidDomain,
+    /// 4052 A slave with the same server_uuid/server_id as this slave has connected to the master
+    SlaveSameId,
+    /// 3159 Connections using insecure transport are prohibited while
+    /// --require_secure_transport=ON. (MySQL's number, and newer MariaDB's; 10.11 answers 1045.)
+    SecureTransportRequired,
+    /// 4167 No secure transports are configured, unable to set --require_secure_transport=ON
+    NoSecureTransportsConfigured,
     /// 1436 Thread stack overrun (here: an expression nested too deeply)
     StackOverrun,
     /// 1467 Failed to read auto-increment value from storage engine
@@ -359,6 +372,12 @@ impl ErrorCode {
             WarnAllowedPacketOverflowed => 1301,
             MaxPreparedStmtCountReached => 1461,
             VariableIsReadonly => 1621,
+            MasterFatalErrorReadingBinlog => 1236,
+            IncorrectGtidState => 1941,
+            DuplicateGtidDomain => 1943,
+            SlaveSameId => 4052,
+            SecureTransportRequired => 3159,
+            NoSecureTransportsConfigured => 4167,
         }
     }
 
@@ -369,7 +388,7 @@ impl ErrorCode {
             ConCount => "08004",
             HandshakeError | UnknownCom | NetPacketTooLarge | NetPacketsOutOfOrder
             | NetReadError => "08S01",
-            AccessDenied | NotSupportedAuthMode => "28000",
+            AccessDenied | NotSupportedAuthMode | PasswordNoMatch => "28000",
             DbAccessDenied
             | BadDb
             | ParseError
@@ -401,7 +420,6 @@ impl ErrorCode {
             | TooBigScale
             | UnknownStorageEngine
             | UnknownCharacterSet
-            | PasswordNoMatch
             | IllegalReference
             | WrongValueForVar
             | WrongTypeForVar

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! 0a                     protocol version 10
-//! version 00             server version, NUL-terminated ("8.0.36-cohort-…", never "MariaDB")
+//! version 00             server version, NUL-terminated ("5.5.5-10.11.19-MariaDB-cohort-…")
 //! u32                    connection id
 //! [8]                    scramble, first 8 bytes
 //! 00                     filler
@@ -34,6 +34,19 @@
 //!
 //! The optional fields are decided by the *client's* flags and may be absent at the end of
 //! the payload. AuthSwitchRequest is `fe plugin 00 data` (for native: 20-byte scramble + 00).
+//!
+//! SSLRequest (client → server, sequence id 1) is the first 32 bytes of a HandshakeResponse41
+//! alone, with `CLIENT_SSL` set — capabilities, max packet size, collation and the reserved
+//! bytes — sent only when the greeting offered `CLIENT_SSL`:
+//!
+//! ```text
+//! u32 caps (SSL | PROTOCOL_41 | …) | u32 max_packet | u8 collation | [23] reserved
+//! ```
+//!
+//! The TLS handshake starts on the next byte, without an answer from the server; the client's
+//! full HandshakeResponse41 then follows inside TLS with sequence id 2, and the server's
+//! answers continue that sequence. This crate only frames the SSLRequest ([`SslRequest`]);
+//! the TLS session itself belongs to the server.
 
 use crate::auth::{scramble_native, NATIVE_PASSWORD_PLUGIN};
 use crate::codec::{put_lenenc_bytes, put_nul_bytes, put_u16, put_u32, utf8, Reader};
@@ -146,6 +159,61 @@ impl Handshake {
 /// The caller supplies the randomness (this crate has no RNG).
 pub fn scramble_from_random(random: [u8; SCRAMBLE_LEN]) -> [u8; SCRAMBLE_LEN] {
     random.map(|b| 0x21 + b % 94)
+}
+
+/// SSLRequest: the client asks to continue the connection phase inside TLS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SslRequest {
+    /// The client's capability flags as sent (`SSL` and `PROTOCOL_41` among them).
+    pub capabilities: u32,
+    pub max_packet_size: u32,
+    /// Collation id the client wants for the connection.
+    pub charset: u8,
+}
+
+/// Bytes in an SSLRequest payload.
+pub const SSL_REQUEST_LEN: usize = 4 + 4 + 1 + RESPONSE_RESERVED;
+
+impl SslRequest {
+    /// The SSLRequest in `payload`, if it is one: exactly [`SSL_REQUEST_LEN`] bytes with
+    /// `CLIENT_SSL` and `PROTOCOL_41` set. Anything else is not an SSLRequest (a full
+    /// HandshakeResponse41 is longer, and is parsed by [`HandshakeResponse::parse`]).
+    pub fn parse(payload: &[u8]) -> Option<SslRequest> {
+        if payload.len() != SSL_REQUEST_LEN {
+            return None;
+        }
+        let mut r = Reader::new(payload);
+        let capabilities = r.u32("capabilities").ok()?;
+        let wanted = capability::SSL | capability::PROTOCOL_41;
+        if capabilities & wanted != wanted {
+            return None;
+        }
+        Some(SslRequest {
+            capabilities,
+            max_packet_size: r.u32("max packet size").ok()?,
+            charset: r.u8("charset").ok()?,
+        })
+    }
+
+    /// Appends the SSLRequest payload (client side); `SSL` and `PROTOCOL_41` are always set.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        put_u32(
+            out,
+            self.capabilities | capability::SSL | capability::PROTOCOL_41,
+        );
+        put_u32(out, self.max_packet_size);
+        out.push(self.charset);
+        out.extend_from_slice(&[0; RESPONSE_RESERVED]);
+    }
+
+    /// The SSLRequest that goes before `response` (client side): its first 32 bytes.
+    pub fn before(response: &HandshakeResponse) -> SslRequest {
+        SslRequest {
+            capabilities: response.capabilities | capability::SSL,
+            max_packet_size: response.max_packet_size,
+            charset: response.charset,
+        }
+    }
 }
 
 /// HandshakeResponse41, the client's answer to the greeting.
@@ -482,6 +550,38 @@ mod tests {
             HandshakeResponse::parse(&payload),
             Err(ProtocolError::SslRequested)
         );
+    }
+
+    #[test]
+    fn ssl_request_round_trips_and_only_32_bytes_with_ssl_qualify() {
+        let hs = Handshake::new("8.0.36-cohort", 7, *b"ABCDEFGHIJKLMNOPQRST");
+        let resp = HandshakeResponse::native("sb", "sb", Some("sbtest"), &hs);
+        let req = SslRequest::before(&resp);
+        let mut out = Vec::new();
+        req.encode(&mut out);
+        assert_eq!(out.len(), SSL_REQUEST_LEN);
+        assert_eq!(out.len(), 32);
+        let parsed = SslRequest::parse(&out).unwrap();
+        assert_eq!(parsed, req);
+        assert_ne!(parsed.capabilities & capability::SSL, 0);
+        // The same 32 bytes are the start of the full response with SSL set.
+        let mut full = Vec::new();
+        HandshakeResponse {
+            capabilities: resp.capabilities | capability::SSL,
+            ..resp.clone()
+        }
+        .encode(&mut full);
+        assert_eq!(&full[..32], &out[..]);
+        assert_eq!(SslRequest::parse(&full), None, "a full response is not one");
+        // Without SSL, or pre-4.1, or one byte short: not an SSLRequest.
+        let mut no_ssl = out.clone();
+        no_ssl[1] &= !((capability::SSL >> 8) as u8);
+        assert_eq!(SslRequest::parse(&no_ssl), None);
+        let mut old = out.clone();
+        old[1] &= !((capability::PROTOCOL_41 >> 8) as u8);
+        assert_eq!(SslRequest::parse(&old), None);
+        assert_eq!(SslRequest::parse(&out[..31]), None);
+        assert_eq!(SslRequest::parse(&[]), None);
     }
 
     #[test]

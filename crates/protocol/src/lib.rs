@@ -70,6 +70,7 @@ pub mod execute;
 pub mod flags;
 pub mod handshake;
 pub mod packet;
+pub mod replication;
 pub mod response;
 pub mod row;
 pub mod value;
@@ -89,7 +90,8 @@ pub use execute::{
 };
 pub use flags::{capability, status, CLIENT_CAPABILITIES, SERVER_CAPABILITIES};
 pub use handshake::{
-    scramble_from_random, AuthSwitchRequest, ChangeUser, Handshake, HandshakeResponse, SCRAMBLE_LEN,
+    scramble_from_random, AuthSwitchRequest, ChangeUser, Handshake, HandshakeResponse, SslRequest,
+    SCRAMBLE_LEN, SSL_REQUEST_LEN,
 };
 pub use packet::{write_packet, Packet, PacketReader, PacketWriter, HEADER_LEN, MAX_CHUNK};
 pub use response::{

@@ -110,6 +110,15 @@ impl PacketReader {
         self.filled - self.start
     }
 
+    /// Takes the bytes received but not yet returned as payloads (a connection that stops
+    /// being served command by command hands them to whoever reads it next).
+    pub fn take_buffered(&mut self) -> Vec<u8> {
+        let out = self.buf[self.start..self.filled].to_vec();
+        self.start = 0;
+        self.filled = 0;
+        out
+    }
+
     /// Appends received bytes.
     pub fn feed(&mut self, data: &[u8]) {
         self.read_buf(data.len())[..data.len()].copy_from_slice(data);
@@ -406,6 +415,22 @@ mod tests {
     fn small_packet_layout() {
         assert_eq!(framed(&[0x0e], 0), [1, 0, 0, 0, 0x0e]);
         assert_eq!(framed(&[], 7), [0, 0, 0, 7]);
+    }
+
+    #[test]
+    fn take_buffered_returns_what_follows_the_last_packet() {
+        let mut bytes = framed(&[7; 32], 1);
+        bytes.extend_from_slice(b"\x16\x03\x01 client hello");
+        let mut reader = PacketReader::new(1024);
+        reader.set_next_seq(1);
+        reader.feed(&bytes);
+        assert_eq!(reader.next_packet().unwrap().unwrap().payload, &[7; 32]);
+        assert_eq!(reader.take_buffered(), b"\x16\x03\x01 client hello");
+        assert_eq!(reader.buffered(), 0);
+        assert_eq!(reader.next_seq(), 2, "the sequence goes on");
+        reader.feed(&framed(b"x", 2));
+        assert_eq!(reader.next_packet().unwrap().unwrap().payload, b"x");
+        assert_eq!(reader.take_buffered(), b"");
     }
 
     #[test]

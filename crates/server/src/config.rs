@@ -30,6 +30,29 @@ pub struct ServeArgs {
     /// Password of the `root` account [default: empty, which restricts the server to loopback].
     #[arg(long, value_name = "PASSWORD")]
     pub root_password: Option<String>,
+    /// TLS: ON offers it to clients (with the certificate below, or one generated in the data
+    /// directory); OFF serves only in clear (have_ssl = DISABLED) [default: ON].
+    #[arg(long, value_name = "ON|OFF")]
+    pub ssl: Option<String>,
+    /// TLS certificate chain, PEM (with --ssl-key) [default: DATADIR/server-cert.pem,
+    /// generated on first start].
+    #[arg(long, value_name = "FILE")]
+    pub ssl_cert: Option<String>,
+    /// Private key of --ssl-cert, PEM [default: DATADIR/server-key.pem, generated].
+    #[arg(long, value_name = "FILE")]
+    pub ssl_key: Option<String>,
+    /// CA certificates, PEM, that client certificates must chain to (REQUIRE X509); clients
+    /// then may present one, and one that does not verify is refused [default: none].
+    #[arg(long, value_name = "FILE")]
+    pub ssl_ca: Option<String>,
+    /// TLS protocol versions offered [default: TLSv1.2,TLSv1.3].
+    #[arg(long, value_name = "LIST")]
+    pub tls_version: Option<String>,
+    /// ON: refuse connections outside TLS (error 3159) [default: OFF when bound to a loopback
+    /// address; ON otherwise, so that passwords' exchange and data never cross the network in
+    /// clear unless this is set OFF explicitly].
+    #[arg(long, value_name = "ON|OFF")]
+    pub require_secure_transport: Option<String>,
     /// Maximum simultaneous client connections; one more is answered with error 1040
     /// [default: 151; 10000 with --thread-handling pool-of-threads].
     #[arg(long)]
@@ -166,6 +189,32 @@ pub struct ServeArgs {
     /// adaptive-sleep: the sleep delay's cap, µs; 0 = do not adapt [default: 150000].
     #[arg(long, value_name = "USEC", visible_alias = "adaptive-max-sleep-delay")]
     pub innodb_adaptive_max_sleep_delay: Option<String>,
+    /// The replication domain of the GTIDs this server writes [default: 0].
+    #[arg(long, value_name = "N")]
+    pub gtid_domain_id: Option<String>,
+    /// Table_map optional metadata for replicas and CDC clients: NO_LOG, MINIMAL (signedness,
+    /// character sets) or FULL (also column names and the primary key) [default: NO_LOG].
+    #[arg(long, value_name = "NO_LOG|MINIMAL|FULL")]
+    pub binlog_row_metadata: Option<String>,
+    /// Write each statement's text (Annotate_rows) before its row changes: ON or OFF
+    /// [default: ON].
+    #[arg(long, value_name = "ON|OFF")]
+    pub binlog_annotate_row_events: Option<String>,
+    /// Semi-synchronous replication: answer a commit only once a replica has it: ON or OFF
+    /// [default: OFF].
+    #[arg(long, value_name = "ON|OFF")]
+    pub rpl_semi_sync_master_enabled: Option<String>,
+    /// Semi-sync: milliseconds to wait for a replica's acknowledgement before falling back to
+    /// asynchronous replication [default: 10000].
+    #[arg(long, value_name = "MS")]
+    pub rpl_semi_sync_master_timeout: Option<String>,
+    /// Semi-sync: AFTER_SYNC (the commit is visible only once a replica has it) or
+    /// AFTER_COMMIT (only the answer waits) [default: AFTER_SYNC].
+    #[arg(long, value_name = "AFTER_SYNC|AFTER_COMMIT")]
+    pub rpl_semi_sync_master_wait_point: Option<String>,
+    /// Semi-sync: wait for a replica even when none is connected: ON or OFF [default: ON].
+    #[arg(long, value_name = "ON|OFF")]
+    pub rpl_semi_sync_master_wait_no_slave: Option<String>,
 }
 
 /// Settings given as text and validated by the variable table (name, flag field).
@@ -204,7 +253,19 @@ macro_rules! text_settings {
             concurrency_queue,
             innodb_concurrency_tickets,
             innodb_thread_sleep_delay,
-            innodb_adaptive_max_sleep_delay
+            innodb_adaptive_max_sleep_delay,
+            gtid_domain_id,
+            binlog_row_metadata,
+            binlog_annotate_row_events,
+            rpl_semi_sync_master_enabled,
+            rpl_semi_sync_master_timeout,
+            rpl_semi_sync_master_wait_point,
+            rpl_semi_sync_master_wait_no_slave,
+            ssl_cert,
+            ssl_key,
+            ssl_ca,
+            tls_version,
+            require_secure_transport
         )
     };
 }
@@ -219,6 +280,8 @@ pub struct Config {
     pub bind_address: String,
     pub datadir: PathBuf,
     pub root_password: String,
+    /// Offer TLS (`--ssl`).
+    pub ssl: bool,
     /// (variable name, value) pairs to apply to the system variables.
     pub variables: Vec<(String, Value)>,
 }
@@ -231,15 +294,46 @@ impl Config {
             None => ServeArgs::default(),
         };
         overlay(&mut merged, args);
-        let cfg = Config {
+        let mut cfg = Config {
             port: merged.port.unwrap_or(3306),
             bind_address: merged.bind_address.clone().unwrap_or("127.0.0.1".into()),
             datadir: merged.datadir.clone().unwrap_or("./cohort-data".into()),
             root_password: merged.root_password.clone().unwrap_or_default(),
+            ssl: on_off("ssl", merged.ssl.as_deref(), true)?,
             variables: variables_of(&merged),
         };
         cfg.check_bind_policy()?;
+        cfg.apply_transport_policy(merged.require_secure_transport.as_deref())?;
         Ok(cfg)
+    }
+
+    /// A bind beyond loopback must not carry passwords' exchange or data in clear unless the
+    /// operator says so: there `require_secure_transport` defaults ON, and only an explicit
+    /// OFF serves clients in clear. ON needs TLS (`--ssl ON`).
+    fn apply_transport_policy(&mut self, given: Option<&str>) -> Result<()> {
+        let required = match given {
+            Some(text) => on_off("require_secure_transport", Some(text), false)?,
+            None if is_loopback(&self.bind_address) => false,
+            None => {
+                if !self.ssl {
+                    return Err(config_error(format!(
+                        "refusing to bind {} without TLS (--ssl OFF): passwords' exchange and                          data would cross the network in clear. Enable TLS, or say so                          explicitly with --require-secure-transport OFF",
+                        self.bind_address
+                    )));
+                }
+                self.variables
+                    .push(("require_secure_transport".into(), Value::str("ON")));
+                true
+            }
+        };
+        if required && !self.ssl {
+            return Err(config_error(
+                "No secure transports are configured, unable to set \
+                 --require_secure_transport=ON (TLS is off: --ssl OFF)"
+                    .into(),
+            ));
+        }
+        Ok(())
     }
 
     /// Apply every setting to the system variables (also the read-only ones).
@@ -283,6 +377,18 @@ impl Config {
     }
 }
 
+/// An ON/OFF setting (also 1/0, TRUE/FALSE), `default` when not given.
+fn on_off(name: &str, text: Option<&str>, default: bool) -> Result<bool> {
+    match text.map(|t| t.to_ascii_uppercase()).as_deref() {
+        None => Ok(default),
+        Some("ON" | "1" | "TRUE" | "YES") => Ok(true),
+        Some("OFF" | "0" | "FALSE" | "NO") => Ok(false),
+        Some(other) => Err(config_error(format!(
+            "{name}: expected ON or OFF, not '{other}'"
+        ))),
+    }
+}
+
 fn is_loopback(addr: &str) -> bool {
     match addr {
         "localhost" => true,
@@ -309,6 +415,7 @@ fn overlay(base: &mut ServeArgs, flags: &ServeArgs) {
         bind_address,
         datadir,
         root_password,
+        ssl,
         max_connections,
         max_allowed_packet,
         innodb_lock_wait_timeout,
@@ -375,6 +482,12 @@ fn read_file(path: &Path) -> Result<ServeArgs> {
             "server_id" => out.server_id = Some(int()?),
             "performance_schema" => {
                 out.performance_schema = Some(match value {
+                    toml::Value::Boolean(b) => if *b { "ON" } else { "OFF" }.to_string(),
+                    _ => text()?,
+                })
+            }
+            "ssl" => {
+                out.ssl = Some(match value {
                     toml::Value::Boolean(b) => if *b { "ON" } else { "OFF" }.to_string(),
                     _ => text()?,
                 })
@@ -516,6 +629,68 @@ mod tests {
         let vars = SystemVariables::new();
         cfg.apply(&vars).unwrap();
         assert_eq!(vars.global_u64("innodb_thread_concurrency"), 2);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Beyond loopback, TLS is required unless the operator says otherwise explicitly.
+    #[test]
+    fn a_non_loopback_bind_requires_tls_unless_told_otherwise() {
+        let rst = |args: &ServeArgs| {
+            let vars = SystemVariables::new();
+            Config::resolve(args).unwrap().apply(&vars).unwrap();
+            vars.global_bool("require_secure_transport")
+        };
+        let mut args = ServeArgs {
+            bind_address: Some("0.0.0.0".into()),
+            root_password: Some("pw".into()),
+            ..Default::default()
+        };
+        assert!(rst(&args), "0.0.0.0: ON by default");
+        args.bind_address = Some("192.0.2.7".into());
+        assert!(rst(&args), "one address: ON by default");
+        args.require_secure_transport = Some("OFF".into());
+        assert!(!rst(&args), "explicit OFF");
+        args.require_secure_transport = None;
+        args.bind_address = Some("127.0.0.1".into());
+        assert!(!rst(&args), "loopback: OFF by default");
+        args.require_secure_transport = Some("ON".into());
+        assert!(rst(&args), "explicit ON on loopback");
+        // Without TLS: ON cannot hold; a non-loopback bind then needs the explicit OFF.
+        args.ssl = Some("OFF".into());
+        let e = Config::resolve(&args).unwrap_err();
+        assert!(e.message().contains("No secure transports"), "{e}");
+        args.require_secure_transport = None;
+        args.bind_address = Some("0.0.0.0".into());
+        let e = Config::resolve(&args).unwrap_err();
+        assert!(
+            e.message().contains("--require-secure-transport OFF"),
+            "{e}"
+        );
+        args.require_secure_transport = Some("OFF".into());
+        assert!(!rst(&args));
+        args.ssl = Some("maybe".into());
+        assert!(Config::resolve(&args).is_err());
+        // From the file too.
+        let dir = std::env::temp_dir().join(format!("cohort-cfg-tls-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("c.toml");
+        std::fs::write(
+            &f,
+            "bind_address = \"0.0.0.0\"\nroot_password = \"x\"\nssl = true\n\
+             require_secure_transport = false\nssl_ca = \"/ca.pem\"\ntls_version = \"TLSv1.3\"\n",
+        )
+        .unwrap();
+        let cfg = Config::resolve(&ServeArgs {
+            config: Some(f),
+            ..Default::default()
+        })
+        .unwrap();
+        let vars = SystemVariables::new();
+        cfg.apply(&vars).unwrap();
+        assert!(cfg.ssl);
+        assert!(!vars.global_bool("require_secure_transport"));
+        assert_eq!(vars.global("ssl_ca"), Some(Value::str("/ca.pem")));
+        assert_eq!(vars.global("tls_version"), Some(Value::str("TLSv1.3")));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -107,6 +107,9 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
     let accounts = Accounts::open(&cfg.datadir, &cfg.root_password).map_err(to_io)?;
     crate::log::failpoint::arm_from_env().map_err(io::Error::other)?;
     crate::wait::set_enabled(vars.global_bool("performance_schema"));
+    // Before recovery: a certificate problem is reported at once.
+    let tls = crate::tls::start(&vars, &cfg.datadir, &cfg.bind_address, cfg.ssl)
+        .map_err(io::Error::other)?;
     let mode = LogMode::of(&vars)?;
     check_log_mode(&cfg.datadir, mode)?;
     let (engine, pipeline, next_xid) = match mode {
@@ -116,6 +119,7 @@ pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
     };
     let ctx = ServerContext::with_pipeline(engine, pipeline, vars, accounts);
     ctx.next_xid.store(next_xid, Ordering::Relaxed);
+    ctx.set_tls(tls.map(Arc::new));
     Ok(ctx)
 }
 
@@ -249,7 +253,8 @@ fn open_classic(cfg: &Config, vars: &SystemVariables) -> io::Result<Opened> {
         report.prepared_rolled_back,
         started.elapsed()
     );
-    let binlog = BinlogFiles::open(dir.clone(), basename, vars.global_u64("server_id") as u32)?;
+    let server_id = vars.global_u64("server_id") as u32;
+    let binlog = BinlogFiles::open(dir.clone(), basename, server_id, report.gtids)?;
     let pipeline = CommitPipeline::classic(
         engine.clone(),
         binlog,
@@ -285,7 +290,8 @@ fn open_one_log(cfg: &Config, vars: &SystemVariables) -> io::Result<Opened> {
         started.elapsed()
     );
     let opening = std::time::Instant::now();
-    let binlog = BinlogFiles::open(dir, basename, vars.global_u64("server_id") as u32)?;
+    let server_id = vars.global_u64("server_id") as u32;
+    let binlog = BinlogFiles::open(dir, basename, server_id, report.gtids)?;
     tracing::info!(
         "binlog {} opened in {:.1?}",
         binlog.current_name(),
@@ -378,6 +384,25 @@ pub fn spawn_connection_thread(ctx: &Arc<ServerContext>, admitted: Admitted) {
     }
 }
 
+/// A dump on this connection's thread (thread per connection), until it ends.
+fn run_dump(ctx: &Arc<ServerContext>, session: &mut Session, stream: &TcpStream) {
+    let Some(mut req) = session.take_dump() else {
+        return;
+    };
+    let timeout = Duration::from_secs(ctx.vars.global_u64("net_write_timeout"));
+    let tls = req.tls.take();
+    let socket = stream
+        .try_clone()
+        .and_then(|s| crate::replication::socket::for_stream(s, tls, timeout));
+    match socket {
+        Ok(mut socket) => {
+            crate::replication::serve(ctx, req, socket.as_mut());
+            socket.shutdown();
+        }
+        Err(e) => tracing::warn!("cannot start a binlog dump: {e}"),
+    }
+}
+
 /// Serve one connection until it quits or fails.
 pub fn run_connection(ctx: &Arc<ServerContext>, admitted: Admitted) {
     let Admitted {
@@ -425,6 +450,11 @@ pub fn run_connection(ctx: &Arc<ServerContext>, admitted: Admitted) {
                 Flow::Close => break 'connection,
                 Flow::AwaitCommit => {
                     unreachable!("commits are deferred only in the pool of threads")
+                }
+                Flow::Dump => {
+                    // The connection's thread becomes the dump thread.
+                    run_dump(ctx, &mut session, &stream);
+                    break 'connection;
                 }
             }
             if !session.has_buffered_commands() {

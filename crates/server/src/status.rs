@@ -16,6 +16,11 @@
 //! | Threadpool_threads | pool workers alive (listeners included); 0 without the pool | `sched` |
 //! | Threadpool_idle_threads | pool workers not running a connection: sleeping, listening, or blocked in a wait (MariaDB's meaning); 0 without the pool | `sched` |
 //! | Threadpool_steered | connections moved to the group of their client's CPU (`thread_pool_steering`) | `sched` |
+//! | Ssl_accepts | SSLRequests accepted (TLS handshakes begun) | the session |
+//! | Ssl_finished_accepts | TLS handshakes completed | the session |
+//!
+//! `Ssl_version` and `Ssl_cipher` are the showing session's own (as in MariaDB, also under
+//! SHOW GLOBAL STATUS): `crate::sql::show` adds them.
 //!
 //! Subsystems that keep their own counters add rows through the provider
 //! (`ServerContext` installs it): the commit pipeline (`Binlog_*`, `Redo_log_*`,
@@ -67,6 +72,8 @@ counters! {
     MaxUsedConnections => "Max_used_connections",
     PreparedStmtCount => "Prepared_stmt_count",
     Questions => "Questions",
+    SslAccepts => "Ssl_accepts",
+    SslFinishedAccepts => "Ssl_finished_accepts",
     ThreadsConnected => "Threads_connected",
     ThreadsCreated => "Threads_created",
     ThreadsRunning => "Threads_running",

@@ -38,6 +38,9 @@ pub enum Kind {
     Enum(&'static [&'static str]),
     /// Free text.
     Text,
+    /// Computed from the server's state each time it is read (`gtid_binlog_pos`, …):
+    /// read-only; [`SystemVariables::set_live`] installs what computes it.
+    Live,
 }
 
 /// One variable's declaration.
@@ -101,6 +104,22 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Text,
         "127.0.0.1",
     ),
+    // Annotate_rows events (the statement's text) before the rows events, as MariaDB.
+    var(
+        "binlog_annotate_row_events",
+        Scope::Both,
+        true,
+        Kind::Bool,
+        "ON",
+    ),
+    // Every event carries a CRC32; other algorithms are refused.
+    var(
+        "binlog_checksum",
+        Scope::Global,
+        true,
+        Kind::Enum(&["CRC32"]),
+        "CRC32",
+    ),
     var(
         "binlog_commit_wait_count",
         Scope::Global,
@@ -137,6 +156,22 @@ pub static DEFINITIONS: &[VarDef] = &[
         "ON",
     ),
     var("binlog_preallocate", Scope::Global, false, Kind::Bool, "ON"),
+    // Rows events carry whole rows (before and after images); other images are refused.
+    var(
+        "binlog_row_image",
+        Scope::Both,
+        true,
+        Kind::Enum(&["FULL"]),
+        "FULL",
+    ),
+    // Table_map optional metadata (`cohort_binlog::tablemeta`); MariaDB's default.
+    var(
+        "binlog_row_metadata",
+        Scope::Global,
+        true,
+        Kind::Enum(&["NO_LOG", "MINIMAL", "FULL"]),
+        "NO_LOG",
+    ),
     var(
         "character_set_client",
         Scope::Both,
@@ -264,6 +299,24 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::UInt { min: 0, max: 65535 },
         "0",
     ),
+    // GTID state (`crate::log::gtid`). The positions are computed when read; a primary has no
+    // replica position. The domain applies to the groups written after it is set.
+    var("gtid_binlog_pos", Scope::Global, false, Kind::Live, ""),
+    var("gtid_binlog_state", Scope::Global, false, Kind::Live, ""),
+    var("gtid_current_pos", Scope::Global, false, Kind::Live, ""),
+    var(
+        "gtid_domain_id",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "0",
+    ),
+    var("gtid_slave_pos", Scope::Global, false, Kind::Text, ""),
+    // Cohort writes GTIDs strictly in order in one sequence, which is what strict mode asks.
+    var("gtid_strict_mode", Scope::Global, true, Kind::Bool, "OFF"),
+    // TLS (crate::tls): YES once it is configured at startup; have_openssl says the same, as
+    // in MariaDB (the library is rustls: version_ssl_library).
+    var("have_openssl", Scope::Global, false, Kind::Text, "DISABLED"),
     var("have_ssl", Scope::Global, false, Kind::Text, "DISABLED"),
     var("hostname", Scope::Global, false, Kind::Text, "localhost"),
     var(
@@ -454,6 +507,45 @@ pub static DEFINITIONS: &[VarDef] = &[
         "3306",
     ),
     var("protocol_version", Scope::Global, false, Kind::Text, "10"),
+    // ON: connections outside TLS are refused (3159). Defaults ON when bind_address is not a
+    // loopback address (crate::config); SET GLOBAL ON needs TLS configured (4167).
+    var(
+        "require_secure_transport",
+        Scope::Global,
+        true,
+        Kind::Bool,
+        "OFF",
+    ),
+    // Semi-synchronous replication (`crate::log::semisync`). MariaDB's default wait point is
+    // AFTER_COMMIT; Cohort's is AFTER_SYNC, the one that loses nothing when the primary fails.
+    var(
+        "rpl_semi_sync_master_enabled",
+        Scope::Global,
+        true,
+        Kind::Bool,
+        "OFF",
+    ),
+    var(
+        "rpl_semi_sync_master_timeout",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "10000",
+    ),
+    var(
+        "rpl_semi_sync_master_wait_no_slave",
+        Scope::Global,
+        true,
+        Kind::Bool,
+        "ON",
+    ),
+    var(
+        "rpl_semi_sync_master_wait_point",
+        Scope::Global,
+        true,
+        Kind::Enum(&["AFTER_SYNC", "AFTER_COMMIT"]),
+        "AFTER_SYNC",
+    ),
     var(
         "server_id",
         Scope::Global,
@@ -480,6 +572,15 @@ pub static DEFINITIONS: &[VarDef] = &[
         },
         "18446744073709551615",
     ),
+    // The certificate files in use (the generated ones included) and the CAs that client
+    // certificates must chain to; the others are MariaDB's and stay empty (not settable).
+    var("ssl_ca", Scope::Global, false, Kind::Text, ""),
+    var("ssl_capath", Scope::Global, false, Kind::Text, ""),
+    var("ssl_cert", Scope::Global, false, Kind::Text, ""),
+    var("ssl_cipher", Scope::Global, false, Kind::Text, ""),
+    var("ssl_crl", Scope::Global, false, Kind::Text, ""),
+    var("ssl_crlpath", Scope::Global, false, Kind::Text, ""),
+    var("ssl_key", Scope::Global, false, Kind::Text, ""),
     var(
         "storage_engine",
         Scope::Both,
@@ -576,6 +677,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         "SYSTEM",
     ),
     var(
+        "tls_version",
+        Scope::Global,
+        false,
+        Kind::Text,
+        crate::tls::TLS_VERSIONS,
+    ),
+    var(
         "transaction_isolation",
         Scope::Both,
         true,
@@ -618,6 +726,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         false,
         Kind::Text,
         std::env::consts::OS,
+    ),
+    var(
+        "version_ssl_library",
+        Scope::Global,
+        false,
+        Kind::Text,
+        crate::tls::LIBRARY,
     ),
     var(
         "wait_timeout",
@@ -669,7 +784,23 @@ pub struct SystemVariables {
     /// Ranges narrower than the definition's that `SET GLOBAL` must respect, known only once
     /// the server runs (e.g. `thread_pool_size` up to the pool's group table).
     run_time_bounds: RwLock<HashMap<&'static str, (u64, u64)>>,
+    /// Computes the [`Kind::Live`] variables (installed at server start).
+    live: RwLock<Option<LiveProvider>>,
+    /// Checks a `SET GLOBAL` value must pass, known only once the server runs (e.g.
+    /// `require_secure_transport = ON` needs TLS configured).
+    vetoes: RwLock<Vec<Veto>>,
 }
+
+/// Computes a [`Kind::Live`] variable's value from its (canonical) name.
+pub type LiveProvider = Box<dyn Fn(&str) -> Option<Value> + Send + Sync>;
+
+/// A run-time check of `SET GLOBAL name = value` (the value as normalised).
+struct Veto {
+    name: &'static str,
+    check: VetoCheck,
+}
+
+type VetoCheck = Box<dyn Fn(&Value) -> Result<()> + Send + Sync>;
 
 /// A subsystem that keeps its own copy of some settings (e.g. in atomics on a hot path).
 struct Watcher {
@@ -689,7 +820,10 @@ impl SystemVariables {
         let globals = DEFINITIONS
             .iter()
             .map(|d| {
-                let v = normalise(d, Value::str(d.default)).expect("valid default");
+                let v = match d.kind {
+                    Kind::Live => Value::str(d.default),
+                    _ => normalise(d, Value::str(d.default)).expect("valid default"),
+                };
                 (d.name, v)
             })
             .collect();
@@ -697,7 +831,31 @@ impl SystemVariables {
             globals: RwLock::new(globals),
             watchers: RwLock::new(Vec::new()),
             run_time_bounds: RwLock::new(HashMap::new()),
+            live: RwLock::new(None),
+            vetoes: RwLock::new(Vec::new()),
         }
+    }
+
+    /// From now on `SET GLOBAL name` must pass `check` (its error is the statement's).
+    pub fn veto(&self, name: &str, check: impl Fn(&Value) -> Result<()> + Send + Sync + 'static) {
+        if let Some(def) = definition(name) {
+            self.vetoes.write().push(Veto {
+                name: def.name,
+                check: Box::new(check),
+            });
+        }
+    }
+
+    /// Install what computes the [`Kind::Live`] variables.
+    pub fn set_live(&self, provider: LiveProvider) {
+        *self.live.write() = Some(provider);
+    }
+
+    fn live_value(&self, def: &VarDef) -> Value {
+        let live = self.live.read();
+        live.as_ref()
+            .and_then(|f| f(def.name))
+            .unwrap_or_else(|| Value::str(def.default))
     }
 
     /// Call `on_change` after every `SET GLOBAL` of one of `names` (canonical names).
@@ -727,6 +885,9 @@ impl SystemVariables {
     /// The global value (also the session default), by lower-case name.
     pub fn global(&self, name: &str) -> Option<Value> {
         let def = definition(name)?;
+        if matches!(def.kind, Kind::Live) {
+            return Some(self.live_value(def));
+        }
         self.globals.read().get(def.name).cloned()
     }
 
@@ -769,6 +930,9 @@ impl SystemVariables {
         }
         let v = normalise(def, value)?;
         self.check_run_time_bound(def.name, &v)?;
+        for veto in self.vetoes.read().iter().filter(|x| x.name == def.name) {
+            (veto.check)(&v)?;
+        }
         apply_side_effect(def.name, &v)?;
         self.globals.write().insert(def.name, v);
         for w in self.watchers.read().iter() {
@@ -824,7 +988,10 @@ impl SystemVariables {
         let g = self.globals.read();
         DEFINITIONS
             .iter()
-            .map(|d| (d.name.to_string(), g[d.name].clone()))
+            .map(|d| match d.kind {
+                Kind::Live => (d.name.to_string(), self.live_value(d)),
+                _ => (d.name.to_string(), g[d.name].clone()),
+            })
             .collect()
     }
 }
@@ -929,6 +1096,7 @@ fn normalise(def: &VarDef, value: Value) -> Result<Value> {
             Value::Null => Err(wrong_value(def.name, &value)),
             v => Ok(Value::str(&display(&v))),
         },
+        Kind::Live => Err(read_only(def.name)),
     }
 }
 

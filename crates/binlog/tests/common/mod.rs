@@ -45,6 +45,7 @@ pub fn wide_table() -> TableMap {
         db: "cohort".into(),
         table: "t_all".into(),
         columns: cols,
+        meta: TableMeta::signedness(),
     }
 }
 
@@ -61,6 +62,7 @@ pub fn sbtest_table() -> TableMap {
             ColumnDef::not_null(String { max_bytes: 480 }),
             ColumnDef::not_null(String { max_bytes: 240 }),
         ],
+        meta: TableMeta::default(),
     }
 }
 
@@ -117,6 +119,7 @@ pub fn edge_table() -> TableMap {
         db: "edge".into(),
         table: "e".into(),
         columns: cols,
+        meta: TableMeta::signedness(),
     }
 }
 

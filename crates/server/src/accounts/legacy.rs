@@ -61,6 +61,7 @@ fn parse_line(line: &str) -> Result<Account, String> {
         host: host.into(),
         hash,
         grants: parse_grants(grants)?,
+        require: super::TransportRequirement::None,
     })
 }
 

@@ -14,6 +14,13 @@
 //! ([`legacy`]). The file is created `0600`; a file its group or others may write is refused
 //! at start ([`crate::datadir::check_private`]).
 //!
+//! An account may also require a secure transport, as MariaDB's `REQUIRE` clause of CREATE
+//! USER, ALTER USER and GRANT says: `REQUIRE SSL` (the login must come over TLS) or
+//! `REQUIRE X509` (over TLS, with a client certificate verified against `ssl_ca`);
+//! `REQUIRE NONE` removes the requirement. The finer forms (ISSUER, SUBJECT, CIPHER) are
+//! refused (1235). A connection that does not meet the requirement is refused as a wrong
+//! password is (1045), as MariaDB does.
+//!
 //! Locking: one `RwLock` over the account list; logins take it shared. A change holds it
 //! exclusively while the file is written, so the file and memory change in the same order.
 
@@ -35,6 +42,29 @@ pub enum Grant {
     Database(String),
 }
 
+/// What transport an account's logins must use (`REQUIRE`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TransportRequirement {
+    /// `REQUIRE NONE`: any.
+    #[default]
+    None,
+    /// `REQUIRE SSL`: TLS.
+    Ssl,
+    /// `REQUIRE X509`: TLS with a client certificate that verified against `ssl_ca`.
+    X509,
+}
+
+impl TransportRequirement {
+    /// The clause SHOW GRANTS / SHOW CREATE USER append (empty for none).
+    pub fn clause(self) -> &'static str {
+        match self {
+            TransportRequirement::None => "",
+            TransportRequirement::Ssl => " REQUIRE SSL",
+            TransportRequirement::X509 => " REQUIRE X509",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Account {
     pub user: String,
@@ -42,6 +72,8 @@ pub struct Account {
     /// SHA1(SHA1(password)), or None for an empty password.
     pub hash: Option<[u8; 20]>,
     pub grants: Vec<Grant>,
+    /// `REQUIRE SSL` / `REQUIRE X509`.
+    pub require: TransportRequirement,
 }
 
 /// The account table.
@@ -94,6 +126,19 @@ impl Accounts {
         password: &str,
         if_not_exists: bool,
     ) -> Result<()> {
+        let none = TransportRequirement::None;
+        self.create_user_requiring(user, host, password, none, if_not_exists)
+    }
+
+    /// CREATE USER … REQUIRE …: the account and its requirement in one change.
+    pub fn create_user_requiring(
+        &self,
+        user: &str,
+        host: &str,
+        password: &str,
+        require: TransportRequirement,
+        if_not_exists: bool,
+    ) -> Result<()> {
         let mut accounts = self.accounts.write();
         if accounts.iter().any(|a| a.user == user && a.host == host) {
             if if_not_exists {
@@ -107,13 +152,31 @@ impl Accounts {
             host: host.to_string(),
             hash: password_hash(password),
             grants: Vec::new(),
+            require,
         });
         self.install(&mut accounts, next)
     }
 
     pub fn alter_user_password(&self, user: &str, host: &str, password: &str) -> Result<()> {
+        self.alter_user(user, host, Some(password), None)
+    }
+
+    /// ALTER USER: the password and/or the transport requirement (None: unchanged), in one
+    /// change.
+    pub fn alter_user(
+        &self,
+        user: &str,
+        host: &str,
+        password: Option<&str>,
+        require: Option<TransportRequirement>,
+    ) -> Result<()> {
         self.modify(user, host, "ALTER USER", |a| {
-            a.hash = password_hash(password)
+            if let Some(password) = password {
+                a.hash = password_hash(password);
+            }
+            if let Some(require) = require {
+                a.require = require;
+            }
         })
     }
 
@@ -135,10 +198,25 @@ impl Accounts {
 
     /// `GRANT ALL ON *.*` (db None) or `GRANT ALL ON db.*`.
     pub fn grant_all(&self, user: &str, host: &str, db: Option<&str>) -> Result<()> {
+        self.grant_all_requiring(user, host, db, None)
+    }
+
+    /// GRANT … REQUIRE …: the grant and the transport requirement (None: unchanged) in one
+    /// change.
+    pub fn grant_all_requiring(
+        &self,
+        user: &str,
+        host: &str,
+        db: Option<&str>,
+        require: Option<TransportRequirement>,
+    ) -> Result<()> {
         let grant = db.map_or(Grant::Global, |d| Grant::Database(d.to_string()));
-        self.modify_grants(user, host, |grants| {
-            if !grants.contains(&grant) {
-                grants.push(grant.clone());
+        self.modify_grants(user, host, |a| {
+            if !a.grants.contains(&grant) {
+                a.grants.push(grant.clone());
+            }
+            if let Some(require) = require {
+                a.require = require;
             }
         })
     }
@@ -146,7 +224,7 @@ impl Accounts {
     /// `REVOKE ALL ON *.*` (db None) or `REVOKE ALL ON db.*`.
     pub fn revoke_all(&self, user: &str, host: &str, db: Option<&str>) -> Result<()> {
         let grant = db.map_or(Grant::Global, |d| Grant::Database(d.to_string()));
-        self.modify_grants(user, host, |grants| grants.retain(|g| *g != grant))
+        self.modify_grants(user, host, |a| a.grants.retain(|g| *g != grant))
     }
 
     /// May this account use database `db`?
@@ -189,7 +267,10 @@ impl Accounts {
             Some(h) => format!(" IDENTIFIED BY PASSWORD '{}'", hash_text(&h)),
             None => String::new(),
         };
-        out.push(format!("GRANT {usage} ON *.* TO `{user}`@`{host}`{pw}"));
+        let require = a.require.clause();
+        out.push(format!(
+            "GRANT {usage} ON *.* TO `{user}`@`{host}`{pw}{require}"
+        ));
         for g in &a.grants {
             if let Grant::Database(d) = g {
                 out.push(format!(
@@ -198,6 +279,26 @@ impl Accounts {
             }
         }
         Ok(out)
+    }
+
+    /// `SHOW CREATE USER user@host`.
+    pub fn show_create_user(&self, user: &str, host: &str) -> Result<String> {
+        let accounts = self.accounts.read();
+        let a = accounts
+            .iter()
+            .find(|a| a.user == user && a.host == host)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::PasswordNoMatch,
+                    "Can't find any matching row in the user table",
+                )
+            })?;
+        let pw = match a.hash {
+            Some(h) => format!(" IDENTIFIED BY PASSWORD '{}'", hash_text(&h)),
+            None => String::new(),
+        };
+        let require = a.require.clause();
+        Ok(format!("CREATE USER `{user}`@`{host}`{pw}{require}"))
     }
 
     fn modify(&self, user: &str, host: &str, op: &str, f: impl FnOnce(&mut Account)) -> Result<()> {
@@ -211,7 +312,7 @@ impl Accounts {
         self.install(&mut accounts, next)
     }
 
-    fn modify_grants(&self, user: &str, host: &str, f: impl FnOnce(&mut Vec<Grant>)) -> Result<()> {
+    fn modify_grants(&self, user: &str, host: &str, f: impl FnOnce(&mut Account)) -> Result<()> {
         let mut accounts = self.accounts.write();
         let mut next = accounts.clone();
         let a = next
@@ -223,7 +324,7 @@ impl Accounts {
                     "Can't find any matching row in the user table",
                 )
             })?;
-        f(&mut a.grants);
+        f(a);
         self.install(&mut accounts, next)
     }
 
@@ -366,6 +467,7 @@ fn root_account(password: &str) -> Account {
         host: "%".into(),
         hash: password_hash(password),
         grants: vec![Grant::Global],
+        require: TransportRequirement::None,
     }
 }
 

@@ -7,10 +7,16 @@
 //!   "crc32c": "89abcdef",            ← CRC32C of the compact JSON encoding of "accounts"
 //!   "accounts": [
 //!     { "user": "app", "host": "%", "password_hash": "*7FC8…", "grants": [ { "database": "shop" } ] },
-//!     { "user": "ops", "host": "10.0.0.1", "password_hash": null, "grants": [ "global" ] }
+//!     { "user": "ops", "host": "10.0.0.1", "password_hash": null, "grants": [ "global" ],
+//!       "require": "ssl" }
 //!   ]
 //! }
 //! ```
+//!
+//! `require` (`"ssl"` or `"x509"`: REQUIRE SSL / X509) is written only for an account that has
+//! one, so a file without any reads, writes and checksums exactly as before the field existed;
+//! a server that does not know the field refuses a file that has it (unknown fields are
+//! refused), rather than let such an account log in without TLS.
 //!
 //! Names are JSON strings, so every character a user, host or database name can hold — tab,
 //! newline, comma, quote, backslash, NUL, any Unicode — round-trips; nothing is split on a
@@ -39,7 +45,7 @@
 //!    done. A crash before this step may lose the rename: the old table is then what recovery
 //!    reads, and the client was not told the change succeeded.
 
-use super::{Account, Grant};
+use super::{Account, Grant, TransportRequirement};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
@@ -67,6 +73,15 @@ struct StoredAccount {
     /// `*HEX` (MySQL's display form of SHA1(SHA1(password))), or null for no password.
     password_hash: Option<String>,
     grants: Vec<StoredGrant>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    require: Option<StoredRequire>,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum StoredRequire {
+    Ssl,
+    X509,
 }
 
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
@@ -133,6 +148,11 @@ fn to_stored(a: &Account) -> StoredAccount {
                 Grant::Database(d) => StoredGrant::Database(d.clone()),
             })
             .collect(),
+        require: match a.require {
+            TransportRequirement::None => None,
+            TransportRequirement::Ssl => Some(StoredRequire::Ssl),
+            TransportRequirement::X509 => Some(StoredRequire::X509),
+        },
     }
 }
 
@@ -159,6 +179,11 @@ fn from_stored(a: &StoredAccount) -> Result<Account, String> {
                 StoredGrant::Database(d) => Grant::Database(d.clone()),
             })
             .collect(),
+        require: match a.require {
+            None => TransportRequirement::None,
+            Some(StoredRequire::Ssl) => TransportRequirement::Ssl,
+            Some(StoredRequire::X509) => TransportRequirement::X509,
+        },
     })
 }
 
@@ -211,6 +236,7 @@ mod tests {
             host: host.into(),
             hash: super::super::password_hash("pw"),
             grants,
+            require: TransportRequirement::None,
         }
     }
 
@@ -245,9 +271,47 @@ mod tests {
             host: "%".into(),
             hash: None,
             grants: vec![Grant::Global],
+            require: TransportRequirement::Ssl,
+        });
+        accounts.push(Account {
+            require: TransportRequirement::X509,
+            ..account("certs", "%", Vec::new())
         });
         let bytes = encode(&accounts);
         assert_eq!(decode(&bytes).unwrap(), accounts);
+    }
+
+    /// A file written before `require` existed reads (same checksum), and one written now
+    /// for accounts without a requirement is byte for byte what was written then.
+    #[test]
+    fn the_require_field_is_compatible_both_ways() {
+        let accounts = vec![account("app", "%", vec![Grant::Database("shop".into())])];
+        let text = String::from_utf8(encode(&accounts)).unwrap();
+        assert!(!text.contains("require"), "{text}");
+        // Written by the version before: the same fields, and the checksum over the same
+        // canonical encoding (this is what that version computed).
+        let hash = super::super::hash_text(&super::super::password_hash("pw").unwrap());
+        let old_canonical = format!(
+            r#"[{{"user":"app","host":"%","password_hash":"{hash}","grants":[{{"database":"shop"}}]}}]"#
+        );
+        let crc = format!("{:08x}", crc32c::crc32c(old_canonical.as_bytes()));
+        let before = format!(
+            r#"{{"format":"cohort-accounts","version":2,"crc32c":"{crc}","accounts":{old_canonical}}}"#
+        );
+        assert_eq!(decode(before.as_bytes()).unwrap(), accounts);
+        assert!(text.contains(&crc), "the same checksum as before");
+        // With a requirement the field is there, and an edit of it breaks the checksum.
+        let ssl = vec![Account {
+            require: TransportRequirement::Ssl,
+            ..accounts[0].clone()
+        }];
+        let text = String::from_utf8(encode(&ssl)).unwrap();
+        assert!(text.contains(r#""require": "ssl""#), "{text}");
+        let dropped = text.replace(",\n      \"require\": \"ssl\"", "");
+        assert_ne!(dropped, text);
+        assert!(decode(dropped.as_bytes())
+            .unwrap_err()
+            .contains("checksum mismatch"));
     }
 
     #[test]

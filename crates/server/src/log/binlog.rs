@@ -5,8 +5,11 @@
 //!
 //! File life cycle:
 //!
-//! 1. `create_file`: magic + Format_description with the in-use flag set + empty Gtid_list;
-//!    synced; the index file is rewritten atomically to name it; the directory is synced.
+//! 1. `create_file`: magic + Format_description with the in-use flag set (server version
+//!    [`crate::VERSION`]) + Gtid_list (the GTID state before the file's first transaction,
+//!    [`super::gtid`]) + Binlog_checkpoint (the oldest file crash recovery reads: the recovery
+//!    floor), as MariaDB starts its files; synced; the index file is rewritten atomically to
+//!    name it; the directory is synced.
 //! 2. Groups are appended ([`relocate`]d to their final offsets first) and synced per
 //!    `sync_binlog`.
 //! 3. Rotation (size over `max_binlog_size`) or clean shutdown: Rotate (or Stop) is appended,
@@ -21,14 +24,17 @@
 //!
 //! Transactions are encoded by the sessions at offset 0, outside the log mutex, and
 //! [`relocate`]d by the leader: next-position fields moved by the file offset, the GTID's
-//! sequence number and group commit id filled in, checksums recomputed.
+//! domain, sequence number and group commit id filled in, checksums recomputed. Once the
+//! group passed its commit point the leader records its GTIDs in the state
+//! ([`BinlogFiles::record_gtid`]) — a failed group never enters it.
 
 use super::binlog_reader::BinlogEnd;
 use super::device::{timed_sync, LogDir, LogFile, Poison, PoisonInfo, SyncStats};
+use super::gtid::GtidState;
 use crate::wait::WaitEvent;
 use cohort_binlog::{
-    event_crc32, gtid_flags, BinlogPos, Event, EventType, EventWriter, FileHeader, RotateEvent,
-    ServerId, CHECKSUM_LEN, HEADER_LEN,
+    event_crc32, gtid_flags, BinlogPos, Event, EventType, EventWriter, FileHeader, Gtid, GtidSeq,
+    RotateEvent, ServerId, CHECKSUM_LEN, HEADER_LEN,
 };
 use std::io;
 use std::sync::Arc;
@@ -50,6 +56,10 @@ pub struct BinlogFiles {
     current: Box<dyn LogFile>,
     /// Bytes of the current file.
     pos: u64,
+    /// Bytes of the current file made durable by the last fsync.
+    synced: u64,
+    /// The GTID state after the last committed group ([`super::gtid`]).
+    gtids: GtidState,
     /// Groups appended since the last sync (for `sync_binlog = N`).
     unsynced_groups: u64,
     poison: Arc<Poison>,
@@ -69,13 +79,20 @@ fn now_secs() -> u32 {
 
 impl BinlogFiles {
     /// Start a new file after the ones already in the index (a restart always starts a new
-    /// file, as MariaDB does). Recovery has already read and repaired the old ones.
-    pub fn open(dir: Arc<dyn LogDir>, basename: &str, server_id: u32) -> io::Result<BinlogFiles> {
+    /// file, as MariaDB does). Recovery has already read and repaired the old ones, and
+    /// rebuilt their GTID state, `gtids`.
+    pub fn open(
+        dir: Arc<dyn LogDir>,
+        basename: &str,
+        server_id: u32,
+        gtids: GtidState,
+    ) -> io::Result<BinlogFiles> {
         let files = read_index(dir.as_ref(), basename)?;
         let next = files.last().map_or(1, |(name, _)| file_number(name) + 1);
         remove_unlisted(dir.as_ref(), basename, next)?;
         let name = format!("{basename}.{next:06}");
-        let (current, pos, created) = create_file(dir.as_ref(), &name, server_id)?;
+        let floor = files.first().map_or(name.clone(), |(n, _)| n.clone());
+        let (current, pos, created) = create_file(dir.as_ref(), &name, server_id, &gtids, &floor)?;
         let end = Arc::new(BinlogEnd::new(dir.clone(), Vec::new(), 0));
         let mut b = BinlogFiles {
             dir,
@@ -84,6 +101,8 @@ impl BinlogFiles {
             files,
             current,
             pos,
+            synced: pos,
+            gtids,
             unsynced_groups: 0,
             poison: Arc::new(Poison::default()),
             stats: Arc::new(SyncStats::default()),
@@ -104,13 +123,42 @@ impl BinlogFiles {
 
     /// Everything appended so far passed its commit point: readers may see it.
     pub fn publish_committed(&self) {
-        self.end.advance(self.pos);
+        self.end
+            .advance(self.pos, self.synced, Arc::new(self.gtids.clone()));
     }
 
     /// The index changed: publish it, with `end` the committed end of the current file.
     fn publish_files(&self, end: u64) {
         let names = self.files.iter().map(|(n, _)| n.clone()).collect();
-        self.end.set_files(names, end);
+        self.end.set_files(names, end, Arc::new(self.gtids.clone()));
+    }
+
+    /// The GTID state after the last committed group.
+    pub fn gtids(&self) -> &GtidState {
+        &self.gtids
+    }
+
+    /// A transaction of a group that passed its commit point had this GTID.
+    pub fn record_gtid(&mut self, g: Gtid) {
+        self.gtids.record(g);
+    }
+
+    /// Bytes of the current file the last fsync made durable.
+    pub fn synced(&self) -> u64 {
+        self.synced
+    }
+
+    /// An fsync for readers (one-log mode, `sync_binlog` ≠ 1: see
+    /// [`super::binlog_reader`]): everything appended so far becomes durable, and readers may
+    /// send what is committed of it. Not a commit point: nothing is acknowledged on it. A
+    /// failure poisons the log like any failed fsync.
+    pub fn sync_for_readers(&mut self, delay_us: u64) -> Result<(), PoisonInfo> {
+        if self.synced >= self.pos {
+            return Ok(());
+        }
+        self.sync(delay_us)?;
+        self.end.advance_synced(self.synced);
+        Ok(())
     }
 
     /// The directory the files live in (checkpoints live beside them).
@@ -191,6 +239,7 @@ impl BinlogFiles {
                 .set(self.dir.display_path(self.current_name()), &e));
         }
         self.unsynced_groups = 0;
+        self.synced = self.pos;
         Ok(())
     }
 
@@ -202,6 +251,7 @@ impl BinlogFiles {
         self.current.truncate(pos)?;
         self.current.sync_metadata()?;
         self.pos = pos;
+        self.synced = self.synced.min(pos);
         Ok(())
     }
 
@@ -225,8 +275,15 @@ impl BinlogFiles {
         });
         self.finish_current(&rotate, delay_us)?;
         let path = self.dir.display_path(&next);
-        let (file, pos, created) = create_file(self.dir.as_ref(), &next, self.server_id)
-            .map_err(|e| self.poison.set(path.clone(), &e))?;
+        let floor = self.recovery_floor.clone();
+        let (file, pos, created) = create_file(
+            self.dir.as_ref(),
+            &next,
+            self.server_id,
+            &self.gtids,
+            &floor,
+        )
+        .map_err(|e| self.poison.set(path.clone(), &e))?;
         // Only a file the index names is ever appended to: until the index is rewritten the
         // old file stays current (poisoned if this fails; the new file is then removed at the
         // next start, see `remove_unlisted`).
@@ -237,13 +294,15 @@ impl BinlogFiles {
         self.files = files;
         self.current = file;
         self.pos = pos;
+        self.synced = pos;
         self.unsynced_groups = 0;
         self.publish_files(pos);
         Ok(())
     }
 
-    /// Clean shutdown: a Stop event, in-use flag cleared, synced.
+    /// Clean shutdown: readers stop; a Stop event, in-use flag cleared, synced.
     pub fn close(&mut self) -> Result<(), PoisonInfo> {
+        self.end.close();
         self.finish_current(&Event::Stop, 0)
     }
 
@@ -308,19 +367,31 @@ impl BinlogFiles {
             .unwrap_or(0)
     }
 
-    /// Remove the first `wanted` files (fewer if the current file or the recovery floor is
-    /// among them): the index is rewritten first, so a failure leaves every file in place and
-    /// named, and a crash at most leaves unnamed files behind.
+    /// Remove the first `wanted` files (fewer if the current file, the recovery floor or a
+    /// file a reader reads — a dump thread — is among them; the last silently, as MariaDB):
+    /// the index is rewritten first, so a failure leaves every file in place and named, and a
+    /// crash at most leaves unnamed files behind. The readers' registry is held until the new
+    /// index is published, so no reader registers a file being removed.
     fn remove_first(&mut self, wanted: usize) -> io::Result<(usize, bool)> {
-        let n = wanted.min(self.files.len() - 1).min(self.floor_index());
+        let end = self.end.clone();
+        let readers = end.lock_readers();
+        let in_use = readers
+            .iter()
+            .filter_map(|(_, f)| f.as_ref())
+            .filter_map(|f| self.files.iter().position(|(n, _)| n == f))
+            .min()
+            .unwrap_or(usize::MAX);
+        let held = wanted.min(self.files.len() - 1).min(self.floor_index());
+        let n = held.min(in_use);
         self.write_index(&self.files[n..])?;
         let removed: Vec<(String, u32)> = self.files.drain(..n).collect();
         self.publish_files(self.end.get().end);
+        drop(readers);
         for (name, _) in &removed {
             self.dir.remove(name)?;
         }
         self.dir.sync_dir()?;
-        Ok((removed.len(), n < wanted))
+        Ok((removed.len(), held < wanted))
     }
 
     fn write_index(&self, files: &[(String, u32)]) -> io::Result<()> {
@@ -364,16 +435,24 @@ fn remove_unlisted(dir: &dyn LogDir, basename: &str, next: u64) -> io::Result<()
     Ok(())
 }
 
-/// Create a binlog file: magic, FDE (in use), Gtid_list; synced.
+/// Create a binlog file: magic, FDE (in use), Gtid_list (`gtids`), Binlog_checkpoint
+/// (`floor`); synced.
 fn create_file(
     dir: &dyn LogDir,
     name: &str,
     server_id: u32,
+    gtids: &GtidState,
+    floor: &str,
 ) -> io::Result<(Box<dyn LogFile>, u64, u32)> {
     let created = now_secs();
-    let header = FileHeader::new(ServerId(server_id), created)
-        .encode(true)
-        .map_err(|e| io::Error::other(e.to_string()))?;
+    let header = FileHeader {
+        server_version: crate::VERSION.to_string(),
+        gtid_list: Some(gtids.list()),
+        checkpoint: Some(floor.to_string()),
+        ..FileHeader::new(ServerId(server_id), created)
+    }
+    .encode(true)
+    .map_err(|e| io::Error::other(e.to_string()))?;
     let mut file = dir.create_zero_filled(name)?;
     file.append(&header)?;
     file.sync()?;
@@ -415,8 +494,14 @@ pub fn file_number(name: &str) -> u64 {
 }
 
 /// Move a transaction encoded at offset 0 to `base`: rewrite next-position fields, fill in the
-/// GTID sequence number and group commit id, recompute every checksum.
-pub fn relocate(buf: &mut [u8], base: u64, gtid_seq: u64, commit_id: u64) {
+/// GTID domain, sequence number and group commit id, recompute every checksum. Returns the
+/// GTID (its server id is the one the session encoded).
+pub fn relocate(buf: &mut [u8], base: u64, domain: u32, gtid_seq: u64, commit_id: u64) -> Gtid {
+    let mut gtid = Gtid {
+        domain_id: domain,
+        server_id: ServerId(0),
+        seq: GtidSeq(gtid_seq),
+    };
     let mut off = 0usize;
     while off + HEADER_LEN + CHECKSUM_LEN <= buf.len() {
         let size = u32::from_le_bytes(buf[off + 9..off + 13].try_into().expect("4 bytes")) as usize;
@@ -424,18 +509,22 @@ pub fn relocate(buf: &mut [u8], base: u64, gtid_seq: u64, commit_id: u64) {
         let next = (base + end as u64) as u32;
         buf[off + 13..off + 17].copy_from_slice(&next.to_le_bytes());
         if buf[off + 4] == EventType::GTID.0 {
-            patch_gtid(&mut buf[off..end], gtid_seq, commit_id);
+            patch_gtid(&mut buf[off..end], domain, gtid_seq, commit_id);
+            let server = u32::from_le_bytes(buf[off + 5..off + 9].try_into().expect("4 bytes"));
+            gtid.server_id = ServerId(server);
         }
         let crc = event_crc32(&buf[off..end - CHECKSUM_LEN]);
         buf[end - CHECKSUM_LEN..end].copy_from_slice(&crc.to_le_bytes());
         off = end;
     }
+    gtid
 }
 
 /// GTID body: `seq u64 | domain u32 | flags2 u8 | [commit_id u64]`.
-fn patch_gtid(ev: &mut [u8], seq: u64, commit_id: u64) {
+fn patch_gtid(ev: &mut [u8], domain: u32, seq: u64, commit_id: u64) {
     let body = HEADER_LEN;
     ev[body..body + 8].copy_from_slice(&seq.to_le_bytes());
+    ev[body + 8..body + 12].copy_from_slice(&domain.to_le_bytes());
     let flags2 = ev[body + 12];
     if flags2 & gtid_flags::GROUP_COMMIT_ID != 0 {
         ev[body + 13..body + 21].copy_from_slice(&commit_id.to_le_bytes());
@@ -451,7 +540,7 @@ mod tests {
     fn open_rotate_purge_and_index() {
         let sim = SimDir::new();
         let dir: Arc<dyn LogDir> = Arc::new(sim.clone());
-        let mut b = BinlogFiles::open(dir.clone(), "binlog", 1).unwrap();
+        let mut b = BinlogFiles::open(dir.clone(), "binlog", 1, GtidState::default()).unwrap();
         assert_eq!(b.current_name(), "binlog.000001");
         b.rotate(0).unwrap();
         b.rotate(0).unwrap();
@@ -469,7 +558,7 @@ mod tests {
         assert_eq!(b.list()[0].0, "binlog.000002");
         // A restart continues numbering after the index.
         drop(b);
-        let b = BinlogFiles::open(dir, "binlog", 1).unwrap();
+        let b = BinlogFiles::open(dir, "binlog", 1, GtidState::default()).unwrap();
         assert_eq!(b.current_name(), "binlog.000004");
     }
 }

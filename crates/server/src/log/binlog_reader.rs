@@ -12,49 +12,80 @@
 //!
 //! The commit pipeline publishes, for the file being written, the offset just past the last
 //! group that passed its commit point (with `sync_binlog = 1`: synced; otherwise written, the
-//! point at which those settings acknowledge), and the list of files in the index. It does so
-//! under the leader's log mutex, but into a small mutex of its own (never held across I/O), so
-//! a reader takes only that:
+//! point at which those settings acknowledge), the offset up to which the file is *synced*,
+//! the GTID state at the committed end, and the list of files in the index. It does so under
+//! the leader's log mutex, but into a small mutex of its own (never held across I/O), so a
+//! reader takes only that:
 //!
 //! | field | set by | when |
 //! |---|---|---|
-//! | `end` | leader (`BinlogFiles::publish_committed`) | after a group's commit point |
-//! | `files`, `end` | `BinlogFiles::rotate`, `purge_*` | after the index is rewritten |
+//! | `end`, `gtids` | leader (`BinlogFiles::publish_committed`) | after a group's commit point |
+//! | `synced` | leader, or a dump thread's sync for replicas (`BinlogFiles::publish_synced`) | after each fsync of the current file |
+//! | `files`, `end`, `synced` | `BinlogFiles::rotate`, `purge_*` | after the index is rewritten |
+//! | `closed` | [`BinlogEnd::close`] | shutdown: readers stop |
 //!
 //! A failed group never moves `end`, and its bytes are cut from the file before anyone is told
-//! (see "Failures" in [`crate::log`]): bytes below `end` are exactly those recovery replays.
-//! Closed files (all but the last) are complete: read to their length.
+//! (see "Failures" in [`crate::log`]): bytes below `end` are exactly those recovery replays
+//! after a restart of the process. Closed files (all but the last) are complete and synced:
+//! read to their length.
 //!
-//! [`BinlogEnd::wait_past`] lets a reader that reached the end sleep until it moves (a dump
-//! thread's wait for new events); publishing wakes it only if someone waits.
+//! # What may leave the server: the *sendable* end
 //!
-//! # The reader ([`EventStream`])
+//! Replicas and CDC clients must only ever receive what survives a crash of the machine:
+//! an event a replica applied and the primary then lost would make the two diverge for good
+//! (the replica holds a transaction, and a GTID, the primary will reuse). So dump threads
+//! read up to [`CommittedEnd::sendable`], not `end`:
 //!
-//! Reads one file from a position to a bound fixed when it opens (the committed end of the
-//! current file, or a closed file's length), through positional reads of a window of
-//! [`WINDOW`] bytes: its memory is one window, or one event when an event is larger. It checks
-//! each event's framing and checksum ([`cohort_binlog::EventDecoder`]) and yields the raw event;
-//! callers decode what they need. A file that is purged while being read stays readable on the
-//! real file system (the descriptor is open).
+//! - **one-log mode: always the synced end.** The binlog *is* the redo log: an unsynced group
+//!   may vanish in a machine crash, and recovery would not replay it. With `sync_binlog = 1`
+//!   the synced end is the committed end. With `0` or `N` it lags, and a dump thread that has
+//!   sent everything up to it while `end` is further asks the pipeline for one fsync
+//!   (`CommitPipeline::sync_for_replicas`, coalesced over dump threads): replicas get what is
+//!   committed once it is durable, at the price of the syncs those settings meant to save —
+//!   only while a replica follows.
+//! - **classic mode: the committed end**, as MariaDB: with `sync_binlog = 1` it is the synced
+//!   end; with `0` / `N` the setting already says that a machine crash may lose acknowledged
+//!   commits from both the binlog and the engine (MariaDB sends at write then too).
+//!
+//! [`BinlogEnd::wait_change`] lets a reader that reached what it may read sleep until a
+//! publication changes it (a dump thread's wait for new events, woken by group commit: no
+//! polling); publishing wakes it only if someone waits.
+//!
+//! # Files in use
+//!
+//! A reader registers the file it reads ([`BinlogEnd::reader`], [`ReaderGuard::set_file`]):
+//! PURGE never removes it or any later file (MariaDB keeps a file a dump thread reads, and
+//! says nothing). Registering checks the file is still in the index under the same lock PURGE
+//! holds while it rewrites the index, so a reader either registers a file before PURGE
+//! decides, or sees it gone.
 
 use super::binlog::LogPosition;
 use super::device::{LogDir, LogRead};
+use super::gtid::GtidState;
 use cohort_binlog::{
     BinlogPos, DecodeError, EventDecoder, EventHeader, EventType, CHECKSUM_LEN, HEADER_LEN,
 };
 use parking_lot::{Condvar, Mutex};
 use std::io;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// What the last publication said: the files of the index and the committed end of the last.
+/// What the last publication said: the files of the index and the ends of the last.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CommittedEnd {
     /// The index, oldest first; the last one is being written.
     pub files: Arc<Vec<String>>,
     /// Offset just past the last committed group in the last file.
     pub end: u64,
+    /// Offset up to which the last file is synced (≤ `end`).
+    pub synced: u64,
+    /// The binlog GTID state at `end`.
+    pub gtids: Arc<GtidState>,
+    /// Dump threads follow `synced` (one-log mode), not `end` (module doc).
+    pub follow_synced: bool,
+    /// The server is shutting down: readers stop.
+    pub closed: bool,
 }
 
 impl CommittedEnd {
@@ -70,6 +101,24 @@ impl CommittedEnd {
     pub fn is_current(&self, name: &str) -> bool {
         self.files.last().is_some_and(|f| f == name)
     }
+
+    /// How far a dump thread may read the current file (module doc).
+    pub fn sendable(&self) -> u64 {
+        if self.follow_synced {
+            self.synced
+        } else {
+            self.end
+        }
+    }
+}
+
+/// Which end of the current file a reader reads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// What clients were told is committed (SHOW BINLOG EVENTS, SHOW MASTER STATUS).
+    Committed,
+    /// What may leave the server ([`CommittedEnd::sendable`]).
+    Sendable,
 }
 
 /// The binlog's committed end and files, readable without the log mutex (module docs).
@@ -79,8 +128,12 @@ pub struct BinlogEnd {
     state: Mutex<CommittedEnd>,
     /// Signalled when `state` changes and someone waits.
     moved: Condvar,
-    /// Readers sleeping in `wait_past` (relaxed; publishers skip the signal when 0).
+    /// Readers sleeping in `wait_*` (relaxed; publishers skip the signal when 0).
     waiting: AtomicUsize,
+    /// Protected by this mutex: the file each registered reader reads. PURGE holds it while
+    /// it decides and rewrites the index (I/O, but only PURGE and registering readers take it).
+    readers: Mutex<Vec<(u64, Option<String>)>>,
+    next_reader: AtomicU64,
 }
 
 impl BinlogEnd {
@@ -90,9 +143,15 @@ impl BinlogEnd {
             state: Mutex::new(CommittedEnd {
                 files: Arc::new(files),
                 end,
+                synced: end,
+                gtids: Arc::new(GtidState::default()),
+                follow_synced: false,
+                closed: false,
             }),
             moved: Condvar::new(),
             waiting: AtomicUsize::new(0),
+            readers: Mutex::new(Vec::new()),
+            next_reader: AtomicU64::new(1),
         }
     }
 
@@ -106,21 +165,46 @@ impl BinlogEnd {
         self.state.lock().clone()
     }
 
-    /// A group of the current file passed its commit point; it ends at `end`.
-    pub(super) fn advance(&self, end: u64) {
+    /// Dump threads follow the synced end (one-log mode) or the committed end (module doc).
+    pub(super) fn set_follow_synced(&self, on: bool) {
+        self.state.lock().follow_synced = on;
+    }
+
+    /// A group of the current file passed its commit point; it ends at `end`, the file is
+    /// synced up to `synced`, and `gtids` is the state after it.
+    pub(super) fn advance(&self, end: u64, synced: u64, gtids: Arc<GtidState>) {
         let mut st = self.state.lock();
         st.end = st.end.max(end);
+        st.synced = st.synced.max(synced).min(st.end);
+        st.gtids = gtids;
         drop(st);
         self.wake();
     }
 
-    /// The index changed (rotation, purge); the current file's committed end is `end`.
-    pub(super) fn set_files(&self, files: Vec<String>, end: u64) {
-        *self.state.lock() = CommittedEnd {
-            files: Arc::new(files),
-            end,
-        };
+    /// The current file is synced up to `synced` (an fsync for readers).
+    pub(super) fn advance_synced(&self, synced: u64) {
+        let mut st = self.state.lock();
+        st.synced = st.synced.max(synced).min(st.end);
+        drop(st);
         self.wake();
+    }
+
+    /// The index changed (rotation, purge); the current file's committed and synced end is
+    /// `end`.
+    pub(super) fn set_files(&self, files: Vec<String>, end: u64, gtids: Arc<GtidState>) {
+        let mut st = self.state.lock();
+        st.files = Arc::new(files);
+        st.end = end;
+        st.synced = end;
+        st.gtids = gtids;
+        drop(st);
+        self.wake();
+    }
+
+    /// Shutdown: every reader waiting, and every later wait, returns at once with `closed`.
+    pub fn close(&self) {
+        self.state.lock().closed = true;
+        self.moved.notify_all();
     }
 
     fn wake(&self) {
@@ -132,10 +216,39 @@ impl BinlogEnd {
     /// Wait (at most `timeout`) until the committed end is past `pos` — further in the same
     /// file, or in a later file; returns the publication then.
     pub fn wait_past(&self, pos: &LogPosition, timeout: Duration) -> CommittedEnd {
+        self.wait_until(timeout, |st| {
+            !(st.is_current(&pos.file) && st.end <= pos.pos)
+        })
+    }
+
+    /// Wait (at most `timeout`) until a publication differs from `seen` (a file added or
+    /// removed, an end moved, shutdown) or `interrupted` says so after a
+    /// [`BinlogEnd::wake_readers`]; returns the publication then.
+    pub fn wait_change(
+        &self,
+        seen: &CommittedEnd,
+        timeout: Duration,
+        interrupted: &dyn Fn() -> bool,
+    ) -> CommittedEnd {
+        self.wait_until(timeout, |st| {
+            interrupted()
+                || !Arc::ptr_eq(&st.files, &seen.files)
+                || st.end != seen.end
+                || st.synced != seen.synced
+        })
+    }
+
+    /// Wake every waiting reader, to check what interrupts it (a dump told to stop).
+    pub fn wake_readers(&self) {
+        let _st = self.state.lock();
+        self.moved.notify_all();
+    }
+
+    fn wait_until(&self, timeout: Duration, done: impl Fn(&CommittedEnd) -> bool) -> CommittedEnd {
         let deadline = std::time::Instant::now() + timeout;
         let mut st = self.state.lock();
         self.waiting.fetch_add(1, Ordering::AcqRel);
-        while st.is_current(&pos.file) && st.end <= pos.pos {
+        while !st.closed && !done(&st) {
             if self.moved.wait_until(&mut st, deadline).timed_out() {
                 break;
             }
@@ -144,16 +257,72 @@ impl BinlogEnd {
         st.clone()
     }
 
-    /// The size a reader may read of `name`: the committed end of the current file, the
-    /// length of a closed one. None if the index does not name it.
+    /// The size a reader may read of `name`: the committed (or sendable) end of the current
+    /// file, the length of a closed one. None if the index does not name it.
     pub fn readable_len(&self, end: &CommittedEnd, name: &str) -> io::Result<Option<u64>> {
+        self.readable_len_to(end, name, Bound::Committed)
+    }
+
+    /// [`BinlogEnd::readable_len`] to the given bound.
+    pub fn readable_len_to(
+        &self,
+        end: &CommittedEnd,
+        name: &str,
+        bound: Bound,
+    ) -> io::Result<Option<u64>> {
         if !end.files.iter().any(|f| f == name) {
             return Ok(None);
         }
         if end.is_current(name) {
-            return Ok(Some(end.end));
+            return Ok(Some(match bound {
+                Bound::Committed => end.end,
+                Bound::Sendable => end.sendable(),
+            }));
         }
         self.dir.open_read(name).and_then(|f| f.size()).map(Some)
+    }
+
+    /// Register a reader: PURGE keeps the file it names, and every later one, until the
+    /// guard is dropped.
+    pub fn reader(self: &Arc<Self>) -> ReaderGuard {
+        let id = self.next_reader.fetch_add(1, Ordering::Relaxed);
+        self.readers.lock().push((id, None));
+        ReaderGuard {
+            end: self.clone(),
+            id,
+        }
+    }
+
+    /// The readers' oldest file, by its place in `files` (PURGE's bound), with the readers'
+    /// lock held so that nobody registers an older one until the guard is dropped.
+    pub(super) fn lock_readers(&self) -> parking_lot::MutexGuard<'_, Vec<(u64, Option<String>)>> {
+        self.readers.lock()
+    }
+}
+
+/// A registered reader (see [`BinlogEnd::reader`]).
+pub struct ReaderGuard {
+    end: Arc<BinlogEnd>,
+    id: u64,
+}
+
+impl ReaderGuard {
+    /// The reader now reads `name`; false if the index no longer names it (purged).
+    pub fn set_file(&self, name: &str) -> bool {
+        let mut readers = self.end.readers.lock();
+        if !self.end.state.lock().files.iter().any(|f| f == name) {
+            return false;
+        }
+        if let Some(r) = readers.iter_mut().find(|(id, _)| *id == self.id) {
+            r.1 = Some(name.to_string());
+        }
+        true
+    }
+}
+
+impl Drop for ReaderGuard {
+    fn drop(&mut self) {
+        self.end.readers.lock().retain(|(id, _)| *id != self.id);
     }
 }
 
@@ -248,13 +417,29 @@ impl EventStream {
         from: u64,
         max_event: usize,
     ) -> Result<EventStream, StreamError> {
+        EventStream::open_to(binlog, end, name, from, max_event, Bound::Committed)
+    }
+
+    /// [`EventStream::open`], reading the current file up to `bound`.
+    pub fn open_to(
+        binlog: &BinlogEnd,
+        end: &CommittedEnd,
+        name: Option<&str>,
+        from: u64,
+        max_event: usize,
+        bound: Bound,
+    ) -> Result<EventStream, StreamError> {
         let name = match name {
             Some(n) => n.to_string(),
             None => end.files.first().cloned().ok_or(StreamError::NotFound)?,
         };
-        let limit = binlog
-            .readable_len(end, &name)?
+        let mut limit = binlog
+            .readable_len_to(end, &name, bound)?
             .ok_or(StreamError::NotFound)?;
+        if bound == Bound::Sendable && from > limit && end.is_current(&name) && from <= end.end {
+            // Committed but not yet sendable: nothing to read yet (see `extend_to`).
+            limit = from;
+        }
         let file = binlog.dir.open_read(&name)?;
         let mut s = EventStream {
             name,
@@ -284,6 +469,16 @@ impl EventStream {
     /// The file read.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The offset reading stops at.
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// More of the file became readable (a later publication): read on to `limit`.
+    pub fn extend_to(&mut self, limit: u64) {
+        self.limit = self.limit.max(limit);
     }
 
     /// The offset of the next event.

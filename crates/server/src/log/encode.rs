@@ -1,15 +1,25 @@
 //! Encoding a committed transaction's row changes as binlog events, outside the log mutex.
 //!
 //! Each session encodes its own transaction at offset 0 with a placeholder GTID; the leader
-//! relocates the bytes into the file ([`super::binlog::relocate`]). Consecutive changes to the
-//! same table form one statement (one Table_map, then rows events split at ~8 KiB).
+//! relocates the bytes into the file ([`super::binlog::relocate`]). The binlog records each
+//! row's net change (its image before the transaction and after it), in the order the
+//! transaction first changed the rows. Consecutive changes to one table made by one statement
+//! form one statement in the binlog: an Annotate_rows event with the statement's text
+//! (`binlog_annotate_row_events`) before its first Table_map, then the Table_map (with the
+//! optional metadata `binlog_row_metadata` asks for) and rows events split at ~8 KiB.
+//!
+//! A row changed by several statements is attributed to the first.
+//!
+//! DDL is a GTID and a Query event whose status variables carry the session's settings
+//! (`cohort_binlog::querystatus`), so a replica with other defaults applies it alike.
 
 use super::rowimage::{row_to_bin, table_map};
 use crate::error::{Error, Result};
 use crate::storage::RowChange;
+use cohort_binlog::querystatus::{flags2, sql_mode_bits};
 use cohort_binlog::{
-    encode_transaction, BinlogPos, GtidEvent, GtidSeq, QueryEvent, RowChange as BinChange,
-    RowsStatement, ServerId, TableMap, Transaction, Xid,
+    encode_transaction, BinlogPos, GtidEvent, GtidSeq, QueryEvent, QueryStatus,
+    RowChange as BinChange, RowMetadata, RowsStatement, ServerId, TableMap, Transaction, Xid,
 };
 
 fn now_secs() -> u32 {
@@ -18,25 +28,59 @@ fn now_secs() -> u32 {
         .map_or(0, |d| d.as_secs() as u32)
 }
 
+/// The text of the statements of a transaction, for Annotate_rows: `(first, text)` where
+/// `first` is the change count when the statement began ([`crate::storage::Txn::change_count`]),
+/// ascending.
+pub type Annotations = [(usize, String)];
+
+/// How a transaction's events are written.
+#[derive(Clone, Copy, Debug)]
+pub struct EventOptions<'a> {
+    pub server_id: u32,
+    pub row_metadata: RowMetadata,
+    /// Annotate_rows texts (empty: none).
+    pub annotations: &'a Annotations,
+}
+
 /// One statement's table and changes, before borrowing them into a `RowsStatement`.
 struct Group<'a> {
     map: TableMap,
     changes: Vec<BinChange<'a>>,
+    /// Index into the annotations, if it starts a statement of its own.
+    annotate: Option<usize>,
 }
 
-/// The events of one transaction: GTID, (Table_map, rows…)…, Xid.
-pub fn transaction_events(changes: &[RowChange], xid: u64, server_id: u32) -> Result<Vec<u8>> {
+/// The annotation a change at `position` belongs to: the last statement that began at or
+/// before it.
+fn statement_of(annotations: &Annotations, position: usize) -> Option<usize> {
+    annotations
+        .partition_point(|(first, _)| *first <= position)
+        .checked_sub(1)
+}
+
+/// The events of one transaction: GTID, ([Annotate_rows] Table_map, rows…)…, Xid. `changes`
+/// are the transaction's net changes with their places ([`crate::storage::Txn::changes_positioned`]).
+pub fn transaction_events(
+    changes: &[(usize, RowChange)],
+    xid: u64,
+    opts: &EventOptions<'_>,
+) -> Result<Vec<u8>> {
     let mut groups: Vec<Group> = Vec::new();
-    let mut last_table: Option<u64> = None;
-    for c in changes {
+    let mut last: Option<(u64, Option<usize>)> = None;
+    let mut last_statement = None;
+    for (position, c) in changes {
         let def = c.table.def();
         let id = c.table.id().0;
-        if last_table != Some(id) {
+        let statement = statement_of(opts.annotations, *position);
+        if last != Some((id, statement)) {
+            let annotate = statement.filter(|_| statement != last_statement);
             groups.push(Group {
-                map: table_map(id, c.table.db(), &def),
+                map: table_map(id, c.table.db(), &def, opts.row_metadata),
                 changes: Vec::new(),
+                annotate,
             });
-            last_table = Some(id);
+            last = Some((id, statement));
+            last_statement = statement;
         }
         let bin = match (&c.before, &c.after) {
             (None, Some(a)) => BinChange::Insert(row_to_bin(&def, a)),
@@ -54,7 +98,7 @@ pub fn transaction_events(changes: &[RowChange], xid: u64, server_id: u32) -> Re
         .map(|g| RowsStatement {
             table: &g.map,
             changes: &g.changes,
-            annotate: None,
+            annotate: g.annotate.map(|i| opts.annotations[i].1.as_str()),
         })
         .collect();
     let txn = Transaction {
@@ -62,39 +106,80 @@ pub fn transaction_events(changes: &[RowChange], xid: u64, server_id: u32) -> Re
         statements: &statements,
         xid: Xid(xid),
     };
-    let (bytes, _) = encode_transaction(BinlogPos(0), ServerId(server_id), now_secs(), &txn)
+    let (bytes, _) = encode_transaction(BinlogPos(0), ServerId(opts.server_id), now_secs(), &txn)
         .map_err(|e| Error::internal(format!("binlog encoding: {e}")))?;
     Ok(bytes)
 }
 
-/// The events of one DDL statement: GTID (standalone) and Query.
+/// The session settings a DDL statement ran with, for its Query event.
+#[derive(Clone, Debug)]
+pub struct DdlSettings {
+    pub sql_mode: String,
+    pub auto_is_null: bool,
+    /// Collation ids: the client character set's default collation, `collation_connection`,
+    /// `collation_server`.
+    pub charset: [u16; 3],
+    /// `time_zone` when it is not SYSTEM.
+    pub time_zone: Option<String>,
+}
+
+impl DdlSettings {
+    fn status(&self, xid: Option<u64>) -> QueryStatus {
+        let mut f = flags2::EXPLICIT_DEFAULTS_FOR_TIMESTAMP;
+        if self.auto_is_null {
+            f |= flags2::AUTO_IS_NULL;
+        }
+        QueryStatus {
+            flags2: Some(f),
+            sql_mode: Some(sql_mode_bits(&self.sql_mode)),
+            catalog: true,
+            charset: Some(self.charset),
+            time_zone: self.time_zone.clone(),
+            xid,
+        }
+    }
+}
+
+/// The events of one DDL statement: GTID (standalone) and Query, whose status variables say
+/// how the session was set up; in classic mode they carry its XID (MariaDB's `Q_XID`).
 pub fn ddl_events(
     db: Option<&str>,
     sql: &str,
     conn_id: u32,
     server_id: u32,
+    settings: &DdlSettings,
     xid: Option<u64>,
 ) -> Result<Vec<u8>> {
     let mut w = cohort_binlog::EventWriter::new(BinlogPos(0), ServerId(server_id), now_secs());
     let mut query = QueryEvent::new(conn_id, db.unwrap_or(""), sql);
-    if let Some(xid) = xid {
-        query.status_vars.push(Q_XID);
-        query.status_vars.extend_from_slice(&xid.to_le_bytes());
-    }
+    query.status_vars = settings.status(xid).encode();
     w.write_ddl(&GtidEvent::ddl(GtidSeq(0), 0), &query)
         .map_err(|e| Error::internal(format!("binlog encoding: {e}")))?;
     Ok(w.into_bytes())
 }
 
-/// MariaDB's Query-event status variable `Q_XID` (code 129, 8 bytes): the XID of a DDL
-/// statement, which its crash recovery matches against the engine's log — as ours does in
-/// classic mode (the redo `PreparedDdl` record).
-const Q_XID: u8 = 129;
-
-/// The XID of a DDL Query event written by [`ddl_events`] (its only status variable), if any.
+/// The XID of a DDL Query event (its `Q_XID` status variable), if any.
 pub fn query_xid(status_vars: &[u8]) -> Option<u64> {
-    match status_vars {
-        [Q_XID, xid @ ..] if xid.len() == 8 => Some(u64::from_le_bytes(xid.try_into().ok()?)),
-        _ => None,
+    QueryStatus::decode(status_vars).ok()?.xid
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_belong_to_the_last_statement_begun_before_them() {
+        let a: Vec<(usize, String)> = vec![(0, "s1".into()), (3, "s2".into()), (3, "s3".into())];
+        assert_eq!(statement_of(&a, 0), Some(0));
+        assert_eq!(statement_of(&a, 2), Some(0));
+        assert_eq!(statement_of(&a, 3), Some(2), "s2 changed nothing");
+        assert_eq!(statement_of(&a, 9), Some(2));
+        assert_eq!(statement_of(&[], 0), None);
+        let late: Vec<(usize, String)> = vec![(2, "s".into())];
+        assert_eq!(
+            statement_of(&late, 1),
+            None,
+            "changed before any annotated statement"
+        );
     }
 }

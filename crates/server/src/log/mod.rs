@@ -185,11 +185,13 @@ pub mod device;
 pub mod encode;
 pub mod failpoint;
 pub mod group;
+pub mod gtid;
 pub mod pipeline;
 pub mod recovery;
 pub mod recovery_classic;
 pub mod redo;
 pub mod rowimage;
+pub mod semisync;
 pub mod valuecodec;
 pub mod zerofill;
 
@@ -200,4 +202,4 @@ mod extremes;
 #[cfg(test)]
 mod failure_tests;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -21,6 +21,7 @@ use super::binlog_reader::BinlogEnd;
 use super::device::{LogDir, Poison, PoisonInfo};
 use super::group::{BroadcastDone, CommitQueue, CommitTurn, OnDone, Ticket, Wakeup};
 use super::redo::{Lsn, RedoLog};
+use super::semisync::{self, Tracker};
 use crate::error::{Error, Result};
 use crate::storage::{Engine, Txn, TxnId};
 use crate::types::Value;
@@ -178,6 +179,10 @@ struct GroupSettings {
     /// Classic mode, `log_flush_placement = group`: the leader syncs the redo log in a flush
     /// stage of its own, before taking the log mutex (see `take_group`).
     redo_flush_stage: bool,
+    /// `gtid_domain_id`: the domain of the group's GTIDs.
+    gtid_domain_id: u32,
+    /// `rpl_semi_sync_master_*`.
+    semisync: semisync::Settings,
 }
 
 impl GroupSettings {
@@ -194,6 +199,8 @@ impl GroupSettings {
                 vars.global("log_flush_placement"),
                 Some(Value::Bytes(b)) if b == b"prepare"
             ),
+            gtid_domain_id: vars.global_u64("gtid_domain_id") as u32,
+            semisync: semisync::Settings::read(vars),
         }
     }
 }
@@ -213,7 +220,11 @@ fn give_back_if_large(buf: &mut Vec<u8>) {
 /// What the log mutex (`LOCK_log`) protects: held by one leader through write and sync.
 struct LogState {
     binlog: Option<BinlogFiles>,
+    /// The next GTID sequence number: above every GTID in the binlog, whatever its domain
+    /// (recovery sets it past the checkpoint's and every GTID it read).
     next_gtid_seq: u64,
+    /// The GTIDs of the group being written (emptied before each group, allocation kept).
+    group_gtids: Vec<cohort_binlog::Gtid>,
     next_group: u64,
     /// The group's binlog bytes (or, binlog off, its redo records) are gathered here (emptied
     /// before each group, its allocation kept: a group of hundreds of transactions would
@@ -263,7 +274,23 @@ pub struct CommitPipeline {
     /// at a time: a checkpoint never sees a DDL whose outcome is not known, and a DDL's undo
     /// never races another's (see [`CommitPipeline::lock_ddl`]).
     ddl: wait::Mutex<(), ev::DdlLock>,
+    /// Semi-synchronous replication: groups waiting for a replica's acknowledgement
+    /// ([`super::semisync`]); shared with its timer thread.
+    semisync: Arc<Tracker<Held>>,
+    /// `rpl_semi_sync_master_enabled`, for the status rows (kept by [`Self::follow_settings`]).
+    semisync_enabled: std::sync::atomic::AtomicBool,
+    /// The timer thread of `semisync` was started.
+    semisync_timer: std::sync::atomic::AtomicBool,
+    /// This pipeline, for the threads it starts ([`Self::attach`]).
+    me: std::sync::OnceLock<std::sync::Weak<CommitPipeline>>,
     pub stats: PipelineStats,
+}
+
+/// A group held for a replica's acknowledgement (semi-sync), and what finishing it takes.
+struct Held {
+    group: Vec<Arc<Ticket<Work>>>,
+    /// AFTER_SYNC: the engine commit is still to do. AFTER_COMMIT: None, only the answers are.
+    finish: Option<GroupEnd>,
 }
 
 impl CommitPipeline {
@@ -327,6 +354,14 @@ impl CommitPipeline {
         let upto = binlog.as_ref().map(|b| b.position());
         let binlog_poison = binlog.as_ref().map(|b| b.poison().clone());
         let binlog_end = binlog.as_ref().map(|b| b.committed_end());
+        if let Some(end) = &binlog_end {
+            // One-log mode: the binlog is the redo log, so only synced events may leave the
+            // server (see `binlog_reader`).
+            end.set_follow_synced(mode == CommitMode::OneLog);
+            if let Some(b) = &binlog {
+                b.publish_committed();
+            }
+        }
         CommitPipeline {
             mode,
             engine,
@@ -334,6 +369,7 @@ impl CommitPipeline {
             log: wait::Mutex::new(LogState {
                 binlog,
                 next_gtid_seq,
+                group_gtids: Vec::new(),
                 next_group: 0,
                 group_bytes: Vec::new(),
             }),
@@ -350,6 +386,10 @@ impl CommitPipeline {
             binlog_poison,
             binlog_end,
             ddl: wait::Mutex::new(()),
+            semisync: Arc::new(Tracker::default()),
+            semisync_enabled: std::sync::atomic::AtomicBool::new(false),
+            semisync_timer: std::sync::atomic::AtomicBool::new(false),
+            me: std::sync::OnceLock::new(),
             stats: PipelineStats::default(),
         }
     }
@@ -483,6 +523,27 @@ impl CommitPipeline {
         self.log.lock().next_gtid_seq
     }
 
+    /// One-log mode with `sync_binlog` ≠ 1: a dump thread has sent everything synced and
+    /// more is committed; make it durable so that it may leave (see
+    /// [`super::binlog_reader`]). Coalesced: a caller that finds `upto` synced meanwhile
+    /// (by a group's sync, or another dump thread's) syncs nothing. Takes the log mutex for
+    /// one fsync, like a group; a failure poisons the log (nothing is acknowledged on it).
+    pub fn sync_for_replicas(&self, vars: &SystemVariables, upto: &LogPosition) {
+        let mut log = self.log.lock_blocking();
+        let Some(b) = log.binlog.as_mut() else {
+            return;
+        };
+        if b.current_name() != upto.file || b.synced() >= upto.pos {
+            return;
+        }
+        if let Err(p) = b.sync_for_readers(vars.global_u64("log_sync_delay_us")) {
+            tracing::error!(
+                "syncing the binlog for replicas failed, the binlog is poisoned: {}",
+                p.to_error().message()
+            );
+        }
+    }
+
     /// Stage 1 → 6 for one transaction: returns once it is durable and visible, or failed
     /// (then it is rolled back).
     pub fn commit(&self, vars: &SystemVariables, work: Work) -> Result<()> {
@@ -544,6 +605,7 @@ impl CommitPipeline {
         let (group, flushed, mut log) = self.take_group(&settings);
         let g = log.next_group;
         log.next_group += 1;
+        log.group_gtids.clear();
         let written = match (&self.redo, self.mode, flushed) {
             // Classic stage C3 failed: nothing of the group reached the binlog.
             (_, _, Err(e)) => Written::Failed(e),
@@ -552,26 +614,170 @@ impl CommitPipeline {
             }
             (_, _, Ok(())) => self.write_and_sync(&mut log, &group, &settings),
         };
+        let semi = &settings.semisync;
+        let waits = semi.enabled && self.writes_binlog() && !log.group_gtids.is_empty();
+        let txns = log.group_gtids.len() as u64;
+        let members = group.len() as u64;
+        if let (Written::Committed { end: Some(end) }, true) = (&written, waits && semi.after_sync)
+        {
+            // Semi-sync, AFTER_SYNC: held before the engine commit, registered while the log
+            // mutex is held (log order).
+            let held = Held {
+                finish: Some(self.group_end(g, &group, Some(end.clone()))),
+                group,
+            };
+            let now = self.semisync.register(semi, end.clone(), txns, held);
+            drop(log);
+            self.count_group(members);
+            match now {
+                Some((held, _)) => self.finish_held(held),
+                None => self.start_semisync_timer(),
+            }
+            return;
+        }
         drop(log);
-        self.stats.groups.fetch_add(1, Relaxed);
-        self.stats.commits.fetch_add(group.len() as u64, Relaxed);
+        self.count_group(members);
         self.turn.wait_for(g);
         let end = match written {
             Written::Failed(e) => return self.fail_group(&group, &e, g),
             Written::Committed { end } => end,
         };
-        let finish = GroupEnd {
+        let finish = self.group_end(g, &group, end.clone());
+        if waits {
+            // Semi-sync, AFTER_COMMIT: committed in the engine, the answers held.
+            self.commit_in_engine(&group, finish);
+            let end = end.expect("a binlog group has an end");
+            let held = Held {
+                group,
+                finish: None,
+            };
+            match self.semisync.register(semi, end, txns, held) {
+                Some((held, _)) => self.finish_held(held),
+                None => self.start_semisync_timer(),
+            }
+        } else if settings.leader_commits_group {
+            self.commit_group(&group, finish)
+        } else {
+            self.start_chain(&group, finish)
+        }
+    }
+
+    fn count_group(&self, members: u64) {
+        self.stats.groups.fetch_add(1, Relaxed);
+        self.stats.commits.fetch_add(members, Relaxed);
+    }
+
+    /// What finishing group `g` takes (stage 5's tail, see `finish_group`).
+    fn group_end(&self, g: u64, group: &[Arc<Ticket<Work>>], end: Option<LogPosition>) -> GroupEnd {
+        GroupEnd {
             group: g,
             end,
             prepared: group
                 .iter()
                 .filter_map(|t| t.item.lock().as_ref().and_then(|w| w.prepared))
                 .collect(),
+        }
+    }
+
+    /// A held group was released (acknowledged, timed out, or semi-sync went off): AFTER_SYNC,
+    /// commit it in the engine in its turn (log order); then answer every member.
+    fn finish_held(&self, held: Held) {
+        match held.finish {
+            Some(finish) => {
+                self.turn.wait_for(finish.group);
+                self.commit_group(&held.group, finish);
+            }
+            None => {
+                for t in &held.group {
+                    t.complete(Ok(()), &self.bcast);
+                }
+            }
+        }
+    }
+
+    fn finish_released(&self, released: semisync::Released<Held>) {
+        for (held, _) in released {
+            self.finish_held(held);
+        }
+    }
+
+    /// Remember the `Arc` this pipeline lives in, for the threads it starts (the semi-sync
+    /// timer). The server context calls it once.
+    pub fn attach(self: &Arc<Self>) {
+        let _ = self.me.set(Arc::downgrade(self));
+    }
+
+    /// The semi-sync timer thread (module doc of [`super::semisync`]), started the first
+    /// time a group waits.
+    fn start_semisync_timer(&self) {
+        if self.semisync_timer.swap(true, Relaxed) {
+            return;
+        }
+        let Some(me) = self.me.get().cloned() else {
+            tracing::warn!(
+                "semi-sync: no timer (pipeline not attached); groups wait for acks only"
+            );
+            return;
         };
-        if settings.leader_commits_group {
-            self.commit_group(&group, finish)
+        let tracker = self.semisync.clone();
+        let spawned = std::thread::Builder::new()
+            .name("semisync-timer".into())
+            .spawn(move || {
+                let mut next = None;
+                while tracker.sleep(next) {
+                    let (released, n) = tracker.expire(Instant::now());
+                    next = n;
+                    if released.is_empty() {
+                        continue;
+                    }
+                    tracing::warn!(
+                        "semi-sync: no replica acknowledged within rpl_semi_sync_master_timeout; switching to asynchronous replication"
+                    );
+                    if let Some(p) = me.upgrade() {
+                        p.finish_released(released);
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::error!("semi-sync: cannot start the timer thread: {e}");
+        }
+    }
+
+    /// A replica acknowledged receiving everything up to `pos` (its ack reader thread);
+    /// `asked` is when its dump thread asked. Finishes the groups it covers, here.
+    pub fn replica_ack(&self, pos: &LogPosition, asked: Option<Instant>) {
+        let released = self.semisync.ack(pos, asked);
+        self.finish_released(released);
+    }
+
+    /// A semi-sync replica's dump thread started (`connected`) or ended.
+    pub fn semisync_client(&self, vars: &SystemVariables, connected: bool) {
+        if connected {
+            self.semisync.client_connected();
         } else {
-            self.start_chain(&group, finish)
+            let released = self.semisync.client_gone(&semisync::Settings::read(vars));
+            self.finish_released(released);
+        }
+    }
+
+    /// Is `rpl_semi_sync_master_enabled` on?
+    pub fn semisync_enabled(&self) -> bool {
+        self.semisync_enabled.load(Relaxed)
+    }
+
+    /// A dump thread asked a replica for an acknowledgement.
+    pub fn semisync_asked(&self) {
+        self.semisync.asked();
+    }
+
+    /// `SET GLOBAL rpl_semi_sync_master_*` happened: turning it off releases the groups that
+    /// wait.
+    pub fn follow_settings(&self, vars: &SystemVariables) {
+        let on = vars.global_bool("rpl_semi_sync_master_enabled");
+        self.semisync_enabled.store(on, Relaxed);
+        if !on {
+            let released = self.semisync.disabled();
+            self.finish_released(released);
         }
     }
 
@@ -696,13 +902,20 @@ impl CommitPipeline {
         group: &[Arc<Ticket<Work>>],
         s: &GroupSettings,
     ) -> Written {
-        let first_seq = log.next_gtid_seq;
-        let Some(binlog) = log.binlog.as_mut() else {
+        let LogState {
+            binlog,
+            next_gtid_seq,
+            group_bytes: buf,
+            group_gtids: gtids,
+            ..
+        } = log;
+        let Some(binlog) = binlog.as_mut() else {
             return Written::Committed { end: None };
         };
         let start = binlog.pos();
-        let buf = &mut log.group_bytes;
         buf.clear();
+        gtids.clear();
+        let first_seq = *next_gtid_seq;
         let mut seq = first_seq;
         for t in group {
             let mut item = t.item.lock();
@@ -712,10 +925,17 @@ impl CommitPipeline {
             }
             let at = buf.len();
             buf.append(&mut work.binlog);
-            relocate(&mut buf[at..], start + at as u64, seq, first_seq);
+            let base = start + at as u64;
+            gtids.push(relocate(
+                &mut buf[at..],
+                base,
+                s.gtid_domain_id,
+                seq,
+                first_seq,
+            ));
             seq += 1;
         }
-        log.next_gtid_seq = seq;
+        *next_gtid_seq = seq;
         super::failpoint::hit("before_binlog_write");
         let appended = binlog.append(buf);
         self.stats.binlog_bytes.fetch_add(buf.len() as u64, Relaxed);
@@ -728,7 +948,11 @@ impl CommitPipeline {
             return self.cut_failed_group(p.to_error(), || binlog.cut_back(start));
         }
         super::failpoint::hit("after_binlog_sync");
-        // The commit point is passed: readers may see the group, recovery replays it.
+        // The commit point is passed: its GTIDs enter the state, readers may see the group,
+        // recovery replays it.
+        for g in gtids.iter() {
+            binlog.record_gtid(*g);
+        }
         binlog.publish_committed();
         let end = binlog.position();
         if end.pos >= s.max_binlog_size {
@@ -806,6 +1030,14 @@ impl CommitPipeline {
 
     /// Stage 5 by the leader: engine commits of the whole group in order, then stage 6.
     fn commit_group(&self, group: &[Arc<Ticket<Work>>], finish: GroupEnd) {
+        self.commit_in_engine(group, finish);
+        for t in group {
+            t.complete(Ok(()), &self.bcast);
+        }
+    }
+
+    /// Stage 5 by the leader, without answering anyone.
+    fn commit_in_engine(&self, group: &[Arc<Ticket<Work>>], finish: GroupEnd) {
         for t in group {
             if let Some(txn) = t.take_item().and_then(|w| w.txn) {
                 self.engine.commit(txn);
@@ -813,9 +1045,6 @@ impl CommitPipeline {
         }
         super::failpoint::hit("after_engine_commit");
         self.finish_group(finish);
-        for t in group {
-            t.complete(Ok(()), &self.bcast);
-        }
     }
 
     /// The end of stage 5, once every member is committed in the engine:
@@ -985,7 +1214,77 @@ impl CommitPipeline {
             Value::UInt(s.checkpoint_last_ms.load(Relaxed)),
         ));
         out.push(("Binlog_fsync_time_us".to_string(), Value::UInt(us)));
+        out.extend(self.semisync_status());
         out
+    }
+
+    /// `Rpl_semi_sync_master_*`, as MariaDB names them (times in microseconds).
+    fn semisync_status(&self) -> Vec<(String, Value)> {
+        let t = &self.semisync;
+        let st = &t.stats;
+        let n = |a: &AtomicU64| a.load(Relaxed);
+        let avg = |sum: u64, count: u64| sum.checked_div(count).unwrap_or(0);
+        let on = self.semisync_enabled.load(Relaxed)
+            && t.status(&semisync::Settings {
+                enabled: true,
+                timeout: Duration::ZERO,
+                wait_no_slave: true,
+                after_sync: true,
+            });
+        let rows: Vec<(&str, Value)> = vec![
+            ("Rpl_semi_sync_master_clients", Value::UInt(t.clients())),
+            ("Rpl_semi_sync_master_get_ack", Value::UInt(n(&st.get_ack))),
+            (
+                "Rpl_semi_sync_master_net_avg_wait_time",
+                Value::UInt(avg(n(&st.net_wait_us), n(&st.net_waits))),
+            ),
+            (
+                "Rpl_semi_sync_master_net_wait_time",
+                Value::UInt(n(&st.net_wait_us)),
+            ),
+            (
+                "Rpl_semi_sync_master_net_waits",
+                Value::UInt(n(&st.net_waits)),
+            ),
+            (
+                "Rpl_semi_sync_master_no_times",
+                Value::UInt(n(&st.no_times)),
+            ),
+            ("Rpl_semi_sync_master_no_tx", Value::UInt(n(&st.no_tx))),
+            (
+                "Rpl_semi_sync_master_request_ack",
+                Value::UInt(n(&st.request_ack)),
+            ),
+            (
+                "Rpl_semi_sync_master_status",
+                Value::str(if on { "ON" } else { "OFF" }),
+            ),
+            (
+                "Rpl_semi_sync_master_tx_avg_wait_time",
+                Value::UInt(avg(n(&st.tx_wait_us), n(&st.tx_waits))),
+            ),
+            (
+                "Rpl_semi_sync_master_tx_wait_time",
+                Value::UInt(n(&st.tx_wait_us)),
+            ),
+            (
+                "Rpl_semi_sync_master_tx_waits",
+                Value::UInt(n(&st.tx_waits)),
+            ),
+            (
+                "Rpl_semi_sync_master_wait_sessions",
+                Value::UInt(t.waiting_txns()),
+            ),
+            ("Rpl_semi_sync_master_yes_tx", Value::UInt(n(&st.yes_tx))),
+        ];
+        rows.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+}
+
+impl Drop for CommitPipeline {
+    fn drop(&mut self) {
+        // Stops the semi-sync timer thread (what still waits cannot be finished any more).
+        drop(self.semisync.shut_down());
     }
 }
 

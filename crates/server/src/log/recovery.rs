@@ -15,7 +15,10 @@
 //! 4. a torn or corrupt tail (checksum failure, truncated event, or a transaction without its
 //!    Xid) is cut at the end of the last complete transaction, and reported — but only in the
 //!    last file: damage followed by later files is corruption, and the server refuses to start;
-//! 5. returns the engine and the next GTID sequence number.
+//! 5. returns the engine, the next GTID sequence number and the binlog's GTID state (the
+//!    Gtid_list at the start of the first file read, then every GTID of a complete
+//!    transaction after it — those before the checkpoint position are found by walking the
+//!    event headers, without decoding the rows).
 //!
 //! Transactions whose Xid is in the binlog were acknowledged only after the binlog was synced,
 //! so every acknowledged commit is replayed; a transaction cut with the tail was never
@@ -24,6 +27,7 @@
 use super::binlog::read_index;
 use super::checkpoint::read_latest_checkpoint;
 use super::device::LogDir;
+use super::gtid::GtidState;
 use super::redo::{Lsn, RedoLog, RedoRecord};
 use super::rowimage::row_from_bin;
 use crate::error::{Error, Result};
@@ -31,7 +35,8 @@ use crate::session::{ServerContext, SessionState};
 use crate::storage::{Engine, TableDef};
 use crate::types::Value;
 use cohort_binlog::{
-    gtid_flags, BinlogPos, BinlogReader, DecodedEvent, Event, RowChange as BinChange,
+    gtid_flags, BinlogPos, BinlogReader, DecodedEvent, Event, EventHeader, EventType, Gtid,
+    GtidSeq, RowChange as BinChange, HEADER_LEN,
 };
 use cohort_protocol::ErrorCode;
 use std::collections::HashMap;
@@ -51,6 +56,8 @@ pub struct RecoveryReport {
     /// (`innodb_flush_log_at_trx_commit` 0 or 2 and a crash: their engine changes are lost).
     pub binlog_without_prepare: u64,
     pub next_gtid_seq: u64,
+    /// The binlog's GTID state at its end (see [`super::gtid`]).
+    pub gtids: GtidState,
     /// The highest XID seen (new transactions are numbered above it).
     pub max_xid: u64,
     /// The checkpoint recovery started from, if any.
@@ -177,16 +184,29 @@ fn scan_file(
     on: &mut dyn FnMut(BinlogItem<'_>) -> Result<()>,
 ) -> Result<u64> {
     let (events, mut good_end) = events_from(data, from);
+    gtids_before(data, good_end.min(from), &mut report.gtids);
     let mut maps: HashMap<u64, (String, String)> = HashMap::new();
     let mut pending: Option<Pending> = None;
+    let mut pending_gtid: Option<Gtid> = None;
     let mut ddl_next = false;
     for ev in &events {
-        let DecodedEvent { event, .. } = ev;
+        let DecodedEvent { event, header, .. } = ev;
         match event {
+            Event::GtidList(l) => {
+                l.gtids.iter().for_each(|g| report.gtids.record(*g));
+                if pending.is_none() && !ddl_next {
+                    good_end = ev.end().0;
+                }
+            }
             Event::Gtid(g) => {
                 report.next_gtid_seq = report.next_gtid_seq.max(g.seq.0 + 1);
                 ddl_next = g.flags2 & gtid_flags::STANDALONE != 0;
                 pending = (!ddl_next).then(Vec::new);
+                pending_gtid = Some(Gtid {
+                    domain_id: g.domain_id,
+                    server_id: header.server_id,
+                    seq: g.seq,
+                });
             }
             Event::TableMap(m) => {
                 maps.insert(m.table_id.0, (m.db.clone(), m.table.clone()));
@@ -208,6 +228,9 @@ fn scan_file(
                     })?;
                     report.transactions += 1;
                 }
+                if let Some(g) = pending_gtid.take() {
+                    report.gtids.record(g);
+                }
                 good_end = ev.end().0;
             }
             Event::Query(q) if ddl_next => {
@@ -218,6 +241,9 @@ fn scan_file(
                 })?;
                 report.ddl += 1;
                 ddl_next = false;
+                if let Some(g) = pending_gtid.take() {
+                    report.gtids.record(g);
+                }
                 good_end = ev.end().0;
             }
             _ if pending.is_none() && !ddl_next => good_end = ev.end().0,
@@ -225,6 +251,44 @@ fn scan_file(
         }
     }
     Ok(good_end)
+}
+
+/// The GTID state the events before `end` (the checkpoint position: complete transactions
+/// only) add: the file's Gtid_list and every GTID event, found by walking the event headers —
+/// the rows are not decoded.
+fn gtids_before(data: &[u8], end: u64, gtids: &mut GtidState) {
+    let end = (end as usize).min(data.len());
+    let mut off = 4;
+    while off + HEADER_LEN <= end {
+        let header = EventHeader::parse(data[off..off + HEADER_LEN].try_into().expect("19 bytes"));
+        let size = header.event_size as usize;
+        if size < HEADER_LEN || off + size > end {
+            break;
+        }
+        let body = &data[off + HEADER_LEN..off + size];
+        match header.event_type {
+            EventType::GTID if body.len() >= 12 => gtids.record(Gtid {
+                domain_id: u32::from_le_bytes(body[8..12].try_into().expect("4 bytes")),
+                server_id: header.server_id,
+                seq: GtidSeq(u64::from_le_bytes(body[..8].try_into().expect("8 bytes"))),
+            }),
+            EventType::GTID_LIST if body.len() >= 4 => {
+                let n = (u32::from_le_bytes(body[..4].try_into().expect("4 bytes")) & 0x0fff_ffff)
+                    as usize;
+                for e in body[4..].chunks_exact(16).take(n) {
+                    gtids.record(Gtid {
+                        domain_id: u32::from_le_bytes(e[..4].try_into().expect("4 bytes")),
+                        server_id: cohort_binlog::ServerId(u32::from_le_bytes(
+                            e[4..8].try_into().expect("4 bytes"),
+                        )),
+                        seq: GtidSeq(u64::from_le_bytes(e[8..16].try_into().expect("8 bytes"))),
+                    });
+                }
+            }
+            _ => {}
+        }
+        off += size;
+    }
 }
 
 /// DDL errors that mean "the checkpoint already holds this statement's effect".

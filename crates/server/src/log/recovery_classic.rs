@@ -106,6 +106,7 @@ fn binlog_xids(
         Ok(())
     })?;
     report.next_gtid_seq = scanned.next_gtid_seq;
+    report.gtids = std::mem::take(&mut scanned.gtids);
     report.notes.append(&mut scanned.notes);
     Ok(xids)
 }

@@ -14,8 +14,11 @@
 //! | DATE / DATETIME(f) / TIMESTAMP(f) | Date / DateTime2 / Timestamp2 | TIMESTAMP as UTC seconds |
 
 use crate::storage::TableDef;
-use crate::types::{DataType, Date, DateTime, Decimal, Value};
-use cohort_binlog::{BinValue, ColumnDef as BinColumn, ColumnKind, TableId, TableMap};
+use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
+use cohort_binlog::{
+    BinValue, ColumnDef as BinColumn, ColumnKind, KeyPart, RowMetadata, TableId, TableMap,
+    TableMeta,
+};
 use std::borrow::Cow;
 
 /// The binlog column kind of a declared type.
@@ -59,8 +62,36 @@ fn blob_len_bytes(max_bytes: u64) -> u8 {
     }
 }
 
-/// The Table_map of a table.
-pub fn table_map(id: u64, db: &str, def: &TableDef) -> TableMap {
+/// The Table_map of a table, with the optional metadata `binlog_row_metadata` asks for
+/// ([`cohort_binlog::tablemeta`]): MINIMAL adds signedness and character sets, FULL also the
+/// column names and the primary key.
+pub fn table_map(id: u64, db: &str, def: &TableDef, level: RowMetadata) -> TableMap {
+    let meta = match level {
+        RowMetadata::NoLog => TableMeta::default(),
+        RowMetadata::Minimal | RowMetadata::Full => {
+            let full = level == RowMetadata::Full;
+            TableMeta {
+                signedness: true,
+                charsets: Some(
+                    def.columns
+                        .iter()
+                        .filter(|c| kind_of(&c.data_type).is_character())
+                        .map(|c| collation_id(&c.data_type))
+                        .collect(),
+                ),
+                column_names: full.then(|| def.columns.iter().map(|c| c.name.clone()).collect()),
+                primary_key: def.primary_key.as_ref().filter(|_| full).map(|pk| {
+                    pk.parts
+                        .iter()
+                        .map(|p| KeyPart {
+                            column: p.column as u32,
+                            prefix: p.prefix_len.unwrap_or(0),
+                        })
+                        .collect()
+                }),
+            }
+        }
+    };
     TableMap {
         table_id: TableId(id),
         db: db.to_string(),
@@ -73,6 +104,17 @@ pub fn table_map(id: u64, db: &str, def: &TableDef) -> TableMap {
                 nullable: c.nullable,
             })
             .collect(),
+        meta,
+    }
+}
+
+/// MariaDB's collation id of a character (or binary) column: utf8mb4_general_ci 45,
+/// utf8mb4_bin 46, binary 63.
+pub fn collation_id(t: &DataType) -> u16 {
+    match t.collation() {
+        Collation::Utf8mb4GeneralCi => 45,
+        Collation::Utf8mb4Bin => 46,
+        Collation::Binary => 63,
     }
 }
 
@@ -128,15 +170,15 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
     }
 }
 
-/// A binlog value back in the engine's form for a column of type `t`.
+/// A binlog value back in the engine's form for a column of type `t`. An unsigned column's
+/// value read through a Table_map without signedness (`binlog_row_metadata = NO_LOG`, the
+/// default) comes back as a negative `Int` of the column's width: it is read back unsigned.
 pub fn from_bin(t: &DataType, v: &BinValue) -> Value {
     match v {
         BinValue::Null => Value::Null,
+        BinValue::Int(i) if t.is_unsigned() => unsigned_value(as_unsigned(t, *i)),
         BinValue::Int(i) => Value::Int(*i),
-        BinValue::UInt(u) => match i64::try_from(*u) {
-            Ok(i) => Value::Int(i),
-            Err(_) => Value::UInt(*u),
-        },
+        BinValue::UInt(u) => unsigned_value(*u),
         BinValue::Float(f) => Value::Double(*f as f64),
         BinValue::Double(d) => Value::Double(*d),
         BinValue::Decimal(d) => Value::Decimal(d.clone()),
@@ -169,6 +211,25 @@ pub fn from_bin(t: &DataType, v: &BinValue) -> Value {
             let _ = t;
             Value::DateTime(from_epoch_seconds(*secs as i64, *micro))
         }
+    }
+}
+
+/// An unsigned integer as the engine keeps it: `Int` when it fits.
+fn unsigned_value(u: u64) -> Value {
+    match i64::try_from(u) {
+        Ok(i) => Value::Int(i),
+        Err(_) => Value::UInt(u),
+    }
+}
+
+/// A sign-extended integer of an unsigned column's width, read back unsigned.
+fn as_unsigned(t: &DataType, i: i64) -> u64 {
+    match t {
+        DataType::TinyInt { .. } => i as u8 as u64,
+        DataType::SmallInt { .. } => i as u16 as u64,
+        DataType::MediumInt { .. } => (i as u64) & 0xff_ffff,
+        DataType::Int { .. } => i as u32 as u64,
+        _ => i as u64,
     }
 }
 

@@ -13,10 +13,10 @@ use cohort_protocol::ErrorCode;
 use std::sync::Arc;
 
 /// A server context whose binlog lives in `dir`, recovered from what `dir` holds.
-pub(super) fn context_on(dir: &SimDir) -> ServerContext {
+pub(crate) fn context_on(dir: &SimDir) -> ServerContext {
     let (engine, report) = recover_one_log(dir, "binlog").unwrap();
     let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
-    let binlog = BinlogFiles::open(logdir, "binlog", 1).unwrap();
+    let binlog = BinlogFiles::open(logdir, "binlog", 1, report.gtids.clone()).unwrap();
     let pipeline = Arc::new(CommitPipeline::one_log(
         engine.clone(),
         binlog,
@@ -30,7 +30,7 @@ pub(super) fn context_on(dir: &SimDir) -> ServerContext {
     )
 }
 
-pub(super) fn run(
+pub(crate) fn run(
     ctx: &ServerContext,
     sess: &mut SessionState,
     sql_text: &str,
@@ -53,7 +53,7 @@ pub(super) fn count(ctx: &ServerContext, sess: &mut SessionState) -> i64 {
     }
 }
 
-pub(super) fn setup(ctx: &ServerContext) -> SessionState {
+pub(crate) fn setup(ctx: &ServerContext) -> SessionState {
     let mut s = SessionState::new(1, "root", "%", None);
     run(ctx, &mut s, "CREATE DATABASE d").unwrap();
     run(
@@ -311,7 +311,7 @@ fn binlog_off_redo_commits_survive_and_a_failed_sync_poisons() {
 // ---- classic mode: redo Prepare records, the binlog as coordinator ----
 
 /// A classic-mode context on `dir`, recovered from what `dir` holds, and the recovery report.
-pub(super) fn classic_context_on(dir: &SimDir) -> (ServerContext, super::recovery::RecoveryReport) {
+pub(crate) fn classic_context_on(dir: &SimDir) -> (ServerContext, super::recovery::RecoveryReport) {
     classic_context_with_segments(dir, 1 << 20)
 }
 
@@ -329,7 +329,7 @@ fn classic_context_with_segments(
         delay.clone(),
     )
     .unwrap();
-    let binlog = BinlogFiles::open(logdir.clone(), "binlog", 1).unwrap();
+    let binlog = BinlogFiles::open(logdir.clone(), "binlog", 1, Default::default()).unwrap();
     let pipeline = Arc::new(CommitPipeline::classic(
         engine.clone(),
         binlog,
@@ -353,7 +353,7 @@ pub(super) fn classic(dir: &SimDir) -> ServerContext {
     classic_context_on(dir).0
 }
 
-pub(super) fn status(ctx: &ServerContext, name: &str) -> u64 {
+pub(crate) fn status(ctx: &ServerContext, name: &str) -> u64 {
     let rows = ctx.pipeline.status();
     match rows.iter().find(|(n, _)| n == name) {
         Some((_, Value::UInt(v))) => *v,
@@ -387,12 +387,17 @@ fn hold_prepared(ctx: &ServerContext, sql_text: &str) -> (super::Work, super::pi
     let xid = ctx
         .next_xid
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let changes = txn.changes();
-    let binlog = super::encode::transaction_events(&changes, xid, 1).unwrap();
+    let changes = txn.changes_positioned();
+    let opts = super::encode::EventOptions {
+        server_id: 1,
+        row_metadata: cohort_binlog::RowMetadata::NoLog,
+        annotations: &[],
+    };
+    let binlog = super::encode::transaction_events(&changes, xid, &opts).unwrap();
     let mut redo = Vec::new();
     let refs = changes
         .iter()
-        .map(super::redo::RedoChangeRef::from_row_change);
+        .map(|(_, c)| super::redo::RedoChangeRef::from_row_change(c));
     super::redo::encode_txn(&mut redo, super::redo::TxnRecordKind::Prepare, xid, refs);
     drop(changes);
     let p = ctx.pipeline.prepare_in_redo(&ctx.vars, xid, &redo).unwrap();

@@ -185,6 +185,8 @@ enum Next {
     /// Served [`ROUNDS`] times and may have more to read: back of the queue.
     Yield,
     AwaitCommit,
+    /// The session accepted a binlog dump: the connection leaves the pool.
+    Dump,
     Close,
 }
 
@@ -297,6 +299,7 @@ impl PoolConn {
                     return self.group().enqueue(self.clone(), high);
                 }
                 Next::Close => return self.close(&mut io),
+                Next::Dump => return self.hand_over_dump(&mut io),
                 Next::AwaitCommit => {
                     if self.park() {
                         return;
@@ -527,6 +530,45 @@ impl PoolConn {
                 // The last answer (an ERR, usually) goes out if the socket takes it now.
                 let _ = self.flush(io, out);
                 Some(Next::Close)
+            }
+            Flow::Dump => {
+                // Answers before the dump go out first (what the socket does not take now,
+                // the dump thread writes).
+                let _ = self.flush(io, out);
+                Some(Next::Dump)
+            }
+        }
+    }
+
+    /// A binlog dump takes the connection over: out of its group's epoll and table, onto a
+    /// dump thread of its own, so that waiting for new events never pins a worker (see
+    /// `crate::replication`). The socket is not shut down: the dump thread has it.
+    fn hand_over_dump(&self, io: &mut ConnIo) {
+        io.closed = true;
+        if io.registered.take().is_some() {
+            let _ = self.group().epoll.remove(self.stream.as_raw_fd());
+        }
+        self.group().forget(self.token);
+        let Some(mut req) = io.session.take_dump() else {
+            return;
+        };
+        let ctx = self.shared.ctx.clone();
+        let timeout = std::time::Duration::from_secs(ctx.vars.global_u64("net_write_timeout"));
+        let tls = req.tls.take();
+        let socket = self
+            .stream
+            .try_clone()
+            .and_then(|s| crate::replication::socket::for_stream(s, tls, timeout));
+        match socket {
+            Ok(socket) => {
+                // Already sealed (inside TLS): written to the socket as they are.
+                let unsent = std::mem::take(&mut io.unsent);
+                crate::replication::spawn(ctx, req, socket, unsent, io.slot.take());
+            }
+            Err(e) => {
+                tracing::warn!("thread pool: cannot hand a connection to a dump thread: {e}");
+                let _ = self.stream.shutdown(Shutdown::Both);
+                io.slot = None;
             }
         }
     }

@@ -54,10 +54,12 @@ pub fn commit_transaction(
         return Err(e);
     }
     let xid = ctx.next_xid.fetch_add(1, Ordering::Relaxed);
+    let annotations = sess.take_annotations();
+    let opts = event_options(ctx, &annotations);
     let work = if ctx.pipeline.two_phase() {
-        prepare_two_phase(ctx, txn, xid)?
+        prepare_two_phase(ctx, txn, xid, &opts)?
     } else if ctx.pipeline.writes_binlog() {
-        match encode::transaction_events(&txn.changes(), xid, server_id(ctx)) {
+        match encode::transaction_events(&txn.changes_positioned(), xid, &opts) {
             Ok(b) => Work::new(Some(txn), b),
             Err(e) => {
                 ctx.engine.rollback(txn);
@@ -87,11 +89,18 @@ pub fn commit_transaction(
 /// Classic stage C1: encode the binlog events and the redo Prepare record (full row images)
 /// outside any lock, then append the Prepare record (synced here with
 /// `log_flush_placement = prepare`). On error the transaction is rolled back.
-fn prepare_two_phase(ctx: &ServerContext, txn: Txn, xid: u64) -> Result<Work> {
-    let changes = txn.changes();
-    let encoded = encode::transaction_events(&changes, xid, server_id(ctx)).map(|binlog| {
+fn prepare_two_phase(
+    ctx: &ServerContext,
+    txn: Txn,
+    xid: u64,
+    opts: &encode::EventOptions<'_>,
+) -> Result<Work> {
+    let changes = txn.changes_positioned();
+    let encoded = encode::transaction_events(&changes, xid, opts).map(|binlog| {
         let mut redo = Vec::new();
-        let refs = changes.iter().map(RedoChangeRef::from_row_change);
+        let refs = changes
+            .iter()
+            .map(|(_, c)| RedoChangeRef::from_row_change(c));
         encode_txn(&mut redo, TxnRecordKind::Prepare, xid, refs);
         (binlog, redo)
     });
@@ -128,11 +137,12 @@ pub fn log_ddl(
         return Ok(());
     }
     let conn = sess.conn_id;
+    let settings = ddl_settings(ctx, sess);
     if ctx.pipeline.two_phase() {
         // Classic mode: a PreparedDdl record, resolved at recovery against the Query event,
         // which carries the same XID (the binlog decides, as for a transaction).
         let xid = ctx.next_xid.fetch_add(1, Ordering::Relaxed);
-        let bytes = encode::ddl_events(db, sql, conn, server_id(ctx), Some(xid))?;
+        let bytes = encode::ddl_events(db, sql, conn, server_id(ctx), &settings, Some(xid))?;
         let mut redo = Vec::new();
         let sql = sql.to_string();
         encode_record(
@@ -148,12 +158,74 @@ pub fn log_ddl(
             .pipeline
             .commit(&ctx.vars, Work::prepared_ddl(bytes, prepared));
     }
-    let bytes = encode::ddl_events(db, sql, conn, server_id(ctx), None)?;
+    let bytes = encode::ddl_events(db, sql, conn, server_id(ctx), &settings, None)?;
     ctx.pipeline.commit(&ctx.vars, Work::new(None, bytes))
 }
 
 fn server_id(ctx: &ServerContext) -> u32 {
     ctx.vars.global_u64("server_id") as u32
+}
+
+/// How the session's transactions are written (`binlog_row_metadata`, `server_id`), with the
+/// transaction's statement texts.
+fn event_options<'a>(
+    ctx: &ServerContext,
+    annotations: &'a [(usize, String)],
+) -> encode::EventOptions<'a> {
+    let row_metadata = match ctx.vars.global("binlog_row_metadata") {
+        Some(crate::types::Value::Bytes(b)) if b == b"FULL" => cohort_binlog::RowMetadata::Full,
+        Some(crate::types::Value::Bytes(b)) if b == b"MINIMAL" => {
+            cohort_binlog::RowMetadata::Minimal
+        }
+        _ => cohort_binlog::RowMetadata::NoLog,
+    };
+    encode::EventOptions {
+        server_id: server_id(ctx),
+        row_metadata,
+        annotations,
+    }
+}
+
+/// The session settings a DDL statement's Query event carries.
+fn ddl_settings(ctx: &ServerContext, sess: &SessionState) -> encode::DdlSettings {
+    let text = |name: &str| {
+        sess.var(ctx, name)
+            .map(|v| crate::vars::display(&v))
+            .unwrap_or_default()
+    };
+    let time_zone = text("time_zone");
+    encode::DdlSettings {
+        sql_mode: text("sql_mode"),
+        auto_is_null: text("sql_auto_is_null") == "ON",
+        charset: [
+            charset_collation_id(&text("character_set_client")),
+            collation_id(&text("collation_connection")),
+            collation_id(&text("collation_server")),
+        ],
+        time_zone: (!time_zone.eq_ignore_ascii_case("SYSTEM")).then_some(time_zone),
+    }
+}
+
+/// MariaDB's id of a collation Cohort knows (45, utf8mb4_general_ci, otherwise).
+fn collation_id(name: &str) -> u16 {
+    match name.to_ascii_lowercase().as_str() {
+        "utf8mb4_bin" => 46,
+        "utf8mb3_general_ci" | "utf8_general_ci" => 33,
+        "latin1_swedish_ci" => 8,
+        "binary" => 63,
+        _ => 45,
+    }
+}
+
+/// The id of a character set's default collation.
+fn charset_collation_id(name: &str) -> u16 {
+    match name.to_ascii_lowercase().as_str() {
+        "utf8mb3" | "utf8" => 33,
+        "latin1" => 8,
+        "binary" => 63,
+        "ascii" => 11,
+        _ => 45,
+    }
 }
 
 impl Session {
@@ -176,6 +248,11 @@ impl Session {
     /// `out`; on Err they are replaced by an ERR packet with the same sequence id. Then the
     /// commands buffered meanwhile are served, as [`Session::on_bytes`] would.
     pub fn on_commit_done(&mut self, result: Result<()>, out: &mut Vec<u8>) -> Flow {
+        // Inside TLS the held (plaintext) response is sealed now, in order with what follows.
+        self.sealed(out, |s, plain| s.release_held(result, plain))
+    }
+
+    fn release_held(&mut self, result: Result<()>, out: &mut Vec<u8>) -> Flow {
         let Some(seq) = self.held_seq.take() else {
             return Flow::Continue;
         };

@@ -1,14 +1,22 @@
 //! The connection phase: greeting, HandshakeResponse41, AuthSwitch, login checks.
 //!
 //! Order of checks, as MySQL does them: connection limit (1040, after reading the response,
-//! so that every client reports it cleanly), then the password (1045), then the initial
-//! database (1049 unknown, 1044 not granted). Any failure closes the connection.
+//! so that every client reports it cleanly), then `require_secure_transport` (3159 for a
+//! connection outside TLS), then the password and the account's `REQUIRE` (1045, the same
+//! answer for both, as MariaDB), then the initial database (1049 unknown, 1044 not granted).
+//! Any failure closes the connection.
+//!
+//! An SSLRequest in place of the HandshakeResponse (only when the greeting offered
+//! `CLIENT_SSL`) starts TLS: nothing is answered, the session reads on inside TLS and expects
+//! the HandshakeResponse there, with sequence id 2 (see [`crate::tls`]).
 
 use super::{Flow, Phase, Session};
+use crate::accounts::TransportRequirement;
 use crate::status::StatusCounter;
 use cohort_protocol::{
-    check_native, scramble_from_random, status, AuthSwitchRequest, ErrorCode, Handshake,
-    HandshakeResponse, OkPacket, NATIVE_PASSWORD_PLUGIN, SCRAMBLE_LEN, SERVER_CAPABILITIES,
+    capability, check_native, scramble_from_random, status, AuthSwitchRequest, ErrorCode,
+    Handshake, HandshakeResponse, OkPacket, SslRequest, NATIVE_PASSWORD_PLUGIN, SCRAMBLE_LEN,
+    SERVER_CAPABILITIES,
 };
 
 /// A login waiting for the client's answer to AuthSwitchRequest.
@@ -24,7 +32,10 @@ pub(super) fn new_scramble() -> [u8; SCRAMBLE_LEN] {
 impl Session {
     /// HandshakeV10, as one framed packet with sequence id 0.
     pub(super) fn greeting(&mut self) -> Vec<u8> {
-        let hs = Handshake::new(crate::VERSION, self.conn_id, self.scramble);
+        let mut hs = Handshake::new(crate::HANDSHAKE_VERSION, self.conn_id, self.scramble);
+        if self.tls_offer.is_some() {
+            hs.capabilities |= capability::SSL;
+        }
         self.writer.set_seq(0);
         self.writer.write_with(|out| hs.encode(out));
         let bytes = self.writer.bytes().to_vec();
@@ -35,6 +46,9 @@ impl Session {
     }
 
     pub(super) fn on_handshake_response(&mut self, payload: &[u8]) -> Flow {
+        if SslRequest::parse(payload).is_some() {
+            return self.on_ssl_request();
+        }
         let resp = match HandshakeResponse::parse(payload) {
             Ok(r) => r,
             Err(e) => return self.refuse(e.error_code(), "Bad handshake"),
@@ -42,6 +56,13 @@ impl Session {
         self.client_caps = resp.capabilities & SERVER_CAPABILITIES;
         if self.over_limit {
             return self.refuse(ErrorCode::ConCount, "Too many connections");
+        }
+        if self.tls.is_none() && self.ctx.vars.global_bool("require_secure_transport") {
+            return self.refuse(
+                ErrorCode::SecureTransportRequired,
+                "Connections using insecure transport are prohibited while \
+                 --require_secure_transport=ON.",
+            );
         }
         let plugin = resp
             .auth_plugin
@@ -59,6 +80,19 @@ impl Session {
             return Flow::Continue;
         }
         self.login(&resp.user, &resp.auth_response, resp.database)
+    }
+
+    /// SSLRequest: continue inside TLS (if the greeting offered it, and only once).
+    fn on_ssl_request(&mut self) -> Flow {
+        let offered = self.tls_offer.as_ref().filter(|_| self.tls.is_none());
+        let Some(tls) = offered else {
+            return self.refuse(ErrorCode::HandshakeError, "Bad handshake");
+        };
+        self.tls = Some(Box::new(tls.link()));
+        self.tls_starting = true;
+        self.ctx.status.incr(StatusCounter::SslAccepts);
+        self.phase = Phase::AwaitResponse;
+        Flow::Continue
     }
 
     pub(super) fn on_auth_switch_response(&mut self, pending: PendingLogin, token: &[u8]) -> Flow {
@@ -88,7 +122,8 @@ impl Session {
         Flow::Authenticated
     }
 
-    /// The account this user logs in as, if the token proves the password.
+    /// The account this user logs in as, if the token proves the password and the connection
+    /// meets the account's `REQUIRE` (TLS; a verified client certificate for X509).
     pub(super) fn authenticate(
         &self,
         user: &str,
@@ -99,7 +134,13 @@ impl Session {
             None => token.is_empty(),
             Some(stored) => check_native(stored, &self.scramble, token),
         };
-        ok.then_some(account)
+        let tls = self.tls_info();
+        let transport_ok = match account.require {
+            TransportRequirement::None => true,
+            TransportRequirement::Ssl => tls.is_some(),
+            TransportRequirement::X509 => tls.is_some_and(|t| t.client_verified),
+        };
+        (ok && transport_ok).then_some(account)
     }
 
     /// 1049 for a database that does not exist, 1044 for one not granted.
@@ -109,6 +150,10 @@ impl Session {
         host: &str,
         db: &str,
     ) -> crate::error::Result<()> {
+        // Every account may use information_schema (CDC clients log in to it).
+        if db.eq_ignore_ascii_case("information_schema") {
+            return Ok(());
+        }
         if !self.ctx.engine.database_exists(db) {
             return Err(crate::error::Error::bad_db(db));
         }

@@ -45,6 +45,8 @@ impl Session {
             Command::ResetConnection => self.on_reset_connection(),
             Command::ChangeUser(cu) => self.on_change_user(cu),
             Command::SetOption(_) => self.reply_ok(),
+            Command::RegisterSlave(r) => self.on_register_slave(r),
+            Command::BinlogDump(d) => self.on_binlog_dump(d),
             Command::StmtFetch { .. } | Command::Unknown(_) => {
                 self.writer
                     .write_err(ErrorCode::UnknownCom, "Unknown command");
@@ -57,6 +59,10 @@ impl Session {
         self.state
             .as_mut()
             .expect("commands are served only after login")
+    }
+
+    pub(super) fn reply_ok_packet(&mut self) -> Flow {
+        self.reply_ok()
     }
 
     fn reply_ok(&mut self) -> Flow {
@@ -97,23 +103,33 @@ impl Session {
         let ctx = self.ctx.clone();
         let state = self.state.as_mut().expect("logged in");
         let _budget = budget(&ctx, state);
+        let annotation = annotation_start(&ctx, state);
         let result = match crate::memory::check(memory::parse_estimate(text)) {
             Ok(()) => sql::execute_text(&ctx, state, text),
             Err(e) => Err(record(state, e)),
         };
-        self.finish_statement(result, RowFormat::Text)
+        let annotation = annotation.map(|first| (first, text.to_string()));
+        self.finish_statement(result, RowFormat::Text, annotation)
     }
 
-    /// After a statement: undo what the error calls for, autocommit, then answer.
+    /// After a statement: undo what the error calls for, keep its text for Annotate_rows if
+    /// it changed rows (`annotation`: where the transaction's changes stood before it, and the
+    /// text), autocommit, then answer.
     fn finish_statement(
         &mut self,
         result: crate::error::Result<QueryResult>,
         format: RowFormat,
+        annotation: Option<(usize, String)>,
     ) -> Flow {
         let ctx = self.ctx.clone();
         let state = self.state.as_mut().expect("logged in");
         let result = match result {
-            Ok(r) => state.end_statement(&ctx, true).map(|_| r),
+            Ok(r) => {
+                if let Some((first, text)) = annotation {
+                    state.annotate(first, text);
+                }
+                state.end_statement(&ctx, true).map(|_| r)
+            }
             Err(e) => {
                 if e.action() == Action::RollbackTransaction {
                     state.rollback(&ctx);
@@ -234,9 +250,16 @@ impl Session {
             }
         };
         let values: Vec<Value> = params.into_iter().map(param_to_value).collect();
+        let annotation = annotation_start(&ctx, state);
         let result = sql::execute_prepared(&ctx, state, &entry.prepared, &values);
+        let annotation = annotation.map(|first| {
+            (
+                first,
+                super::annotate::expand(entry.prepared.text(), &values),
+            )
+        });
         drop(values);
-        self.finish_statement(result, RowFormat::Binary)
+        self.finish_statement(result, RowFormat::Binary, annotation)
     }
 
     /// COM_STMT_SEND_LONG_DATA: no reply, even on error (it surfaces at execute, as in
@@ -315,6 +338,12 @@ impl Session {
 /// holds (see [`crate::session::memory`]).
 fn budget(ctx: &crate::session::ServerContext, state: &SessionState) -> crate::memory::BudgetGuard {
     crate::memory::enter_budget(state.mem_limit(ctx), state.memory.held())
+}
+
+/// Where the open transaction's changes stand before a statement, if its text is to be kept
+/// for Annotate_rows (see [`super::annotate`]).
+fn annotation_start(ctx: &crate::session::ServerContext, state: &SessionState) -> Option<usize> {
+    super::annotate::wanted(ctx, state).then(|| state.txn.as_ref().map_or(0, |t| t.change_count()))
 }
 
 /// A statement refused before it ran: its error is the one SHOW WARNINGS shows.

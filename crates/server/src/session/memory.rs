@@ -14,6 +14,7 @@
 //! | warnings | 65 535 a statement (what an OK packet can count), messages cut to 512 bytes as in MariaDB: at most 34 MB | [`crate::sql`]'s `Env::warn` |
 //! | the command being read | one payload of at most `max_allowed_packet` (1153), plus its copy | [`cohort_protocol::PacketReader`] |
 //! | responses not yet sent | pipelined commands are served until [`OUTPUT_BATCH`] bytes of responses wait; then the scheduler writes them (and waits for the socket) before serving more | [`super::Session::on_bytes`] |
+//! | TLS ([`crate::tls`]) | the responses exist twice while they are sealed (plaintext, and TLS records 22 bytes longer per 16 KiB); rustls holds at most one incomplete record (18 KiB) or handshake message (64 KiB) it received, and nothing it sends (sealed records go straight to the output) | [`crate::tls::Link`] |
 //!
 //! So the most memory one connection can hold is about
 //!
@@ -25,6 +26,8 @@
 //! + 34 MB                           the last statement's warnings (counted in the first
 //!                                   term while the statement runs)
 //! + OUTPUT_BATCH + 32 KiB           responses of pipelined commands, read and write buffers
+//! (+ 1 × max_session_mem_used       inside TLS: the sealed copy of a result set,
+//!  + 82 KiB)                        and rustls's receive buffer)
 //! ```
 //!
 //! With the defaults (1 GiB, 16 MiB) that is about 2.1 GiB, and a test holds a hostile
@@ -52,12 +55,14 @@ pub struct SessionMemory {
     pub long_data: u64,
     /// User variables: names and values.
     pub user_vars: u64,
+    /// The open transaction's statement texts kept for Annotate_rows.
+    pub annotations: u64,
 }
 
 impl SessionMemory {
     /// Everything held.
     pub fn held(&self) -> u64 {
-        self.statements + self.long_data + self.user_vars
+        self.statements + self.long_data + self.user_vars + self.annotations
     }
 }
 

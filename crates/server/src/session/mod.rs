@@ -15,6 +15,13 @@
 //!                          │ unknown db → ERR 1049, Close          COM_QUIT / fatal → Close
 //! ```
 //!
+//! TLS: when the server has TLS configured the greeting offers `CLIENT_SSL`; a client's
+//! SSLRequest moves the connection into a [`crate::tls::Link`] (see [`crate::tls`]) and from
+//! then on `on_bytes` takes and returns ciphertext: it decrypts into the packet reader, serves
+//! as before into a plaintext buffer, and seals that into the output. Every entry point that
+//! produces output (`on_bytes`, `on_commit_done`) goes through [`Session::sealed`], so both
+//! schedulers need nothing TLS-specific. A TLS error answers rustls's alert and closes.
+//!
 //! Closing is final: once a command answers `Close` (COM_QUIT, a failed COM_CHANGE_USER, a
 //! fatal error) the session is `Closed` and no packet the client pipelined behind it is
 //! served, whichever scheduler drives it.
@@ -35,9 +42,11 @@
 //! [`memory::OUTPUT_BATCH`]; the session then pauses ([`Session::has_buffered_commands`]) so
 //! the scheduler writes them before serving the rest.
 
+mod annotate;
 pub mod commit;
 mod connect;
 mod dispatch;
+mod dump;
 pub mod memory;
 #[cfg(test)]
 mod memory_tests;
@@ -46,6 +55,8 @@ pub mod state;
 mod statements;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tls_tests;
 
 pub use state::{ServerContext, SessionState, Warning};
 
@@ -66,6 +77,9 @@ pub enum Flow {
     /// Write the output, then read nothing more: the last command's commit was deferred and
     /// its response is held until [`Session::on_commit_done`] (pool of threads only).
     AwaitCommit,
+    /// Write the output, then run the dump [`Session::take_dump`] gives on this connection:
+    /// the session serves it no more (see [`crate::replication`]).
+    Dump,
 }
 
 /// Where the connection is in its life.
@@ -109,6 +123,18 @@ pub struct Session {
     /// responses were waiting: the scheduler writes them, then calls [`Session::on_bytes`]
     /// again (with no new bytes) before it reads more.
     paused: bool,
+    /// An accepted COM_BINLOG_DUMP, until the socket owner takes it.
+    dump: Option<crate::replication::DumpRequest>,
+    /// The TLS the greeting offered (`CLIENT_SSL`), if the server has TLS configured.
+    tls_offer: Option<Arc<crate::tls::Tls>>,
+    /// The connection's TLS, from its SSLRequest on: every byte in and out goes through it.
+    tls: Option<Box<crate::tls::Link>>,
+    /// The SSLRequest was just served: stop serving packets, the rest of the input is TLS.
+    tls_starting: bool,
+    /// The TLS handshake completed (counted once in `Ssl_finished_accepts`).
+    tls_established: bool,
+    /// Responses waiting to be sealed (inside TLS), kept between calls for its allocation.
+    plain_out: Vec<u8>,
 }
 
 impl Session {
@@ -120,6 +146,7 @@ impl Session {
         over_limit: bool,
     ) -> (Session, Vec<u8>) {
         let max = ctx.vars.global_u64("max_allowed_packet") as usize;
+        let tls_offer = ctx.tls();
         let mut s = Session {
             ctx,
             phase: Phase::AwaitResponse,
@@ -137,6 +164,12 @@ impl Session {
             held_seq: None,
             connect_done: false,
             paused: false,
+            dump: None,
+            tls_offer,
+            tls: None,
+            tls_starting: false,
+            tls_established: false,
+            plain_out: Vec::new(),
         };
         let greeting = s.greeting();
         (s, greeting)
@@ -146,6 +179,22 @@ impl Session {
     /// `out`. Serving stops once [`memory::OUTPUT_BATCH`] bytes of responses wait in `out`:
     /// see [`Session::has_buffered_commands`].
     pub fn on_bytes(&mut self, data: &[u8], out: &mut Vec<u8>) -> Flow {
+        if self.tls.is_some() {
+            return self.on_ciphertext(data, out);
+        }
+        let flow = self.on_plaintext(data, out);
+        if !self.tls_starting {
+            return flow;
+        }
+        // The SSLRequest was the last packet served: what the reader still holds is the
+        // start of the client's TLS handshake.
+        self.tls_starting = false;
+        let handshake = self.reader.take_buffered();
+        self.on_ciphertext(&handshake, out)
+    }
+
+    /// Plaintext bytes in (from the socket, or decrypted), plaintext responses out.
+    fn on_plaintext(&mut self, data: &[u8], out: &mut Vec<u8>) -> Flow {
         self.reader.feed(data);
         self.paused = false;
         if self.held_seq.is_some() {
@@ -153,6 +202,73 @@ impl Session {
             return Flow::AwaitCommit;
         }
         self.serve_buffered(out)
+    }
+
+    /// Inside TLS: decrypt `data` into the reader, serve, seal the responses into `out`.
+    fn on_ciphertext(&mut self, data: &[u8], out: &mut Vec<u8>) -> Flow {
+        let link = self.tls.as_mut().expect("inside TLS");
+        let opened = match link.open(data, &mut self.reader, out) {
+            Ok(opened) => opened,
+            Err(e) => {
+                // rustls's alert is in `out`; this connection only is closed.
+                tracing::debug!("connection {}: TLS: {e}", self.conn_id);
+                self.phase = Phase::Closed;
+                return Flow::Close;
+            }
+        };
+        if !self.tls_established && link.info().is_some() {
+            self.tls_established = true;
+            self.ctx.status.incr(StatusCounter::SslFinishedAccepts);
+        }
+        let flow = self.sealed(out, |s, plain| s.on_plaintext(&[], plain));
+        if opened.peer_closed && matches!(flow, Flow::Continue | Flow::Authenticated) {
+            // close_notify: the client sends nothing more.
+            self.phase = Phase::Closed;
+            return Flow::Close;
+        }
+        flow
+    }
+
+    /// Run `serve`, which appends responses to the buffer it is given; inside TLS they are
+    /// sealed into `out` (with close_notify after the last, when the connection closes),
+    /// otherwise `serve` appends to `out` directly.
+    fn sealed(
+        &mut self,
+        out: &mut Vec<u8>,
+        serve: impl FnOnce(&mut Session, &mut Vec<u8>) -> Flow,
+    ) -> Flow {
+        if self.tls.is_none() {
+            return serve(self, out);
+        }
+        let mut plain = std::mem::take(&mut self.plain_out);
+        let flow = serve(self, &mut plain);
+        let link = self.tls.as_mut().expect("inside TLS");
+        link.seal(&plain, out);
+        if flow == Flow::Close {
+            link.close(out);
+        }
+        plain.clear();
+        if plain.capacity() > 4 * memory::OUTPUT_BATCH {
+            // One large response grew it: do not keep that much for an idle connection.
+            plain = Vec::new();
+        }
+        self.plain_out = plain;
+        flow
+    }
+
+    /// Append `plain` — packets produced outside the command loop, such as a binlog dump's
+    /// event stream — to `out` as the connection must carry them: sealed inside TLS, as they
+    /// are otherwise. Whoever writes to the socket directly must go through this.
+    pub fn seal_output(&mut self, plain: &[u8], out: &mut Vec<u8>) {
+        match self.tls.as_mut() {
+            Some(link) => link.seal(plain, out),
+            None => out.extend_from_slice(plain),
+        }
+    }
+
+    /// The connection's negotiated TLS, if it is inside TLS (handshake done).
+    pub fn tls_info(&self) -> Option<crate::tls::TlsInfo> {
+        self.tls.as_ref()?.info()
     }
 
     /// Did serving stop with commands buffered, so that the responses waiting could be
@@ -168,6 +284,10 @@ impl Session {
     fn serve_buffered(&mut self, out: &mut Vec<u8>) -> Flow {
         let mut flow = Flow::Continue;
         loop {
+            if self.tls_starting {
+                // What follows the SSLRequest is TLS, not packets (see `on_bytes`).
+                break;
+            }
             if matches!(self.phase, Phase::Closed) {
                 flow = Flow::Close;
                 break;
@@ -219,11 +339,11 @@ impl Session {
             if command {
                 self.ctx.status.sub(StatusCounter::ThreadsRunning, 1);
             }
-            if step == Flow::Close {
+            if step == Flow::Close || step == Flow::Dump {
                 // COM_QUIT, a failed COM_CHANGE_USER, a fatal error: whatever the client
-                // pipelined after it is never served.
+                // pipelined after it is never served. A dump takes the connection over.
                 self.phase = Phase::Closed;
-                flow = Flow::Close;
+                flow = step;
                 break;
             }
             if step != Flow::Continue {
@@ -243,11 +363,13 @@ impl Session {
     fn new_state(&self, user: &str, host: &str, db: Option<String>) -> SessionState {
         let mut state = SessionState::new(self.conn_id, user, host, db);
         state.commit_notifier = self.commit_notifier.clone();
+        state.tls = self.tls_info();
         state
     }
 
     /// The connection is gone: roll back whatever was open.
     pub fn on_disconnect(&mut self) {
+        self.ctx.replication.unregister(self.conn_id);
         if !self.connect_done {
             // Dropped or timed out during the handshake.
             self.connect_done = true;

@@ -38,6 +38,11 @@ pub struct ServerContext {
     /// The pool of threads, when `thread_handling = pool-of-threads` started one
     /// (`information_schema.THREAD_POOL_GROUPS` reads it).
     pub thread_pool: OnceLock<Weak<crate::sched::PoolShared>>,
+    /// Registered replicas and running binlog dumps ([`crate::replication`]).
+    pub replication: crate::replication::Replication,
+    /// TLS, when configured (`have_ssl = YES`): greetings offer `CLIENT_SSL` and SSLRequests
+    /// are accepted. Read (shared) once per connection, at its greeting.
+    tls: parking_lot::RwLock<Option<Arc<crate::tls::Tls>>>,
 }
 
 impl ServerContext {
@@ -74,6 +79,16 @@ impl ServerContext {
         vars.watch(&["performance_schema"], move |v| {
             w.set_enabled(v.global_bool("performance_schema"))
         });
+        pipeline.attach();
+        pipeline.follow_settings(&vars);
+        let p = pipeline.clone();
+        vars.watch(&["rpl_semi_sync_master_enabled"], move |v| {
+            p.follow_settings(v)
+        });
+        let p = pipeline.clone();
+        vars.set_live(Box::new(move |name| {
+            crate::replication::live_variable(&p, name)
+        }));
         let status = Status::new();
         let (p, g) = (pipeline.clone(), admission.clone());
         status.set_provider(Box::new(move || {
@@ -92,7 +107,19 @@ impl ServerContext {
             admission,
             waits,
             thread_pool: OnceLock::new(),
+            replication: crate::replication::Replication::default(),
+            tls: parking_lot::RwLock::new(None),
         }
+    }
+
+    /// TLS as configured, if it is.
+    pub fn tls(&self) -> Option<Arc<crate::tls::Tls>> {
+        self.tls.read().clone()
+    }
+
+    /// Offer TLS to the connections that start from now on.
+    pub fn set_tls(&self, tls: Option<Arc<crate::tls::Tls>>) {
+        *self.tls.write() = tls;
     }
 
     /// A context with an empty engine, default variables and `root@%` without a password. It
@@ -149,8 +176,14 @@ pub struct SessionState {
     /// A deferred commit was handed to the pipeline and its outcome is not known yet: the
     /// statement's response is held until it is.
     pub pending_commit: bool,
+    /// The connection's TLS (`Ssl_version`, `Ssl_cipher`), None outside TLS.
+    pub tls: Option<crate::tls::TlsInfo>,
     /// What the connection holds between commands (see [`crate::session::memory`]).
     pub memory: SessionMemory,
+    /// The open transaction's statements that changed rows, for the binlog's Annotate_rows
+    /// events (`binlog_annotate_row_events`): (the transaction's change count when the
+    /// statement began, its text), ascending. Cleared when the transaction ends.
+    pub annotations: Vec<(usize, String)>,
 }
 
 impl SessionState {
@@ -170,8 +203,33 @@ impl SessionState {
             warnings: Vec::new(),
             commit_notifier: None,
             pending_commit: false,
+            tls: None,
             memory: SessionMemory::default(),
+            annotations: Vec::new(),
         }
+    }
+
+    /// A statement that began when the transaction had changed `first` rows succeeded: keep
+    /// its text for Annotate_rows if it changed rows. Statements recorded at or after `first`
+    /// were rolled back (a savepoint) and are forgotten.
+    pub fn annotate(&mut self, first: usize, text: String) {
+        let Some(count) = self.txn.as_ref().map(|t| t.change_count()) else {
+            return;
+        };
+        let keep = self.annotations.partition_point(|(f, _)| *f < first);
+        for (_, t) in self.annotations.drain(keep..) {
+            self.memory.annotations = self.memory.annotations.saturating_sub(t.len() as u64);
+        }
+        if count > first {
+            self.memory.annotations += text.len() as u64;
+            self.annotations.push((first, text));
+        }
+    }
+
+    /// The annotations of the transaction that ends now.
+    pub fn take_annotations(&mut self) -> Vec<(usize, String)> {
+        self.memory.annotations = 0;
+        std::mem::take(&mut self.annotations)
     }
 
     /// True while a transaction is open (the IN_TRANS status flag).
@@ -216,6 +274,7 @@ impl SessionState {
             return Ok(());
         };
         if !txn.has_changes() {
+            self.take_annotations();
             ctx.engine.rollback(txn);
             return Ok(());
         }
@@ -225,6 +284,7 @@ impl SessionState {
     /// ROLLBACK: discards the open transaction.
     pub fn rollback(&mut self, ctx: &ServerContext) {
         self.explicit_txn = false;
+        self.take_annotations();
         if let Some(txn) = self.txn.take() {
             ctx.engine.rollback(txn);
         }

@@ -19,10 +19,10 @@ use parking_lot::Mutex;
 use std::sync::Arc;
 
 /// A context whose binlog is on the simulated device `dir`.
-fn context_on(dir: &SimDir) -> Arc<ServerContext> {
+pub(super) fn context_on(dir: &SimDir) -> Arc<ServerContext> {
     let engine = Engine::new();
     let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
-    let binlog = BinlogFiles::open(logdir, "binlog", 1).unwrap();
+    let binlog = BinlogFiles::open(logdir, "binlog", 1, Default::default()).unwrap();
     let pipeline = Arc::new(CommitPipeline::one_log(engine.clone(), binlog, 1));
     Arc::new(ServerContext::with_pipeline(
         engine,
@@ -51,7 +51,7 @@ fn deferred_session(ctx: &Arc<ServerContext>) -> (Session, Arc<Mutex<Vec<Result<
 }
 
 /// COM_QUERY packets for `sqls`, back to back (pipelined).
-fn queries(sqls: &[&str]) -> Vec<u8> {
+pub(super) fn queries(sqls: &[&str]) -> Vec<u8> {
     let mut bytes = Vec::new();
     for sql in sqls {
         let mut payload = Vec::new();
@@ -63,7 +63,7 @@ fn queries(sqls: &[&str]) -> Vec<u8> {
 
 /// The responses in `out`, one per command: "ok", "err CODE", or "rows V" (the first
 /// column of the first row), with the sequence id of the response's first packet.
-fn responses(out: &[u8]) -> Vec<(String, u8)> {
+pub(super) fn responses(out: &[u8]) -> Vec<(String, u8)> {
     let mut found = Vec::new();
     let mut decoder: Option<ResponseDecoder> = None;
     let mut at = 0;

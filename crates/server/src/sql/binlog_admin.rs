@@ -13,6 +13,7 @@
 //! | SHOW BINARY LOGS / MASTER LOGS, SHOW MASTER STATUS / BINLOG STATUS | SUPER, BINLOG MONITOR |
 //! | PURGE BINARY / MASTER LOGS | SUPER, BINLOG ADMIN |
 //! | FLUSH [BINARY] LOGS | RELOAD |
+//! | SHOW SLAVE HOSTS / REPLICA HOSTS | REPLICATION MASTER ADMIN |
 //!
 //! # Locking
 //!
@@ -97,6 +98,42 @@ pub fn master_status(env: &Env<'_>) -> Result<QueryResult> {
             Value::str(""),
             Value::str(""),
         ]],
+    })
+}
+
+/// `SHOW SLAVE HOSTS`: the replicas streaming from this server that registered
+/// (COM_REGISTER_SLAVE): Server_id, Host, Port, Master_id (this server's id), as MariaDB 10.11.
+pub fn slave_hosts(env: &Env<'_>) -> Result<QueryResult> {
+    need_global(env, "REPLICATION MASTER ADMIN")?;
+    let me = env.ctx.vars.global_u64("server_id");
+    let rows = env
+        .ctx
+        .replication
+        .hosts()
+        .into_iter()
+        .map(|h| {
+            vec![
+                Value::UInt(h.server_id as u64),
+                Value::str(&h.host),
+                Value::UInt(h.port as u64),
+                Value::UInt(me),
+            ]
+        })
+        .collect();
+    let long = |name: &str, len: u32| {
+        let mut c = int_column(name);
+        c.column_type = cohort_protocol::ColumnType::LONG;
+        c.column_length = len;
+        c
+    };
+    Ok(QueryResult::Rows {
+        columns: vec![
+            long("Server_id", 10),
+            text_column("Host", 20),
+            long("Port", 7),
+            long("Master_id", 10),
+        ],
+        rows,
     })
 }
 

@@ -34,6 +34,8 @@ pub struct SessView<'a> {
     pub user_vars: &'a HashMap<String, Value>,
     /// Number of warnings of the previous statement (`@@warning_count`).
     pub prev_warnings: usize,
+    /// The connection's TLS (`Ssl_version`, `Ssl_cipher`).
+    pub tls: Option<crate::tls::TlsInfo>,
 }
 
 impl<'a> SessView<'a> {
@@ -50,6 +52,7 @@ impl<'a> SessView<'a> {
             session_vars: &sess.session_vars,
             user_vars: &sess.user_vars,
             prev_warnings,
+            tls: sess.tls,
         }
     }
 }
@@ -74,6 +77,7 @@ pub fn split_session<'s>(
         session_vars,
         user_vars,
         row_count,
+        tls,
         ..
     } = sess;
     let view = SessView {
@@ -88,6 +92,7 @@ pub fn split_session<'s>(
         session_vars,
         user_vars,
         prev_warnings,
+        tls: *tls,
     };
     (txn.as_mut().expect("started above"), view)
 }

@@ -7,6 +7,7 @@ use super::expr::RowCtx;
 use super::parse::{GrantOn, SetItem, SetTarget, SetValue, UserHost};
 use super::plan::{check_db_access, database_exists, is_system_schema};
 use super::QueryResult;
+use crate::accounts::TransportRequirement;
 use crate::error::{Error, Result};
 use crate::session::state::{ServerContext, SessionState};
 use crate::types::Value;
@@ -328,10 +329,15 @@ pub fn create_users(
     sess: &mut SessionState,
     users: &[(UserHost, String)],
     if_not_exists: bool,
+    require: Option<TransportRequirement>,
 ) -> Result<()> {
     need_admin(ctx, sess, "CREATE USER")?;
+    let require = require.unwrap_or_default();
     for (u, pw) in users {
-        match ctx.accounts.create_user(&u.user, &u.host, pw, false) {
+        let created = ctx
+            .accounts
+            .create_user_requiring(&u.user, &u.host, pw, require, false);
+        match created {
             Err(e) if if_not_exists && e.code() == ErrorCode::CannotUser => note(
                 sess,
                 ErrorCode::UserCreateExists,
@@ -346,17 +352,23 @@ pub fn create_users(
     Ok(())
 }
 
+/// ALTER USER: a user may change its own password; anything else (another account, a
+/// `REQUIRE`) needs the administrator.
 pub fn alter_users(
     ctx: &ServerContext,
     sess: &mut SessionState,
-    users: &[(UserHost, String)],
+    users: &[(UserHost, Option<String>)],
     if_exists: bool,
+    require: Option<TransportRequirement>,
 ) -> Result<()> {
     for (u, pw) in users {
-        if u.user != sess.user || u.host != sess.host {
+        if u.user != sess.user || u.host != sess.host || require.is_some() {
             need_admin(ctx, sess, "CREATE USER")?;
         }
-        match ctx.accounts.alter_user_password(&u.user, &u.host, pw) {
+        match ctx
+            .accounts
+            .alter_user(&u.user, &u.host, pw.as_deref(), require)
+        {
             Err(e) if if_exists && e.code() == ErrorCode::CannotUser => {
                 note(sess, e.code(), e.message().to_string())
             }
@@ -394,6 +406,7 @@ pub fn grant(
     sess: &SessionState,
     on: &GrantOn,
     users: &[(UserHost, Option<String>)],
+    require: Option<TransportRequirement>,
 ) -> Result<()> {
     need_admin(ctx, sess, "GRANT OPTION")?;
     let db = match on {
@@ -405,7 +418,8 @@ pub fn grant(
             ctx.accounts.create_user(&u.user, &u.host, pw, true)?;
             ctx.accounts.alter_user_password(&u.user, &u.host, pw)?;
         }
-        ctx.accounts.grant_all(&u.user, &u.host, db)?;
+        ctx.accounts
+            .grant_all_requiring(&u.user, &u.host, db, require)?;
     }
     Ok(())
 }

@@ -94,6 +94,9 @@ pub enum Func {
     RowCount,
     LastInsertId,
     Sleep,
+    /// `BINLOG_GTID_POS(file, pos)`: the GTID position at a binlog position (replicas ask it
+    /// when they switch to GTID mode).
+    BinlogGtidPos,
 }
 
 impl Func {
@@ -513,6 +516,13 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
             need(n == 0)?;
             (Func::Version, SqlType::varchar(60).not_null())
         }
+        "BINLOG_GTID_POS" => {
+            need(n == 2)?;
+            (
+                Func::BinlogGtidPos,
+                SqlType::varchar(255).with_nullable(true),
+            )
+        }
         "USER" | "SESSION_USER" | "SYSTEM_USER" => {
             need(n == 0)?;
             (Func::User, SqlType::varchar(141).not_null())
@@ -702,7 +712,7 @@ fn eval_nullary(f: Func, env: &Env<'_>) -> Option<Value> {
             .ctx
             .vars
             .global("version")
-            .unwrap_or(Value::str("8.0.36")),
+            .unwrap_or(Value::str(crate::VERSION)),
         Func::User => s(format!("{}@{}", env.sess.user, env.sess.host)),
         Func::CurrentUser => s(format!("{}@%", env.sess.user)),
         Func::ConnectionId => Value::UInt(env.sess.conn_id as u64),
@@ -998,8 +1008,25 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             (Some((a, _)), Some((b, _))) => Value::Int(day_number(a.date) - day_number(b.date)),
             _ => Value::Null,
         },
+        Func::BinlogGtidPos => binlog_gtid_pos(v, env),
         _ => Value::Null,
     })
+}
+
+/// NULL for a NULL argument, a file the binlog does not have, or a position that is not an
+/// event's first byte within it (MariaDB, without a warning).
+fn binlog_gtid_pos(v: &[Value], env: &Env<'_>) -> Value {
+    if v[0].is_null() || v[1].is_null() {
+        return Value::Null;
+    }
+    let file = convert::to_string(&v[0]);
+    let Ok(pos) = u64::try_from(convert::to_num(&v[1]).to_i128()) else {
+        return Value::Null;
+    };
+    match crate::replication::gtid_position_at(&env.ctx.pipeline, &file, pos) {
+        Some(text) => Value::str(&text),
+        None => Value::Null,
+    }
 }
 
 /// Largest FROM_UNIXTIME argument (MariaDB 10.11: the 32-bit TIMESTAMP range).

@@ -125,17 +125,24 @@ impl QueryResult {
 pub struct Prepared {
     /// Number of `?` parameters.
     pub params: usize,
+    /// The statement's text (re-parsed when a table of it changes; the binlog's Annotate_rows).
+    sql: Box<str>,
     state: Mutex<PrepState>,
 }
 
 enum PrepState {
     /// SELECT / INSERT / REPLACE / UPDATE / DELETE (the plan holds the result columns).
-    Bound { sql: Box<str>, plan: Arc<Plan> },
+    Bound { plan: Arc<Plan> },
     /// Everything else runs from its parsed form; the result columns, if known at prepare.
     Parsed(Arc<Parsed>, Vec<ColumnDefinition>),
 }
 
 impl Prepared {
+    /// The text it was prepared from.
+    pub fn text(&self) -> &str {
+        &self.sql
+    }
+
     /// The result columns (empty for statements that return an OK packet).
     pub fn columns(&self) -> Vec<ColumnDefinition> {
         match &*self.state.lock() {
@@ -223,7 +230,6 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     let params = parsed.params.len();
     let state = match bind_plan(ctx, sess, &parsed, prev)? {
         Some(plan) => PrepState::Bound {
-            sql: sql.into(),
             plan: Arc::new(plan),
         },
         None => {
@@ -233,6 +239,7 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     };
     Ok(Prepared {
         params,
+        sql: sql.into(),
         state: Mutex::new(state),
     })
 }
@@ -333,12 +340,12 @@ fn finish(sess: &mut SessionState, r: Result<QueryResult>) -> Result<QueryResult
 /// changed), or its parsed form.
 fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Result<PrepForm> {
     let mut st = stmt.state.lock();
-    let (sql, plan) = match &*st {
+    let plan = match &*st {
         PrepState::Parsed(parsed, _) => return Ok(PrepForm::Parsed(parsed.clone())),
-        PrepState::Bound { sql, plan } if plan.is_stale() => (sql, plan),
-        PrepState::Bound { plan, .. } => return Ok(PrepForm::Bound(plan.clone())),
+        PrepState::Bound { plan } if plan.is_stale() => plan,
+        PrepState::Bound { plan } => return Ok(PrepForm::Bound(plan.clone())),
     };
-    let parsed = parse::parse(sql)?;
+    let parsed = parse::parse(&stmt.sql)?;
     let fresh = bind_plan(ctx, sess, &parsed, sess.warnings.len())?
         .ok_or_else(|| Error::internal("a prepared statement lost its plan"))?;
     let (old, new) = (plan.columns(), fresh.columns());
@@ -354,12 +361,7 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
         ));
     }
     let fresh = Arc::new(fresh);
-    let sql = std::mem::take(match &mut *st {
-        PrepState::Bound { sql, .. } => sql,
-        PrepState::Parsed(..) => unreachable!("matched Bound above"),
-    });
     *st = PrepState::Bound {
-        sql,
         plan: fresh.clone(),
     };
     Ok(PrepForm::Bound(fresh))
@@ -582,16 +584,21 @@ fn run_other(
         Stmt::CreateUser {
             users,
             if_not_exists,
+            require,
         } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::create_users(ctx, sess, users, *if_not_exists)?;
+            exec_admin::create_users(ctx, sess, users, *if_not_exists, *require)?;
             Ok(QueryResult::ok())
         }
-        Stmt::AlterUser { users, if_exists } => {
+        Stmt::AlterUser {
+            users,
+            if_exists,
+            require,
+        } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::alter_users(ctx, sess, users, *if_exists)?;
+            exec_admin::alter_users(ctx, sess, users, *if_exists, *require)?;
             Ok(QueryResult::ok())
         }
         Stmt::DropUser { users, if_exists } => {
@@ -600,10 +607,10 @@ fn run_other(
             exec_admin::drop_users(ctx, sess, users, *if_exists)?;
             Ok(QueryResult::ok())
         }
-        Stmt::Grant { on, users } => {
+        Stmt::Grant { on, users, require } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::grant(ctx, sess, on, users)?;
+            exec_admin::grant(ctx, sess, on, users, *require)?;
             Ok(QueryResult::ok())
         }
         Stmt::Revoke { on, users } => {

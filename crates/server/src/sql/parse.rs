@@ -11,6 +11,7 @@
 //! than one statement (`a; b`) is 1064 (multi-statements are not offered).
 
 use super::dialect::{ShallowMySql, MAX_NESTING};
+use crate::accounts::TransportRequirement;
 use crate::error::{Error, Result};
 use crate::types::Collation;
 use cohort_protocol::ErrorCode;
@@ -101,6 +102,8 @@ pub enum Show {
         table: String,
     },
     CreateDatabase(String),
+    /// `SHOW CREATE USER [user | CURRENT_USER[()]]` (None: the current user).
+    CreateUser(Option<UserHost>),
     Variables {
         global: bool,
         filter: ShowFilter,
@@ -123,6 +126,8 @@ pub enum Show {
     BinaryLogs,
     /// `SHOW MASTER STATUS` / `SHOW BINLOG STATUS`.
     MasterStatus,
+    /// `SHOW SLAVE HOSTS` / `SHOW REPLICA HOSTS`.
+    SlaveHosts,
     /// `SHOW BINLOG EVENTS [IN 'file'] [FROM pos] [LIMIT [offset,] count]`.
     BinlogEvents {
         file: Option<String>,
@@ -173,10 +178,14 @@ pub enum Stmt {
     CreateUser {
         users: Vec<(UserHost, String)>,
         if_not_exists: bool,
+        /// `REQUIRE …` (None: no clause).
+        require: Option<TransportRequirement>,
     },
     AlterUser {
-        users: Vec<(UserHost, String)>,
+        /// A password only where `IDENTIFIED …` was given.
+        users: Vec<(UserHost, Option<String>)>,
         if_exists: bool,
+        require: Option<TransportRequirement>,
     },
     DropUser {
         users: Vec<UserHost>,
@@ -185,6 +194,7 @@ pub enum Stmt {
     Grant {
         on: GrantOn,
         users: Vec<(UserHost, Option<String>)>,
+        require: Option<TransportRequirement>,
     },
     Revoke {
         on: Option<GrantOn>,
@@ -1094,6 +1104,13 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
             } else if eat(p, "DATABASE") || eat(p, "SCHEMA") {
                 eat_seq(p, &["IF", "NOT", "EXISTS"]);
                 Show::CreateDatabase(ident(p)?)
+            } else if eat(p, "USER") {
+                let bare = matches!(p.peek_token().token, Token::EOF | Token::SemiColon);
+                Show::CreateUser(if bare {
+                    None
+                } else {
+                    parse_user_or_current(p)?
+                })
             } else {
                 let what = peek_word(p).unwrap_or_default();
                 return Ok(unsupported(p, &format!("SHOW CREATE {what}")));
@@ -1132,14 +1149,7 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
         "PROCESSLIST" => Show::ProcessList,
         "GRANTS" => {
             let user = if eat(p, "FOR") {
-                if eat(p, "CURRENT_USER") {
-                    if p.consume_token(&Token::LParen) {
-                        p.expect_token(&Token::RParen)?;
-                    }
-                    None
-                } else {
-                    Some(parse_user(p)?)
-                }
+                parse_user_or_current(p)?
             } else {
                 None
             };
@@ -1163,6 +1173,7 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
             Show::MasterStatus
         }
         "BINLOG" if eat(p, "STATUS") => Show::MasterStatus,
+        "SLAVE" | "REPLICA" if eat(p, "HOSTS") => Show::SlaveHosts,
         "BINLOG" => {
             expect_word(p, "EVENTS")?;
             parse_binlog_events(p)?
@@ -1200,16 +1211,24 @@ fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
             p.next_token();
             p.next_token();
             let if_not_exists = eat_seq(p, &["IF", "NOT", "EXISTS"]);
-            let users = parse_users_with_password(p)?;
+            let users = parse_users_with_password(p)?
+                .into_iter()
+                .map(|(u, pw)| (u, pw.unwrap_or_default()))
+                .collect();
+            let require = match parse_require(p)? {
+                Ok(r) => r,
+                Err(what) => return Ok(unsupported(p, &what)),
+            };
             if p.peek_token().token != Token::EOF {
                 return Ok(unsupported(
                     p,
-                    "account options (REQUIRE, WITH …, PASSWORD …, ACCOUNT …)",
+                    "account options (WITH …, PASSWORD …, ACCOUNT …)",
                 ));
             }
             Ok(Stmt::CreateUser {
                 users,
                 if_not_exists,
+                require,
             })
         }
         Some("VIEW") | Some("PROCEDURE") | Some("FUNCTION") | Some("TRIGGER") | Some("EVENT")
@@ -1292,13 +1311,21 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
             p.next_token();
             let if_exists = eat_seq(p, &["IF", "EXISTS"]);
             let users = parse_users_with_password(p)?;
+            let require = match parse_require(p)? {
+                Ok(r) => r,
+                Err(what) => return Ok(unsupported(p, &what)),
+            };
             if p.peek_token().token != Token::EOF {
                 return Ok(unsupported(
                     p,
-                    "account options (REQUIRE, WITH …, PASSWORD …, ACCOUNT …)",
+                    "account options (WITH …, PASSWORD …, ACCOUNT …)",
                 ));
             }
-            Ok(Stmt::AlterUser { users, if_exists })
+            Ok(Stmt::AlterUser {
+                users,
+                if_exists,
+                require,
+            })
         }
         Some("DATABASE") | Some("SCHEMA") => {
             p.next_token();
@@ -1323,21 +1350,23 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
     }
 }
 
-/// `user [IDENTIFIED BY 'pw'] [, user [IDENTIFIED BY 'pw']]…`
-fn parse_users_with_password(p: &mut Parser<'_>) -> PResult<Vec<(UserHost, String)>> {
+/// `user [IDENTIFIED BY 'pw'] [, user [IDENTIFIED BY 'pw']]…` (the password only where
+/// IDENTIFIED was given).
+fn parse_users_with_password(p: &mut Parser<'_>) -> PResult<Vec<(UserHost, Option<String>)>> {
     let mut out = Vec::new();
     loop {
         let u = parse_user(p)?;
-        let mut pw = String::new();
+        let mut pw = None;
         if eat(p, "IDENTIFIED") {
+            pw = Some(String::new());
             if eat(p, "WITH") {
                 ident(p)?;
             }
             if eat(p, "BY") {
                 eat(p, "PASSWORD");
-                pw = p.parse_literal_string()?;
+                pw = Some(p.parse_literal_string()?);
             } else if eat(p, "AS") {
-                pw = p.parse_literal_string()?;
+                pw = Some(p.parse_literal_string()?);
             }
         }
         out.push((u, pw));
@@ -1345,6 +1374,44 @@ fn parse_users_with_password(p: &mut Parser<'_>) -> PResult<Vec<(UserHost, Strin
             return Ok(out);
         }
     }
+}
+
+/// `[REQUIRE {NONE | SSL | X509}]` of CREATE USER, ALTER USER and GRANT: Ok(None) without
+/// the clause; Err(what) for the forms that are refused (ISSUER, SUBJECT, CIPHER: 1235).
+fn parse_require(
+    p: &mut Parser<'_>,
+) -> PResult<std::result::Result<Option<TransportRequirement>, String>> {
+    if !eat(p, "REQUIRE") {
+        return Ok(Ok(None));
+    }
+    let require = match peek_word(p).as_deref() {
+        Some("NONE") => TransportRequirement::None,
+        Some("SSL") => TransportRequirement::Ssl,
+        Some("X509") => TransportRequirement::X509,
+        Some(w @ ("ISSUER" | "SUBJECT" | "CIPHER")) => {
+            return Ok(Err(format!(
+                "REQUIRE {w} (only REQUIRE NONE, SSL and X509 are implemented)"
+            )))
+        }
+        _ => return unexpected(p, "NONE, SSL, X509, ISSUER, SUBJECT or CIPHER"),
+    };
+    p.next_token();
+    if peek_word(p).as_deref() == Some("AND") {
+        // `SSL AND …`: MariaDB's syntax error too (only ISSUER/SUBJECT/CIPHER combine).
+        return unexpected(p, "end of REQUIRE");
+    }
+    Ok(Ok(Some(require)))
+}
+
+/// `user`, `CURRENT_USER` or `CURRENT_USER()` (None).
+fn parse_user_or_current(p: &mut Parser<'_>) -> PResult<Option<UserHost>> {
+    if eat(p, "CURRENT_USER") {
+        if p.consume_token(&Token::LParen) {
+            p.expect_token(&Token::RParen)?;
+        }
+        return Ok(None);
+    }
+    Ok(Some(parse_user(p)?))
 }
 
 /// `'user'@'host'`, `user@host`, `` `u`@`h` ``, `'user'` (host `%`).
@@ -1449,8 +1516,12 @@ fn parse_grant(p: &mut Parser<'_>) -> PResult<Stmt> {
             break;
         }
     }
+    let require = match parse_require(p)? {
+        Ok(r) => r,
+        Err(what) => return Ok(unsupported(p, &what)),
+    };
     eat_seq(p, &["WITH", "GRANT", "OPTION"]);
-    Ok(Stmt::Grant { on, users })
+    Ok(Stmt::Grant { on, users, require })
 }
 
 fn parse_revoke(p: &mut Parser<'_>) -> PResult<Stmt> {
@@ -1549,6 +1620,67 @@ mod tests {
         parse(sql).unwrap_or_else(|e| panic!("{sql}: {e}"))
     }
 
+    /// REQUIRE of CREATE USER / ALTER USER / GRANT: parsed, refused (1235) or a syntax error;
+    /// never skipped.
+    #[test]
+    fn require_clauses() {
+        use TransportRequirement as T;
+        let require = |sql: &str| match p(sql).stmt {
+            Stmt::CreateUser { require, .. }
+            | Stmt::AlterUser { require, .. }
+            | Stmt::Grant { require, .. } => require,
+            other => panic!("{sql}: {other:?}"),
+        };
+        assert_eq!(require("CREATE USER u REQUIRE SSL"), Some(T::Ssl));
+        assert_eq!(
+            require("CREATE USER u IDENTIFIED BY 'x' require x509"),
+            Some(T::X509)
+        );
+        assert_eq!(require("ALTER USER u REQUIRE NONE"), Some(T::None));
+        assert_eq!(require("GRANT ALL ON *.* TO u REQUIRE SSL"), Some(T::Ssl));
+        assert_eq!(
+            require("GRANT ALL ON *.* TO u REQUIRE SSL WITH GRANT OPTION"),
+            Some(T::Ssl)
+        );
+        assert_eq!(require("CREATE USER u"), None);
+        assert_eq!(require("GRANT ALL ON db.* TO u"), None);
+        for sql in [
+            "CREATE USER u REQUIRE ISSUER 'x'",
+            "ALTER USER u REQUIRE SUBJECT 's' AND ISSUER 'i'",
+            "GRANT ALL ON *.* TO u REQUIRE CIPHER 'c'",
+        ] {
+            assert!(matches!(p(sql).stmt, Stmt::Unsupported(ref w) if w.starts_with("REQUIRE")));
+        }
+        for sql in [
+            "CREATE USER u REQUIRE SSL AND X509",
+            "CREATE USER u REQUIRE TLS",
+            "CREATE USER u REQUIRE",
+        ] {
+            assert_eq!(
+                parse(sql).unwrap_err().code(),
+                ErrorCode::ParseError,
+                "{sql}"
+            );
+        }
+        // ALTER USER keeps the password unless IDENTIFIED is given.
+        let Stmt::AlterUser { users, .. } = p("ALTER USER a, b REQUIRE SSL").stmt else {
+            panic!()
+        };
+        assert_eq!(users[0].1, None);
+        let Stmt::AlterUser { users, .. } = p("ALTER USER a IDENTIFIED BY 'pw'").stmt else {
+            panic!()
+        };
+        assert_eq!(users[0].1.as_deref(), Some("pw"));
+        assert!(matches!(
+            p("SHOW CREATE USER").stmt,
+            Stmt::Show(Show::CreateUser(None))
+        ));
+        assert!(matches!(
+            p("SHOW CREATE USER CURRENT_USER()").stmt,
+            Stmt::Show(Show::CreateUser(None))
+        ));
+    }
+
     #[test]
     fn errors() {
         assert_eq!(parse("").unwrap_err().code(), ErrorCode::EmptyQuery);
@@ -1619,7 +1751,7 @@ mod tests {
         };
         assert_eq!(users[0].0.host, "%");
         assert_eq!(users[0].1, "pw");
-        let Stmt::Grant { on, users } = p("GRANT ALL PRIVILEGES ON db.* TO u@localhost").stmt
+        let Stmt::Grant { on, users, .. } = p("GRANT ALL PRIVILEGES ON db.* TO u@localhost").stmt
         else {
             panic!()
         };

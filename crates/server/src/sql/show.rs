@@ -110,6 +110,7 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
         }
         Show::BinaryLogs => super::binlog_admin::binary_logs(env),
         Show::MasterStatus => super::binlog_admin::master_status(env),
+        Show::SlaveHosts => super::binlog_admin::slave_hosts(env),
         Show::BinlogEvents {
             file,
             from,
@@ -155,6 +156,7 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
         Show::Engines => Ok(engines()),
         Show::ProcessList => Err(Error::unsupported("SHOW PROCESSLIST")),
         Show::Grants(user) => grants(env, user.as_ref()),
+        Show::CreateUser(user) => create_user(env, user.as_ref()),
         Show::TableStatus { db, filter: f } => {
             let mut l = table_status(env, db.as_deref())?;
             filter(env, &mut l, f, 0)?;
@@ -592,10 +594,19 @@ fn variables(env: &Env<'_>, global: bool) -> Listing {
 }
 
 fn status(env: &Env<'_>) -> Listing {
-    let rows = env
-        .ctx
-        .status
-        .list()
+    let mut list = env.ctx.status.list();
+    // The session's own TLS, under SHOW STATUS and SHOW GLOBAL STATUS alike (as MariaDB).
+    let tls = env.sess.tls;
+    list.push((
+        "Ssl_cipher".into(),
+        Value::str(tls.map_or("", |t| t.cipher)),
+    ));
+    list.push((
+        "Ssl_version".into(),
+        Value::str(tls.map_or("", |t| t.version)),
+    ));
+    list.sort_by_key(|(name, _)| name.to_ascii_lowercase());
+    let rows = list
         .into_iter()
         .map(|(n, v)| vec![s(&n), s(&crate::vars::display(&v))])
         .collect();
@@ -675,6 +686,30 @@ fn grants(env: &Env<'_>, user: Option<&UserHost>) -> Result<QueryResult> {
     Ok(QueryResult::Rows {
         columns: vec![text_column(&format!("Grants for {u}@{h}"), 1024)],
         rows: lines.into_iter().map(|l| vec![s(&l)]).collect(),
+    })
+}
+
+/// `SHOW CREATE USER`: one's own account, or any with the administrator's rights (1044
+/// otherwise, as SHOW GRANTS).
+fn create_user(env: &Env<'_>, user: Option<&UserHost>) -> Result<QueryResult> {
+    let (u, h) = match user {
+        Some(uh) => (uh.user.as_str(), uh.host.as_str()),
+        None => (env.sess.user, env.sess.host),
+    };
+    let own = u == env.sess.user && h == env.sess.host;
+    if !own && !env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+        return Err(Error::new(
+            ErrorCode::DbAccessDenied,
+            format!(
+                "Access denied for user '{}'@'{}' to database 'mysql'",
+                env.sess.user, env.sess.host
+            ),
+        ));
+    }
+    let line = env.ctx.accounts.show_create_user(u, h)?;
+    Ok(QueryResult::Rows {
+        columns: vec![text_column(&format!("CREATE USER for {u}@{h}"), 1024)],
+        rows: vec![vec![s(&line)]],
     })
 }
 

@@ -100,21 +100,38 @@ impl Txn {
     /// Net effect per row, in order of first change. Rows changed and changed back (or
     /// inserted and deleted) are left out.
     pub fn changes(&self) -> Vec<RowChange> {
+        self.changes_positioned()
+            .into_iter()
+            .map(|(_, c)| c)
+            .collect()
+    }
+
+    /// [`Txn::changes`], each with its place among the rows this transaction changed, in
+    /// order of first change: a change made by a statement that started when
+    /// [`Txn::change_count`] was `n` has a place of `n` or more (the binlog's Annotate_rows
+    /// events name the statement that first changed each row).
+    pub fn changes_positioned(&self) -> Vec<(usize, RowChange)> {
         let mut out = Vec::with_capacity(self.changes.len());
-        for rec in &self.changes {
+        for (i, rec) in self.changes.iter().enumerate() {
             let after = match &rec.slot.state.lock().pending {
                 Some(p) => p.clone(),
                 None => continue,
             };
             if !same_image(&rec.before, &after) {
-                out.push(RowChange {
+                let change = RowChange {
                     table: self.tables[rec.table as usize].clone(),
                     before: rec.before.clone(),
                     after,
-                });
+                };
+                out.push((i, change));
             }
         }
         out
+    }
+
+    /// How many rows this transaction has changed so far (see [`Txn::changes_positioned`]).
+    pub fn change_count(&self) -> usize {
+        self.changes.len()
     }
 
     /// True if the txn has a net change (what `changes()` would return is not empty).

@@ -1,0 +1,129 @@
+//! The statement texts of the binlog's Annotate_rows events (`binlog_annotate_row_events`).
+//!
+//! A statement that changed rows keeps its text in the session until its transaction ends
+//! ([`crate::session::SessionState::annotate`]); the commit writes it before the rows it
+//! changed ([`crate::log::encode`]). A prepared statement is annotated as MariaDB does it: its
+//! text with each `?` replaced by the value it was executed with, as a literal.
+
+use crate::types::Value;
+
+/// Is this session's statement text to be kept for Annotate_rows?
+pub fn wanted(ctx: &super::ServerContext, state: &super::SessionState) -> bool {
+    ctx.pipeline.writes_binlog()
+        && state
+            .var(ctx, "binlog_annotate_row_events")
+            .is_some_and(|v| v == Value::str("ON"))
+}
+
+/// `sql` with its `?` markers (outside quotes and comments) replaced by `params`.
+pub fn expand(sql: &str, params: &[Value]) -> String {
+    let b = sql.as_bytes();
+    let mut out = String::with_capacity(sql.len() + 16 * params.len());
+    let mut next = params.iter();
+    let mut i = 0;
+    let mut from = 0;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'\'' | b'"' | b'`') => i = skip_quoted(b, i, q),
+            b'-' if b.get(i + 1) == Some(&b'-') => i = skip_line(b, i),
+            b'#' => i = skip_line(b, i),
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = b[i + 2..]
+                    .windows(2)
+                    .position(|w| w == b"*/")
+                    .map_or(b.len(), |p| i + 2 + p + 2);
+            }
+            b'?' => {
+                out.push_str(&sql[from..i]);
+                match next.next() {
+                    Some(v) => out.push_str(&literal(v)),
+                    None => out.push('?'),
+                }
+                i += 1;
+                from = i;
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&sql[from..]);
+    out
+}
+
+/// Past a quoted string or identifier starting at `i` (doubled quotes and backslash escapes
+/// inside).
+fn skip_quoted(b: &[u8], mut i: usize, q: u8) -> usize {
+    i += 1;
+    while i < b.len() {
+        if b[i] == b'\\' && q != b'`' {
+            i += 2;
+        } else if b[i] == q {
+            if b.get(i + 1) == Some(&q) {
+                i += 2;
+            } else {
+                return i + 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    b.len()
+}
+
+fn skip_line(b: &[u8], i: usize) -> usize {
+    b[i..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |p| i + p + 1)
+}
+
+/// A value as a SQL literal.
+fn literal(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
+        Value::Double(d) => format!("{d:e}"),
+        Value::Decimal(d) => d.to_string(),
+        Value::Bytes(b) => {
+            let mut s = String::with_capacity(b.len() + 2);
+            s.push('\'');
+            for c in String::from_utf8_lossy(b).chars() {
+                match c {
+                    '\'' => s.push_str("\\'"),
+                    '\\' => s.push_str("\\\\"),
+                    '\0' => s.push_str("\\0"),
+                    '\n' => s.push_str("\\n"),
+                    '\r' => s.push_str("\\r"),
+                    '\u{1a}' => s.push_str("\\Z"),
+                    c => s.push(c),
+                }
+            }
+            s.push('\'');
+            s
+        }
+        Value::Date(d) => format!("'{d}'"),
+        Value::DateTime(dt) => format!("'{dt}'"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_outside_quotes_and_comments_become_literals() {
+        let got = expand(
+            "UPDATE t SET c = ?, d = '?' /* ? */ WHERE id = ? -- ?\n AND e = `?` AND f = ?",
+            &[Value::str("it's"), Value::Int(-7), Value::Null],
+        );
+        assert_eq!(
+            got,
+            "UPDATE t SET c = 'it\\'s', d = '?' /* ? */ WHERE id = -7 -- ?\n AND e = `?` AND f = NULL"
+        );
+        assert_eq!(
+            expand("SELECT 'a\\'?' , ?", &[Value::UInt(5)]),
+            "SELECT 'a\\'?' , 5"
+        );
+        assert_eq!(expand("VALUES (?, ?)", &[Value::Int(1)]), "VALUES (1, ?)");
+    }
+}
