@@ -91,10 +91,14 @@ pub enum WaitEvent {
     /// The flush stage (classic mode, `log_flush_placement = group`), held by a leader
     /// through its group's redo sync.
     FlushStage,
+    /// An insert waiting for another transaction's gap lock (an insert intention).
+    GapLock,
+    /// One index's gap-lock list mutex.
+    GapLocks,
 }
 
 impl WaitEvent {
-    pub const ALL: [WaitEvent; 20] = [
+    pub const ALL: [WaitEvent; 22] = [
         WaitEvent::RowLock,
         WaitEvent::CommitDone,
         WaitEvent::RedoSync,
@@ -115,6 +119,8 @@ impl WaitEvent {
         WaitEvent::LockWaitGraph,
         WaitEvent::AdmissionQueue,
         WaitEvent::FlushStage,
+        WaitEvent::GapLock,
+        WaitEvent::GapLocks,
     ];
 
     pub fn name(self) -> &'static str {
@@ -139,6 +145,8 @@ impl WaitEvent {
             WaitEvent::LockWaitGraph => "wait/synch/mutex/cohort/lock_wait_graph",
             WaitEvent::AdmissionQueue => "wait/synch/mutex/cohort/admission_queue",
             WaitEvent::FlushStage => "wait/synch/mutex/cohort/flush_stage",
+            WaitEvent::GapLock => "wait/lock/table/cohort/gap_lock",
+            WaitEvent::GapLocks => "wait/synch/mutex/cohort/gap_locks",
         }
     }
 
@@ -148,6 +156,7 @@ impl WaitEvent {
         matches!(
             self,
             WaitEvent::RowLock
+                | WaitEvent::GapLock
                 | WaitEvent::CommitDone
                 | WaitEvent::CommitTurn
                 | WaitEvent::GroupCommitWait
@@ -445,6 +454,7 @@ pub mod ev {
         LockWaitGraph,
         AdmissionQueue,
         FlushStage,
+        GapLocks,
     );
 }
 

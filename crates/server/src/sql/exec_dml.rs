@@ -809,7 +809,7 @@ fn lock_and_recheck(
     if locked {
         return Ok(Some(read));
     }
-    let Some(latest) = t.table.lock_row(txn, h)? else {
+    let Some(latest) = t.table.lock_row(txn, h, LockMode::Exclusive)? else {
         return Ok(None);
     };
     if let Some(f) = filter {

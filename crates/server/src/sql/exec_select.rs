@@ -738,7 +738,7 @@ pub fn run_select(
             if plan.lock == LockMode::Exclusive && !plan.access.is_pk_point(&t.def) {
                 // FOR UPDATE: lock only the rows that match (on their latest version).
                 for (h, _) in matching_rows(plan, t, txn, env)? {
-                    let Some(latest) = t.table.lock_row(txn, &h)? else {
+                    let Some(latest) = t.table.lock_row(txn, &h, LockMode::Exclusive)? else {
                         continue;
                     };
                     if consume(&latest)? == ScanControl::Stop {

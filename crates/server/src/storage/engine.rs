@@ -5,8 +5,9 @@
 //! it shared for a map lookup. Row operations never touch it.
 
 use super::lock::WaitGraph;
+use super::mvcc::{CommitSeq, Mvcc, PurgeStats, TrxRow, TxnSlot};
 use super::table::{validate_def, Table};
-use super::txn::Txn;
+use super::txn::{Txn, TxnOptions};
 use super::{Row, Savepoint, TableId, TxnId};
 use crate::error::{Error, Result};
 use crate::storage::schema::{IndexDef, TableDef};
@@ -52,6 +53,8 @@ pub struct Engine {
     next_txn_id: AtomicU64,
     /// The waits-for graph shared by all tables (its own mutex, taken only around waits).
     graph: Arc<WaitGraph>,
+    /// Commit sequence, read views, purge (see `mvcc.rs` for its locking).
+    mvcc: Arc<Mvcc>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -67,6 +70,7 @@ impl Engine {
             next_table_id: AtomicU64::new(1),
             next_txn_id: AtomicU64::new(1),
             graph: Arc::new(WaitGraph::default()),
+            mvcc: Mvcc::new(),
         })
     }
 
@@ -218,8 +222,27 @@ impl Engine {
 
     // ---- transactions ----
 
+    /// A slot for one session: its transactions publish their read views and lock waits
+    /// there, and INNODB_TRX lists them (with `thread_id` as `trx_mysql_thread_id`).
+    pub fn register_session(&self, thread_id: u32) -> Arc<TxnSlot> {
+        self.mvcc.register(thread_id)
+    }
+
+    /// A REPEATABLE READ transaction in a slot of its own (tests, tools).
     pub fn begin(&self) -> Txn {
-        Txn::new(TxnId(self.next_txn_id.fetch_add(1, Ordering::Relaxed)))
+        self.begin_with(TxnOptions::default())
+    }
+
+    /// A transaction in a slot of its own.
+    pub fn begin_with(&self, opts: TxnOptions) -> Txn {
+        let slot = self.mvcc.register(0);
+        self.begin_in(&slot, opts)
+    }
+
+    /// A transaction of the session that owns `slot` (one at a time per slot).
+    pub fn begin_in(&self, slot: &Arc<TxnSlot>, opts: TxnOptions) -> Txn {
+        let id = TxnId(self.next_txn_id.fetch_add(1, Ordering::Relaxed));
+        Txn::new(id, slot.clone(), opts)
     }
 
     /// Statement start.
@@ -237,15 +260,42 @@ impl Engine {
         txn.prepare()
     }
 
-    /// Make the changes visible, release the locks. (The net row changes were taken with
-    /// `txn.changes()` at prepare, for the logs.)
+    /// Make the changes visible (under the next commit sequence number: call in log order),
+    /// release the locks. (The net row changes were taken with `txn.changes()` at prepare,
+    /// for the logs.)
     pub fn commit(&self, mut txn: Txn) {
-        txn.finish(true)
+        txn.commit(&self.mvcc)
     }
 
     /// Discard the changes and release the locks.
     pub fn rollback(&self, mut txn: Txn) {
-        txn.finish(false);
+        txn.rollback();
+    }
+
+    /// The commit through which every version is installed: a view taken now sees it.
+    pub fn published(&self) -> CommitSeq {
+        self.mvcc.published()
+    }
+
+    /// The open transactions (INNODB_TRX).
+    pub fn transactions(&self) -> Vec<TrxRow> {
+        self.mvcc.transactions()
+    }
+
+    /// Rows waiting for purge.
+    pub fn purge_backlog(&self) -> usize {
+        self.mvcc.history_len()
+    }
+
+    /// Purge counters.
+    pub fn purge_stats(&self) -> &PurgeStats {
+        &self.mvcc.stats
+    }
+
+    /// Run one purge pass now, on this thread (tests and measurements); returns the rows
+    /// visited.
+    pub fn purge_now(&self, max_rows: usize) -> usize {
+        self.mvcc.purge_round(max_rows)
     }
 
     /// Deadlocks detected since start (for SHOW STATUS).
@@ -253,9 +303,14 @@ impl Engine {
         self.graph.deadlock_count()
     }
 
-    /// The row-lock waits in progress: `(waiting txn, txn holding the row)`.
+    /// The lock waits in progress: `(waiting txn, txn it waits for)`.
     pub fn lock_waits(&self) -> Vec<(TxnId, TxnId)> {
         self.graph.edges()
+    }
+
+    /// Is the transaction waiting for a lock?
+    pub fn is_waiting(&self, txn: TxnId) -> bool {
+        self.graph.is_waiting(txn)
     }
 
     // ---- durability ----

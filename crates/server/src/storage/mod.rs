@@ -112,9 +112,12 @@
 //! AUTO_INCREMENT counter, and `Engine::apply_recovered` installs a committed before/after
 //! image (redo or binlog replay, idempotent for full images).
 
+mod dml;
 mod engine;
 mod keycode;
 mod lock;
+mod mvcc;
+mod read;
 pub mod schema;
 mod table;
 #[cfg(test)]
@@ -124,9 +127,13 @@ mod tests;
 mod txn;
 
 pub use engine::{CatalogSnapshot, Engine, TableSnapshot};
+pub use mvcc::{CommitSeq, PurgeStats, ReadView, TrxRow, TrxState, TxnSlot};
+pub use read::{RowFilter, RowSink};
 pub use schema::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
 pub use table::{RowHandle, Table};
-pub use txn::{Savepoint, Txn, DEFAULT_LOCK_WAIT_TIMEOUT};
+pub use txn::{read_only_error, Savepoint, Txn, TxnOptions, DEFAULT_LOCK_WAIT_TIMEOUT};
+
+pub(crate) use lock::ReadAt;
 
 use crate::types::Value;
 use std::ops::Bound;
@@ -143,13 +150,107 @@ pub struct TxnId(pub u64);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TableId(pub u64);
 
+/// The four isolation levels, weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum IsolationLevel {
+    ReadUncommitted,
+    ReadCommitted,
+    RepeatableRead,
+    Serializable,
+}
+
+impl IsolationLevel {
+    /// The value of `tx_isolation` / `transaction_isolation` (`REPEATABLE-READ`).
+    pub fn var_name(self) -> &'static str {
+        match self {
+            IsolationLevel::ReadUncommitted => "READ-UNCOMMITTED",
+            IsolationLevel::ReadCommitted => "READ-COMMITTED",
+            IsolationLevel::RepeatableRead => "REPEATABLE-READ",
+            IsolationLevel::Serializable => "SERIALIZABLE",
+        }
+    }
+
+    /// As INNODB_TRX.trx_isolation_level shows it (`REPEATABLE READ`).
+    pub fn sql_name(self) -> &'static str {
+        match self {
+            IsolationLevel::ReadUncommitted => "READ UNCOMMITTED",
+            IsolationLevel::ReadCommitted => "READ COMMITTED",
+            IsolationLevel::RepeatableRead => "REPEATABLE READ",
+            IsolationLevel::Serializable => "SERIALIZABLE",
+        }
+    }
+
+    /// From a variable value (`READ-COMMITTED`, case-insensitive; spaces allowed for dashes).
+    pub fn parse(s: &str) -> Option<IsolationLevel> {
+        let s = s.trim().replace(' ', "-").to_ascii_uppercase();
+        [
+            IsolationLevel::ReadUncommitted,
+            IsolationLevel::ReadCommitted,
+            IsolationLevel::RepeatableRead,
+            IsolationLevel::Serializable,
+        ]
+        .into_iter()
+        .find(|l| l.var_name() == s)
+    }
+}
+
 /// How a read treats row locks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LockMode {
-    /// Consistent (non-locking) read: latest committed version or the reader's own.
+    /// Consistent (non-locking) read from the transaction's read view (its own changes
+    /// included). In SERIALIZABLE, inside a transaction, it becomes `Shared`.
     None,
-    /// `FOR UPDATE`: X-lock each row returned (waits), then read its latest version.
+    /// `LOCK IN SHARE MODE` / `FOR SHARE`: S-lock what is read (readers share; writers wait),
+    /// then read its latest committed version.
+    Shared,
+    /// `FOR UPDATE`, and the reads of UPDATE / DELETE: X-lock what is read, then read its
+    /// latest committed version.
     Exclusive,
+}
+
+/// What a locking read does when a row is locked by another transaction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaitPolicy {
+    /// Wait (up to `innodb_lock_wait_timeout`).
+    Wait,
+    /// `NOWAIT`: fail at once, with 1205 as MariaDB does.
+    NoWait,
+    /// `SKIP LOCKED`: leave the row out.
+    SkipLocked,
+}
+
+/// The lock a read takes, and how it waits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadLock {
+    pub mode: LockMode,
+    pub wait: WaitPolicy,
+    /// UPDATE: in READ COMMITTED and READ UNCOMMITTED, a row locked by another transaction
+    /// whose newest committed version does not match the filter is skipped without waiting
+    /// (InnoDB's semi-consistent read).
+    pub semi_consistent: bool,
+}
+
+impl ReadLock {
+    /// A consistent read.
+    pub const NONE: ReadLock = ReadLock {
+        mode: LockMode::None,
+        wait: WaitPolicy::Wait,
+        semi_consistent: false,
+    };
+
+    pub fn new(mode: LockMode, wait: WaitPolicy) -> ReadLock {
+        ReadLock {
+            mode,
+            wait,
+            semi_consistent: false,
+        }
+    }
+}
+
+impl From<LockMode> for ReadLock {
+    fn from(mode: LockMode) -> ReadLock {
+        ReadLock::new(mode, WaitPolicy::Wait)
+    }
 }
 
 /// A range of index keys. Bounds hold values for the first index parts; fewer values than the
@@ -178,7 +279,7 @@ impl KeyRange {
     }
 }
 
-/// What a scan callback wants next.
+/// What a read callback wants next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScanControl {
     Continue,
