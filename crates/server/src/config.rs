@@ -158,6 +158,16 @@ pub struct ServeArgs {
     /// adaptive-sleep: the sleep delay's cap, µs; 0 = do not adapt [default: 150000].
     #[arg(long, value_name = "USEC", visible_alias = "adaptive-max-sleep-delay")]
     pub innodb_adaptive_max_sleep_delay: Option<String>,
+    /// The isolation level of new sessions (tx_isolation) [default: REPEATABLE-READ].
+    #[arg(
+        long,
+        value_name = "READ-UNCOMMITTED|READ-COMMITTED|REPEATABLE-READ|SERIALIZABLE"
+    )]
+    pub transaction_isolation: Option<String>,
+    /// A lock wait timeout (1205) rolls back the whole transaction, not only the statement
+    /// [default: OFF].
+    #[arg(long, value_name = "OFF|ON")]
+    pub innodb_rollback_on_timeout: Option<String>,
 }
 
 /// Settings given as text and validated by the variable table (name, flag field).
@@ -194,7 +204,9 @@ macro_rules! text_settings {
             concurrency_queue,
             innodb_concurrency_tickets,
             innodb_thread_sleep_delay,
-            innodb_adaptive_max_sleep_delay
+            innodb_adaptive_max_sleep_delay,
+            transaction_isolation,
+            innodb_rollback_on_timeout
         )
     };
 }
@@ -327,6 +339,10 @@ fn variables_of(a: &ServeArgs) -> Vec<(String, Value)> {
         ($($f:ident),*) => { $( if let Some(x) = &a.$f { v.push((stringify!($f).to_string(), Value::str(x))); } )* };
     }
     text_settings!(push_text);
+    // tx_isolation is the other name of transaction_isolation.
+    if let Some(x) = &a.transaction_isolation {
+        v.push(("tx_isolation".to_string(), Value::str(x)));
+    }
     v
 }
 

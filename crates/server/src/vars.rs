@@ -301,6 +301,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         "50",
     ),
     var(
+        "innodb_rollback_on_timeout",
+        Scope::Global,
+        false,
+        Kind::Bool,
+        "OFF",
+    ),
+    var(
         "innodb_thread_concurrency",
         Scope::Global,
         true,
@@ -565,8 +572,8 @@ pub static DEFINITIONS: &[VarDef] = &[
         "transaction_isolation",
         Scope::Both,
         true,
-        Kind::Enum(&["READ-COMMITTED"]),
-        "READ-COMMITTED",
+        Kind::Enum(ISOLATION_LEVELS),
+        "REPEATABLE-READ",
     ),
     var(
         "transaction_read_only",
@@ -579,8 +586,8 @@ pub static DEFINITIONS: &[VarDef] = &[
         "tx_isolation",
         Scope::Both,
         true,
-        Kind::Enum(&["READ-COMMITTED"]),
-        "READ-COMMITTED",
+        Kind::Enum(ISOLATION_LEVELS),
+        "REPEATABLE-READ",
     ),
     var("tx_read_only", Scope::Both, true, Kind::Bool, "OFF"),
     var("version", Scope::Global, false, Kind::Text, crate::VERSION),
@@ -615,6 +622,15 @@ pub static DEFINITIONS: &[VarDef] = &[
         },
         "28800",
     ),
+];
+
+/// The values of `tx_isolation` / `transaction_isolation`, in MariaDB's order (`SET
+/// tx_isolation = 2` is REPEATABLE-READ).
+const ISOLATION_LEVELS: &[&str] = &[
+    "READ-UNCOMMITTED",
+    "READ-COMMITTED",
+    "REPEATABLE-READ",
+    "SERIALIZABLE",
 ];
 
 /// Other names of variables, sorted: `(alias, variable)`. The InnoDB admission settings are
@@ -867,6 +883,18 @@ fn normalise(def: &VarDef, value: Value) -> Result<Value> {
         Kind::Bool => normalise_bool(def.name, &value),
         Kind::UInt { min, max } => normalise_uint(def.name, &value, min, max),
         Kind::Enum(words) => {
+            // An enum also takes the position of its value, as in MariaDB.
+            let pos = match &value {
+                Value::Int(i) => usize::try_from(*i).ok(),
+                Value::UInt(u) => usize::try_from(*u).ok(),
+                _ => None,
+            };
+            if matches!(value, Value::Int(_) | Value::UInt(_)) {
+                return pos
+                    .and_then(|p| words.get(p))
+                    .map(|w| Value::str(w))
+                    .ok_or_else(|| wrong_value(def.name, &value));
+            }
             let Value::Bytes(b) = &value else {
                 return Err(wrong_type(def.name));
             };

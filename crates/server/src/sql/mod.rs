@@ -26,11 +26,18 @@
 //! * Warnings of a statement replace those of the previous one in `sess.warnings` (SHOW
 //!   WARNINGS keeps them); an error becomes the only entry.
 //!
+//! * Transactions (see `storage` for the model): each statement starts with
+//!   `Txn::start_statement` (READ COMMITTED takes a fresh read view per statement);
+//!   BEGIN / START TRANSACTION [READ ONLY | READ WRITE] [WITH CONSISTENT SNAPSHOT], COMMIT,
+//!   ROLLBACK, SAVEPOINT, ROLLBACK TO [SAVEPOINT], RELEASE SAVEPOINT (1305 on an unknown
+//!   name), SET [GLOBAL | SESSION] TRANSACTION (without a scope: the next transaction only;
+//!   1568 inside one).
+//!
 //! Not supported, each a 1235 error naming the feature: joins, subqueries, UNION, CTEs,
-//! window functions, views, stored programs, triggers, savepoints, ALTER TABLE other than
+//! window functions, views, stored programs, triggers, ALTER TABLE other than
 //! ADD / DROP INDEX and AUTO_INCREMENT = n, KILL, SHOW PROCESSLIST, REGEXP, INTERVAL
 //! arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns, TEMPORARY tables, foreign keys,
-//! grants finer than ALL per database. `LOCK IN SHARE MODE` / `FOR SHARE` lock exclusively.
+//! grants finer than ALL per database, `FOR UPDATE OF`.
 //!
 //! Tests: `testscripts/*.test` are golden scripts run by `golden.rs` against a real
 //! `ServerContext` (see there for the format; `UPDATE_GOLDEN=1` rewrites the expectations).
@@ -57,6 +64,11 @@ mod virtual_tables;
 mod golden;
 
 pub use convert::format_double;
+
+/// A value as text (what a system variable holds).
+pub fn value_text(v: &Value) -> String {
+    convert::to_string(v)
+}
 
 use crate::error::{Action, Error, Result};
 use crate::sched::admission;
@@ -111,6 +123,8 @@ impl QueryResult {
 
 /// A prepared statement: parsed and bound once.
 pub struct Prepared {
+    /// The statement's text (INNODB_TRX shows it while it runs).
+    text: Arc<str>,
     /// Number of `?` parameters.
     pub params: usize,
     /// The result columns (empty for statements that return an OK packet).
@@ -174,7 +188,7 @@ pub fn execute_text(
             return Err(e);
         }
     };
-    let prev = start_statement(sess, &parsed);
+    let prev = start_statement(ctx, sess, &parsed, sql);
     let r = (|| {
         if let Some(plan) = bind_plan(ctx, sess, &parsed, prev)? {
             return execute_plan(ctx, sess, &plan, &[], prev);
@@ -197,6 +211,7 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
         None => generic_columns(ctx, sess, &parsed)?,
     };
     Ok(Prepared {
+        text: sql.into(),
         params: parsed.params.len(),
         columns,
         state: Mutex::new(PrepState {
@@ -228,7 +243,7 @@ pub fn execute_prepared(
             return Err(e);
         }
     };
-    let prev = start_statement(sess, &parsed);
+    let prev = start_statement(ctx, sess, &parsed, &stmt.text);
     let r = match &plan {
         Some(p) => execute_plan(ctx, sess, p, params, prev),
         None => run_other(ctx, sess, &parsed, params, prev),
@@ -248,11 +263,22 @@ pub fn field_list(
 
 // ---------------------------------------------------------------------------------------------
 
-/// Reset the warning list for a new statement; returns the previous count (@@warning_count).
-fn start_statement(sess: &mut SessionState, parsed: &Parsed) -> usize {
+/// Reset the warning list for a new statement; tell the open transaction a statement starts
+/// (READ COMMITTED: a fresh read view) and what it runs (INNODB_TRX). Returns the previous
+/// warning count (@@warning_count).
+fn start_statement(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    parsed: &Parsed,
+    text: &str,
+) -> usize {
     let prev = sess.warnings.len();
     if !parsed.stmt.keeps_warnings() {
         sess.warnings.clear();
+    }
+    sess.trx_slot(ctx).set_query(Some(text));
+    if let Some(t) = sess.txn.as_mut() {
+        t.start_statement();
     }
     prev
 }
@@ -267,6 +293,9 @@ fn record_error(sess: &mut SessionState, e: &Error) {
 }
 
 fn finish(sess: &mut SessionState, r: Result<QueryResult>) -> Result<QueryResult> {
+    if let Some(slot) = &sess.trx_slot {
+        slot.set_query(None);
+    }
     sess.row_count = match &r {
         Ok(QueryResult::Ok { affected_rows, .. }) => *affected_rows as i64,
         Ok(QueryResult::Rows { .. }) | Err(_) => -1,
@@ -442,9 +471,27 @@ fn run_other(
     let count = |c: StatusCounter| ctx.status.incr(c);
     match &parsed.stmt {
         Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev, parsed.ddl_text.as_deref()),
-        Stmt::Begin => {
+        Stmt::Begin {
+            read_only,
+            consistent_snapshot,
+        } => {
             count(StatusCounter::ComBegin);
-            sess.begin_explicit(ctx)?;
+            sess.begin_explicit(ctx, *read_only, *consistent_snapshot)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Savepoint(name) => {
+            count(StatusCounter::ComSavepoint);
+            sess.savepoint(ctx, name);
+            Ok(QueryResult::ok())
+        }
+        Stmt::RollbackToSavepoint(name) => {
+            count(StatusCounter::ComRollbackToSavepoint);
+            sess.rollback_to_savepoint(name)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::ReleaseSavepoint(name) => {
+            count(StatusCounter::ComReleaseSavepoint);
+            sess.release_savepoint(name)?;
             Ok(QueryResult::ok())
         }
         Stmt::Commit => {
@@ -467,9 +514,13 @@ fn run_other(
             exec_admin::set_names(ctx, sess, charset, collation.as_deref())?;
             Ok(QueryResult::ok())
         }
-        Stmt::SetTransaction { global, isolation } => {
+        Stmt::SetTransaction {
+            scope,
+            isolation,
+            read_only,
+        } => {
             count(StatusCounter::ComSet);
-            exec_admin::set_transaction(ctx, sess, *global, isolation.as_deref())?;
+            exec_admin::set_transaction(ctx, sess, *scope, isolation.as_deref(), *read_only)?;
             Ok(QueryResult::ok())
         }
         Stmt::SetPassword { user, password } => {

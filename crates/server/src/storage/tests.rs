@@ -61,6 +61,13 @@ fn sbtest(name: &str) -> TableDef {
     }
 }
 
+fn read_committed() -> TxnOptions {
+    TxnOptions {
+        isolation: IsolationLevel::ReadCommitted,
+        ..TxnOptions::default()
+    }
+}
+
 fn setup() -> (Arc<Engine>, Arc<Table>) {
     let e = Engine::new();
     e.create_database("db", false).unwrap();
@@ -563,7 +570,7 @@ fn stress_no_dirty_reads() {
             std::thread::spawn(move || {
                 let mut rng = rand::rngs::StdRng::seed_from_u64(7 + seed);
                 while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                    let mut txn = e.begin();
+                    let mut txn = e.begin_with(read_committed());
                     for _ in 0..3 {
                         let id = rng.gen_range(0..50);
                         if let Ok(Some((h, _))) =
@@ -585,8 +592,10 @@ fn stress_no_dirty_reads() {
             })
         })
         .collect();
-    let mut txn = e.begin();
+    let mut txn = e.begin_with(read_committed());
     for round in 0..300 {
+        // A fresh read view per round (statement), as READ COMMITTED takes them.
+        txn.start_statement();
         let mut n = 0;
         let mut check = |_: &RowHandle, r: &Row| {
             assert_eq!(r[2], Value::str("clean"), "dirty read in round {round}");
