@@ -17,10 +17,11 @@
 //!
 //! | read | REPEATABLE READ, SERIALIZABLE | READ COMMITTED, READ UNCOMMITTED |
 //! |---|---|---|
-//! | unique key equal, row found | record lock only | record lock |
-//! | unique key equal, no row | gap lock where the key would be | nothing |
+//! | primary key equal, row found | record lock only | record lock |
+//! | primary key equal, no row | gap lock where the key would be | nothing |
+//! | unique secondary key equal | next-key lock on the row found (none after it); no row: as a prefix | record lock |
 //! | equality on a key prefix (non-unique) | next-key lock on each match, gap lock before the first non-match | record locks; non-matching rows unlocked |
-//! | range (ascending) | next-key lock on each row, and on the first row past the range (or the gap to +∞) | record locks; the row past the range is locked, then unlocked |
+//! | range (ascending) | next-key lock on each row, and on the first row past the range (or the gap to +∞) | record locks; the row past the range is locked, then unlocked on the primary key, kept on a secondary index |
 //! | range (descending) | gap lock above the range, next-key lock on each row and on the first row below | record locks, and the first row below (kept) |
 //!
 //! A row the filter rejects keeps its lock in REPEATABLE READ / SERIALIZABLE and is unlocked
@@ -59,8 +60,11 @@ struct Plan {
     filter_spec: Option<KeySpec>,
     /// An equality on a key prefix (InnoDB's exact-match search).
     exact: bool,
-    /// An equality on every part of a unique index, without NULLs (a unique search).
+    /// An equality on the whole primary key (a unique search).
     unique: bool,
+    /// An equality on every part of a unique secondary index, without NULLs: an exact-match
+    /// search that stops at the first row found.
+    unique_secondary: bool,
     version: u64,
 }
 
@@ -248,11 +252,13 @@ impl Table {
             _ => None,
         };
         let exact = point.is_some();
-        let unique = point.is_some_and(|vals| {
+        let unique_key = point.is_some_and(|vals| {
             unique_index
                 && spec.as_ref().is_some_and(|s| s.cols.len() == vals.len())
                 && vals.iter().all(|v| !v.is_null())
         });
+        let unique = unique_key && index.is_none();
+        let unique_secondary = unique_key && index.is_some();
         let filter_spec = if index.is_some() { spec } else { None };
         Ok(Plan {
             lo,
@@ -260,6 +266,7 @@ impl Table {
             filter_spec,
             exact,
             unique,
+            unique_secondary,
             version: self.schema_version(),
         })
     }
@@ -484,6 +491,10 @@ impl LockingRead<'_, '_> {
                 Next::Row(k, slot) => match self.visit(txn, &k, &slot)? {
                     Visit::Stop => return Ok(()),
                     Visit::Again => continue,
+                    Visit::Next if self.plan.unique_secondary && self.live(txn, &k, &slot) => {
+                        // A unique key found: nothing after it can match.
+                        return Ok(());
+                    }
                     Visit::Next => {
                         cursor = Bound::Excluded(k.clone());
                         last = Some(k);
@@ -494,8 +505,9 @@ impl LockingRead<'_, '_> {
     }
 
     /// The first entry past an ascending range: REPEATABLE READ locks it (next-key) for a
-    /// range, only its gap (already locked) for an equality; READ COMMITTED locks it for a
-    /// range and lets it go.
+    /// range, only its gap (already locked) for an equality. READ COMMITTED locks it for a
+    /// range too, and lets it go if the range is on the primary key (a secondary range keeps
+    /// it locked, as InnoDB does).
     fn past_end(&mut self, txn: &mut Txn, slot: &Arc<Slot>) -> Result<()> {
         if self.plan.exact {
             return Ok(());
@@ -503,10 +515,18 @@ impl LockingRead<'_, '_> {
         let r = self
             .table
             .lock_blocking(txn, slot, self.lock.mode, self.lock.wait)?;
-        if !self.gap && r == (Acquire::Granted { newly: true }) {
+        if !self.gap && self.index.is_none() && r == (Acquire::Granted { newly: true }) {
             txn.unlock_unkept(slot);
         }
         Ok(())
+    }
+
+    /// Does the txn hold `slot` locked with a version matching the entry `k`?
+    fn live(&self, txn: &Txn, k: &[u8], slot: &Arc<Slot>) -> bool {
+        let s = slot.state.lock();
+        s.holds_any(txn.id())
+            && s.read(txn.id(), ReadAt::Latest)
+                .is_some_and(|r| entry_matches(&self.plan.filter_spec, k, slot, r))
     }
 
     /// Lock one row in the range, read its latest version, filter it, pass it on.
