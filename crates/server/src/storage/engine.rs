@@ -292,6 +292,14 @@ impl Engine {
         &self.mvcc.stats
     }
 
+    /// Tests: purge only when `purge_now` is called (no purge thread).
+    #[cfg(test)]
+    pub(crate) fn manual_purge(&self) {
+        self.mvcc
+            .auto_purge
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Run one purge pass now, on this thread (tests and measurements); returns the rows
     /// visited.
     pub fn purge_now(&self, max_rows: usize) -> usize {

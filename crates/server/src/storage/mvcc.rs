@@ -344,6 +344,8 @@ pub struct Mvcc {
     purge_kick: Condvar,
     /// Held through one purge round (the thread's or `Engine::purge_now`'s).
     purging: Mutex<()>,
+    /// False: no purge thread is started (golden scripts purge only when told).
+    pub(crate) auto_purge: std::sync::atomic::AtomicBool,
     pub stats: PurgeStats,
 }
 
@@ -364,6 +366,7 @@ impl Mvcc {
             purge_thread: Mutex::new(false),
             purge_kick: Condvar::new(),
             purging: Mutex::new(()),
+            auto_purge: std::sync::atomic::AtomicBool::new(true),
             stats: PurgeStats::default(),
         })
     }
@@ -445,6 +448,9 @@ impl Mvcc {
     }
 
     fn ensure_purge_thread(self: &Arc<Mvcc>) {
+        if !self.auto_purge.load(Ordering::Relaxed) {
+            return;
+        }
         let mut started = self.purge_thread.lock();
         if *started {
             return;

@@ -184,10 +184,12 @@ impl Table {
     ) -> Result<()> {
         let lock = txn.effective_lock(lock.into());
         let plan = self.plan(index, range)?;
-        if lock.mode == LockMode::None {
-            return self.scan_consistent(txn, index, plan, reverse, filter, f);
+        match lock.mode {
+            LockMode::None => return self.scan_consistent(txn, index, plan, reverse, filter, f),
+            // FOR UPDATE is a write intent: refused in a read-only transaction (1792).
+            LockMode::Exclusive => txn.check_writable()?,
+            LockMode::Shared => txn.check_active()?,
         }
-        txn.check_active()?;
         let mut r = LockingRead {
             table: self,
             index,

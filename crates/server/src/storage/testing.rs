@@ -649,6 +649,7 @@ impl Worker {
 /// Run a script; returns the transcript.
 pub(crate) fn run_script(script: &str) -> String {
     let engine = Engine::new();
+    engine.manual_purge();
     engine.create_database(DB, false).unwrap();
     let mut workers: HashMap<String, Worker> = HashMap::new();
     let mut out = String::new();
@@ -854,6 +855,11 @@ mod tests {
         collation,
         ddl,
         no_pk,
+        snapshots,
+        shared_locks,
+        gaps,
+        purge,
+        serializable,
     );
 
     #[test]
