@@ -32,8 +32,9 @@ SET SESSION innodb_lock_wait_timeout = LOCK_WAIT_TIMEOUT (the scenario may set i
 
 Blocking is decided without guessing from time alone: a statement that has not answered
 within BLOCK_MS is "blocked" only once information_schema.INNODB_TRX shows its connection in
-LOCK WAIT (MariaDB refreshes that table at most every 100 ms, so the runner reads it after the
-wait). After every step the runner waits SETTLE_MS for blocked statements to finish; those
+LOCK WAIT twice, CONFIRM_MS apart (MariaDB refreshes that table at most every 100 ms, so the
+runner reads it after the wait; the second look lets a short wait end, such as one on a
+deadlock victim that is being rolled back). After every step the runner waits SETTLE_MS for blocked statements to finish; those
 that have not must again be in LOCK WAIT, else it keeps waiting (a released statement that is
 still running). A statement that neither finishes nor waits for a lock within HANG_S fails the
 scenario.
@@ -61,6 +62,7 @@ LEVEL_ORDER = ["RU", "RC", "RR", "SER"]
 DB = "isolation_test"
 BLOCK_MS = int(os.environ.get("BLOCK_MS", "300"))
 SETTLE_MS = int(os.environ.get("SETTLE_MS", "300"))
+CONFIRM_MS = int(os.environ.get("CONFIRM_MS", "200"))
 HANG_S = float(os.environ.get("HANG_S", "20"))
 LOCK_WAIT_TIMEOUT = int(os.environ.get("LOCK_WAIT_TIMEOUT", "30"))
 
@@ -231,6 +233,9 @@ def run_level(args, sc, level):
             else:
                 out.extend("    " + line for line in fmt_result(res))
             released = settle(sessions, outstanding, monitor, skip=s if res is None else None)
+            # Statements released by the same step are listed by the step that issued them
+            # (the order they finished in is a race between their threads).
+            released.sort(key=lambda x: x[1])
             for name, step, r in released:
                 lines = fmt_result(r)
                 out.append(f"    -> {name} (step {step}) released: {lines[0]}")
@@ -254,11 +259,17 @@ def wait_for(sess, monitor, block_ms):
         except queue.Empty:
             pass
         if sess.thread_id in monitor.lock_waiting():
-            # Seen waiting: the result may still have raced in.
+            # Seen waiting: make sure it is not a short wait about to end (a deadlock victim
+            # being rolled back), then look once more.
             try:
-                return sess.done.get_nowait()
+                return sess.done.get(timeout=CONFIRM_MS / 1000.0)
             except queue.Empty:
-                return None
+                pass
+            if sess.thread_id in monitor.lock_waiting():
+                try:
+                    return sess.done.get_nowait()
+                except queue.Empty:
+                    return None
         if time.monotonic() > deadline:
             return ("error", -2, f"neither finished nor waiting for a lock in {HANG_S} s")
         timeout = 0.05

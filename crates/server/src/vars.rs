@@ -664,6 +664,9 @@ pub struct SystemVariables {
     globals: RwLock<HashMap<&'static str, Value>>,
     /// Told after `SET GLOBAL` changed one of their variables (registered at server start).
     watchers: RwLock<Vec<Watcher>>,
+    /// Bumped by every change of a global value: sessions that cache values derived from the
+    /// variables (the characteristics of their next transaction) look again when it moved.
+    generation: std::sync::atomic::AtomicU64,
     /// Ranges narrower than the definition's that `SET GLOBAL` must respect, known only once
     /// the server runs (e.g. `thread_pool_size` up to the pool's group table).
     run_time_bounds: RwLock<HashMap<&'static str, (u64, u64)>>,
@@ -693,6 +696,7 @@ impl SystemVariables {
             .collect();
         SystemVariables {
             globals: RwLock::new(globals),
+            generation: std::sync::atomic::AtomicU64::new(0),
             watchers: RwLock::new(Vec::new()),
             run_time_bounds: RwLock::new(HashMap::new()),
         }
@@ -743,10 +747,17 @@ impl SystemVariables {
     }
 
     /// Apply a configuration setting at startup: read-only variables may be set here.
+    /// Changes with every change of a global value.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Acquire)
+    }
+
     pub fn set_startup(&self, name: &str, value: Value) -> Result<()> {
         let def = definition(name).ok_or_else(|| unknown(name))?;
         let v = normalise(def, value)?;
         self.globals.write().insert(def.name, v);
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         Ok(())
     }
 
@@ -769,6 +780,8 @@ impl SystemVariables {
         self.check_run_time_bound(def.name, &v)?;
         apply_side_effect(def.name, &v)?;
         self.globals.write().insert(def.name, v);
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         for w in self.watchers.read().iter() {
             if w.names.contains(&def.name) {
                 (w.on_change)(self);

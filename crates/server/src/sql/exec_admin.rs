@@ -121,6 +121,8 @@ fn set_session(
     name: &str,
     value: Option<Value>,
 ) -> Result<()> {
+    // The cached transaction characteristics may change.
+    sess.txn_defaults = None;
     let Some(value) = value else {
         // DEFAULT: back to the global value.
         if !ctx.vars.exists(name) {

@@ -26,7 +26,7 @@ use super::virtual_tables::{self, VirtualTable};
 use crate::error::{Error, Result};
 use crate::session::state::ServerContext;
 use crate::storage::{
-    IndexDef, KeyRange, LockMode, ReadLock, Row, RowHandle, ScanControl, Table, TableDef, Txn,
+    IndexDef, KeyRange, ReadLock, Row, RowHandle, ScanControl, Table, TableDef, Txn,
 };
 use crate::types::{DataType, Value};
 use cohort_protocol::ErrorCode;
@@ -629,19 +629,10 @@ pub fn scan(
             if backward {
                 keys.reverse();
             }
-            let consistent = txn.effective_lock(lock).mode == LockMode::None;
             for k in keys {
-                if consistent {
-                    // The point-select path: one lookup, no range set-up.
-                    if let Some((h, r)) = table.get(txn, &k, ReadLock::NONE)? {
-                        if filter(&r)? && g(&h, &r)? == ScanControl::Stop {
-                            break;
-                        }
-                    }
-                } else {
-                    let range = KeyRange::point(k);
-                    table.scan(txn, None, &range, false, lock, filter, &mut g)?;
-                    if stopped.get() {
+                // The point-select / point-update path: one lookup, no range set-up.
+                if let Some((h, r)) = table.get_filtered(txn, &k, lock, filter)? {
+                    if g(&h, &r)? == ScanControl::Stop {
                         break;
                     }
                 }

@@ -306,6 +306,22 @@ impl Engine {
         self.mvcc.purge_round(max_rows)
     }
 
+    /// The engine's rows of SHOW GLOBAL STATUS (MariaDB's names where the meaning matches).
+    pub fn status(&self) -> Vec<(String, crate::types::Value)> {
+        use crate::types::Value;
+        let g = &self.graph;
+        let n = |v: u64| Value::UInt(v);
+        let rel = Ordering::Relaxed;
+        vec![
+            ("Innodb_deadlocks".into(), n(g.deadlock_count())),
+            ("Innodb_history_list_length".into(), n(self.purge_backlog() as u64)),
+            ("Innodb_purged_versions".into(), n(self.mvcc.stats.versions_purged.load(rel))),
+            ("Innodb_row_lock_current_waits".into(), n(g.waiting() as u64)),
+            ("Innodb_row_lock_time".into(), n(g.wait_micros.load(rel) / 1000)),
+            ("Innodb_row_lock_waits".into(), n(g.waits.load(rel))),
+        ]
+    }
+
     /// Deadlocks detected since start (for SHOW STATUS).
     pub fn deadlock_count(&self) -> u64 {
         self.graph.deadlock_count()

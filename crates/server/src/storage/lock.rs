@@ -526,7 +526,9 @@ fn wait_loop<T>(
 ) -> Result<T> {
     let _wait = wait::begin(event);
     w.slot.set_waiting(Some(what));
-    let deadline = Instant::now() + w.timeout;
+    let began = Instant::now();
+    graph.waits.fetch_add(1, Ordering::Relaxed);
+    let deadline = began + w.timeout;
     let result = loop {
         if let Err(e) = graph.wait_for(w.me, &blockers, w.weight, w.slot) {
             match poll(Check::GiveUp) {
@@ -554,6 +556,9 @@ fn wait_loop<T>(
     };
     graph.done(w.me);
     w.slot.set_waiting(None);
+    graph
+        .wait_micros
+        .fetch_add(began.elapsed().as_micros() as u64, Ordering::Relaxed);
     result
 }
 
@@ -707,6 +712,9 @@ impl GapLocks {
 pub(crate) struct WaitGraph {
     nodes: Mutex<HashMap<TxnId, Node>, ev::LockWaitGraph>,
     deadlocks: AtomicU64,
+    /// Lock waits begun, and their total time in µs (SHOW STATUS).
+    pub waits: AtomicU64,
+    pub wait_micros: AtomicU64,
 }
 
 struct Node {
@@ -774,6 +782,11 @@ impl WaitGraph {
     /// Is `me` waiting for a lock?
     pub fn is_waiting(&self, me: TxnId) -> bool {
         self.nodes.lock().contains_key(&me)
+    }
+
+    /// Transactions waiting for a lock now.
+    pub fn waiting(&self) -> usize {
+        self.nodes.lock().len()
     }
 
     /// Deadlocks detected so far.

@@ -36,7 +36,7 @@
 
 use super::keycode::{self, KeySpec};
 use super::lock::{Acquire, Gap, Slot};
-use super::table::{IndexMap, Table, TableState};
+use super::table::{Table, TableState};
 use super::{KeyRange, LockMode, ReadAt, ReadLock, Row, RowHandle, ScanControl, Txn, WaitPolicy};
 use crate::error::{Error, Result};
 use crate::types::Value;
@@ -86,37 +86,67 @@ impl Table {
         key: &[Value],
         lock: impl Into<ReadLock>,
     ) -> Result<Option<(RowHandle, Row)>> {
+        self.get_filtered(txn, key, lock, &mut |_| Ok(true))
+    }
+
+    /// Point read by primary key with the statement's filter (see [`Table::scan`]): the path
+    /// of point selects and of UPDATE / DELETE by primary key, without the set-up of a range
+    /// read.
+    pub fn get_filtered(
+        &self,
+        txn: &mut Txn,
+        key: &[Value],
+        lock: impl Into<ReadLock>,
+        filter: &mut dyn FnMut(&Row) -> Result<bool>,
+    ) -> Result<Option<(RowHandle, Row)>> {
         let lock = txn.effective_lock(lock.into());
-        if lock.mode == LockMode::None {
-            let at = txn.read_at();
-            let slot = {
-                let st = self.read_state()?;
-                let Some(k) = self.pk_key(&st, key) else {
+        let (k, version) = {
+            let st = self.read_state()?;
+            let Some(k) = self.pk_key(&st, key) else {
+                return Ok(None);
+            };
+            if lock.mode == LockMode::None {
+                let found = st.primary.read().get(&k).cloned();
+                drop(st);
+                let Some(slot) = found else {
                     return Ok(None);
                 };
-                let found = st.primary.read().get(&k).cloned();
-                match found {
-                    Some(s) => s,
-                    None => return Ok(None),
-                }
-            };
-            let row = slot.state.lock().read(txn.id(), at).cloned();
-            return Ok(row.map(|r| (self.handle(&slot), r)));
+                let at = txn.read_at();
+                let row = slot.state.lock().read(txn.id(), at).cloned();
+                return match row {
+                    Some(r) if filter(&r)? => Ok(Some((self.handle(&slot), r))),
+                    _ => Ok(None),
+                };
+            }
+            (k, self.schema_version())
+        };
+        match lock.mode {
+            LockMode::Exclusive => txn.check_writable()?,
+            _ => txn.check_active()?,
         }
         let mut out = None;
-        let range = KeyRange::point(key.to_vec());
-        self.scan(
-            txn,
-            None,
-            &range,
-            false,
+        let mut r = LockingRead {
+            table: self,
+            index: None,
+            plan: Plan {
+                lo: Bound::Unbounded,
+                hi: Bound::Unbounded,
+                filter_spec: None,
+                exact: true,
+                unique: true,
+                unique_secondary: false,
+                version,
+            },
             lock,
-            &mut |_| Ok(true),
-            &mut |h, r| {
-                out = Some((h.clone(), r.clone()));
+            gap: txn.gap_locking(),
+            semi: lock.semi_consistent && lock.mode == LockMode::Exclusive && !txn.gap_locking(),
+            filter,
+            f: &mut |h, row| {
+                out = Some((h.clone(), row.clone()));
                 Ok(ScanControl::Stop)
             },
-        )?;
+        };
+        r.unique(txn, &k)?;
         Ok(out)
     }
 
@@ -200,8 +230,8 @@ impl Table {
             filter,
             f,
         };
-        if r.plan.unique {
-            r.unique(txn)
+        if let (true, Bound::Included(k)) = (r.plan.unique, r.plan.lo.clone()) {
+            r.unique(txn, &k)
         } else if reverse {
             r.backward(txn)
         } else {
@@ -645,74 +675,51 @@ impl LockingRead<'_, '_> {
         }
     }
 
-    /// A unique search: at most one row. Found: record lock only. Not found: the gap where
-    /// the key would be (REPEATABLE READ / SERIALIZABLE).
-    fn unique(&mut self, txn: &mut Txn) -> Result<()> {
+    /// A unique search by the whole primary key `key`: at most one row. Found: record lock
+    /// only. Not found (or only a deleted version): the gap where the key would be
+    /// (REPEATABLE READ / SERIALIZABLE).
+    fn unique(&mut self, txn: &mut Txn, key: &[u8]) -> Result<()> {
         loop {
-            let candidates: Vec<(Vec<u8>, Arc<Slot>)> = {
+            let found = {
                 let st = self.table.read_state()?;
-                self.table.check_version(&self.plan, self.index)?;
-                let (map, gaps) = st.index(self.index);
-                let map = map.read();
-                let found: Vec<(Vec<u8>, Arc<Slot>)> = map
-                    .range((self.plan.lo.clone(), self.plan.hi.clone()))
-                    .map(|(k, s)| (k.clone(), s.clone()))
-                    .collect();
-                if found.is_empty() && self.gap {
-                    self.lock_gap(txn, gaps, gap_around(&map, &self.plan.lo, &self.plan.hi));
-                }
-                found
-            };
-            if candidates.is_empty() {
-                return Ok(());
-            }
-            let mut again = false;
-            let mut live = false;
-            for (k, slot) in &candidates {
-                match self.visit(txn, k, slot)? {
-                    Visit::Again => {
-                        again = true;
-                        break;
+                let map = st.primary.read();
+                match map.get(key) {
+                    Some(s) => Some(s.clone()),
+                    None => {
+                        if self.gap {
+                            self.lock_gap(txn, &st.primary_gaps, gap_around(&map, key));
+                        }
+                        None
                     }
-                    Visit::Stop => return Ok(()),
-                    Visit::Next => {}
                 }
-                let s = slot.state.lock();
-                if s.holds_any(txn.id())
-                    && s.read(txn.id(), ReadAt::Latest)
-                        .is_some_and(|r| entry_matches(&self.plan.filter_spec, k, slot, r))
-                {
-                    live = true;
-                }
+            };
+            let Some(slot) = found else {
+                return Ok(());
+            };
+            match self.visit(txn, key, &slot)? {
+                Visit::Again => continue,
+                Visit::Stop => return Ok(()),
+                Visit::Next => {}
             }
-            if again {
-                continue;
-            }
-            if !live && self.gap {
-                // Only deleted (or moved) versions hold the key: lock the gap around it too.
+            if self.gap && !self.live(txn, key, &slot) {
+                // Only a deleted version holds the key: lock the gap around it too.
                 let st = self.table.read_state()?;
-                let (map, gaps) = st.index(self.index);
-                let map: &IndexMap = map;
-                let map = map.read();
-                self.lock_gap(txn, gaps, gap_around(&map, &self.plan.lo, &self.plan.hi));
+                let map = st.primary.read();
+                self.lock_gap(txn, &st.primary_gaps, gap_around(&map, key));
             }
             return Ok(());
         }
     }
 }
 
-/// The gap containing the byte range `[lo, hi)`: from the entry below it to the entry above.
-fn gap_around(
-    map: &std::collections::BTreeMap<Vec<u8>, Arc<Slot>>,
-    lo: &Bound<Vec<u8>>,
-    hi: &Bound<Vec<u8>>,
-) -> Gap {
+/// The gap around `key`: from the entry below it to the entry above it.
+fn gap_around(map: &std::collections::BTreeMap<Vec<u8>, Arc<Slot>>, key: &[u8]) -> Gap {
     let below = map
-        .range((Bound::Unbounded, flip_lower(lo)))
+        .range::<[u8], _>((Bound::Unbounded, Bound::Excluded(key)))
         .next_back()
         .map(|(k, _)| k.clone().into_boxed_slice());
     let above = map
-        .range((flip_upper(hi), Bound::Unbounded))
+        .range::<[u8], _>((Bound::Excluded(key), Bound::Unbounded))
         .next()
         .map(|(k, _)| k.clone().into_boxed_slice());
     Gap {
@@ -721,25 +728,11 @@ fn gap_around(
     }
 }
 
-/// Everything below a lower bound.
-fn flip_lower(lo: &Bound<Vec<u8>>) -> Bound<Vec<u8>> {
-    match lo {
-        Bound::Unbounded => Bound::Excluded(Vec::new()),
-        Bound::Included(k) => Bound::Excluded(k.clone()),
-        Bound::Excluded(k) => Bound::Included(k.clone()),
-    }
-}
-
-/// Everything above an upper bound.
-fn flip_upper(hi: &Bound<Vec<u8>>) -> Bound<Vec<u8>> {
+/// The lower bound where the entries above an upper bound start.
+fn cursor_start(hi: &Bound<Vec<u8>>) -> Bound<Vec<u8>> {
     match hi {
         Bound::Unbounded => Bound::Excluded(vec![0xFF; 64]),
         Bound::Included(k) => Bound::Excluded(k.clone()),
         Bound::Excluded(k) => Bound::Included(k.clone()),
     }
-}
-
-/// The lower bound where the entries above an upper bound start.
-fn cursor_start(hi: &Bound<Vec<u8>>) -> Bound<Vec<u8>> {
-    flip_upper(hi)
 }

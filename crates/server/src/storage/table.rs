@@ -382,20 +382,22 @@ impl Table {
         me: TxnId,
         new: Option<Option<Row>>,
     ) -> (Option<Row>, Option<Option<Row>>) {
+        let has_sec = !st.secondary.is_empty();
+        let images = |s: &SlotState| {
+            if has_sec {
+                Table::images(s)
+            } else {
+                Images::new()
+            }
+        };
         let (committed, old, before, after, removed) = {
             let mut s = slot.state.lock();
             debug_assert_eq!(s.owner(), Some(me));
-            let before = Table::images(&s);
+            let before = images(&s);
             let old = s.set_pending(new);
-            (
-                s.latest.clone(),
-                old,
-                before,
-                Table::images(&s),
-                s.removed(),
-            )
+            (s.latest.clone(), old, before, images(&s), s.removed())
         };
-        if !removed {
+        if has_sec && !removed {
             self.fix_entries(st, slot, &before, &after);
         }
         (committed, old)
