@@ -314,10 +314,22 @@ impl Engine {
         let rel = Ordering::Relaxed;
         vec![
             ("Innodb_deadlocks".into(), n(g.deadlock_count())),
-            ("Innodb_history_list_length".into(), n(self.purge_backlog() as u64)),
-            ("Innodb_purged_versions".into(), n(self.mvcc.stats.versions_purged.load(rel))),
-            ("Innodb_row_lock_current_waits".into(), n(g.waiting() as u64)),
-            ("Innodb_row_lock_time".into(), n(g.wait_micros.load(rel) / 1000)),
+            (
+                "Innodb_history_list_length".into(),
+                n(self.purge_backlog() as u64),
+            ),
+            (
+                "Innodb_purged_versions".into(),
+                n(self.mvcc.stats.versions_purged.load(rel)),
+            ),
+            (
+                "Innodb_row_lock_current_waits".into(),
+                n(g.waiting() as u64),
+            ),
+            (
+                "Innodb_row_lock_time".into(),
+                n(g.wait_micros.load(rel) / 1000),
+            ),
             ("Innodb_row_lock_waits".into(), n(g.waits.load(rel))),
         ]
     }

@@ -474,29 +474,30 @@ pub(crate) fn lock_record(
         });
     drop(st);
     let what = format!("{}:{}", w.me.0, hex(&slot.key));
-    let outcome = wait_loop(
-        graph,
-        w,
-        WaitEvent::RowLock,
-        what,
-        blockers,
-        |granted_check| {
-            let mut st = slot.state.lock();
-            if st.holds(w.me, mode) {
-                return Poll::Done(Acquire::Granted { newly });
-            }
-            if st.removed() {
-                st.cancel(w.me);
-                return Poll::Done(Acquire::Removed);
-            }
-            if granted_check == Check::GiveUp {
-                st.cancel(w.me);
-                return Poll::GaveUp;
-            }
-            let pos = st.position(w.me).unwrap_or(usize::MAX);
-            Poll::Wait(st.blockers(w.me, mode, pos))
-        },
-    );
+    let outcome = wait_loop(graph, w, WaitEvent::RowLock, what, blockers, |check| {
+        let mut st = slot.state.lock();
+        if st.holds(w.me, mode) {
+            return Poll::Done(Acquire::Granted { newly });
+        }
+        if st.removed() {
+            st.cancel(w.me);
+            return Poll::Done(Acquire::Removed);
+        }
+        if check == Check::GiveUp {
+            st.cancel(w.me);
+            return Poll::GaveUp;
+        }
+        let pos = st.position(w.me).unwrap_or(usize::MAX);
+        Poll::Wait(st.blockers(w.me, mode, pos))
+    });
+    if outcome.is_err() && newly {
+        // A deadlock victim may have been granted the lock just before it learnt it lost:
+        // the caller will not note it, so give it back now (its transaction rolls back).
+        let mut st = slot.state.lock();
+        if st.holds_any(w.me) {
+            st.release(w.me);
+        }
+    }
     outcome
 }
 

@@ -475,6 +475,9 @@ impl Mvcc {
         self.stats.rounds.fetch_add(1, Ordering::Relaxed);
         let oldest = h.oldest();
         let mut visited = 0;
+        // Rows to look at again (old versions left, or a writer holds them): queued after the
+        // round, so that one round never visits a row twice.
+        let mut again: Vec<HistoryItem> = Vec::new();
         while visited < max_rows {
             let item = {
                 let mut q = self.history.lock();
@@ -486,26 +489,24 @@ impl Mvcc {
             let Some(item) = item else { break };
             let n = item.slots.len();
             self.history_rows.fetch_sub(n, Ordering::Relaxed);
-            let mut requeue = Vec::new();
-            for (t, slot) in item.slots {
-                let table = &item.tables[t as usize];
-                if let Some(seq) = table.purge_slot(&slot, &h, &self.stats) {
-                    requeue.push((t, slot, seq));
+            for (t, slot) in &item.slots {
+                let table = &item.tables[*t as usize];
+                if let Some(seq) = table.purge_slot(slot, &h, &self.stats) {
+                    again.push(HistoryItem {
+                        seq,
+                        tables: vec![table.clone()],
+                        slots: vec![(0, slot.clone())],
+                    });
                 }
             }
             visited += n;
             self.stats
                 .rows_visited
                 .fetch_add(n as u64, Ordering::Relaxed);
-            for (t, slot, seq) in requeue {
-                // Old versions remain (a view still needs them): look again once it is gone.
-                self.history_rows.fetch_add(1, Ordering::Relaxed);
-                self.history.lock().push_back(HistoryItem {
-                    seq,
-                    tables: vec![item.tables[t as usize].clone()],
-                    slots: vec![(0, slot)],
-                });
-            }
+        }
+        if !again.is_empty() {
+            self.history_rows.fetch_add(again.len(), Ordering::Relaxed);
+            self.history.lock().extend(again);
         }
         visited
     }

@@ -470,7 +470,12 @@ impl Table {
     }
 
     /// Purge: drop the old versions of `slot` no view needs; remove the slot from the index
-    /// if nothing is left. Returns the seq to look at it again if old versions remain.
+    /// if nothing is left. Returns the seq to look at it again if old versions remain, or if
+    /// a writer holds the row now (its commit prunes it; purge looks again after).
+    ///
+    /// Secondary entries of a row change either under its X lock (by the writer) or here, on
+    /// a row nobody locks: the index maps are taken (write) before the row, so that no writer
+    /// can lock it and reserve entries between the look and the removal.
     pub(crate) fn purge_slot(
         &self,
         slot: &Arc<Slot>,
@@ -480,10 +485,23 @@ impl Table {
         let Ok(st) = self.read_state() else {
             return None;
         };
+        {
+            let s = slot.state.lock();
+            if s.removed() {
+                return None;
+            }
+            if s.owner().is_some() {
+                return Some(s.latest_seq);
+            }
+        }
+        let mut maps: SmallVec<[_; 4]> = st.secondary.iter().map(|i| i.map.write()).collect();
         let (before, after, garbage, again) = {
             let mut s = slot.state.lock();
             if s.removed() {
                 return None;
+            }
+            if s.owner().is_some() {
+                return Some(s.latest_seq);
             }
             let before = Table::images(&s);
             let dropped = s.prune(horizon);
@@ -496,7 +514,22 @@ impl Table {
             }
             (before, Table::images(&s), s.is_garbage(), again)
         };
-        self.fix_entries(&st, slot, &before, &after);
+        for (idx, map) in st.secondary.iter().zip(maps.iter_mut()) {
+            for r in &before {
+                if after.iter().any(|a| idx.spec.same_key_values(r, a)) {
+                    continue;
+                }
+                let mut k = idx.spec.row_key(r);
+                if after.iter().any(|a| idx.spec.row_key(a) == k) {
+                    continue;
+                }
+                k.extend_from_slice(&slot.key);
+                if map.get(&k).is_some_and(|x| Arc::ptr_eq(x, slot)) {
+                    map.remove(&k);
+                }
+            }
+        }
+        drop(maps);
         drop(st);
         if garbage {
             self.collect_slot(slot);
