@@ -214,10 +214,14 @@ def run_level(args, sc, level):
     try:
         for n in names:
             sess = Session(n, args)
-            with sess.conn.cursor() as c:
-                c.execute(f"SET SESSION TRANSACTION ISOLATION LEVEL {LEVELS[level]}")
-                c.execute(f"SET SESSION innodb_lock_wait_timeout = {LOCK_WAIT_TIMEOUT}")
             sessions[n] = sess
+            try:
+                with sess.conn.cursor() as c:
+                    c.execute(f"SET SESSION TRANSACTION ISOLATION LEVEL {LEVELS[level]}")
+                    c.execute(f"SET SESSION innodb_lock_wait_timeout = {LOCK_WAIT_TIMEOUT}")
+            except pymysql.err.MySQLError as e:
+                out.append(f"    SESSION SETUP ERROR {n}: {e}")
+                return out
         outstanding = {}  # session name -> step number of its blocked statement
         for i, (s, sql) in enumerate(sc.steps, 1):
             out.append(f"[{i}] {s}: {sql}")

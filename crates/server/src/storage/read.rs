@@ -26,9 +26,10 @@
 //!
 //! A row the filter rejects keeps its lock in REPEATABLE READ / SERIALIZABLE and is unlocked
 //! in READ COMMITTED / READ UNCOMMITTED (unless the transaction changed it). With
-//! `ReadLock::semi_consistent` (UPDATE) in READ COMMITTED / READ UNCOMMITTED, a row locked by
-//! another transaction is first tested on its newest committed version: if that does not
-//! match, it is skipped without waiting (InnoDB's semi-consistent read).
+//! `ReadLock::semi_consistent` (UPDATE) in READ COMMITTED / READ UNCOMMITTED, a range or full
+//! scan of the primary key tests a row locked by another transaction on its newest committed
+//! version first: if that does not match, it is skipped without waiting (InnoDB's
+//! semi-consistent read; a unique search and a secondary index wait, as in InnoDB).
 //!
 //! Gap locks are taken under the index map's read lock; inserts check them under its write
 //! lock: a gap locked before an insert's check stops it, and an entry inserted before the gap
@@ -139,7 +140,8 @@ impl Table {
             },
             lock,
             gap: txn.gap_locking(),
-            semi: lock.semi_consistent && lock.mode == LockMode::Exclusive && !txn.gap_locking(),
+            // A unique search waits for the row lock (no semi-consistent read).
+            semi: false,
             filter,
             f: &mut |h, row| {
                 out = Some((h.clone(), row.clone()));
@@ -220,13 +222,20 @@ impl Table {
             LockMode::Exclusive => txn.check_writable()?,
             LockMode::Shared => txn.check_active()?,
         }
+        // InnoDB reads semi-consistently only in a range or full scan of the clustered index
+        // (not in a unique search, not through a secondary index).
+        let semi = lock.semi_consistent
+            && lock.mode == LockMode::Exclusive
+            && !txn.gap_locking()
+            && index.is_none()
+            && !plan.unique;
         let mut r = LockingRead {
             table: self,
             index,
             plan,
             lock,
             gap: txn.gap_locking(),
-            semi: lock.semi_consistent && lock.mode == LockMode::Exclusive && !txn.gap_locking(),
+            semi,
             filter,
             f,
         };
