@@ -113,7 +113,7 @@ pub use events::{
     LOG_EVENT_SUPPRESS_USE_F, MAGIC, MAX_TABLE_ID, SERVER_VERSION_LEN, STMT_END_F,
     TM_BIT_LEN_EXACT_F,
 };
-pub use reader::{read_all, BinlogReader, DecodedEvent, ReadOutcome};
+pub use reader::{read_all, BinlogReader, DecodedEvent, EventDecoder, ReadOutcome};
 pub use rowimage::{encode_row_image, encode_value};
 pub use types::{type_code, BinValue, ColumnDef, ColumnKind, RowChange, RowsKind};
 pub use writer::{

@@ -38,9 +38,7 @@ impl DecodedEvent {
 pub struct BinlogReader<'a> {
     data: &'a [u8],
     pos: usize,
-    /// Whether events carry a CRC32; unknown until the Format_description is read.
-    checksums: Option<bool>,
-    tables: HashMap<TableId, TableMap>,
+    decoder: EventDecoder,
     error: Option<DecodeError>,
 }
 
@@ -66,8 +64,7 @@ impl<'a> BinlogReader<'a> {
         Ok(BinlogReader {
             data,
             pos: MAGIC.len(),
-            checksums: None,
-            tables: HashMap::new(),
+            decoder: EventDecoder::new(),
             error: None,
         })
     }
@@ -90,19 +87,19 @@ impl<'a> BinlogReader<'a> {
 
     /// Whether events carry checksums (known once the Format_description has been read).
     pub fn checksums(&self) -> Option<bool> {
-        self.checksums
+        self.decoder.checksums()
     }
 
     /// The Table_map last seen for `table_id`.
     pub fn table(&self, table_id: TableId) -> Option<&TableMap> {
-        self.tables.get(&table_id)
+        self.decoder.table(table_id)
     }
 
     /// Continues reading at `pos`, which must be an event boundary (e.g. a transaction start
     /// remembered from an earlier scan). Reads the Format_description first if it has not
     /// been read yet.
     pub fn seek(&mut self, pos: BinlogPos) -> Result<(), DecodeError> {
-        if self.checksums.is_none() {
+        if self.decoder.checksums().is_none() {
             if let Some(Err(e)) = self.next_event() {
                 return Err(e);
             }
@@ -129,7 +126,55 @@ impl<'a> BinlogReader<'a> {
 
     fn read_one(&mut self) -> Result<DecodedEvent, DecodeError> {
         let pos = BinlogPos(self.pos as u64);
-        let avail = self.data.len() - self.pos;
+        let ev = self.decoder.decode(pos, &self.data[self.pos..])?;
+        self.pos += ev.header.event_size as usize;
+        Ok(ev)
+    }
+}
+
+/// Verifies and decodes events one at a time, from whatever bytes a reader holds: the event
+/// at `pos` is the start of `data` (which may extend past it). It remembers what later events
+/// need: whether events carry checksums (from the Format_description, which must come first)
+/// and the Table_map of each table id.
+///
+/// [`BinlogReader`] uses it over a whole file image; a streaming reader that holds a window
+/// of a file uses [`EventDecoder::frame`] to learn how much of the file one event needs.
+#[derive(Debug, Default, Clone)]
+pub struct EventDecoder {
+    /// Whether events carry a CRC32; unknown until the Format_description is read.
+    checksums: Option<bool>,
+    tables: HashMap<TableId, TableMap>,
+}
+
+impl EventDecoder {
+    pub fn new() -> EventDecoder {
+        EventDecoder::default()
+    }
+
+    /// A decoder for events after the Format_description, which said whether they carry
+    /// checksums (for readers that start in the middle of a file they already checked).
+    pub fn with_checksums(checksums: bool) -> EventDecoder {
+        EventDecoder {
+            checksums: Some(checksums),
+            ..EventDecoder::default()
+        }
+    }
+
+    /// Whether events carry checksums (known once the Format_description has been decoded).
+    pub fn checksums(&self) -> Option<bool> {
+        self.checksums
+    }
+
+    /// The Table_map last decoded for `table_id`.
+    pub fn table(&self, table_id: TableId) -> Option<&TableMap> {
+        self.tables.get(&table_id)
+    }
+
+    /// Check the framing of the event at the start of `data` (offset `pos` in its file):
+    /// header, size, next position and checksum. Returns its header and size;
+    /// [`DecodeError::Truncated`] (with the size needed) if `data` holds less than the event.
+    pub fn frame(&self, pos: BinlogPos, data: &[u8]) -> Result<(EventHeader, usize), DecodeError> {
+        let avail = data.len();
         if avail < HEADER_LEN {
             return Err(DecodeError::Truncated {
                 pos,
@@ -137,11 +182,7 @@ impl<'a> BinlogReader<'a> {
                 available: avail as u64,
             });
         }
-        let header = EventHeader::parse(
-            self.data[self.pos..self.pos + HEADER_LEN]
-                .try_into()
-                .expect("19 bytes"),
-        );
+        let header = EventHeader::parse(data[..HEADER_LEN].try_into().expect("19 bytes"));
         let is_fde = header.event_type == EventType::FORMAT_DESCRIPTION;
         if self.checksums.is_none() && !is_fde {
             return Err(DecodeError::BadFormatDescription {
@@ -158,13 +199,6 @@ impl<'a> BinlogReader<'a> {
                 detail: format!("event size {size} < {min}"),
             });
         }
-        if size > avail {
-            return Err(DecodeError::Truncated {
-                pos,
-                needed: size as u64,
-                available: avail as u64,
-            });
-        }
         if header.next_pos as u64 != pos.0 + size as u64 {
             return Err(DecodeError::BadHeader {
                 pos,
@@ -175,7 +209,14 @@ impl<'a> BinlogReader<'a> {
                 ),
             });
         }
-        let bytes = &self.data[self.pos..self.pos + size];
+        if size > avail {
+            return Err(DecodeError::Truncated {
+                pos,
+                needed: size as u64,
+                available: avail as u64,
+            });
+        }
+        let bytes = &data[..size];
         let body_end = if has_crc { size - CHECKSUM_LEN } else { size };
         let verify = if is_fde {
             // The FDE always has a checksum field; it is only meaningful with CRC32 on.
@@ -216,19 +257,25 @@ impl<'a> BinlogReader<'a> {
                 });
             }
         }
-        let event = decode_body(
-            header.event_type,
-            &bytes[HEADER_LEN..body_end],
-            &self.tables,
-        )
-        .map_err(|e| match e {
-            BodyError::Malformed(detail) if is_fde => {
-                DecodeError::BadFormatDescription { pos, detail }
-            }
-            BodyError::Malformed(detail) => DecodeError::Malformed { pos, detail },
-            BodyError::Unsupported(detail) => DecodeError::Unsupported { pos, detail },
-            BodyError::UnknownTable(table_id) => DecodeError::UnknownTable { pos, table_id },
-        })?;
+        Ok((header, size))
+    }
+
+    /// Verify ([`EventDecoder::frame`]) and decode the event at the start of `data`. Rows
+    /// events are decoded with the latest Table_map of their table id.
+    pub fn decode(&mut self, pos: BinlogPos, data: &[u8]) -> Result<DecodedEvent, DecodeError> {
+        let (header, size) = self.frame(pos, data)?;
+        let is_fde = header.event_type == EventType::FORMAT_DESCRIPTION;
+        let has_crc = is_fde || self.checksums == Some(true);
+        let body_end = if has_crc { size - CHECKSUM_LEN } else { size };
+        let event = decode_body(header.event_type, &data[HEADER_LEN..body_end], &self.tables)
+            .map_err(|e| match e {
+                BodyError::Malformed(detail) if is_fde => {
+                    DecodeError::BadFormatDescription { pos, detail }
+                }
+                BodyError::Malformed(detail) => DecodeError::Malformed { pos, detail },
+                BodyError::Unsupported(detail) => DecodeError::Unsupported { pos, detail },
+                BodyError::UnknownTable(table_id) => DecodeError::UnknownTable { pos, table_id },
+            })?;
         match &event {
             Event::FormatDescription(fde) => {
                 if fde.version_triple().is_none_or(|v| v < (5, 6, 1)) {
@@ -247,7 +294,6 @@ impl<'a> BinlogReader<'a> {
             }
             _ => {}
         }
-        self.pos += size;
         Ok(DecodedEvent { pos, header, event })
     }
 }

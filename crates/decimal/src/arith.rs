@@ -258,8 +258,13 @@ impl Decimal {
             if places as u32 >= scale {
                 return finish(neg, mag, scale, places as u32, mode);
             }
-            if let Some(m) = self.coefficient_u128() {
-                let k = scale - places as u32;
+            // The u128 fast path needs 10^k to fit in a u128 (k ≤ 38); a wider scale (a
+            // working value can carry up to 81 digits) takes the general path below.
+            let k = scale - places as u32;
+            if let Some(m) = self
+                .coefficient_u128()
+                .filter(|_| (k as usize) < POW10_U128.len())
+            {
                 let (q, r) = (m / POW10_U128[k as usize], m % POW10_U128[k as usize]);
                 let up = r != 0
                     && match mode {

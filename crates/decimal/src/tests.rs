@@ -335,3 +335,25 @@ proptest! {
         prop_assert!(r.checked_sub(&a).unwrap().abs() <= d("0.005"));
     }
 }
+
+/// Found by the SQL fuzzer: a small coefficient at a scale past 38 (a working value, such as
+/// the exact text of 2.2250738585072014e-308 cut to the working range) rounded to a column's
+/// scale indexed the u128 power table out of bounds.
+#[test]
+fn rounding_a_small_coefficient_at_a_wide_scale() {
+    for scale in [39u8, 60, 72, 80] {
+        let x = Decimal::from_u128(false, 7, scale);
+        assert_eq!(
+            x.round_to(28, Rounding::HalfUp).unwrap().to_string(),
+            format!("0.{}", "0".repeat(28))
+        );
+        assert_eq!(x.round_to(0, Rounding::Ceiling).unwrap().to_string(), "1");
+        let y = Decimal::from_u128(true, 5, scale)
+            .round_to(scale as i32 - 1, Rounding::HalfUp)
+            .unwrap();
+        assert_eq!(
+            y.to_string(),
+            format!("-0.{}1", "0".repeat(scale as usize - 2))
+        );
+    }
+}

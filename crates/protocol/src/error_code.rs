@@ -211,6 +211,34 @@ pub enum ErrorCode {
     HandshakeError,
     /// 1835 Malformed communication packet
     MalformedPacket,
+    /// 1301 Result of %s() was larger than max_allowed_packet (%ld) - truncated
+    WarnAllowedPacketOverflowed,
+    /// 1461 Can't create more than max_prepared_stmt_count statements (current value: %u)
+    MaxPreparedStmtCountReached,
+    /// 1621 %s variable '%s' is read-only. Use SET %s to assign the value
+    VariableIsReadonly,
+    /// 1436 Thread stack overrun (here: an expression nested too deeply)
+    StackOverrun,
+    /// 1467 Failed to read auto-increment value from storage engine
+    AutoincReadFailed,
+    /// 167 Out of range value for column '%s' at row %d (a generated auto-increment value)
+    AutoincErange,
+    /// 1063 Incorrect column specifier for column '%s'
+    WrongFieldSpec,
+    /// 1286 Unknown storage engine '%s'
+    UnknownStorageEngine,
+    /// 1747 PARTITION () clause on non partitioned table
+    PartitionClauseOnNonpartitioned,
+    /// 1616 DELAYED option not supported for table '%s'
+    DelayedNotSupported,
+    /// 1273 Unknown collation: '%s'
+    UnknownCollation,
+    /// 1115 Unknown character set: '%s'
+    UnknownCharacterSet,
+    /// 1973 Can't create user '%s'@'%s'; it already exists
+    UserCreateExists,
+    /// 1974 Can't drop user '%s'@'%s'; it doesn't exist
+    UserDropExists,
 }
 
 impl ErrorCode {
@@ -218,6 +246,17 @@ impl ErrorCode {
     pub fn number(self) -> u16 {
         use ErrorCode::*;
         match self {
+            StackOverrun => 1436,
+            UserCreateExists => 1973,
+            UserDropExists => 1974,
+            PartitionClauseOnNonpartitioned => 1747,
+            DelayedNotSupported => 1616,
+            UnknownCollation => 1273,
+            UnknownCharacterSet => 1115,
+            WrongFieldSpec => 1063,
+            UnknownStorageEngine => 1286,
+            AutoincReadFailed => 1467,
+            AutoincErange => 167,
             DbCreateExists => 1007,
             DbDropExists => 1008,
             CheckRead => 1020,
@@ -320,6 +359,9 @@ impl ErrorCode {
             DataOutOfRange => 1690,
             CantExecuteInReadOnlyTransaction => 1792,
             MalformedPacket => 1835,
+            WarnAllowedPacketOverflowed => 1301,
+            MaxPreparedStmtCountReached => 1461,
+            VariableIsReadonly => 1621,
         }
     }
 
@@ -355,19 +397,24 @@ impl ErrorCode {
             | BlobCantHaveDefault
             | KeyColumnDoesNotExist
             | WrongColumnName
-            | TooBigScale
             | TooBigPrecision
             | MBiggerThanD
             | TooBigDisplaywidth
+            | WrongFieldSpec
+            | TooBigScale
+            | UnknownStorageEngine
+            | UnknownCharacterSet
             | PasswordNoMatch
             | IllegalReference
             | WrongValueForVar
             | WrongTypeForVar
             | SpUndeclaredVar
             | WrongFieldWithGroup
+            | MaxPreparedStmtCountReached
             | KeyDoesNotExist
             | SpDoesNotExist => "42000",
             NoDb => "3D000",
+            UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",
             TableExists => "42S01",
             BadTable | NoSuchTable | UnknownTable => "42S02",
@@ -376,7 +423,7 @@ impl ErrorCode {
             WrongValueCountOnRow => "21S01",
             WrongNumberOfColumnsInSelect | SubqueryNo1Row => "21000",
             LockDeadlock => "40001",
-            WarnDataOutOfRange | DataOutOfRange => "22003",
+            WarnDataOutOfRange | DataOutOfRange | AutoincErange => "22003",
             DataTooLong => "22001",
             DivisionByZero => "22012",
             TruncatedWrongValueForField => "22007",

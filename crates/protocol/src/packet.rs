@@ -242,7 +242,14 @@ impl PacketReader {
         }
         let needed = self.filled + min;
         if self.buf.len() < needed {
-            let new_len = needed.max(INITIAL_READ_CAPACITY).max(self.buf.len() * 2);
+            // Doubling, but never past what the largest acceptable payload needs (its pieces'
+            // headers and one more read): a connection's read buffer stays within
+            // max_allowed_packet plus a little.
+            let largest = self.max_payload
+                + HEADER_LEN * (self.max_payload / MAX_CHUNK + 2)
+                + INITIAL_READ_CAPACITY;
+            let doubled = (self.buf.len() * 2).min(largest);
+            let new_len = needed.max(INITIAL_READ_CAPACITY).max(doubled);
             self.buf.resize(new_len, 0);
         }
     }
@@ -367,6 +374,21 @@ impl PacketWriter {
     pub fn take(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.buf)
     }
+
+    /// Moves the written bytes to the end of `out`, leaving the writer empty: without a copy
+    /// when `out` is empty (the buffers are swapped, so both keep their allocations), and
+    /// without keeping more than [`SHRINK_ABOVE`] bytes of capacity after a large response.
+    pub fn drain_into(&mut self, out: &mut Vec<u8>) {
+        if out.is_empty() {
+            std::mem::swap(out, &mut self.buf);
+        } else {
+            out.extend_from_slice(&self.buf);
+        }
+        self.buf.clear();
+        if self.buf.capacity() > SHRINK_ABOVE {
+            self.buf = Vec::new();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -490,6 +512,18 @@ mod tests {
     }
 
     #[test]
+    fn the_buffer_grows_to_the_largest_payload_not_twice_it() {
+        let max = 3 * 1024 * 1024 + 17;
+        let mut reader = PacketReader::new(max);
+        let bytes = framed(&vec![1; max], 0);
+        for piece in bytes.chunks(16 * 1024) {
+            reader.feed(piece);
+        }
+        assert_eq!(reader.next_packet().unwrap().unwrap().payload.len(), max);
+        assert!(reader.buf.len() <= max + 3 * HEADER_LEN + INITIAL_READ_CAPACITY);
+    }
+
+    #[test]
     fn read_buf_and_advance() {
         let bytes = framed(b"hello", 0);
         let mut reader = PacketReader::new(100);
@@ -510,6 +544,23 @@ mod tests {
         assert!(res.is_err());
         assert_eq!(writer.bytes(), &[1, 0, 0, 0, b'a']);
         assert_eq!(writer.seq(), 1);
+    }
+
+    #[test]
+    fn drain_into_moves_or_appends_and_does_not_keep_a_large_buffer() {
+        let mut writer = PacketWriter::new();
+        writer.write_payload(b"ab");
+        let mut out = Vec::new();
+        writer.drain_into(&mut out);
+        assert_eq!(out, [2, 0, 0, 0, b'a', b'b']);
+        assert!(writer.is_empty());
+        writer.write_payload(b"c");
+        writer.drain_into(&mut out);
+        assert_eq!(out, [2, 0, 0, 0, b'a', b'b', 1, 0, 0, 1, b'c']);
+        writer.write_payload(&vec![7; 2 * SHRINK_ABOVE]);
+        writer.drain_into(&mut out);
+        assert_eq!(out.len(), 11 + 4 + 2 * SHRINK_ABOVE);
+        assert!(writer.buf.capacity() <= SHRINK_ABOVE);
     }
 
     #[test]

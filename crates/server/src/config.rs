@@ -37,6 +37,14 @@ pub struct ServeArgs {
     /// Largest packet (statement) accepted, in bytes; larger ones get error 1153 [default: 16777216].
     #[arg(long)]
     pub max_allowed_packet: Option<u64>,
+    /// Prepared statements all connections together may hold; one more is answered with
+    /// error 1461 [default: 16382].
+    #[arg(long, value_name = "N")]
+    pub max_prepared_stmt_count: Option<String>,
+    /// Bytes one connection may hold (prepared statements, long data, user variables, the
+    /// result being built); beyond it a statement fails with error 1290 [default: 1073741824].
+    #[arg(long, value_name = "BYTES")]
+    pub max_session_mem_used: Option<String>,
     /// Seconds a statement waits for a row lock before error 1205 [default: 50].
     #[arg(long)]
     pub innodb_lock_wait_timeout: Option<u64>,
@@ -174,6 +182,8 @@ pub struct ServeArgs {
 macro_rules! text_settings {
     ($m:ident) => {
         $m!(
+            max_prepared_stmt_count,
+            max_session_mem_used,
             log_bin,
             binlog_preallocate,
             sync_binlog,

@@ -14,13 +14,16 @@
 //! | [`session`] | per-connection state machine: commands in, responses out (no I/O) |
 //! | [`vars`], [`status`], [`accounts`] | system variables, status counters, users and grants |
 //! | [`config`] | command-line and TOML configuration |
+//! | [`datadir`] | creating the data directory and its files, owner-only |
 //! | [`net`] | sockets: binding, one thread per connection |
 //! | [`sched`] | accepting (both modes), the pool of threads (thread groups over epoll, asynchronous commit completion) and the admission gate (`innodb_thread_concurrency`) |
 
 pub mod accounts;
 pub mod config;
+pub mod datadir;
 pub mod error;
 pub mod log;
+pub mod memory;
 pub mod net;
 pub mod sched;
 pub mod session;
@@ -31,6 +34,11 @@ pub mod storage;
 pub mod types;
 pub mod vars;
 pub mod wait;
+
+/// This crate's tests run on the counting allocator, so that memory accounting is exercised.
+#[cfg(test)]
+#[global_allocator]
+static TEST_ALLOCATOR: memory::Counting<std::alloc::System> = memory::Counting(std::alloc::System);
 
 /// The server version sent in the handshake and shown as `@@version`. It must start with a
 /// MySQL-style `N.N.N` and must not say "MariaDB" (see the protocol research, §0).

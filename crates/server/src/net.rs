@@ -98,7 +98,10 @@ fn raise_backlog(listener: &TcpListener) {
 
 /// Create the data directory, load accounts, apply the configuration.
 pub fn open_context(cfg: &Config) -> io::Result<ServerContext> {
-    std::fs::create_dir_all(&cfg.datadir)?;
+    crate::datadir::create_dir_all(&cfg.datadir)?;
+    if let Some(w) = crate::datadir::exposure_warning(&cfg.datadir) {
+        tracing::warn!("{w}");
+    }
     let vars = SystemVariables::new();
     cfg.apply(&vars).map_err(to_io)?;
     let accounts = Accounts::open(&cfg.datadir, &cfg.root_password).map_err(to_io)?;
@@ -186,7 +189,10 @@ fn check_log_mode(datadir: &std::path::Path, mode: LogMode) -> io::Result<()> {
             )))
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            std::fs::write(&marker, format!("{wanted}\n"))?;
+            // The marker, then the directory entry: durable before any log is written.
+            let mut f = crate::datadir::create_file(&marker)?;
+            std::io::Write::write_all(&mut f, format!("{wanted}\n").as_bytes())?;
+            f.sync_all()?;
             std::fs::File::open(datadir)?.sync_all()
         }
         Err(e) => Err(e),
@@ -391,28 +397,43 @@ pub fn run_connection(ctx: &Arc<ServerContext>, admitted: Admitted) {
     }
     let mut buf = vec![0u8; 16 * 1024];
     let mut out = Vec::with_capacity(16 * 1024);
-    loop {
+    'connection: loop {
         let n = match stream.read(&mut buf) {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
         ctx.status.add(StatusCounter::BytesReceived, n as u64);
-        out.clear();
-        let flow = session.on_bytes(&buf[..n], &mut out);
-        if !out.is_empty() {
-            ctx.status.add(StatusCounter::BytesSent, out.len() as u64);
-            if stream.write_all(&out).is_err() {
+        let mut data = &buf[..n];
+        // Serve what came; if the session pauses with commands buffered (their responses
+        // reached its output batch), write and serve again before reading more.
+        loop {
+            out.clear();
+            let flow = session.on_bytes(data, &mut out);
+            data = &[];
+            if !out.is_empty() {
+                ctx.status.add(StatusCounter::BytesSent, out.len() as u64);
+                if stream.write_all(&out).is_err() {
+                    break 'connection;
+                }
+            }
+            match flow {
+                Flow::Continue => {}
+                Flow::Authenticated => {
+                    let idle = ctx.vars.global_u64("wait_timeout").max(1);
+                    let _ = stream.set_read_timeout(Some(Duration::from_secs(idle)));
+                }
+                Flow::Close => break 'connection,
+                Flow::AwaitCommit => {
+                    unreachable!("commits are deferred only in the pool of threads")
+                }
+            }
+            if !session.has_buffered_commands() {
                 break;
             }
         }
-        match flow {
-            Flow::Continue => {}
-            Flow::Authenticated => {
-                let idle = ctx.vars.global_u64("wait_timeout").max(1);
-                let _ = stream.set_read_timeout(Some(Duration::from_secs(idle)));
-            }
-            Flow::Close => break,
-            Flow::AwaitCommit => unreachable!("commits are deferred only in the pool of threads"),
+        if out.capacity() > crate::session::memory::OUTPUT_BATCH * 4 {
+            // One large response grew it: do not keep that much for an idle connection.
+            out = Vec::with_capacity(16 * 1024);
         }
     }
     session.on_disconnect();

@@ -128,6 +128,16 @@ impl Status {
         self.values[c as usize].load(Ordering::Relaxed)
     }
 
+    /// Add 1 unless the counter is already at `limit` (a count of things held, such as
+    /// Prepared_stmt_count, that must never pass its limit even under concurrency).
+    pub fn incr_below(&self, c: StatusCounter, limit: u64) -> bool {
+        self.values[c as usize]
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n < limit).then_some(n + 1)
+            })
+            .is_ok()
+    }
+
     /// Raise a high-water mark (e.g. Max_used_connections) to at least `v`.
     pub fn raise_to(&self, c: StatusCounter, v: u64) {
         self.values[c as usize].fetch_max(v, Ordering::Relaxed);

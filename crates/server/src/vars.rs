@@ -396,7 +396,9 @@ pub static DEFINITIONS: &[VarDef] = &[
         Scope::Global,
         true,
         Kind::UInt {
-            min: 1,
+            // MariaDB's floor: `SET GLOBAL max_connections = 0` becomes 10 with a 1292
+            // warning, so an administrator cannot lock every client out.
+            min: 10,
             max: 100000,
         },
         "151",
@@ -406,7 +408,19 @@ pub static DEFINITIONS: &[VarDef] = &[
         Scope::Global,
         true,
         Kind::UInt { min: 0, max: U32 },
-        "1048576",
+        "16382",
+    ),
+    // MariaDB's variable; its default there is unlimited. Cohort bounds a connection by
+    // default (see the session module doc for what it covers).
+    var(
+        "max_session_mem_used",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 8192,
+            max: i64::MAX as u64,
+        },
+        "1073741824",
     ),
     var(
         "net_buffer_length",
@@ -633,6 +647,10 @@ const ISOLATION_LEVELS: &[&str] = &[
     "SERIALIZABLE",
 ];
 
+/// Variables whose session value a session cannot change (MariaDB: 1621). A session's
+/// `max_allowed_packet` bounds what it may build (see [`crate::session::memory`]).
+pub const SESSION_READ_ONLY: &[&str] = &["max_allowed_packet"];
+
 /// Other names of variables, sorted: `(alias, variable)`. The InnoDB admission settings are
 /// also known by their short names (the `cohort serve` flags and the bench use those).
 pub static ALIASES: &[(&str, &str)] = &[
@@ -809,6 +827,15 @@ impl SystemVariables {
         if !def.dynamic {
             return Err(read_only(def.name));
         }
+        if SESSION_READ_ONLY.contains(&def.name) {
+            return Err(Error::new(
+                ErrorCode::VariableIsReadonly,
+                format!(
+                    "SESSION variable '{}' is read-only. Use SET GLOBAL to assign the value",
+                    def.name
+                ),
+            ));
+        }
         if def.scope == Scope::Global {
             return Err(Error::new(
                 ErrorCode::GlobalVariable,
@@ -887,6 +914,27 @@ pub fn display(v: &Value) -> String {
         Value::Date(d) => d.to_string(),
         Value::DateTime(d) => d.to_string(),
     }
+}
+
+/// The text of MySQL's 1292 warning when a numeric setting is out of its range and will be
+/// clamped into it (`Truncated incorrect max_connections value: '0'`); `None` when it fits or
+/// is not a number setting.
+pub fn clamp_warning(name: &str, value: &Value) -> Option<String> {
+    let def = definition(name)?;
+    let Kind::UInt { min, max } = def.kind else {
+        return None;
+    };
+    let (fits, shown) = match value {
+        Value::Int(i) => (*i >= 0 && (min..=max).contains(&(*i as u64)), i.to_string()),
+        Value::UInt(u) => ((min..=max).contains(u), u.to_string()),
+        Value::Bytes(b) => {
+            let t = String::from_utf8_lossy(b).trim().to_string();
+            let n: u64 = t.parse().ok()?;
+            ((min..=max).contains(&n), t)
+        }
+        _ => return None,
+    };
+    (!fits).then(|| format!("Truncated incorrect {} value: '{shown}'", def.name))
 }
 
 /// Check `value` against the variable's kind and return its canonical stored form:

@@ -95,10 +95,13 @@ pub enum WaitEvent {
     GapLock,
     /// One index's gap-lock list mutex.
     GapLocks,
+    /// The DDL lock: one DDL statement from its effect to its logged outcome, or one
+    /// checkpoint's snapshot, at a time.
+    DdlLock,
 }
 
 impl WaitEvent {
-    pub const ALL: [WaitEvent; 22] = [
+    pub const ALL: [WaitEvent; 23] = [
         WaitEvent::RowLock,
         WaitEvent::CommitDone,
         WaitEvent::RedoSync,
@@ -121,6 +124,7 @@ impl WaitEvent {
         WaitEvent::FlushStage,
         WaitEvent::GapLock,
         WaitEvent::GapLocks,
+        WaitEvent::DdlLock,
     ];
 
     pub fn name(self) -> &'static str {
@@ -147,6 +151,7 @@ impl WaitEvent {
             WaitEvent::FlushStage => "wait/synch/mutex/cohort/flush_stage",
             WaitEvent::GapLock => "wait/lock/table/cohort/gap_lock",
             WaitEvent::GapLocks => "wait/synch/mutex/cohort/gap_locks",
+            WaitEvent::DdlLock => "wait/synch/mutex/cohort/ddl_lock",
         }
     }
 
@@ -455,6 +460,7 @@ pub mod ev {
         AdmissionQueue,
         FlushStage,
         GapLocks,
+        DdlLock,
     );
 }
 

@@ -212,7 +212,8 @@ fn start(
     match &v.engine {
         Engine::Cohort(flags) => {
             let setup = format!(
-                "{} serve --port {port} --datadir {} --max-connections 20000{}{}",
+                "{} serve --port {port} --datadir {} --max-connections 20000 \
+                 --max-prepared-stmt-count 1000000{}{}",
                 bin.file_name()
                     .map(|f| f.to_string_lossy().into_owned())
                     .unwrap_or_default(),

@@ -174,6 +174,9 @@ pub fn start_cohort(l: &CohortLaunch<'_>) -> Result<Server, String> {
         .arg(&l.datadir)
         .args(["--root-password", ROOT_PASSWORD, "--bind", &host])
         .args(["--max-connections", "20000"])
+        // As MariaDB is started below: thousands of sysbench threads prepare tens of
+        // statements each, past the default 16382 (error 1461).
+        .args(["--max-prepared-stmt-count", "1000000"])
         .args(l.flags)
         .stdin(Stdio::null())
         .stdout(logf.try_clone().map_err(|e| e.to_string())?)

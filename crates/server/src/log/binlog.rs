@@ -10,13 +10,20 @@
 //! 2. Groups are appended ([`relocate`]d to their final offsets first) and synced per
 //!    `sync_binlog`.
 //! 3. Rotation (size over `max_binlog_size`) or clean shutdown: Rotate (or Stop) is appended,
-//!    the in-use flag is cleared in place, the file is synced. A file still flagged in use at
-//!    startup was not closed cleanly; recovery scans it and cuts a torn tail.
+//!    the in-use flag is cleared in place, the file is synced; the next file is created and
+//!    the index rewritten to name it, and only then does it become current. A file still
+//!    flagged in use at startup was not closed cleanly; recovery scans it and cuts a torn tail.
+//!
+//! A group that fails before its commit point is cut back out of the file
+//! ([`BinlogFiles::cut_back`]). After each group's commit point the leader publishes the
+//! file's new end for readers ([`BinlogFiles::publish_committed`],
+//! [`super::binlog_reader::BinlogEnd`]); rotation and purge publish the new index.
 //!
 //! Transactions are encoded by the sessions at offset 0, outside the log mutex, and
 //! [`relocate`]d by the leader: next-position fields moved by the file offset, the GTID's
 //! sequence number and group commit id filled in, checksums recomputed.
 
+use super::binlog_reader::BinlogEnd;
 use super::device::{timed_sync, LogDir, LogFile, Poison, PoisonInfo, SyncStats};
 use crate::wait::WaitEvent;
 use cohort_binlog::{
@@ -50,6 +57,8 @@ pub struct BinlogFiles {
     /// The oldest file crash recovery still needs (the latest checkpoint's file, or the first
     /// file when there is no checkpoint): purging never removes it or anything after it.
     recovery_floor: String,
+    /// The committed end and the index, published for readers ([`super::binlog_reader`]).
+    end: Arc<BinlogEnd>,
 }
 
 fn now_secs() -> u32 {
@@ -67,6 +76,7 @@ impl BinlogFiles {
         remove_unlisted(dir.as_ref(), basename, next)?;
         let name = format!("{basename}.{next:06}");
         let (current, pos, created) = create_file(dir.as_ref(), &name, server_id)?;
+        let end = Arc::new(BinlogEnd::new(dir.clone(), Vec::new(), 0));
         let mut b = BinlogFiles {
             dir,
             basename: basename.to_string(),
@@ -78,11 +88,29 @@ impl BinlogFiles {
             poison: Arc::new(Poison::default()),
             stats: Arc::new(SyncStats::default()),
             recovery_floor: String::new(),
+            end,
         };
         b.files.push((name, created));
         b.recovery_floor = b.files[0].0.clone();
-        b.write_index()?;
+        b.write_index(&b.files)?;
+        b.publish_files(b.pos);
         Ok(b)
+    }
+
+    /// The committed end, for readers that must not take the log mutex.
+    pub fn committed_end(&self) -> Arc<BinlogEnd> {
+        self.end.clone()
+    }
+
+    /// Everything appended so far passed its commit point: readers may see it.
+    pub fn publish_committed(&self) {
+        self.end.advance(self.pos);
+    }
+
+    /// The index changed: publish it, with `end` the committed end of the current file.
+    fn publish_files(&self, end: u64) {
+        let names = self.files.iter().map(|(n, _)| n.clone()).collect();
+        self.end.set_files(names, end);
     }
 
     /// The directory the files live in (checkpoints live beside them).
@@ -93,6 +121,11 @@ impl BinlogFiles {
     /// The poison latch: set by the first failed write or sync.
     pub fn poison(&self) -> &Arc<Poison> {
         &self.poison
+    }
+
+    /// The current file's length (data end).
+    pub fn pos(&self) -> u64 {
+        self.pos
     }
 
     pub fn position(&self) -> LogPosition {
@@ -106,7 +139,7 @@ impl BinlogFiles {
         &self.files.last().expect("a current file").0
     }
 
-    /// `SHOW BINARY LOGS`: every file and its size.
+    /// Every file and its size (the current one: its data's end, zeros may follow).
     pub fn list(&self) -> Vec<(String, u64)> {
         let current = self.current_name().to_string();
         self.files
@@ -115,24 +148,12 @@ impl BinlogFiles {
                 let size = if *name == current {
                     self.pos
                 } else {
-                    self.dir.read(name).map_or(0, |d| d.len() as u64)
+                    let f = self.dir.open_read(name);
+                    f.and_then(|f| f.size()).unwrap_or(0)
                 };
                 (name.clone(), size)
             })
             .collect()
-    }
-
-    /// The bytes of one of our files (SHOW BINLOG EVENTS): the current one only up to its
-    /// data's end (zeros may follow, see [`super::zerofill`]).
-    pub fn read_file(&self, name: &str) -> io::Result<Vec<u8>> {
-        if !self.files.iter().any(|(n, _)| n == name) {
-            return Err(io::ErrorKind::NotFound.into());
-        }
-        let mut data = self.dir.read(name)?;
-        if name == self.current_name() {
-            data.truncate(self.pos as usize);
-        }
-        Ok(data)
     }
 
     /// Append one group's bytes (already relocated to `self.pos`).
@@ -173,6 +194,17 @@ impl BinlogFiles {
         Ok(())
     }
 
+    /// A group appended at `pos` failed before its commit point (the log is poisoned): cut
+    /// the file back to `pos` and make the cut durable, so that neither a restart nor a later
+    /// sync can bring any of its bytes back. This sync is not a retried commit sync: nothing
+    /// is acknowledged on it, it only makes the shorter length durable.
+    pub fn cut_back(&mut self, pos: u64) -> io::Result<()> {
+        self.current.truncate(pos)?;
+        self.current.sync_metadata()?;
+        self.pos = pos;
+        Ok(())
+    }
+
     fn check_poison(&self) -> Result<(), PoisonInfo> {
         match self.poison.get() {
             Some(p) => Err(p),
@@ -195,10 +227,19 @@ impl BinlogFiles {
         let path = self.dir.display_path(&next);
         let (file, pos, created) = create_file(self.dir.as_ref(), &next, self.server_id)
             .map_err(|e| self.poison.set(path.clone(), &e))?;
+        // Only a file the index names is ever appended to: until the index is rewritten the
+        // old file stays current (poisoned if this fails; the new file is then removed at the
+        // next start, see `remove_unlisted`).
+        let mut files = self.files.clone();
+        files.push((next, created));
+        self.write_index(&files)
+            .map_err(|e| self.poison.set(path, &e))?;
+        self.files = files;
         self.current = file;
         self.pos = pos;
-        self.files.push((next, created));
-        self.write_index().map_err(|e| self.poison.set(path, &e))
+        self.unsynced_groups = 0;
+        self.publish_files(pos);
+        Ok(())
     }
 
     /// Clean shutdown: a Stop event, in-use flag cleared, synced.
@@ -267,10 +308,14 @@ impl BinlogFiles {
             .unwrap_or(0)
     }
 
+    /// Remove the first `wanted` files (fewer if the current file or the recovery floor is
+    /// among them): the index is rewritten first, so a failure leaves every file in place and
+    /// named, and a crash at most leaves unnamed files behind.
     fn remove_first(&mut self, wanted: usize) -> io::Result<(usize, bool)> {
         let n = wanted.min(self.files.len() - 1).min(self.floor_index());
+        self.write_index(&self.files[n..])?;
         let removed: Vec<(String, u32)> = self.files.drain(..n).collect();
-        self.write_index()?;
+        self.publish_files(self.end.get().end);
         for (name, _) in &removed {
             self.dir.remove(name)?;
         }
@@ -278,9 +323,9 @@ impl BinlogFiles {
         Ok((removed.len(), n < wanted))
     }
 
-    fn write_index(&self) -> io::Result<()> {
+    fn write_index(&self, files: &[(String, u32)]) -> io::Result<()> {
         let mut text = String::new();
-        for (name, _) in &self.files {
+        for (name, _) in files {
             text.push_str("./");
             text.push_str(name);
             text.push('\n');
@@ -349,11 +394,13 @@ pub fn read_index(dir: &dyn LogDir, basename: &str) -> io::Result<Vec<(String, u
         if name.is_empty() {
             continue;
         }
-        let created = dir
-            .read(name)
-            .ok()
-            .filter(|d| d.len() >= 8)
-            .map_or(0, |d| u32::from_le_bytes([d[4], d[5], d[6], d[7]]));
+        // The FDE's timestamp (bytes 4..8), without reading the whole file.
+        let mut ts = [0u8; 4];
+        let read = dir.open_read(name).and_then(|f| f.read_at(4, &mut ts));
+        let created = match read {
+            Ok(4) => u32::from_le_bytes(ts),
+            _ => 0,
+        };
         files.push((name.to_string(), created));
     }
     Ok(files)

@@ -15,6 +15,11 @@
 //! A crash anywhere in 1–3 leaves the previous checkpoint current and every binlog file it
 //! needs in place.
 //!
+//! A checkpoint holds the pipeline's DDL lock (`CommitPipeline::lock_ddl`) throughout: a DDL
+//! statement takes effect before it is logged, and is undone if logging fails, so a snapshot
+//! taken in between could make a failed DDL durable. No checkpoint is taken once a log is
+//! poisoned.
+//!
 //! # Classic mode
 //!
 //! Recovery replays redo `Prepare` records from an LSN `L` and resolves those without a
@@ -43,8 +48,20 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Take one checkpoint now. None when there is no log.
+/// Take one checkpoint now. None when there is no log. Refused once a log is poisoned
+/// (nothing more is written to a failing device, and nothing could be committed after it).
 pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
+    // No DDL between its effect and its logged outcome may be in the snapshot.
+    let _ddl = ctx.pipeline.lock_ddl();
+    if let Some(p) = ctx.pipeline.poisoned() {
+        return Err(Error::new(
+            cohort_protocol::ErrorCode::ErrorOnWrite,
+            format!(
+                "checkpoint refused: the log failed: {}",
+                p.to_error().message()
+            ),
+        ));
+    }
     // Classic mode: `L` before `P` (module docs).
     let classic_start = ctx.pipeline.classic_replay_start();
     let Some(pos) = ctx.pipeline.committed_upto() else {
@@ -105,7 +122,7 @@ pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
 }
 
 /// `innodb_flush_log_at_trx_commit` 0 or 2: commits only wrote the redo log; sync it here.
-fn flush_redo_once_a_second(ctx: &ServerContext) {
+pub(crate) fn flush_redo_once_a_second(ctx: &ServerContext) {
     let Some(redo) = ctx.pipeline.redo() else {
         return;
     };

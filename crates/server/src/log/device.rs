@@ -2,8 +2,10 @@
 //!
 //! [`LogDir`] is a directory of append-only files. [`FsDir`] is the real one (`write` +
 //! `fdatasync`); [`SimDir`] keeps files in memory and separates *written* bytes from *durable*
-//! bytes, so a test can "crash" (keep only what was synced) and inject failures: a failing
-//! write, a failing sync, a full disk.
+//! bytes, so a test can "crash" the machine (keep only what was synced,
+//! [`SimDir::crash_image`]) or only the process (keep every written byte,
+//! [`SimDir::restart_image`]), and inject failures ([`Faults`]): a failing or torn write, a
+//! failing sync, create, truncate or index write, a full disk.
 //!
 //! What the logs rely on (assumptions about the file system, stated once):
 //! 1. After `sync` returns Ok, every byte appended before it survives a crash.
@@ -11,7 +13,10 @@
 //!    detected by checksums at recovery.
 //! 3. A created or removed file survives a crash once the directory is synced.
 //! 4. After a failed `sync` nothing is known about the unsynced bytes; the caller must not retry
-//!    (see [`Poison`]).
+//!    (see [`Poison`]). Bytes written before a failed write or sync can still be read back
+//!    (and reach the disk later): a log that fails a group cuts them off with `truncate`
+//!    followed by `sync_metadata`, which makes the shorter length durable — it acknowledges
+//!    nothing, so it is not a retry of the failed sync.
 
 use parking_lot::Mutex;
 use std::collections::BTreeMap;
@@ -27,6 +32,10 @@ pub trait LogFile: Send {
     fn append(&mut self, data: &[u8]) -> io::Result<()>;
     /// Make every appended byte durable (`fdatasync`).
     fn sync(&mut self) -> io::Result<()>;
+    /// Make the file's length durable too, after a `truncate` (`fsync`).
+    fn sync_metadata(&mut self) -> io::Result<()> {
+        self.sync()
+    }
     /// Current length in bytes.
     fn len(&self) -> u64;
     fn is_empty(&self) -> bool {
@@ -36,6 +45,14 @@ pub trait LogFile: Send {
     fn write_at(&mut self, offset: u64, data: &[u8]) -> io::Result<()>;
     /// Cut the file to `len` bytes (torn tails at recovery).
     fn truncate(&mut self, len: u64) -> io::Result<()>;
+}
+
+/// A log file opened for reading at any offset, while it may still be appended to.
+pub trait LogRead: Send {
+    /// Read up to `buf.len()` bytes at `offset`; 0 at the end of the file.
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize>;
+    /// The file's current length.
+    fn size(&self) -> io::Result<u64>;
 }
 
 /// A directory of log files.
@@ -52,6 +69,8 @@ pub trait LogDir: Send + Sync {
     fn open_append(&self, name: &str) -> io::Result<Box<dyn LogFile>>;
     /// The whole content of a file.
     fn read(&self, name: &str) -> io::Result<Vec<u8>>;
+    /// Open a file for positional reads (readers of a file being written).
+    fn open_read(&self, name: &str) -> io::Result<Box<dyn LogRead>>;
     /// File names, sorted.
     fn list(&self) -> io::Result<Vec<String>>;
     fn remove(&self, name: &str) -> io::Result<()>;
@@ -73,7 +92,7 @@ pub struct FsDir {
 impl FsDir {
     pub fn open(root: impl Into<PathBuf>) -> io::Result<FsDir> {
         let root = root.into();
-        fs::create_dir_all(&root)?;
+        crate::datadir::create_dir_all(&root)?;
         Ok(FsDir {
             root,
             zero_fill: false,
@@ -107,7 +126,16 @@ impl LogFile for FsFile {
     }
 
     fn sync(&mut self) -> io::Result<()> {
-        self.file.sync_data()
+        match &self.zero {
+            // The zero-fill thread shares this file description: a writeback error its own
+            // sync saw is not reported again here, so it hands it over.
+            Some(z) => z.sync_data(&self.file),
+            None => self.file.sync_data(),
+        }
+    }
+
+    fn sync_metadata(&mut self) -> io::Result<()> {
+        self.file.sync_all()
     }
 
     fn len(&self) -> u64 {
@@ -128,9 +156,19 @@ impl LogFile for FsFile {
     }
 }
 
+impl LogRead for File {
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        FileExt::read_at(self, buf, offset)
+    }
+
+    fn size(&self) -> io::Result<u64> {
+        Ok(self.metadata()?.len())
+    }
+}
+
 impl LogDir for FsDir {
     fn create(&self, name: &str) -> io::Result<Box<dyn LogFile>> {
-        let file = OpenOptions::new()
+        let file = crate::datadir::file_options()
             .write(true)
             .read(true)
             .create_new(true)
@@ -176,6 +214,10 @@ impl LogDir for FsDir {
         fs::read(self.root.join(name))
     }
 
+    fn open_read(&self, name: &str) -> io::Result<Box<dyn LogRead>> {
+        Ok(Box::new(File::open(self.root.join(name))?))
+    }
+
     fn list(&self) -> io::Result<Vec<String>> {
         let mut names = Vec::new();
         for entry in fs::read_dir(&self.root)? {
@@ -194,7 +236,7 @@ impl LogDir for FsDir {
 
     fn write_atomic(&self, name: &str, data: &[u8]) -> io::Result<()> {
         let tmp = self.root.join(format!("{name}.tmp"));
-        let mut f = File::create(&tmp)?;
+        let mut f = crate::datadir::create_file(&tmp)?;
         f.write_all(data)?;
         f.sync_all()?;
         fs::rename(&tmp, self.root.join(name))?;
@@ -213,12 +255,104 @@ impl LogDir for FsDir {
 /// Faults a [`SimDir`] injects on its next operations.
 #[derive(Clone, Debug, Default)]
 pub struct Faults {
-    /// The next `append` fails with EIO (once).
+    /// The next `append` fails with EIO (once), writing nothing.
     pub fail_next_append: bool,
     /// The next `sync` fails with EIO (once).
     pub fail_next_sync: bool,
-    /// Appends fail with ENOSPC once the directory holds this many bytes.
+    /// Appends fail with ENOSPC once the directory would hold more than this many bytes;
+    /// like a real full disk, the failing append first writes what still fits.
     pub capacity: Option<u64>,
+    /// Further faults, each firing once on the *n*-th next operation of its kind.
+    pub rules: Vec<FaultRule>,
+}
+
+/// One operation of a [`SimDir`] that a [`FaultRule`] can fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimOp {
+    Append,
+    Sync,
+    /// Creating a file (`create`, `create_zero_filled`).
+    Create,
+    Truncate,
+    /// In-place writes (header flags).
+    WriteAt,
+    /// `write_atomic` (index, checkpoint pointer).
+    WriteAtomic,
+}
+
+/// Fail the operation of kind `op` that comes after `skip` successful ones, once, with EIO.
+/// A failing append first writes `partial` bytes (a torn write) when given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultRule {
+    pub op: SimOp,
+    pub skip: u32,
+    pub partial: Option<usize>,
+    /// Only operations on files whose name starts with this count (None: any file).
+    pub file: Option<&'static str>,
+}
+
+impl FaultRule {
+    /// Fail the next operation of kind `op`.
+    pub fn next(op: SimOp) -> FaultRule {
+        FaultRule::after(op, 0)
+    }
+
+    /// Fail the operation of kind `op` after `skip` successful ones.
+    pub fn after(op: SimOp, skip: u32) -> FaultRule {
+        FaultRule {
+            op,
+            skip,
+            partial: None,
+            file: None,
+        }
+    }
+
+    /// A failing append that writes the first `bytes` bytes (all but the last one at most)
+    /// before failing.
+    pub fn torn_append(skip: u32, bytes: usize) -> FaultRule {
+        FaultRule {
+            partial: Some(bytes),
+            ..FaultRule::after(SimOp::Append, skip)
+        }
+    }
+
+    /// Count only operations on files whose name starts with `prefix`.
+    pub fn in_file(self, prefix: &'static str) -> FaultRule {
+        FaultRule {
+            file: Some(prefix),
+            ..self
+        }
+    }
+}
+
+impl Faults {
+    /// Only `rules`.
+    pub fn rules(rules: Vec<FaultRule>) -> Faults {
+        Faults {
+            rules,
+            ..Faults::default()
+        }
+    }
+
+    /// Is an operation of kind `op` to fail now? Counts it against the rules of its kind;
+    /// returns the firing rule (removed: each fires once).
+    fn fire(&mut self, op: SimOp, name: &str) -> Option<FaultRule> {
+        let legacy = match op {
+            SimOp::Append => std::mem::take(&mut self.fail_next_append),
+            SimOp::Sync => std::mem::take(&mut self.fail_next_sync),
+            _ => false,
+        };
+        if legacy {
+            return Some(FaultRule::next(op));
+        }
+        let applies = |r: &FaultRule| r.op == op && r.file.is_none_or(|p| name.starts_with(p));
+        let i = self.rules.iter().position(applies)?;
+        if self.rules[i].skip > 0 {
+            self.rules[i].skip -= 1;
+            return None;
+        }
+        Some(self.rules.remove(i))
+    }
 }
 
 #[derive(Default)]
@@ -233,6 +367,18 @@ struct SimState {
     files: BTreeMap<String, SimFile>,
     faults: Faults,
     syncs: u64,
+    /// Operations attempted so far, by kind (index: `SimOp as usize`).
+    ops: [u64; 6],
+    /// Bytes handed out by `read` and `read_at` (how much of the log a reader touched).
+    bytes_read: u64,
+}
+
+impl SimState {
+    /// Count an operation of kind `op`; is it to fail now?
+    fn fire(&mut self, op: SimOp, name: &str) -> Option<FaultRule> {
+        self.ops[op as usize] += 1;
+        self.faults.fire(op, name)
+    }
 }
 
 /// An in-memory directory for tests: crash it, break it.
@@ -260,6 +406,16 @@ impl SimDir {
         self.state.lock().faults = faults;
     }
 
+    /// Bytes read so far (`read`, `read_at`).
+    pub fn bytes_read(&self) -> u64 {
+        self.state.lock().bytes_read
+    }
+
+    /// Operations of kind `op` attempted so far (failed ones included).
+    pub fn op_count(&self, op: SimOp) -> u64 {
+        self.state.lock().ops[op as usize]
+    }
+
     /// Number of successful syncs so far.
     pub fn sync_count(&self) -> u64 {
         self.state.lock().syncs
@@ -273,6 +429,27 @@ impl SimDir {
             .iter()
             .map(|(name, f)| {
                 let data = f.data[..f.durable].to_vec();
+                let durable = data.len();
+                (name.clone(), SimFile { data, durable })
+            })
+            .collect();
+        SimDir {
+            state: Arc::new(Mutex::new(SimState {
+                files,
+                ..SimState::default()
+            })),
+        }
+    }
+
+    /// What a restart after the *process* died (or was stopped) now would find: every byte
+    /// written, synced or not — the operating system still has them. Faults cleared.
+    pub fn restart_image(&self) -> SimDir {
+        let state = self.state.lock();
+        let files = state
+            .files
+            .iter()
+            .map(|(name, f)| {
+                let data = f.data.clone();
                 let durable = data.len();
                 (name.clone(), SimFile { data, durable })
             })
@@ -316,25 +493,43 @@ impl SimDir {
 impl LogFile for SimHandle {
     fn append(&mut self, data: &[u8]) -> io::Result<()> {
         let mut s = self.dir.state.lock();
-        if std::mem::take(&mut s.faults.fail_next_append) {
+        if let Some(rule) = s.fire(SimOp::Append, &self.name) {
+            let torn = rule.partial.unwrap_or(0).min(data.len().saturating_sub(1));
+            if let Some(f) = s.files.get_mut(&self.name) {
+                f.data.extend_from_slice(&data[..torn]);
+            }
             return Err(eio("write"));
         }
+        let mut fits = data.len();
         if let Some(cap) = s.faults.capacity {
-            if SimDir::total_bytes(&s) + data.len() as u64 > cap {
-                return Err(io::Error::from_raw_os_error(libc::ENOSPC));
-            }
+            fits = cap.saturating_sub(SimDir::total_bytes(&s)).min(fits as u64) as usize;
         }
         let f = s.files.get_mut(&self.name).ok_or(io::ErrorKind::NotFound)?;
-        f.data.extend_from_slice(data);
+        f.data.extend_from_slice(&data[..fits]);
+        if fits < data.len() {
+            return Err(io::Error::from_raw_os_error(libc::ENOSPC));
+        }
         Ok(())
     }
 
     fn sync(&mut self) -> io::Result<()> {
         let mut s = self.dir.state.lock();
-        if std::mem::take(&mut s.faults.fail_next_sync) {
+        if s.fire(SimOp::Sync, &self.name).is_some() {
             return Err(eio("fsync"));
         }
         s.syncs += 1;
+        let f = s.files.get_mut(&self.name).ok_or(io::ErrorKind::NotFound)?;
+        f.durable = f.data.len();
+        Ok(())
+    }
+
+    /// Counted apart from `sync` ([`SimDir::sync_count`] is the data syncs): the cut of a
+    /// failed group is synced this way after its failed data sync, which is never retried.
+    fn sync_metadata(&mut self) -> io::Result<()> {
+        let mut s = self.dir.state.lock();
+        if s.fire(SimOp::Sync, &self.name).is_some() {
+            return Err(eio("fsync"));
+        }
         let f = s.files.get_mut(&self.name).ok_or(io::ErrorKind::NotFound)?;
         f.durable = f.data.len();
         Ok(())
@@ -347,6 +542,9 @@ impl LogFile for SimHandle {
 
     fn write_at(&mut self, offset: u64, data: &[u8]) -> io::Result<()> {
         let mut s = self.dir.state.lock();
+        if s.fire(SimOp::WriteAt, &self.name).is_some() {
+            return Err(eio("write"));
+        }
         let f = s.files.get_mut(&self.name).ok_or(io::ErrorKind::NotFound)?;
         let start = offset as usize;
         let end = start + data.len();
@@ -357,8 +555,13 @@ impl LogFile for SimHandle {
         Ok(())
     }
 
+    /// Cutting a file is durable at once here (a simplification: on a real file system the
+    /// new length is durable after the next sync, which every caller issues).
     fn truncate(&mut self, len: u64) -> io::Result<()> {
         let mut s = self.dir.state.lock();
+        if s.fire(SimOp::Truncate, &self.name).is_some() {
+            return Err(eio("truncate"));
+        }
         let f = s.files.get_mut(&self.name).ok_or(io::ErrorKind::NotFound)?;
         f.data.truncate(len as usize);
         f.durable = f.durable.min(f.data.len());
@@ -366,9 +569,30 @@ impl LogFile for SimHandle {
     }
 }
 
+impl LogRead for SimHandle {
+    fn read_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<usize> {
+        let mut s = self.dir.state.lock();
+        let f = s.files.get(&self.name).ok_or(io::ErrorKind::NotFound)?;
+        let start = (offset as usize).min(f.data.len());
+        let n = buf.len().min(f.data.len() - start);
+        buf[..n].copy_from_slice(&f.data[start..start + n]);
+        s.bytes_read += n as u64;
+        Ok(n)
+    }
+
+    fn size(&self) -> io::Result<u64> {
+        let s = self.dir.state.lock();
+        let f = s.files.get(&self.name).ok_or(io::ErrorKind::NotFound)?;
+        Ok(f.data.len() as u64)
+    }
+}
+
 impl LogDir for SimDir {
     fn create(&self, name: &str) -> io::Result<Box<dyn LogFile>> {
         let mut s = self.state.lock();
+        if s.fire(SimOp::Create, name).is_some() {
+            return Err(eio("create"));
+        }
         if s.files.contains_key(name) {
             return Err(io::ErrorKind::AlreadyExists.into());
         }
@@ -390,11 +614,21 @@ impl LogDir for SimDir {
     }
 
     fn read(&self, name: &str) -> io::Result<Vec<u8>> {
-        let s = self.state.lock();
-        s.files
-            .get(name)
-            .map(|f| f.data.clone())
-            .ok_or_else(|| io::ErrorKind::NotFound.into())
+        let mut s = self.state.lock();
+        let data = s.files.get(name).map(|f| f.data.clone());
+        let data = data.ok_or(io::ErrorKind::NotFound)?;
+        s.bytes_read += data.len() as u64;
+        Ok(data)
+    }
+
+    fn open_read(&self, name: &str) -> io::Result<Box<dyn LogRead>> {
+        if !self.state.lock().files.contains_key(name) {
+            return Err(io::ErrorKind::NotFound.into());
+        }
+        Ok(Box::new(SimHandle {
+            dir: self.clone(),
+            name: name.to_string(),
+        }))
     }
 
     fn list(&self) -> io::Result<Vec<String>> {
@@ -408,8 +642,17 @@ impl LogDir for SimDir {
 
     fn write_atomic(&self, name: &str, data: &[u8]) -> io::Result<()> {
         let mut s = self.state.lock();
-        if std::mem::take(&mut s.faults.fail_next_sync) {
+        // Its fsync also fails on `fail_next_sync`; `Sync` rules count only file syncs.
+        if s.fire(SimOp::WriteAtomic, name).is_some()
+            || std::mem::take(&mut s.faults.fail_next_sync)
+        {
             return Err(eio("fsync"));
+        }
+        if let Some(cap) = s.faults.capacity {
+            // The temporary file is written beside the old one before the rename.
+            if SimDir::total_bytes(&s) + data.len() as u64 > cap {
+                return Err(io::Error::from_raw_os_error(libc::ENOSPC));
+            }
         }
         s.files.insert(
             name.to_string(),
@@ -544,9 +787,33 @@ mod tests {
         });
         assert!(f.sync().is_err());
         assert!(f.sync().is_ok());
+        // A full disk writes what fits, then fails (a torn write).
         let e = f.append(b"12345").unwrap_err();
         assert_eq!(e.raw_os_error(), Some(libc::ENOSPC));
-        f.append(b"1234").unwrap();
+        assert_eq!(dir.read("a").unwrap(), b"1234");
+        assert!(f.append(b"6").is_err());
+    }
+
+    #[test]
+    fn rules_fire_once_on_the_nth_operation_and_torn_appends_write_a_prefix() {
+        let dir = SimDir::new();
+        let mut f = dir.create("a").unwrap();
+        dir.set_faults(Faults::rules(vec![
+            FaultRule::after(SimOp::Sync, 1),
+            FaultRule::torn_append(1, 2),
+            FaultRule::next(SimOp::Truncate),
+        ]));
+        f.append(b"ab").unwrap();
+        f.sync().unwrap();
+        assert!(f.append(b"cdef").is_err(), "the second append is torn");
+        assert!(f.sync().is_err(), "the second sync fails");
+        assert_eq!(dir.read("a").unwrap(), b"abcd");
+        assert_eq!(dir.crash_image().read("a").unwrap(), b"ab");
+        assert_eq!(dir.restart_image().read("a").unwrap(), b"abcd");
+        assert!(f.truncate(2).is_err());
+        f.truncate(2).unwrap();
+        f.sync().unwrap();
+        assert_eq!(dir.restart_image().read("a").unwrap(), b"ab");
     }
 
     #[test]

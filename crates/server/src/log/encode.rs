@@ -68,10 +68,33 @@ pub fn transaction_events(changes: &[RowChange], xid: u64, server_id: u32) -> Re
 }
 
 /// The events of one DDL statement: GTID (standalone) and Query.
-pub fn ddl_events(db: Option<&str>, sql: &str, conn_id: u32, server_id: u32) -> Result<Vec<u8>> {
+pub fn ddl_events(
+    db: Option<&str>,
+    sql: &str,
+    conn_id: u32,
+    server_id: u32,
+    xid: Option<u64>,
+) -> Result<Vec<u8>> {
     let mut w = cohort_binlog::EventWriter::new(BinlogPos(0), ServerId(server_id), now_secs());
-    let query = QueryEvent::new(conn_id, db.unwrap_or(""), sql);
+    let mut query = QueryEvent::new(conn_id, db.unwrap_or(""), sql);
+    if let Some(xid) = xid {
+        query.status_vars.push(Q_XID);
+        query.status_vars.extend_from_slice(&xid.to_le_bytes());
+    }
     w.write_ddl(&GtidEvent::ddl(GtidSeq(0), 0), &query)
         .map_err(|e| Error::internal(format!("binlog encoding: {e}")))?;
     Ok(w.into_bytes())
+}
+
+/// MariaDB's Query-event status variable `Q_XID` (code 129, 8 bytes): the XID of a DDL
+/// statement, which its crash recovery matches against the engine's log — as ours does in
+/// classic mode (the redo `PreparedDdl` record).
+const Q_XID: u8 = 129;
+
+/// The XID of a DDL Query event written by [`ddl_events`] (its only status variable), if any.
+pub fn query_xid(status_vars: &[u8]) -> Option<u64> {
+    match status_vars {
+        [Q_XID, xid @ ..] if xid.len() == 8 => Some(u64::from_le_bytes(xid.try_into().ok()?)),
+        _ => None,
+    }
 }

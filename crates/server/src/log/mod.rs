@@ -88,15 +88,15 @@
 //! transactions whose Prepare record never reached the disk: their engine changes are lost (as
 //! in MySQL with those settings), and recovery warns with their count.
 //!
-//! DDL: the statement takes effect, its redo `Ddl` record is appended and synced
-//! ([`CommitPipeline::log_ddl_in_redo`]), then its binlog Query event goes through the
-//! pipeline. Recovery replays `Ddl` records unconditionally, in LSN order among the Prepare
-//! records. A crash between the two leaves a DDL the engine has but the binlog lacks (never
-//! acknowledged) — the binlog and the engine disagree on that one statement, as DDL crash-safety
-//! without an atomic data dictionary is in MySQL 5.7.
+//! DDL: the statement takes effect, its redo `PreparedDdl` record (with an XID) is appended,
+//! registered in flight and synced ([`CommitPipeline::log_ddl_in_redo`]), then its binlog
+//! Query event, carrying the same XID in MariaDB's `Q_XID` status variable, goes through the
+//! pipeline like a transaction. Recovery replays a `PreparedDdl` record, in LSN order among
+//! the Prepare records, only if its Query event is in the binlog or its Commit record follows:
+//! the binlog decides for DDL as for transactions.
 //!
 //! Recovery ([`recovery_classic`]): checkpoint; binlog XIDs from the checkpoint's binlog
-//! position (torn tail cut); redo from the checkpoint's LSN: `Ddl` replayed, a `Prepare`
+//! position (torn tail cut); redo from the checkpoint's LSN: a `Prepare` or `PreparedDdl`
 //! applied if its `Commit` record follows or its XID is in the binlog, else rolled back.
 //!
 //! ## If the process crashes after… (classic mode, `innodb_flush_log_at_trx_commit = 1`, `sync_binlog = 1`)
@@ -110,7 +110,7 @@
 //! | C5 engine commit | the same | committed from the binlog | maybe — present |
 //! | C6 Commit record (not synced) | Prepare + binlog Xid, maybe the Commit record | committed (by the record or from the binlog) | maybe — present |
 //! | C6 complete | the same | committed | yes — present |
-//! | DDL after its `Ddl` record is synced | `Ddl` record, maybe the Query event | replayed | no / yes — present |
+//! | DDL after its `PreparedDdl` record is synced | the record, maybe the Query event | replayed iff the Query event is durable | no / yes — present iff replayed |
 //!
 //! Every acknowledged commit's binlog Xid was synced (C4) after its Prepare record (C1 or C3),
 //! so recovery finds and commits it. A prepared transaction is committed only with its Xid in
@@ -129,13 +129,60 @@
 //!
 //! # Failures
 //!
-//! A failed write or fsync poisons the binlog ([`device::Poison`]): that group and every later
-//! commit fail with ER_ERROR_ON_WRITE naming the file, their changes are rolled back in memory,
-//! the fsync is never retried; reads keep working. A restart recovers from what is durable.
-//! The redo log is poisoned the same way (in classic mode: a failed Prepare append or sync
-//! fails that commit and every later one with ER_ERROR_ON_WRITE naming the redo file).
+//! **The rule: what a client is told is what recovery replays.** A group that passed its
+//! commit point is committed — in memory, and its clients get OK — even if a later step
+//! fails; a group that failed before it is rolled back in memory, its clients get
+//! ER_ERROR_ON_WRITE (1026) naming the file, and nothing of it can be replayed. The *commit
+//! point* is where a client would be acknowledged: the group's sync with `sync_binlog = 1` /
+//! `innodb_flush_log_at_trx_commit = 1`; its write with 0 (or 2, or `sync_binlog = N` for the
+//! groups that are not due a sync), where a machine crash may lose acknowledged commits, as
+//! those settings say — but a restart of the process never does.
+//!
+//! How the pipeline keeps to it:
+//!
+//! 1. The first failed write or sync poisons its log ([`device::Poison`]): every later
+//!    commit fails, no fsync is retried, reads keep working, no checkpoint is taken.
+//! 2. A group that failed before its commit point may have left bytes in the file — a torn
+//!    write can hold whole transactions, a failed fsync leaves the written group readable,
+//!    and a later sync by anyone (the zero-fill thread, a restart) could make them durable.
+//!    So the leader cuts the file back to the group's start and syncs the cut *before*
+//!    telling anyone (`cut_back`). If the cut fails too, no outcome can be told truthfully:
+//!    the server halts (as MySQL's `binlog_error_action = ABORT_SERVER`), the clients see
+//!    their connections drop, and recovery decides.
+//! 3. A failure after the commit point (rotation) is logged and poisons the log; the group
+//!    commits in the engine and its clients get OK.
+//! 4. A DDL statement takes effect before it is logged: if the log write fails (or the
+//!    statement fails part way), its catalog changes are undone
+//!    ([`crate::storage::DdlUndo`]) before the error is returned. One DDL statement runs at a
+//!    time, and checkpoints do not snapshot while one is undecided (`lock_ddl`).
+//!
+//! | path | fails at | told | in memory | after a restart |
+//! |---|---|---|---|---|
+//! | one-log / classic C4: group write (EIO, ENOSPC, torn) | before the commit point | 1026 | rolled back | absent: the bytes were cut |
+//! | group fsync (`sync_binlog = 1`, or the group due one with N) | before | 1026 | rolled back | absent: cut |
+//! | rotation after the group (Rotate event, cut of the zero fill, in-use flag, its fsync, new file, index) | after | OK | committed | present; the index names only files it finished, a torn Rotate is a torn tail |
+//! | binlog off: group write, or its fsync with `innodb_flush_log_at_trx_commit = 1` | before | 1026 | rolled back | absent: cut |
+//! | binlog off, 0 / 2: the once-a-second flush | after (acknowledged at write) | OK (earlier) | committed | present (a machine crash may lose up to a second) |
+//! | redo segment rotation inside a group's append | before | 1026 | rolled back | absent |
+//! | classic C1: Prepare append / sync (`prepare` placement) | before | 1026 | rolled back | absent: no binlog XID |
+//! | classic C3: group redo sync (`group` placement) | before | 1026 | rolled back | absent: no binlog XID |
+//! | classic C6: Commit records | after | OK | committed | present: XID in the binlog |
+//! | classic DDL: `PreparedDdl` append / sync | before | 1026 | undone | absent: no Query event |
+//! | DDL group (any mode) failing before / after its commit point | as its group | 1026 / OK | undone / applied | as told |
+//! | the cut of a failed group fails | — | nothing: the server halts | — | whatever is durable |
+//! | FLUSH BINARY LOGS (rotation) | no group | 1026 to FLUSH | unchanged | every acknowledged commit present |
+//! | PURGE: index rewrite fails | no group | error to PURGE | unchanged, every file kept | unchanged |
+//! | checkpoint write fails | no group | logged | unchanged | the previous checkpoint and its logs |
+//! | zero-fill thread's fsync fails | the next group's sync fails with its errno | 1026 | rolled back | absent: cut |
+//!
+//! Leader or chained commit (`binlog_optimize_thread_scheduling`), targeted or broadcast
+//! wakeups, blocking or deferred completion: a group's outcome is decided once, by its
+//! leader, before any member is committed or completed, so every path above is the same for
+//! all of them. `failure_tests` runs every device operation of every path failing in turn,
+//! and restarts after each, comparing what clients were told with what is replayed.
 
 pub mod binlog;
+pub mod binlog_reader;
 pub mod checkpoint;
 pub mod checkpointer;
 pub mod device;
@@ -154,5 +201,7 @@ pub use pipeline::{CommitMode, CommitPipeline, Prepared, Work};
 
 #[cfg(test)]
 mod extremes;
+#[cfg(test)]
+mod failure_tests;
 #[cfg(test)]
 mod tests;

@@ -7,14 +7,18 @@
 //! - [`CommitPipeline::commit_async`]: enqueue; lead if first; return. The outcome is given to
 //!   a callback when the group completes (pool of threads: no thread waits for durability).
 //! - `lead`: stage 2 (gather), 3 (write), 4 (sync), then 5 (engine commit in order) and 6
-//!   (complete) — by the leader for the whole group, or chained member to member.
+//!   (complete) — by the leader for the whole group, or chained member to member. Stages 3
+//!   and 4 (`write_and_sync`, `write_redo`) decide the group's outcome once, as a `Written`:
+//!   committed (past its commit point, whatever failed after it) or failed (its bytes cut
+//!   from the log first, `cut_failed_group`); see "Failures" in [`crate::log`].
 //! - Classic mode (see "Classic two-phase commit" in [`crate::log`]):
 //!   [`CommitPipeline::prepare_in_redo`] is the session's redo Prepare (stage C1),
 //!   `sync_group_prepares` the leader's redo sync before the binlog write (C3), and
 //!   `finish_group` appends the group's Commit records (C6).
 
 use super::binlog::{relocate, BinlogFiles, LogPosition};
-use super::device::LogDir;
+use super::binlog_reader::BinlogEnd;
+use super::device::{LogDir, Poison, PoisonInfo};
 use super::group::{BroadcastDone, CommitQueue, CommitTurn, OnDone, Ticket, Wakeup};
 use super::redo::{Lsn, RedoLog};
 use crate::error::{Error, Result};
@@ -100,6 +104,15 @@ impl Work {
             ..Work::new(Some(txn), binlog)
         }
     }
+
+    /// Classic mode: a DDL statement whose `PreparedDdl` record is in the redo log
+    /// ([`CommitPipeline::log_ddl_in_redo`]), and its binlog events.
+    pub fn prepared_ddl(binlog: Vec<u8>, prepared: Prepared) -> Work {
+        Work {
+            prepared: Some(prepared),
+            ..Work::new(None, binlog)
+        }
+    }
 }
 
 /// A chained group's hand-over: each member passes the turn to `next`; the last one (no `next`)
@@ -116,6 +129,27 @@ struct GroupEnd {
     end: Option<LogPosition>,
     /// Classic mode: the members' Prepare records, to close with Commit records.
     prepared: Vec<Prepared>,
+}
+
+/// How far a group got through stages 3 and 4 (see "Failures" in [`crate::log`]).
+enum Written {
+    /// Past its commit point: committed, whatever failed after it (a rotation). `end` is the
+    /// log position just past the group.
+    Committed { end: Option<LogPosition> },
+    /// Failed before its commit point; its bytes were cut from the log.
+    Failed(Error),
+}
+
+/// Stop the process at once: a log failure left an outcome that cannot be told truthfully.
+/// Like MySQL's `binlog_error_action = ABORT_SERVER`. In unit tests it panics instead, so a
+/// test can observe it.
+fn halt(why: &str) -> ! {
+    tracing::error!("halting: {why}");
+    if cfg!(test) {
+        panic!("halt: {why}");
+    }
+    eprintln!("cohort: halting: {why}");
+    std::process::abort();
 }
 
 /// Counters shown in SHOW GLOBAL STATUS. Relaxed atomics.
@@ -221,6 +255,14 @@ pub struct CommitPipeline {
     /// A failed group's records stay here: nothing commits after a failure, and the checkpoints
     /// keep replaying from them (recovery resolves them against the binlog).
     inflight: Mutex<BTreeSet<Lsn>>,
+    /// The binlog's poison latch (shared with `BinlogFiles`), readable without the log mutex.
+    binlog_poison: Option<Arc<Poison>>,
+    /// The binlog's committed end, for readers that must not take the log mutex.
+    binlog_end: Option<Arc<BinlogEnd>>,
+    /// One DDL statement from its effect to its logged outcome, or one checkpoint's snapshot,
+    /// at a time: a checkpoint never sees a DDL whose outcome is not known, and a DDL's undo
+    /// never races another's (see [`CommitPipeline::lock_ddl`]).
+    ddl: wait::Mutex<(), ev::DdlLock>,
     pub stats: PipelineStats,
 }
 
@@ -283,6 +325,8 @@ impl CommitPipeline {
         next_gtid_seq: u64,
     ) -> CommitPipeline {
         let upto = binlog.as_ref().map(|b| b.position());
+        let binlog_poison = binlog.as_ref().map(|b| b.poison().clone());
+        let binlog_end = binlog.as_ref().map(|b| b.committed_end());
         CommitPipeline {
             mode,
             engine,
@@ -303,12 +347,35 @@ impl CommitPipeline {
             redo_delay: Arc::new(AtomicU64::new(0)),
             redo_dir: None,
             inflight: Mutex::new(BTreeSet::new()),
+            binlog_poison,
+            binlog_end,
+            ddl: wait::Mutex::new(()),
             stats: PipelineStats::default(),
         }
     }
 
     pub fn mode(&self) -> CommitMode {
         self.mode
+    }
+
+    /// The binlog's committed end and files, readable without the log mutex (None without a
+    /// binlog). See [`super::binlog_reader`].
+    pub fn binlog_end(&self) -> Option<&Arc<BinlogEnd>> {
+        self.binlog_end.as_ref()
+    }
+
+    /// The first failure of a log, if one is poisoned: no commit can succeed any more.
+    pub fn poisoned(&self) -> Option<PoisonInfo> {
+        let binlog = self.binlog_poison.as_ref().and_then(|p| p.get());
+        binlog.or_else(|| self.redo.as_ref().and_then(|r| r.poisoned()))
+    }
+
+    /// Held by a DDL statement from before its effect until its outcome is logged (or undone),
+    /// and by a checkpoint while it snapshots: a checkpoint must not capture a DDL that may
+    /// still fail and be undone. DDL statements are rare; they run one at a time. A reported
+    /// wait.
+    pub fn lock_ddl(&self) -> parking_lot::MutexGuard<'_, ()> {
+        self.ddl.lock_blocking()
     }
 
     /// Does this pipeline write a binlog (so sessions must encode events)?
@@ -358,18 +425,32 @@ impl CommitPipeline {
         Ok(prepared)
     }
 
-    /// Classic mode, DDL: append the statement's `Ddl` record and (with
-    /// `innodb_flush_log_at_trx_commit = 1`) sync it, before its binlog Query event goes
-    /// through the pipeline. Recovery replays `Ddl` records unconditionally.
-    pub fn log_ddl_in_redo(&self, vars: &SystemVariables, record: &[u8]) -> Result<()> {
+    /// Classic mode, DDL: append the statement's `PreparedDdl` record (`record`, for `xid`) and
+    /// register it as in flight, as [`CommitPipeline::prepare_in_redo`] does for a transaction;
+    /// with `innodb_flush_log_at_trx_commit = 1`, sync it. Its binlog Query event (carrying
+    /// `xid`) then goes through the pipeline: recovery replays the statement only if that
+    /// event is in the binlog (or its Commit record follows), so a DDL whose group fails is
+    /// not replayed.
+    pub fn log_ddl_in_redo(
+        &self,
+        vars: &SystemVariables,
+        xid: u64,
+        record: &[u8],
+    ) -> Result<Prepared> {
         let redo = self.redo.as_ref().expect("classic mode has a redo log");
-        let end = redo.append(record).map_err(|p| p.to_error())?;
+        let prepared = {
+            let mut inflight = self.inflight.lock();
+            let end = redo.append(record).map_err(|p| p.to_error())?;
+            let lsn = Lsn(end.0 - record.len() as u64);
+            inflight.insert(lsn);
+            Prepared { xid, lsn, end }
+        };
         if vars.global_u64("innodb_flush_log_at_trx_commit") == 1 {
             self.redo_delay
                 .store(vars.global_u64("log_sync_delay_us"), Relaxed);
-            redo.sync_to(end).map_err(|p| p.to_error())?;
+            redo.sync_to(prepared.end).map_err(|p| p.to_error())?;
         }
-        Ok(())
+        Ok(prepared)
     }
 
     /// Classic mode: where a checkpoint taken now may start its redo replay — the oldest
@@ -384,6 +465,12 @@ impl CommitPipeline {
     /// Run a closure on the binlog files under the log mutex (SHOW BINARY LOGS, PURGE …).
     pub fn with_binlog<R>(&self, f: impl FnOnce(&mut BinlogFiles) -> R) -> Option<R> {
         self.log.lock().binlog.as_mut().map(f)
+    }
+
+    /// Is a leader (or anyone) holding the log mutex right now? (Tests.)
+    #[cfg(test)]
+    pub(crate) fn log_mutex_held(&self) -> bool {
+        self.log.try_lock().is_none()
     }
 
     /// The position through which every transaction is committed in the engine.
@@ -457,22 +544,22 @@ impl CommitPipeline {
         let (group, flushed, mut log) = self.take_group(&settings);
         let g = log.next_group;
         log.next_group += 1;
-        let (written, end) = match (&self.redo, self.mode) {
-            (Some(redo), CommitMode::RedoOnly) => {
+        let written = match (&self.redo, self.mode, flushed) {
+            // Classic stage C3 failed: nothing of the group reached the binlog.
+            (_, _, Err(e)) => Written::Failed(e),
+            (Some(redo), CommitMode::RedoOnly, Ok(())) => {
                 self.write_redo(redo, &mut log.group_bytes, &group, &settings)
             }
-            _ => {
-                let w = flushed.and_then(|()| self.write_and_sync(&mut log, &group, &settings));
-                (w, log.binlog.as_ref().map(|b| b.position()))
-            }
+            (_, _, Ok(())) => self.write_and_sync(&mut log, &group, &settings),
         };
         drop(log);
         self.stats.groups.fetch_add(1, Relaxed);
         self.stats.commits.fetch_add(group.len() as u64, Relaxed);
         self.turn.wait_for(g);
-        if let Err(e) = written {
-            return self.fail_group(&group, &e, g);
-        }
+        let end = match written {
+            Written::Failed(e) => return self.fail_group(&group, &e, g),
+            Written::Committed { end } => end,
+        };
         let finish = GroupEnd {
             group: g,
             end,
@@ -596,19 +683,24 @@ impl CommitPipeline {
     }
 
     /// Stages 3 and 4: relocate and append every member's events in one write, then sync per
-    /// `sync_binlog`; rotate when the file is full. After this returns Ok the group is durable
-    /// (with sync_binlog = 1): this is the commit point.
+    /// `sync_binlog`: the commit point (with `sync_binlog = 1` the sync; otherwise the write,
+    /// or the sync for the group that is due one). Then rotate when the file is full.
+    ///
+    /// A failure before the commit point fails the group, and its bytes are cut from the file
+    /// first ([`CommitPipeline::cut_failed_group`]), so nothing of it can be replayed. A failure
+    /// after it (the rotation) poisons the log but not the group: its clients are told OK,
+    /// because recovery replays it.
     fn write_and_sync(
         &self,
         log: &mut LogState,
         group: &[Arc<Ticket<Work>>],
         s: &GroupSettings,
-    ) -> Result<()> {
+    ) -> Written {
         let first_seq = log.next_gtid_seq;
         let Some(binlog) = log.binlog.as_mut() else {
-            return Ok(());
+            return Written::Committed { end: None };
         };
-        let base = binlog.position().pos;
+        let start = binlog.pos();
         let buf = &mut log.group_bytes;
         buf.clear();
         let mut seq = first_seq;
@@ -618,39 +710,54 @@ impl CommitPipeline {
             if work.binlog.is_empty() {
                 continue;
             }
-            let start = buf.len();
+            let at = buf.len();
             buf.append(&mut work.binlog);
-            relocate(&mut buf[start..], base + start as u64, seq, first_seq);
+            relocate(&mut buf[at..], start + at as u64, seq, first_seq);
             seq += 1;
         }
         log.next_gtid_seq = seq;
         super::failpoint::hit("before_binlog_write");
-        binlog.append(buf).map_err(|p| p.to_error())?;
+        let appended = binlog.append(buf);
         self.stats.binlog_bytes.fetch_add(buf.len() as u64, Relaxed);
         give_back_if_large(buf);
+        if let Err(p) = appended {
+            return self.cut_failed_group(p.to_error(), || binlog.cut_back(start));
+        }
         super::failpoint::hit("after_binlog_write");
-        binlog
-            .sync_for_group(s.sync_binlog, s.sync_delay_us)
-            .map_err(|p| p.to_error())?;
+        if let Err(p) = binlog.sync_for_group(s.sync_binlog, s.sync_delay_us) {
+            return self.cut_failed_group(p.to_error(), || binlog.cut_back(start));
+        }
         super::failpoint::hit("after_binlog_sync");
-        if binlog.position().pos >= s.max_binlog_size {
+        // The commit point is passed: readers may see the group, recovery replays it.
+        binlog.publish_committed();
+        let end = binlog.position();
+        if end.pos >= s.max_binlog_size {
             super::failpoint::hit("before_rotate");
-            binlog.rotate(s.sync_delay_us).map_err(|p| p.to_error())?;
+            if let Err(p) = binlog.rotate(s.sync_delay_us) {
+                tracing::error!(
+                    "binlog rotation after a committed group failed, the binlog is poisoned: {}",
+                    p.to_error().message()
+                );
+            }
             super::failpoint::hit("after_rotate");
         }
-        Ok(())
+        Written::Committed { end: Some(end) }
     }
 
     /// Stages 3 and 4 in binlog-off mode: append the group's redo records in one write, then
     /// one fsync (`innodb_flush_log_at_trx_commit = 1`) — the commit point. With 0 or 2 the
-    /// background flusher syncs once a second, and a crash can lose up to a second of commits.
+    /// write is the commit point and the background flusher syncs once a second: a machine
+    /// crash can lose up to a second of commits. A failure before the commit point cuts the
+    /// group's bytes and fails it, as in [`CommitPipeline::write_and_sync`]. Only leaders
+    /// append to the redo log in this mode (under the log mutex), so the group's records are
+    /// its last bytes.
     fn write_redo(
         &self,
         redo: &RedoLog,
         buf: &mut Vec<u8>,
         group: &[Arc<Ticket<Work>>],
         s: &GroupSettings,
-    ) -> (Result<()>, Option<LogPosition>) {
+    ) -> Written {
         buf.clear();
         for t in group {
             if let Some(w) = t.item.lock().as_mut() {
@@ -658,6 +765,7 @@ impl CommitPipeline {
             }
         }
         self.redo_delay.store(s.sync_delay_us, Relaxed);
+        let start = redo.end_lsn();
         super::failpoint::hit("before_binlog_write");
         let r = redo.append(buf).and_then(|end| {
             super::failpoint::hit("after_binlog_write");
@@ -670,9 +778,30 @@ impl CommitPipeline {
         self.stats.binlog_bytes.fetch_add(buf.len() as u64, Relaxed);
         give_back_if_large(buf);
         match r {
-            Ok(end) => (Ok(()), Some(redo_position(end))),
-            Err(p) => (Err(p.to_error()), None),
+            Ok(end) => Written::Committed {
+                end: Some(redo_position(end)),
+            },
+            Err(p) => self.cut_failed_group(p.to_error(), || redo.cut_back(start)),
         }
+    }
+
+    /// A group failed before its commit point, with its log poisoned. Its bytes may be in the
+    /// file, whole or torn: a restart would read them, and a later sync (of the file, by
+    /// anyone) could make them durable. So they are cut (`cut`: truncate the file to the
+    /// group's start, then sync that) before anyone is told the group failed.
+    ///
+    /// If even the cut fails, nothing true can be told: the group may or may not be replayed.
+    /// The server then halts ([`halt`]) before completing any ticket — the clients see their
+    /// connection drop, an unknown outcome, which is what it is; recovery decides.
+    fn cut_failed_group(&self, error: Error, cut: impl FnOnce() -> std::io::Result<()>) -> Written {
+        if let Err(e) = cut() {
+            halt(&format!(
+                "a commit group failed ({}) and its bytes cannot be cut from the log ({e}): \
+                 whether recovery replays it is unknown, so no client can be told its outcome",
+                error.message()
+            ));
+        }
+        Written::Failed(error)
     }
 
     /// Stage 5 by the leader: engine commits of the whole group in order, then stage 6.

@@ -66,8 +66,12 @@ type Pending = Vec<(String, String, BinChange<'static>)>;
 pub(super) enum BinlogItem<'a> {
     /// GTID … Xid, complete.
     Transaction { xid: u64, changes: &'a Pending },
-    /// A standalone Query event (DDL).
-    Ddl { db: &'a str, sql: &'a str },
+    /// A standalone Query event (DDL); classic mode gives it an XID (`Q_XID`).
+    Ddl {
+        db: &'a str,
+        sql: &'a str,
+        xid: Option<u64>,
+    },
 }
 
 /// Where replay starts.
@@ -117,7 +121,7 @@ pub fn recover_one_log(dir: &dyn LogDir, basename: &str) -> Result<(Arc<Engine>,
     let replayer = Replayer::new(&engine, start.after_checkpoint);
     scan_binlog(dir, basename, &start, &mut report, &mut |item| match item {
         BinlogItem::Transaction { changes, .. } => replayer.apply_transaction(changes),
-        BinlogItem::Ddl { db, sql } => replayer.apply_ddl(db, sql),
+        BinlogItem::Ddl { db, sql, .. } => replayer.apply_ddl(db, sql),
     })?;
     Ok((engine, report))
 }
@@ -210,6 +214,7 @@ fn scan_file(
                 on(BinlogItem::Ddl {
                     db: &q.db,
                     sql: &q.sql,
+                    xid: super::encode::query_xid(&q.status_vars),
                 })?;
                 report.ddl += 1;
                 ddl_next = false;
@@ -408,6 +413,7 @@ pub fn recover_redo_only(
                 replayer.apply_ddl(&db, &sql)?;
                 report.ddl += 1;
             }
+            // Prepare, Commit, Rollback, PreparedDdl: classic mode only.
             _ => {}
         }
     }

@@ -11,8 +11,11 @@
 //!    transactions: these committed;
 //! 3. opens the redo log (a torn tail is cut) and reads it from `L` twice: first to find the
 //!    XIDs that have a `Commit` (or `Rollback`) record, then to apply, in LSN order:
-//!    - `Ddl`: executed again, unconditionally (after a checkpoint "already exists" / "does
-//!      not exist" are expected);
+//!    - `Ddl` (written by older versions): executed again, unconditionally (after a
+//!      checkpoint "already exists" / "does not exist" are expected);
+//!    - `PreparedDdl`: executed again if a `Commit` record for its XID exists or its binlog
+//!      Query event (status variable `Q_XID`) is in the binlog set; otherwise not (the
+//!      statement failed or never reached its commit point);
 //!    - `Prepare`: applied if a `Commit` record for its XID exists or its XID is in the binlog
 //!      set; otherwise rolled back (not applied) and counted. Applying in LSN order is commit
 //!      order for conflicting transactions: a transaction holds its row locks from its first
@@ -93,10 +96,13 @@ fn binlog_xids(
     };
     let mut xids = HashSet::new();
     scan_binlog(dir, basename, start, &mut scanned, &mut |item| {
-        if let BinlogItem::Transaction { xid, .. } = item {
-            xids.insert(xid);
+        match item {
+            BinlogItem::Transaction { xid, .. } | BinlogItem::Ddl { xid: Some(xid), .. } => {
+                xids.insert(xid);
+            }
+            // DDL is replayed from the redo log's records.
+            BinlogItem::Ddl { xid: None, .. } => {}
         }
-        // DDL is replayed from the redo log's Ddl records.
         Ok(())
     })?;
     report.next_gtid_seq = scanned.next_gtid_seq;
@@ -112,6 +118,22 @@ struct RedoOutcomes {
     prepared: HashSet<u64>,
 }
 
+impl RedoOutcomes {
+    /// Does the prepared `xid` commit? Yes if its Commit record follows or the binlog has it
+    /// (counted as committed from the binlog), unless a Rollback record follows; otherwise it
+    /// is rolled back (counted).
+    fn resolve(&self, xid: u64, binlog: &HashSet<u64>, report: &mut RecoveryReport) -> bool {
+        let by_record = self.committed.contains(&xid);
+        let commits = !self.rolled_back.contains(&xid) && (by_record || binlog.contains(&xid));
+        if !commits {
+            report.prepared_rolled_back += 1;
+        } else if !by_record {
+            report.prepared_committed += 1;
+        }
+        commits
+    }
+}
+
 fn redo_outcomes(redo: &RedoLog, from: Lsn) -> Result<RedoOutcomes> {
     let mut out = RedoOutcomes::default();
     let records = redo
@@ -119,7 +141,7 @@ fn redo_outcomes(redo: &RedoLog, from: Lsn) -> Result<RedoOutcomes> {
         .map_err(|e| untrusted(e.to_string()))?;
     for rec in records {
         match rec.map_err(|e| untrusted(e.to_string()))?.1 {
-            RedoRecord::Prepare { xid, .. } => {
+            RedoRecord::Prepare { xid, .. } | RedoRecord::PreparedDdl { xid, .. } => {
                 out.prepared.insert(xid);
             }
             RedoRecord::Commit { xid } => {
@@ -153,17 +175,17 @@ fn apply_redo(
                 report.ddl += 1;
                 continue;
             }
+            RedoRecord::PreparedDdl { xid, db, sql } => {
+                if outcomes.resolve(xid, binlog, report) {
+                    replayer.apply_ddl(&db, &sql)?;
+                    report.ddl += 1;
+                }
+                continue;
+            }
             RedoRecord::Committed { changes, .. } => changes,
             RedoRecord::Prepare { xid, changes } => {
-                let by_record = outcomes.committed.contains(&xid);
-                let commits =
-                    !outcomes.rolled_back.contains(&xid) && (by_record || binlog.contains(&xid));
-                if !commits {
-                    report.prepared_rolled_back += 1;
+                if !outcomes.resolve(xid, binlog, report) {
                     continue;
-                }
-                if !by_record {
-                    report.prepared_committed += 1;
                 }
                 changes
             }

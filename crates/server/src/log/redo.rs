@@ -36,6 +36,7 @@
 //! | 3 | `Rollback` | varint xid |
 //! | 4 | `Committed` | varint xid, changes |
 //! | 5 | `Ddl` | str db, str sql |
+//! | 6 | `PreparedDdl` | varint xid, str db, str sql |
 //!
 //! `changes := varint n, change*`; `change := varint table_id, str db, str table,
 //! opt<row> before, opt<row> after`. A record's LSN is the LSN of its first frame byte;
@@ -186,6 +187,7 @@ const REC_COMMIT: u8 = 2;
 const REC_ROLLBACK: u8 = 3;
 const REC_COMMITTED: u8 = 4;
 const REC_DDL: u8 = 5;
+const REC_PREPARED_DDL: u8 = 6;
 
 /// One row change: full images before and after (None: the row did not exist / was deleted).
 #[derive(Clone, Debug, PartialEq)]
@@ -245,6 +247,9 @@ pub enum RedoRecord {
     Committed { xid: u64, changes: Vec<RedoChange> },
     /// A DDL statement, replayed by executing `sql` with `db` as the current database.
     Ddl { db: String, sql: String },
+    /// Classic mode: a DDL statement that took effect, resolved like a `Prepare`: replayed
+    /// only if a `Commit` record or its binlog Query event (whose `Q_XID` is `xid`) follows.
+    PreparedDdl { xid: u64, db: String, sql: String },
 }
 
 impl RedoRecord {
@@ -254,7 +259,8 @@ impl RedoRecord {
             RedoRecord::Prepare { xid, .. }
             | RedoRecord::Commit { xid }
             | RedoRecord::Rollback { xid }
-            | RedoRecord::Committed { xid, .. } => Some(*xid),
+            | RedoRecord::Committed { xid, .. }
+            | RedoRecord::PreparedDdl { xid, .. } => Some(*xid),
             RedoRecord::Ddl { .. } => None,
         }
     }
@@ -326,6 +332,13 @@ pub fn encode_record(out: &mut Vec<u8>, rec: &RedoRecord) {
             put_str(out, sql);
             return end_frame(out, start);
         }
+        RedoRecord::PreparedDdl { xid, db, sql } => {
+            let start = begin_frame(out, REC_PREPARED_DDL);
+            put_varint(out, *xid);
+            put_str(out, db);
+            put_str(out, sql);
+            return end_frame(out, start);
+        }
     };
     encode_txn(out, kind, xid, changes.iter().map(RedoChange::as_ref));
 }
@@ -368,6 +381,11 @@ fn decode_record(kind: u8, payload: &[u8]) -> Result<RedoRecord, CodecError> {
             changes: decode_changes(r)?,
         },
         REC_DDL => RedoRecord::Ddl {
+            db: r.str()?,
+            sql: r.str()?,
+        },
+        REC_PREPARED_DDL => RedoRecord::PreparedDdl {
+            xid: r.varint()?,
             db: r.str()?,
             sql: r.str()?,
         },
@@ -981,6 +999,28 @@ impl RedoLog {
         }
     }
 
+    /// Binlog-off mode: a group appended from `lsn` failed before its commit point (the log
+    /// is poisoned). Cut the log back to `lsn` and make the cut durable, so that neither a
+    /// restart nor a later sync brings any of its bytes back. Only leaders append in that
+    /// mode, so nothing after `lsn` belongs to anyone else. Runs holding `sync_lock`: no fsync
+    /// of the old length is in flight when the cut is synced.
+    pub fn cut_back(&self, lsn: Lsn) -> io::Result<()> {
+        let _turn = self.sync_lock.lock_blocking();
+        let mut w = self.write.lock();
+        let first = w.current().first_lsn;
+        if lsn.0 < first || lsn.0 > w.end {
+            return Err(io::Error::other(format!(
+                "cannot cut the redo log back to {lsn}: the current segment holds {first}..{}",
+                w.end
+            )));
+        }
+        w.file.truncate(SEGMENT_HEADER_LEN + lsn.0 - first)?;
+        w.file.sync_metadata()?;
+        w.end = lsn.0;
+        self.end.store(lsn.0, Ordering::Release);
+        Ok(())
+    }
+
     /// Remove whole segments that end at or before `lsn` (after a checkpoint at `lsn`); the
     /// segment being appended to is never removed. Returns the removed file names. A failure
     /// leaves a file that the next open still reads; it does not poison the log.
@@ -1205,6 +1245,11 @@ mod tests {
                 db: "db".into(),
                 sql: "CREATE TABLE `t` (a INT) COMMENT 'é'".into(),
             },
+            RedoRecord::PreparedDdl {
+                xid: 7,
+                db: String::new(),
+                sql: "DROP TABLE `d`.`t`".into(),
+            },
         ]
     }
 
@@ -1231,7 +1276,7 @@ mod tests {
         }
         assert_eq!(log.sync().unwrap(), log.end_lsn());
         let (log2, scan) = open(&dir.crash_image());
-        assert_eq!(scan.records, 6);
+        assert_eq!(scan.records, 7);
         assert_eq!(scan.max_xid, Some(u64::MAX - 1));
         assert_eq!(scan.end_lsn, log.end_lsn());
         let got = all(&log2);

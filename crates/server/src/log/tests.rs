@@ -13,7 +13,7 @@ use cohort_protocol::ErrorCode;
 use std::sync::Arc;
 
 /// A server context whose binlog lives in `dir`, recovered from what `dir` holds.
-fn context_on(dir: &SimDir) -> ServerContext {
+pub(super) fn context_on(dir: &SimDir) -> ServerContext {
     let (engine, report) = recover_one_log(dir, "binlog").unwrap();
     let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
     let binlog = BinlogFiles::open(logdir, "binlog", 1).unwrap();
@@ -30,7 +30,7 @@ fn context_on(dir: &SimDir) -> ServerContext {
     )
 }
 
-fn run(
+pub(super) fn run(
     ctx: &ServerContext,
     sess: &mut SessionState,
     sql_text: &str,
@@ -43,7 +43,7 @@ fn run(
     }
 }
 
-fn count(ctx: &ServerContext, sess: &mut SessionState) -> i64 {
+pub(super) fn count(ctx: &ServerContext, sess: &mut SessionState) -> i64 {
     match run(ctx, sess, "SELECT COUNT(*) FROM d.t").unwrap() {
         QueryResult::Rows { rows, .. } => match rows[0][0] {
             Value::Int(n) => n,
@@ -53,7 +53,7 @@ fn count(ctx: &ServerContext, sess: &mut SessionState) -> i64 {
     }
 }
 
-fn setup(ctx: &ServerContext) -> SessionState {
+pub(super) fn setup(ctx: &ServerContext) -> SessionState {
     let mut s = SessionState::new(1, "root", "%", None);
     run(ctx, &mut s, "CREATE DATABASE d").unwrap();
     run(
@@ -262,7 +262,7 @@ fn recovery_starts_from_the_checkpoint_and_replays_what_follows() {
 }
 
 /// A binlog-off context whose redo log lives in `dir`, recovered from what `dir` holds.
-fn redo_context_on(dir: &SimDir) -> ServerContext {
+pub(super) fn redo_context_on(dir: &SimDir) -> ServerContext {
     let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
     let delay = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let (engine, redo, _) =
@@ -311,7 +311,7 @@ fn binlog_off_redo_commits_survive_and_a_failed_sync_poisons() {
 // ---- classic mode: redo Prepare records, the binlog as coordinator ----
 
 /// A classic-mode context on `dir`, recovered from what `dir` holds, and the recovery report.
-fn classic_context_on(dir: &SimDir) -> (ServerContext, super::recovery::RecoveryReport) {
+pub(super) fn classic_context_on(dir: &SimDir) -> (ServerContext, super::recovery::RecoveryReport) {
     classic_context_with_segments(dir, 1 << 20)
 }
 
@@ -349,11 +349,11 @@ fn classic_context_with_segments(
     (ctx, report)
 }
 
-fn classic(dir: &SimDir) -> ServerContext {
+pub(super) fn classic(dir: &SimDir) -> ServerContext {
     classic_context_on(dir).0
 }
 
-fn status(ctx: &ServerContext, name: &str) -> u64 {
+pub(super) fn status(ctx: &ServerContext, name: &str) -> u64 {
     let rows = ctx.pipeline.status();
     match rows.iter().find(|(n, _)| n == name) {
         Some((_, Value::UInt(v))) => *v,
@@ -361,7 +361,7 @@ fn status(ctx: &ServerContext, name: &str) -> u64 {
     }
 }
 
-fn values(ctx: &ServerContext) -> Vec<(i64, String)> {
+pub(super) fn values(ctx: &ServerContext) -> Vec<(i64, String)> {
     let mut s = SessionState::new(99, "root", "%", None);
     match run(ctx, &mut s, "SELECT id, v FROM d.t ORDER BY id").unwrap() {
         QueryResult::Rows { rows, .. } => rows
@@ -500,7 +500,8 @@ fn group_placement_syncs_the_redo_log_at_most_once_per_group() {
             .unwrap()
             .filter(|r| matches!(r, Ok((_, super::redo::RedoRecord::Commit { .. }))))
             .count();
-        assert_eq!(commits, 120, "{placement} {leader_commits}");
+        // The 120 inserts, and the two DDL statements of `setup`.
+        assert_eq!(commits, 122, "{placement} {leader_commits}");
         let ctx2 = classic(&dir.crash_image());
         assert_eq!(
             count(&ctx2, &mut SessionState::new(2, "root", "%", None)),
@@ -537,12 +538,28 @@ fn a_prepared_transaction_in_the_binlog_without_a_commit_record_is_committed() {
     let records = super::redo::RedoLog::open(Arc::new(img.clone()), 1 << 20, Arc::default())
         .unwrap()
         .0;
-    let commits = records
+    let committed: Vec<u64> = records
         .records_from(super::redo::Lsn(0))
         .unwrap()
-        .filter(|r| matches!(r, Ok((_, super::redo::RedoRecord::Commit { .. }))))
-        .count();
-    assert_eq!(commits, 1, "exactly T1's Commit record is durable");
+        .filter_map(|r| match r {
+            Ok((_, super::redo::RedoRecord::Commit { xid })) => Some(xid),
+            _ => None,
+        })
+        .collect();
+    let inserts: Vec<u64> = records
+        .records_from(super::redo::Lsn(0))
+        .unwrap()
+        .filter_map(|r| match r {
+            Ok((_, super::redo::RedoRecord::Prepare { xid, .. })) => Some(xid),
+            _ => None,
+        })
+        .collect();
+    let durable: Vec<&u64> = inserts.iter().filter(|x| committed.contains(x)).collect();
+    assert_eq!(
+        durable,
+        vec![&inserts[0]],
+        "exactly T1's Commit record is durable"
+    );
     drop(records);
     let (ctx2, report) = classic_context_on(&img);
     assert_eq!(values(&ctx2), vec![(1, "a".into()), (2, "b".into())]);
@@ -822,4 +839,53 @@ fn a_binlog_file_created_by_a_crashed_rotation_does_not_block_the_next_start() {
     );
     let files = ctx2.pipeline.with_binlog(|b| b.list()).unwrap();
     assert_eq!(files.last().unwrap().0, "binlog.000002");
+}
+
+/// Classic mode logs DDL with its XID in the Query event's `Q_XID` status variable (as MariaDB
+/// does for DDL its recovery must match); `mariadb-binlog` decodes such a file.
+#[test]
+fn classic_ddl_query_events_carry_their_xid_and_decode_with_mariadb_binlog() {
+    let dir = SimDir::new();
+    let ctx = classic(&dir);
+    let mut s = setup(&ctx);
+    run(&ctx, &mut s, "FLUSH BINARY LOGS").unwrap();
+    let out = cohort_binlog::read_all(&dir.read("binlog.000001").unwrap());
+    assert!(out.error.is_none());
+    let xids: Vec<Option<u64>> = out
+        .events
+        .iter()
+        .filter_map(|e| match &e.event {
+            cohort_binlog::Event::Query(q) => Some(super::encode::query_xid(&q.status_vars)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(xids.len(), 2, "CREATE DATABASE and CREATE TABLE");
+    assert!(xids.iter().all(Option::is_some), "{xids:?}");
+    let Ok(tool) = std::process::Command::new("mariadb-binlog")
+        .arg("--version")
+        .output()
+    else {
+        return;
+    };
+    assert!(tool.status.success());
+    let path = std::env::temp_dir().join(format!("cohort-qxid-{}.bin", std::process::id()));
+    std::fs::write(&path, dir.read("binlog.000001").unwrap()).unwrap();
+    let decoded = std::process::Command::new("mariadb-binlog")
+        .args(["-c", "-vv", "--base64-output=decode-rows"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let text = String::from_utf8_lossy(&decoded.stdout);
+    assert!(
+        decoded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&decoded.stderr)
+    );
+    assert!(text.contains("CREATE TABLE d.t"), "{text}");
+    assert!(
+        text.contains("error_code=0\txid="),
+        "Q_XID is decoded: {text}"
+    );
+    assert!(!text.contains("ERROR"), "{text}");
 }

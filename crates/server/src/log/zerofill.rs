@@ -30,13 +30,24 @@
 //! is reported as preallocated space, not as damage. Nothing acknowledged lives in the zeros:
 //! an acknowledged group was synced, and its bytes were written over the zeros before that.
 //!
+//! # Failures
+//!
+//! The extender shares the file description with the log's own syncs, and the kernel reports
+//! a writeback error to only one `fsync` of a description: if the extender's sync fails, the
+//! error (which may be about data pages) is kept and the next append or sync of the log fails
+//! with it, so the log is poisoned as after its own failed sync. A failed append stops the
+//! extender: no sync of the zero fill may make part of a failed write durable before the log
+//! cuts it.
+//!
 //! While a server runs, readers of the *current* file (`mariadb-binlog` on the live file) see
-//! zeros after the last event; `SHOW BINLOG EVENTS` reads only up to the data's end.
+//! zeros after the last event; `SHOW BINLOG EVENTS` reads only up to the committed end
+//! ([`super::binlog_reader`]).
 
 use parking_lot::{Condvar, Mutex};
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -53,7 +64,8 @@ struct State {
     /// Bytes `[0, zeroed)` exist on disk (data or zeros); zeros beyond `end` were written by
     /// the extender (synced once it finished that chunk).
     zeroed: u64,
-    /// Set when the file is finished: the extender exits.
+    /// Set when the file is finished, or an append failed: the extender exits (and never
+    /// syncs again: a sync after a failed write could make part of it durable).
     stop: bool,
 }
 
@@ -63,6 +75,13 @@ struct Shared {
     state: Mutex<State>,
     /// Signalled when the data grows (the extender may need to run) or on stop.
     grew: Condvar,
+    /// The errno of the extender's failed sync (0: none), handed to the next `sync_data` and
+    /// append: the file description is shared, so the kernel reports a writeback error to
+    /// only one of the syncs. An atomic, so a commit's sync takes no lock to check it.
+    failed: AtomicI32,
+    /// Test hook: the extender's next sync fails.
+    #[cfg(test)]
+    fail_sync: std::sync::atomic::AtomicBool,
 }
 
 /// A log file being appended to with zeros kept ahead of its end.
@@ -81,7 +100,10 @@ impl ZeroFill {
                 zeroed: end,
                 stop: false,
             }),
+            failed: AtomicI32::new(0),
             grew: Condvar::new(),
+            #[cfg(test)]
+            fail_sync: std::sync::atomic::AtomicBool::new(false),
         });
         let s = shared.clone();
         let extender = std::thread::Builder::new()
@@ -93,10 +115,18 @@ impl ZeroFill {
         })
     }
 
-    /// Step 2: write `data` at the data's end.
+    /// Step 2: write `data` at the data's end. A failed write stops the extender.
     pub fn append(&self, data: &[u8]) -> io::Result<()> {
+        if let Some(e) = self.shared.failure() {
+            return Err(e);
+        }
         let mut st = self.shared.state.lock();
-        self.shared.file.write_all_at(data, st.end)?;
+        if let Err(e) = self.shared.file.write_all_at(data, st.end) {
+            st.stop = true;
+            drop(st);
+            self.shared.grew.notify_one();
+            return Err(e);
+        }
         st.end += data.len() as u64;
         st.zeroed = st.zeroed.max(st.end);
         let behind = st.zeroed - st.end < AHEAD / 2;
@@ -105,6 +135,15 @@ impl ZeroFill {
             self.shared.grew.notify_one();
         }
         Ok(())
+    }
+
+    /// `fdatasync` of the file (`file` shares the extender's description): fails with the
+    /// extender's own sync failure if it had one.
+    pub fn sync_data(&self, file: &File) -> io::Result<()> {
+        if let Some(e) = self.shared.failure() {
+            return Err(e);
+        }
+        file.sync_data()
     }
 
     /// Step 3: stop the extender and cut the file to its data (the caller syncs).
@@ -151,9 +190,29 @@ fn extend_ahead(s: &Shared) {
         }
         st.zeroed = start + CHUNK as u64;
         drop(st);
-        if let Err(e) = s.file.sync_data() {
-            tracing::warn!("syncing the binlog's zero fill failed: {e}; continuing without");
+        #[cfg(test)]
+        let synced = match s.fail_sync.swap(false, Ordering::AcqRel) {
+            true => Err(io::Error::from_raw_os_error(libc::EIO)),
+            false => s.file.sync_data(),
+        };
+        #[cfg(not(test))]
+        let synced = s.file.sync_data();
+        if let Err(e) = synced {
+            // The writeback error may be about data pages: the log must learn of it.
+            tracing::error!("syncing the binlog's zero fill failed: {e}");
+            let errno = e.raw_os_error().filter(|&n| n != 0).unwrap_or(libc::EIO);
+            s.failed.store(errno, Ordering::Release);
             return;
+        }
+    }
+}
+
+impl Shared {
+    /// The extender's sync failure, as the error the next append or sync returns.
+    fn failure(&self) -> Option<io::Error> {
+        match self.failed.load(Ordering::Acquire) {
+            0 => None,
+            errno => Some(io::Error::from_raw_os_error(errno)),
         }
     }
 }
@@ -161,6 +220,32 @@ fn extend_ahead(s: &Shared) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A writeback error the extender's sync saw is not lost: the next sync or append of the
+    /// file fails with it (the kernel reports it to only one caller of the shared description).
+    #[test]
+    fn an_extender_sync_failure_fails_the_next_sync_and_append() {
+        let dir = tempdir();
+        let path = dir.join("f");
+        let file = File::create(&path).unwrap();
+        let z = ZeroFill::start(&file, 0).unwrap();
+        z.shared.fail_sync.store(true, Ordering::Release);
+        // The append may already see the failure.
+        let _ = z.append(&vec![1; AHEAD as usize]);
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while z.shared.failure().is_none() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the extender never synced"
+            );
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let e = z.sync_data(&file).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::EIO), "{e}");
+        assert!(z.append(b"more").is_err());
+        drop(z);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 
     #[test]
     fn appends_land_in_order_and_finish_cuts_the_zeros() {

@@ -460,6 +460,15 @@ impl PoolConn {
                 }
                 continue;
             }
+            if io.session.has_buffered_commands() {
+                // The session paused to let its responses out (they are sent above): serve
+                // the commands still buffered before reading more.
+                let flow = io.session.on_bytes(&[], &mut bufs.out);
+                if let Some(next) = self.after(io, flow, &mut bufs.out) {
+                    return next;
+                }
+                continue;
+            }
             match (&self.stream).read(&mut bufs.read) {
                 Ok(0) => return Next::Close,
                 Ok(n) => {
@@ -498,7 +507,10 @@ impl PoolConn {
     /// short, no commit is pending, and no event said the peer hung up (then the end-of-file
     /// may still be unread).
     fn may_let_go_unread(&self, io: &ConnIo) -> bool {
-        io.last_read_short && !io.session.awaiting_commit() && !self.hung_up.load(Relaxed)
+        io.last_read_short
+            && !io.session.awaiting_commit()
+            && !io.session.has_buffered_commands()
+            && !self.hung_up.load(Relaxed)
     }
 
     /// What the session's flow means for the connection (None: go round again).
@@ -545,6 +557,10 @@ impl PoolConn {
             Err(_) => Flushed::Failed,
         };
         out.clear();
+        if out.capacity() > 4 * crate::session::memory::OUTPUT_BATCH {
+            // One large response grew the worker's buffer: do not keep it.
+            *out = Vec::with_capacity(16 * 1024);
+        }
         result
     }
 

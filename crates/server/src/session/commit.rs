@@ -109,36 +109,46 @@ fn prepare_two_phase(ctx: &ServerContext, txn: Txn, xid: u64) -> Result<Work> {
     }
 }
 
-/// Log a DDL statement that has just taken effect (binlog Query event), durably.
+/// Log a DDL statement that has just taken effect (binlog Query event), durably. On error
+/// nothing of it will be replayed, and the caller undoes it.
 pub fn log_ddl(
     ctx: &ServerContext,
     sess: &SessionState,
     db: Option<&str>,
     sql: &str,
 ) -> Result<()> {
-    let ddl_record = || {
-        let mut redo = Vec::new();
-        let rec = RedoRecord::Ddl {
-            db: db.unwrap_or("").to_string(),
-            sql: sql.to_string(),
-        };
-        encode_record(&mut redo, &rec);
-        redo
-    };
+    let db_name = db.unwrap_or("").to_string();
     if ctx.pipeline.writes_redo() {
-        return ctx
-            .pipeline
-            .commit(&ctx.vars, Work::with_redo(None, ddl_record()));
+        let mut redo = Vec::new();
+        let sql = sql.to_string();
+        encode_record(&mut redo, &RedoRecord::Ddl { db: db_name, sql });
+        return ctx.pipeline.commit(&ctx.vars, Work::with_redo(None, redo));
     }
     if !ctx.pipeline.writes_binlog() {
         return Ok(());
     }
+    let conn = sess.conn_id;
     if ctx.pipeline.two_phase() {
-        // Classic mode: the Ddl record is what recovery replays (unconditionally); the binlog
-        // Query event follows for replicas and mariadb-binlog.
-        ctx.pipeline.log_ddl_in_redo(&ctx.vars, &ddl_record())?;
+        // Classic mode: a PreparedDdl record, resolved at recovery against the Query event,
+        // which carries the same XID (the binlog decides, as for a transaction).
+        let xid = ctx.next_xid.fetch_add(1, Ordering::Relaxed);
+        let bytes = encode::ddl_events(db, sql, conn, server_id(ctx), Some(xid))?;
+        let mut redo = Vec::new();
+        let sql = sql.to_string();
+        encode_record(
+            &mut redo,
+            &RedoRecord::PreparedDdl {
+                xid,
+                db: db_name,
+                sql,
+            },
+        );
+        let prepared = ctx.pipeline.log_ddl_in_redo(&ctx.vars, xid, &redo)?;
+        return ctx
+            .pipeline
+            .commit(&ctx.vars, Work::prepared_ddl(bytes, prepared));
     }
-    let bytes = encode::ddl_events(db, sql, sess.conn_id, server_id(ctx))?;
+    let bytes = encode::ddl_events(db, sql, conn, server_id(ctx), None)?;
     ctx.pipeline.commit(&ctx.vars, Work::new(None, bytes))
 }
 

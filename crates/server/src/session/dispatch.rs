@@ -1,6 +1,8 @@
 //! Serving commands once logged in: one function per COM_* command.
 
+use super::memory;
 use super::results::{status_flags, write_result, RowFormat};
+use super::statements::Statements;
 use super::{Flow, Session, SessionState};
 use crate::error::{Action, Error};
 use crate::sql::{self, QueryResult};
@@ -34,7 +36,8 @@ impl Session {
                 data,
             } => self.on_long_data(stmt_id, param, data),
             Command::StmtClose(id) => {
-                self.statements.remove(&self.ctx, id);
+                let mem = self.state.as_mut().map(|s| &mut s.memory);
+                self.statements.remove(&self.ctx, mem, id);
                 self.ctx.status.incr(StatusCounter::ComStmtClose);
                 Flow::Continue
             }
@@ -93,7 +96,11 @@ impl Session {
         };
         let ctx = self.ctx.clone();
         let state = self.state.as_mut().expect("logged in");
-        let result = sql::execute_text(&ctx, state, text);
+        let _budget = budget(&ctx, state);
+        let result = match crate::memory::check(memory::parse_estimate(text)) {
+            Ok(()) => sql::execute_text(&ctx, state, text),
+            Err(e) => Err(record(state, e)),
+        };
         self.finish_statement(result, RowFormat::Text)
     }
 
@@ -147,26 +154,46 @@ impl Session {
             );
             return self.reply_error(&e);
         };
-        let max = self.ctx.vars.global_u64("max_prepared_stmt_count");
-        if self.ctx.status.get(StatusCounter::PreparedStmtCount) >= max {
+        let ctx = self.ctx.clone();
+        if !Statements::reserve(&ctx) {
+            let max = ctx.vars.global_u64("max_prepared_stmt_count");
             let e = Error::new(
-                ErrorCode::Unknown,
+                ErrorCode::MaxPreparedStmtCountReached,
                 format!("Can't create more than max_prepared_stmt_count statements (current value: {max})"),
             );
             return self.reply_error(&e);
         }
-        let ctx = self.ctx.clone();
         let state = self.state.as_mut().expect("logged in");
-        match sql::prepare(&ctx, state, text) {
-            Ok(prepared) => {
+        let prepared = {
+            let _budget = budget(&ctx, state);
+            let start = crate::memory::thread_net();
+            let estimate = crate::memory::check(memory::parse_estimate(text));
+            estimate
+                .and_then(|_| sql::prepare(&ctx, state, text))
+                .and_then(|p| {
+                    // What preparing kept (the plan, or the parsed form), at least the text.
+                    let kept = crate::memory::kept_since(start).max(text.len() as u64);
+                    let cost = kept + memory::ENTRY_OVERHEAD;
+                    let limit = state.mem_limit(&ctx);
+                    match state.memory.held() + cost <= limit {
+                        true => Ok((p, cost)),
+                        false => Err(crate::memory::over_limit(limit)),
+                    }
+                })
+        };
+        match prepared {
+            Ok((prepared, cost)) => {
                 let params = prepared.params as u16;
-                let columns = prepared.columns.clone();
-                let id = self.statements.add(&ctx, prepared);
+                let columns = prepared.columns();
+                let id = self.statements.add(&mut state.memory, prepared, cost);
                 let flags = status_flags(self.state());
                 self.writer.write_prepare_ok(id, params, &columns, 0, flags);
                 Flow::Continue
             }
-            Err(e) => self.reply_error(&e),
+            Err(e) => {
+                Statements::unreserve(&ctx);
+                self.reply_error(&e)
+            }
         }
     }
 
@@ -174,16 +201,24 @@ impl Session {
         self.ctx.status.incr(StatusCounter::Questions);
         self.ctx.status.incr(StatusCounter::ComStmtExecute);
         let ctx = self.ctx.clone();
+        let state = self.state.as_mut().expect("logged in");
         let Some(entry) = self.statements.get_mut(stmt_id) else {
             let e = unknown_stmt(stmt_id, "mysqld_stmt_execute");
             return self.reply_error(&e);
         };
-        let params = match parse_params(
+        if let Some(e) = entry.long_data_error.clone() {
+            return self.reply_error(&e);
+        }
+        let _budget = budget(&ctx, state);
+        let parsed = parse_params(
             param_block,
             entry.prepared.params,
             &mut entry.types,
             &mut entry.long_data,
-        ) {
+        );
+        // The long data now belongs to this execute (or is dropped with its error).
+        entry.drop_long_data(&mut state.memory);
+        let params = match parsed {
             Ok(p) => p,
             Err(e) => {
                 let err = Error::new(
@@ -193,29 +228,31 @@ impl Session {
                 return self.reply_error(&err);
             }
         };
-        for slot in entry.long_data.iter_mut() {
-            *slot = None;
-        }
         let values: Vec<Value> = params.into_iter().map(param_to_value).collect();
-        let state = self.state.as_mut().expect("logged in");
         let result = sql::execute_prepared(&ctx, state, &entry.prepared, &values);
+        drop(values);
         self.finish_statement(result, RowFormat::Binary)
     }
 
+    /// COM_STMT_SEND_LONG_DATA: no reply, even on error (it surfaces at execute, as in
+    /// MariaDB); chunks for an unknown statement are ignored.
     fn on_long_data(&mut self, stmt_id: u32, param: u16, data: &[u8]) -> Flow {
-        // No reply, even on error (the error surfaces at execute, as in MySQL).
+        let max_packet = self.reader.max_payload() as u64;
+        let ctx = self.ctx.clone();
+        let state = self.state.as_mut().expect("logged in");
+        let limit = state.mem_limit(&ctx);
         if let Some(entry) = self.statements.get_mut(stmt_id) {
-            if let Some(slot) = entry.long_data.get_mut(param as usize) {
-                slot.get_or_insert_with(Vec::new).extend_from_slice(data);
-            }
+            let _ = entry.append_long_data(&mut state.memory, param, data, max_packet, limit);
         }
         Flow::Continue
     }
 
     fn on_stmt_reset(&mut self, stmt_id: u32) -> Flow {
+        let state = self.state.as_mut().expect("logged in");
         match self.statements.get_mut(stmt_id) {
             Some(entry) => {
-                entry.long_data.iter_mut().for_each(|s| *s = None);
+                entry.drop_long_data(&mut state.memory);
+                entry.long_data_error = None;
                 self.reply_ok()
             }
             None => {
@@ -228,7 +265,7 @@ impl Session {
     /// COM_RESET_CONNECTION: roll back, forget statements and session variables; stay logged in.
     fn on_reset_connection(&mut self) -> Flow {
         let ctx = self.ctx.clone();
-        self.statements.clear(&ctx);
+        self.statements.clear(&ctx, None);
         let state = self.state.as_mut().expect("logged in");
         state.rollback(&ctx);
         let (user, host, db) = (state.user.clone(), state.host.clone(), state.db.clone());
@@ -237,10 +274,13 @@ impl Session {
         self.reply_ok()
     }
 
-    /// COM_CHANGE_USER: roll back and log in again as another user (same scramble).
+    /// COM_CHANGE_USER: roll back and log in again as another user (same scramble). A failed
+    /// one answers ERR and closes the connection, as MySQL does, so that nothing the client
+    /// pipelined behind it runs as the previous user. (MariaDB 10.11 keeps the connection as
+    /// the previous user instead.)
     fn on_change_user(&mut self, cu: ChangeUser) -> Flow {
         let ctx = self.ctx.clone();
-        self.statements.clear(&ctx);
+        self.statements.clear(&ctx, None);
         if let Some(state) = self.state.as_mut() {
             state.rollback(&ctx);
         }
@@ -264,6 +304,23 @@ impl Session {
         self.state = Some(self.new_state(&account.user, &account.host, cu.database));
         self.reply_ok()
     }
+}
+
+/// The command's memory budget on this thread: `max_session_mem_used` less what the session
+/// holds (see [`crate::session::memory`]).
+fn budget(ctx: &crate::session::ServerContext, state: &SessionState) -> crate::memory::BudgetGuard {
+    crate::memory::enter_budget(state.mem_limit(ctx), state.memory.held())
+}
+
+/// A statement refused before it ran: its error is the one SHOW WARNINGS shows.
+fn record(state: &mut SessionState, e: Error) -> Error {
+    state.warnings.clear();
+    state.warnings.push(super::Warning {
+        level: "Error",
+        code: e.code().number(),
+        message: e.message().to_string(),
+    });
+    e
 }
 
 fn unknown_stmt(id: u32, what: &str) -> Error {

@@ -15,6 +15,10 @@
 //!                          │ unknown db → ERR 1049, Close          COM_QUIT / fatal → Close
 //! ```
 //!
+//! Closing is final: once a command answers `Close` (COM_QUIT, a failed COM_CHANGE_USER, a
+//! fatal error) the session is `Closed` and no packet the client pipelined behind it is
+//! served, whichever scheduler drives it.
+//!
 //! In `Ready`, each command packet is answered by exactly one response (or none, for
 //! COM_STMT_CLOSE / COM_STMT_SEND_LONG_DATA / COM_QUIT). Statement semantics:
 //!
@@ -23,10 +27,20 @@
 //!    layer already rolled back to its savepoint), the whole transaction (deadlock), or the
 //!    connection.
 //! 3. After the statement, in autocommit mode outside BEGIN … COMMIT, the transaction commits.
+//!
+//! Memory: what a connection may hold — prepared statements, long data, user variables, what
+//! a statement builds, responses waiting to be written — is bounded; [`memory`] lists each
+//! bound and gives the most one connection can hold as a formula of `max_session_mem_used`
+//! and `max_allowed_packet`. Pipelined commands are served until their responses reach
+//! [`memory::OUTPUT_BATCH`]; the session then pauses ([`Session::has_buffered_commands`]) so
+//! the scheduler writes them before serving the rest.
 
 pub mod commit;
 mod connect;
 mod dispatch;
+pub mod memory;
+#[cfg(test)]
+mod memory_tests;
 mod results;
 pub mod state;
 mod statements;
@@ -91,6 +105,10 @@ pub struct Session {
     /// The connection phase ended (logged in, or refused and counted in Aborted_connects); a
     /// connection that closes before this is an aborted connect too.
     connect_done: bool,
+    /// Serving stopped with commands still buffered because [`memory::OUTPUT_BATCH`] bytes of
+    /// responses were waiting: the scheduler writes them, then calls [`Session::on_bytes`]
+    /// again (with no new bytes) before it reads more.
+    paused: bool,
 }
 
 impl Session {
@@ -118,14 +136,18 @@ impl Session {
             held: Vec::new(),
             held_seq: None,
             connect_done: false,
+            paused: false,
         };
         let greeting = s.greeting();
         (s, greeting)
     }
 
-    /// Feed received bytes; appends the response bytes to `out`.
+    /// Feed received bytes (none, to resume after a pause); appends the response bytes to
+    /// `out`. Serving stops once [`memory::OUTPUT_BATCH`] bytes of responses wait in `out`:
+    /// see [`Session::has_buffered_commands`].
     pub fn on_bytes(&mut self, data: &[u8], out: &mut Vec<u8>) -> Flow {
         self.reader.feed(data);
+        self.paused = false;
         if self.held_seq.is_some() {
             // A response is held: commands received meanwhile wait their turn.
             return Flow::AwaitCommit;
@@ -133,7 +155,16 @@ impl Session {
         self.serve_buffered(out)
     }
 
-    /// Serve every complete packet buffered, in order; stop at a deferred commit.
+    /// Did serving stop with commands buffered, so that the responses waiting could be
+    /// written first? Then the scheduler writes `out` and calls [`Session::on_bytes`] with no
+    /// new bytes before reading: responses of pipelined commands never pile up unwritten
+    /// beyond [`memory::OUTPUT_BATCH`] (and one response).
+    pub fn has_buffered_commands(&self) -> bool {
+        self.paused
+    }
+
+    /// Serve every complete packet buffered, in order; stop at a deferred commit, or once
+    /// [`memory::OUTPUT_BATCH`] bytes of responses wait.
     fn serve_buffered(&mut self, out: &mut Vec<u8>) -> Flow {
         let mut flow = Flow::Continue;
         loop {
@@ -142,6 +173,10 @@ impl Session {
                 break;
             }
             let command = matches!(self.phase, Phase::Ready);
+            if command && out.len() + self.writer.len() >= memory::OUTPUT_BATCH {
+                self.paused = self.reader.buffered() > 0;
+                break;
+            }
             if command {
                 // Every command starts a new sequence at 0.
                 self.reader.set_next_seq(0);
@@ -150,7 +185,16 @@ impl Session {
                 Ok(Some(p)) => p,
                 Ok(None) => break,
                 Err(e) => {
-                    self.writer.set_seq(self.reader.next_seq());
+                    // The error answers the packet that broke the stream: an over-size one
+                    // was announced (not consumed), so answer with its sequence id + 1, as
+                    // MariaDB does; otherwise with the next id the reader expects.
+                    let seq = match &e {
+                        cohort_protocol::ProtocolError::PacketTooLarge { seq, .. } => {
+                            seq.wrapping_add(1)
+                        }
+                        _ => self.reader.next_seq(),
+                    };
+                    self.writer.set_seq(seq);
                     self.writer
                         .write_err(e.error_code(), &protocol_error_message(&e));
                     self.phase = Phase::Closed;
@@ -160,8 +204,7 @@ impl Session {
             };
             let seq = packet.next_seq();
             let payload = packet.payload.to_vec();
-            out.extend_from_slice(self.writer.bytes());
-            self.writer.clear();
+            self.writer.drain_into(out);
             self.writer.set_seq(seq);
             if command {
                 self.ctx.status.incr(StatusCounter::ThreadsRunning);
@@ -169,20 +212,25 @@ impl Session {
             let step = self.on_packet(&payload);
             if self.state.as_ref().is_some_and(|s| s.pending_commit) {
                 // Still running (Threads_running) until the commit's outcome is known.
-                self.held.extend_from_slice(self.writer.bytes());
-                self.writer.clear();
+                self.writer.drain_into(&mut self.held);
                 self.held_seq = Some(seq);
                 return Flow::AwaitCommit;
             }
             if command {
                 self.ctx.status.sub(StatusCounter::ThreadsRunning, 1);
             }
+            if step == Flow::Close {
+                // COM_QUIT, a failed COM_CHANGE_USER, a fatal error: whatever the client
+                // pipelined after it is never served.
+                self.phase = Phase::Closed;
+                flow = Flow::Close;
+                break;
+            }
             if step != Flow::Continue {
                 flow = step;
             }
         }
-        out.extend_from_slice(self.writer.bytes());
-        self.writer.clear();
+        self.writer.drain_into(out);
         flow
     }
 
@@ -208,7 +256,8 @@ impl Session {
         if let Some(state) = self.state.as_mut() {
             state.rollback(&self.ctx);
         }
-        self.statements.clear(&self.ctx);
+        self.statements
+            .clear(&self.ctx, self.state.as_mut().map(|s| &mut s.memory));
         self.phase = Phase::Closed;
     }
 

@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::error::{Action, Error};
 use crate::log::CommitPipeline;
 use crate::sched::admission::{self, Gate};
+use crate::session::memory::{self, SessionMemory};
 use crate::status::Status;
 use crate::storage::{Engine, IsolationLevel, Txn, TxnOptions, TxnSlot};
 use crate::types::Value;
@@ -175,6 +176,8 @@ pub struct SessionState {
     /// A deferred commit was handed to the pipeline and its outcome is not known yet: the
     /// statement's response is held until it is.
     pub pending_commit: bool,
+    /// What the connection holds between commands (see [`crate::session::memory`]).
+    pub memory: SessionMemory,
 }
 
 impl SessionState {
@@ -197,6 +200,7 @@ impl SessionState {
             warnings: Vec::new(),
             commit_notifier: None,
             pending_commit: false,
+            memory: SessionMemory::default(),
         }
     }
 
@@ -366,6 +370,43 @@ impl SessionState {
             self.rollback(ctx);
         }
         Ok(())
+    }
+
+    /// `max_session_mem_used` for this session (read without allocating: once per command).
+    pub fn mem_limit(&self, ctx: &ServerContext) -> u64 {
+        match self.session_vars.get("max_session_mem_used") {
+            Some(Value::UInt(n)) => *n,
+            Some(Value::Int(n)) => (*n).max(0) as u64,
+            _ => ctx.vars.global_u64("max_session_mem_used"),
+        }
+    }
+
+    /// `SET @name = value`: refused with 1290 if the session would hold more than
+    /// `max_session_mem_used`.
+    pub fn set_user_var(&mut self, ctx: &ServerContext, name: &str, value: Value) -> Result<()> {
+        let new = memory::user_var_cost(name, &value);
+        let old = self
+            .user_vars
+            .get(name)
+            .map_or(0, |v| memory::user_var_cost(name, v));
+        let limit = self.mem_limit(ctx);
+        if new > old && self.memory.held() - old + new > limit {
+            return Err(crate::memory::over_limit(limit));
+        }
+        self.store_user_var(name.to_string(), value);
+        Ok(())
+    }
+
+    /// Keep a user variable assigned by a statement (`@x := v`), counting it. Not refused:
+    /// the statement built the value within its budget ([`crate::memory::check`]).
+    pub fn store_user_var(&mut self, name: String, value: Value) {
+        let new = memory::user_var_cost(&name, &value);
+        let old = self
+            .user_vars
+            .get(&name)
+            .map_or(0, |v| memory::user_var_cost(&name, v));
+        self.user_vars.insert(name, value);
+        self.memory.user_vars = (self.memory.user_vars + new).saturating_sub(old);
     }
 
     /// The effective value of a system variable for this session.

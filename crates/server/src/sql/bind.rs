@@ -5,6 +5,7 @@
 //! reads. Aggregates are collected into [`AggSpec`]s and replaced by `Expr::Agg(i)` when the
 //! binder allows them (select list, HAVING, ORDER BY); elsewhere they are error 1111.
 
+use super::dialect::placeholder_index;
 use super::env::Env;
 use super::expr::{ArithOp, CastTo, CmpOp, Expr, DIV_PRECISION_INCREMENT};
 use super::functions::{self, TrimSide};
@@ -109,6 +110,8 @@ pub struct Binder<'a> {
     pub values_fn: bool,
     /// Clause name for "Unknown column 'x' in '…'".
     pub clause: &'static str,
+    /// Nesting depth of the expression being bound (see [`MAX_EXPR_DEPTH`]).
+    depth: usize,
     /// Select-list aliases a bare name may refer to (HAVING, ORDER BY); they win over columns.
     pub aliases: Vec<(String, Expr, SqlType)>,
 }
@@ -122,6 +125,73 @@ fn unknown_column(name: &str, clause: &str) -> Error {
         ErrorCode::BadField,
         format!("Unknown column '{name}' in '{clause}'"),
     )
+}
+
+/// Deepest nesting of a bound expression (MariaDB's thread stack overflows at about 590).
+pub const MAX_EXPR_DEPTH: usize = 2000;
+/// Binding and evaluation recurse on a fresh stack segment when less than this is left...
+pub const STACK_RED_ZONE: usize = 64 << 10;
+/// ...of this size.
+pub const STACK_SEGMENT: usize = 1 << 20;
+
+fn too_deep() -> Error {
+    Error::new(
+        ErrorCode::StackOverrun,
+        format!("Thread stack overrun: expression nested more than {MAX_EXPR_DEPTH} levels deep"),
+    )
+}
+
+fn cmp_op(op: &BinaryOperator) -> Option<CmpOp> {
+    use BinaryOperator as B;
+    Some(match op {
+        B::Eq => CmpOp::Eq,
+        B::NotEq => CmpOp::Ne,
+        B::Lt => CmpOp::Lt,
+        B::LtEq => CmpOp::Le,
+        B::Gt => CmpOp::Gt,
+        B::GtEq => CmpOp::Ge,
+        B::Spaceship => CmpOp::NullSafeEq,
+        _ => return None,
+    })
+}
+
+fn arith_op(op: &BinaryOperator) -> Option<ArithOp> {
+    use BinaryOperator as B;
+    Some(match op {
+        B::Plus => ArithOp::Add,
+        B::Minus => ArithOp::Sub,
+        B::Multiply => ArithOp::Mul,
+        B::Divide => ArithOp::Div,
+        B::Modulo => ArithOp::Mod,
+        B::MyIntegerDivide | B::DuckIntegerDivide => ArithOp::IntDiv,
+        B::BitwiseAnd => ArithOp::BitAnd,
+        B::BitwiseOr => ArithOp::BitOr,
+        B::BitwiseXor => ArithOp::BitXor,
+        B::PGBitwiseShiftLeft => ArithOp::Shl,
+        B::PGBitwiseShiftRight => ArithOp::Shr,
+        _ => return None,
+    })
+}
+
+/// `a op b` for a comparison operator.
+fn comparison(op: CmpOp, (a, ta): (Expr, SqlType), (b, tb): (Expr, SqlType)) -> (Expr, SqlType) {
+    let coll = comparison_collation(&ta, &tb);
+    let nullable = op != CmpOp::NullSafeEq && (ta.nullable || tb.nullable);
+    (
+        Expr::Cmp(op, Box::new(a), Box::new(b), coll),
+        SqlType::int(1).with_nullable(nullable),
+    )
+}
+
+/// The operands of an n-ary AND / OR with `b` appended: `a`'s own operands when `a` is the
+/// same operator (`split` returns them), else `a` itself.
+fn extend(a: Expr, b: Expr, split: fn(Expr) -> std::result::Result<Vec<Expr>, Expr>) -> Vec<Expr> {
+    let mut v = match split(a) {
+        Ok(v) => v,
+        Err(a) => vec![a],
+    };
+    v.push(b);
+    v
 }
 
 /// The collation a comparison of two operands uses.
@@ -157,18 +227,57 @@ impl<'a> Binder<'a> {
             values_fn: false,
             clause: "field list",
             aliases: Vec::new(),
+            depth: 0,
         }
     }
 
+    /// Bind an expression. Recursion (one level per nesting level of the bound [`Expr`]) is
+    /// limited to [`MAX_EXPR_DEPTH`] (error 1436) and runs on a stack that grows as needed;
+    /// operator chains are bound iteratively ([`Binder::bind_chain`]).
     pub fn bind(&mut self, e: &ast::Expr) -> Result<(Expr, SqlType)> {
+        if self.depth >= MAX_EXPR_DEPTH {
+            return Err(too_deep());
+        }
+        self.depth += 1;
+        let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.bind_node(e));
+        self.depth -= 1;
+        r
+    }
+
+    /// The expression a placeholder stands for (see `dialect.rs`), or `e` itself.
+    fn resolve<'e>(&self, e: &'e ast::Expr) -> Result<&'e ast::Expr>
+    where
+        'a: 'e,
+    {
+        let mut e = e;
+        while let Some(i) = placeholder_index(e) {
+            e = self
+                .env
+                .set_aside
+                .get(i)
+                .ok_or_else(|| Error::internal("set-aside expression missing"))?;
+        }
+        Ok(e)
+    }
+
+    fn bind_node(&mut self, e: &ast::Expr) -> Result<(Expr, SqlType)> {
         use ast::Expr as E;
+        let mut e = self.resolve(e)?;
+        // Parentheses change nothing once parsed: unwrap them without recursing.
+        while let E::Nested(inner) = e {
+            e = self.resolve(inner)?;
+        }
         match e {
             E::Identifier(id) => self.bind_identifier(id),
             E::CompoundIdentifier(parts) => self.bind_compound(parts),
             E::Value(v) => self.bind_value(v),
-            E::Nested(inner) => self.bind(inner),
             E::UnaryOp { op, expr } => self.bind_unary(*op, expr),
-            E::BinaryOp { left, op, right } => self.bind_binary(left, op, right),
+            E::BinaryOp {
+                left,
+                op: BinaryOperator::Assignment,
+                right,
+            } => self.bind_assign_user_var(left, right),
+            E::BinaryOp { .. } => self.bind_chain(e),
             E::IsNull(x) => self.bind_is_null(x, false),
             E::IsNotNull(x) => self.bind_is_null(x, true),
             E::IsTrue(x) => self.bind_is_bool(x, Some(true), false),
@@ -222,25 +331,12 @@ impl<'a> Binder<'a> {
             } => {
                 // `BINARY a = b` parses as CAST((a = b) AS BINARY); MySQL binds BINARY tighter.
                 if let (ast::DataType::Binary(None), E::BinaryOp { left, op, right }) =
-                    (data_type, expr.as_ref())
+                    (data_type, self.resolve(expr)?)
                 {
-                    if matches!(
-                        op,
-                        BinaryOperator::Eq
-                            | BinaryOperator::NotEq
-                            | BinaryOperator::Lt
-                            | BinaryOperator::LtEq
-                            | BinaryOperator::Gt
-                            | BinaryOperator::GtEq
-                            | BinaryOperator::Spaceship
-                    ) {
-                        let left = E::Cast {
-                            kind: ast::CastKind::Cast,
-                            expr: left.clone(),
-                            data_type: data_type.clone(),
-                            format: None,
-                        };
-                        return self.bind_binary(&left, op, right);
+                    if let Some(cmp) = cmp_op(op) {
+                        let left = self.bind_cast(left, data_type)?;
+                        let right = self.bind(right)?;
+                        return Ok(comparison(cmp, left, right));
                     }
                 }
                 self.bind_cast(expr, data_type)
@@ -569,61 +665,96 @@ impl<'a> Binder<'a> {
         }
     }
 
-    fn bind_binary(
+    /// A chain of binary operators, `((a op1 b) op2 c) op3 d`, as `sqlparser` builds it (a
+    /// left spine, possibly continued through placeholders): the spine is walked iteratively,
+    /// its bottom bound, then each operator applied in turn. AND, OR and arithmetic chains
+    /// become one n-ary node (any length); other operators nest, one level each.
+    fn bind_chain(&mut self, e: &ast::Expr) -> Result<(Expr, SqlType)> {
+        let mut spine: Vec<(&BinaryOperator, &ast::Expr)> = Vec::new();
+        let mut cur = e;
+        loop {
+            cur = self.resolve(cur)?;
+            match cur {
+                ast::Expr::BinaryOp { left, op, right } if *op != BinaryOperator::Assignment => {
+                    spine.push((op, right));
+                    cur = left;
+                }
+                _ => break,
+            }
+        }
+        let mut acc = self.bind(cur)?;
+        let depth = self.depth;
+        let r = (|| {
+            for (op, right) in spine.into_iter().rev() {
+                acc = self.bind_binary_step(acc, op, right)?;
+            }
+            Ok(acc)
+        })();
+        self.depth = depth;
+        r
+    }
+
+    /// `left op right` with `left` already bound.
+    fn bind_binary_step(
         &mut self,
-        left: &ast::Expr,
+        left: (Expr, SqlType),
         op: &BinaryOperator,
         right: &ast::Expr,
     ) -> Result<(Expr, SqlType)> {
         use BinaryOperator as B;
-        let cmp = match op {
-            B::Eq => Some(CmpOp::Eq),
-            B::NotEq => Some(CmpOp::Ne),
-            B::Lt => Some(CmpOp::Lt),
-            B::LtEq => Some(CmpOp::Le),
-            B::Gt => Some(CmpOp::Gt),
-            B::GtEq => Some(CmpOp::Ge),
-            B::Spaceship => Some(CmpOp::NullSafeEq),
-            _ => None,
-        };
-        if let Some(c) = cmp {
-            return self.bind_cmp(c, left, right);
+        let (a, ta) = left;
+        if let Some(c) = cmp_op(op) {
+            self.nest()?;
+            return Ok(comparison(c, (a, ta), self.bind(right)?));
         }
-        if *op == B::Assignment {
-            return self.bind_assign_user_var(left, right);
-        }
-        let arith = match op {
-            B::Plus => Some(ArithOp::Add),
-            B::Minus => Some(ArithOp::Sub),
-            B::Multiply => Some(ArithOp::Mul),
-            B::Divide => Some(ArithOp::Div),
-            B::Modulo => Some(ArithOp::Mod),
-            B::MyIntegerDivide | B::DuckIntegerDivide => Some(ArithOp::IntDiv),
-            B::BitwiseAnd => Some(ArithOp::BitAnd),
-            B::BitwiseOr => Some(ArithOp::BitOr),
-            B::BitwiseXor => Some(ArithOp::BitXor),
-            B::PGBitwiseShiftLeft => Some(ArithOp::Shl),
-            B::PGBitwiseShiftRight => Some(ArithOp::Shr),
-            _ => None,
-        };
-        let (a, ta) = self.bind(left)?;
-        let (b, tb) = self.bind(right)?;
-        let nullable = ta.nullable || tb.nullable;
-        if let Some(op) = arith {
+        if let Some(op) = arith_op(op) {
+            let (b, tb) = self.bind(right)?;
             let ty = arith_type(op, &ta, &tb).with_nullable(
-                nullable || matches!(op, ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod),
+                ta.nullable
+                    || tb.nullable
+                    || matches!(op, ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod),
             );
-            return Ok((Expr::Arith(op, Box::new(a), Box::new(b)), ty));
+            let x = match a {
+                Expr::Arith(op0, x, y) => Expr::ArithChain(x, vec![(op0, *y), (op, b)]),
+                Expr::ArithChain(x, mut rest) => {
+                    rest.push((op, b));
+                    Expr::ArithChain(x, rest)
+                }
+                a => Expr::Arith(op, Box::new(a), Box::new(b)),
+            };
+            return Ok((x, ty));
         }
-        let bool_ty = SqlType::int(1).with_nullable(nullable);
         match op {
-            B::And => Ok((Expr::And(Box::new(a), Box::new(b)), bool_ty)),
+            B::And => {
+                let (b, tb) = self.bind(right)?;
+                let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
+                Ok((Expr::And(extend(a, b, Expr::into_and)), ty))
+            }
             // `||` is OR unless PIPES_AS_CONCAT, which is not in the default sql_mode.
-            B::Or | B::StringConcat => Ok((Expr::Or(Box::new(a), Box::new(b)), bool_ty)),
-            B::Xor => Ok((Expr::Xor(Box::new(a), Box::new(b)), bool_ty)),
+            B::Or | B::StringConcat => {
+                let (b, tb) = self.bind(right)?;
+                let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
+                Ok((Expr::Or(extend(a, b, Expr::into_or)), ty))
+            }
+            B::Xor => {
+                self.nest()?;
+                let (b, tb) = self.bind(right)?;
+                let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
+                Ok((Expr::Xor(Box::new(a), Box::new(b)), ty))
+            }
             B::Regexp | B::Match => Err(unsupported("REGEXP")),
             other => Err(unsupported(&format!("the operator {other}"))),
         }
+    }
+
+    /// One more level of nesting in the expression being built (a chain step that does not
+    /// flatten).
+    fn nest(&mut self) -> Result<()> {
+        if self.depth >= MAX_EXPR_DEPTH {
+            return Err(too_deep());
+        }
+        self.depth += 1;
+        Ok(())
     }
 
     fn bind_assign_user_var(
@@ -652,14 +783,9 @@ impl<'a> Binder<'a> {
         left: &ast::Expr,
         right: &ast::Expr,
     ) -> Result<(Expr, SqlType)> {
-        let (a, ta) = self.bind(left)?;
-        let (b, tb) = self.bind(right)?;
-        let coll = comparison_collation(&ta, &tb);
-        let nullable = op != CmpOp::NullSafeEq && (ta.nullable || tb.nullable);
-        Ok((
-            Expr::Cmp(op, Box::new(a), Box::new(b), coll),
-            SqlType::int(1).with_nullable(nullable),
-        ))
+        let a = self.bind(left)?;
+        let b = self.bind(right)?;
+        Ok(comparison(op, a, b))
     }
 
     fn bind_is_null(&mut self, e: &ast::Expr, negated: bool) -> Result<(Expr, SqlType)> {
@@ -818,8 +944,21 @@ impl<'a> Binder<'a> {
     fn bind_cast(&mut self, e: &ast::Expr, dt: &ast::DataType) -> Result<(Expr, SqlType)> {
         use ast::DataType as D;
         let (x, tx) = self.bind(e)?;
+        let name = cast_item_name(self.resolve(e)?);
+        // CHAR(n) / BINARY(n): n up to 4294967295, else 1439.
+        let width = |n: Option<u64>| -> Result<Option<u32>> {
+            n.map(|n| {
+                u32::try_from(n).map_err(|_| {
+                    Error::new(
+                        ErrorCode::TooBigDisplaywidth,
+                        format!("Display width out of range for '{name}' (max = 4294967295)"),
+                    )
+                })
+            })
+            .transpose()
+        };
         let len = |l: &Option<ast::CharacterLength>| match l {
-            Some(ast::CharacterLength::IntegerLength { length, .. }) => Some(*length as u32),
+            Some(ast::CharacterLength::IntegerLength { length, .. }) => Some(*length),
             _ => None,
         };
         let (to, ty) = match dt {
@@ -830,7 +969,7 @@ impl<'a> Binder<'a> {
                 (CastTo::Unsigned, SqlType::ubigint())
             }
             D::Char(l) | D::Character(l) | D::Varchar(l) | D::Nvarchar(l) => {
-                let n = len(l);
+                let n = width(len(l))?;
                 (
                     CastTo::Char(n),
                     SqlType::varchar(n.unwrap_or(tx.char_len().max(21))),
@@ -838,7 +977,7 @@ impl<'a> Binder<'a> {
             }
             D::Text => (CastTo::Char(None), SqlType::text()),
             D::Binary(n) => {
-                let n = n.map(|n| n as u32);
+                let n = width(*n)?;
                 (
                     CastTo::Binary(n),
                     SqlType::varbinary(n.unwrap_or(tx.length.max(21))),
@@ -853,7 +992,7 @@ impl<'a> Binder<'a> {
             }
             D::Date => (CastTo::Date, SqlType::date()),
             D::Datetime(fsp) | D::Timestamp(fsp, _) => {
-                let fsp = fsp.unwrap_or(0).min(6) as u8;
+                let fsp = functions::fsp_arg(&Value::UInt(fsp.unwrap_or(0)), &name)?;
                 (CastTo::DateTime(fsp), SqlType::datetime(fsp))
             }
             other => return Err(unsupported(&format!("CAST to {other}"))),
@@ -958,6 +1097,18 @@ impl<'a> Binder<'a> {
         });
         self.aggs = Some(collected);
         Ok((Expr::Agg(idx), ty))
+    }
+}
+
+/// How MySQL names a CAST argument in its errors: a string literal by its value, anything
+/// else by its text.
+fn cast_item_name(e: &ast::Expr) -> String {
+    match e {
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
+            other => other.to_string(),
+        },
+        other => other.to_string(),
     }
 }
 

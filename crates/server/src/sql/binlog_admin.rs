@@ -1,19 +1,38 @@
 //! Binlog administration: SHOW BINARY LOGS, SHOW MASTER STATUS, SHOW BINLOG EVENTS, PURGE,
 //! FLUSH BINARY LOGS.
 //!
-//! All of them work on the commit pipeline's binlog files, under its log mutex (so they briefly
-//! hold up group commits; they are administrative statements).
+//! # Privileges
+//!
+//! As in MariaDB 10.11, each needs a global privilege, and a user without it gets 1227 naming
+//! the ones that would do. Cohort's grants are all or nothing for now, so "has it" means
+//! holding `ALL ON *.*`:
+//!
+//! | statement | MariaDB requires (any of) |
+//! |---|---|
+//! | SHOW BINLOG EVENTS | BINLOG MONITOR |
+//! | SHOW BINARY LOGS / MASTER LOGS, SHOW MASTER STATUS / BINLOG STATUS | SUPER, BINLOG MONITOR |
+//! | PURGE BINARY / MASTER LOGS | SUPER, BINLOG ADMIN |
+//! | FLUSH [BINARY] LOGS | RELOAD |
+//!
+//! # Locking
+//!
+//! The SHOW statements read the binlog's committed end ([`crate::log::binlog_reader`]), never
+//! the log mutex: they see exactly the committed groups, and a commit never waits for them.
+//! SHOW BINLOG EVENTS streams the file through a bounded buffer and stops at its LIMIT.
+//! PURGE and FLUSH BINARY LOGS change the files and take the log mutex (briefly).
 
 use super::coldef::{int_column, text_column};
 use super::env::Env;
 use super::parse::PurgeTarget;
 use crate::error::{Error, Result};
 use crate::log::binlog::BinlogFiles;
+use crate::log::binlog_reader::{max_event_size, BinlogEnd, EventStream, StreamError};
 use crate::session::state::{ServerContext, SessionState};
 use crate::sql::QueryResult;
 use crate::types::Value;
-use cohort_binlog::{read_all, Event};
+use cohort_binlog::{Event, EventDecoder};
 use cohort_protocol::ErrorCode;
+use std::sync::Arc;
 
 fn no_binlog() -> Error {
     Error::new(
@@ -26,21 +45,45 @@ fn with_binlog<R>(ctx: &ServerContext, f: impl FnOnce(&mut BinlogFiles) -> R) ->
     ctx.pipeline.with_binlog(f).ok_or_else(no_binlog)
 }
 
-/// `SHOW BINARY LOGS`: Log_name, File_size.
+/// 1227 unless the session holds a global grant; `privileges` names what MariaDB accepts.
+fn need_global(env: &Env<'_>, privileges: &str) -> Result<()> {
+    if env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::SpecificAccessDenied,
+        format!(
+            "Access denied; you need (at least one of) the {privileges} privilege(s) for this operation"
+        ),
+    ))
+}
+
+fn committed_end(env: &Env<'_>) -> Result<Arc<BinlogEnd>> {
+    env.ctx.pipeline.binlog_end().cloned().ok_or_else(no_binlog)
+}
+
+/// `SHOW BINARY LOGS`: Log_name, File_size (the current file: its committed end).
 pub fn binary_logs(env: &Env<'_>) -> Result<QueryResult> {
-    let files = with_binlog(env.ctx, |b| b.list())?;
+    need_global(env, "SUPER, BINLOG MONITOR")?;
+    let binlog = committed_end(env)?;
+    let end = binlog.get();
+    let mut rows = Vec::with_capacity(end.files.len());
+    for name in end.files.iter() {
+        // A file purged meanwhile is simply no longer listed.
+        if let Ok(Some(size)) = binlog.readable_len(&end, name) {
+            rows.push(vec![Value::str(name), Value::UInt(size)]);
+        }
+    }
     Ok(QueryResult::Rows {
         columns: vec![text_column("Log_name", 255), int_column("File_size")],
-        rows: files
-            .into_iter()
-            .map(|(name, size)| vec![Value::str(&name), Value::UInt(size)])
-            .collect(),
+        rows,
     })
 }
 
-/// `SHOW MASTER STATUS`: File, Position, Binlog_Do_DB, Binlog_Ignore_DB.
+/// `SHOW MASTER STATUS`: File, Position (the committed end), Binlog_Do_DB, Binlog_Ignore_DB.
 pub fn master_status(env: &Env<'_>) -> Result<QueryResult> {
-    let pos = with_binlog(env.ctx, |b| b.position())?;
+    need_global(env, "SUPER, BINLOG MONITOR")?;
+    let pos = committed_end(env)?.get().position();
     Ok(QueryResult::Rows {
         columns: vec![
             text_column("File", 255),
@@ -57,7 +100,30 @@ pub fn master_status(env: &Env<'_>) -> Result<QueryResult> {
     })
 }
 
-/// `SHOW BINLOG EVENTS [IN 'file'] [FROM pos] [LIMIT [offset,] n]`.
+/// 1220 as MariaDB words it for SHOW BINLOG EVENTS.
+fn show_events_error(what: &str) -> Error {
+    Error::new(
+        ErrorCode::ErrorWhenExecutingCommand,
+        format!("Error when executing command SHOW BINLOG EVENTS: {what}"),
+    )
+}
+
+fn stream_error(e: StreamError) -> Error {
+    match e {
+        StreamError::NotFound => show_events_error("Could not find target log"),
+        StreamError::PastEnd { from, size } => show_events_error(&format!(
+            "Invalid pos specified. Requested from pos:{from} is greater than actual file size:{size}"
+        )),
+        StreamError::NotAnEvent { .. } | StreamError::Io(_) => {
+            show_events_error("Wrong offset or I/O error")
+        }
+    }
+}
+
+/// `SHOW BINLOG EVENTS [IN 'file'] [FROM pos] [LIMIT [offset,] n]`: the committed events of
+/// `file` (default: the first in the index) from `pos` (an event's first byte; below 4: the
+/// first event), skipping `offset` of them and returning at most `n`. Streams the file; reads
+/// no further than the LIMIT needs.
 pub fn binlog_events(
     env: &Env<'_>,
     file: Option<&str>,
@@ -65,38 +131,38 @@ pub fn binlog_events(
     offset: u64,
     limit: Option<u64>,
 ) -> Result<QueryResult> {
-    let (name, data) = with_binlog(env.ctx, |b| {
-        let name = file
-            .map(str::to_string)
-            .unwrap_or_else(|| b.list()[0].0.clone());
-        let data = b.read_file(&name);
-        (name, data)
-    })?;
-    let data = data.map_err(|_| {
-        Error::new(
-            ErrorCode::ErrorWhenExecutingCommand,
-            "Error when executing command SHOW BINLOG EVENTS: Could not find target log",
-        )
-    })?;
-    let out = read_all(&data);
+    need_global(env, "BINLOG MONITOR")?;
+    let binlog = committed_end(env)?;
+    let end = binlog.get();
+    let max_event = max_event_size(env.ctx.vars.global_u64("max_allowed_packet"));
     let from = from.unwrap_or(4);
-    let rows = out
-        .events
-        .iter()
-        .filter(|e| e.pos.0 >= from)
-        .skip(offset as usize)
-        .take(limit.unwrap_or(u64::MAX) as usize)
-        .map(|e| {
-            vec![
-                Value::str(&name),
-                Value::UInt(e.pos.0),
-                Value::str(e.header.event_type.name()),
-                Value::UInt(e.header.server_id.0 as u64),
-                Value::UInt(e.end().0),
-                Value::str(&event_info(&e.event)),
-            ]
-        })
-        .collect();
+    let mut stream =
+        EventStream::open(&binlog, &end, file, from, max_event).map_err(stream_error)?;
+    let name = stream.name().to_string();
+    let mut decoder = EventDecoder::with_checksums(stream.checksums());
+    let (mut skip, mut left) = (offset, limit.unwrap_or(u64::MAX));
+    let mut rows = Vec::new();
+    while left > 0 {
+        let Some(ev) = stream.next_event() else {
+            break;
+        };
+        let ev = ev.map_err(stream_error)?;
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        let info = raw_event_info(&mut decoder, &ev)
+            .map_err(|_| show_events_error("Wrong offset or I/O error"))?;
+        rows.push(vec![
+            Value::str(&name),
+            Value::UInt(ev.pos.0),
+            Value::str(ev.header.event_type.name()),
+            Value::UInt(ev.header.server_id.0 as u64),
+            Value::UInt(ev.end()),
+            Value::str(&info),
+        ]);
+        left -= 1;
+    }
     Ok(QueryResult::Rows {
         columns: vec![
             text_column("Log_name", 255),
@@ -110,6 +176,30 @@ pub fn binlog_events(
     })
 }
 
+/// The Info column of a verified event. Rows events are described from their post-header
+/// (table id, flags), so a listing that starts after their Table_map needs none.
+fn raw_event_info(
+    decoder: &mut EventDecoder,
+    ev: &crate::log::binlog_reader::RawEvent<'_>,
+) -> std::result::Result<String, cohort_binlog::DecodeError> {
+    if ev.header.event_type.rows_kind().is_some() {
+        let body = ev.body();
+        if body.len() >= 8 {
+            let mut id = [0u8; 8];
+            id[..6].copy_from_slice(&body[..6]);
+            let table_id = u64::from_le_bytes(id);
+            let flags = u16::from_le_bytes([body[6], body[7]]);
+            return Ok(if flags & cohort_binlog::STMT_END_F != 0 {
+                format!("table_id: {table_id} flags: STMT_END_F")
+            } else {
+                format!("table_id: {table_id}")
+            });
+        }
+    }
+    let decoded = decoder.decode(ev.pos, ev.bytes)?;
+    Ok(event_info(&decoded.event))
+}
+
 /// The Info column, as MariaDB prints it for the events we write.
 fn event_info(e: &Event) -> String {
     match e {
@@ -121,10 +211,6 @@ fn event_info(e: &Event) -> String {
         Event::Query(q) if q.db.is_empty() => q.sql.clone(),
         Event::Query(q) => format!("use `{}`; {}", q.db, q.sql),
         Event::TableMap(m) => format!("table_id: {} ({}.{})", m.table_id.0, m.db, m.table),
-        Event::Rows(r) if r.flags & cohort_binlog::STMT_END_F != 0 => {
-            format!("table_id: {} flags: STMT_END_F", r.table_id.0)
-        }
-        Event::Rows(r) => format!("table_id: {}", r.table_id.0),
         Event::Xid(x) => format!("COMMIT /* xid={} */", x.0),
         Event::Rotate(r) => format!("{};pos=4", r.next_file),
         Event::GtidList(_) => "[]".into(),
@@ -132,7 +218,6 @@ fn event_info(e: &Event) -> String {
     }
 }
 
-/// `PURGE BINARY LOGS TO 'file' | BEFORE 'datetime'`.
 /// `FLUSH BINARY LOGS` / `FLUSH LOGS`: close the current binlog file (Rotate event, cut to its
 /// exact size, synced) and start the next. Without a binlog there is nothing to do.
 pub fn flush_binary_logs(ctx: &ServerContext, sess: &mut SessionState) -> Result<()> {
@@ -144,8 +229,9 @@ pub fn flush_binary_logs(ctx: &ServerContext, sess: &mut SessionState) -> Result
     }
 }
 
+/// `PURGE BINARY LOGS TO 'file' | BEFORE 'datetime'`.
 pub fn purge(ctx: &ServerContext, sess: &mut SessionState, target: &PurgeTarget) -> Result<()> {
-    super::exec_admin::need_admin(ctx, sess, "BINLOG ADMIN")?;
+    super::exec_admin::need_admin(ctx, sess, "SUPER, BINLOG ADMIN")?;
     let io = |e: std::io::Error| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Error::new(

@@ -124,12 +124,14 @@ pub fn parse_num(s: &[u8]) -> ParsedNum {
         while i < s.len() && s[i].is_ascii_digit() {
             i += 1;
         }
-        if i - dot - 1 > 0 {
+        let frac_digits = i - dot - 1;
+        if frac_digits > 0 {
             frac = true;
         } else if int_digits == 0 {
+            // A lone '.' is not a number: nothing of it is used.
             i = dot;
         }
-        int_digits += i - dot - 1;
+        int_digits += frac_digits;
     }
     if int_digits == 0 {
         return ParsedNum {
@@ -1106,6 +1108,11 @@ mod tests {
         assert_eq!(parse_num(b"1e3").num, Num::F(1000.0));
         assert_eq!(parse_num(b"18446744073709551615").num, Num::U(u64::MAX));
         assert!(parse_num(b"5 ").complete);
+        // A lone '.' (found by the SQL fuzzer: an underflow in an overflow-checked build).
+        for text in [&b"."[..], b" .", b"-.", b".e5", b"+.x"] {
+            let p = parse_num(text);
+            assert_eq!((p.num, p.used, p.complete), (Num::I(0), 0, false));
+        }
     }
 
     #[test]

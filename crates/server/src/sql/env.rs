@@ -14,6 +14,11 @@ use cohort_protocol::ErrorCode;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 
+/// Warnings one statement keeps (an OK packet counts at most this many).
+pub const MAX_WARNINGS: usize = u16::MAX as usize;
+/// Bytes of a warning's message (MariaDB's MYSQL_ERRMSG_SIZE).
+const MAX_MESSAGE: usize = 512;
+
 /// What a statement may read of its session.
 pub struct SessView<'a> {
     pub conn_id: u32,
@@ -98,12 +103,13 @@ pub struct Effects {
 impl Effects {
     /// Apply to the session.
     pub fn apply(self, sess: &mut SessionState) {
-        sess.warnings.extend(self.warnings);
+        let room = MAX_WARNINGS.saturating_sub(sess.warnings.len());
+        sess.warnings.extend(self.warnings.into_iter().take(room));
         if let Some(id) = self.last_insert_id {
             sess.last_insert_id = id;
         }
         for (n, v) in self.user_vars {
-            sess.user_vars.insert(n, v);
+            sess.store_user_var(n, v);
         }
     }
 }
@@ -113,6 +119,8 @@ pub struct Env<'a> {
     pub ctx: &'a ServerContext,
     pub sess: SessView<'a>,
     pub params: &'a [Value],
+    /// The expression nodes the parser set aside (see `dialect.rs`), for the binder.
+    pub set_aside: &'a [sqlparser::ast::Expr],
     pub warnings: RefCell<Vec<Warning>>,
     /// True for INSERT / UPDATE / REPLACE: division by zero is an error in strict mode.
     pub writes: bool,
@@ -130,6 +138,7 @@ impl<'a> Env<'a> {
             ctx,
             sess,
             params,
+            set_aside: &[],
             warnings: RefCell::new(Vec::new()),
             writes: false,
             last_insert_id_set: Cell::new(None),
@@ -137,6 +146,12 @@ impl<'a> Env<'a> {
             now: OnceCell::new(),
             sql_mode: OnceCell::new(),
         }
+    }
+
+    /// The same environment binding expressions of a statement whose parse set nodes aside.
+    pub fn with_set_aside(mut self, set_aside: &'a [sqlparser::ast::Expr]) -> Env<'a> {
+        self.set_aside = set_aside;
+        self
     }
 
     /// A user variable: the value assigned earlier in this statement, else the session's.
@@ -191,11 +206,26 @@ impl<'a> Env<'a> {
         m.contains("STRICT_TRANS_TABLES") || m.contains("STRICT_ALL_TABLES")
     }
 
+    /// Add a warning. A statement keeps at most [`MAX_WARNINGS`] (the most an OK packet can
+    /// count), each message cut to MariaDB's 512 bytes: a statement warning on every row of a
+    /// large table, or about a long value, holds bounded memory.
     pub fn warn(&self, level: &'static str, code: ErrorCode, message: impl Into<String>) {
-        self.warnings.borrow_mut().push(Warning {
+        let mut warnings = self.warnings.borrow_mut();
+        if warnings.len() >= MAX_WARNINGS {
+            return;
+        }
+        let mut message = message.into();
+        if message.len() > MAX_MESSAGE {
+            let mut end = MAX_MESSAGE;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            message = message[..end].to_string(); // not truncate: that keeps the capacity
+        }
+        warnings.push(Warning {
             level,
             code: code.number(),
-            message: message.into(),
+            message,
         });
     }
 

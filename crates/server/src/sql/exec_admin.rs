@@ -31,12 +31,13 @@ fn eval_constant(
     ctx: &ServerContext,
     sess: &mut SessionState,
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
     e: &ast::Expr,
 ) -> Result<Value> {
-    let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params);
+    let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params)
+        .with_set_aside(&parsed.set_aside);
     let v = {
-        let mut b = Binder::new(&env, param_locs, None);
+        let mut b = Binder::new(&env, &parsed.params, None);
         let (x, _) = b.bind(e)?;
         x.eval(&RowCtx::EMPTY, &env)?
     };
@@ -52,18 +53,17 @@ pub fn set(
     sess: &mut SessionState,
     items: &[SetItem],
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
 ) -> Result<()> {
     // Assignments take effect in order: `SET @a = 1, @b = @a + 1` sees the new @a.
     for item in items {
         let value = match &item.value {
-            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, param_locs, e)?),
+            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, parsed, e)?),
             SetValue::Default => None,
         };
         match &item.target {
             SetTarget::User(name) => {
-                sess.user_vars
-                    .insert(name.clone(), value.unwrap_or(Value::Null));
+                sess.set_user_var(ctx, name, value.unwrap_or(Value::Null))?;
             }
             SetTarget::Sys { name, global: true } => set_global(ctx, sess, name, value)?,
             SetTarget::Sys {
@@ -77,7 +77,7 @@ pub fn set(
 
 fn set_global(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     name: &str,
     value: Option<Value>,
 ) -> Result<()> {
@@ -89,11 +89,24 @@ fn set_global(
             None => return Err(unknown_var(name)),
         },
     };
+    let clamped = crate::vars::clamp_warning(name, &value);
     ctx.vars.set_global(name, value.clone())?;
     if let Some(t) = twin(name) {
         ctx.vars.set_global(t, value)?;
     }
+    warn_clamped(sess, clamped);
     Ok(())
+}
+
+/// A numeric setting outside its range is clamped into it with MySQL's 1292 warning.
+fn warn_clamped(sess: &mut SessionState, message: Option<String>) {
+    if let Some(message) = message {
+        sess.warnings.push(crate::session::Warning {
+            level: "Warning",
+            code: ErrorCode::TruncatedWrongValue.number(),
+            message,
+        });
+    }
 }
 
 fn unknown_var(name: &str) -> Error {
@@ -113,6 +126,28 @@ fn twin(name: &str) -> Option<&'static str> {
         "transaction_read_only" => Some("tx_read_only"),
         _ => None,
     }
+}
+
+/// `max_session_mem_used` bounds what a session may hold against its own client: a session
+/// may lower it, but only an administrator may raise it above the global value. (MariaDB lets
+/// any session raise it; there it only protects a client from itself.)
+fn check_own_memory_limit(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    name: &str,
+    v: &Value,
+) -> Result<()> {
+    if name != "max_session_mem_used" {
+        return Ok(());
+    }
+    let wanted = match v {
+        Value::UInt(n) => *n,
+        _ => 0,
+    };
+    if wanted <= ctx.vars.global_u64("max_session_mem_used") {
+        return Ok(());
+    }
+    need_admin(ctx, sess, "SUPER")
 }
 
 fn set_session(
@@ -138,7 +173,10 @@ fn set_session(
         }
         return Ok(());
     };
+    let clamped = crate::vars::clamp_warning(name, &value);
     let v = ctx.vars.check_session_set(name, value)?;
+    check_own_memory_limit(ctx, sess, name, &v)?;
+    warn_clamped(sess, clamped);
     if let Some(t) = twin(name) {
         sess.session_vars.insert(t.to_string(), v.clone());
     }
@@ -306,23 +344,41 @@ pub fn use_db(ctx: &ServerContext, sess: &mut SessionState, db: &str) -> Result<
     Ok(())
 }
 
+/// A Note for the session (IF [NOT] EXISTS on accounts, as MariaDB gives them).
+fn note(sess: &mut SessionState, code: ErrorCode, message: String) {
+    sess.warnings.push(crate::session::state::Warning {
+        level: "Note",
+        code: code.number(),
+        message,
+    });
+}
+
 pub fn create_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[(UserHost, String)],
     if_not_exists: bool,
 ) -> Result<()> {
     need_admin(ctx, sess, "CREATE USER")?;
     for (u, pw) in users {
-        ctx.accounts
-            .create_user(&u.user, &u.host, pw, if_not_exists)?;
+        match ctx.accounts.create_user(&u.user, &u.host, pw, false) {
+            Err(e) if if_not_exists && e.code() == ErrorCode::CannotUser => note(
+                sess,
+                ErrorCode::UserCreateExists,
+                format!(
+                    "Can't create user '{}'@'{}'; it already exists",
+                    u.user, u.host
+                ),
+            ),
+            other => other?,
+        }
     }
     Ok(())
 }
 
 pub fn alter_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[(UserHost, String)],
     if_exists: bool,
 ) -> Result<()> {
@@ -331,7 +387,9 @@ pub fn alter_users(
             need_admin(ctx, sess, "CREATE USER")?;
         }
         match ctx.accounts.alter_user_password(&u.user, &u.host, pw) {
-            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => {}
+            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => {
+                note(sess, e.code(), e.message().to_string())
+            }
             other => other?,
         }
     }
@@ -340,13 +398,23 @@ pub fn alter_users(
 
 pub fn drop_users(
     ctx: &ServerContext,
-    sess: &SessionState,
+    sess: &mut SessionState,
     users: &[UserHost],
     if_exists: bool,
 ) -> Result<()> {
     need_admin(ctx, sess, "CREATE USER")?;
     for u in users {
-        ctx.accounts.drop_user(&u.user, &u.host, if_exists)?;
+        match ctx.accounts.drop_user(&u.user, &u.host, false) {
+            Err(e) if if_exists && e.code() == ErrorCode::CannotUser => note(
+                sess,
+                ErrorCode::UserDropExists,
+                format!(
+                    "Can't drop user '{}'@'{}'; it doesn't exist",
+                    u.user, u.host
+                ),
+            ),
+            other => other?,
+        }
     }
     Ok(())
 }
@@ -442,10 +510,10 @@ pub fn do_exprs(
     sess: &mut SessionState,
     exprs: &[ast::Expr],
     params: &[Value],
-    param_locs: &[sqlparser::tokenizer::Location],
+    parsed: &super::parse::Parsed,
 ) -> Result<()> {
     for e in exprs {
-        eval_constant(ctx, sess, params, param_locs, e)?;
+        eval_constant(ctx, sess, params, parsed, e)?;
     }
     Ok(())
 }

@@ -137,35 +137,28 @@ fn m_bigger_than_d(col: &str) -> Error {
 
 /// `FLOAT(M,D)` / `DOUBLE(M,D)` checked as MariaDB: D ≤ 30 (1425), M ≤ 255 (1439), M ≥ D
 /// (1427).
-fn float_spec(m: u64, d: i64, col: &str) -> Result<()> {
-    if !(0..=30).contains(&d) {
-        return Err(Error::new(
-            ErrorCode::TooBigScale,
-            format!("Too big scale specified for '{col}'. Maximum is 30"),
-        ));
-    }
-    if m > 255 {
-        return Err(Error::new(
-            ErrorCode::TooBigDisplaywidth,
-            format!("Display width out of range for '{col}' (max = 255)"),
-        ));
-    }
-    if d as u64 > m {
-        return Err(m_bigger_than_d(col));
-    }
-    Ok(())
-}
-
 /// A MySQL column type from the parser's data type.
 pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     use ast::DataType as D;
-    let char_len = |l: &Option<ast::CharacterLength>, default: Option<u64>| -> Result<u32> {
+    let char_len = |l: &Option<ast::CharacterLength>, default: Option<u64>| -> Result<u64> {
         match l {
-            Some(ast::CharacterLength::IntegerLength { length, .. }) => Ok(*length as u32),
+            Some(ast::CharacterLength::IntegerLength { length, .. }) => Ok(*length),
             Some(ast::CharacterLength::Max) => Err(unsupported("VARCHAR(MAX)")),
-            None => default
-                .map(|d| d as u32)
-                .ok_or_else(|| Error::parse(&format!("{dt}"), 1)),
+            None => default.ok_or_else(|| Error::parse(&format!("{dt}"), 1)),
+        }
+    };
+    let width_out_of_range = |max: u64| {
+        Error::new(
+            ErrorCode::TooBigDisplaywidth,
+            format!("Display width out of range for '{col}' (max = {max})"),
+        )
+    };
+    // Integer display widths: up to 255 (1439). Like MySQL 8.0.19+, they are not kept: they
+    // only ever changed how a client pads, and ZEROFILL (the padding) is refused.
+    let display_width = |w: &Option<u64>| -> Result<()> {
+        match w {
+            Some(w) if *w > 255 => Err(width_out_of_range(255)),
+            _ => Ok(()),
         }
     };
     let too_long = |max: u32| {
@@ -178,20 +171,50 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     };
     let ci = Collation::Utf8mb4GeneralCi;
     Ok(match dt {
-        D::TinyInt(_) | D::Bool | D::Boolean => DataType::TinyInt { unsigned: false },
-        D::TinyIntUnsigned(_) | D::UTinyInt => DataType::TinyInt { unsigned: true },
-        D::SmallInt(_) => DataType::SmallInt { unsigned: false },
-        D::SmallIntUnsigned(_) | D::USmallInt => DataType::SmallInt { unsigned: true },
-        D::MediumInt(_) => DataType::MediumInt { unsigned: false },
-        D::MediumIntUnsigned(_) => DataType::MediumInt { unsigned: true },
-        D::Int(_) | D::Integer(_) | D::Int4(_) => DataType::Int { unsigned: false },
-        D::IntUnsigned(_) | D::IntegerUnsigned(_) | D::Int4Unsigned(_) => {
+        D::Bool | D::Boolean => DataType::TinyInt { unsigned: false },
+        D::TinyInt(w) => {
+            display_width(w)?;
+            DataType::TinyInt { unsigned: false }
+        }
+        D::TinyIntUnsigned(w) => {
+            display_width(w)?;
+            DataType::TinyInt { unsigned: true }
+        }
+        D::UTinyInt => DataType::TinyInt { unsigned: true },
+        D::SmallInt(w) => {
+            display_width(w)?;
+            DataType::SmallInt { unsigned: false }
+        }
+        D::SmallIntUnsigned(w) => {
+            display_width(w)?;
+            DataType::SmallInt { unsigned: true }
+        }
+        D::USmallInt => DataType::SmallInt { unsigned: true },
+        D::MediumInt(w) => {
+            display_width(w)?;
+            DataType::MediumInt { unsigned: false }
+        }
+        D::MediumIntUnsigned(w) => {
+            display_width(w)?;
+            DataType::MediumInt { unsigned: true }
+        }
+        D::Int(w) | D::Integer(w) | D::Int4(w) => {
+            display_width(w)?;
+            DataType::Int { unsigned: false }
+        }
+        D::IntUnsigned(w) | D::IntegerUnsigned(w) | D::Int4Unsigned(w) => {
+            display_width(w)?;
             DataType::Int { unsigned: true }
         }
-        D::BigInt(_) | D::Int8(_) => DataType::BigInt { unsigned: false },
-        D::BigIntUnsigned(_) | D::UBigInt | D::Int8Unsigned(_) => {
+        D::BigInt(w) | D::Int8(w) => {
+            display_width(w)?;
+            DataType::BigInt { unsigned: false }
+        }
+        D::BigIntUnsigned(w) | D::Int8Unsigned(w) => {
+            display_width(w)?;
             DataType::BigInt { unsigned: true }
         }
+        D::UBigInt => DataType::BigInt { unsigned: true },
         D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
             let (precision, scale) = decimal_spec(info, col)?;
             DataType::Decimal { precision, scale }
@@ -200,17 +223,22 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             return Err(unsupported("DECIMAL UNSIGNED"));
         }
         D::Float(info) | D::FloatUnsigned(info) => match info {
-            ast::ExactNumberInfo::PrecisionAndScale(m, d) => {
-                float_spec(*m, *d, col)?;
-                return Err(unsupported("FLOAT(M,D)"));
+            // FLOAT(p): single precision up to 24 bits, double up to 53.
+            ast::ExactNumberInfo::Precision(p) if *p > 53 => {
+                return Err(Error::new(
+                    ErrorCode::WrongFieldSpec,
+                    format!("Incorrect column specifier for column '{col}'"),
+                ))
             }
             ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double,
+            ast::ExactNumberInfo::PrecisionAndScale(m, d) => {
+                return Err(float_m_d(*m, *d, col, "FLOAT"))
+            }
             _ => DataType::Float,
         },
         D::Double(ast::ExactNumberInfo::PrecisionAndScale(m, d))
         | D::DoubleUnsigned(ast::ExactNumberInfo::PrecisionAndScale(m, d)) => {
-            float_spec(*m, *d, col)?;
-            return Err(unsupported("DOUBLE(M,D)"));
+            return Err(float_m_d(*m, *d, col, "DOUBLE"))
         }
         D::Real
         | D::Double(_)
@@ -225,14 +253,23 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             if len > 255 {
                 return Err(too_long(255));
             }
-            DataType::Char { len, collation: ci }
+            DataType::Char {
+                len: len as u32,
+                collation: ci,
+            }
         }
         D::Varchar(l) | D::CharacterVarying(l) | D::CharVarying(l) | D::Nvarchar(l) => {
             let len = char_len(l, None)?;
+            if len > u32::MAX as u64 {
+                return Err(width_out_of_range(u32::MAX as u64));
+            }
             if len > 16383 {
                 return Err(too_long(16383));
             }
-            DataType::VarChar { len, collation: ci }
+            DataType::VarChar {
+                len: len as u32,
+                collation: ci,
+            }
         }
         D::TinyText => DataType::Text {
             max_bytes: 255,
@@ -251,14 +288,17 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             collation: ci,
         },
         D::Binary(n) => {
-            let len = n.unwrap_or(1) as u32;
+            let len = n.unwrap_or(1);
             if len > 255 {
                 return Err(too_long(255));
             }
-            DataType::Binary { len }
+            DataType::Binary { len: len as u32 }
         }
         D::Varbinary(l) => match l {
             Some(ast::BinaryLength::IntegerLength { length }) => {
+                if *length > u32::MAX as u64 {
+                    return Err(width_out_of_range(u32::MAX as u64));
+                }
                 if *length > 65_532 {
                     return Err(too_long(65_532));
                 }
@@ -269,7 +309,11 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             _ => return Err(Error::parse(&format!("{dt}"), 1)),
         },
         D::TinyBlob => DataType::Blob { max_bytes: 255 },
-        D::Blob(_) => DataType::Blob { max_bytes: 65_535 },
+        D::Blob(Some(n)) if *n > u32::MAX as u64 => {
+            return Err(width_out_of_range(u32::MAX as u64))
+        }
+        D::Blob(Some(_)) => return Err(unsupported("BLOB(n)")),
+        D::Blob(None) => DataType::Blob { max_bytes: 65_535 },
         D::MediumBlob => DataType::Blob {
             max_bytes: 16_777_215,
         },
@@ -291,12 +335,43 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     })
 }
 
+/// FLOAT(M,D) / DOUBLE(M,D): MySQL's errors for impossible sizes; otherwise refused, because
+/// values would have to be rounded to D decimals on store, which is not done.
+fn float_m_d(m: u64, d: i64, col: &str, name: &str) -> Error {
+    // MariaDB 10.11's order, measured: a scale past 255 is "too big" before anything else;
+    // then M < D (1427); then a scale past 30 (1425); then M past 255 (1439).
+    let too_big_scale = || {
+        Error::new(
+            ErrorCode::TooBigScale,
+            format!("Too big scale specified for '{col}'. Maximum is 30"),
+        )
+    };
+    if d > 255 {
+        return too_big_scale();
+    }
+    if d < 0 || d as u64 > m {
+        return m_bigger_than_d(col);
+    }
+    if d > 30 {
+        return too_big_scale();
+    }
+    if m > 255 {
+        return Error::new(
+            ErrorCode::TooBigDisplaywidth,
+            format!("Display width out of range for '{col}' (max = 255)"),
+        );
+    }
+    unsupported(&format!(
+        "{name}(M,D) columns (values rounded to D decimals)"
+    ))
+}
+
 fn fsp_of(fsp: Option<u64>, col: &str) -> Result<u8> {
     let f = fsp.unwrap_or(0);
     if f > 6 {
         return Err(Error::new(
             ErrorCode::TooBigPrecision,
-            format!("Too big precision {f} specified for '{col}'. Maximum is 6"),
+            format!("Too big precision specified for '{col}'. Maximum is 6"),
         ));
     }
     Ok(f as u8)
@@ -325,14 +400,50 @@ fn with_collation(dt: DataType, coll: Collation) -> DataType {
     }
 }
 
-fn collation_named(name: &str) -> Collation {
-    let n = name.trim_matches('`').to_ascii_lowercase();
-    if n == "binary" {
-        Collation::Binary
-    } else if n.ends_with("_bin") {
-        Collation::Utf8mb4Bin
-    } else {
-        Collation::Utf8mb4GeneralCi
+/// The collations a character column can have: utf8mb4's general_ci and bin (utf8 / utf8mb3
+/// names are taken as utf8mb4: the same characters plus the 4-byte ones), and binary. Any
+/// other collation would compare differently, so it is refused (1273 when it is not a
+/// collation at all).
+pub fn collation_named(name: &str) -> Result<Collation> {
+    let n = name.trim_matches(['`', '\'', '"']).to_ascii_lowercase();
+    Ok(match n.as_str() {
+        "binary" => Collation::Binary,
+        "utf8mb4_bin" | "utf8mb3_bin" | "utf8_bin" => Collation::Utf8mb4Bin,
+        "utf8mb4_general_ci" | "utf8mb3_general_ci" | "utf8_general_ci" => {
+            Collation::Utf8mb4GeneralCi
+        }
+        _ if n.contains('_') => {
+            return Err(unsupported(&format!(
+                "the collation {n} (here: utf8mb4_general_ci, utf8mb4_bin or binary)"
+            )))
+        }
+        _ => {
+            return Err(Error::new(
+                ErrorCode::UnknownCollation,
+                format!("Unknown collation: '{n}'"),
+            ))
+        }
+    })
+}
+
+/// The character sets a column or table can have: utf8mb4 (utf8 / utf8mb3 taken as it) and
+/// binary; the collation they imply.
+pub fn charset_named(name: &str) -> Result<Collation> {
+    let n = name.trim_matches(['`', '\'', '"']).to_ascii_lowercase();
+    match n.as_str() {
+        "utf8mb4" | "utf8mb3" | "utf8" => Ok(Collation::Utf8mb4GeneralCi),
+        "binary" => Ok(Collation::Binary),
+        "latin1" | "ascii" | "latin2" | "ucs2" | "utf16" | "utf16le" | "utf32" | "cp1250"
+        | "cp1251" | "cp1256" | "cp1257" | "cp850" | "cp852" | "cp866" | "cp932" | "big5"
+        | "gbk" | "gb2312" | "sjis" | "ujis" | "euckr" | "eucjpms" | "koi8r" | "koi8u"
+        | "greek" | "hebrew" | "latin5" | "latin7" | "swe7" | "tis620" | "armscii8" | "dec8"
+        | "geostd8" | "hp8" | "keybcs2" | "macce" | "macroman" => Err(unsupported(&format!(
+            "the character set {n} (here: utf8mb4 or binary)"
+        ))),
+        _ => Err(Error::new(
+            ErrorCode::UnknownCharacterSet,
+            format!("Unknown character set: '{n}'"),
+        )),
     }
 }
 
@@ -362,10 +473,25 @@ fn invalid_default(col: &str) -> Error {
     )
 }
 
-fn column_def(env: &Env<'_>, c: &ast::ColumnDef, pos: usize, keys: &mut Keys) -> Result<ColumnDef> {
+fn column_def(
+    env: &Env<'_>,
+    c: &ast::ColumnDef,
+    pos: usize,
+    keys: &mut Keys,
+    table_collation: Collation,
+) -> Result<ColumnDef> {
     let name = c.name.value.clone();
     check_ident(&name)?;
     let mut dt = data_type(&c.data_type, &name)?;
+    let explicit_collation = c.options.iter().any(|o| {
+        matches!(
+            o.option,
+            ColumnOption::CharacterSet(_) | ColumnOption::Collation(_)
+        )
+    });
+    if !explicit_collation && table_collation != Collation::Utf8mb4GeneralCi {
+        dt = with_collation(dt, table_collation);
+    }
     let mut nullable = true;
     let mut explicit_null = false;
     let mut default_expr = None;
@@ -400,12 +526,14 @@ fn column_def(env: &Env<'_>, c: &ast::ColumnDef, pos: usize, keys: &mut Keys) ->
                 on_update = true;
             }
             ColumnOption::CharacterSet(cs) => {
-                if cs.to_string().eq_ignore_ascii_case("binary") {
+                if charset_named(&cs.to_string())? == Collation::Binary {
                     dt = with_collation(dt, Collation::Binary);
                 }
             }
-            ColumnOption::Collation(cl) => dt = with_collation(dt, collation_named(&cl.to_string())),
-            ColumnOption::Check(_) => {}
+            ColumnOption::Collation(cl) => {
+                dt = with_collation(dt, collation_named(&cl.to_string())?)
+            }
+            ColumnOption::Check(_) => return Err(unsupported("CHECK constraints")),
             ColumnOption::ForeignKey(_) => return Err(unsupported("foreign keys")),
             ColumnOption::Generated { .. } => return Err(unsupported("generated columns")),
             other => return Err(unsupported(&format!("the column option {other}"))),
@@ -570,12 +698,58 @@ fn index_parts(cols: &[ast::IndexColumn], columns: &[ColumnDef]) -> Result<Vec<I
     Ok(parts)
 }
 
+/// The parts of a key constraint that are not kept: refused (see `surface.rs`).
+fn check_key_clauses(
+    index_type: Option<&ast::IndexType>,
+    columns: &[ast::IndexColumn],
+    include: &[ast::Ident],
+    index_options: &[ast::IndexOption],
+    characteristics: &Option<ast::ConstraintCharacteristics>,
+) -> Result<()> {
+    super::surface::index_type(index_type)?;
+    super::surface::index_columns(columns)?;
+    super::surface::index_options_clause(index_options)?;
+    if !include.is_empty() || characteristics.is_some() {
+        return Err(unsupported("INCLUDE / DEFERRABLE"));
+    }
+    Ok(())
+}
+
 fn table_constraints(
     constraints: &[TableConstraint],
     columns: &[ColumnDef],
     keys: &mut Keys,
 ) -> Result<()> {
     for tc in constraints {
+        match tc {
+            TableConstraint::PrimaryKey(pk) => check_key_clauses(
+                pk.index_type.as_ref(),
+                &pk.columns,
+                &pk.include,
+                &pk.index_options,
+                &pk.characteristics,
+            )?,
+            TableConstraint::Unique(u) => {
+                check_key_clauses(
+                    u.index_type.as_ref(),
+                    &u.columns,
+                    &u.include,
+                    &u.index_options,
+                    &u.characteristics,
+                )?;
+                if u.nulls_distinct != ast::NullsDistinctOption::None {
+                    return Err(unsupported("NULLS [NOT] DISTINCT"));
+                }
+            }
+            TableConstraint::Index(i) => check_key_clauses(
+                i.index_type.as_ref(),
+                &i.columns,
+                &[],
+                &i.index_options,
+                &None,
+            )?,
+            _ => {}
+        }
         match tc {
             TableConstraint::PrimaryKey(pk) => {
                 if keys.primary.is_some() {
@@ -598,7 +772,7 @@ fn table_constraints(
                     .push((name, index_parts(&i.columns, columns)?, false));
             }
             TableConstraint::ForeignKey(_) => return Err(unsupported("foreign keys")),
-            TableConstraint::Check(_) => {}
+            TableConstraint::Check(_) => return Err(unsupported("CHECK constraints")),
             _ => return Err(unsupported("FULLTEXT / SPATIAL indexes")),
         }
     }
@@ -629,38 +803,64 @@ fn index_name(taken: &[IndexDef], wanted: Option<String>, first_col: &str) -> Re
     Ok(name)
 }
 
-fn apply_table_options(ct: &ast::CreateTable, def: &mut TableDef) -> Result<()> {
-    let opts: &[ast::SqlOption] = match &ct.table_options {
+fn table_options(ct: &ast::CreateTable) -> &[ast::SqlOption] {
+    match &ct.table_options {
         ast::CreateTableOptions::None => &[],
         ast::CreateTableOptions::With(o)
         | ast::CreateTableOptions::Options(o)
         | ast::CreateTableOptions::Plain(o)
         | ast::CreateTableOptions::TableProperties(o) => o,
-    };
-    for o in opts {
+    }
+}
+
+/// The default collation the table options give the character columns (`[DEFAULT] CHARSET`,
+/// `[DEFAULT] COLLATE`); the last one given wins, as in MySQL.
+fn table_collation(ct: &ast::CreateTable) -> Result<Collation> {
+    let mut coll = Collation::Utf8mb4GeneralCi;
+    for o in table_options(ct) {
+        if let ast::SqlOption::KeyValue { key, value } = o {
+            let k = key.value.to_ascii_uppercase();
+            let text = value.to_string();
+            match k.trim_start_matches("DEFAULT ") {
+                "CHARSET" | "CHARACTER SET" => coll = charset_named(&text)?,
+                "COLLATE" => coll = collation_named(&text)?,
+                _ => {}
+            }
+        }
+    }
+    Ok(coll)
+}
+
+/// Table options: ENGINE (InnoDB: the only engine; others are refused, unknown ones 1286),
+/// AUTO_INCREMENT, COMMENT, the default character set and collation (see
+/// [`table_collation`]). Every other option (ROW_FORMAT, KEY_BLOCK_SIZE, STATS_…,
+/// PACK_KEYS…) would not be kept: 1235.
+fn apply_table_options(ct: &ast::CreateTable, def: &mut TableDef) -> Result<()> {
+    for o in table_options(ct) {
         match o {
             ast::SqlOption::NamedParenthesizedList(l)
-                if l.key.value.eq_ignore_ascii_case("ENGINE") =>
+                if l.key.value.eq_ignore_ascii_case("ENGINE") && l.values.is_empty() =>
             {
                 if let Some(n) = &l.name {
-                    def.engine = engine_name(&n.value);
+                    def.engine = engine_name(&n.value)?;
                 }
             }
             ast::SqlOption::KeyValue { key, value } => {
                 let k = key.value.to_ascii_uppercase();
                 let text = value.to_string();
                 let text = text.trim_matches(['\'', '"', '`']);
-                match k.as_str() {
-                    "ENGINE" => def.engine = engine_name(text),
+                match k.trim_start_matches("DEFAULT ") {
+                    "ENGINE" => def.engine = engine_name(text)?,
                     "AUTO_INCREMENT" => {
                         def.auto_increment_start = text.parse::<u64>().unwrap_or(1).max(1)
                     }
                     "COMMENT" => def.comment = Some(text.to_string()),
-                    _ => {}
+                    "CHARSET" | "CHARACTER SET" | "COLLATE" => {}
+                    other => return Err(unsupported(&format!("the table option {other}"))),
                 }
             }
             ast::SqlOption::Comment(c) => def.comment = Some(comment_text(c)),
-            _ => {}
+            other => return Err(unsupported(&format!("the table option {other}"))),
         }
     }
     if let Some(c) = &ct.comment {
@@ -675,14 +875,23 @@ fn comment_text(c: &ast::CommentDef) -> String {
     }
 }
 
-/// ENGINE names as MySQL prints them; every table lives in the one engine.
-fn engine_name(given: &str) -> String {
+/// ENGINE: every table lives in the one transactional engine, which is InnoDB's model (row
+/// locks, MVCC, crash safety). Another engine's semantics (MyISAM's table locks and no
+/// transactions, MEMORY's volatility…) would not be honoured: refused; a name that is no
+/// engine at all is 1286, as in MariaDB.
+fn engine_name(given: &str) -> Result<String> {
     match given.to_ascii_lowercase().as_str() {
-        "innodb" => "InnoDB".into(),
-        "myisam" => "MyISAM".into(),
-        "memory" | "heap" => "MEMORY".into(),
-        "aria" => "Aria".into(),
-        _ => given.to_string(),
+        "innodb" => Ok("InnoDB".into()),
+        "myisam" | "memory" | "heap" | "aria" | "csv" | "archive" | "blackhole" | "merge"
+        | "mrg_myisam" | "federated" | "federatedx" | "sequence" | "s3" | "spider" | "connect"
+        | "rocksdb" | "tokudb" | "columnstore" | "mroonga" | "oqgraph" | "sphinx"
+        | "performance_schema" => Err(unsupported(&format!(
+            "ENGINE={given} (every table is InnoDB-like: transactional, row-locked)"
+        ))),
+        _ => Err(Error::new(
+            ErrorCode::UnknownStorageEngine,
+            format!("Unknown storage engine '{given}'"),
+        )),
     }
 }
 
@@ -696,8 +905,9 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, name: &str) -> Result<Tab
     }
     let mut keys = Keys::default();
     let mut columns: Vec<ColumnDef> = Vec::with_capacity(ct.columns.len());
+    let collation = table_collation(ct)?;
     for (i, c) in ct.columns.iter().enumerate() {
-        let col = column_def(env, c, i, &mut keys)?;
+        let col = column_def(env, c, i, &mut keys, collation)?;
         if columns
             .iter()
             .any(|x| x.name.eq_ignore_ascii_case(&col.name))
@@ -828,7 +1038,10 @@ pub fn create_index(env: &Env<'_>, ci: &ast::CreateIndex) -> Result<()> {
         .map(|n| n.to_string().trim_matches('`').to_string());
     let name = match index_name(&def.indexes, wanted, &first) {
         Ok(n) => n,
-        Err(_) if ci.if_not_exists => return Ok(()),
+        Err(e) if ci.if_not_exists => {
+            env.warn("Note", e.code(), e.message());
+            return Ok(());
+        }
         Err(e) => return Err(e),
     };
     env.ctx.engine.create_index(
@@ -875,9 +1088,7 @@ pub fn alter_table(env: &Env<'_>, at: &ast::AlterTable) -> Result<()> {
             Op::DropIndex { name } => env.ctx.engine.drop_index(&db, &table, &name.value)?,
             Op::AutoIncrement { value, .. } => {
                 let n: u64 = value.value.to_string().parse().unwrap_or(1);
-                if n > 1 {
-                    t.observe_auto_increment(n - 1);
-                }
+                env.ctx.engine.alter_auto_increment(&t, n);
             }
             other => {
                 let text = other.to_string();
@@ -904,7 +1115,9 @@ pub fn drop_index(
     for n in names {
         let name = n.to_string().trim_matches('`').to_string();
         match env.ctx.engine.drop_index(&db, &t, &name) {
-            Err(e) if if_exists && e.code() == ErrorCode::CantDropFieldOrKey => {}
+            Err(e) if if_exists && e.code() == ErrorCode::CantDropFieldOrKey => {
+                env.warn("Note", e.code(), e.message())
+            }
             other => other?,
         }
     }

@@ -561,7 +561,7 @@ impl<'e> InsertRun<'_, 'e> {
                 row[c] = self.null_into_not_null(col, provided[c], row_no)?;
             }
         }
-        self.fill_auto_increment(&mut row)?;
+        self.fill_auto_increment(&mut row, row_no)?;
         Ok(row)
     }
 
@@ -598,7 +598,7 @@ impl<'e> InsertRun<'_, 'e> {
         Ok(convert::implicit_default(&col.data_type))
     }
 
-    fn fill_auto_increment(&mut self, row: &mut [Value]) -> Result<()> {
+    fn fill_auto_increment(&mut self, row: &mut [Value], row_no: u64) -> Result<()> {
         let Some(ai) = self.plan.table.def.auto_increment_column() else {
             return Ok(());
         };
@@ -617,15 +617,29 @@ impl<'e> InsertRun<'_, 'e> {
         };
         match given {
             None => {
-                let id = table.next_auto_increment();
                 let col = &self.plan.table.def.columns[ai];
-                row[ai] = convert::store_value(Value::UInt(id), col, &self.store_ctx(1))?;
+                let id = table.reserve_auto_increment().ok_or_else(|| {
+                    Error::new(
+                        ErrorCode::AutoincReadFailed,
+                        "Failed to read auto-increment value from storage engine",
+                    )
+                })?;
+                if id > auto_increment_max(&col.data_type) {
+                    return Err(Error::new(
+                        ErrorCode::AutoincErange,
+                        format!(
+                            "Out of range value for column '{}' at row {row_no}",
+                            col.name
+                        ),
+                    ));
+                }
+                row[ai] = convert::store_value(Value::UInt(id), col, &self.store_ctx(row_no))?;
                 self.first_generated.get_or_insert(id);
             }
             Some(n) => {
                 if n > 0 {
-                    table.observe_auto_increment(n as u64);
-                    self.last_ai = Some(n as u64);
+                    table.observe_auto_increment(u64::try_from(n).unwrap_or(u64::MAX));
+                    self.last_ai = Some(u64::try_from(n).unwrap_or(u64::MAX));
                 }
             }
         }
@@ -715,7 +729,7 @@ impl<'e> InsertRun<'_, 'e> {
         if let Some(ai) = def.auto_increment_column() {
             let n = convert::to_num(&new[ai]).to_i128();
             if n > 0 {
-                table.observe_auto_increment(n as u64);
+                table.observe_auto_increment(u64::try_from(n).unwrap_or(u64::MAX));
             }
         }
         match table.update(txn, &handle, new)? {
@@ -725,6 +739,26 @@ impl<'e> InsertRun<'_, 'e> {
             }
             InsertOutcome::Duplicate { index, row, .. } => Err(table.dup_entry_error(index, &row)),
         }
+    }
+}
+
+/// The largest value an AUTO_INCREMENT column of this type can be given; a larger generated
+/// value is error 167, as in MySQL.
+fn auto_increment_max(dt: &DataType) -> u64 {
+    match dt {
+        DataType::TinyInt { unsigned: false } => i8::MAX as u64,
+        DataType::TinyInt { unsigned: true } => u8::MAX as u64,
+        DataType::SmallInt { unsigned: false } => i16::MAX as u64,
+        DataType::SmallInt { unsigned: true } => u16::MAX as u64,
+        DataType::MediumInt { unsigned: false } => (1 << 23) - 1,
+        DataType::MediumInt { unsigned: true } => (1 << 24) - 1,
+        DataType::Int { unsigned: false } => i32::MAX as u64,
+        DataType::Int { unsigned: true } => u32::MAX as u64,
+        DataType::BigInt { unsigned: false } => i64::MAX as u64,
+        // FLOAT holds integers exactly up to 2^24, DOUBLE up to 2^53.
+        DataType::Float => 1 << 24,
+        DataType::Double => 1 << 53,
+        _ => u64::MAX,
     }
 }
 
@@ -878,7 +912,8 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             if plan.sets.iter().any(|(c, _)| *c == ai) {
                 let n = convert::to_num(&new[ai]).to_i128();
                 if n > 0 {
-                    t.table.observe_auto_increment(n as u64);
+                    t.table
+                        .observe_auto_increment(u64::try_from(n).unwrap_or(u64::MAX));
                 }
             }
         }

@@ -234,7 +234,7 @@ pub fn plan_select(
     let (filter, having) = match (grouped, having) {
         (false, Some(h)) => (
             Some(match filter {
-                Some(f) => Expr::And(Box::new(f), Box::new(h)),
+                Some(f) => Expr::And(vec![f, h]),
                 None => h,
             }),
             None,
@@ -314,13 +314,13 @@ fn bind_items(
                 } else {
                     e.to_string()
                 };
-                let (item, col) = bind_item(b, e, &name, source)?;
+                let (item, col) = bind_item(b, e, column_name(&name), source)?;
                 items.push(item);
                 columns.push(col);
                 aliases.push(None);
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => {
-                let (item, col) = bind_item(b, expr, &alias.value, source)?;
+                let (item, col) = bind_item(b, expr, column_name(&alias.value), source)?;
                 items.push(item);
                 columns.push(col);
                 aliases.push(Some(alias.value.clone()));
@@ -329,6 +329,20 @@ fn bind_items(
         }
     }
     Ok((items, columns, aliases))
+}
+
+/// A result column's name as MariaDB sends it: at most 255 bytes, cut at a character boundary
+/// (a long expression's text would otherwise be kept, and sent, whole).
+fn column_name(text: &str) -> &str {
+    const MAX: usize = 255;
+    if text.len() <= MAX {
+        return text;
+    }
+    let mut end = MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 fn expand_wildcard(
@@ -464,59 +478,7 @@ fn contains_agg(e: &Expr) -> bool {
 
 /// Call `f` on every node of an expression.
 pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match e {
-        Expr::Neg(x)
-        | Expr::BitNot(x)
-        | Expr::Not(x)
-        | Expr::IsNull(x, _)
-        | Expr::Cast(x, _)
-        | Expr::SetUserVar(_, x) => visit(x, f),
-        Expr::IsBool { e, .. } => visit(e, f),
-        Expr::Arith(_, a, b)
-        | Expr::Cmp(_, a, b, _)
-        | Expr::And(a, b)
-        | Expr::Or(a, b)
-        | Expr::Xor(a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::Between { e, lo, hi, .. } => {
-            visit(e, f);
-            visit(lo, f);
-            visit(hi, f);
-        }
-        Expr::In { e, list, .. } => {
-            visit(e, f);
-            list.iter().for_each(|x| visit(x, f));
-        }
-        Expr::Like { e, pat, esc, .. } => {
-            visit(e, f);
-            visit(pat, f);
-            if let Some(x) = esc {
-                visit(x, f);
-            }
-        }
-        Expr::Case {
-            operand,
-            whens,
-            else_,
-            ..
-        } => {
-            if let Some(x) = operand {
-                visit(x, f);
-            }
-            for (a, b) in whens {
-                visit(a, f);
-                visit(b, f);
-            }
-            if let Some(x) = else_ {
-                visit(x, f);
-            }
-        }
-        Expr::Func(_, args) => args.iter().for_each(|x| visit(x, f)),
-        _ => {}
-    }
+    e.walk(&mut |x| f(x));
 }
 
 fn bind_group_by(
@@ -799,7 +761,7 @@ pub fn run_select_locking(
         rows = groups.finish(plan, g, width, env)?;
     }
     if plan.distinct {
-        distinct(plan, &mut rows);
+        distinct(plan, &mut rows)?;
     }
     if !plan.order.is_empty() && !plan.sorted_by_scan {
         sort_rows(&plan.order, &mut rows);
@@ -823,6 +785,8 @@ pub fn run_select_locking(
 fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(plan.items.len() + plan.hidden.len());
     for item in &plan.items {
+        // The result is built in memory: hold it to the session's budget, value by value.
+        crate::memory::check(0)?;
         let v = item.expr.eval(rc, env)?;
         out.push(match item.coerce {
             Some(c) => coerce(v, c),
@@ -835,15 +799,21 @@ fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<V
     Ok(out)
 }
 
-fn distinct(plan: &SelectPlan, rows: &mut Vec<Vec<Value>>) {
+fn distinct(plan: &SelectPlan, rows: &mut Vec<Vec<Value>>) -> Result<()> {
     let mut seen = HashSet::new();
+    let mut over = Ok(());
     rows.retain(|r| {
+        if over.is_err() {
+            return false;
+        }
         let mut key = Vec::new();
         for (v, item) in r.iter().zip(&plan.items) {
             compare::group_key(v, item.coll, &mut key);
         }
+        over = crate::memory::check(0);
         seen.insert(key)
     });
+    over
 }
 
 pub fn sort_rows(order: &[SortKey], rows: &mut [Vec<Value>]) {
@@ -876,6 +846,7 @@ struct Group {
 
 impl Groups {
     fn add(&mut self, g: &GroupPlan, row: &[Value], env: &Env<'_>) -> Result<()> {
+        crate::memory::check(0)?;
         let rc = RowCtx::of(row);
         let mut keys = Vec::with_capacity(g.keys.len());
         let mut kb = Vec::new();

@@ -8,6 +8,7 @@
 //! Three-valued logic: every operator returns `Value::Null` for unknown; WHERE keeps a row only
 //! when its condition is true ([`Expr::is_true`]).
 
+use super::bind::{STACK_RED_ZONE, STACK_SEGMENT};
 use super::compare;
 use super::convert::{self, Num};
 use super::env::Env;
@@ -98,9 +99,13 @@ pub enum Expr {
     Neg(Box<Expr>),
     BitNot(Box<Expr>),
     Arith(ArithOp, Box<Expr>, Box<Expr>),
+    /// `((a op1 b) op2 c) …`: a left-to-right chain of arithmetic of any length, as one node.
+    ArithChain(Box<Expr>, Vec<(ArithOp, Expr)>),
     Cmp(CmpOp, Box<Expr>, Box<Expr>, Collation),
-    And(Box<Expr>, Box<Expr>),
-    Or(Box<Expr>, Box<Expr>),
+    /// `a AND b AND …` (two or more operands, evaluated left to right).
+    And(Vec<Expr>),
+    /// `a OR b OR …` (two or more operands, evaluated left to right).
+    Or(Vec<Expr>),
     Xor(Box<Expr>, Box<Expr>),
     Not(Box<Expr>),
     IsNull(Box<Expr>, bool),
@@ -178,24 +183,63 @@ impl Expr {
     /// True if the expression reads no row, aggregate or per-row state (a constant within a
     /// statement execution: literals, parameters, variables, deterministic functions of them).
     pub fn is_constant(&self) -> bool {
-        match self {
-            Expr::Lit(_) | Expr::Param(_) | Expr::SysVar { .. } | Expr::UserVar(_) => true,
-            Expr::Col(_) | Expr::NewCol(_) | Expr::Agg(_) => false,
-            Expr::SetUserVar(..) => false,
-            Expr::Neg(e) | Expr::BitNot(e) | Expr::Not(e) | Expr::IsNull(e, _) => e.is_constant(),
-            Expr::IsBool { e, .. } => e.is_constant(),
-            Expr::Cast(e, _) => e.is_constant(),
-            Expr::Arith(_, a, b)
-            | Expr::Cmp(_, a, b, _)
-            | Expr::And(a, b)
-            | Expr::Or(a, b)
-            | Expr::Xor(a, b) => a.is_constant() && b.is_constant(),
-            Expr::Between { e, lo, hi, .. } => {
-                e.is_constant() && lo.is_constant() && hi.is_constant()
+        let mut constant = true;
+        self.walk(&mut |e| {
+            constant &= match e {
+                Expr::Col(_) | Expr::NewCol(_) | Expr::Agg(_) | Expr::SetUserVar(..) => false,
+                Expr::Func(f, _) => f.is_deterministic(),
+                _ => true,
             }
-            Expr::In { e, list, .. } => e.is_constant() && list.iter().all(Expr::is_constant),
+        });
+        constant
+    }
+
+    /// Call `f` on every node, parents before children (iteratively: no recursion).
+    pub fn walk<'e>(&'e self, f: &mut dyn FnMut(&'e Expr)) {
+        let mut todo = vec![self];
+        while let Some(e) = todo.pop() {
+            f(e);
+            let start = todo.len();
+            e.push_children(&mut todo);
+            todo[start..].reverse();
+        }
+    }
+
+    /// Push the direct children of the node, in order.
+    fn push_children<'e>(&'e self, out: &mut Vec<&'e Expr>) {
+        match self {
+            Expr::Lit(_)
+            | Expr::Col(_)
+            | Expr::NewCol(_)
+            | Expr::Param(_)
+            | Expr::Agg(_)
+            | Expr::SysVar { .. }
+            | Expr::UserVar(_) => {}
+            Expr::SetUserVar(_, x)
+            | Expr::Neg(x)
+            | Expr::BitNot(x)
+            | Expr::Not(x)
+            | Expr::IsNull(x, _)
+            | Expr::IsBool { e: x, .. }
+            | Expr::Cast(x, _) => out.push(x),
+            Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::Xor(a, b) => {
+                out.push(a);
+                out.push(b);
+            }
+            Expr::ArithChain(a, rest) => {
+                out.push(a);
+                out.extend(rest.iter().map(|(_, x)| x));
+            }
+            Expr::And(v) | Expr::Or(v) | Expr::Func(_, v) => out.extend(v.iter()),
+            Expr::Between { e, lo, hi, .. } => out.extend([&**e, &**lo, &**hi]),
+            Expr::In { e, list, .. } => {
+                out.push(e);
+                out.extend(list.iter());
+            }
             Expr::Like { e, pat, esc, .. } => {
-                e.is_constant() && pat.is_constant() && esc.as_ref().is_none_or(|x| x.is_constant())
+                out.push(e);
+                out.push(pat);
+                out.extend(esc.as_deref());
             }
             Expr::Case {
                 operand,
@@ -203,13 +247,13 @@ impl Expr {
                 else_,
                 ..
             } => {
-                operand.as_ref().is_none_or(|x| x.is_constant())
-                    && whens
-                        .iter()
-                        .all(|(a, b)| a.is_constant() && b.is_constant())
-                    && else_.as_ref().is_none_or(|x| x.is_constant())
+                out.extend(operand.as_deref());
+                for (a, b) in whens {
+                    out.push(a);
+                    out.push(b);
+                }
+                out.extend(else_.as_deref());
             }
-            Expr::Func(f, args) => f.is_deterministic() && args.iter().all(Expr::is_constant),
         }
     }
 
@@ -231,7 +275,29 @@ impl Expr {
         Ok(convert::to_bool(&self.eval(r, env)?) == Some(true))
     }
 
+    /// The value of the expression for a row. Recursion (bounded by the binder's
+    /// `MAX_EXPR_DEPTH`) runs on a stack that grows as needed.
     pub fn eval(&self, r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.eval_node(r, env))
+    }
+
+    /// The operands of an AND, or the expression itself.
+    pub fn into_and(self) -> std::result::Result<Vec<Expr>, Expr> {
+        match self {
+            Expr::And(v) => Ok(v),
+            other => Err(other),
+        }
+    }
+
+    /// The operands of an OR, or the expression itself.
+    pub fn into_or(self) -> std::result::Result<Vec<Expr>, Expr> {
+        match self {
+            Expr::Or(v) => Ok(v),
+            other => Err(other),
+        }
+    }
+
+    fn eval_node(&self, r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
         match self {
             Expr::Lit(v) => Ok(v.clone()),
             Expr::Col(i) => Ok(r.row.get(*i).cloned().unwrap_or(Value::Null)),
@@ -265,29 +331,37 @@ impl Expr {
                 let y = b.operand(r, env)?;
                 Ok(cmp_values(*op, &x, &y, *coll))
             }
-            Expr::And(a, b) => {
-                let x = convert::to_bool(&a.eval(r, env)?);
-                if x == Some(false) {
-                    return Ok(Value::Int(0));
+            Expr::ArithChain(a, rest) => {
+                let mut x = a.eval(r, env)?;
+                for (op, b) in rest {
+                    let y = b.eval(r, env)?;
+                    x = arith(*op, &x, &y, env)?;
                 }
-                let y = convert::to_bool(&b.eval(r, env)?);
-                Ok(bool_value(match (x, y) {
-                    (_, Some(false)) => Some(false),
-                    (Some(true), Some(true)) => Some(true),
-                    _ => None,
-                }))
+                Ok(x)
             }
-            Expr::Or(a, b) => {
-                let x = convert::to_bool(&a.eval(r, env)?);
-                if x == Some(true) {
-                    return Ok(Value::Int(1));
+            // Left to right, stopping at the first FALSE (AND) / TRUE (OR): the same operands
+            // are evaluated as by the nested binary form `(a AND b) AND c`.
+            Expr::And(v) => {
+                let mut unknown = false;
+                for x in v {
+                    match convert::to_bool(&x.eval(r, env)?) {
+                        Some(false) => return Ok(Value::Int(0)),
+                        None => unknown = true,
+                        Some(true) => {}
+                    }
                 }
-                let y = convert::to_bool(&b.eval(r, env)?);
-                Ok(bool_value(match (x, y) {
-                    (_, Some(true)) => Some(true),
-                    (Some(false), Some(false)) => Some(false),
-                    _ => None,
-                }))
+                Ok(bool_value((!unknown).then_some(true)))
+            }
+            Expr::Or(v) => {
+                let mut unknown = false;
+                for x in v {
+                    match convert::to_bool(&x.eval(r, env)?) {
+                        Some(true) => return Ok(Value::Int(1)),
+                        None => unknown = true,
+                        Some(false) => {}
+                    }
+                }
+                Ok(bool_value((!unknown).then_some(false)))
             }
             Expr::Xor(a, b) => {
                 let x = convert::to_bool(&a.eval(r, env)?);
@@ -792,11 +866,19 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
         }
         CastTo::Char(n) | CastTo::Binary(n) => {
             let mut b = convert::to_text(&v).into_owned();
-            if let Some(n) = n {
-                let n = *n as usize;
-                if matches!(to, CastTo::Binary(_)) {
-                    b.truncate(n);
-                } else if let Some((cut, _)) = String::from_utf8_lossy(&b).char_indices().nth(n) {
+            if let Some(n) = *n {
+                let binary = matches!(to, CastTo::Binary(_));
+                let cut = if binary {
+                    (b.len() > n as usize).then_some(n as usize)
+                } else {
+                    String::from_utf8_lossy(&b)
+                        .char_indices()
+                        .nth(n as usize)
+                        .map(|(cut, _)| cut)
+                };
+                if let Some(cut) = cut {
+                    let kind = if binary { "BINARY" } else { "CHAR" };
+                    truncated_warning(env, &format!("{kind}({n})"), &v);
                     b.truncate(cut);
                 }
             }

@@ -42,6 +42,16 @@ pub enum Func {
     Locate,
     Space,
     Ascii,
+    /// ORD(): the first character's bytes as a big-endian number.
+    Ord,
+    /// INSERT(s, pos, len, new).
+    Insert,
+    /// ELT(n, s1, s2, …).
+    Elt,
+    /// FIELD(x, a, b, …) comparing with this collation (for strings).
+    Field(Collation),
+    /// CHAR(n, …): a binary string of the numbers' bytes.
+    Char,
     Strcmp,
     Hex,
     Abs,
@@ -260,9 +270,40 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
                 SqlType::varchar(255).with_nullable(any_nullable),
             )
         }
-        "ASCII" | "ORD" => {
+        "ASCII" => {
             need(n == 1)?;
             (Func::Ascii, int_ty(3))
+        }
+        "ORD" => {
+            need(n == 1)?;
+            (Func::Ord, int_ty(10))
+        }
+        "INSERT" => {
+            need(n == 4)?;
+            let len = first_len.saturating_add(args[3].1.char_len());
+            (Func::Insert, str_ty(len))
+        }
+        "ELT" => {
+            need(n >= 2)?;
+            let len = args[1..]
+                .iter()
+                .map(|(_, t)| t.char_len())
+                .max()
+                .unwrap_or(0);
+            (Func::Elt, SqlType::varchar(len).with_nullable(true))
+        }
+        "FIELD" => {
+            need(n >= 2)?;
+            let coll = args[1..]
+                .iter()
+                .map(|(_, t)| super::bind::comparison_collation(&args[0].1, t))
+                .find(|c| *c != Collation::Utf8mb4GeneralCi)
+                .unwrap_or(Collation::Utf8mb4GeneralCi);
+            (Func::Field(coll), SqlType::int(3).not_null())
+        }
+        "CHAR" => {
+            need(n >= 1)?;
+            (Func::Char, SqlType::varbinary(4 * n as u32).not_null())
         }
         "STRCMP" => {
             need(n == 2)?;
@@ -392,7 +433,14 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         | "UTC_TIMESTAMP" => {
             need(n <= 1)?;
             let fsp = match args.first() {
-                Some((Expr::Lit(v), _)) => convert::to_i64(v).clamp(0, 6) as u8,
+                Some((Expr::Lit(v), _)) => {
+                    let item = match upper.as_str() {
+                        "SYSDATE" => "sysdate",
+                        "UTC_TIMESTAMP" => "utc_timestamp",
+                        _ => "current_timestamp",
+                    };
+                    fsp_arg(v, item)?
+                }
                 Some(_) => return Err(wrong_args(&upper)),
                 None => 0,
             };
@@ -509,6 +557,21 @@ fn floor_ceil_type(arg: &SqlType) -> SqlType {
     }
 }
 
+/// A fractional-seconds precision: 0..=6, else error 1426 naming `item`.
+pub fn fsp_arg(v: &Value, item: &str) -> Result<u8> {
+    let n = int_arg(v);
+    if n < 0 {
+        return Err(Error::parse(&format!("{n})"), 1));
+    }
+    if n > 6 {
+        return Err(Error::new(
+            ErrorCode::TooBigPrecision,
+            format!("Too big precision specified for '{item}'. Maximum is 6"),
+        ));
+    }
+    Ok(n as u8)
+}
+
 fn numeric_like(t: &SqlType) -> SqlType {
     match t.class {
         Class::Int | Class::Decimal | Class::Double => t.clone(),
@@ -528,7 +591,13 @@ fn chars_of(v: &Value) -> Vec<char> {
 }
 
 fn evals(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
-    args.iter().map(|a| a.eval(r, env)).collect()
+    let mut out = Vec::with_capacity(args.len());
+    for a in args {
+        out.push(a.eval(r, env)?);
+        // Arguments can each be max_allowed_packet long: hold the statement to its budget.
+        crate::memory::check(0)?;
+    }
+    Ok(out)
 }
 
 /// Evaluate all arguments; None if any is NULL (most functions return NULL then).
@@ -574,11 +643,22 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
             return Ok(coerce(v, class));
         }
         Func::ConcatWs => return concat_ws(args, r, env),
+        Func::Elt => return elt(args, r, env),
+        Func::Field(coll) => return field(args, r, env, coll),
+        Func::Char => return char_fn(args, r, env),
         Func::IsNull => return Ok(Value::Int(args[0].eval(r, env)?.is_null() as i64)),
+        Func::Sleep => {
+            let secs = convert::to_num(&args[0].eval(r, env)?).to_f64();
+            if secs > 0.0 {
+                std::thread::sleep(std::time::Duration::from_secs_f64(secs.min(3600.0)));
+            }
+            return Ok(Value::Int(0));
+        }
         Func::LastInsertId => {
             if let Some(a) = args.first() {
                 let v = a.eval(r, env)?;
-                let id = convert::to_num(&v).to_i128().clamp(0, u64::MAX as i128) as u64;
+                // As BIGINT UNSIGNED: -1 is 18446744073709551615.
+                let id = int_arg(&v) as u64;
                 env.last_insert_id_set.set(Some(id));
                 return Ok(Value::UInt(id));
             }
@@ -647,6 +727,7 @@ fn concat_ws(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
         return Ok(Value::Null);
     }
     let sep = convert::to_text(&sep).into_owned();
+    let max = max_packet(env);
     let mut out = Vec::new();
     let mut first = true;
     for a in &args[1..] {
@@ -659,20 +740,107 @@ fn concat_ws(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
         }
         first = false;
         out.extend_from_slice(&convert::to_text(&v));
+        if out.len() > max {
+            return Ok(too_big(env, "concat_ws"));
+        }
     }
     Ok(Value::Bytes(out))
 }
 
-fn int_arg(v: &Value) -> i64 {
-    convert::to_i64(v)
+/// ELT(n, s1, s2, …): the n-th string; NULL when n is NULL or out of range.
+fn elt(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
+    let n = args[0].eval(r, env)?;
+    if n.is_null() {
+        return Ok(Value::Null);
+    }
+    let n = int_arg(&n);
+    if n < 1 || n >= args.len() as i128 {
+        return Ok(Value::Null);
+    }
+    args[n as usize].eval(r, env)
+}
+
+/// FIELD(x, a, b, …): the 1-based position of the first argument equal to x, else 0 (also
+/// when x is NULL).
+fn field(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>, coll: Collation) -> Result<Value> {
+    let x = args[0].eval(r, env)?;
+    if x.is_null() {
+        return Ok(Value::Int(0));
+    }
+    for (i, a) in args[1..].iter().enumerate() {
+        let y = a.eval(r, env)?;
+        if compare::compare(&x, &y, coll) == Some(Ordering::Equal) {
+            return Ok(Value::Int(i as i64 + 1));
+        }
+    }
+    Ok(Value::Int(0))
+}
+
+/// CHAR(n, …): each non-NULL argument's low 32 bits as big-endian bytes without leading
+/// zero bytes (0 gives one zero byte).
+fn char_fn(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
+    let mut out = Vec::with_capacity(args.len());
+    for a in args {
+        let v = a.eval(r, env)?;
+        if v.is_null() {
+            continue;
+        }
+        let n = (int_arg(&v) as u64 & 0xFFFF_FFFF) as u32;
+        let bytes = n.to_be_bytes();
+        let skip = (n.leading_zeros() / 8).min(3) as usize;
+        out.extend_from_slice(&bytes[skip..]);
+    }
+    Ok(Value::Bytes(out))
+}
+
+/// An integer argument as MySQL reads one: numbers rounded to the nearest integer (an
+/// unsigned value stays positive), strings by their leading integer digits; then within
+/// BIGINT / BIGINT UNSIGNED range.
+fn int_arg(v: &Value) -> i128 {
+    let n = match v {
+        Value::Bytes(b) => string_int_prefix(b),
+        other => convert::to_num(other).to_i128(),
+    };
+    n.clamp(i64::MIN as i128, u64::MAX as i128)
+}
+
+/// The integer at the start of a string (`' 12abc'` → 12, `'1.5'` → 1, `'x'` → 0).
+fn string_int_prefix(b: &[u8]) -> i128 {
+    let mut i = 0;
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    let neg = i < b.len() && b[i] == b'-';
+    if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
+        i += 1;
+    }
+    let mut n: i128 = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        n = (n * 10 + (b[i] - b'0') as i128).min(u64::MAX as i128 + 1);
+        i += 1;
+    }
+    if neg {
+        (-n).max(i64::MIN as i128)
+    } else {
+        n.min(i64::MAX as i128)
+    }
+}
+
+/// A length argument as a count: negative → 0, beyond memory → `usize::MAX`.
+fn count_arg(v: &Value) -> usize {
+    usize::try_from(int_arg(v).max(0)).unwrap_or(usize::MAX)
 }
 
 fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
     Ok(match f {
         Func::Concat => {
+            let max = max_packet(env);
             let mut out = Vec::new();
             for x in v {
                 out.extend_from_slice(&convert::to_text(x));
+                if out.len() > max {
+                    return Ok(too_big(env, "concat"));
+                }
             }
             Value::Bytes(out)
         }
@@ -682,51 +850,53 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::Lower => s(text(&v[0]).to_lowercase()),
         Func::Substring => substring(v),
         Func::Trim(side) => trim(v, side),
-        Func::Replace => {
-            let from = text(&v[1]);
-            if from.is_empty() {
-                v[0].clone()
-            } else {
-                s(text(&v[0]).replace(&from, &text(&v[2])))
-            }
-        }
+        Func::Replace => return replace(v, env),
+        Func::Insert => return insert(v, env),
         Func::Left => {
-            let n = int_arg(&v[1]).max(0) as usize;
-            s(chars_of(&v[0]).into_iter().take(n).collect())
+            let n = count_arg(&v[1]);
+            s(text(&v[0]).chars().take(n).collect())
         }
         Func::Right => {
             let c = chars_of(&v[0]);
-            let n = (int_arg(&v[1]).max(0) as usize).min(c.len());
+            let n = count_arg(&v[1]).min(c.len());
             s(c[c.len() - n..].iter().collect())
         }
         Func::Repeat => {
             let t = convert::to_text(&v[0]);
-            let n = int_arg(&v[1]).max(0) as usize;
-            if t.len().saturating_mul(n) > MAX_RESULT {
+            let n = count_arg(&v[1]);
+            if t.is_empty() || n == 0 {
+                return Ok(Value::Bytes(Vec::new()));
+            }
+            if t.len().saturating_mul(n) > max_packet(env) {
                 return Ok(too_big(env, "repeat"));
             }
             Value::Bytes(t.repeat(n))
         }
         Func::Reverse => s(text(&v[0]).chars().rev().collect()),
-        Func::Lpad | Func::Rpad => {
-            if int_arg(&v[1]) > MAX_RESULT as i64 {
-                return Ok(too_big(env, "lpad/rpad"));
-            }
-            pad(v, f == Func::Lpad)
-        }
-        Func::Instr => Value::Int(locate(&text(&v[1]), &text(&v[0]), 1)),
+        Func::Lpad | Func::Rpad => return pad(v, f == Func::Lpad, env),
+        Func::Instr => Value::Int(locate(&text(&v[1]), &text(&v[0]), None)),
         Func::Locate => {
-            let pos = v.get(2).map_or(1, int_arg);
+            let pos = v.get(2).map(int_arg);
             Value::Int(locate(&text(&v[0]), &text(&v[1]), pos))
         }
         Func::Space => {
-            let n = int_arg(&v[0]).max(0) as usize;
-            if n > MAX_RESULT {
+            let n = count_arg(&v[0]);
+            if n > max_packet(env) {
                 return Ok(too_big(env, "space"));
             }
             s(" ".repeat(n))
         }
         Func::Ascii => Value::Int(convert::to_text(&v[0]).first().copied().unwrap_or(0) as i64),
+        Func::Ord => {
+            let t = text(&v[0]);
+            let first = t.chars().next().map_or(0, |c| {
+                let mut buf = [0u8; 4];
+                c.encode_utf8(&mut buf)
+                    .bytes()
+                    .fold(0i64, |n, b| n << 8 | b as i64)
+            });
+            Value::Int(first)
+        }
         Func::Strcmp => Value::Int(
             match compare::compare_strings(
                 &convert::to_text(&v[0]),
@@ -739,8 +909,11 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             },
         ),
         Func::Hex => match &v[0] {
+            Value::Bytes(b) if b.len().saturating_mul(2) > max_packet(env) => {
+                return Ok(too_big(env, "hex"))
+            }
             Value::Bytes(b) => s(b.iter().map(|x| format!("{x:02X}")).collect()),
-            other => s(format!("{:X}", convert::to_num(other).to_i128() as u64)),
+            other => s(format!("{:X}", hex_int(other))),
         },
         Func::Abs => match convert::to_arith_num(&v[0]) {
             Num::I(i) => match i.checked_abs() {
@@ -803,14 +976,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 None => Value::Null,
             },
         },
-        Func::FromUnixtime => {
-            let n = convert::to_num(&v[0]).to_f64();
-            if n < 0.0 {
-                Value::Null
-            } else {
-                Value::DateTime(convert::datetime_from_unix(n as i64, 0))
-            }
-        }
+        Func::FromUnixtime => from_unixtime(&v[0], env),
         Func::DateOf => match convert::to_datetime(&v[0]) {
             Some((dt, _)) => Value::Date(dt.date),
             None => Value::Null,
@@ -828,13 +994,6 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 None => Value::Null,
             }
         }
-        Func::Sleep => {
-            let secs = convert::to_num(&v[0]).to_f64();
-            if secs > 0.0 {
-                std::thread::sleep(std::time::Duration::from_secs_f64(secs.min(3600.0)));
-            }
-            Value::Int(0)
-        }
         Func::DateDiff => match (convert::to_datetime(&v[0]), convert::to_datetime(&v[1])) {
             (Some((a, _)), Some((b, _))) => Value::Int(day_number(a.date) - day_number(b.date)),
             _ => Value::Null,
@@ -843,30 +1002,100 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
     })
 }
 
+/// Largest FROM_UNIXTIME argument (MariaDB 10.11: the 32-bit TIMESTAMP range).
+const MAX_UNIXTIME: i64 = 2_147_483_647;
+
+/// FROM_UNIXTIME(n): NULL for a negative n, NULL and warning 1292 past [`MAX_UNIXTIME`].
+fn from_unixtime(v: &Value, env: &Env<'_>) -> Value {
+    let n = convert::to_num(v).to_f64();
+    if n.is_nan() || n < 0.0 {
+        return Value::Null;
+    }
+    if n >= (MAX_UNIXTIME + 1) as f64 {
+        env.warn(
+            "Warning",
+            ErrorCode::TruncatedWrongValue,
+            format!(
+                "Truncated incorrect unixtime value: '{}'",
+                convert::to_string(v)
+            ),
+        );
+        return Value::Null;
+    }
+    Value::DateTime(convert::datetime_from_unix(n as i64, 0))
+}
+
 fn day_number(d: Date) -> i64 {
     convert::days_from_civil(d.year as i64, d.month.max(1) as u32, d.day.max(1) as u32)
 }
 
+/// SUBSTRING(s, pos[, len]): `pos` counts characters from 1 (negative: from the end);
+/// a position outside the string, or a length ≤ 0, gives ''.
 fn substring(v: &[Value]) -> Value {
     let c = chars_of(&v[0]);
-    let len = c.len() as i64;
+    let len = c.len() as i128;
     let pos = int_arg(&v[1]);
-    let start = if pos > 0 {
-        pos - 1
-    } else if pos < 0 {
-        len + pos
-    } else {
-        return Value::Bytes(Vec::new());
-    };
-    if start < 0 || start >= len {
-        return Value::Bytes(Vec::new());
-    }
     let count = v.get(2).map_or(len, int_arg);
-    if count <= 0 {
+    let start = match pos {
+        0 => return Value::Bytes(Vec::new()),
+        p if p > 0 => p - 1,
+        p => len + p,
+    };
+    if start < 0 || start >= len || count <= 0 {
         return Value::Bytes(Vec::new());
     }
-    let end = (start + count).min(len);
+    let end = start + count.min(len - start);
     s(c[start as usize..end as usize].iter().collect())
+}
+
+/// The number HEX() shows for a non-string: as BIGINT UNSIGNED (negatives in two's
+/// complement); a DOUBLE beyond the BIGINT range shows as all ones.
+fn hex_int(v: &Value) -> u64 {
+    match convert::to_num(v) {
+        Num::F(f) if f.is_nan() || f <= i64::MIN as f64 || f >= u64::MAX as f64 => u64::MAX,
+        n => n.to_i128().clamp(i64::MIN as i128, u64::MAX as i128) as u64,
+    }
+}
+
+/// REPLACE(s, from, to); NULL (and warning 1301) beyond max_allowed_packet.
+fn replace(v: &[Value], env: &Env<'_>) -> Result<Value> {
+    let from = text(&v[1]);
+    if from.is_empty() {
+        return Ok(v[0].clone());
+    }
+    let st = text(&v[0]);
+    let to = text(&v[2]);
+    let hits = st.matches(from.as_str()).count();
+    let size = (st.len() - hits * from.len()).saturating_add(hits.saturating_mul(to.len()));
+    if size > max_packet(env) {
+        return Ok(too_big(env, "replace"));
+    }
+    Ok(s(st.replace(&from, &to)))
+}
+
+/// INSERT(s, pos, len, new): `len` characters of `s` from `pos` replaced by `new`; `s` itself
+/// when `pos` is outside it; to the end when `len` is negative or past it.
+fn insert(v: &[Value], env: &Env<'_>) -> Result<Value> {
+    let c = chars_of(&v[0]);
+    let len = c.len() as i128;
+    let pos = int_arg(&v[1]);
+    if pos < 1 || pos > len {
+        return Ok(v[0].clone());
+    }
+    let start = (pos - 1) as usize;
+    let count = int_arg(&v[2]);
+    let end = if count < 0 || count > len - (pos - 1) {
+        c.len()
+    } else {
+        start + count as usize
+    };
+    let new = text(&v[3]);
+    let head: String = c[..start].iter().collect();
+    let tail: String = c[end..].iter().collect();
+    if head.len() + new.len() + tail.len() > max_packet(env) {
+        return Ok(too_big(env, "insert"));
+    }
+    Ok(s(head + &new + &tail))
 }
 
 fn trim(v: &[Value], side: TrimSide) -> Value {
@@ -889,48 +1118,70 @@ fn trim(v: &[Value], side: TrimSide) -> Value {
     s(t.to_string())
 }
 
-/// Longest string a function builds (MySQL: max_allowed_packet); longer results are NULL.
-const MAX_RESULT: usize = 16 << 20;
+/// The longest string a function builds: `max_allowed_packet` (the session's value, as in
+/// MariaDB); a longer result is NULL with warning 1301 ([`too_big`]).
+fn max_packet(env: &Env<'_>) -> usize {
+    let v = match env.sess.session_vars.get("max_allowed_packet") {
+        Some(Value::UInt(n)) => *n,
+        Some(Value::Int(n)) => (*n).max(0) as u64,
+        _ => env.ctx.vars.global_u64("max_allowed_packet"),
+    };
+    usize::try_from(v).unwrap_or(usize::MAX)
+}
 
+/// The result of a function that would exceed `max_allowed_packet`: NULL and warning 1301.
 fn too_big(env: &Env<'_>, func: &str) -> Value {
     env.warn(
         "Warning",
-        ErrorCode::Unknown,
-        format!("Result of {func}() was larger than max_allowed_packet (16777216) - truncated"),
+        ErrorCode::WarnAllowedPacketOverflowed,
+        format!(
+            "Result of {func}() was larger than max_allowed_packet ({}) - truncated",
+            max_packet(env)
+        ),
     );
     Value::Null
 }
 
-fn pad(v: &[Value], left: bool) -> Value {
-    let c = chars_of(&v[0]);
+/// LPAD / RPAD(s, n, pad): NULL for a negative length or an empty pad that is needed. A
+/// string at least `n` characters long is only cut (checked first, as MariaDB does); a padded
+/// result that could exceed `max_allowed_packet` (counted as 4 bytes a character, as MariaDB
+/// does for utf8mb4) is NULL with warning 1301.
+fn pad(v: &[Value], left: bool, env: &Env<'_>) -> Result<Value> {
     let n = int_arg(&v[1]);
     if n < 0 {
-        return Value::Null;
+        return Ok(Value::Null);
+    }
+    let c = chars_of(&v[0]);
+    if c.len() as i128 >= n {
+        return Ok(s(c[..n as usize].iter().collect()));
+    }
+    if n.saturating_mul(4) > max_packet(env) as i128 {
+        return Ok(too_big(env, if left { "lpad" } else { "rpad" }));
     }
     let n = n as usize;
-    if c.len() >= n {
-        return s(c[..n].iter().collect());
-    }
     let p = chars_of(&v[2]);
     if p.is_empty() {
-        return Value::Null;
+        return Ok(Value::Null);
     }
     let fill: String = p.iter().cycle().take(n - c.len()).collect();
     let body: String = c.iter().collect();
-    s(if left { fill + &body } else { body + &fill })
+    Ok(s(if left { fill + &body } else { body + &fill }))
 }
 
-/// 1-based position of `needle` in `hay` at or after `pos` (case-insensitive), 0 if absent.
-fn locate(needle: &str, hay: &str, pos: i64) -> i64 {
-    if pos < 1 {
-        return 0;
+/// 1-based position of `needle` in `hay` (case-insensitive), 0 if absent. With a start
+/// position (LOCATE's third argument), the search starts there, and a position ≤ 0 or past
+/// the end of `hay` finds nothing.
+fn locate(needle: &str, hay: &str, pos: Option<i128>) -> i64 {
+    let start = match pos {
+        None => 0,
+        Some(p) if p < 1 || p > hay.len() as i128 => return 0,
+        Some(p) => (p - 1) as usize,
+    };
+    if needle.is_empty() {
+        return start as i64 + 1;
     }
     let h: Vec<u32> = hay.chars().map(compare::general_ci_weight).collect();
     let n: Vec<u32> = needle.chars().map(compare::general_ci_weight).collect();
-    let start = (pos - 1) as usize;
-    if n.is_empty() {
-        return if start <= h.len() { pos } else { 0 };
-    }
     (start..h.len())
         .find(|&i| h[i..].starts_with(&n))
         .map_or(0, |i| i as i64 + 1)
@@ -964,7 +1215,7 @@ fn round(v: &[Value], round: bool) -> Result<Value> {
             Value::Double(if y.is_finite() { y } else { x })
         }
         Num::D(x) => {
-            let places = d.clamp(-200, MAX_SCALE as i64) as i32;
+            let places = d.clamp(-200, MAX_SCALE as i128) as i32;
             match x.round_to(places, mode) {
                 Ok(r) => Value::Decimal(r),
                 Err(_) => {

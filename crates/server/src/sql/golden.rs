@@ -300,7 +300,7 @@ impl Runner {
                     let out = vec![format!(
                         "prepared params={} columns={}",
                         p.params,
-                        p.columns
+                        p.columns()
                             .iter()
                             .map(|c| format!("{}:{}", c.name, c.column_type.0))
                             .collect::<Vec<_>>()
@@ -344,7 +344,7 @@ impl Runner {
             if let Ok(QueryResult::Rows { columns, .. }) = &r {
                 assert_eq!(
                     columns.len(),
-                    p.columns.len(),
+                    p.columns().len(),
                     "execute metadata differs from prepare"
                 );
             }

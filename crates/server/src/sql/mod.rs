@@ -37,7 +37,12 @@
 //! window functions, views, stored programs, triggers, ALTER TABLE other than
 //! ADD / DROP INDEX and AUTO_INCREMENT = n, KILL, SHOW PROCESSLIST, REGEXP, INTERVAL
 //! arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns, TEMPORARY tables, foreign keys,
-//! grants finer than ALL per database, `FOR UPDATE OF`.
+//! grants finer than ALL per database, `FOR UPDATE OF`. Every clause is honoured or refused
+//! (`surface.rs`; the table is `docs/architecture/sql-surface.md`).
+//!
+//! Expressions of any length and nesting are safe: the parser's dialect keeps trees shallow
+//! (`dialect.rs`), the binder walks operator chains iteratively and limits nesting (1436), and
+//! binding and evaluation grow their stack as needed.
 //!
 //! Tests: `testscripts/*.test` are golden scripts run by `golden.rs` against a real
 //! `ServerContext` (see there for the format; `UPDATE_GOLDEN=1` rewrites the expectations).
@@ -47,6 +52,7 @@ mod binlog_admin;
 mod coldef;
 mod compare;
 mod convert;
+mod dialect;
 mod env;
 mod exec_admin;
 mod exec_ddl;
@@ -58,6 +64,7 @@ mod parse;
 mod plan;
 mod show;
 mod sqltype;
+mod surface;
 mod virtual_tables;
 
 #[cfg(test)]
@@ -122,19 +129,40 @@ impl QueryResult {
 }
 
 /// A prepared statement: parsed and bound once.
+///
+/// What it keeps is what executing it needs, not what preparing it built: a statement with a
+/// plan keeps the plan and its text (parsed again only if a table of the plan changes), not
+/// the syntax tree, which costs tens of times the text (a select list of 500 000 columns:
+/// about 400 bytes of tree per column, against 100 of plan).
 pub struct Prepared {
     /// The statement's text (INNODB_TRX shows it while it runs).
     text: Arc<str>,
     /// Number of `?` parameters.
     pub params: usize,
-    /// The result columns (empty for statements that return an OK packet).
-    pub columns: Vec<ColumnDefinition>,
     state: Mutex<PrepState>,
 }
 
-struct PrepState {
-    parsed: Arc<Parsed>,
-    plan: Option<Arc<Plan>>,
+enum PrepState {
+    /// SELECT / INSERT / REPLACE / UPDATE / DELETE (the plan holds the result columns).
+    Bound { plan: Arc<Plan> },
+    /// Everything else runs from its parsed form; the result columns, if known at prepare.
+    Parsed(Arc<Parsed>, Vec<ColumnDefinition>),
+}
+
+impl Prepared {
+    /// The result columns (empty for statements that return an OK packet).
+    pub fn columns(&self) -> Vec<ColumnDefinition> {
+        match &*self.state.lock() {
+            PrepState::Bound { plan, .. } => plan.columns(),
+            PrepState::Parsed(_, columns) => columns.clone(),
+        }
+    }
+}
+
+/// What one execution of a prepared statement runs.
+enum PrepForm {
+    Bound(Arc<Plan>),
+    Parsed(Arc<Parsed>),
 }
 
 /// A bound statement.
@@ -181,14 +209,14 @@ pub fn execute_text(
     sess: &mut SessionState,
     sql: &str,
 ) -> Result<QueryResult> {
-    let parsed = match parse::parse(sql) {
+    let parsed = match parse::parse(sql).and_then(|p| crate::memory::check(0).map(|_| p)) {
         Ok(p) => p,
         Err(e) => {
             record_error(sess, &e);
             return Err(e);
         }
     };
-    let prev = start_statement(ctx, sess, &parsed, sql);
+    let prev = start_statement(ctx, sess, parsed.stmt.keeps_warnings(), sql);
     let r = (|| {
         if let Some(plan) = bind_plan(ctx, sess, &parsed, prev)? {
             return execute_plan(ctx, sess, &plan, &[], prev);
@@ -201,23 +229,25 @@ pub fn execute_text(
 /// Parse and bind a statement once (COM_STMT_PREPARE).
 pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<Prepared> {
     let parsed = parse::parse(sql)?;
+    crate::memory::check(0)?;
     if let Stmt::Unsupported(what) = &parsed.stmt {
         return Err(Error::unsupported(what));
     }
     let prev = sess.warnings.len();
-    let plan = bind_plan(ctx, sess, &parsed, prev)?;
-    let columns = match &plan {
-        Some(p) => p.columns(),
-        None => generic_columns(ctx, sess, &parsed)?,
+    let params = parsed.params.len();
+    let state = match bind_plan(ctx, sess, &parsed, prev)? {
+        Some(plan) => PrepState::Bound {
+            plan: Arc::new(plan),
+        },
+        None => {
+            let columns = generic_columns(ctx, sess, &parsed)?;
+            PrepState::Parsed(Arc::new(parsed), columns)
+        }
     };
     Ok(Prepared {
         text: sql.into(),
-        params: parsed.params.len(),
-        columns,
-        state: Mutex::new(PrepState {
-            parsed: Arc::new(parsed),
-            plan: plan.map(Arc::new),
-        }),
+        params,
+        state: Mutex::new(state),
     })
 }
 
@@ -236,19 +266,39 @@ pub fn execute_prepared(
         record_error(sess, &e);
         return Err(e);
     }
-    let (parsed, plan) = match current_plan(ctx, sess, stmt) {
+    let form = match current_form(ctx, sess, stmt) {
         Ok(x) => x,
         Err(e) => {
             record_error(sess, &e);
             return Err(e);
         }
     };
-    let prev = start_statement(ctx, sess, &parsed, &stmt.text);
-    let r = match &plan {
-        Some(p) => execute_plan(ctx, sess, p, params, prev),
-        None => run_other(ctx, sess, &parsed, params, prev),
+    let r = match &form {
+        PrepForm::Bound(p) => {
+            let prev = start_statement(ctx, sess, false, &stmt.text);
+            execute_plan(ctx, sess, p, params, prev)
+        }
+        PrepForm::Parsed(parsed) => {
+            let prev = start_statement(ctx, sess, parsed.stmt.keeps_warnings(), &stmt.text);
+            run_other(ctx, sess, parsed, params, prev)
+        }
     };
     finish(sess, r)
+}
+
+/// Run `f` with a statement environment's `warn` (code 1292), then apply its effects to
+/// `sess` as a statement would (tests of what a statement may leave behind).
+#[cfg(test)]
+pub fn env_for_tests(ctx: &ServerContext, sess: &mut SessionState, f: impl FnOnce(&dyn Fn(&str))) {
+    let env = Env::new(ctx, SessView::of(sess, 0), &[]);
+    f(&|m: &str| env.warn("Warning", ErrorCode::TruncatedWrongValue, m));
+    env.into_effects().apply(sess);
+}
+
+/// Parse only (tests that measure the parser).
+#[cfg(test)]
+pub fn parse_for_tests(sql: &str) -> bool {
+    parse::parse(sql).is_ok()
 }
 
 /// COM_FIELD_LIST: the columns of a table of the current database.
@@ -263,17 +313,17 @@ pub fn field_list(
 
 // ---------------------------------------------------------------------------------------------
 
-/// Reset the warning list for a new statement; tell the open transaction a statement starts
-/// (READ COMMITTED: a fresh read view) and what it runs (INNODB_TRX). Returns the previous
-/// warning count (@@warning_count).
+/// Reset the warning list for a new statement (unless it keeps them: SHOW WARNINGS); tell the
+/// open transaction a statement starts (READ COMMITTED: a fresh read view) and what it runs
+/// (INNODB_TRX). Returns the previous warning count (@@warning_count).
 fn start_statement(
     ctx: &ServerContext,
     sess: &mut SessionState,
-    parsed: &Parsed,
+    keeps_warnings: bool,
     text: &str,
 ) -> usize {
     let prev = sess.warnings.len();
-    if !parsed.stmt.keeps_warnings() {
+    if !keeps_warnings {
         sess.warnings.clear();
     }
     sess.trx_slot(ctx).set_query(Some(text));
@@ -306,30 +356,35 @@ fn finish(sess: &mut SessionState, r: Result<QueryResult>) -> Result<QueryResult
     r
 }
 
-/// The prepared statement's plan, bound again if its table changed.
-fn current_plan(
-    ctx: &ServerContext,
-    sess: &SessionState,
-    stmt: &Prepared,
-) -> Result<(Arc<Parsed>, Option<Arc<Plan>>)> {
+/// What the prepared statement runs: its plan (parsed and bound again if a table of it
+/// changed), or its parsed form.
+fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Result<PrepForm> {
     let mut st = stmt.state.lock();
-    if st.plan.as_ref().is_some_and(|p| p.is_stale()) {
-        let plan = bind_plan(ctx, sess, &st.parsed, sess.warnings.len())?;
-        let columns = plan.as_ref().map(Plan::columns).unwrap_or_default();
-        let same = columns.len() == stmt.columns.len()
-            && columns
-                .iter()
-                .zip(&stmt.columns)
-                .all(|(a, b)| a.column_type == b.column_type && a.name == b.name);
-        if !same {
-            return Err(Error::new(
-                ErrorCode::Unknown,
-                "Prepared statement needs to be re-prepared",
-            ));
-        }
-        st.plan = plan.map(Arc::new);
+    let plan = match &*st {
+        PrepState::Parsed(parsed, _) => return Ok(PrepForm::Parsed(parsed.clone())),
+        PrepState::Bound { plan } if plan.is_stale() => plan,
+        PrepState::Bound { plan } => return Ok(PrepForm::Bound(plan.clone())),
+    };
+    let parsed = parse::parse(&stmt.text)?;
+    let fresh = bind_plan(ctx, sess, &parsed, sess.warnings.len())?
+        .ok_or_else(|| Error::internal("a prepared statement lost its plan"))?;
+    let (old, new) = (plan.columns(), fresh.columns());
+    let same = old.len() == new.len()
+        && old
+            .iter()
+            .zip(&new)
+            .all(|(a, b)| a.column_type == b.column_type && a.name == b.name);
+    if !same {
+        return Err(Error::new(
+            ErrorCode::Unknown,
+            "Prepared statement needs to be re-prepared",
+        ));
     }
-    Ok((st.parsed.clone(), st.plan.clone()))
+    let fresh = Arc::new(fresh);
+    *st = PrepState::Bound {
+        plan: fresh.clone(),
+    };
+    Ok(PrepForm::Bound(fresh))
 }
 
 /// Bind SELECT / INSERT / UPDATE / DELETE; None for statements that run without a plan.
@@ -342,9 +397,10 @@ fn bind_plan(
     let Stmt::Sql(st) = &parsed.stmt else {
         return Ok(None);
     };
-    let env = Env::new(ctx, SessView::of(sess, prev), &[]);
+    surface::check(st)?;
+    let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
     let params = &parsed.params;
-    Ok(Some(match st.as_ref() {
+    let plan = match st.as_ref() {
         Statement::Query(q) => Plan::Select(exec_select::plan_select(
             &env,
             params,
@@ -356,7 +412,10 @@ fn bind_plan(
         Statement::Update(u) => Plan::Update(exec_dml::plan_update(&env, params, u)?),
         Statement::Delete(d) => Plan::Delete(exec_dml::plan_delete(&env, params, d)?),
         _ => return Ok(None),
-    }))
+    };
+    // A plan is about as large as its syntax tree again: within the statement's budget.
+    crate::memory::check(0)?;
+    Ok(Some(plan))
 }
 
 fn execute_plan(
@@ -470,7 +529,7 @@ fn run_other(
 ) -> Result<QueryResult> {
     let count = |c: StatusCounter| ctx.status.incr(c);
     match &parsed.stmt {
-        Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev, parsed.ddl_text.as_deref()),
+        Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev, parsed),
         Stmt::Begin {
             read_only,
             consistent_snapshot,
@@ -506,7 +565,7 @@ fn run_other(
         }
         Stmt::Set(items) => {
             count(StatusCounter::ComSet);
-            exec_admin::set(ctx, sess, items, params, &parsed.params)?;
+            exec_admin::set(ctx, sess, items, params, parsed)?;
             Ok(QueryResult::ok())
         }
         Stmt::SetNames { charset, collation } => {
@@ -530,7 +589,8 @@ fn run_other(
         }
         Stmt::Show(s) => {
             count(StatusCounter::ComShow);
-            let env = Env::new(ctx, SessView::of(sess, prev), params);
+            let env =
+                Env::new(ctx, SessView::of(sess, prev), params).with_set_aside(&parsed.set_aside);
             show::show(&env, &sess.warnings, s)
         }
         Stmt::Describe { db, table } => {
@@ -547,7 +607,7 @@ fn run_other(
             if_not_exists,
         } => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), |env| {
+            ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), &[], |env| {
                 exec_ddl::create_database(env, name, *if_not_exists)
             })?;
             Ok(QueryResult::affected(1))
@@ -555,7 +615,7 @@ fn run_other(
         Stmt::DropDatabase { name, if_exists } => {
             count(StatusCounter::ComOther);
             let tables = ctx.engine.tables(name).map(|t| t.len() as u64).unwrap_or(0);
-            ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), |env| {
+            ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), &[], |env| {
                 exec_ddl::drop_database(env, name, *if_exists)
             })?;
             if sess.db.as_deref() == Some(name.as_str()) {
@@ -617,35 +677,74 @@ fn run_other(
         }
         Stmt::Do(exprs) => {
             count(StatusCounter::ComOther);
-            exec_admin::do_exprs(ctx, sess, exprs, params, &parsed.params)?;
+            exec_admin::do_exprs(ctx, sess, exprs, params, parsed)?;
             Ok(QueryResult::ok())
         }
         Stmt::Unsupported(what) => Err(Error::unsupported(what)),
     }
 }
 
-/// Run a DDL step: implicit commit, then the step with the session's environment.
+/// Run a DDL step: implicit commit, then the step with the session's environment, then its
+/// log record. The statement is all or nothing: if the step fails part way, or its log write
+/// fails (the log then says it did not happen), its catalog changes are undone
+/// ([`crate::storage::DdlUndo`]). One DDL statement runs at a time, and no checkpoint
+/// snapshots while one is undecided (`CommitPipeline::lock_ddl`).
 fn ddl(
     ctx: &ServerContext,
     sess: &mut SessionState,
     prev: usize,
     text: Option<&str>,
+    set_aside: &[sqlparser::ast::Expr],
     f: impl FnOnce(&Env<'_>) -> Result<()>,
 ) -> Result<()> {
     sess.commit(ctx)?;
+    let _one_at_a_time = ctx.pipeline.lock_ddl();
+    let undo = crate::storage::DdlUndo::begin(&ctx.engine);
     let db = sess.db.clone();
     let (r, effects) = {
-        let env = Env::new(ctx, SessView::of(sess, prev), &[]);
+        let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(set_aside);
         let r = f(&env);
         (r, env.into_effects())
     };
-    r?;
-    effects.apply(sess);
     // Logged after it took effect: a crash in between loses an unacknowledged DDL.
-    if let Some(text) = text {
-        crate::session::commit::log_ddl(ctx, sess, db.as_deref(), text)?;
+    let log = |text: &str| crate::session::commit::log_ddl(ctx, sess, db.as_deref(), text);
+    let (keep, result) = match r {
+        Ok(()) => match text.map_or(Ok(()), log) {
+            Ok(()) => (true, Ok(())),
+            Err(e) => (false, Err(e)),
+        },
+        // A DROP TABLE list with a missing table: as MariaDB, the tables that existed stay
+        // dropped (and are logged), and the statement reports the missing ones.
+        Err(e) => match undo
+            .dropped_tables()
+            .filter(|t| !t.is_empty() && text.is_some())
+        {
+            Some(tables) => match log(&drop_tables_text(&tables)) {
+                Ok(()) => (true, Err(e)),
+                Err(log_failed) => (false, Err(log_failed)),
+            },
+            None => (false, Err(e)),
+        },
+    };
+    if keep {
+        undo.keep();
+    } else {
+        undo.revert();
     }
-    Ok(())
+    if result.is_ok() {
+        effects.apply(sess);
+    }
+    result
+}
+
+/// `DROP TABLE `db`.`t`, …` for the log.
+fn drop_tables_text(tables: &[(String, String)]) -> String {
+    let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
+    let names: Vec<String> = tables
+        .iter()
+        .map(|(db, t)| format!("{}.{}", quote(db), quote(t)))
+        .collect();
+    format!("DROP TABLE {}", names.join(","))
 }
 
 fn run_sql_ddl(
@@ -653,17 +752,24 @@ fn run_sql_ddl(
     sess: &mut SessionState,
     st: &Statement,
     prev: usize,
-    text: Option<&str>,
+    parsed: &Parsed,
 ) -> Result<QueryResult> {
+    let text = parsed.ddl_text.as_deref();
+    let aside = parsed.set_aside.as_slice();
+    surface::check(st)?;
     let count = |c: StatusCounter| ctx.status.incr(c);
     match st {
         Statement::CreateTable(ct) => {
             count(StatusCounter::ComCreateTable);
-            ddl(ctx, sess, prev, text, |env| exec_ddl::create_table(env, ct))?;
+            ddl(ctx, sess, prev, text, aside, |env| {
+                exec_ddl::create_table(env, ct)
+            })?;
         }
         Statement::CreateIndex(ci) => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, text, |env| exec_ddl::create_index(env, ci))?;
+            ddl(ctx, sess, prev, text, aside, |env| {
+                exec_ddl::create_index(env, ci)
+            })?;
         }
         Statement::Drop {
             object_type,
@@ -678,7 +784,7 @@ fn run_sql_ddl(
                     return Err(Error::unsupported("TEMPORARY tables"));
                 }
                 count(StatusCounter::ComDropTable);
-                ddl(ctx, sess, prev, text, |env| {
+                ddl(ctx, sess, prev, text, aside, |env| {
                     exec_ddl::drop_tables(env, names, *if_exists)
                 })?;
             }
@@ -687,7 +793,7 @@ fn run_sql_ddl(
                 let Some(t) = table else {
                     return Err(Error::parse("", 1));
                 };
-                ddl(ctx, sess, prev, text, |env| {
+                ddl(ctx, sess, prev, text, aside, |env| {
                     exec_ddl::drop_index(env, names, t, *if_exists)
                 })?;
             }
@@ -696,17 +802,21 @@ fn run_sql_ddl(
         Statement::Truncate(t) if exec_ddl::truncates_system_tables(sess, t)? => {
             // performance_schema summaries: reset, not logged (nothing to replay).
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, None, |env| {
+            ddl(ctx, sess, prev, None, aside, |env| {
                 exec_ddl::truncate_system(env, t)
             })?;
         }
         Statement::Truncate(t) => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, text, |env| exec_ddl::truncate(env, t))?;
+            ddl(ctx, sess, prev, text, aside, |env| {
+                exec_ddl::truncate(env, t)
+            })?;
         }
         Statement::AlterTable(at) => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, text, |env| exec_ddl::alter_table(env, at))?;
+            ddl(ctx, sess, prev, text, aside, |env| {
+                exec_ddl::alter_table(env, at)
+            })?;
         }
         Statement::CreateView(_) => return Err(Error::unsupported("views")),
         other => {
@@ -771,7 +881,10 @@ mod tests {
     }
 
     fn plan_of(p: &Prepared) -> Arc<Plan> {
-        p.state.lock().plan.clone().expect("bound plan")
+        match &*p.state.lock() {
+            PrepState::Bound { plan, .. } => plan.clone(),
+            PrepState::Parsed(..) => panic!("not bound"),
+        }
     }
 
     #[test]

@@ -10,8 +10,10 @@
 //! Errors are 1064 with MySQL's "near '…' at line N" text; empty text is 1065; text with more
 //! than one statement (`a; b`) is 1064 (multi-statements are not offered).
 
+use super::dialect::{ShallowMySql, MAX_NESTING};
 use crate::error::{Error, Result};
 use crate::storage::WaitPolicy;
+use crate::types::Collation;
 use cohort_protocol::ErrorCode;
 use sqlparser::ast::{self, Statement};
 use sqlparser::dialect::MySqlDialect;
@@ -31,6 +33,9 @@ pub struct Parsed {
     pub share_lock: Option<WaitPolicy>,
     /// The statement text, kept for statements that are written to the log as text (DDL).
     pub ddl_text: Option<String>,
+    /// Expression nodes set aside to keep the tree shallow (see `dialect.rs`): the binder
+    /// follows the placeholders in `stmt` to them.
+    pub set_aside: Vec<ast::Expr>,
 }
 
 /// `'user'@'host'`.
@@ -255,14 +260,33 @@ pub fn parse(sql: &str) -> Result<Parsed> {
         .collect();
     let item_texts = select_item_texts(&tokens);
     rewrite_mod_operator(&mut tokens);
+    rewrite_pipes_operator(&mut tokens);
     let first = first_word(&tokens);
-    let strip_zerofill = first.as_deref() == Some("CREATE");
-    if strip_zerofill {
-        tokens.retain(|t| !is_word(&t.token, "ZEROFILL"));
+    if let Some(what) = refused_by_keyword(&tokens, first.as_deref()) {
+        return Ok(Parsed {
+            stmt: Stmt::Unsupported(what.to_string()),
+            item_texts,
+            params,
+            share_lock,
+            ddl_text: None,
+            set_aside: Vec::new(),
+        });
     }
-    let mut p = Parser::new(&dialect).with_tokens_with_locations(tokens);
-    let stmt = parse_statement(&mut p, first.as_deref()).map_err(|e| parser_error(sql, e))?;
-    expect_end(&mut p).map_err(|e| parser_error(sql, e))?;
+    strip_no_op_modifiers(&mut tokens, first.as_deref());
+    let words = tokens.iter().filter(|t| !is_trivia(&t.token)).count();
+    let shallow = ShallowMySql::new(words);
+    let stmt = {
+        let mut p = Parser::new(&shallow)
+            .with_recursion_limit(MAX_NESTING)
+            .with_tokens_with_locations(tokens);
+        let stmt = parse_statement(&mut p, first.as_deref())
+            .and_then(|s| expect_end(&mut p).map(|_| s))
+            .map_err(|e| match shallow.nesting_exceeded() {
+                true => parser_error(sql, ParserError::RecursionLimitExceeded, &p),
+                false => parser_error(sql, e, &p),
+            })?;
+        stmt
+    };
     let ddl_text = is_logged_as_text(&stmt).then(|| sql.to_string());
     Ok(Parsed {
         stmt,
@@ -270,6 +294,7 @@ pub fn parse(sql: &str) -> Result<Parsed> {
         params,
         share_lock,
         ddl_text,
+        set_aside: shallow.into_set_aside(),
     })
 }
 
@@ -338,6 +363,79 @@ fn strip_share_lock(tokens: &mut Vec<TokenWithSpan>) -> Option<WaitPolicy> {
         return Some(wait);
     }
     None
+}
+
+/// Clauses refused by a keyword alone, before parsing: `ZEROFILL` (values padded on output),
+/// `PARTITION BY` (partitioned tables), `UPDATE IGNORE` / `DELETE IGNORE` (errors turned
+/// into warnings row by row).
+fn refused_by_keyword(tokens: &[TokenWithSpan], first: Option<&str>) -> Option<&'static str> {
+    let words = || tokens.iter().filter(|t| !is_trivia(&t.token));
+    match first {
+        Some("CREATE") => {
+            if words().any(|t| is_word(&t.token, "ZEROFILL")) {
+                return Some("ZEROFILL");
+            }
+            let mut depth = 0i32;
+            for t in words() {
+                match t.token {
+                    Token::LParen => depth += 1,
+                    Token::RParen => depth -= 1,
+                    _ if depth == 0 && is_word(&t.token, "PARTITION") => {
+                        return Some("partitioned tables")
+                    }
+                    _ => {}
+                }
+            }
+            None
+        }
+        Some("ALTER") if words().any(|t| is_word(&t.token, "ZEROFILL")) => Some("ZEROFILL"),
+        Some("UPDATE" | "DELETE") => {
+            let head: Vec<&Token> = words().skip(1).take(3).map(|t| &t.token).collect();
+            head.iter()
+                .take_while(|t| {
+                    ["LOW_PRIORITY", "QUICK", "IGNORE"]
+                        .iter()
+                        .any(|w| is_word(t, w))
+                })
+                .any(|t| is_word(t, "IGNORE"))
+                .then_some("UPDATE IGNORE / DELETE IGNORE")
+        }
+        _ => None,
+    }
+}
+
+/// `UPDATE LOW_PRIORITY`, `DELETE [LOW_PRIORITY] [QUICK]`: they only matter to engines with
+/// table locks (and MyISAM indexes); with row locks MariaDB does nothing with them either.
+/// `sqlparser` does not know them, so they are taken out here.
+fn strip_no_op_modifiers(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) {
+    let words: &[&str] = match first {
+        Some("UPDATE") => &["LOW_PRIORITY"],
+        Some("DELETE") => &["LOW_PRIORITY", "QUICK"],
+        _ => return,
+    };
+    let Some(start) = tokens.iter().position(|t| !is_trivia(&t.token)) else {
+        return;
+    };
+    let mut i = start + 1;
+    while i < tokens.len() {
+        if is_trivia(&tokens[i].token) {
+            i += 1;
+        } else if words.iter().any(|w| is_word(&tokens[i].token, w)) {
+            tokens.remove(i);
+        } else {
+            break;
+        }
+    }
+}
+
+/// `a || b` is `a OR b` (the default sql_mode has no PIPES_AS_CONCAT), with OR's precedence:
+/// sqlparser would parse it as string concatenation, binding tighter than `+`.
+fn rewrite_pipes_operator(tokens: &mut [TokenWithSpan]) {
+    for t in tokens.iter_mut() {
+        if t.token == Token::StringConcat {
+            t.token = Token::make_keyword("OR");
+        }
+    }
 }
 
 /// `a MOD b` (not `MOD(a, b)`) is the `%` operator; sqlparser only knows the function form.
@@ -490,7 +588,24 @@ fn syntax_error(sql: &str, at: Option<Location>) -> Error {
 }
 
 /// Map a sqlparser error (whose text ends with "at Line: L, Column: C") to 1064.
-fn parser_error(sql: &str, e: ParserError) -> Error {
+fn parser_error(sql: &str, e: ParserError, p: &Parser<'_>) -> Error {
+    if let ParserError::RecursionLimitExceeded = e {
+        // MariaDB says "memory exhausted near …" when its parser stack overflows.
+        let loc = p.peek_token().span.start;
+        let off = if loc.line > 0 {
+            offset_of(sql, loc)
+        } else {
+            sql.len()
+        };
+        let near: String = sql[off..].chars().take(80).collect();
+        return Error::new(
+            ErrorCode::ParseError,
+            format!(
+                "Expressions nested more than {MAX_NESTING} levels deep near '{near}' at line {}",
+                loc.line.max(1)
+            ),
+        );
+    }
     let msg = e.to_string();
     let loc = msg.rfind("at Line: ").and_then(|p| {
         let rest = &msg[p + "at Line: ".len()..];
@@ -669,6 +784,9 @@ fn skip_rest(p: &mut Parser<'_>) {
     }
 }
 
+/// `START TRANSACTION [READ WRITE | WITH CONSISTENT SNAPSHOT], …`: a consistent snapshot is
+/// what MariaDB does under READ COMMITTED too (nothing: each statement reads the latest
+/// committed data). `READ ONLY` (writes refused with 1792) is not implemented: refused.
 fn parse_start(p: &mut Parser<'_>) -> PResult<Stmt> {
     p.next_token();
     expect_word(p, "TRANSACTION")?;
@@ -1146,7 +1264,9 @@ fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
             p.next_token();
             let if_not_exists = eat_seq(p, &["IF", "NOT", "EXISTS"]);
             let name = ident(p)?;
-            skip_database_options(p)?;
+            if let Some(refused) = database_options(p)? {
+                return Ok(refused);
+            }
             Ok(Stmt::CreateDatabase {
                 name,
                 if_not_exists,
@@ -1157,7 +1277,12 @@ fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
             p.next_token();
             let if_not_exists = eat_seq(p, &["IF", "NOT", "EXISTS"]);
             let users = parse_users_with_password(p)?;
-            skip_rest(p);
+            if p.peek_token().token != Token::EOF {
+                return Ok(unsupported(
+                    p,
+                    "account options (REQUIRE, WITH …, PASSWORD …, ACCOUNT …)",
+                ));
+            }
             Ok(Stmt::CreateUser {
                 users,
                 if_not_exists,
@@ -1175,15 +1300,33 @@ fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
     }
 }
 
-/// `[DEFAULT] CHARACTER SET [=] x`, `[DEFAULT] COLLATE [=] x`: accepted and ignored.
-fn skip_database_options(p: &mut Parser<'_>) -> PResult<()> {
+/// `[DEFAULT] CHARACTER SET [=] x`, `[DEFAULT] COLLATE [=] x`: every database is utf8mb4, so
+/// utf8mb4 (and its utf8 / utf8mb3 names) with general_ci or bin are honoured; anything else
+/// is refused (the returned statement).
+fn database_options(p: &mut Parser<'_>) -> PResult<Option<Stmt>> {
     loop {
         eat(p, "DEFAULT");
-        if eat_seq(p, &["CHARACTER", "SET"]) || eat(p, "CHARSET") || eat(p, "COLLATE") {
-            let _ = p.consume_token(&Token::Eq);
-            ident(p)?;
+        let collation = if eat_seq(p, &["CHARACTER", "SET"]) || eat(p, "CHARSET") {
+            false
+        } else if eat(p, "COLLATE") {
+            true
         } else {
-            return Ok(());
+            return Ok(None);
+        };
+        let _ = p.consume_token(&Token::Eq);
+        let name = match p.next_token().token {
+            Token::Word(w) => w.value,
+            Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s,
+            _ => return unexpected(p, "character set or collation name"),
+        };
+        let ok = if collation {
+            super::exec_ddl::collation_named(&name).is_ok_and(|c| c != Collation::Binary)
+        } else {
+            super::exec_ddl::charset_named(&name).is_ok_and(|c| c != Collation::Binary)
+        };
+        if !ok {
+            let what = format!("databases in {name} (every database is utf8mb4)");
+            return Ok(Some(unsupported(p, &what)));
         }
     }
 }
@@ -1225,7 +1368,12 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
             p.next_token();
             let if_exists = eat_seq(p, &["IF", "EXISTS"]);
             let users = parse_users_with_password(p)?;
-            skip_rest(p);
+            if p.peek_token().token != Token::EOF {
+                return Ok(unsupported(
+                    p,
+                    "account options (REQUIRE, WITH …, PASSWORD …, ACCOUNT …)",
+                ));
+            }
             Ok(Stmt::AlterUser { users, if_exists })
         }
         Some("DATABASE") | Some("SCHEMA") => {
@@ -1237,7 +1385,10 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
             ) {
                 ident(p)?;
             }
-            skip_database_options(p)?;
+            if let Some(refused) = database_options(p)? {
+                return Ok(refused);
+            }
+            // utf8mb4 with general_ci / bin: what every database already is.
             Ok(Stmt::Flush { binary_logs: false })
         }
         Some("TABLE") => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
@@ -1450,11 +1601,20 @@ fn parse_describe(p: &mut Parser<'_>) -> PResult<Stmt> {
         return Ok(unsupported(p, "EXPLAIN of statements"));
     }
     let (db, table) = qualified(p)?;
-    // An optional column name or pattern: accepted, the whole table is described.
-    if !matches!(p.peek_token().token, Token::EOF) {
-        p.next_token();
-    }
-    Ok(Stmt::Describe { db, table })
+    // `DESCRIBE t col` / `DESCRIBE t 'pattern'`: SHOW COLUMNS … LIKE.
+    let pattern = match p.peek_token().token {
+        Token::EOF => return Ok(Stmt::Describe { db, table }),
+        Token::Word(w) => w.value,
+        Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s,
+        _ => return unexpected(p, "column name or pattern"),
+    };
+    p.next_token();
+    Ok(Stmt::Show(Show::Columns {
+        full: false,
+        db,
+        table,
+        filter: ShowFilter::Like(pattern),
+    }))
 }
 
 #[cfg(test)]
@@ -1483,6 +1643,28 @@ mod tests {
             e.message()
         );
         assert!(parse("SELECT 1;").is_ok());
+    }
+
+    /// Past the nesting limit the parse fails with the nesting error, at once: the parser's
+    /// keyword-as-identifier fallbacks must not descend again at every level (a 5000-deep CASE
+    /// nest took seconds and ended in a generic syntax error).
+    #[test]
+    fn nesting_limit_fails_fast_with_its_own_error() {
+        for (open, close) in [("CASE WHEN 1 THEN ", " END"), ("(", ")"), ("ABS(", ")")] {
+            let sql = format!("SELECT {}1{}", open.repeat(5000), close.repeat(5000));
+            let started = std::time::Instant::now();
+            let e = parse(&sql).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::ParseError);
+            assert!(
+                e.message().contains("nested more than 1000 levels"),
+                "{}",
+                e.message()
+            );
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(20),
+                "{open}"
+            );
+        }
     }
 
     #[test]

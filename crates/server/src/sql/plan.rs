@@ -224,19 +224,17 @@ struct ColConds {
     range: RangeCond,
 }
 
-/// The AND-ed conjuncts of a condition.
+/// The AND-ed conjuncts of a condition (AND nodes nest only through parentheses, which the
+/// binder flattens: the walk is iterative).
 pub fn conjuncts(e: &Expr) -> Vec<&Expr> {
     let mut out = Vec::new();
-    fn walk<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    let mut todo = vec![e];
+    while let Some(e) = todo.pop() {
         match e {
-            Expr::And(a, b) => {
-                walk(a, out);
-                walk(b, out);
-            }
+            Expr::And(v) => todo.extend(v.iter().rev()),
             other => out.push(other),
         }
     }
-    walk(e, &mut out);
     out
 }
 

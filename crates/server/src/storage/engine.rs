@@ -4,6 +4,7 @@
 //! The catalog is one `RwLock`: DDL takes it exclusively, name lookups (`Engine::table`) take
 //! it shared for a map lookup. Row operations never touch it.
 
+use super::ddl_undo::{record, Undo};
 use super::lock::WaitGraph;
 use super::mvcc::{CommitSeq, Mvcc, PurgeStats, TrxRow, TxnSlot};
 use super::table::{validate_def, Table};
@@ -88,6 +89,8 @@ impl Engine {
             ));
         }
         cat.dbs.insert(name.to_string(), BTreeMap::new());
+        drop(cat);
+        record(Undo::CreatedDatabase(name.to_string()));
         Ok(())
     }
 
@@ -104,8 +107,13 @@ impl Engine {
         };
         for t in tables.values() {
             cat.by_id.remove(&t.id());
-            t.mark_dropped();
         }
+        drop(cat);
+        // Marked dropped once the statement's outcome is known (see `ddl_undo`).
+        record(Undo::DroppedDatabase {
+            name: name.to_string(),
+            tables,
+        });
         Ok(())
     }
 
@@ -132,8 +140,12 @@ impl Engine {
     pub fn create_table(&self, db: &str, def: TableDef, if_not_exists: bool) -> Result<bool> {
         let id = TableId(self.next_table_id.fetch_add(1, Ordering::Relaxed));
         let auto_inc = def.auto_increment_start;
-        self.install_table(db, def, id, auto_inc, if_not_exists)
-            .map(|t| t.is_some())
+        let created = self.install_table(db, def, id, auto_inc, if_not_exists)?;
+        let made = created.is_some();
+        if let Some(t) = created {
+            record(Undo::CreatedTable(t));
+        }
+        Ok(made)
     }
 
     fn install_table(
@@ -177,7 +189,8 @@ impl Engine {
             Some(t) => {
                 cat.by_id.remove(&t.id());
                 drop(cat);
-                t.mark_dropped();
+                // Marked dropped once the statement's outcome is known (see `ddl_undo`).
+                record(Undo::DroppedTable(t));
                 Ok(true)
             }
             None if if_exists => Ok(false),
@@ -190,18 +203,108 @@ impl Engine {
 
     /// Remove every row and reset AUTO_INCREMENT.
     pub fn truncate_table(&self, db: &str, name: &str) -> Result<()> {
-        self.table(db, name)?.truncate();
+        let table = self.table(db, name)?;
+        let saved = table.truncate();
+        record(Undo::Truncated { table, saved });
         Ok(())
     }
 
     /// 1061 duplicate name, 1072 bad column, 1062 if a UNIQUE index meets existing duplicates.
     pub fn create_index(&self, db: &str, table: &str, index: IndexDef) -> Result<()> {
-        self.table(db, table)?.create_index(index)
+        let table = self.table(db, table)?;
+        let name = index.name.clone();
+        table.create_index(index)?;
+        record(Undo::CreatedIndex { table, name });
+        Ok(())
     }
 
     /// 1091 if there is no such index.
     pub fn drop_index(&self, db: &str, table: &str, name: &str) -> Result<()> {
-        self.table(db, table)?.drop_index(name)
+        let table = self.table(db, table)?;
+        let (pos, index) = table.drop_index(name)?;
+        record(Undo::DroppedIndex { table, pos, index });
+        Ok(())
+    }
+
+    /// `ALTER TABLE … AUTO_INCREMENT = next`: raise the counter to `next` (never lower it).
+    pub fn alter_auto_increment(&self, table: &Arc<Table>, next: u64) {
+        let old = table.auto_increment_peek();
+        if next > 1 {
+            table.observe_auto_increment(next - 1);
+        }
+        let set = table.auto_increment_peek();
+        if set != old {
+            let table = table.clone();
+            record(Undo::AutoIncrement { table, set, old });
+        }
+    }
+
+    // ---- undo of a failed DDL statement (see `ddl_undo`) ----
+
+    pub(super) fn undo_create_database(&self, name: &str) -> Result<()> {
+        let mut cat = self.catalog.write();
+        let Some(tables) = cat.dbs.remove(name) else {
+            return Err(Error::internal(format!("database {name} is gone")));
+        };
+        for t in tables.values() {
+            cat.by_id.remove(&t.id());
+            t.mark_dropped();
+        }
+        Ok(())
+    }
+
+    pub(super) fn undo_drop_database(
+        &self,
+        name: &str,
+        tables: BTreeMap<String, Arc<Table>>,
+    ) -> Result<()> {
+        let mut cat = self.catalog.write();
+        if cat.dbs.contains_key(name) {
+            drop(cat);
+            tables.values().for_each(|t| t.mark_dropped());
+            return Err(Error::internal(format!("database {name} exists again")));
+        }
+        for t in tables.values() {
+            cat.by_id.insert(t.id(), t.clone());
+        }
+        cat.dbs.insert(name.to_string(), tables);
+        Ok(())
+    }
+
+    pub(super) fn undo_create_table(&self, t: &Arc<Table>) -> Result<()> {
+        let mut cat = self.catalog.write();
+        let ours = cat
+            .dbs
+            .get(t.db())
+            .and_then(|ts| ts.get(t.name()))
+            .is_some_and(|x| Arc::ptr_eq(x, t));
+        if ours {
+            cat.dbs.get_mut(t.db()).map(|ts| ts.remove(t.name()));
+            cat.by_id.remove(&t.id());
+        }
+        drop(cat);
+        t.mark_dropped();
+        Ok(())
+    }
+
+    pub(super) fn undo_drop_table(&self, t: &Arc<Table>) -> Result<()> {
+        let mut cat = self.catalog.write();
+        let cat = &mut *cat;
+        match cat.dbs.get_mut(t.db()) {
+            Some(ts) if !ts.contains_key(t.name()) => {
+                ts.insert(t.name().to_string(), t.clone());
+                cat.by_id.insert(t.id(), t.clone());
+                Ok(())
+            }
+            _ => {
+                t.mark_dropped();
+                Err(Error::internal(format!(
+                    "table {}.{} cannot be put back",
+                    t.db(),
+                    t.name()
+                )))
+            }
+        }
     }
 
     /// 1146 (1049 if the database does not exist).

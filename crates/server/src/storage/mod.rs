@@ -163,7 +163,8 @@
 //! detection · `mvcc.rs` commit sequence, read views, registry, purge · `table.rs` indexes,
 //! entries, commit and purge of a row, table DDL, recovery installs · `dml.rs` insert, update,
 //! delete · `read.rs` consistent and locking reads · `txn.rs` transaction bookkeeping and
-//! undo · `engine.rs` catalog and life cycle · `schema.rs` table definitions · `testing.rs` the
+//! undo · `engine.rs` catalog and life cycle · `ddl_undo.rs` undoing a failed DDL statement ·
+//! `schema.rs` table definitions · `testing.rs` the
 //! golden-script runner (scripts in `testscripts/`) · `tests.rs` API and stress tests.
 //!
 //! # Durability hooks
@@ -173,6 +174,7 @@
 //! its id and AUTO_INCREMENT counter, and `Engine::apply_recovered` installs a committed
 //! before/after image (redo or binlog replay, idempotent for full images) as commit seq 0.
 
+mod ddl_undo;
 mod dml;
 mod engine;
 mod keycode;
@@ -187,6 +189,7 @@ mod testing;
 mod tests;
 mod txn;
 
+pub use ddl_undo::DdlUndo;
 pub use engine::{CatalogSnapshot, Engine, TableSnapshot};
 pub use mvcc::{CommitSeq, PurgeStats, ReadView, TrxRow, TrxState, TxnSlot};
 pub use read::{RowFilter, RowSink};

@@ -233,9 +233,22 @@ impl Table {
 
     // ---- AUTO_INCREMENT ----
 
-    /// Reserve and return the next value.
+    /// Reserve and return the next value; None once the counter is exhausted. The counter
+    /// never wraps: `u64::MAX` means "no value left" and is never handed out (MySQL refuses to
+    /// generate 18446744073709551615 with 1467), so an explicit insert of `u64::MAX - 1`
+    /// exhausts it too.
+    pub fn reserve_auto_increment(&self) -> Option<u64> {
+        self.auto_inc
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n != u64::MAX).then(|| n + 1)
+            })
+            .ok()
+    }
+
+    /// [`Table::reserve_auto_increment`] for callers that cannot run out (tests, tools).
     pub fn next_auto_increment(&self) -> u64 {
-        self.auto_inc.fetch_add(1, Ordering::AcqRel)
+        self.reserve_auto_increment()
+            .expect("auto-increment counter exhausted")
     }
 
     /// An explicit value was inserted: counter = max(counter, used + 1).
@@ -559,28 +572,53 @@ impl Table {
         detach_all(&st);
     }
 
-    /// TRUNCATE: drop every row, reset AUTO_INCREMENT. Rows locked by open transactions are
-    /// detached: their pending changes are lost (the session layer is expected to keep DDL
-    /// away from tables with open transactions, as MySQL's metadata locks do).
-    pub(crate) fn truncate(&self) {
+    /// TRUNCATE: drop every row, reset AUTO_INCREMENT. Returns what was replaced: until the
+    /// statement's outcome is known it can be put back ([`Table::undo_truncate`]); once it is
+    /// kept, [`TruncatedState::finish`] detaches the old rows. Rows locked by open transactions
+    /// are detached then: their pending changes are lost (the session layer is expected to
+    /// keep DDL away from tables with open transactions, as MySQL's metadata locks do).
+    pub(crate) fn truncate(&self) -> TruncatedState {
         let mut st = self.state.write();
-        detach_all(&st);
         let def = st.def.clone();
-        *st = TableState::new(def.clone());
-        self.rows.store(0, Ordering::Relaxed);
-        self.auto_inc
-            .store(def.auto_increment_start.max(1), Ordering::Release);
-        self.next_row_id.store(1, Ordering::Relaxed);
+        let start = def.auto_increment_start.max(1);
+        let old = std::mem::replace(&mut *st, TableState::new(def));
+        let saved = TruncatedState {
+            state: old,
+            rows: self.rows.swap(0, Ordering::Relaxed),
+            auto_inc: self.auto_inc.swap(start, Ordering::AcqRel),
+            next_row_id: self.next_row_id.swap(1, Ordering::Relaxed),
+        };
+        self.schema_version.fetch_add(1, Ordering::AcqRel);
+        saved
+    }
+
+    /// Put back what a TRUNCATE replaced (its statement failed); rows written since are
+    /// detached.
+    pub(crate) fn undo_truncate(&self, saved: TruncatedState) {
+        let mut st = self.state.write();
+        let since = std::mem::replace(&mut *st, saved.state);
+        detach_all(&since);
+        self.rows.store(saved.rows, Ordering::Relaxed);
+        self.auto_inc.store(saved.auto_inc, Ordering::Release);
+        self.next_row_id.store(saved.next_row_id, Ordering::Relaxed);
         self.schema_version.fetch_add(1, Ordering::AcqRel);
     }
 
     pub(crate) fn create_index(&self, index: IndexDef) -> Result<()> {
+        let pos = self.state.read().def.indexes.len();
+        self.create_index_at(pos, index)
+    }
+
+    /// Build `index` from the rows and insert it at position `pos` of the definition (an
+    /// undone DROP INDEX puts it back where it was).
+    pub(crate) fn create_index_at(&self, pos: usize, index: IndexDef) -> Result<()> {
         let mut st = self.state.write();
         if self.is_dropped() {
             return Err(Error::no_such_table(&self.db, &self.name));
         }
         let mut def = (*st.def).clone();
-        def.indexes.push(index.clone());
+        let pos = pos.min(def.indexes.len());
+        def.indexes.insert(pos, index.clone());
         validate_def(&def)?;
         let spec = KeySpec::new(&def, &index);
         let mut map = BTreeMap::new();
@@ -619,18 +657,22 @@ impl Table {
                 map.insert(full, slot.clone());
             }
         }
-        st.secondary.push(SecIndex {
-            spec,
-            unique: index.unique,
-            map: RwLock::new(map),
-            gaps: Arc::default(),
-        });
+        st.secondary.insert(
+            pos,
+            SecIndex {
+                spec,
+                unique: index.unique,
+                map: RwLock::new(map),
+                gaps: Arc::default(),
+            },
+        );
         st.def = Arc::new(def);
         self.schema_version.fetch_add(1, Ordering::AcqRel);
         Ok(())
     }
 
-    pub(crate) fn drop_index(&self, name: &str) -> Result<()> {
+    /// Returns where the index was and its definition (to put it back if the statement fails).
+    pub(crate) fn drop_index(&self, name: &str) -> Result<(usize, IndexDef)> {
         let mut st = self.state.write();
         if self.is_dropped() {
             return Err(Error::no_such_table(&self.db, &self.name));
@@ -647,11 +689,11 @@ impl Table {
             ));
         };
         let mut def = (*st.def).clone();
-        def.indexes.remove(pos);
+        let index = def.indexes.remove(pos);
         st.secondary.remove(pos);
         st.def = Arc::new(def);
         self.schema_version.fetch_add(1, Ordering::AcqRel);
-        Ok(())
+        Ok((pos, index))
     }
 
     /// Recovery: load a checkpoint's rows into this table while it is still empty, building
@@ -782,6 +824,14 @@ impl Table {
         self.auto_inc.store(v.max(1), Ordering::Release);
     }
 
+    /// Undo of `ALTER TABLE … AUTO_INCREMENT`: back to `old` if no insert took a value since
+    /// the ALTER set it to `set`.
+    pub(crate) fn undo_auto_increment(&self, set: u64, old: u64) {
+        let _ = self
+            .auto_inc
+            .compare_exchange(set, old, Ordering::AcqRel, Ordering::Acquire);
+    }
+
     /// The 1062 error for a `Duplicate` outcome: `Duplicate entry 'v1-v2' for key 'name'`, where
     /// `row` is the row being written (MySQL prints the new key's values).
     pub fn dup_entry_error(&self, index: Option<usize>, row: &[Value]) -> Error {
@@ -821,6 +871,21 @@ pub(crate) fn remove_entry(map: &IndexMap, key: &[u8], slot: &Arc<Slot>) {
     let mut m = map.write();
     if m.get(key).is_some_and(|s| Arc::ptr_eq(s, slot)) {
         m.remove(key);
+    }
+}
+
+/// What a TRUNCATE replaced (see [`Table::truncate`]).
+pub(crate) struct TruncatedState {
+    state: TableState,
+    rows: i64,
+    auto_inc: u64,
+    next_row_id: u64,
+}
+
+impl TruncatedState {
+    /// The TRUNCATE is kept: detach the old rows from the transactions that hold them.
+    pub(crate) fn finish(self) {
+        detach_all(&self.state);
     }
 }
 

@@ -1,0 +1,619 @@
+//! User accounts and database-level grants, persisted in the data directory.
+//!
+//! An account is `'user'@'host'` with a `mysql_native_password` hash (`SHA1(SHA1(pw))`) and a
+//! set of grants. Privileges are all-or-nothing per database for now: `GRANT ALL ON *.*` or
+//! `GRANT ALL ON db.*`. Host patterns: `%` matches any host, otherwise an exact match
+//! (`localhost` also matches the loopback addresses).
+//!
+//! `root@%` comes from `--root-password` at every start (so a lost password is recovered by
+//! restarting) and is never stored. Every other account lives in `accounts.json`
+//! ([`store`]: structured, checksummed, any character in a name round-trips), rewritten
+//! whole on every change — temp file, fsync, rename, fsync directory — before the change is
+//! applied in memory and acknowledged. Starting reads the file and writes nothing (a full
+//! disk must not stop a restart), except once to migrate a version-1 `accounts.txt`
+//! ([`legacy`]). The file is created `0600`; a file its group or others may write is refused
+//! at start ([`crate::datadir::check_private`]).
+//!
+//! Locking: one `RwLock` over the account list; logins take it shared. A change holds it
+//! exclusively while the file is written, so the file and memory change in the same order.
+
+mod legacy;
+mod store;
+
+use crate::error::{Error, Result};
+use cohort_protocol::ErrorCode;
+use parking_lot::RwLock;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// What an account may touch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Grant {
+    /// `GRANT ALL ON *.*` (and GRANT OPTION-like administration: users, SET GLOBAL).
+    Global,
+    /// `GRANT ALL ON db.*`.
+    Database(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    pub user: String,
+    pub host: String,
+    /// SHA1(SHA1(password)), or None for an empty password.
+    pub hash: Option<[u8; 20]>,
+    pub grants: Vec<Grant>,
+}
+
+/// The account table.
+pub struct Accounts {
+    /// The data directory holding the accounts file; None for tests: nothing is persisted.
+    dir: Option<PathBuf>,
+    /// Protected by this lock: the account list, in creation order (`root@%` first).
+    accounts: RwLock<Vec<Account>>,
+}
+
+impl Accounts {
+    /// Accounts held in memory only, with `root@%` and the given password.
+    pub fn in_memory(root_password: &str) -> Accounts {
+        Accounts {
+            dir: None,
+            accounts: RwLock::new(vec![root_account(root_password)]),
+        }
+    }
+
+    /// Load the accounts of `datadir`, and `root@%` with `root_password`. Writes nothing,
+    /// unless a version-1 `accounts.txt` is migrated. Refuses (with the reason) a file that is
+    /// damaged, ambiguous, or writable by others.
+    pub fn open(datadir: &Path, root_password: &str) -> Result<Accounts> {
+        let stored = load(datadir).map_err(|why| Error::new(ErrorCode::Unknown, why))?;
+        let mut accounts = vec![root_account(root_password)];
+        accounts.extend(stored);
+        Ok(Accounts {
+            dir: Some(datadir.to_path_buf()),
+            accounts: RwLock::new(accounts),
+        })
+    }
+
+    /// The stored hash of the account that `user` connecting from `client_host` logs in as.
+    /// Returns None if no account matches.
+    pub fn lookup(&self, user: &str, client_host: &str) -> Option<Account> {
+        let accounts = self.accounts.read();
+        let mut matching: Vec<&Account> = accounts
+            .iter()
+            .filter(|a| a.user == user && host_matches(&a.host, client_host))
+            .collect();
+        // The most specific host wins, as in MySQL: exact names before `%`.
+        matching.sort_by_key(|a| a.host == "%");
+        matching.first().map(|a| (*a).clone())
+    }
+
+    pub fn create_user(
+        &self,
+        user: &str,
+        host: &str,
+        password: &str,
+        if_not_exists: bool,
+    ) -> Result<()> {
+        let mut accounts = self.accounts.write();
+        if accounts.iter().any(|a| a.user == user && a.host == host) {
+            if if_not_exists {
+                return Ok(());
+            }
+            return Err(cannot_user("CREATE USER", user, host));
+        }
+        let mut next = accounts.clone();
+        next.push(Account {
+            user: user.to_string(),
+            host: host.to_string(),
+            hash: password_hash(password),
+            grants: Vec::new(),
+        });
+        self.install(&mut accounts, next)
+    }
+
+    pub fn alter_user_password(&self, user: &str, host: &str, password: &str) -> Result<()> {
+        self.modify(user, host, "ALTER USER", |a| {
+            a.hash = password_hash(password)
+        })
+    }
+
+    pub fn drop_user(&self, user: &str, host: &str, if_exists: bool) -> Result<()> {
+        let mut accounts = self.accounts.write();
+        let Some(pos) = accounts
+            .iter()
+            .position(|a| a.user == user && a.host == host)
+        else {
+            if if_exists {
+                return Ok(());
+            }
+            return Err(cannot_user("DROP USER", user, host));
+        };
+        let mut next = accounts.clone();
+        next.remove(pos);
+        self.install(&mut accounts, next)
+    }
+
+    /// `GRANT ALL ON *.*` (db None) or `GRANT ALL ON db.*`.
+    pub fn grant_all(&self, user: &str, host: &str, db: Option<&str>) -> Result<()> {
+        let grant = db.map_or(Grant::Global, |d| Grant::Database(d.to_string()));
+        self.modify_grants(user, host, |grants| {
+            if !grants.contains(&grant) {
+                grants.push(grant.clone());
+            }
+        })
+    }
+
+    /// `REVOKE ALL ON *.*` (db None) or `REVOKE ALL ON db.*`.
+    pub fn revoke_all(&self, user: &str, host: &str, db: Option<&str>) -> Result<()> {
+        let grant = db.map_or(Grant::Global, |d| Grant::Database(d.to_string()));
+        self.modify_grants(user, host, |grants| grants.retain(|g| *g != grant))
+    }
+
+    /// May this account use database `db`?
+    pub fn can_access_db(&self, user: &str, host: &str, db: &str) -> bool {
+        let accounts = self.accounts.read();
+        accounts
+            .iter()
+            .filter(|a| a.user == user && a.host == host)
+            .flat_map(|a| a.grants.iter())
+            .any(|g| match g {
+                Grant::Global => true,
+                Grant::Database(d) => d == db,
+            })
+    }
+
+    /// Does this account hold `ALL ON *.*` (needed for SET GLOBAL and account management)?
+    pub fn is_admin(&self, user: &str, host: &str) -> bool {
+        let accounts = self.accounts.read();
+        accounts
+            .iter()
+            .any(|a| a.user == user && a.host == host && a.grants.contains(&Grant::Global))
+    }
+
+    /// `SHOW GRANTS FOR user@host`.
+    pub fn show_grants(&self, user: &str, host: &str) -> Result<Vec<String>> {
+        let accounts = self.accounts.read();
+        let a = accounts
+            .iter()
+            .find(|a| a.user == user && a.host == host)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::NonexistingGrant,
+                    format!("There is no such grant defined for user '{user}' on host '{host}'"),
+                )
+            })?;
+        let mut out = Vec::new();
+        let global = a.grants.contains(&Grant::Global);
+        let usage = if global { "ALL PRIVILEGES" } else { "USAGE" };
+        let pw = match a.hash {
+            Some(h) => format!(" IDENTIFIED BY PASSWORD '{}'", hash_text(&h)),
+            None => String::new(),
+        };
+        out.push(format!("GRANT {usage} ON *.* TO `{user}`@`{host}`{pw}"));
+        for g in &a.grants {
+            if let Grant::Database(d) = g {
+                out.push(format!(
+                    "GRANT ALL PRIVILEGES ON `{d}`.* TO `{user}`@`{host}`"
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    fn modify(&self, user: &str, host: &str, op: &str, f: impl FnOnce(&mut Account)) -> Result<()> {
+        let mut accounts = self.accounts.write();
+        let mut next = accounts.clone();
+        let a = next
+            .iter_mut()
+            .find(|a| a.user == user && a.host == host)
+            .ok_or_else(|| cannot_user(op, user, host))?;
+        f(a);
+        self.install(&mut accounts, next)
+    }
+
+    fn modify_grants(&self, user: &str, host: &str, f: impl FnOnce(&mut Vec<Grant>)) -> Result<()> {
+        let mut accounts = self.accounts.write();
+        let mut next = accounts.clone();
+        let a = next
+            .iter_mut()
+            .find(|a| a.user == user && a.host == host)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::PasswordNoMatch,
+                    "Can't find any matching row in the user table",
+                )
+            })?;
+        f(&mut a.grants);
+        self.install(&mut accounts, next)
+    }
+
+    /// Write `next` (all but `root@%`) durably, then make it the table; see [`store`] for
+    /// the ordering. The file is what a restart reads, so memory follows it: if the file was
+    /// replaced but the directory fsync failed (the replacement may not survive a crash), the
+    /// change is in effect and the error is still returned; if the file was not replaced,
+    /// nothing changed.
+    fn install(&self, current: &mut Vec<Account>, next: Vec<Account>) -> Result<()> {
+        let Some(dir) = &self.dir else {
+            *current = next;
+            return Ok(());
+        };
+        let stored: Vec<Account> = next
+            .iter()
+            .filter(|a| !is_root(&a.user, &a.host))
+            .cloned()
+            .collect();
+        let path = dir.join(store::FILE_NAME);
+        let failed = |e: &std::io::Error, what: &str| {
+            Error::new(
+                ErrorCode::ErrorOnWrite,
+                format!("Error writing file '{}' (errno: {e}){what}", path.display()),
+            )
+        };
+        match store::write(dir, &store::encode(&stored)) {
+            Ok(()) => {
+                *current = next;
+                Ok(())
+            }
+            Err(store::WriteError::NotWritten(e)) => Err(failed(&e, "")),
+            Err(store::WriteError::NotDurable(e)) => {
+                *current = next;
+                Err(failed(
+                    &e,
+                    "; the change is made but may not survive a crash",
+                ))
+            }
+        }
+    }
+}
+
+/// The stored accounts of `datadir`: `accounts.json`, or a version-1 `accounts.txt` migrated
+/// to it, or none. The error is the reason the server must not start.
+fn load(datadir: &Path) -> std::result::Result<Vec<Account>, String> {
+    let file = datadir.join(store::FILE_NAME);
+    let old = datadir.join(legacy::FILE_NAME);
+    let cannot = |e: std::io::Error, path: &Path| format!("cannot read {}: {e}", path.display());
+    match fs::read(&file) {
+        Ok(bytes) => {
+            crate::datadir::check_private(&file, "accounts file")?;
+            let accounts = store::decode(&bytes)
+                .map_err(|e| format!("refusing to start: {}: {e}", file.display()))?;
+            if old.exists() {
+                // A migration wrote the new file and stopped before removing the old one.
+                finish_migration(datadir, &old)?;
+            }
+            Ok(accounts)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => match fs::read(&old) {
+            Ok(bytes) => migrate(datadir, &old, &bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+            Err(e) => Err(cannot(e, &old)),
+        },
+        Err(e) => Err(cannot(e, &file)),
+    }
+}
+
+/// Read a version-1 file strictly, write it as `accounts.json` (durably), then remove it.
+fn migrate(datadir: &Path, old: &Path, bytes: &[u8]) -> std::result::Result<Vec<Account>, String> {
+    crate::datadir::check_private(old, "accounts file")?;
+    let refuse = |why: String| {
+        format!(
+            "refusing to start: {} (version 1) cannot be migrated unambiguously: {why}. In \
+             version 1 a name holding a tab, newline or comma could forge accounts and \
+             grants; fix or remove the file (and recreate the accounts) before restarting",
+            old.display()
+        )
+    };
+    let text = std::str::from_utf8(bytes).map_err(|e| refuse(e.to_string()))?;
+    let accounts = legacy::parse(text).map_err(refuse)?;
+    store::write(datadir, &store::encode(&accounts)).map_err(|e| {
+        format!(
+            "cannot write {}: {}",
+            datadir.join(store::FILE_NAME).display(),
+            e.io()
+        )
+    })?;
+    for a in &accounts {
+        tracing::warn!(
+            "accounts: migrated '{}'@'{}' from {} with grants {:?}; review it",
+            a.user.escape_debug(),
+            a.host.escape_debug(),
+            legacy::FILE_NAME,
+            a.grants
+        );
+    }
+    finish_migration(datadir, old)?;
+    tracing::warn!(
+        "accounts: {} migrated to {} ({} accounts; root@% comes from --root-password)",
+        old.display(),
+        store::FILE_NAME,
+        accounts.len()
+    );
+    Ok(accounts)
+}
+
+/// Remove the version-1 file once `accounts.json` is durable (its hashes may be readable by
+/// others: it was created with the umask's mode).
+fn finish_migration(datadir: &Path, old: &Path) -> std::result::Result<(), String> {
+    fs::remove_file(old)
+        .and_then(|_| store::sync_dir(datadir))
+        .map_err(|e| format!("cannot remove {} after migrating it: {e}", old.display()))
+}
+
+/// No account twice, and no `root@%` (it comes from `--root-password` only).
+fn check_table(accounts: &[Account]) -> std::result::Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for a in accounts {
+        let name = format!("'{}'@'{}'", a.user.escape_debug(), a.host.escape_debug());
+        if is_root(&a.user, &a.host) {
+            return Err(format!(
+                "{name} is stored, but that account comes from --root-password only"
+            ));
+        }
+        if !seen.insert((&a.user, &a.host)) {
+            return Err(format!("account {name} is stored twice"));
+        }
+    }
+    Ok(())
+}
+
+fn is_root(user: &str, host: &str) -> bool {
+    user == "root" && host == "%"
+}
+
+fn root_account(password: &str) -> Account {
+    Account {
+        user: "root".into(),
+        host: "%".into(),
+        hash: password_hash(password),
+        grants: vec![Grant::Global],
+    }
+}
+
+fn cannot_user(op: &str, user: &str, host: &str) -> Error {
+    Error::new(
+        ErrorCode::CannotUser,
+        format!("Operation {op} failed for '{user}'@'{host}'"),
+    )
+}
+
+/// `SHA1(SHA1(password))`, or None for the empty password.
+pub fn password_hash(password: &str) -> Option<[u8; 20]> {
+    if password.is_empty() {
+        return None;
+    }
+    Some(cohort_protocol::native_password_hash(password.as_bytes()))
+}
+
+/// `*HEX` as MySQL shows a native password hash.
+pub fn hash_text(h: &[u8; 20]) -> String {
+    let mut s = String::from("*");
+    for b in h {
+        s.push_str(&format!("{b:02X}"));
+    }
+    s
+}
+
+fn host_matches(pattern: &str, client: &str) -> bool {
+    pattern == "%"
+        || pattern == client
+        || (pattern == "localhost" && (client == "127.0.0.1" || client == "::1"))
+}
+
+fn parse_hash(s: &str) -> Option<[u8; 20]> {
+    let hex = s.strip_prefix('*')?;
+    if hex.len() != 40 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut out = [0u8; 20];
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_hash_of_sb() {
+        let h = password_hash("sb").unwrap();
+        assert_eq!(hash_text(&h), "*7FC8780EC04AEA87C347D8E65C24F9DEB598A68F");
+    }
+
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("cohort-acct-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        crate::datadir::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn accounts_persist_and_reload() {
+        let dir = scratch("reload");
+        {
+            let a = Accounts::open(&dir, "pw").unwrap();
+            a.create_user("sb", "%", "sb", false).unwrap();
+            a.grant_all("sb", "%", Some("sbtest")).unwrap();
+            assert!(a.create_user("sb", "%", "x", false).is_err());
+        }
+        let a = Accounts::open(&dir, "pw").unwrap();
+        let sb = a.lookup("sb", "127.0.0.1").unwrap();
+        assert_eq!(sb.hash, password_hash("sb"));
+        assert!(a.can_access_db("sb", "%", "sbtest"));
+        assert!(!a.can_access_db("sb", "%", "other"));
+        assert!(a.is_admin("root", "%"));
+        a.drop_user("sb", "%", false).unwrap();
+        assert!(a.lookup("sb", "127.0.0.1").is_none());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The two forgeries of version 1, made through SQL, then a restart.
+    #[test]
+    fn names_with_separators_forge_nothing_after_a_restart() {
+        use crate::session::{ServerContext, SessionState};
+        let dir = scratch("forge");
+        {
+            let ctx = ServerContext::new(
+                crate::storage::Engine::new(),
+                crate::vars::SystemVariables::new(),
+                Accounts::open(&dir, "").unwrap(),
+            );
+            let mut root = SessionState::new(1, "root", "%", None);
+            for sql in [
+                r"CREATE USER 'victim\t%\t-\t*\nx' IDENTIFIED BY 'secret'",
+                "CREATE DATABASE tenant",
+                "CREATE USER tenant IDENTIFIED BY 'pw'",
+                "GRANT ALL ON `tenant,*`.* TO tenant",
+            ] {
+                crate::sql::execute_text(&ctx, &mut root, sql).unwrap();
+            }
+        }
+        let a = Accounts::open(&dir, "").unwrap();
+        assert!(
+            a.lookup("victim", "127.0.0.1").is_none(),
+            "a forged account"
+        );
+        assert!(a.lookup("x", "127.0.0.1").is_none(), "a forged account");
+        let v = a.lookup("victim\t%\t-\t*\nx", "127.0.0.1").unwrap();
+        assert_eq!(v.hash, password_hash("secret"));
+        assert!(v.grants.is_empty());
+        assert!(!a.is_admin("tenant", "%"), "`tenant,*`.* became *.*");
+        assert!(!a.can_access_db("tenant", "%", "other"));
+        assert!(a.can_access_db("tenant", "%", "tenant,*"));
+        assert!(!a.can_access_db("tenant", "%", "tenant"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Version 1 could not even start again after this grant (a line of six fields).
+    #[test]
+    fn a_database_name_with_tab_newline_and_comma_round_trips() {
+        let dir = scratch("tabdb");
+        let name = "a\tb\nc,d\0\\'\"`";
+        {
+            let a = Accounts::open(&dir, "").unwrap();
+            a.create_user("t", "%", "", false).unwrap();
+            a.grant_all("t", "%", Some(name)).unwrap();
+        }
+        let a = Accounts::open(&dir, "").unwrap();
+        assert!(a.can_access_db("t", "%", name));
+        assert!(!a.can_access_db("t", "%", "a"));
+        assert!(!a.is_admin("t", "%"));
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_file_is_private_and_a_writable_one_is_refused() {
+        let dir = scratch("modes");
+        let file = dir.join(store::FILE_NAME);
+        // SAFETY: umask(2) only swaps the process file-creation mask.
+        let old = unsafe { libc::umask(0) };
+        let made = Accounts::open(&dir, "").and_then(|a| a.create_user("u", "%", "p", false));
+        // SAFETY: as above.
+        unsafe { libc::umask(old) };
+        made.unwrap();
+        assert_eq!(crate::datadir::mode_of(&file).unwrap(), 0o600);
+        for mode in [0o620, 0o602] {
+            fs::set_permissions(&file, fs::Permissions::from_mode(mode)).unwrap();
+            let e = Accounts::open(&dir, "").err().expect("refused");
+            assert!(
+                e.message().contains("writable by its group or by others"),
+                "{e}"
+            );
+            assert!(e.message().contains("chmod 600"), "{e}");
+        }
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o640)).unwrap();
+        assert!(
+            Accounts::open(&dir, "").is_ok(),
+            "readable by the group is not refused"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn starting_writes_nothing() {
+        let dir = scratch("nowrite");
+        let a = Accounts::open(&dir, "pw").unwrap();
+        assert!(
+            fs::read_dir(&dir).unwrap().next().is_none(),
+            "a first start writes nothing"
+        );
+        a.create_user("u", "%", "p", false).unwrap();
+        let file = dir.join(store::FILE_NAME);
+        let before = fs::metadata(&file).unwrap();
+        let bytes = fs::read(&file).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        for pw in ["pw", "another root password"] {
+            let a = Accounts::open(&dir, pw).unwrap();
+            assert!(a.lookup("u", "h").is_some());
+            assert_eq!(a.lookup("root", "h").unwrap().hash, password_hash(pw));
+        }
+        let after = fs::metadata(&file).unwrap();
+        assert_eq!(
+            (after.ino(), after.mtime_nsec()),
+            (before.ino(), before.mtime_nsec())
+        );
+        assert_eq!(fs::read(&file).unwrap(), bytes);
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [store::FILE_NAME], "no temp file either");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_damaged_file_is_refused_with_the_reason() {
+        let dir = scratch("damaged");
+        Accounts::open(&dir, "")
+            .unwrap()
+            .create_user("u", "%", "p", false)
+            .unwrap();
+        let file = dir.join(store::FILE_NAME);
+        let text = fs::read_to_string(&file).unwrap();
+        fs::write(&file, text.replace("\"u\"", "\"v\"")).unwrap();
+        let e = Accounts::open(&dir, "").err().expect("refused");
+        assert!(e.message().contains("checksum mismatch"), "{e}");
+        assert!(e.message().contains(store::FILE_NAME), "{e}");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_version_1_file_is_migrated_once_or_refused() {
+        let dir = scratch("migrate");
+        let old = dir.join(legacy::FILE_NAME);
+        let sb = hash_text(&password_hash("sb").unwrap());
+        fs::write(
+            &old,
+            format!("# cohort accounts v1\nroot\t%\t-\t*\nsb\t%\t{sb}\tsbtest\n"),
+        )
+        .unwrap();
+        let a = Accounts::open(&dir, "").unwrap();
+        assert!(a.can_access_db("sb", "%", "sbtest"));
+        assert!(!old.exists(), "the version-1 file is removed once migrated");
+        assert_eq!(
+            crate::datadir::mode_of(&dir.join(store::FILE_NAME)).unwrap(),
+            0o600
+        );
+        let a = Accounts::open(&dir, "").unwrap();
+        assert_eq!(a.lookup("sb", "h").unwrap().hash, password_hash("sb"));
+        fs::remove_dir_all(&dir).unwrap();
+
+        // Written by version 1 from `GRANT ALL ON `tenant,*`.*`: refused, left in place.
+        let dir = scratch("migrate-ambiguous");
+        let old = dir.join(legacy::FILE_NAME);
+        let forged = format!("# cohort accounts v1\nroot\t%\t-\t*\nt\t%\t{sb}\ttenant,*\n");
+        fs::write(&old, &forged).unwrap();
+        let e = Accounts::open(&dir, "").err().expect("refused");
+        assert!(
+            e.message().contains("cannot be migrated unambiguously"),
+            "{e}"
+        );
+        assert!(e.message().contains("line 3"), "{e}");
+        assert_eq!(fs::read_to_string(&old).unwrap(), forged);
+        assert!(!dir.join(store::FILE_NAME).exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}
