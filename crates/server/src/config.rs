@@ -442,7 +442,7 @@ mod tests {
         let f = dir.join("c.toml");
         std::fs::write(
             &f,
-            "port = 4000\nmax_connections = 7\nperformance_schema = false\n",
+            "port = 4000\nmax_connections = 17\nperformance_schema = false\n",
         )
         .unwrap();
         let args = ServeArgs {
@@ -454,7 +454,7 @@ mod tests {
         assert_eq!(cfg.port, 4001);
         let vars = SystemVariables::new();
         cfg.apply(&vars).unwrap();
-        assert_eq!(vars.global_u64("max_connections"), 7);
+        assert_eq!(vars.global_u64("max_connections"), 17);
         assert_eq!(vars.global("performance_schema"), Some(Value::str("OFF")));
         std::fs::write(&f, "prot = 1\n").unwrap();
         assert!(Config::resolve(&args).is_err());

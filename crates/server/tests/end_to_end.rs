@@ -134,14 +134,14 @@ fn wrong_password_unknown_db_and_too_many_connections() {
         ctx.accounts.create_user("sb", "%", "sb", false).unwrap();
         ctx.accounts.grant_all("sb", "%", None).unwrap();
         ctx.vars
-            .set_global("max_connections", mysql_value_u64(3))
+            .set_global("max_connections", mysql_value_u64(10)) // MariaDB's floor
             .unwrap();
     });
     let e = Conn::new(opts(port, "sb", "wrong", None)).unwrap_err();
     assert_eq!(server_code(e), 1045);
     let e = Conn::new(opts(port, "sb", "sb", Some("nodb"))).unwrap_err();
     assert_eq!(server_code(e), 1049);
-    let held: Vec<Conn> = (0..3)
+    let held: Vec<Conn> = (0..10)
         .map(|_| Conn::new(opts(port, "sb", "sb", None)).unwrap())
         .collect();
     let e = Conn::new(opts(port, "sb", "sb", None)).unwrap_err();
