@@ -41,6 +41,7 @@ scenario.
 """
 
 import argparse
+import concurrent.futures
 import difflib
 import os
 import queue
@@ -128,9 +129,9 @@ def fmt_result(r):
 class Session:
     """One connection served by its own thread; statements go in through a queue."""
 
-    def __init__(self, name, args):
+    def __init__(self, name, args, db):
         self.name = name
-        self.conn = connect(args)
+        self.conn = connect(args, db)
         with self.conn.cursor() as c:
             c.execute("SELECT CONNECTION_ID()")
             self.thread_id = c.fetchone()[0]
@@ -183,8 +184,8 @@ def connect(args, db=DB):
 class Monitor:
     """A separate connection that reads INNODB_TRX."""
 
-    def __init__(self, args):
-        self.conn = connect(args)
+    def __init__(self, args, db):
+        self.conn = connect(args, db)
 
     def lock_waiting(self):
         with self.conn.cursor() as c:
@@ -195,16 +196,16 @@ class Monitor:
             return {r[0] for r in c.fetchall()}
 
 
-def run_level(args, sc, level):
+def run_level(args, sc, level, db=DB):
     admin = connect(args, db=None)
     with admin.cursor() as c:
-        c.execute(f"DROP DATABASE IF EXISTS {DB}")
-        c.execute(f"CREATE DATABASE {DB}")
-        c.execute(f"USE {DB}")
+        c.execute(f"DROP DATABASE IF EXISTS {db}")
+        c.execute(f"CREATE DATABASE {db}")
+        c.execute(f"USE {db}")
         for sql in sc.setup:
             c.execute(sql)
     admin.close()
-    monitor = Monitor(args)
+    monitor = Monitor(args, db)
     names = []
     for s, _ in sc.steps:
         if s not in names:
@@ -213,7 +214,7 @@ def run_level(args, sc, level):
     out = [f"== {LEVELS[level]}"]
     try:
         for n in names:
-            sess = Session(n, args)
+            sess = Session(n, args, db)
             sessions[n] = sess
             try:
                 with sess.conn.cursor() as c:
@@ -339,46 +340,73 @@ def main():
     ap.add_argument("--only", nargs="*", help="scenario names")
     ap.add_argument("--levels", nargs="*", help="subset of RU RC RR SER")
     ap.add_argument("--show", action="store_true", help="print every transcript")
+    ap.add_argument("--timings", action="store_true", help="each scenario's time, on stderr")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("ISOLATION_JOBS", "1")),
+                    help="scenarios run at once, each in its own database")
     args = ap.parse_args()
     failures = 0
     scenarios = load(args.only)
-    for sc in scenarios:
-        levels = [lv for lv in sc.levels if not args.levels or lv in args.levels]
-        lines = [f"# {sc.title}"]
-        for lv in levels:
-            lines.extend(run_level(args, sc, lv))
-        text = "\n".join(lines) + "\n"
-        path = os.path.join(HERE, "expected", sc.name + ".out")
-        if args.show:
-            print(text)
-        if args.record:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as fh:
-                fh.write(text)
-            print(f"RECORDED: {sc.name}")
-            continue
+
+    # Scenarios run --jobs at a time, each in its own database (the sessions of different
+    # scenarios never touch the same rows, and blocking is decided per connection), and are
+    # reported in name order.
+    dbs = queue.Queue()
+    for k in range(max(1, args.jobs)):
+        dbs.put(DB if k == 0 else f"{DB}_{k}")
+
+    def transcript(sc):
+        db = dbs.get()
+        t0 = time.monotonic()
         try:
-            with open(path) as fh:
-                expected = fh.read()
-        except FileNotFoundError:
-            print(f"FAIL: {sc.name}: no expected/{sc.name}.out (record it against MariaDB)")
-            failures += 1
-            continue
-        if args.levels:
-            expected = select_levels(expected, [LEVELS[lv] for lv in levels])
-        if text == expected:
-            print(f"PASS: isolation {sc.name}")
-        else:
-            failures += 1
-            print(f"FAIL: isolation {sc.name}: differs from expected/{sc.name}.out")
-            diff = difflib.unified_diff(
-                expected.splitlines(), text.splitlines(), "expected", "got", lineterm=""
-            )
-            for line in diff:
-                print("    " + line)
+            levels = [lv for lv in sc.levels if not args.levels or lv in args.levels]
+            lines = [f"# {sc.title}"]
+            for lv in levels:
+                lines.extend(run_level(args, sc, lv, db))
+            return levels, "\n".join(lines) + "\n"
+        finally:
+            dbs.put(db)
+            if args.timings:
+                print(f"  {sc.name}: {time.monotonic() - t0:.1f} s", file=sys.stderr)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        futures = [pool.submit(transcript, sc) for sc in scenarios]
+        for sc, fut in zip(scenarios, futures):
+            levels, text = fut.result()
+            failures += report(args, sc, levels, text)
     print(f"{len(scenarios) - failures if not args.record else len(scenarios)} passed, "
           f"{failures} failed")
     sys.exit(1 if failures else 0)
+
+
+def report(args, sc, levels, text):
+    """Record or compare one scenario's transcript; 1 on a failure."""
+    path = os.path.join(HERE, "expected", sc.name + ".out")
+    if args.show:
+        print(text)
+    if args.record:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as fh:
+            fh.write(text)
+        print(f"RECORDED: {sc.name}")
+        return 0
+    try:
+        with open(path) as fh:
+            expected = fh.read()
+    except FileNotFoundError:
+        print(f"FAIL: {sc.name}: no expected/{sc.name}.out (record it against MariaDB)")
+        return 1
+    if args.levels:
+        expected = select_levels(expected, [LEVELS[lv] for lv in levels])
+    if text == expected:
+        print(f"PASS: isolation {sc.name}")
+        return 0
+    print(f"FAIL: isolation {sc.name}: differs from expected/{sc.name}.out")
+    diff = difflib.unified_diff(
+        expected.splitlines(), text.splitlines(), "expected", "got", lineterm=""
+    )
+    for line in diff:
+        print("    " + line)
+    return 1
 
 
 def select_levels(text, names):
