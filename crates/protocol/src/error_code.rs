@@ -141,6 +141,8 @@ pub enum ErrorCode {
     TooBigDisplaywidth,
     /// 1525 Incorrect %s value: '%s'
     WrongValue,
+    /// 1305 SAVEPOINT %s does not exist (the "%s does not exist" of stored programs)
+    SpDoesNotExist,
     /// 1568 Transaction characteristics can't be changed while a transaction is in progress
     CantChangeTxCharacteristics,
     /// 1690 %s value is out of range in '%s'
@@ -365,6 +367,7 @@ impl ErrorCode {
             MBiggerThanD => 1427,
             TooBigDisplaywidth => 1439,
             WrongValue => 1525,
+            SpDoesNotExist => 1305,
             CantChangeTxCharacteristics => 1568,
             DataOutOfRange => 1690,
             CantExecuteInReadOnlyTransaction => 1792,
@@ -426,7 +429,8 @@ impl ErrorCode {
             | SpUndeclaredVar
             | WrongFieldWithGroup
             | MaxPreparedStmtCountReached
-            | KeyDoesNotExist => "42000",
+            | KeyDoesNotExist
+            | SpDoesNotExist => "42000",
             NoDb => "3D000",
             UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",
@@ -443,7 +447,8 @@ impl ErrorCode {
             TruncatedWrongValueForField => "22007",
             WarnDataTruncated => "01000",
             TruncatedWrongValue | WrongValue | IllegalValueForType | WrongValueForType => "22007",
-            CantChangeTxCharacteristics | CantExecuteInReadOnlyTransaction => "25001",
+            CantChangeTxCharacteristics => "25001",
+            CantExecuteInReadOnlyTransaction => "25006",
             QueryInterrupted => "70100",
             NoReferencedRow => "23000",
             _ => "HY000",

@@ -215,6 +215,16 @@ pub struct ServeArgs {
     /// Semi-sync: wait for a replica even when none is connected: ON or OFF [default: ON].
     #[arg(long, value_name = "ON|OFF")]
     pub rpl_semi_sync_master_wait_no_slave: Option<String>,
+    /// The isolation level of new sessions (tx_isolation) [default: REPEATABLE-READ].
+    #[arg(
+        long,
+        value_name = "READ-UNCOMMITTED|READ-COMMITTED|REPEATABLE-READ|SERIALIZABLE"
+    )]
+    pub transaction_isolation: Option<String>,
+    /// A lock wait timeout (1205) rolls back the whole transaction, not only the statement
+    /// [default: OFF].
+    #[arg(long, value_name = "OFF|ON")]
+    pub innodb_rollback_on_timeout: Option<String>,
 }
 
 /// Settings given as text and validated by the variable table (name, flag field).
@@ -265,7 +275,9 @@ macro_rules! text_settings {
             ssl_key,
             ssl_ca,
             tls_version,
-            require_secure_transport
+            require_secure_transport,
+            transaction_isolation,
+            innodb_rollback_on_timeout
         )
     };
 }
@@ -444,6 +456,10 @@ fn variables_of(a: &ServeArgs) -> Vec<(String, Value)> {
         ($($f:ident),*) => { $( if let Some(x) = &a.$f { v.push((stringify!($f).to_string(), Value::str(x))); } )* };
     }
     text_settings!(push_text);
+    // tx_isolation is the other name of transaction_isolation.
+    if let Some(x) = &a.transaction_isolation {
+        v.push(("tx_isolation".to_string(), Value::str(x)));
+    }
     v
 }
 

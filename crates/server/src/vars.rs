@@ -354,6 +354,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         "50",
     ),
     var(
+        "innodb_rollback_on_timeout",
+        Scope::Global,
+        false,
+        Kind::Bool,
+        "OFF",
+    ),
+    var(
         "innodb_thread_concurrency",
         Scope::Global,
         true,
@@ -687,8 +694,8 @@ pub static DEFINITIONS: &[VarDef] = &[
         "transaction_isolation",
         Scope::Both,
         true,
-        Kind::Enum(&["READ-COMMITTED"]),
-        "READ-COMMITTED",
+        Kind::Enum(ISOLATION_LEVELS),
+        "REPEATABLE-READ",
     ),
     var(
         "transaction_read_only",
@@ -701,8 +708,8 @@ pub static DEFINITIONS: &[VarDef] = &[
         "tx_isolation",
         Scope::Both,
         true,
-        Kind::Enum(&["READ-COMMITTED"]),
-        "READ-COMMITTED",
+        Kind::Enum(ISOLATION_LEVELS),
+        "REPEATABLE-READ",
     ),
     var("tx_read_only", Scope::Both, true, Kind::Bool, "OFF"),
     var("version", Scope::Global, false, Kind::Text, crate::VERSION),
@@ -746,6 +753,15 @@ pub static DEFINITIONS: &[VarDef] = &[
     ),
 ];
 
+/// The values of `tx_isolation` / `transaction_isolation`, in MariaDB's order (`SET
+/// tx_isolation = 2` is REPEATABLE-READ).
+const ISOLATION_LEVELS: &[&str] = &[
+    "READ-UNCOMMITTED",
+    "READ-COMMITTED",
+    "REPEATABLE-READ",
+    "SERIALIZABLE",
+];
+
 /// Variables whose session value a session cannot change (MariaDB: 1621). A session's
 /// `max_allowed_packet` bounds what it may build (see [`crate::session::memory`]).
 pub const SESSION_READ_ONLY: &[&str] = &["max_allowed_packet"];
@@ -781,6 +797,9 @@ pub struct SystemVariables {
     globals: RwLock<HashMap<&'static str, Value>>,
     /// Told after `SET GLOBAL` changed one of their variables (registered at server start).
     watchers: RwLock<Vec<Watcher>>,
+    /// Bumped by every change of a global value: sessions that cache values derived from the
+    /// variables (the characteristics of their next transaction) look again when it moved.
+    generation: std::sync::atomic::AtomicU64,
     /// Ranges narrower than the definition's that `SET GLOBAL` must respect, known only once
     /// the server runs (e.g. `thread_pool_size` up to the pool's group table).
     run_time_bounds: RwLock<HashMap<&'static str, (u64, u64)>>,
@@ -829,6 +848,7 @@ impl SystemVariables {
             .collect();
         SystemVariables {
             globals: RwLock::new(globals),
+            generation: std::sync::atomic::AtomicU64::new(0),
             watchers: RwLock::new(Vec::new()),
             run_time_bounds: RwLock::new(HashMap::new()),
             live: RwLock::new(None),
@@ -906,10 +926,17 @@ impl SystemVariables {
     }
 
     /// Apply a configuration setting at startup: read-only variables may be set here.
+    /// Changes with every change of a global value.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Acquire)
+    }
+
     pub fn set_startup(&self, name: &str, value: Value) -> Result<()> {
         let def = definition(name).ok_or_else(|| unknown(name))?;
         let v = normalise(def, value)?;
         self.globals.write().insert(def.name, v);
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         Ok(())
     }
 
@@ -935,6 +962,8 @@ impl SystemVariables {
         }
         apply_side_effect(def.name, &v)?;
         self.globals.write().insert(def.name, v);
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         for w in self.watchers.read().iter() {
             if w.names.contains(&def.name) {
                 (w.on_change)(self);
@@ -1082,6 +1111,18 @@ fn normalise(def: &VarDef, value: Value) -> Result<Value> {
         Kind::Bool => normalise_bool(def.name, &value),
         Kind::UInt { min, max } => normalise_uint(def.name, &value, min, max),
         Kind::Enum(words) => {
+            // An enum also takes the position of its value, as in MariaDB.
+            let pos = match &value {
+                Value::Int(i) => usize::try_from(*i).ok(),
+                Value::UInt(u) => usize::try_from(*u).ok(),
+                _ => None,
+            };
+            if matches!(value, Value::Int(_) | Value::UInt(_)) {
+                return pos
+                    .and_then(|p| words.get(p))
+                    .map(|w| Value::str(w))
+                    .ok_or_else(|| wrong_value(def.name, &value));
+            }
             let Value::Bytes(b) = &value else {
                 return Err(wrong_type(def.name));
             };

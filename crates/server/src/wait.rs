@@ -91,13 +91,17 @@ pub enum WaitEvent {
     /// The flush stage (classic mode, `log_flush_placement = group`), held by a leader
     /// through its group's redo sync.
     FlushStage,
+    /// An insert waiting for another transaction's gap lock (an insert intention).
+    GapLock,
+    /// One index's gap-lock list mutex.
+    GapLocks,
     /// The DDL lock: one DDL statement from its effect to its logged outcome, or one
     /// checkpoint's snapshot, at a time.
     DdlLock,
 }
 
 impl WaitEvent {
-    pub const ALL: [WaitEvent; 21] = [
+    pub const ALL: [WaitEvent; 23] = [
         WaitEvent::RowLock,
         WaitEvent::CommitDone,
         WaitEvent::RedoSync,
@@ -118,6 +122,8 @@ impl WaitEvent {
         WaitEvent::LockWaitGraph,
         WaitEvent::AdmissionQueue,
         WaitEvent::FlushStage,
+        WaitEvent::GapLock,
+        WaitEvent::GapLocks,
         WaitEvent::DdlLock,
     ];
 
@@ -143,6 +149,8 @@ impl WaitEvent {
             WaitEvent::LockWaitGraph => "wait/synch/mutex/cohort/lock_wait_graph",
             WaitEvent::AdmissionQueue => "wait/synch/mutex/cohort/admission_queue",
             WaitEvent::FlushStage => "wait/synch/mutex/cohort/flush_stage",
+            WaitEvent::GapLock => "wait/lock/table/cohort/gap_lock",
+            WaitEvent::GapLocks => "wait/synch/mutex/cohort/gap_locks",
             WaitEvent::DdlLock => "wait/synch/mutex/cohort/ddl_lock",
         }
     }
@@ -153,6 +161,7 @@ impl WaitEvent {
         matches!(
             self,
             WaitEvent::RowLock
+                | WaitEvent::GapLock
                 | WaitEvent::CommitDone
                 | WaitEvent::CommitTurn
                 | WaitEvent::GroupCommitWait
@@ -450,6 +459,7 @@ pub mod ev {
         LockWaitGraph,
         AdmissionQueue,
         FlushStage,
+        GapLocks,
         DdlLock,
     );
 }

@@ -871,7 +871,9 @@ mod tests {
         t.observe_auto_increment(5000);
         // A deleted row is not in the checkpoint.
         let mut txn = e.begin();
-        t.lock_row(&mut txn, &handles[10]).unwrap().unwrap();
+        t.lock_row(&mut txn, &handles[10], crate::storage::LockMode::Exclusive)
+            .unwrap()
+            .unwrap();
         t.delete(&mut txn, &handles[10]).unwrap();
         e.prepare(&mut txn).unwrap();
         e.commit(txn);

@@ -23,7 +23,11 @@
 //! 5. **Engine commit, in log order** (leader releases the log mutex first, so the next group
 //!    can be written meanwhile; groups take their turn through [`group::CommitTurn`]): with
 //!    `binlog_optimize_thread_scheduling = ON` the leader commits every member in order;
-//!    with `OFF` each member commits itself and wakes the next (chained).
+//!    with `OFF` each member commits itself and wakes the next (chained). Either way the
+//!    engine sees one commit at a time in log order: each takes the next commit sequence
+//!    number and publishes it once its row versions are installed, which is the moment new
+//!    read views start to see it — so a snapshot is always a prefix of the log (see the
+//!    module doc of `crate::storage`).
 //! 6. **Complete**: each member's ticket is completed and its waiter woken (`commit_wakeup`:
 //!    targeted by default, broadcast for experiment 4). The session sends OK.
 //!

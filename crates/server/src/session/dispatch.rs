@@ -131,13 +131,8 @@ impl Session {
                 state.end_statement(&ctx, true).map(|_| r)
             }
             Err(e) => {
-                if e.action() == Action::RollbackTransaction {
-                    state.rollback(&ctx);
-                } else {
-                    // The failed statement's own effects are already undone; in autocommit
-                    // mode its transaction ends here.
-                    let _ = state.end_statement(&ctx, false);
-                }
+                // The failed statement's own effects are already undone.
+                state.statement_failed(&ctx, &e);
                 Err(e)
             }
         };

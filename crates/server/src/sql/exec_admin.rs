@@ -4,12 +4,13 @@
 use super::bind::Binder;
 use super::env::{Env, SessView};
 use super::expr::RowCtx;
-use super::parse::{GrantOn, SetItem, SetTarget, SetValue, UserHost};
+use super::parse::{GrantOn, SetItem, SetTarget, SetValue, TxScope, UserHost};
 use super::plan::{check_db_access, database_exists, is_system_schema};
 use super::QueryResult;
 use crate::accounts::TransportRequirement;
 use crate::error::{Error, Result};
 use crate::session::state::{ServerContext, SessionState};
+use crate::storage::IsolationLevel;
 use crate::types::Value;
 use cohort_protocol::ErrorCode;
 use sqlparser::ast;
@@ -89,9 +90,11 @@ fn set_global(
             None => return Err(unknown_var(name)),
         },
     };
-    check_isolation(name, &value)?;
     let clamped = crate::vars::clamp_warning(name, &value);
-    ctx.vars.set_global(name, value)?;
+    ctx.vars.set_global(name, value.clone())?;
+    if let Some(t) = twin(name) {
+        ctx.vars.set_global(t, value)?;
+    }
     warn_clamped(sess, clamped);
     Ok(())
 }
@@ -114,24 +117,16 @@ fn unknown_var(name: &str) -> Error {
     )
 }
 
-/// Only READ COMMITTED exists; say so clearly.
-fn check_isolation(name: &str, v: &Value) -> Result<()> {
-    if !matches!(name, "transaction_isolation" | "tx_isolation") {
-        return Ok(());
+/// `tx_isolation` / `transaction_isolation` and `tx_read_only` / `transaction_read_only` are
+/// two names of one setting: setting one sets the other.
+fn twin(name: &str) -> Option<&'static str> {
+    match name {
+        "tx_isolation" => Some("transaction_isolation"),
+        "transaction_isolation" => Some("tx_isolation"),
+        "tx_read_only" => Some("transaction_read_only"),
+        "transaction_read_only" => Some("tx_read_only"),
+        _ => None,
     }
-    let text = super::convert::to_string(v)
-        .to_ascii_uppercase()
-        .replace(' ', "-");
-    if text == "READ-COMMITTED" {
-        return Ok(());
-    }
-    Err(Error::new(
-        ErrorCode::WrongValueForVar,
-        format!(
-            "Variable '{name}' can't be set to the value of '{}': Cohort supports only READ-COMMITTED isolation",
-            super::convert::to_string(v)
-        ),
-    ))
 }
 
 /// `max_session_mem_used` bounds what a session may hold against its own client: a session
@@ -162,23 +157,30 @@ fn set_session(
     name: &str,
     value: Option<Value>,
 ) -> Result<()> {
+    // The cached transaction characteristics may change.
+    sess.txn_defaults = None;
     let Some(value) = value else {
         // DEFAULT: back to the global value.
         if !ctx.vars.exists(name) {
             return Err(unknown_var(name));
         }
         sess.session_vars.remove(name);
+        if let Some(t) = twin(name) {
+            sess.session_vars.remove(t);
+        }
         if name == "autocommit" {
             let on = ctx.vars.global("autocommit") != Some(Value::str("OFF"));
             return set_autocommit(ctx, sess, on);
         }
         return Ok(());
     };
-    check_isolation(name, &value)?;
     let clamped = crate::vars::clamp_warning(name, &value);
     let v = ctx.vars.check_session_set(name, value)?;
     check_own_memory_limit(ctx, sess, name, &v)?;
     warn_clamped(sess, clamped);
+    if let Some(t) = twin(name) {
+        sess.session_vars.insert(t.to_string(), v.clone());
+    }
     match name {
         "autocommit" => set_autocommit(ctx, sess, v == Value::str("ON")),
         "innodb_lock_wait_timeout" => {
@@ -259,29 +261,57 @@ pub fn set_names(
     Ok(())
 }
 
+/// `SET [GLOBAL | SESSION] TRANSACTION ISOLATION LEVEL … | READ ONLY | READ WRITE`. Without a
+/// scope it applies to the next transaction only, and is refused (1568) inside one.
 pub fn set_transaction(
     ctx: &ServerContext,
-    sess: &SessionState,
-    global: bool,
+    sess: &mut SessionState,
+    scope: TxScope,
     isolation: Option<&str>,
+    read_only: Option<bool>,
 ) -> Result<()> {
-    let Some(level) = isolation else {
-        return Ok(());
+    let level = match isolation {
+        Some(l) => Some(
+            IsolationLevel::parse(l).ok_or_else(|| Error::internal("unknown isolation level"))?,
+        ),
+        None => None,
     };
-    if level != "READ-COMMITTED" {
-        return Err(Error::new(
-            ErrorCode::WrongValueForVar,
-            format!(
-                "Variable 'transaction_isolation' can't be set to the value of '{level}': Cohort supports only READ COMMITTED isolation"
-            ),
-        ));
+    let on_off = |b: bool| Value::str(if b { "ON" } else { "OFF" });
+    match scope {
+        TxScope::Next => {
+            if sess.in_transaction() {
+                return Err(Error::new(
+                    ErrorCode::CantChangeTxCharacteristics,
+                    "Transaction characteristics can't be changed while a transaction is in progress",
+                ));
+            }
+            if level.is_some() {
+                sess.next_txn.isolation = level;
+            }
+            if read_only.is_some() {
+                sess.next_txn.read_only = read_only;
+            }
+            Ok(())
+        }
+        TxScope::Session => {
+            if let Some(l) = level {
+                set_session(ctx, sess, "tx_isolation", Some(Value::str(l.var_name())))?;
+            }
+            if let Some(r) = read_only {
+                set_session(ctx, sess, "tx_read_only", Some(on_off(r)))?;
+            }
+            Ok(())
+        }
+        TxScope::Global => {
+            if let Some(l) = level {
+                set_global(ctx, sess, "tx_isolation", Some(Value::str(l.var_name())))?;
+            }
+            if let Some(r) = read_only {
+                set_global(ctx, sess, "tx_read_only", Some(on_off(r)))?;
+            }
+            Ok(())
+        }
     }
-    if global {
-        need_admin(ctx, sess, "SUPER")?;
-        ctx.vars
-            .set_global("transaction_isolation", Value::str(level))?;
-    }
-    Ok(())
 }
 
 pub fn set_password(

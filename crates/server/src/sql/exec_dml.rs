@@ -5,12 +5,17 @@
 //!   errors vs warnings), fills AUTO_INCREMENT (NULL or 0 take the next value), then calls
 //!   `Table::insert`. A `Duplicate` outcome is error 1062, a warning with IGNORE, a delete and
 //!   retry with REPLACE, or an update of the existing (already locked) row with ON DUPLICATE
-//!   KEY UPDATE (affected rows 1 per insert, 2 per changed row, 0 per unchanged row).
-//! * UPDATE / DELETE collect the candidate rows from the access path with a consistent read,
-//!   sort them for ORDER BY, then X-lock each (`lock_row` returns the latest version), re-check
-//!   WHERE on that version (READ COMMITTED semi-consistent read), and write. A point lookup by
-//!   the whole primary key reads the row locked directly. UPDATE counts changed rows (a row set
-//!   to its current values is matched but not changed).
+//!   KEY UPDATE (affected rows 1 per insert, 2 per changed row, 0 per unchanged row). The
+//!   duplicate is S-locked by INSERT and X-locked by REPLACE and ON DUPLICATE KEY UPDATE, as
+//!   InnoDB does. INSERT … SELECT reads its source with shared locks in REPEATABLE READ and
+//!   SERIALIZABLE (a consistent read below), as InnoDB does.
+//! * UPDATE / DELETE are *current reads*: they read the access path with exclusive locks and
+//!   WHERE as the storage filter, so WHERE is evaluated on the latest version of each row
+//!   after any lock wait (UPDATE in READ COMMITTED with InnoDB's semi-consistent read). The
+//!   rows that match are collected, sorted for ORDER BY, cut by LIMIT (without ORDER BY the
+//!   read stops at LIMIT), then written. UPDATE counts changed rows (a row set to its
+//!   current values is matched but not changed). In a READ ONLY transaction they fail with
+//!   1792.
 //!
 //! Statement atomicity (savepoint / rollback to it on error) is done by the caller, `mod.rs`.
 
@@ -23,7 +28,8 @@ use super::plan::{self, Access, TableRef};
 use super::sqltype::Class;
 use crate::error::{Error, Result};
 use crate::storage::{
-    ColumnDef, ColumnDefault, InsertOutcome, LockMode, Row, RowHandle, ScanControl, Txn,
+    ColumnDef, ColumnDefault, InsertOutcome, IsolationLevel, LockMode, ReadLock, Row, RowHandle,
+    ScanControl, Txn, WaitPolicy,
 };
 use crate::types::{Collation, DataType, Value};
 use cohort_protocol::ErrorCode;
@@ -257,7 +263,7 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
                 InsertSource::Values(bind_values_rows(&mut b, &v.rows, cols.len())?)
             }
             ast::SetExpr::Select(_) => {
-                let sp = exec_select::plan_select(env, params, q, &[], false)?;
+                let sp = exec_select::plan_select(env, params, q, &[], None)?;
                 if sp.items.len() != cols.len() {
                     return Err(count_mismatch(1));
                 }
@@ -430,6 +436,9 @@ struct InsertRun<'p, 'e> {
 }
 
 pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
+    if txn.is_read_only() {
+        return Err(crate::storage::read_only_error());
+    }
     let mut run = InsertRun {
         plan,
         env,
@@ -455,7 +464,14 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         }
         InsertSource::Select(sp) => {
             run.multi_row = true;
-            let rows = exec_select::run_select(sp, env, Some(txn))?;
+            let lock = if sp.lock.mode == LockMode::None
+                && txn.isolation() >= IsolationLevel::RepeatableRead
+            {
+                ReadLock::new(LockMode::Shared, WaitPolicy::Wait)
+            } else {
+                sp.lock
+            };
+            let rows = exec_select::run_select_locking(sp, env, Some(txn), lock)?;
             for (i, vals) in rows.into_iter().enumerate() {
                 let row = run.build_row(
                     vals.into_iter().map(|v| Some(Source::Value(v))),
@@ -639,7 +655,7 @@ impl<'e> InsertRun<'_, 'e> {
         }
         match self.plan.kind {
             InsertKind::Replace => self.replace(txn, row),
-            _ => match table.insert(txn, row)? {
+            _ => match table.insert_with(txn, row, LockMode::Shared)? {
                 InsertOutcome::Inserted(_) => {
                     self.affected += 1;
                     Ok(())
@@ -661,7 +677,7 @@ impl<'e> InsertRun<'_, 'e> {
         let table = &self.plan.table.table;
         let mut replaced = false;
         for _ in 0..1000 {
-            match table.insert(txn, row.clone())? {
+            match table.insert_with(txn, row.clone(), LockMode::Exclusive)? {
                 InsertOutcome::Inserted(_) => {
                     self.affected += 1;
                     return Ok(());
@@ -682,7 +698,7 @@ impl<'e> InsertRun<'_, 'e> {
     fn insert_or_update(&mut self, txn: &mut Txn, row: Vec<Value>) -> Result<()> {
         let table = &self.plan.table.table;
         let proposed = row.clone();
-        let (handle, existing) = match table.insert(txn, row)? {
+        let (handle, existing) = match table.insert_with(txn, row, LockMode::Exclusive)? {
             InsertOutcome::Inserted(_) => {
                 self.affected += 1;
                 return Ok(());
@@ -779,32 +795,47 @@ fn touch_on_update(
 // ---------------------------------------------------------------------------------------------
 // UPDATE / DELETE execution
 
-/// The rows an UPDATE / DELETE may touch, in the order to process them. `locked` says the
-/// rows were read with an X lock (latest versions) and need no `lock_row`.
+/// The rows an UPDATE / DELETE changes, X-locked, at their latest version, in the order to
+/// process them: a locking read with WHERE as its filter (`semi_consistent` for UPDATE), then
+/// ORDER BY and LIMIT.
+#[allow(clippy::too_many_arguments)]
 fn candidates(
     t: &TableRef,
     access: &Access,
     filter: &Option<Expr>,
     order: &[(Expr, SortKey)],
+    limit: Option<u64>,
+    semi_consistent: bool,
     env: &Env<'_>,
     txn: &mut Txn,
-) -> Result<(Vec<(RowHandle, Row)>, bool)> {
-    let locked = order.is_empty() && access.is_pk_point(&t.def);
-    let lock = if locked {
-        LockMode::Exclusive
-    } else {
-        LockMode::None
+) -> Result<Vec<(RowHandle, Row)>> {
+    let lock = ReadLock {
+        mode: LockMode::Exclusive,
+        wait: WaitPolicy::Wait,
+        semi_consistent,
+    };
+    let mut pred = |row: &Row| match filter {
+        Some(f) => f.is_true(&RowCtx::of(row), env),
+        None => Ok(true),
     };
     let mut out = Vec::new();
-    plan::scan(&t.table, access, txn, env, lock, false, &mut |h, row| {
-        if let Some(f) = filter {
-            if !f.is_true(&RowCtx::of(row), env)? {
-                return Ok(ScanControl::Continue);
+    plan::scan(
+        &t.table,
+        access,
+        txn,
+        env,
+        lock,
+        false,
+        &mut pred,
+        &mut |h, row| {
+            out.push((h.clone(), row.clone()));
+            // Without ORDER BY, the read stops (and locks no more rows) at LIMIT.
+            if order.is_empty() && limit.is_some_and(|l| out.len() as u64 >= l) {
+                return Ok(ScanControl::Stop);
             }
-        }
-        out.push((h.clone(), row.clone()));
-        Ok(ScanControl::Continue)
-    })?;
+            Ok(ScanControl::Continue)
+        },
+    )?;
     if !order.is_empty() {
         let mut keyed: Vec<(Vec<Value>, (RowHandle, Row))> = Vec::with_capacity(out.len());
         for c in out {
@@ -827,46 +858,31 @@ fn candidates(
         });
         out = keyed.into_iter().map(|(_, c)| c).collect();
     }
-    Ok((out, locked))
-}
-
-/// Lock a candidate and return its latest version if it still matches.
-fn lock_and_recheck(
-    t: &TableRef,
-    h: &RowHandle,
-    read: Row,
-    locked: bool,
-    filter: &Option<Expr>,
-    env: &Env<'_>,
-    txn: &mut Txn,
-) -> Result<Option<Row>> {
-    if locked {
-        return Ok(Some(read));
+    if let Some(l) = limit {
+        out.truncate(l.min(usize::MAX as u64) as usize);
     }
-    let Some(latest) = t.table.lock_row(txn, h)? else {
-        return Ok(None);
-    };
-    if let Some(f) = filter {
-        if !f.is_true(&RowCtx::of(&latest), env)? {
-            return Ok(None);
-        }
-    }
-    Ok(Some(latest))
+    Ok(out)
 }
 
 pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
+    if txn.is_read_only() {
+        return Err(crate::storage::read_only_error());
+    }
     let limit = eval_count(&plan.limit, env)?;
     let t = &plan.table;
-    let (cands, locked) = candidates(t, &plan.access, &plan.filter, &plan.order, env, txn)?;
+    let cands = candidates(
+        t,
+        &plan.access,
+        &plan.filter,
+        &plan.order,
+        limit,
+        true,
+        env,
+        txn,
+    )?;
     let strict = Strict::Mode(env);
     let (mut matched, mut changed) = (0u64, 0u64);
-    for (h, read) in cands {
-        if limit.is_some_and(|l| matched >= l) {
-            break;
-        }
-        let Some(latest) = lock_and_recheck(t, &h, read, locked, &plan.filter, env, txn)? else {
-            continue;
-        };
+    for (h, latest) in cands {
         matched += 1;
         let mut new = latest.to_vec();
         for (c, e) in &plan.sets {
@@ -920,17 +936,23 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
 }
 
 pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
+    if txn.is_read_only() {
+        return Err(crate::storage::read_only_error());
+    }
     let limit = eval_count(&plan.limit, env)?;
     let t = &plan.table;
-    let (cands, locked) = candidates(t, &plan.access, &plan.filter, &plan.order, env, txn)?;
+    let cands = candidates(
+        t,
+        &plan.access,
+        &plan.filter,
+        &plan.order,
+        limit,
+        false,
+        env,
+        txn,
+    )?;
     let mut deleted = 0u64;
-    for (h, read) in cands {
-        if limit.is_some_and(|l| deleted >= l) {
-            break;
-        }
-        if lock_and_recheck(t, &h, read, locked, &plan.filter, env, txn)?.is_none() {
-            continue;
-        }
+    for (h, _) in cands {
         t.table.delete(txn, &h)?;
         deleted += 1;
     }

@@ -10,9 +10,13 @@
 //! Supported: one table (or none), `*` / `t.*`, aliases, WHERE, GROUP BY (expressions,
 //! aliases, positions), HAVING, aggregates COUNT / SUM / AVG / MIN / MAX / GROUP_CONCAT /
 //! BIT_*, with DISTINCT, ORDER BY (columns, aliases, positions, expressions), LIMIT / OFFSET,
-//! FOR UPDATE. Joins, subqueries, UNION, CTEs and window functions are error 1235.
-//! `LOCK IN SHARE MODE` takes exclusive locks like FOR UPDATE (there are no shared row locks):
-//! safe, but it blocks other readers that lock. `FOR SHARE` is MariaDB's 1064.
+//! FOR UPDATE / LOCK IN SHARE MODE / FOR SHARE with NOWAIT or SKIP LOCKED. Joins, subqueries,
+//! UNION, CTEs, window functions and `FOR UPDATE OF` are error 1235.
+//!
+//! A plain SELECT is a consistent read of the transaction's read view; a locking one reads
+//! through the storage's locking read with the WHERE clause as its filter, so the clause is
+//! evaluated on the latest version of each row after any lock wait, and rows it rejects are
+//! not kept locked in READ COMMITTED (see `storage/read.rs`).
 
 use super::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScope};
 use super::coldef::{self, ColumnOrigin};
@@ -23,7 +27,7 @@ use super::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
 use super::plan::{self, Access, PartCond, Source};
 use super::sqltype::{Class, SqlType};
 use crate::error::{Error, Result};
-use crate::storage::{LockMode, ScanControl, Txn};
+use crate::storage::{LockMode, ReadLock, ScanControl, Txn, WaitPolicy};
 use crate::types::{Collation, Decimal, Value};
 use cohort_protocol::column::ColumnDefinition;
 use cohort_protocol::ErrorCode;
@@ -62,7 +66,7 @@ pub struct SelectPlan {
     pub source: Option<Source>,
     pub filter: Option<Expr>,
     pub access: Access,
-    pub lock: LockMode,
+    pub lock: ReadLock,
     pub items: Vec<OutItem>,
     pub hidden: Vec<Expr>,
     pub columns: Vec<ColumnDefinition>,
@@ -91,6 +95,31 @@ impl SelectPlan {
 
 fn unsupported(what: &str) -> Error {
     Error::unsupported(what)
+}
+
+/// The lock a SELECT asks for: `FOR UPDATE`, `FOR SHARE` (MySQL 8's spelling of `LOCK IN SHARE
+/// MODE`, which the parser strips as `share_lock`), each with `NOWAIT` or `SKIP LOCKED`.
+fn lock_clause(q: &ast::Query, share_lock: Option<WaitPolicy>) -> Result<ReadLock> {
+    let wait = |nb: &Option<ast::NonBlock>| match nb {
+        None => WaitPolicy::Wait,
+        Some(ast::NonBlock::Nowait) => WaitPolicy::NoWait,
+        Some(ast::NonBlock::SkipLocked) => WaitPolicy::SkipLocked,
+    };
+    match (q.locks.as_slice(), share_lock) {
+        ([], None) => Ok(ReadLock::NONE),
+        ([], Some(w)) => Ok(ReadLock::new(LockMode::Shared, w)),
+        ([c], None) => {
+            if c.of.is_some() {
+                return Err(unsupported("FOR UPDATE OF"));
+            }
+            let mode = match c.lock_type {
+                ast::LockType::Update => LockMode::Exclusive,
+                ast::LockType::Share => LockMode::Shared,
+            };
+            Ok(ReadLock::new(mode, wait(&c.nonblock)))
+        }
+        _ => Err(unsupported("several locking clauses")),
+    }
 }
 
 /// Reject the parts of a query this server does not run, and return its SELECT.
@@ -146,7 +175,7 @@ pub fn plan_select(
     params: &[Location],
     q: &ast::Query,
     item_texts: &[String],
-    share_lock: bool,
+    share_lock: Option<WaitPolicy>,
 ) -> Result<SelectPlan> {
     let s = simple_select(q)?;
     if s.into.is_some() {
@@ -214,11 +243,7 @@ pub fn plan_select(
     };
     let group = grouped.then_some(GroupPlan { keys, aggs, having });
     let (limit, offset) = bind_limit(&mut b, q)?;
-    let lock = if q.locks.is_empty() && !share_lock {
-        LockMode::None
-    } else {
-        LockMode::Exclusive
-    };
+    let lock = lock_clause(q, share_lock)?;
     let access = match &source {
         Some(Source::Table(t)) => plan::choose_access(&t.def, filter.as_ref()),
         _ => Access::FullScan,
@@ -659,6 +684,16 @@ pub fn run_select(
     env: &Env<'_>,
     txn: Option<&mut Txn>,
 ) -> Result<Vec<Vec<Value>>> {
+    run_select_locking(plan, env, txn, plan.lock)
+}
+
+/// [`run_select`] with the lock its table reads take (INSERT … SELECT locks its source).
+pub fn run_select_locking(
+    plan: &SelectPlan,
+    env: &Env<'_>,
+    txn: Option<&mut Txn>,
+    lock: ReadLock,
+) -> Result<Vec<Vec<Value>>> {
     let limit = eval_count(&plan.limit, env)?;
     let offset = eval_count(&plan.offset, env)?.unwrap_or(0);
     if limit == Some(0) {
@@ -669,12 +704,7 @@ pub fn run_select(
     let enough = limit.map(|l| l.saturating_add(offset));
     let mut rows: Vec<Vec<Value>> = Vec::new();
     let mut groups = Groups::default();
-    let mut consume = |row: &[Value]| -> Result<ScanControl> {
-        if let Some(f) = &plan.filter {
-            if !f.is_true(&RowCtx::of(row), env)? {
-                return Ok(ScanControl::Continue);
-            }
-        }
+    let mut consume_filtered = |row: &[Value]| -> Result<ScanControl> {
         match &plan.group {
             Some(g) => groups.add(g, row, env)?,
             None => rows.push(output_row(plan, &RowCtx::of(row), env)?),
@@ -684,40 +714,42 @@ pub fn run_select(
         }
         Ok(ScanControl::Continue)
     };
+    let passes = |row: &[Value]| -> Result<bool> {
+        match &plan.filter {
+            Some(f) => f.is_true(&RowCtx::of(row), env),
+            None => Ok(true),
+        }
+    };
     match &plan.source {
         None => {
-            consume(&[])?;
+            if passes(&[])? {
+                consume_filtered(&[])?;
+            }
         }
         Some(Source::Virtual(v)) => {
             for r in (v.rows)(env.ctx)? {
-                if consume(&r)? == ScanControl::Stop {
+                if passes(&r)? && consume_filtered(&r)? == ScanControl::Stop {
                     break;
                 }
             }
         }
         Some(Source::Table(t)) => {
             let txn = txn.ok_or_else(|| Error::internal("SELECT without a transaction"))?;
-            if plan.lock == LockMode::Exclusive && !plan.access.is_pk_point(&t.def) {
-                // FOR UPDATE: lock only the rows that match (on their latest version).
-                for (h, _) in matching_rows(plan, t, txn, env)? {
-                    let Some(latest) = t.table.lock_row(txn, &h)? else {
-                        continue;
-                    };
-                    if consume(&latest)? == ScanControl::Stop {
-                        break;
-                    }
-                }
-            } else {
-                plan::scan(
-                    &t.table,
-                    &plan.access,
-                    txn,
-                    env,
-                    plan.lock,
-                    plan.backward,
-                    &mut |_, row| consume(row),
-                )?;
-            }
+            // WHERE runs inside the read: on the version read, after any lock wait.
+            let mut filter = |row: &crate::storage::Row| match &plan.filter {
+                Some(f) => f.is_true(&RowCtx::of(row), env),
+                None => Ok(true),
+            };
+            plan::scan(
+                &t.table,
+                &plan.access,
+                txn,
+                env,
+                lock,
+                plan.backward,
+                &mut filter,
+                &mut |_, row| consume_filtered(row),
+            )?;
         }
     }
     if let Some(g) = &plan.group {
@@ -746,35 +778,6 @@ pub fn run_select(
     for r in &mut out {
         r.truncate(visible);
     }
-    Ok(out)
-}
-
-/// The rows a consistent read finds matching the WHERE clause, in scan order.
-fn matching_rows(
-    plan: &SelectPlan,
-    t: &plan::TableRef,
-    txn: &mut Txn,
-    env: &Env<'_>,
-) -> Result<Vec<(crate::storage::RowHandle, crate::storage::Row)>> {
-    let mut out = Vec::new();
-    plan::scan(
-        &t.table,
-        &plan.access,
-        txn,
-        env,
-        LockMode::None,
-        plan.backward,
-        &mut |h, row| {
-            if let Some(f) = &plan.filter {
-                if !f.is_true(&RowCtx::of(row), env)? {
-                    return Ok(ScanControl::Continue);
-                }
-            }
-            crate::memory::check(0)?;
-            out.push((h.clone(), row.clone()));
-            Ok(ScanControl::Continue)
-        },
-    )?;
     Ok(out)
 }
 

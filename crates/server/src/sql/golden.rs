@@ -22,7 +22,7 @@
 //! `UPDATE_GOLDEN=1 cargo test -p cohort-server sql::golden` rewrites the expected outputs.
 
 use super::{execute_prepared, execute_text, prepare, Prepared, QueryResult};
-use crate::error::{Action, Result};
+use crate::error::Result;
 use crate::session::state::{ServerContext, SessionState};
 use crate::types::Value;
 use std::collections::HashMap;
@@ -233,10 +233,7 @@ fn end_statement(ctx: &ServerContext, sess: &mut SessionState, r: &Result<QueryR
         Ok(_) => {
             let _ = sess.end_statement(ctx, true);
         }
-        Err(e) if e.action() == Action::RollbackTransaction => sess.rollback(ctx),
-        Err(_) => {
-            let _ = sess.end_statement(ctx, false);
-        }
+        Err(e) => sess.statement_failed(ctx, e),
     }
 }
 

@@ -26,12 +26,19 @@
 //! * Warnings of a statement replace those of the previous one in `sess.warnings` (SHOW
 //!   WARNINGS keeps them); an error becomes the only entry.
 //!
+//! * Transactions (see `storage` for the model): each statement starts with
+//!   `Txn::start_statement` (READ COMMITTED takes a fresh read view per statement);
+//!   BEGIN / START TRANSACTION [READ ONLY | READ WRITE] [WITH CONSISTENT SNAPSHOT], COMMIT,
+//!   ROLLBACK, SAVEPOINT, ROLLBACK TO [SAVEPOINT], RELEASE SAVEPOINT (1305 on an unknown
+//!   name), SET [GLOBAL | SESSION] TRANSACTION (without a scope: the next transaction only;
+//!   1568 inside one).
+//!
 //! Not supported, each a 1235 error naming the feature: joins, subqueries, UNION, CTEs,
-//! window functions, views, stored programs, triggers, savepoints, ALTER TABLE other than
+//! window functions, views, stored programs, triggers, ALTER TABLE other than
 //! ADD / DROP INDEX and AUTO_INCREMENT = n, KILL, SHOW PROCESSLIST, REGEXP, INTERVAL
 //! arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns, TEMPORARY tables, foreign keys,
-//! grants finer than ALL per database. `LOCK IN SHARE MODE` locks exclusively. Every clause
-//! is honoured or refused (`surface.rs`; the table is `docs/architecture/sql-surface.md`).
+//! grants finer than ALL per database, `FOR UPDATE OF`. Every clause is honoured or refused
+//! (`surface.rs`; the table is `docs/architecture/sql-surface.md`).
 //!
 //! Expressions of any length and nesting are safe: the parser's dialect keeps trees shallow
 //! (`dialect.rs`), the binder walks operator chains iteratively and limits nesting (1436), and
@@ -64,6 +71,11 @@ mod virtual_tables;
 mod golden;
 
 pub use convert::format_double;
+
+/// A value as text (what a system variable holds).
+pub fn value_text(v: &Value) -> String {
+    convert::to_string(v)
+}
 
 use crate::error::{Action, Error, Result};
 use crate::sched::admission;
@@ -123,10 +135,11 @@ impl QueryResult {
 /// the syntax tree, which costs tens of times the text (a select list of 500 000 columns:
 /// about 400 bytes of tree per column, against 100 of plan).
 pub struct Prepared {
+    /// The statement's text, kept once: re-parsed when a table of it changes, shown by
+    /// INNODB_TRX while it runs, and written in the binlog's Annotate_rows.
+    text: Arc<str>,
     /// Number of `?` parameters.
     pub params: usize,
-    /// The statement's text (re-parsed when a table of it changes; the binlog's Annotate_rows).
-    sql: Box<str>,
     state: Mutex<PrepState>,
 }
 
@@ -140,7 +153,7 @@ enum PrepState {
 impl Prepared {
     /// The text it was prepared from.
     pub fn text(&self) -> &str {
-        &self.sql
+        &self.text
     }
 
     /// The result columns (empty for statements that return an OK packet).
@@ -209,7 +222,7 @@ pub fn execute_text(
             return Err(e);
         }
     };
-    let prev = start_statement(sess, parsed.stmt.keeps_warnings());
+    let prev = start_statement(ctx, sess, parsed.stmt.keeps_warnings(), sql);
     let r = (|| {
         if let Some(plan) = bind_plan(ctx, sess, &parsed, prev)? {
             return execute_plan(ctx, sess, &plan, &[], prev);
@@ -238,8 +251,8 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
         }
     };
     Ok(Prepared {
+        text: sql.into(),
         params,
-        sql: sql.into(),
         state: Mutex::new(state),
     })
 }
@@ -268,11 +281,11 @@ pub fn execute_prepared(
     };
     let r = match &form {
         PrepForm::Bound(p) => {
-            let prev = start_statement(sess, false);
+            let prev = start_statement(ctx, sess, false, &stmt.text);
             execute_plan(ctx, sess, p, params, prev)
         }
         PrepForm::Parsed(parsed) => {
-            let prev = start_statement(sess, parsed.stmt.keeps_warnings());
+            let prev = start_statement(ctx, sess, parsed.stmt.keeps_warnings(), &stmt.text);
             run_other(ctx, sess, parsed, params, prev)
         }
     };
@@ -306,12 +319,22 @@ pub fn field_list(
 
 // ---------------------------------------------------------------------------------------------
 
-/// Reset the warning list for a new statement (unless it keeps them: SHOW WARNINGS); returns
-/// the previous count (@@warning_count).
-fn start_statement(sess: &mut SessionState, keeps_warnings: bool) -> usize {
+/// Reset the warning list for a new statement (unless it keeps them: SHOW WARNINGS); tell the
+/// open transaction a statement starts (READ COMMITTED: a fresh read view) and what it runs
+/// (INNODB_TRX). Returns the previous warning count (@@warning_count).
+fn start_statement(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    keeps_warnings: bool,
+    text: &str,
+) -> usize {
     let prev = sess.warnings.len();
     if !keeps_warnings {
         sess.warnings.clear();
+    }
+    sess.trx_slot(ctx).set_query(Some(text));
+    if let Some(t) = sess.txn.as_mut() {
+        t.start_statement();
     }
     prev
 }
@@ -326,6 +349,9 @@ fn record_error(sess: &mut SessionState, e: &Error) {
 }
 
 fn finish(sess: &mut SessionState, r: Result<QueryResult>) -> Result<QueryResult> {
+    if let Some(slot) = &sess.trx_slot {
+        slot.set_query(None);
+    }
     sess.row_count = match &r {
         Ok(QueryResult::Ok { affected_rows, .. }) => *affected_rows as i64,
         Ok(QueryResult::Rows { .. }) | Err(_) => -1,
@@ -345,7 +371,7 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
         PrepState::Bound { plan } if plan.is_stale() => plan,
         PrepState::Bound { plan } => return Ok(PrepForm::Bound(plan.clone())),
     };
-    let parsed = parse::parse(&stmt.sql)?;
+    let parsed = parse::parse(&stmt.text)?;
     let fresh = bind_plan(ctx, sess, &parsed, sess.warnings.len())?
         .ok_or_else(|| Error::internal("a prepared statement lost its plan"))?;
     let (old, new) = (plan.columns(), fresh.columns());
@@ -510,9 +536,27 @@ fn run_other(
     let count = |c: StatusCounter| ctx.status.incr(c);
     match &parsed.stmt {
         Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev, parsed),
-        Stmt::Begin => {
+        Stmt::Begin {
+            read_only,
+            consistent_snapshot,
+        } => {
             count(StatusCounter::ComBegin);
-            sess.begin_explicit(ctx)?;
+            sess.begin_explicit(ctx, *read_only, *consistent_snapshot)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::Savepoint(name) => {
+            count(StatusCounter::ComSavepoint);
+            sess.savepoint(ctx, name);
+            Ok(QueryResult::ok())
+        }
+        Stmt::RollbackToSavepoint(name) => {
+            count(StatusCounter::ComRollbackToSavepoint);
+            sess.rollback_to_savepoint(name)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::ReleaseSavepoint(name) => {
+            count(StatusCounter::ComReleaseSavepoint);
+            sess.release_savepoint(name)?;
             Ok(QueryResult::ok())
         }
         Stmt::Commit => {
@@ -535,9 +579,13 @@ fn run_other(
             exec_admin::set_names(ctx, sess, charset, collation.as_deref())?;
             Ok(QueryResult::ok())
         }
-        Stmt::SetTransaction { global, isolation } => {
+        Stmt::SetTransaction {
+            scope,
+            isolation,
+            read_only,
+        } => {
             count(StatusCounter::ComSet);
-            exec_admin::set_transaction(ctx, sess, *global, isolation.as_deref())?;
+            exec_admin::set_transaction(ctx, sess, *scope, isolation.as_deref(), *read_only)?;
             Ok(QueryResult::ok())
         }
         Stmt::SetPassword { user, password } => {

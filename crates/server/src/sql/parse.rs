@@ -13,6 +13,7 @@
 use super::dialect::{ShallowMySql, MAX_NESTING};
 use crate::accounts::TransportRequirement;
 use crate::error::{Error, Result};
+use crate::storage::WaitPolicy;
 use crate::types::Collation;
 use cohort_protocol::ErrorCode;
 use sqlparser::ast::{self, Statement};
@@ -28,8 +29,9 @@ pub struct Parsed {
     pub item_texts: Vec<String>,
     /// Start of each `?` placeholder, in text order: parameter i is at `params[i]`.
     pub params: Vec<Location>,
-    /// `LOCK IN SHARE MODE` was given (stripped before parsing).
-    pub share_lock: bool,
+    /// `LOCK IN SHARE MODE [NOWAIT | SKIP LOCKED]` was given (stripped before parsing): how
+    /// its locks wait.
+    pub share_lock: Option<WaitPolicy>,
     /// The statement text, kept for statements that are written to the log as text (DDL).
     pub ddl_text: Option<String>,
     /// Expression nodes set aside to keep the tree shallow (see `dialect.rs`): the binder
@@ -144,22 +146,45 @@ pub enum PurgeTarget {
     Before(String),
 }
 
+/// Which transactions `SET … TRANSACTION` applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TxScope {
+    /// No scope word: the next transaction only.
+    Next,
+    /// SESSION / LOCAL: the session's later transactions.
+    Session,
+    /// GLOBAL: sessions started later.
+    Global,
+}
+
 /// A statement.
 #[derive(Clone, Debug)]
 pub enum Stmt {
     /// Parsed by sqlparser: SELECT / INSERT / UPDATE / DELETE / DDL on tables.
     Sql(Box<Statement>),
-    Begin,
+    /// BEGIN / START TRANSACTION [READ ONLY | READ WRITE] [WITH CONSISTENT SNAPSHOT].
+    Begin {
+        read_only: Option<bool>,
+        consistent_snapshot: bool,
+    },
     Commit,
     Rollback,
+    /// `SAVEPOINT name`.
+    Savepoint(String),
+    /// `ROLLBACK [WORK] TO [SAVEPOINT] name`.
+    RollbackToSavepoint(String),
+    /// `RELEASE SAVEPOINT name`.
+    ReleaseSavepoint(String),
     Set(Vec<SetItem>),
     SetNames {
         charset: String,
         collation: Option<String>,
     },
+    /// `SET [GLOBAL | SESSION] TRANSACTION ISOLATION LEVEL … | READ ONLY | READ WRITE`.
     SetTransaction {
-        global: bool,
+        scope: TxScope,
         isolation: Option<String>,
+        read_only: Option<bool>,
     },
     SetPassword {
         user: Option<UserHost>,
@@ -323,30 +348,31 @@ fn strip_trailing(mut tokens: Vec<TokenWithSpan>, sql: &str) -> Result<Vec<Token
     Ok(tokens)
 }
 
-/// Remove a trailing `LOCK IN SHARE MODE` (sqlparser does not know it).
-fn strip_share_lock(tokens: &mut Vec<TokenWithSpan>) -> bool {
-    let mut tail: Vec<usize> = tokens
+/// Remove a trailing `LOCK IN SHARE MODE [NOWAIT | SKIP LOCKED]` (sqlparser does not know it);
+/// returns how its locks wait.
+fn strip_share_lock(tokens: &mut Vec<TokenWithSpan>) -> Option<WaitPolicy> {
+    let tail: Vec<usize> = tokens
         .iter()
         .enumerate()
         .rev()
         .filter(|(_, t)| !is_trivia(&t.token))
         .map(|(i, _)| i)
-        .take(4)
+        .take(6)
         .collect();
-    if tail.len() < 4 {
-        return false;
+    let word = |k: usize, w: &str| tail.get(k).is_some_and(|&i| is_word(&tokens[i].token, w));
+    let (skip, wait) = if word(0, "NOWAIT") {
+        (1, WaitPolicy::NoWait)
+    } else if word(1, "SKIP") && word(0, "LOCKED") {
+        (2, WaitPolicy::SkipLocked)
+    } else {
+        (0, WaitPolicy::Wait)
+    };
+    let words = ["MODE", "SHARE", "IN", "LOCK"];
+    if words.iter().enumerate().all(|(k, w)| word(skip + k, w)) {
+        tokens.truncate(tail[skip + 3]);
+        return Some(wait);
     }
-    tail.reverse();
-    let words = ["LOCK", "IN", "SHARE", "MODE"];
-    if tail
-        .iter()
-        .zip(words)
-        .all(|(&i, w)| is_word(&tokens[i].token, w))
-    {
-        tokens.truncate(tail[0]);
-        return true;
-    }
-    false
+    None
 }
 
 /// Clauses refused by a keyword alone, before parsing: `ZEROFILL` (values padded on output),
@@ -686,12 +712,23 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
         "BEGIN" => {
             p.next_token();
             eat(p, "WORK");
-            Ok(Stmt::Begin)
+            Ok(Stmt::Begin {
+                read_only: None,
+                consistent_snapshot: false,
+            })
         }
         "START" => parse_start(p),
         "COMMIT" => parse_commit(p),
         "ROLLBACK" => parse_rollback(p),
-        "SAVEPOINT" | "RELEASE" => Ok(unsupported(p, "SAVEPOINT")),
+        "SAVEPOINT" => {
+            p.next_token();
+            Ok(Stmt::Savepoint(ident(p)?))
+        }
+        "RELEASE" => {
+            p.next_token();
+            expect_word(p, "SAVEPOINT")?;
+            Ok(Stmt::ReleaseSavepoint(ident(p)?))
+        }
         "SET" => parse_set(p),
         "SHOW" => parse_show(p),
         "USE" => {
@@ -763,19 +800,34 @@ fn skip_rest(p: &mut Parser<'_>) {
 fn parse_start(p: &mut Parser<'_>) -> PResult<Stmt> {
     p.next_token();
     expect_word(p, "TRANSACTION")?;
+    let mut read_only = None;
+    let mut consistent_snapshot = false;
     loop {
-        if eat_seq(p, &["READ", "ONLY"]) {
-            return Ok(unsupported(p, "READ ONLY transactions"));
-        }
-        if eat_seq(p, &["READ", "WRITE"]) || eat_seq(p, &["WITH", "CONSISTENT", "SNAPSHOT"]) {
-            if !p.consume_token(&Token::Comma) {
-                break;
+        let mode = if eat_seq(p, &["READ", "WRITE"]) {
+            Some(false)
+        } else if eat_seq(p, &["READ", "ONLY"]) {
+            Some(true)
+        } else if eat_seq(p, &["WITH", "CONSISTENT", "SNAPSHOT"]) {
+            consistent_snapshot = true;
+            None
+        } else {
+            break;
+        };
+        if mode.is_some() {
+            if read_only.is_some() {
+                // READ ONLY and READ WRITE exclude each other (MariaDB: 1064).
+                return unexpected(p, "one access mode");
             }
-            continue;
+            read_only = mode;
         }
-        break;
+        if !p.consume_token(&Token::Comma) {
+            break;
+        }
     }
-    Ok(Stmt::Begin)
+    Ok(Stmt::Begin {
+        read_only,
+        consistent_snapshot,
+    })
 }
 
 fn parse_commit(p: &mut Parser<'_>) -> PResult<Stmt> {
@@ -794,8 +846,9 @@ fn parse_commit(p: &mut Parser<'_>) -> PResult<Stmt> {
 fn parse_rollback(p: &mut Parser<'_>) -> PResult<Stmt> {
     p.next_token();
     eat(p, "WORK");
-    if peek_word(p).as_deref() == Some("TO") {
-        return Ok(unsupported(p, "SAVEPOINT"));
+    if eat(p, "TO") {
+        eat(p, "SAVEPOINT");
+        return Ok(Stmt::RollbackToSavepoint(ident(p)?));
     }
     if eat_seq(p, &["AND", "NO", "CHAIN"]) || eat_seq(p, &["NO", "RELEASE"]) {
         eat_seq(p, &["NO", "RELEASE"]);
@@ -846,11 +899,15 @@ fn parse_set(p: &mut Parser<'_>) -> PResult<Stmt> {
         Some("GLOBAL" | "SESSION" | "LOCAL")
     ) && peek_nth_word(p, 1).as_deref() == Some("TRANSACTION");
     if scope_then_txn || peek_word(p).as_deref() == Some("TRANSACTION") {
-        let global = eat(p, "GLOBAL");
-        eat(p, "SESSION");
-        eat(p, "LOCAL");
+        let scope = if eat(p, "GLOBAL") {
+            TxScope::Global
+        } else if eat(p, "SESSION") || eat(p, "LOCAL") {
+            TxScope::Session
+        } else {
+            TxScope::Next
+        };
         expect_word(p, "TRANSACTION")?;
-        return parse_set_transaction(p, global);
+        return parse_set_transaction(p, scope);
     }
     let mut items = Vec::new();
     let mut global = false;
@@ -883,10 +940,17 @@ fn parse_set_password(p: &mut Parser<'_>) -> PResult<Stmt> {
     Ok(Stmt::SetPassword { user, password })
 }
 
-fn parse_set_transaction(p: &mut Parser<'_>, global: bool) -> PResult<Stmt> {
+fn parse_set_transaction(p: &mut Parser<'_>, scope: TxScope) -> PResult<Stmt> {
     let mut isolation = None;
+    let mut read_only = None;
     loop {
-        if eat_seq(p, &["ISOLATION", "LEVEL"]) {
+        if peek_word(p).as_deref() == Some("ISOLATION") {
+            if isolation.is_some() {
+                // A characteristic given twice (MariaDB: 1064 near it).
+                return unexpected(p, "one isolation level");
+            }
+            expect_word(p, "ISOLATION")?;
+            expect_word(p, "LEVEL")?;
             let level = if eat_seq(p, &["READ", "COMMITTED"]) {
                 "READ-COMMITTED"
             } else if eat_seq(p, &["READ", "UNCOMMITTED"]) {
@@ -899,9 +963,17 @@ fn parse_set_transaction(p: &mut Parser<'_>, global: bool) -> PResult<Stmt> {
                 return unexpected(p, "isolation level");
             };
             isolation = Some(level.to_string());
-        } else if eat_seq(p, &["READ", "ONLY"]) {
-            return Ok(unsupported(p, "READ ONLY transactions"));
-        } else if eat_seq(p, &["READ", "WRITE"]) {
+        } else if peek_word(p).as_deref() == Some("READ") {
+            if read_only.is_some() {
+                return unexpected(p, "one access mode");
+            }
+            read_only = Some(if eat_seq(p, &["READ", "WRITE"]) {
+                false
+            } else if eat_seq(p, &["READ", "ONLY"]) {
+                true
+            } else {
+                return unexpected(p, "READ ONLY or READ WRITE");
+            });
         } else {
             return unexpected(p, "ISOLATION LEVEL or READ WRITE");
         }
@@ -909,7 +981,11 @@ fn parse_set_transaction(p: &mut Parser<'_>, global: bool) -> PResult<Stmt> {
             break;
         }
     }
-    Ok(Stmt::SetTransaction { global, isolation })
+    Ok(Stmt::SetTransaction {
+        scope,
+        isolation,
+        read_only,
+    })
 }
 
 fn parse_set_item(p: &mut Parser<'_>, global: &mut bool) -> PResult<SetItem> {
@@ -1736,11 +1812,44 @@ mod tests {
 
     #[test]
     fn special_statements() {
-        assert!(matches!(p("begin work").stmt, Stmt::Begin));
         assert!(matches!(
-            p("START TRANSACTION WITH CONSISTENT SNAPSHOT").stmt,
-            Stmt::Begin
+            p("begin work").stmt,
+            Stmt::Begin {
+                read_only: None,
+                consistent_snapshot: false
+            }
         ));
+        assert!(matches!(
+            p("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY").stmt,
+            Stmt::Begin {
+                read_only: Some(true),
+                consistent_snapshot: true
+            }
+        ));
+        assert!(parse("START TRANSACTION READ ONLY, READ WRITE").is_err());
+        assert!(matches!(
+            p("set transaction read only, isolation level read committed").stmt,
+            Stmt::SetTransaction {
+                scope: TxScope::Next,
+                read_only: Some(true),
+                isolation: Some(_)
+            }
+        ));
+        assert!(matches!(
+            p("SET SESSION TRANSACTION READ WRITE").stmt,
+            Stmt::SetTransaction {
+                scope: TxScope::Session,
+                read_only: Some(false),
+                isolation: None
+            }
+        ));
+        assert!(matches!(p("savepoint a").stmt, Stmt::Savepoint(n) if n == "a"));
+        assert!(matches!(p("rollback work to b").stmt, Stmt::RollbackToSavepoint(n) if n == "b"));
+        assert!(
+            matches!(p("ROLLBACK TO SAVEPOINT c").stmt, Stmt::RollbackToSavepoint(n) if n == "c")
+        );
+        assert!(matches!(p("release savepoint d").stmt, Stmt::ReleaseSavepoint(n) if n == "d"));
+        assert!(parse("release d").is_err());
         assert!(matches!(
             p("SET CHARACTER SET utf8").stmt,
             Stmt::SetNames { .. }
@@ -1762,7 +1871,12 @@ mod tests {
             Stmt::Unsupported(_)
         ));
         let x = p("SELECT * FROM t WHERE a = 1 LOCK IN SHARE MODE");
-        assert!(x.share_lock);
+        assert_eq!(x.share_lock, Some(WaitPolicy::Wait));
+        let x = p("SELECT * FROM t LOCK IN SHARE MODE NOWAIT");
+        assert_eq!(x.share_lock, Some(WaitPolicy::NoWait));
+        let x = p("SELECT * FROM t lock in share mode skip locked");
+        assert_eq!(x.share_lock, Some(WaitPolicy::SkipLocked));
+        assert_eq!(p("SELECT * FROM t").share_lock, None);
         let Stmt::Set(items) = p("SET GLOBAL a = 1, b = ON, @x := 5, @@session.c = DEFAULT").stmt
         else {
             panic!()

@@ -26,7 +26,7 @@ use super::virtual_tables::{self, VirtualTable};
 use crate::error::{Error, Result};
 use crate::session::state::ServerContext;
 use crate::storage::{
-    IndexDef, KeyRange, LockMode, Row, RowHandle, ScanControl, Table, TableDef, Txn,
+    IndexDef, KeyRange, ReadLock, Row, RowHandle, ScanControl, Table, TableDef, Txn,
 };
 use crate::types::{DataType, Value};
 use cohort_protocol::ErrorCode;
@@ -199,6 +199,7 @@ pub enum Access {
 
 impl Access {
     /// True if the path is a single-row lookup by the whole primary key (no IN lists).
+    #[cfg(test)]
     pub fn is_pk_point(&self, def: &TableDef) -> bool {
         match self {
             Access::Index {
@@ -589,15 +590,19 @@ fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>) -> Result<Ranges>
     Ok(Ranges::Scans(ranges))
 }
 
-/// Call `f` for every row the access path finds (a superset of the matching rows), in index
-/// order; `f` returns Stop to end early. `backward` scans in descending order.
+/// Call `f` for every row the access path finds that `filter` accepts, in index order; `f`
+/// returns Stop to end early. `backward` scans in descending order. `filter` is the WHERE
+/// clause: the storage evaluates it on the version it reads (for a locking read, the latest
+/// one, after any lock wait), and in READ COMMITTED does not keep rows it rejects locked.
+#[allow(clippy::too_many_arguments)]
 pub fn scan(
     table: &Table,
     access: &Access,
     txn: &mut Txn,
     env: &Env<'_>,
-    lock: LockMode,
+    lock: ReadLock,
     backward: bool,
+    filter: &mut dyn FnMut(&Row) -> Result<bool>,
     f: &mut dyn FnMut(&RowHandle, &Row) -> Result<ScanControl>,
 ) -> Result<()> {
     let def = table.def();
@@ -617,19 +622,14 @@ pub fn scan(
     };
     match eval_ranges(&def, access, env)? {
         Ranges::Empty => Ok(()),
-        Ranges::Full => {
-            if backward {
-                table.scan_backward(txn, None, &KeyRange::all(), lock, &mut g)
-            } else {
-                table.scan_primary(txn, &KeyRange::all(), lock, &mut g)
-            }
-        }
+        Ranges::Full => table.scan(txn, None, &KeyRange::all(), backward, lock, filter, &mut g),
         Ranges::Points(mut keys) => {
             if backward {
                 keys.reverse();
             }
             for k in keys {
-                if let Some((h, r)) = table.get(txn, &k, lock)? {
+                // The point-select / point-update path: one lookup, no range set-up.
+                if let Some((h, r)) = table.get_filtered(txn, &k, lock, filter)? {
                     if g(&h, &r)? == ScanControl::Stop {
                         break;
                     }
@@ -642,11 +642,7 @@ pub fn scan(
                 ranges.reverse();
             }
             for range in ranges {
-                match (backward, index) {
-                    (true, _) => table.scan_backward(txn, index, &range, lock, &mut g)?,
-                    (false, None) => table.scan_primary(txn, &range, lock, &mut g)?,
-                    (false, Some(i)) => table.scan_index(txn, i, &range, lock, &mut g)?,
-                }
+                table.scan(txn, index, &range, backward, lock, filter, &mut g)?;
                 if stopped.get() {
                     break;
                 }

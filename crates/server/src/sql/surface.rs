@@ -19,7 +19,7 @@ fn refuse(what: &str) -> Error {
     Error::unsupported(what)
 }
 
-/// MariaDB's 1064 for syntax it does not have either (`FOR SHARE`, `FOR UPDATE OF t`…).
+/// MariaDB's 1064 for syntax it does not have either (`FOR UPDATE OF t`…).
 fn syntax(near: &str) -> Error {
     Error::parse(near, 1)
 }
@@ -118,29 +118,23 @@ fn order_by_exprs(list: &[ast::OrderByExpr]) -> Result<()> {
     Ok(())
 }
 
-/// `FOR UPDATE` is honoured; `NOWAIT` / `SKIP LOCKED` (MariaDB has them) are 1235; `FOR SHARE`
-/// and `OF t` are 1064 in MariaDB too. `LOCK IN SHARE MODE` never gets here: the parser takes
-/// it off the end of the text (see `parse.rs`).
+/// `FOR UPDATE` and `FOR SHARE` (MySQL 8's spelling of `LOCK IN SHARE MODE`; MariaDB 10.11
+/// has only the latter) are honoured, each with `NOWAIT` or `SKIP LOCKED` (see
+/// `exec_select::lock_clause`); `OF t` and a second clause are 1064, as in MariaDB.
+/// `LOCK IN SHARE MODE [NOWAIT | SKIP LOCKED]` never gets here: the parser takes it off the end
+/// of the text (see `parse.rs`).
 fn lock_clauses(locks: &[ast::LockClause]) -> Result<()> {
     if locks.len() > 1 {
         return Err(syntax("FOR UPDATE"));
     }
     for l in locks {
         let ast::LockClause {
-            lock_type,
+            lock_type: _,
             of,
-            nonblock,
+            nonblock: _,
         } = l;
-        if *lock_type == ast::LockType::Share {
-            return Err(syntax("FOR SHARE"));
-        }
         if of.is_some() {
             return Err(syntax("OF"));
-        }
-        match nonblock {
-            None => {}
-            Some(ast::NonBlock::Nowait) => return Err(refuse("FOR UPDATE NOWAIT")),
-            Some(ast::NonBlock::SkipLocked) => return Err(refuse("FOR UPDATE SKIP LOCKED")),
         }
     }
     Ok(())

@@ -6,8 +6,9 @@
 
 use super::ddl_undo::{record, Undo};
 use super::lock::WaitGraph;
+use super::mvcc::{CommitSeq, Mvcc, PurgeStats, TrxRow, TxnSlot};
 use super::table::{validate_def, Table};
-use super::txn::Txn;
+use super::txn::{Txn, TxnOptions};
 use super::{Row, Savepoint, TableId, TxnId};
 use crate::error::{Error, Result};
 use crate::storage::schema::{IndexDef, TableDef};
@@ -53,6 +54,8 @@ pub struct Engine {
     next_txn_id: AtomicU64,
     /// The waits-for graph shared by all tables (its own mutex, taken only around waits).
     graph: Arc<WaitGraph>,
+    /// Commit sequence, read views, purge (see `mvcc.rs` for its locking).
+    mvcc: Arc<Mvcc>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -68,6 +71,7 @@ impl Engine {
             next_table_id: AtomicU64::new(1),
             next_txn_id: AtomicU64::new(1),
             graph: Arc::new(WaitGraph::default()),
+            mvcc: Mvcc::new(),
         })
     }
 
@@ -321,8 +325,27 @@ impl Engine {
 
     // ---- transactions ----
 
+    /// A slot for one session: its transactions publish their read views and lock waits
+    /// there, and INNODB_TRX lists them (with `thread_id` as `trx_mysql_thread_id`).
+    pub fn register_session(&self, thread_id: u32) -> Arc<TxnSlot> {
+        self.mvcc.register(thread_id)
+    }
+
+    /// A REPEATABLE READ transaction in a slot of its own (tests, tools).
     pub fn begin(&self) -> Txn {
-        Txn::new(TxnId(self.next_txn_id.fetch_add(1, Ordering::Relaxed)))
+        self.begin_with(TxnOptions::default())
+    }
+
+    /// A transaction in a slot of its own.
+    pub fn begin_with(&self, opts: TxnOptions) -> Txn {
+        let slot = self.mvcc.register(0);
+        self.begin_in(&slot, opts)
+    }
+
+    /// A transaction of the session that owns `slot` (one at a time per slot).
+    pub fn begin_in(&self, slot: &Arc<TxnSlot>, opts: TxnOptions) -> Txn {
+        let id = TxnId(self.next_txn_id.fetch_add(1, Ordering::Relaxed));
+        Txn::new(id, slot.clone(), opts)
     }
 
     /// Statement start.
@@ -340,15 +363,78 @@ impl Engine {
         txn.prepare()
     }
 
-    /// Make the changes visible, release the locks. (The net row changes were taken with
-    /// `txn.changes()` at prepare, for the logs.)
+    /// Make the changes visible (under the next commit sequence number: call in log order),
+    /// release the locks. (The net row changes were taken with `txn.changes()` at prepare,
+    /// for the logs.)
     pub fn commit(&self, mut txn: Txn) {
-        txn.finish(true)
+        txn.commit(&self.mvcc)
     }
 
     /// Discard the changes and release the locks.
     pub fn rollback(&self, mut txn: Txn) {
-        txn.finish(false);
+        txn.rollback();
+    }
+
+    /// The commit through which every version is installed: a view taken now sees it.
+    pub fn published(&self) -> CommitSeq {
+        self.mvcc.published()
+    }
+
+    /// The open transactions (INNODB_TRX).
+    pub fn transactions(&self) -> Vec<TrxRow> {
+        self.mvcc.transactions()
+    }
+
+    /// Rows waiting for purge.
+    pub fn purge_backlog(&self) -> usize {
+        self.mvcc.history_len()
+    }
+
+    /// Purge counters.
+    pub fn purge_stats(&self) -> &PurgeStats {
+        &self.mvcc.stats
+    }
+
+    /// Tests: purge only when `purge_now` is called (no purge thread).
+    #[cfg(test)]
+    pub(crate) fn manual_purge(&self) {
+        self.mvcc
+            .auto_purge
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Run one purge pass now, on this thread (tests and measurements); returns the rows
+    /// visited.
+    pub fn purge_now(&self, max_rows: usize) -> usize {
+        self.mvcc.purge_round(max_rows)
+    }
+
+    /// The engine's rows of SHOW GLOBAL STATUS (MariaDB's names where the meaning matches).
+    pub fn status(&self) -> Vec<(String, crate::types::Value)> {
+        use crate::types::Value;
+        let g = &self.graph;
+        let n = |v: u64| Value::UInt(v);
+        let rel = Ordering::Relaxed;
+        vec![
+            ("Innodb_deadlocks".into(), n(g.deadlock_count())),
+            (
+                "Innodb_history_list_length".into(),
+                n(self.purge_backlog() as u64),
+            ),
+            (
+                "Innodb_purged_versions".into(),
+                n(self.mvcc.stats.versions_purged.load(rel)),
+            ),
+            (
+                "Innodb_row_lock_current_waits".into(),
+                n(g.waiting() as u64),
+            ),
+            (
+                "Innodb_row_lock_time".into(),
+                n(g.wait_micros.load(rel) / 1000),
+            ),
+            ("Innodb_row_lock_waits".into(), n(g.waits.load(rel))),
+        ]
     }
 
     /// Deadlocks detected since start (for SHOW STATUS).
@@ -356,9 +442,14 @@ impl Engine {
         self.graph.deadlock_count()
     }
 
-    /// The row-lock waits in progress: `(waiting txn, txn holding the row)`.
+    /// The lock waits in progress: `(waiting txn, txn it waits for)`.
     pub fn lock_waits(&self) -> Vec<(TxnId, TxnId)> {
         self.graph.edges()
+    }
+
+    /// Is the transaction waiting for a lock?
+    pub fn is_waiting(&self, txn: TxnId) -> bool {
+        self.graph.is_waiting(txn)
     }
 
     // ---- durability ----

@@ -1,16 +1,46 @@
-//! Row slots, row locks, lock waits and deadlock detection.
+//! Row slots, record locks (shared and exclusive), gap locks, lock waits and deadlocks.
 //!
-//! A row lock is the `owner` field of a slot's state. Taking a free lock is one mutex
-//! acquisition; waiting for a held one goes through [`acquire`], which registers a waits-for
-//! edge in the [`WaitGraph`] (the requester gets 1213 if that closes a cycle), blocks on the
-//! slot's own condvar inside `wait::begin(WaitEvent::RowLock)`, and gives 1205 when the txn's
-//! lock wait timeout expires. Releasing a lock notifies only that slot's condvar.
+//! # Record locks
+//!
+//! A row's lock lives in its slot: the exclusive holder (`x`, the only one who may have a
+//! pending version), and, allocated only while needed, a [`LockQueue`] with the shared
+//! holders and the waiting requests in arrival order. S is compatible with S; X with
+//! nothing. A new request waits if it conflicts with a lock granted to another transaction
+//! *or with a request of another transaction already waiting* (first come, first served, as
+//! InnoDB: a shared request queues behind a waiting exclusive one). When locks are released,
+//! [`grant_waiting`] grants the waiting requests from the front of the queue for as long as
+//! they are compatible, and wakes exactly those waiters (targeted wakeups, through each
+//! waiter's own [`TxnSlot`] condition variable).
+//!
+//! # Gap locks
+//!
+//! In REPEATABLE READ and SERIALIZABLE a locking read also locks the *gaps* between index
+//! entries it passes ([`GapLocks`], one per index): an open interval of encoded index keys
+//! `(lo, hi)` held by a transaction. Gap locks never conflict with each other; they only stop
+//! an *insert intention*: a transaction that adds an index entry inside another
+//! transaction's gap waits until that transaction ends (gap locks are held to the end). A
+//! next-key lock is a record lock plus the gap before the record.
+//!
+//! # Waits and deadlocks
+//!
+//! A waiting transaction registers in the engine's [`WaitGraph`] the transactions it waits
+//! for (all the holders and earlier waiters it conflicts with) and sleeps on its own
+//! condition variable inside `wait::begin(WaitEvent::RowLock)` (or `GapLock`). If its edges
+//! close a cycle, the lightest transaction of the cycle (fewest rows changed plus locks held,
+//! the requester on a tie, as InnoDB) is the victim: it gets 1213, woken if it is not the
+//! requester. A wait longer than the transaction's `innodb_lock_wait_timeout` gives 1205.
+//!
+//! Lock order: slot mutex → a waiter's `TxnSlot::wait` (to wake it); gap mutex → a waiter's
+//! `TxnSlot::wait`; the wait graph mutex → a victim's `TxnSlot::wait`. Nothing takes a slot
+//! or gap mutex while holding the graph mutex or a `TxnSlot::wait`.
 
-use super::{Row, TxnId};
+use super::mvcc::{CommitSeq, Horizon, ReadView, TxnSlot, Version};
+use super::{LockMode, Row, TxnId, WaitPolicy};
 use crate::error::{Error, Result};
-use crate::wait::{self, ev, Mutex, WaitEvent, WaitGuard};
-use parking_lot::{Condvar, MutexGuard};
-use std::collections::HashMap;
+use crate::wait::{self, ev, Mutex, WaitEvent};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// One row: its versions and its lock. Lives in the primary index (and is pointed at by the
@@ -21,44 +51,6 @@ pub(crate) struct Slot {
     pub key: Box<[u8]>,
     /// Versions and lock; see [`SlotState`].
     pub state: Mutex<SlotState, ev::RowSlot>,
-    /// Waiters for this row's lock (targeted wakeups).
-    pub cv: Condvar,
-}
-
-/// Everything here is protected by `Slot::state`.
-#[derive(Default)]
-pub(crate) struct SlotState {
-    /// The latest committed image; None if the row does not exist (yet / any more).
-    pub committed: Option<Row>,
-    /// The owner's uncommitted image: None = no change, Some(None) = deleted, Some(Some(r)).
-    /// Only ever Some while `owner` is Some.
-    pub pending: Option<Option<Row>>,
-    /// The txn holding the X lock.
-    pub owner: Option<TxnId>,
-    /// Threads blocked on `Slot::cv`; a slot with waiters is never garbage-collected.
-    pub waiters: u32,
-    /// Set when the slot was taken out of its table's primary index (empty slot collected, or
-    /// TRUNCATE / DROP). A removed slot is never used again; whoever finds it retries its lookup.
-    pub removed: bool,
-}
-
-impl SlotState {
-    /// The version `txn` sees without locking: its own pending one, else the committed one.
-    pub fn visible(&self, txn: TxnId) -> Option<&Row> {
-        match (&self.pending, self.owner) {
-            (Some(p), Some(o)) if o == txn => p.as_ref(),
-            _ => self.committed.as_ref(),
-        }
-    }
-
-    /// True if the slot holds nothing and nobody needs it: it can leave the index.
-    pub fn is_garbage(&self) -> bool {
-        self.committed.is_none()
-            && self.pending.is_none()
-            && self.owner.is_none()
-            && self.waiters == 0
-            && !self.removed
-    }
 }
 
 impl Slot {
@@ -66,175 +58,869 @@ impl Slot {
         Slot {
             key: key.into_boxed_slice(),
             state: Mutex::new(state),
-            cv: Condvar::new(),
         }
     }
 }
 
-/// The result of trying to take a row lock.
+const F_PENDING: u8 = 1;
+const F_REMOVED: u8 = 2;
+const F_QUEUED: u8 = 4;
+
+/// Everything here is protected by `Slot::state`.
+#[derive(Default)]
+pub(crate) struct SlotState {
+    /// The newest committed image; None if the row does not exist (yet / any more).
+    pub latest: Option<Row>,
+    /// The commit that installed `latest` (0: loaded by recovery, or never committed).
+    pub latest_seq: CommitSeq,
+    /// Older committed versions some read view may still need, newest first. Boxed: most
+    /// rows have none, and `Option<Box<_>>` costs every slot 8 bytes where a `Vec` costs 24.
+    #[allow(clippy::box_collection)]
+    pub older: Option<Box<Vec<Version>>>,
+    /// The X holder's uncommitted image when `F_PENDING` is set (None = deleted).
+    pending: Option<Row>,
+    /// The transaction holding the X lock (0: none). Only it may have a pending version.
+    x: u64,
+    /// Shared holders and waiting requests, allocated while there are any.
+    queue: Option<Box<LockQueue>>,
+    flags: u8,
+}
+
+/// The shared holders and waiting requests of one row.
+#[derive(Default)]
+pub(crate) struct LockQueue {
+    shared: Vec<TxnId>,
+    waiting: Vec<Request>,
+}
+
+struct Request {
+    txn: TxnId,
+    mode: LockMode,
+    waker: Arc<TxnSlot>,
+}
+
+/// How a read sees a row.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum ReadAt {
+    /// Current read: the reader's own pending version, else the newest committed one.
+    Latest,
+    /// Consistent read: the reader's own pending version, else the newest committed version
+    /// in the view.
+    View(ReadView),
+    /// READ UNCOMMITTED: anyone's pending version, else the newest committed one.
+    Dirty,
+}
+
+impl SlotState {
+    pub fn with_latest(row: Row) -> SlotState {
+        SlotState {
+            latest: Some(row),
+            ..SlotState::default()
+        }
+    }
+
+    /// A new slot whose X lock `me` holds (a row being inserted).
+    pub fn locked_by(me: TxnId) -> SlotState {
+        SlotState {
+            x: me.0,
+            ..SlotState::default()
+        }
+    }
+
+    pub fn removed(&self) -> bool {
+        self.flags & F_REMOVED != 0
+    }
+
+    pub fn set_removed(&mut self) {
+        self.flags |= F_REMOVED;
+    }
+
+    /// Queued for purge (see `Mvcc::push_history`).
+    pub fn queued(&self) -> bool {
+        self.flags & F_QUEUED != 0
+    }
+
+    pub fn set_queued(&mut self, on: bool) {
+        if on {
+            self.flags |= F_QUEUED;
+        } else {
+            self.flags &= !F_QUEUED;
+        }
+    }
+
+    /// The X holder.
+    pub fn owner(&self) -> Option<TxnId> {
+        (self.x != 0).then_some(TxnId(self.x))
+    }
+
+    /// The pending version: None = no change, Some(None) = deleted, Some(Some(r)).
+    pub fn pending(&self) -> Option<Option<&Row>> {
+        (self.flags & F_PENDING != 0).then_some(self.pending.as_ref())
+    }
+
+    /// Replace the pending version (the caller holds the X lock); returns the previous one.
+    pub fn set_pending(&mut self, new: Option<Option<Row>>) -> Option<Option<Row>> {
+        let old = self.take_pending();
+        if let Some(p) = new {
+            self.flags |= F_PENDING;
+            self.pending = p;
+        }
+        old
+    }
+
+    pub fn take_pending(&mut self) -> Option<Option<Row>> {
+        if self.flags & F_PENDING == 0 {
+            return None;
+        }
+        self.flags &= !F_PENDING;
+        Some(self.pending.take())
+    }
+
+    /// The version a read sees.
+    pub fn read(&self, me: TxnId, at: ReadAt) -> Option<&Row> {
+        if let Some(p) = self.pending() {
+            if self.x == me.0 || matches!(at, ReadAt::Dirty) {
+                return p;
+            }
+        }
+        match at {
+            ReadAt::Latest | ReadAt::Dirty => self.latest.as_ref(),
+            ReadAt::View(v) => self.committed_in(v),
+        }
+    }
+
+    /// The newest committed version in `view`.
+    pub fn committed_in(&self, view: ReadView) -> Option<&Row> {
+        if view.sees(self.latest_seq) {
+            return self.latest.as_ref();
+        }
+        self.older
+            .as_ref()?
+            .iter()
+            .find(|v| view.sees(v.seq))
+            .and_then(|v| v.row.as_ref())
+    }
+
+    /// Every image the slot holds (committed versions and the pending one): the index
+    /// entries it needs.
+    pub fn images(&self) -> impl Iterator<Item = &Row> {
+        let older = self.older.iter().flat_map(|o| o.iter());
+        self.latest
+            .iter()
+            .chain(older.filter_map(|v| v.row.as_ref()))
+            .chain(self.pending().flatten())
+    }
+
+    pub fn has_older(&self) -> bool {
+        self.older.as_ref().is_some_and(|o| !o.is_empty())
+    }
+
+    /// True if the slot holds nothing and nobody needs it: it can leave the index.
+    pub fn is_garbage(&self) -> bool {
+        self.latest.is_none()
+            && !self.has_older()
+            && self.flags & (F_PENDING | F_REMOVED) == 0
+            && self.x == 0
+            && self.queue.is_none()
+    }
+
+    /// Make `new` the newest committed version, committed at `seq`; the previous newest
+    /// becomes an old version. (A "did not exist" version at the bottom of the chain is
+    /// implicit: it is what a view older than every version sees.)
+    pub fn install(&mut self, new: Option<Row>, seq: CommitSeq) {
+        let prev = Version {
+            seq: self.latest_seq,
+            row: std::mem::replace(&mut self.latest, new),
+        };
+        self.latest_seq = seq;
+        if prev.row.is_some() || self.has_older() {
+            self.older.get_or_insert_with(Box::default).insert(0, prev);
+        }
+    }
+
+    /// Drop the old versions no view may see (see `Horizon::needs`); returns how many.
+    pub fn prune(&mut self, h: &Horizon) -> usize {
+        let Some(older) = self.older.as_mut() else {
+            return 0;
+        };
+        let n = older.len();
+        let mut newer = self.latest_seq;
+        older.retain(|v| {
+            let keep = h.needs(v.seq, newer);
+            newer = v.seq;
+            keep
+        });
+        while older.last().is_some_and(|v| v.row.is_none()) {
+            older.pop();
+        }
+        let left = older.len();
+        if left == 0 {
+            self.older = None;
+        }
+        n - left
+    }
+
+    /// TRUNCATE / DROP: the slot leaves its table; its waiters are woken to find that out.
+    pub fn detach(&mut self) {
+        self.set_removed();
+        if let Some(q) = &self.queue {
+            for r in &q.waiting {
+                r.waker.wake_up();
+            }
+        }
+    }
+
+    /// Does `me` hold a lock at least as strong as `mode`?
+    pub fn holds(&self, me: TxnId, mode: LockMode) -> bool {
+        if self.x == me.0 {
+            return true;
+        }
+        mode == LockMode::Shared && self.queue.as_ref().is_some_and(|q| q.shared.contains(&me))
+    }
+
+    /// Does `me` hold any lock on the row?
+    pub fn holds_any(&self, me: TxnId) -> bool {
+        self.holds(me, LockMode::Shared)
+    }
+
+    /// Is the row locked by a transaction other than `me`?
+    pub fn locked_by_other(&self, me: TxnId) -> bool {
+        (self.x != 0 && self.x != me.0)
+            || self
+                .queue
+                .as_ref()
+                .is_some_and(|q| q.shared.iter().any(|&t| t != me))
+    }
+
+    /// The transactions whose granted locks conflict with `me` taking `mode`.
+    fn granted_conflicts(&self, me: TxnId, mode: LockMode, out: &mut Vec<TxnId>) {
+        if self.x != 0 && self.x != me.0 {
+            out.push(TxnId(self.x));
+        }
+        if mode == LockMode::Exclusive {
+            if let Some(q) = &self.queue {
+                out.extend(q.shared.iter().filter(|&&t| t != me));
+            }
+        }
+    }
+
+    /// The transactions `me` would wait for to take `mode`: conflicting holders, and the
+    /// conflicting requests of others waiting before position `before` of the queue.
+    fn blockers(&self, me: TxnId, mode: LockMode, before: usize) -> Vec<TxnId> {
+        let mut out = Vec::new();
+        self.granted_conflicts(me, mode, &mut out);
+        if let Some(q) = &self.queue {
+            for r in q.waiting.iter().take(before) {
+                if r.txn != me && (mode == LockMode::Exclusive || r.mode == LockMode::Exclusive) {
+                    out.push(r.txn);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn grant(&mut self, me: TxnId, mode: LockMode) {
+        match mode {
+            LockMode::Exclusive => {
+                self.x = me.0;
+                if let Some(q) = self.queue.as_mut() {
+                    q.shared.retain(|&t| t != me);
+                }
+                self.drop_empty_queue();
+            }
+            _ => self.queue.get_or_insert_with(Box::default).shared.push(me),
+        }
+    }
+
+    fn drop_empty_queue(&mut self) {
+        if self
+            .queue
+            .as_ref()
+            .is_some_and(|q| q.shared.is_empty() && q.waiting.is_empty())
+        {
+            self.queue = None;
+        }
+    }
+
+    fn position(&self, me: TxnId) -> Option<usize> {
+        self.queue
+            .as_ref()
+            .and_then(|q| q.waiting.iter().position(|r| r.txn == me))
+    }
+
+    fn cancel(&mut self, me: TxnId) {
+        if let Some(q) = self.queue.as_mut() {
+            q.waiting.retain(|r| r.txn != me);
+        }
+        self.drop_empty_queue();
+        grant_waiting(self);
+    }
+
+    /// Release every lock `me` holds on the row (its pending version must be resolved) and
+    /// grant what can be granted. Returns true if it held one.
+    pub fn release(&mut self, me: TxnId) -> bool {
+        let mut held = false;
+        if self.x == me.0 {
+            self.x = 0;
+            held = true;
+            if self.flags & F_PENDING != 0 {
+                self.flags &= !F_PENDING;
+                self.pending = None;
+            }
+        }
+        if let Some(q) = self.queue.as_mut() {
+            let n = q.shared.len();
+            q.shared.retain(|&t| t != me);
+            held |= q.shared.len() != n;
+        }
+        if held {
+            self.drop_empty_queue();
+            grant_waiting(self);
+        }
+        held
+    }
+}
+
+/// Grant the waiting requests at the front of the queue for as long as they are compatible
+/// with what is granted and with the requests before them; wake each one granted.
+fn grant_waiting(st: &mut SlotState) {
+    let mut i = 0;
+    loop {
+        let Some(q) = st.queue.as_ref() else { return };
+        let Some(r) = q.waiting.get(i) else { return };
+        let (txn, mode) = (r.txn, r.mode);
+        if st.blockers(txn, mode, i).is_empty() {
+            let r = st.queue.as_mut().expect("queue").waiting.remove(i);
+            st.grant(txn, mode);
+            r.waker.wake_up();
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// The result of asking for a record lock.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Acquire {
-    /// The caller holds the lock; `newly` if it was just taken (the txn must remember it).
-    Owned { newly: bool },
+    /// The caller holds the lock; `newly` if it did not hold any lock on the row before.
+    Granted { newly: bool },
     /// The slot left the index: look the key up again.
     Removed,
+    /// SKIP LOCKED: the row is locked by another transaction.
+    Skipped,
 }
 
-/// Try to take the lock without blocking. `Err(owner)` if another txn holds it.
-pub(crate) fn try_acquire(st: &mut SlotState, me: TxnId) -> Result<Acquire, TxnId> {
-    if st.removed {
+/// What a waiting transaction needs: who it is and how long it may wait.
+pub(crate) struct Waiter<'a> {
+    pub me: TxnId,
+    pub slot: &'a Arc<TxnSlot>,
+    pub timeout: Duration,
+    /// Rows changed plus locks held: the deadlock victim is the lightest.
+    pub weight: u64,
+}
+
+/// Try to take a lock without waiting. `Err(blockers)` if it conflicts.
+pub(crate) fn try_lock(
+    st: &mut SlotState,
+    me: TxnId,
+    mode: LockMode,
+) -> std::result::Result<Acquire, Vec<TxnId>> {
+    if st.removed() {
         return Ok(Acquire::Removed);
     }
-    match st.owner {
-        None => {
-            st.owner = Some(me);
-            Ok(Acquire::Owned { newly: true })
-        }
-        Some(o) if o == me => Ok(Acquire::Owned { newly: false }),
-        Some(o) => Err(o),
+    if st.holds(me, mode) {
+        return Ok(Acquire::Granted { newly: false });
     }
+    let queued = st.queue.as_ref().map_or(0, |q| q.waiting.len());
+    let blockers = st.blockers(me, mode, queued);
+    if !blockers.is_empty() {
+        return Err(blockers);
+    }
+    let newly = !st.holds_any(me);
+    st.grant(me, mode);
+    Ok(Acquire::Granted { newly })
 }
 
-/// Take the row lock of `slot` for `me`, waiting as long as `timeout` for its owner.
-/// Must be called with no table or index lock held.
-pub(crate) fn acquire(
+/// Take a record lock on `slot`, waiting per `policy`. Must be called with no table or index
+/// lock held.
+pub(crate) fn lock_record(
     graph: &WaitGraph,
     slot: &Slot,
-    me: TxnId,
-    timeout: Duration,
+    w: &Waiter<'_>,
+    mode: LockMode,
+    policy: WaitPolicy,
 ) -> Result<Acquire> {
     let mut st = slot.state.lock();
-    let mut waiting: Option<(WaitGuard, Instant)> = None;
-    let result = loop {
-        let owner = match try_acquire(&mut st, me) {
-            Ok(a) => break Ok(a),
-            Err(owner) => owner,
-        };
-        if let Err(e) = graph.wait_for(me, owner) {
-            break Err(e);
+    let blockers = match try_lock(&mut st, w.me, mode) {
+        Ok(a) => return Ok(a),
+        Err(b) => b,
+    };
+    match policy {
+        WaitPolicy::NoWait => return Err(Error::lock_wait_timeout()),
+        WaitPolicy::SkipLocked => return Ok(Acquire::Skipped),
+        WaitPolicy::Wait => {}
+    }
+    let newly = !st.holds_any(w.me);
+    w.slot.reset_wait();
+    st.queue
+        .get_or_insert_with(Box::default)
+        .waiting
+        .push(Request {
+            txn: w.me,
+            mode,
+            waker: w.slot.clone(),
+        });
+    drop(st);
+    let what = format!("{}:{}", w.me.0, hex(&slot.key));
+    let outcome = wait_loop(graph, w, WaitEvent::RowLock, what, blockers, |check| {
+        let mut st = slot.state.lock();
+        if st.holds(w.me, mode) {
+            return Poll::Done(Acquire::Granted { newly });
         }
-        let deadline = match &waiting {
-            Some((_, deadline)) => *deadline,
-            None => {
-                // Tell the scheduler outside the slot mutex, then look again.
-                MutexGuard::unlocked(&mut st, || {
-                    waiting = Some((wait::begin(WaitEvent::RowLock), Instant::now() + timeout));
-                });
-                continue;
+        if st.removed() {
+            st.cancel(w.me);
+            return Poll::Done(Acquire::Removed);
+        }
+        if check == Check::GiveUp {
+            st.cancel(w.me);
+            return Poll::GaveUp;
+        }
+        let pos = st.position(w.me).unwrap_or(usize::MAX);
+        Poll::Wait(st.blockers(w.me, mode, pos))
+    });
+    if outcome.is_err() && newly {
+        // A deadlock victim may have been granted the lock just before it learnt it lost:
+        // the caller will not note it, so give it back now (its transaction rolls back).
+        let mut st = slot.state.lock();
+        if st.holds_any(w.me) {
+            st.release(w.me);
+        }
+    }
+    outcome
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// Still waiting: report the blockers.
+    Wait,
+    /// The wait ends in an error: take the request back (unless it was granted meanwhile).
+    GiveUp,
+}
+
+enum Poll<T> {
+    Done(T),
+    Wait(Vec<TxnId>),
+    GaveUp,
+}
+
+/// The wait of a lock request: register the edges, sleep, look again. `poll` checks the
+/// request under its own mutex.
+fn wait_loop<T>(
+    graph: &WaitGraph,
+    w: &Waiter<'_>,
+    event: WaitEvent,
+    what: String,
+    mut blockers: Vec<TxnId>,
+    mut poll: impl FnMut(Check) -> Poll<T>,
+) -> Result<T> {
+    let _wait = wait::begin(event);
+    w.slot.set_waiting(Some(what));
+    let began = Instant::now();
+    graph.waits.fetch_add(1, Ordering::Relaxed);
+    let deadline = began + w.timeout;
+    let result = loop {
+        if let Err(e) = graph.wait_for(w.me, &blockers, w.weight, w.slot) {
+            match poll(Check::GiveUp) {
+                Poll::Done(t) => break Ok(t),
+                _ => break Err(e),
             }
+        }
+        let (_, victim) = w.slot.sleep(deadline);
+        if victim {
+            match poll(Check::GiveUp) {
+                // Granted meanwhile: the transaction is rolled back all the same.
+                Poll::Done(_) | Poll::GaveUp | Poll::Wait(_) => break Err(Error::deadlock()),
+            }
+        }
+        let check = if Instant::now() >= deadline {
+            Check::GiveUp
+        } else {
+            Check::Wait
         };
-        st.waiters += 1;
-        let timed_out = slot.cv.wait_until(&mut st, deadline).timed_out();
-        st.waiters -= 1;
-        if timed_out {
-            match try_acquire(&mut st, me) {
-                Ok(a) => break Ok(a),
-                Err(_) => break Err(Error::lock_wait_timeout()),
-            }
+        match poll(check) {
+            Poll::Done(t) => break Ok(t),
+            Poll::GaveUp => break Err(Error::lock_wait_timeout()),
+            Poll::Wait(b) => blockers = b,
         }
     };
-    drop(st);
-    if waiting.is_some() || result.is_err() {
-        graph.done(me);
-    }
+    graph.done(w.me);
+    w.slot.set_waiting(None);
+    graph
+        .wait_micros
+        .fetch_add(began.elapsed().as_micros() as u64, Ordering::Relaxed);
     result
 }
 
-/// Release `me`'s lock on the slot (its pending version must already be resolved) and wake the
-/// slot's waiters. Returns true if the slot is now garbage.
-pub(crate) fn release(slot: &Slot, me: TxnId) -> bool {
-    let mut st = slot.state.lock();
-    if st.owner != Some(me) {
-        return false;
-    }
-    st.owner = None;
-    st.pending = None;
-    if st.waiters > 0 {
-        slot.cv.notify_all();
-    }
-    st.is_garbage()
+fn hex(key: &[u8]) -> String {
+    key.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The waits-for graph of the engine: `waiter → holder`. A txn waits for at most one other at a
-/// time, so the graph is a map and a cycle check is a walk along one chain.
+// ---------------------------------------------------------------------------------------------
+// Gap locks
+
+/// An open interval of encoded index keys `(lo, hi)`; None is unbounded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Gap {
+    pub lo: Option<Box<[u8]>>,
+    pub hi: Option<Box<[u8]>>,
+}
+
+impl Gap {
+    fn contains(&self, key: &[u8]) -> bool {
+        self.lo.as_deref().is_none_or(|lo| lo < key) && self.hi.as_deref().is_none_or(|hi| key < hi)
+    }
+
+    fn covers(&self, other: &Gap) -> bool {
+        let lo_ok = match (&self.lo, &other.lo) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(a), Some(b)) => a <= b,
+        };
+        let hi_ok = match (&self.hi, &other.hi) {
+            (None, _) => true,
+            (Some(_), None) => false,
+            (Some(a), Some(b)) => a >= b,
+        };
+        lo_ok && hi_ok
+    }
+}
+
+/// The gap locks of one index. See the module doc.
 #[derive(Default)]
-pub(crate) struct WaitGraph {
-    edges: Mutex<HashMap<TxnId, TxnId>, ev::LockWaitGraph>,
-    deadlocks: std::sync::atomic::AtomicU64,
+pub(crate) struct GapLocks {
+    /// Gap locks held (a lock-free look before an insert takes the mutex).
+    count: AtomicUsize,
+    inner: Mutex<GapState, ev::GapLocks>,
 }
 
-impl WaitGraph {
-    /// Record that `me` waits for `holder`; 1213 if `holder` (transitively) waits for `me`.
-    pub fn wait_for(&self, me: TxnId, holder: TxnId) -> Result<()> {
-        let mut edges = self.edges.lock();
-        let mut cur = holder;
-        for _ in 0..=edges.len() {
-            if cur == me {
-                edges.remove(&me);
-                self.deadlocks
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                return Err(Error::deadlock());
+#[derive(Default)]
+struct GapState {
+    gaps: Vec<(TxnId, Gap)>,
+    /// Inserters waiting for a gap holder to end.
+    waiters: Vec<(TxnId, Arc<TxnSlot>)>,
+}
+
+impl GapLocks {
+    /// Lock `gap` for `me` (call with the index's map lock held, so that no insert into the
+    /// gap can slip between the reader's look at the index and this). A gap that extends the
+    /// one `me` locked last (`hi == gap.lo`) is merged into it. Returns true if `me` held no
+    /// gap here before.
+    pub fn lock(&self, me: TxnId, gap: Gap) -> bool {
+        let mut st = self.inner.lock();
+        let mut first = true;
+        for (t, g) in st.gaps.iter_mut().rev() {
+            if *t != me {
+                continue;
             }
-            match edges.get(&cur) {
-                Some(&next) => cur = next,
-                None => break,
+            first = false;
+            if g.covers(&gap) {
+                return false;
+            }
+            if g.hi.is_some() && g.hi == gap.lo {
+                g.hi = gap.hi;
+                return false;
             }
         }
-        edges.insert(me, holder);
-        Ok(())
+        st.gaps.push((me, gap));
+        self.count.fetch_add(1, Ordering::Release);
+        first
+    }
+
+    /// The transactions other than `me` holding a gap that contains `key` (an insert
+    /// intention's conflicts). Call with the index's map lock held exclusively.
+    pub fn conflicts(&self, me: TxnId, key: &[u8]) -> Vec<TxnId> {
+        if self.count.load(Ordering::Acquire) == 0 {
+            return Vec::new();
+        }
+        let st = self.inner.lock();
+        let mut out: Vec<TxnId> = st
+            .gaps
+            .iter()
+            .filter(|(t, g)| *t != me && g.contains(key))
+            .map(|(t, _)| *t)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Release `me`'s gaps and wake the inserters waiting here.
+    pub fn release(&self, me: TxnId) {
+        let mut st = self.inner.lock();
+        let n = st.gaps.len();
+        st.gaps.retain(|(t, _)| *t != me);
+        let removed = n - st.gaps.len();
+        if removed == 0 {
+            return;
+        }
+        self.count.fetch_sub(removed, Ordering::Release);
+        for (_, w) in st.waiters.drain(..) {
+            w.wake_up();
+        }
+    }
+
+    /// Wait until none of `holders` holds a gap containing `key` any more (they end), or
+    /// fail with 1205 / 1213.
+    pub fn wait(
+        &self,
+        graph: &WaitGraph,
+        w: &Waiter<'_>,
+        key: &[u8],
+        holders: Vec<TxnId>,
+    ) -> Result<()> {
+        w.slot.reset_wait();
+        self.inner.lock().waiters.push((w.me, w.slot.clone()));
+        let what = format!("{}:gap:{}", w.me.0, hex(key));
+        wait_loop(graph, w, WaitEvent::GapLock, what, holders, |check| {
+            let mut st = self.inner.lock();
+            st.waiters.retain(|(t, _)| *t != w.me);
+            let left: Vec<TxnId> = st
+                .gaps
+                .iter()
+                .filter(|(t, g)| *t != w.me && g.contains(key))
+                .map(|(t, _)| *t)
+                .collect();
+            if left.is_empty() {
+                return Poll::Done(());
+            }
+            if check == Check::GiveUp {
+                return Poll::GaveUp;
+            }
+            st.waiters.push((w.me, w.slot.clone()));
+            Poll::Wait(left)
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The waits-for graph
+
+/// The waits-for graph of the engine: each waiting transaction and the transactions it waits
+/// for. Guarded by its own mutex, taken only around waits.
+#[derive(Default)]
+pub(crate) struct WaitGraph {
+    nodes: Mutex<HashMap<TxnId, Node>, ev::LockWaitGraph>,
+    deadlocks: AtomicU64,
+    /// Lock waits begun, and their total time in µs (SHOW STATUS).
+    pub waits: AtomicU64,
+    pub wait_micros: AtomicU64,
+}
+
+struct Node {
+    blockers: Vec<TxnId>,
+    weight: u64,
+    waker: Arc<TxnSlot>,
+}
+
+/// Nodes one deadlock search visits at most; a longer search counts as a deadlock (InnoDB
+/// does the same past its search limit).
+const MAX_SEARCH: usize = 10_000;
+
+impl WaitGraph {
+    /// Record that `me` waits for `blockers`; 1213 if that closes a cycle and `me` is the
+    /// victim. If another transaction of the cycle is the victim, it is woken with its
+    /// deadlock and `me` goes on waiting.
+    pub fn wait_for(
+        &self,
+        me: TxnId,
+        blockers: &[TxnId],
+        weight: u64,
+        waker: &Arc<TxnSlot>,
+    ) -> Result<()> {
+        let mut g = self.nodes.lock();
+        g.insert(
+            me,
+            Node {
+                blockers: blockers.to_vec(),
+                weight,
+                waker: waker.clone(),
+            },
+        );
+        loop {
+            let Some(cycle) = find_cycle(&g, me) else {
+                return Ok(());
+            };
+            self.deadlocks.fetch_add(1, Ordering::Relaxed);
+            let victim = choose_victim(&g, &cycle, me);
+            if victim == me {
+                g.remove(&me);
+                return Err(Error::deadlock());
+            }
+            if let Some(v) = g.remove(&victim) {
+                v.waker.wake_victim();
+            }
+        }
     }
 
     /// `me` no longer waits.
     pub fn done(&self, me: TxnId) {
-        self.edges.lock().remove(&me);
+        self.nodes.lock().remove(&me);
     }
 
     /// Current `(waiter, holder)` edges.
     pub fn edges(&self) -> Vec<(TxnId, TxnId)> {
-        let mut v: Vec<_> = self.edges.lock().iter().map(|(a, b)| (*a, *b)).collect();
+        let g = self.nodes.lock();
+        let mut v: Vec<_> = g
+            .iter()
+            .flat_map(|(w, n)| n.blockers.iter().map(move |b| (*w, *b)))
+            .collect();
         v.sort();
         v
     }
 
+    /// Is `me` waiting for a lock?
+    pub fn is_waiting(&self, me: TxnId) -> bool {
+        self.nodes.lock().contains_key(&me)
+    }
+
+    /// Transactions waiting for a lock now.
+    pub fn waiting(&self) -> usize {
+        self.nodes.lock().len()
+    }
+
     /// Deadlocks detected so far.
     pub fn deadlock_count(&self) -> u64 {
-        self.deadlocks.load(std::sync::atomic::Ordering::Relaxed)
+        self.deadlocks.load(Ordering::Relaxed)
     }
+}
+
+/// A cycle through `start`, as the path start → … (each waits for the next, the last for
+/// `start`). Depth-first; a search longer than `MAX_SEARCH` is reported as the cycle
+/// `[start]`.
+fn find_cycle(g: &HashMap<TxnId, Node>, start: TxnId) -> Option<Vec<TxnId>> {
+    let mut path = vec![start];
+    let mut next: Vec<usize> = vec![0];
+    let mut seen: HashSet<TxnId> = HashSet::new();
+    seen.insert(start);
+    let mut steps = 0;
+    while let Some(&top) = path.last() {
+        steps += 1;
+        if steps > MAX_SEARCH {
+            return Some(vec![start]);
+        }
+        let i = *next.last().expect("parallel to path");
+        let blockers = g.get(&top).map_or(&[][..], |n| &n.blockers[..]);
+        let Some(&b) = blockers.get(i) else {
+            path.pop();
+            next.pop();
+            continue;
+        };
+        *next.last_mut().expect("parallel to path") += 1;
+        if b == start {
+            return Some(path);
+        }
+        if g.contains_key(&b) && seen.insert(b) {
+            path.push(b);
+            next.push(0);
+        }
+    }
+    None
+}
+
+/// The lightest transaction of the cycle; the requester on a tie.
+fn choose_victim(g: &HashMap<TxnId, Node>, cycle: &[TxnId], me: TxnId) -> TxnId {
+    let weight = |t: &TxnId| g.get(t).map_or(u64::MAX, |n| n.weight);
+    let min = cycle.iter().map(weight).min().unwrap_or(0);
+    if weight(&me) == min {
+        return me;
+    }
+    cycle
+        .iter()
+        .copied()
+        .find(|t| weight(t) == min)
+        .unwrap_or(me)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::mvcc::Mvcc;
     use super::*;
     use crate::error::Action;
 
     #[test]
-    fn cycle_gives_deadlock_to_requester() {
+    fn cycle_gives_deadlock_to_requester_on_a_tie() {
+        let m = Mvcc::new();
+        let s = m.register(0);
         let g = WaitGraph::default();
-        g.wait_for(TxnId(1), TxnId(2)).unwrap();
-        g.wait_for(TxnId(2), TxnId(3)).unwrap();
-        let e = g.wait_for(TxnId(3), TxnId(1)).unwrap_err();
+        g.wait_for(TxnId(1), &[TxnId(2)], 1, &s).unwrap();
+        g.wait_for(TxnId(2), &[TxnId(3)], 1, &s).unwrap();
+        let e = g.wait_for(TxnId(3), &[TxnId(1)], 1, &s).unwrap_err();
         assert_eq!(e.action(), Action::RollbackTransaction);
         assert_eq!(g.deadlock_count(), 1);
         // The other edges stay; after 2 stops waiting, 3 can wait for 1.
         g.done(TxnId(2));
-        g.wait_for(TxnId(3), TxnId(1)).unwrap();
+        g.wait_for(TxnId(3), &[TxnId(1)], 1, &s).unwrap();
     }
 
     #[test]
-    fn lock_wait_times_out() {
+    fn a_lighter_transaction_in_the_cycle_is_the_victim() {
+        let m = Mvcc::new();
+        let (a, b) = (m.register(1), m.register(2));
         let g = WaitGraph::default();
-        let slot = Slot::new(vec![1], SlotState::default());
+        g.wait_for(TxnId(1), &[TxnId(2)], 1, &a).unwrap();
+        // 2 is heavier: 1 is chosen and woken; 2 keeps waiting.
+        g.wait_for(TxnId(2), &[TxnId(1)], 5, &b).unwrap();
+        assert!(a.wait.lock().victim);
+        assert!(!g.is_waiting(TxnId(1)));
+        assert!(g.is_waiting(TxnId(2)));
+    }
+
+    #[test]
+    fn waiting_for_several_holders_finds_the_cycle_through_any() {
+        let m = Mvcc::new();
+        let s = m.register(0);
+        let g = WaitGraph::default();
+        g.wait_for(TxnId(1), &[TxnId(2), TxnId(3)], 1, &s).unwrap();
+        assert!(g.wait_for(TxnId(3), &[TxnId(1)], 1, &s).is_err());
+    }
+
+    #[test]
+    fn shared_locks_are_compatible_and_exclusive_waits_for_all() {
+        let mut st = SlotState::default();
         assert_eq!(
-            acquire(&g, &slot, TxnId(1), Duration::from_secs(1)).unwrap(),
-            Acquire::Owned { newly: true }
+            try_lock(&mut st, TxnId(1), LockMode::Shared),
+            Ok(Acquire::Granted { newly: true })
         );
-        let e = acquire(&g, &slot, TxnId(2), Duration::from_millis(30)).unwrap_err();
-        assert_eq!(e.code(), crate::error::Error::lock_wait_timeout().code());
-        assert!(!g.edges.lock().contains_key(&TxnId(2)));
-        assert!(release(&slot, TxnId(1)));
         assert_eq!(
-            acquire(&g, &slot, TxnId(2), Duration::from_millis(30)).unwrap(),
-            Acquire::Owned { newly: true }
+            try_lock(&mut st, TxnId(2), LockMode::Shared),
+            Ok(Acquire::Granted { newly: true })
         );
+        assert_eq!(
+            try_lock(&mut st, TxnId(3), LockMode::Exclusive),
+            Err(vec![TxnId(1), TxnId(2)])
+        );
+        assert!(st.release(TxnId(1)));
+        // 2 alone may upgrade.
+        assert_eq!(
+            try_lock(&mut st, TxnId(2), LockMode::Exclusive),
+            Ok(Acquire::Granted { newly: false })
+        );
+        assert_eq!(st.owner(), Some(TxnId(2)));
+    }
+
+    #[test]
+    fn gaps_merge_and_block_only_inserts_of_others() {
+        let gl = GapLocks::default();
+        let k = |b: u8| Some(vec![b].into_boxed_slice());
+        assert!(gl.lock(TxnId(1), Gap { lo: k(1), hi: k(3) }));
+        assert!(!gl.lock(TxnId(1), Gap { lo: k(3), hi: k(5) }));
+        assert_eq!(gl.count.load(Ordering::Relaxed), 1);
+        assert_eq!(gl.conflicts(TxnId(2), &[4]), vec![TxnId(1)]);
+        assert!(gl.conflicts(TxnId(2), &[1]).is_empty());
+        assert!(gl.conflicts(TxnId(1), &[4]).is_empty());
+        gl.release(TxnId(1));
+        assert!(gl.conflicts(TxnId(2), &[4]).is_empty());
     }
 }

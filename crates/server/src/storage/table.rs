@@ -1,30 +1,38 @@
-//! One table: its indexes, row slots, DML and scans.
+//! One table: its indexes, row slots and their version chains, table DDL and recovery.
 //!
-//! Every DML method works in *steps*: a step takes the table state (shared), does index and
-//! slot work that never blocks, and either finishes or names a row lock it must wait for. The
-//! wait happens with no table or index lock held (see `lock::acquire`), then the step is
-//! retried. Scans collect a batch of index entries under the index's read lock, drop it, and
-//! then read (or lock) each row and call the callback with no lock held, so a callback may call
-//! back into the table.
+//! DML lives in `dml.rs`, reads (consistent and locking) in `read.rs`. Every DML method works
+//! in *steps*: a step takes the table state (shared), does index and slot work that never
+//! blocks, and either finishes or names a lock it must wait for ([`WaitFor`]). The wait
+//! happens with no table or index lock held, then the step is retried.
+//!
+//! # Index entries of a row
+//!
+//! A secondary index holds an entry `key(image) ++ primary key → slot` for every image the
+//! slot holds: its newest committed version, each older version kept for read views, and the
+//! pending version. Entries are added before the image they serve is installed (under the
+//! index's write lock, with the gap and unique checks) and removed once no image of the slot
+//! has that key ([`Table::fix_entries`]). A reader accepts an entry only if the version it
+//! sees has the entry's key, so each row is found once.
 
 use super::keycode::{self, KeySpec};
-use super::lock::{self, Acquire, Slot, SlotState, WaitGraph};
-use super::{InsertOutcome, KeyRange, LockMode, Row, ScanControl, TableId, Txn, TxnId};
+use super::lock::{GapLocks, Slot, SlotState};
+use super::mvcc::{CommitSeq, Horizon, PurgeStats};
+use super::{Row, TableId, TxnId};
 use crate::error::{Error, Result};
 use crate::storage::schema::{IndexDef, TableDef};
 use crate::types::Value;
 use cohort_protocol::ErrorCode;
 use parking_lot::{RwLock, RwLockReadGuard};
+use smallvec::SmallVec;
 use std::collections::BTreeMap;
-use std::ops::Bound;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
 /// Opaque: identifies one row slot of one table.
 #[derive(Clone)]
 pub struct RowHandle {
-    table: TableId,
-    slot: Arc<Slot>,
+    pub(crate) table: TableId,
+    pub(crate) slot: Arc<Slot>,
 }
 
 impl RowHandle {
@@ -59,16 +67,17 @@ impl std::fmt::Debug for RowHandle {
     }
 }
 
-type IndexMap = RwLock<BTreeMap<Vec<u8>, Arc<Slot>>>;
+pub(crate) type IndexMap = RwLock<BTreeMap<Vec<u8>, Arc<Slot>>>;
 
-/// A secondary index: entries `key(version) ++ primary key → slot` for the committed and the
-/// pending version of every row.
+/// A secondary index: entries `key(version) ++ primary key → slot` for every image of every
+/// row (see the module doc).
 pub(crate) struct SecIndex {
     pub spec: KeySpec,
     pub unique: bool,
-    /// Its own RwLock: shared to scan a batch, exclusive to add/remove entries and around the
-    /// check-and-reserve of a unique key.
+    /// Its own RwLock: shared to scan and to lock gaps, exclusive to add/remove entries (and
+    /// around the gap and unique checks of an entry being added).
     pub map: IndexMap,
+    pub gaps: Arc<GapLocks>,
 }
 
 /// The part of a table that DDL replaces; protected by `Table::state`.
@@ -77,9 +86,10 @@ pub(crate) struct TableState {
     pub def: Arc<TableDef>,
     /// None: rows are keyed by a hidden row id.
     pub pk: Option<KeySpec>,
-    /// Encoded primary key → slot. Its own RwLock: shared for lookups and scan batches,
-    /// exclusive to add a slot (insert) or remove an empty one (garbage collection).
+    /// Encoded primary key → slot. Its own RwLock: shared for lookups, scans and gap locks,
+    /// exclusive to add a slot (insert, with the gap check) or remove an empty one.
     pub primary: IndexMap,
+    pub primary_gaps: Arc<GapLocks>,
     /// Parallel to `def.indexes`.
     pub secondary: Vec<SecIndex>,
 }
@@ -94,37 +104,58 @@ impl TableState {
                 spec: KeySpec::new(&def, i),
                 unique: i.unique,
                 map: RwLock::new(BTreeMap::new()),
+                gaps: Arc::default(),
             })
             .collect();
         TableState {
             def,
             pk,
             primary: RwLock::new(BTreeMap::new()),
+            primary_gaps: Arc::default(),
             secondary,
+        }
+    }
+
+    /// The map and gap locks of an index (None: primary).
+    pub fn index(&self, index: Option<usize>) -> (&IndexMap, &Arc<GapLocks>) {
+        match index {
+            None => (&self.primary, &self.primary_gaps),
+            Some(i) => (&self.secondary[i].map, &self.secondary[i].gaps),
         }
     }
 }
 
+/// What a DML step must wait for before it is retried.
+pub(crate) enum WaitFor {
+    /// A record lock.
+    Row(Arc<Slot>, super::LockMode),
+    /// An insert intention: the end of the transactions holding a gap around `key`.
+    Gap(Arc<GapLocks>, Vec<u8>, Vec<TxnId>),
+}
+
 /// One step of a DML operation.
-enum Step<T> {
+pub(crate) enum Step<T> {
     Done(T),
-    /// Wait for this row's lock (with no table lock held), then retry.
-    Wait(Arc<Slot>),
+    /// Wait (with no table lock held), then retry.
+    Wait(WaitFor),
     /// Something moved (a slot was collected): retry.
     Retry,
 }
 
+/// The images of a slot: the index entries it needs.
+pub(crate) type Images = SmallVec<[Row; 4]>;
+
 /// An in-memory table. Shared as `Arc<Table>`; all methods take `&self`.
 pub struct Table {
     /// Immutable: id, names, self reference, the engine's waits-for graph.
-    id: TableId,
+    pub(crate) id: TableId,
     db: String,
     name: String,
     me: Weak<Table>,
-    graph: Arc<WaitGraph>,
-    /// Definition and indexes: taken shared by each DML step (never across a row-lock wait or a
+    pub(crate) graph: Arc<super::lock::WaitGraph>,
+    /// Definition and indexes: taken shared by each DML step (never across a lock wait or a
     /// scan callback), exclusively by DDL. Each index map inside has its own RwLock.
-    state: RwLock<TableState>,
+    pub(crate) state: RwLock<TableState>,
     /// Atomic; bumped under `state` (write) by CREATE/DROP INDEX, TRUNCATE, DROP.
     schema_version: AtomicU64,
     /// Atomic; set under `state` (write) by DROP TABLE / DROP DATABASE.
@@ -134,7 +165,7 @@ pub struct Table {
     /// Atomic: committed rows (approximate while commits run).
     rows: AtomicI64,
     /// Atomic: the next hidden row id (tables without a PRIMARY KEY).
-    next_row_id: AtomicU64,
+    pub(crate) next_row_id: AtomicU64,
 }
 
 impl std::fmt::Debug for Table {
@@ -143,15 +174,12 @@ impl std::fmt::Debug for Table {
     }
 }
 
-const SCAN_BATCH_MIN: usize = 8;
-const SCAN_BATCH_MAX: usize = 256;
-
 impl Table {
     pub(crate) fn new(
         id: TableId,
         db: &str,
         def: TableDef,
-        graph: Arc<WaitGraph>,
+        graph: Arc<super::lock::WaitGraph>,
         auto_inc: u64,
     ) -> Arc<Table> {
         let name = def.name.clone();
@@ -236,7 +264,7 @@ impl Table {
 
     // ---- helpers ----
 
-    fn read_state(&self) -> Result<RwLockReadGuard<'_, TableState>> {
+    pub(crate) fn read_state(&self) -> Result<RwLockReadGuard<'_, TableState>> {
         let st = self.state.read();
         if self.is_dropped() {
             return Err(Error::no_such_table(&self.db, &self.name));
@@ -244,21 +272,21 @@ impl Table {
         Ok(st)
     }
 
-    fn handle(&self, slot: &Arc<Slot>) -> RowHandle {
+    pub(crate) fn handle(&self, slot: &Arc<Slot>) -> RowHandle {
         RowHandle {
             table: self.id,
             slot: slot.clone(),
         }
     }
 
-    fn check_handle(&self, h: &RowHandle) -> Result<()> {
+    pub(crate) fn check_handle(&self, h: &RowHandle) -> Result<()> {
         if h.table != self.id {
             return Err(Error::internal("row handle of another table"));
         }
         Ok(())
     }
 
-    fn check_row(&self, st: &TableState, row: &[Value]) -> Result<()> {
+    pub(crate) fn check_row(&self, st: &TableState, row: &[Value]) -> Result<()> {
         if row.len() != st.def.columns.len() {
             return Err(Error::internal(format!(
                 "row of {} values for table {} of {} columns",
@@ -282,7 +310,7 @@ impl Table {
 
     /// The primary-index key of a full primary key value list (None for a table without one,
     /// unless a single integer hidden row id is given).
-    fn pk_key(&self, st: &TableState, key: &[Value]) -> Option<Vec<u8>> {
+    pub(crate) fn pk_key(&self, st: &TableState, key: &[Value]) -> Option<Vec<u8>> {
         match &st.pk {
             Some(spec) => {
                 if key.len() != spec.cols.len() {
@@ -300,186 +328,48 @@ impl Table {
         }
     }
 
-    /// Take `slot`'s lock without blocking.
-    fn try_lock(&self, txn: &mut Txn, slot: &Arc<Slot>) -> Step<()> {
-        let r = lock::try_acquire(&mut slot.state.lock(), txn.id());
-        match r {
-            Ok(Acquire::Owned { newly }) => {
-                if newly {
-                    txn.note_lock(self, slot.clone());
-                }
-                Step::Done(())
-            }
-            Ok(Acquire::Removed) => Step::Retry,
-            Err(_) => Step::Wait(slot.clone()),
-        }
+    // ---- index entries ----
+
+    /// The images of a slot (call with its mutex held).
+    pub(crate) fn images(s: &SlotState) -> Images {
+        s.images().cloned().collect()
     }
 
-    /// Take `slot`'s lock, waiting if needed. False if the slot was removed from the index.
-    /// Call with no table or index lock held.
-    fn lock_blocking(&self, txn: &mut Txn, slot: &Arc<Slot>) -> Result<bool> {
-        match lock::acquire(&self.graph, slot, txn.id(), txn.lock_wait_timeout())? {
-            Acquire::Owned { newly } => {
-                if newly {
-                    txn.note_lock(self, slot.clone());
-                }
-                Ok(true)
-            }
-            Acquire::Removed => Ok(false),
-        }
-    }
-
-    /// Find or create the slot of primary key `key`, locked by `txn`.
-    fn lock_key(&self, st: &TableState, txn: &mut Txn, key: &[u8]) -> Step<Arc<Slot>> {
-        let existing = st.primary.read().get(key).cloned();
-        let slot = match existing {
-            Some(s) => s,
-            None => {
-                let mut map = st.primary.write();
-                match map.get(key) {
-                    Some(s) => s.clone(),
-                    None => {
-                        let slot = Arc::new(Slot::new(
-                            key.to_vec(),
-                            SlotState {
-                                owner: Some(txn.id()),
-                                ..SlotState::default()
-                            },
-                        ));
-                        map.insert(key.to_vec(), slot.clone());
-                        drop(map);
-                        txn.note_lock(self, slot.clone());
-                        return Step::Done(slot);
-                    }
-                }
-            }
-        };
-        match self.try_lock(txn, &slot) {
-            Step::Done(()) => Step::Done(slot),
-            Step::Wait(s) => Step::Wait(s),
-            Step::Retry => Step::Retry,
-        }
-    }
-
-    /// The unique-key check of `key` in unique index `i` for a row going into `mine`, and, if no
-    /// other row holds it, the reservation of the entry `key ++ mine.key` — under the index's
-    /// write lock, so that two inserters of the same key serialize. Rows holding the key are
-    /// locked first (waiting for their owner: no early duplicate). `exclude` is a slot the
-    /// caller is deleting (the old version of a primary-key-changing update).
-    fn reserve_unique(
-        &self,
-        st: &TableState,
-        txn: &mut Txn,
-        i: usize,
-        key: &[u8],
-        mine: &Arc<Slot>,
-        exclude: Option<&Arc<Slot>>,
-    ) -> Step<Option<(RowHandle, Row)>> {
-        let idx = &st.secondary[i];
-        let me = txn.id();
-        let mut newly_locked = Vec::new();
-        let mut outcome = None;
-        let mut map = idx.map.write();
-        for (k, s) in map.range(key.to_vec()..) {
-            if !k.starts_with(key) {
-                break;
-            }
-            if Arc::ptr_eq(s, mine) || exclude.is_some_and(|e| Arc::ptr_eq(e, s)) {
-                continue;
-            }
-            let mut ss = s.state.lock();
-            match lock::try_acquire(&mut ss, me) {
-                Ok(Acquire::Removed) => continue,
-                Ok(Acquire::Owned { newly }) => {
-                    if newly {
-                        newly_locked.push(s.clone());
-                    }
-                    if let Some(r) = ss.visible(me) {
-                        if idx.spec.row_key(r) == key {
-                            outcome = Some(Step::Done(Some((self.handle(s), r.clone()))));
-                            break;
-                        }
-                    }
-                }
-                Err(_) => {
-                    outcome = Some(Step::Wait(s.clone()));
-                    break;
-                }
-            }
-        }
-        if outcome.is_none() {
-            let mut full = key.to_vec();
-            full.extend_from_slice(&mine.key);
-            map.insert(full, mine.clone());
-        }
-        drop(map);
-        for s in newly_locked {
-            txn.note_lock(self, s);
-        }
-        outcome.unwrap_or(Step::Done(None))
-    }
-
-    /// Take back reservations that no version of `mine` uses.
-    fn unreserve(&self, st: &TableState, mine: &Arc<Slot>, reserved: &[(usize, Vec<u8>)]) {
-        if reserved.is_empty() {
-            return;
-        }
-        let (c, p) = {
-            let s = mine.state.lock();
-            (s.committed.clone(), s.pending.clone().flatten())
-        };
-        for (i, key) in reserved {
-            let idx = &st.secondary[*i];
-            let used = [&c, &p]
-                .iter()
-                .any(|v| v.as_ref().is_some_and(|r| idx.spec.row_key(r) == *key));
-            if !used {
-                let mut full = key.clone();
-                full.extend_from_slice(&mine.key);
-                remove_entry(&idx.map, &full, mine);
-            }
-        }
-    }
-
-    /// Make the index entries of `slot` go from those of versions `before` to those of `after`.
-    fn reindex(
+    /// Make the index entries of `slot` go from those of the images `before` to those of
+    /// `after`: add the missing ones, remove those no image uses any more.
+    pub(crate) fn fix_entries(
         &self,
         st: &TableState,
         slot: &Arc<Slot>,
-        before: [Option<&Row>; 2],
-        after: [Option<&Row>; 2],
+        before: &[Row],
+        after: &[Row],
     ) {
-        let covered = |idx: &SecIndex, of: &[Option<&Row>; 2], by: &[Option<&Row>; 2]| {
+        let covered = |idx: &SecIndex, of: &[Row], by: &[Row]| {
             of.iter()
-                .flatten()
-                .all(|r| by.iter().flatten().any(|o| idx.spec.same_key_values(r, o)))
+                .all(|r| by.iter().any(|o| idx.spec.same_key_values(r, o)))
         };
         for idx in &st.secondary {
-            // Most updates leave this index's columns alone: nothing to build or change.
-            if covered(idx, &before, &after) && covered(idx, &after, &before) {
+            // Most changes leave this index's columns alone: nothing to build or change.
+            if covered(idx, before, after) && covered(idx, after, before) {
                 continue;
             }
-            let keys = |vs: [Option<&Row>; 2]| -> [Option<Vec<u8>>; 2] {
-                vs.map(|v| {
-                    v.map(|r| {
+            let keys = |vs: &[Row]| -> SmallVec<[Vec<u8>; 4]> {
+                let mut out: SmallVec<[Vec<u8>; 4]> = vs
+                    .iter()
+                    .map(|r| {
                         let mut k = idx.spec.row_key(r);
                         k.extend_from_slice(&slot.key);
                         k
                     })
-                })
+                    .collect();
+                out.sort_unstable();
+                out.dedup();
+                out
             };
             let kb = keys(before);
             let ka = keys(after);
-            let added: Vec<&Vec<u8>> = ka
-                .iter()
-                .flatten()
-                .filter(|k| !kb.iter().flatten().any(|b| b == *k))
-                .collect();
-            let removed: Vec<&Vec<u8>> = kb
-                .iter()
-                .flatten()
-                .filter(|k| !ka.iter().flatten().any(|a| a == *k))
-                .collect();
+            let added: SmallVec<[&Vec<u8>; 4]> = ka.iter().filter(|k| !kb.contains(k)).collect();
+            let removed: SmallVec<[&Vec<u8>; 4]> = kb.iter().filter(|k| !ka.contains(k)).collect();
             if added.is_empty() && removed.is_empty() {
                 continue;
             }
@@ -495,30 +385,33 @@ impl Table {
         }
     }
 
-    /// Replace the pending version of `slot` (owned by `me`) and fix the index entries.
-    /// Returns (committed, previous pending).
-    fn set_pending(
+    /// Replace the pending version of `slot` (X-locked by `me`) and fix the index entries (the
+    /// new image's entries were reserved by the caller). Returns (newest committed, previous
+    /// pending).
+    pub(crate) fn set_pending(
         &self,
         st: &TableState,
         slot: &Arc<Slot>,
         me: TxnId,
         new: Option<Option<Row>>,
     ) -> (Option<Row>, Option<Option<Row>>) {
-        let (committed, old, removed) = {
-            let mut s = slot.state.lock();
-            debug_assert_eq!(s.owner, Some(me));
-            let old = std::mem::replace(&mut s.pending, new.clone());
-            (s.committed.clone(), old, s.removed)
+        let has_sec = !st.secondary.is_empty();
+        let images = |s: &SlotState| {
+            if has_sec {
+                Table::images(s)
+            } else {
+                Images::new()
+            }
         };
-        if !removed {
-            let old_p = old.clone().flatten();
-            let new_p = new.flatten();
-            self.reindex(
-                st,
-                slot,
-                [committed.as_ref(), old_p.as_ref()],
-                [committed.as_ref(), new_p.as_ref()],
-            );
+        let (committed, old, before, after, removed) = {
+            let mut s = slot.state.lock();
+            debug_assert_eq!(s.owner(), Some(me));
+            let before = images(&s);
+            let old = s.set_pending(new);
+            (s.latest.clone(), old, before, images(&s), s.removed())
+        };
+        if has_sec && !removed {
+            self.fix_entries(st, slot, &before, &after);
         }
         (committed, old)
     }
@@ -526,37 +419,135 @@ impl Table {
     /// Undo support: put back a previous pending version (None: no change).
     pub(crate) fn restore_pending(&self, slot: &Arc<Slot>, me: TxnId, prev: Option<Option<Row>>) {
         let st = self.state.read();
-        if slot.state.lock().owner != Some(me) {
+        if slot.state.lock().owner() != Some(me) {
             return;
         }
         self.set_pending(&st, slot, me, prev);
     }
 
-    /// Commit `me`'s pending version of `slot` (the lock is released separately).
-    pub(crate) fn commit_slot(&self, slot: &Arc<Slot>, me: TxnId) {
+    /// Commit `me`'s pending version of `slot` as version `seq` (the lock is released
+    /// separately), pruning the versions no view needs. Returns true if the slot still keeps
+    /// old versions and was not queued for purge yet: the caller queues it.
+    pub(crate) fn commit_slot(
+        &self,
+        slot: &Arc<Slot>,
+        me: TxnId,
+        seq: CommitSeq,
+        horizon: &Horizon,
+        stats: &PurgeStats,
+    ) -> bool {
         let st = self.state.read();
-        let (old, new, removed) = {
+        let has_sec = !st.secondary.is_empty();
+        let (delta, before, after, queue, removed) = {
             let mut s = slot.state.lock();
-            if s.owner != Some(me) {
-                return;
+            if s.owner() != Some(me) {
+                return false;
             }
-            let Some(p) = s.pending.take() else { return };
-            let old = std::mem::replace(&mut s.committed, p.clone());
-            (old, p, s.removed)
+            let before = if has_sec {
+                Table::images(&s)
+            } else {
+                Images::new()
+            };
+            let Some(new) = s.take_pending() else {
+                return false;
+            };
+            let delta = new.is_some() as i64 - s.latest.is_some() as i64;
+            s.install(new, seq);
+            let dropped = s.prune(horizon);
+            if dropped > 0 {
+                stats
+                    .versions_purged
+                    .fetch_add(dropped as u64, Ordering::Relaxed);
+            }
+            let queue = s.has_older() && !s.queued();
+            if queue {
+                s.set_queued(true);
+            }
+            let after = if has_sec {
+                Table::images(&s)
+            } else {
+                Images::new()
+            };
+            (delta, before, after, queue, s.removed())
         };
         if removed {
-            return;
+            return false;
         }
-        let delta = new.is_some() as i64 - old.is_some() as i64;
         if delta != 0 {
             self.rows.fetch_add(delta, Ordering::Relaxed);
         }
-        self.reindex(
-            &st,
-            slot,
-            [old.as_ref(), new.as_ref()],
-            [new.as_ref(), None],
-        );
+        if has_sec {
+            self.fix_entries(&st, slot, &before, &after);
+        }
+        queue
+    }
+
+    /// Purge: drop the old versions of `slot` no view needs; remove the slot from the index
+    /// if nothing is left. Returns the seq to look at it again if old versions remain, or if
+    /// a writer holds the row now (its commit prunes it; purge looks again after).
+    ///
+    /// Secondary entries of a row change either under its X lock (by the writer) or here, on
+    /// a row nobody locks: the index maps are taken (write) before the row, so that no writer
+    /// can lock it and reserve entries between the look and the removal.
+    pub(crate) fn purge_slot(
+        &self,
+        slot: &Arc<Slot>,
+        horizon: &Horizon,
+        stats: &PurgeStats,
+    ) -> Option<CommitSeq> {
+        let Ok(st) = self.read_state() else {
+            return None;
+        };
+        {
+            let s = slot.state.lock();
+            if s.removed() {
+                return None;
+            }
+            if s.owner().is_some() {
+                return Some(s.latest_seq);
+            }
+        }
+        let mut maps: SmallVec<[_; 4]> = st.secondary.iter().map(|i| i.map.write()).collect();
+        let (before, after, garbage, again) = {
+            let mut s = slot.state.lock();
+            if s.removed() {
+                return None;
+            }
+            if s.owner().is_some() {
+                return Some(s.latest_seq);
+            }
+            let before = Table::images(&s);
+            let dropped = s.prune(horizon);
+            stats
+                .versions_purged
+                .fetch_add(dropped as u64, Ordering::Relaxed);
+            let again = s.has_older().then_some(s.latest_seq);
+            if again.is_none() {
+                s.set_queued(false);
+            }
+            (before, Table::images(&s), s.is_garbage(), again)
+        };
+        for (idx, map) in st.secondary.iter().zip(maps.iter_mut()) {
+            for r in &before {
+                if after.iter().any(|a| idx.spec.same_key_values(r, a)) {
+                    continue;
+                }
+                let mut k = idx.spec.row_key(r);
+                if after.iter().any(|a| idx.spec.row_key(a) == k) {
+                    continue;
+                }
+                k.extend_from_slice(&slot.key);
+                if map.get(&k).is_some_and(|x| Arc::ptr_eq(x, slot)) {
+                    map.remove(&k);
+                }
+            }
+        }
+        drop(maps);
+        drop(st);
+        if garbage {
+            self.collect_slot(slot);
+        }
+        again
     }
 
     /// Take an empty, unlocked slot out of the primary index.
@@ -568,444 +559,7 @@ impl Table {
             if map.get(&slot.key[..]).is_some_and(|x| Arc::ptr_eq(x, slot)) {
                 map.remove(&slot.key[..]);
             }
-            s.removed = true;
-        }
-    }
-
-    // ---- reads ----
-
-    /// Point read by primary key (all primary key values).
-    pub fn get(
-        &self,
-        txn: &mut Txn,
-        key: &[Value],
-        lock: LockMode,
-    ) -> Result<Option<(RowHandle, Row)>> {
-        loop {
-            let slot = {
-                let st = self.read_state()?;
-                let Some(k) = self.pk_key(&st, key) else {
-                    return Ok(None);
-                };
-                let found = st.primary.read().get(&k).cloned();
-                match found {
-                    Some(s) => s,
-                    None => return Ok(None),
-                }
-            };
-            match lock {
-                LockMode::None => {
-                    let row = slot.state.lock().visible(txn.id()).cloned();
-                    return Ok(row.map(|r| (self.handle(&slot), r)));
-                }
-                LockMode::Exclusive => {
-                    txn.check_active()?;
-                    if !self.lock_blocking(txn, &slot)? {
-                        continue;
-                    }
-                    let row = slot.state.lock().visible(txn.id()).cloned();
-                    return Ok(row.map(|r| (self.handle(&slot), r)));
-                }
-            }
-        }
-    }
-
-    /// Scan the primary index in key order. Without a PRIMARY KEY, the order is insertion order
-    /// (hidden row id) and range bounds, if any, are row ids.
-    pub fn scan_primary(
-        &self,
-        txn: &mut Txn,
-        range: &KeyRange,
-        lock: LockMode,
-        f: &mut dyn FnMut(&RowHandle, &Row) -> Result<ScanControl>,
-    ) -> Result<()> {
-        self.scan(txn, None, range, lock, false, f)
-    }
-
-    /// Scan secondary index `index` (position in `def.indexes`) in index order. A row comes
-    /// through the entry of the version the reader sees (entries of its other version are
-    /// skipped), so only if that version's key is in the range. With an index prefix length
-    /// (`KEY (c(10))`) the range applies to the prefix: re-check the predicate.
-    pub fn scan_index(
-        &self,
-        txn: &mut Txn,
-        index: usize,
-        range: &KeyRange,
-        lock: LockMode,
-        f: &mut dyn FnMut(&RowHandle, &Row) -> Result<ScanControl>,
-    ) -> Result<()> {
-        self.scan(txn, Some(index), range, lock, false, f)
-    }
-
-    fn encode_bound(
-        &self,
-        st: &TableState,
-        spec: Option<&KeySpec>,
-        b: &Bound<Vec<Value>>,
-    ) -> Bound<Vec<u8>> {
-        let enc = |vals: &Vec<Value>| -> Vec<u8> {
-            match spec {
-                Some(spec) => {
-                    let mut out = Vec::new();
-                    spec.encode_values(vals, &mut out);
-                    out
-                }
-                None => self
-                    .pk_key(st, &vals[..vals.len().min(1)])
-                    .unwrap_or_default(),
-            }
-        };
-        match b {
-            Bound::Unbounded => Bound::Unbounded,
-            Bound::Included(v) if v.is_empty() => Bound::Unbounded,
-            Bound::Excluded(v) if v.is_empty() => Bound::Unbounded,
-            Bound::Included(v) => Bound::Included(enc(v)),
-            Bound::Excluded(v) => Bound::Excluded(enc(v)),
-        }
-    }
-
-    /// Like `scan_primary` (`index` None) / `scan_index` (`Some(i)`), in descending key order
-    /// (`ORDER BY … DESC`).
-    pub fn scan_backward(
-        &self,
-        txn: &mut Txn,
-        index: Option<usize>,
-        range: &KeyRange,
-        lock: LockMode,
-        f: &mut dyn FnMut(&RowHandle, &Row) -> Result<ScanControl>,
-    ) -> Result<()> {
-        self.scan(txn, index, range, lock, true, f)
-    }
-
-    fn scan(
-        &self,
-        txn: &mut Txn,
-        index: Option<usize>,
-        range: &KeyRange,
-        lock: LockMode,
-        reverse: bool,
-        f: &mut dyn FnMut(&RowHandle, &Row) -> Result<ScanControl>,
-    ) -> Result<()> {
-        if lock == LockMode::Exclusive {
-            txn.check_active()?;
-        }
-        let (mut lo, mut hi, filter, version) = {
-            let st = self.read_state()?;
-            let spec = match index {
-                Some(i) => match st.secondary.get(i) {
-                    Some(idx) => Some(idx.spec.clone()),
-                    None => return Err(Error::internal(format!("no index {i} on {}", self.name))),
-                },
-                None => st.pk.clone(),
-            };
-            let (lo, hi) = keycode::byte_bounds(
-                self.encode_bound(&st, spec.as_ref(), &range.start),
-                self.encode_bound(&st, spec.as_ref(), &range.end),
-            );
-            let filter = if index.is_some() { spec } else { None };
-            (lo, hi, filter, self.schema_version())
-        };
-        let mut batch_size = SCAN_BATCH_MIN;
-        loop {
-            let batch: Vec<(Vec<u8>, Arc<Slot>)> = {
-                let st = self.read_state()?;
-                if index.is_some() && self.schema_version() != version {
-                    return Err(Error::new(
-                        ErrorCode::Unknown,
-                        "Table definition has changed, please retry transaction",
-                    ));
-                }
-                if keycode::range_is_empty(&lo, &hi) {
-                    return Ok(());
-                }
-                let map = match index {
-                    Some(i) => st.secondary[i].map.read(),
-                    None => st.primary.read(),
-                };
-                let range = map.range((lo.clone(), hi.clone()));
-                let entry = |(k, s): (&Vec<u8>, &Arc<Slot>)| (k.clone(), s.clone());
-                if reverse {
-                    range.rev().take(batch_size).map(entry).collect()
-                } else {
-                    range.take(batch_size).map(entry).collect()
-                }
-            };
-            let more = batch.len() == batch_size;
-            if let Some((k, _)) = batch.last() {
-                if reverse {
-                    hi = Bound::Excluded(k.clone());
-                } else {
-                    lo = Bound::Excluded(k.clone());
-                }
-            }
-            for (k, slot) in batch {
-                let row = match lock {
-                    LockMode::None => slot.state.lock().visible(txn.id()).cloned(),
-                    LockMode::Exclusive => {
-                        if self.lock_blocking(txn, &slot)? {
-                            slot.state.lock().visible(txn.id()).cloned()
-                        } else {
-                            None
-                        }
-                    }
-                };
-                let Some(row) = row else { continue };
-                if let Some(spec) = &filter {
-                    let mut ek = spec.row_key(&row);
-                    ek.extend_from_slice(&slot.key);
-                    if ek != k {
-                        continue;
-                    }
-                }
-                if f(&self.handle(&slot), &row)? == ScanControl::Stop {
-                    return Ok(());
-                }
-            }
-            if !more {
-                return Ok(());
-            }
-            batch_size = (batch_size * 2).min(SCAN_BATCH_MAX);
-        }
-    }
-
-    /// Every committed row in primary-key order, for a fuzzy checkpoint: never blocks on row
-    /// locks and never sees uncommitted data.
-    pub fn scan_committed(&self, f: &mut dyn FnMut(&Row) -> Result<ScanControl>) -> Result<()> {
-        let mut lo: Bound<Vec<u8>> = Bound::Unbounded;
-        loop {
-            let batch: Vec<(Vec<u8>, Arc<Slot>)> = {
-                let st = self.read_state()?;
-                let map = st.primary.read();
-                map.range((lo.clone(), Bound::Unbounded))
-                    .take(SCAN_BATCH_MAX)
-                    .map(|(k, s)| (k.clone(), s.clone()))
-                    .collect()
-            };
-            let more = batch.len() == SCAN_BATCH_MAX;
-            if let Some((k, _)) = batch.last() {
-                lo = Bound::Excluded(k.clone());
-            }
-            for (_, slot) in batch {
-                let row = slot.state.lock().committed.clone();
-                if let Some(row) = row {
-                    if f(&row)? == ScanControl::Stop {
-                        return Ok(());
-                    }
-                }
-            }
-            if !more {
-                return Ok(());
-            }
-        }
-    }
-
-    /// X-lock the row (waiting), then return its latest version; None if it is gone.
-    pub fn lock_row(&self, txn: &mut Txn, h: &RowHandle) -> Result<Option<Row>> {
-        self.check_handle(h)?;
-        txn.check_active()?;
-        if !self.lock_blocking(txn, &h.slot)? {
-            return Ok(None);
-        }
-        let row = h.slot.state.lock().visible(txn.id()).cloned();
-        Ok(row)
-    }
-
-    // ---- writes ----
-
-    /// Insert a row. Waits for the lock of a conflicting key; never an early 1062: a committed
-    /// (or own) row with the same primary or unique key gives `Duplicate`, X-locked.
-    pub fn insert(&self, txn: &mut Txn, row: Vec<Value>) -> Result<InsertOutcome> {
-        txn.check_active()?;
-        let row: Row = row.into();
-        let mut hidden_key: Option<Vec<u8>> = None;
-        loop {
-            let st = self.read_state()?;
-            self.check_row(&st, &row)?;
-            let key = match &st.pk {
-                Some(spec) => spec.row_key(&row),
-                None => hidden_key
-                    .get_or_insert_with(|| {
-                        keycode::row_id_key(self.next_row_id.fetch_add(1, Ordering::Relaxed))
-                    })
-                    .clone(),
-            };
-            let slot = match self.lock_key(&st, txn, &key) {
-                Step::Done(s) => s,
-                Step::Wait(s) => {
-                    drop(st);
-                    self.lock_blocking(txn, &s)?;
-                    continue;
-                }
-                Step::Retry => continue,
-            };
-            let cur = slot.state.lock().visible(txn.id()).cloned();
-            if let Some(cur) = cur {
-                return Ok(InsertOutcome::Duplicate {
-                    index: None,
-                    handle: self.handle(&slot),
-                    row: cur,
-                });
-            }
-            match self.check_unique(&st, txn, &row, None, &slot, None) {
-                Step::Done(None) => {}
-                Step::Done(Some(dup)) => return Ok(dup),
-                Step::Wait(s) => {
-                    drop(st);
-                    self.lock_blocking(txn, &s)?;
-                    continue;
-                }
-                Step::Retry => continue,
-            }
-            let (committed, prev) = self.set_pending(&st, &slot, txn.id(), Some(Some(row.clone())));
-            txn.note_change(self, &slot, committed, prev);
-            return Ok(InsertOutcome::Inserted(self.handle(&slot)));
-        }
-    }
-
-    /// Check and reserve every unique secondary key of `row` going into `mine` (skipping keys
-    /// equal to those of `old`, the row's current version in the same slot). On a duplicate or
-    /// a wait, the reservations made are taken back.
-    fn check_unique(
-        &self,
-        st: &TableState,
-        txn: &mut Txn,
-        row: &Row,
-        old: Option<&Row>,
-        mine: &Arc<Slot>,
-        exclude: Option<&Arc<Slot>>,
-    ) -> Step<Option<InsertOutcome>> {
-        let mut reserved: Vec<(usize, Vec<u8>)> = Vec::new();
-        for i in 0..st.secondary.len() {
-            let idx = &st.secondary[i];
-            if !idx.unique || idx.spec.row_has_null(row) {
-                continue;
-            }
-            let key = idx.spec.row_key(row);
-            if old.is_some_and(|o| idx.spec.row_key(o) == key) {
-                continue;
-            }
-            match self.reserve_unique(st, txn, i, &key, mine, exclude) {
-                Step::Done(None) => reserved.push((i, key)),
-                Step::Done(Some((handle, row))) => {
-                    self.unreserve(st, mine, &reserved);
-                    return Step::Done(Some(InsertOutcome::Duplicate {
-                        index: Some(i),
-                        handle,
-                        row,
-                    }));
-                }
-                Step::Wait(s) => {
-                    self.unreserve(st, mine, &reserved);
-                    return Step::Wait(s);
-                }
-                Step::Retry => {
-                    self.unreserve(st, mine, &reserved);
-                    return Step::Retry;
-                }
-            }
-        }
-        Step::Done(None)
-    }
-
-    /// Replace the row `h` (the caller normally holds its lock; it is taken if not). If the
-    /// primary key changes, the row moves to another slot: the returned handle is the new one.
-    /// `Duplicate` if the new primary or unique key is held by another committed (or own) row.
-    pub fn update(&self, txn: &mut Txn, h: &RowHandle, row: Vec<Value>) -> Result<InsertOutcome> {
-        self.check_handle(h)?;
-        txn.check_active()?;
-        let row: Row = row.into();
-        loop {
-            let st = self.read_state()?;
-            self.check_row(&st, &row)?;
-            match self.try_lock(txn, &h.slot) {
-                Step::Done(()) => {}
-                Step::Wait(s) => {
-                    drop(st);
-                    self.lock_blocking(txn, &s)?;
-                    continue;
-                }
-                Step::Retry => return Err(Error::internal("updated row no longer exists")),
-            }
-            let Some(cur) = h.slot.state.lock().visible(txn.id()).cloned() else {
-                return Err(Error::internal("update of a deleted row"));
-            };
-            let new_key = match &st.pk {
-                Some(spec) => spec.row_key(&row),
-                None => h.slot.key.to_vec(),
-            };
-            if new_key[..] == h.slot.key[..] {
-                match self.check_unique(&st, txn, &row, Some(&cur), &h.slot, None) {
-                    Step::Done(None) => {}
-                    Step::Done(Some(dup)) => return Ok(dup),
-                    Step::Wait(s) => {
-                        drop(st);
-                        self.lock_blocking(txn, &s)?;
-                        continue;
-                    }
-                    Step::Retry => continue,
-                }
-                let (committed, prev) = self.set_pending(&st, &h.slot, txn.id(), Some(Some(row)));
-                txn.note_change(self, &h.slot, committed, prev);
-                return Ok(InsertOutcome::Inserted(h.clone()));
-            }
-            // The primary key changes: delete from this slot, insert into the new key's slot.
-            let target = match self.lock_key(&st, txn, &new_key) {
-                Step::Done(s) => s,
-                Step::Wait(s) => {
-                    drop(st);
-                    self.lock_blocking(txn, &s)?;
-                    continue;
-                }
-                Step::Retry => continue,
-            };
-            let existing = target.state.lock().visible(txn.id()).cloned();
-            if let Some(existing) = existing {
-                return Ok(InsertOutcome::Duplicate {
-                    index: None,
-                    handle: self.handle(&target),
-                    row: existing,
-                });
-            }
-            match self.check_unique(&st, txn, &row, None, &target, Some(&h.slot)) {
-                Step::Done(None) => {}
-                Step::Done(Some(dup)) => return Ok(dup),
-                Step::Wait(s) => {
-                    drop(st);
-                    self.lock_blocking(txn, &s)?;
-                    continue;
-                }
-                Step::Retry => continue,
-            }
-            let (committed, prev) = self.set_pending(&st, &h.slot, txn.id(), Some(None));
-            txn.note_change(self, &h.slot, committed, prev);
-            let (committed, prev) = self.set_pending(&st, &target, txn.id(), Some(Some(row)));
-            txn.note_change(self, &target, committed, prev);
-            return Ok(InsertOutcome::Inserted(self.handle(&target)));
-        }
-    }
-
-    /// Delete the row `h` (its lock is taken if the caller does not hold it). Deleting a row
-    /// that is already gone is a no-op.
-    pub fn delete(&self, txn: &mut Txn, h: &RowHandle) -> Result<()> {
-        self.check_handle(h)?;
-        txn.check_active()?;
-        loop {
-            let st = self.read_state()?;
-            match self.try_lock(txn, &h.slot) {
-                Step::Done(()) => {}
-                Step::Wait(s) => {
-                    drop(st);
-                    self.lock_blocking(txn, &s)?;
-                    continue;
-                }
-                Step::Retry => return Ok(()),
-            }
-            if h.slot.state.lock().visible(txn.id()).is_none() {
-                return Ok(());
-            }
-            let (committed, prev) = self.set_pending(&st, &h.slot, txn.id(), Some(None));
-            txn.note_change(self, &h.slot, committed, prev);
-            return Ok(());
+            s.set_removed();
         }
     }
 
@@ -1070,12 +624,22 @@ impl Table {
         let mut map = BTreeMap::new();
         let mut owners: BTreeMap<Vec<u8>, (Arc<Slot>, Row)> = BTreeMap::new();
         for slot in st.primary.read().values() {
-            let s = slot.state.lock();
-            let versions = [s.committed.clone(), s.pending.clone().flatten()];
-            drop(s);
-            for r in versions.into_iter().flatten() {
-                let key = spec.row_key(&r);
-                if index.unique && !spec.row_has_null(&r) {
+            let (images, current) = {
+                let s = slot.state.lock();
+                let current: Vec<Row> = s
+                    .latest
+                    .iter()
+                    .chain(s.pending().flatten())
+                    .cloned()
+                    .collect();
+                (Table::images(&s), current)
+            };
+            if index.unique {
+                for r in &current {
+                    if spec.row_has_null(r) {
+                        continue;
+                    }
+                    let key = spec.row_key(r);
                     if let Some((other, orow)) = owners.get(&key) {
                         if !Arc::ptr_eq(other, slot) {
                             return Err(Error::dup_entry(
@@ -1084,9 +648,11 @@ impl Table {
                             ));
                         }
                     }
-                    owners.insert(key.clone(), (slot.clone(), r.clone()));
+                    owners.insert(key, (slot.clone(), r.clone()));
                 }
-                let mut full = key;
+            }
+            for r in images {
+                let mut full = spec.row_key(&r);
                 full.extend_from_slice(&slot.key);
                 map.insert(full, slot.clone());
             }
@@ -1097,6 +663,7 @@ impl Table {
                 spec,
                 unique: index.unique,
                 map: RwLock::new(map),
+                gaps: Arc::default(),
             },
         );
         st.def = Arc::new(def);
@@ -1151,11 +718,7 @@ impl Table {
                 k.extend_from_slice(&key);
                 secondary_keys.push(k);
             }
-            let state = SlotState {
-                committed: Some(row),
-                ..SlotState::default()
-            };
-            let slot = Arc::new(Slot::new(key.clone(), state));
+            let slot = Arc::new(Slot::new(key.clone(), SlotState::with_latest(row)));
             primary.push((key, slot, secondary_keys));
         }
         for (i, idx) in st.secondary.iter().enumerate() {
@@ -1202,13 +765,7 @@ impl Table {
                         .primary
                         .read()
                         .iter()
-                        .find(|(_, s)| {
-                            s.state
-                                .lock()
-                                .committed
-                                .as_ref()
-                                .is_some_and(|r| r[..] == *b)
-                        })
+                        .find(|(_, s)| s.state.lock().latest.as_ref().is_some_and(|r| r[..] == *b))
                         .map(|(k, _)| k.clone()),
                     None => None,
                 };
@@ -1238,22 +795,25 @@ impl Table {
                 }
             }
         };
-        let old = {
+        let (before, after, old) = {
             let mut s = slot.state.lock();
-            if s.owner.is_some() {
+            if s.owner().is_some() {
                 return Err(Error::internal("recovery write to a locked row"));
             }
-            std::mem::replace(&mut s.committed, image.clone())
+            let before = Table::images(&s);
+            let old = std::mem::replace(&mut s.latest, image.clone());
+            s.older = None;
+            (before, Table::images(&s), old)
         };
         let delta = image.is_some() as i64 - old.is_some() as i64;
         self.rows.fetch_add(delta, Ordering::Relaxed);
-        self.reindex(st, &slot, [old.as_ref(), None], [image.as_ref(), None]);
+        self.fix_entries(st, &slot, &before, &after);
         if image.is_none() {
             let mut map = st.primary.write();
             let mut s = slot.state.lock();
             if s.is_garbage() {
                 map.remove(key);
-                s.removed = true;
+                s.set_removed();
             }
         }
         Ok(())
@@ -1296,9 +856,18 @@ impl Table {
         let s = st.secondary.first().map_or(0, |i| i.map.read().len());
         (p, s)
     }
+
+    /// Old versions held by all rows, for tests and measurements.
+    pub fn old_versions(&self) -> usize {
+        let st = self.state.read();
+        let map = st.primary.read();
+        map.values()
+            .map(|s| s.state.lock().older.as_ref().map_or(0, |o| o.len()))
+            .sum()
+    }
 }
 
-fn remove_entry(map: &IndexMap, key: &[u8], slot: &Arc<Slot>) {
+pub(crate) fn remove_entry(map: &IndexMap, key: &[u8], slot: &Arc<Slot>) {
     let mut m = map.write();
     if m.get(key).is_some_and(|s| Arc::ptr_eq(s, slot)) {
         m.remove(key);
@@ -1322,11 +891,7 @@ impl TruncatedState {
 
 fn detach_all(st: &TableState) {
     for slot in st.primary.read().values() {
-        let mut s = slot.state.lock();
-        s.removed = true;
-        if s.waiters > 0 {
-            slot.cv.notify_all();
-        }
+        slot.state.lock().detach();
     }
 }
 

@@ -20,12 +20,20 @@
 //! dates `d'2020-01-02'`, datetimes `dt'2020-01-02 03:04:05'`.
 //!
 //! Global commands: `create`, `index t NAME [unique] cols`, `dropindex t NAME`, `truncate t`,
-//! `droptable t`, `autoinc t`, `sleep MS`. Txn commands: `insert t ROW`, `get t KEY [for update]`,
-//! `scan t [idx=NAME] [eq=|ge=|gt=|le=|lt= VALS] [desc] [for update]`, `update t KEY to ROW`,
-//! `delete t KEY`, `commit`, `rollback`, `prepare`, `savepoint`, `undo` (to the last
-//! savepoint), `timeout MS`, `changes`.
+//! `droptable t`, `autoinc t`, `sleep MS`, `purge` (one purge pass), `versions t` (old
+//! versions held). Txn commands: `insert t ROW`, `replace-insert t ROW` (a duplicate is
+//! X-locked), `get t KEY [LOCK]`, `scan t [idx=NAME] [eq=|ge=|gt=|le=|lt= VALS] [desc] [LOCK]`,
+//! `update t KEY to ROW`, `delete t KEY`, `commit`, `rollback`, `prepare`, `savepoint`, `undo`
+//! (to the last savepoint), `sp NAME` / `rollback-to NAME` / `release NAME` (named
+//! savepoints), `timeout MS`, `changes`, `isolation ru|rc|rr|ser` (for the next transaction;
+//! the default is rr), `snapshot` (take the read view now), `readonly` (the next transaction is
+//! read-only). LOCK is `for update` or `for share`, optionally followed by `nowait` or `skip`.
+//! Every command is a statement: the transaction's `start_statement` runs first.
 
-use super::{Engine, InsertOutcome, KeyRange, LockMode, Row, RowChange, ScanControl, Txn, TxnId};
+use super::{
+    Engine, InsertOutcome, IsolationLevel, KeyRange, LockMode, ReadLock, Row, RowChange,
+    ScanControl, Txn, TxnId, TxnOptions, WaitPolicy,
+};
 use crate::error::{Error, Result};
 use crate::storage::schema::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
 use crate::types::{Collation, DataType, Date, DateTime, Value};
@@ -155,6 +163,27 @@ impl Parser {
             v.push(self.value());
         }
         v
+    }
+
+    /// `[for update|for share [nowait|skip]]`
+    fn lock(&mut self) -> ReadLock {
+        if !self.eat_word("for") {
+            return ReadLock::NONE;
+        }
+        let mode = if self.eat_word("update") {
+            LockMode::Exclusive
+        } else {
+            assert!(self.eat_word("share"));
+            LockMode::Shared
+        };
+        let wait = if self.eat_word("nowait") {
+            WaitPolicy::NoWait
+        } else if self.eat_word("skip") {
+            WaitPolicy::SkipLocked
+        } else {
+            WaitPolicy::Wait
+        };
+        ReadLock::new(mode, wait)
     }
 
     fn at_end(&self) -> bool {
@@ -344,6 +373,8 @@ fn fmt_changes(changes: &[RowChange]) -> String {
 struct TxnWorker {
     engine: Arc<Engine>,
     txn: Option<Txn>,
+    /// Options of the next transaction.
+    opts: TxnOptions,
     savepoints: Vec<super::Savepoint>,
     /// The id of the open txn, for the runner to see whether it waits.
     txn_id: Arc<AtomicU64>,
@@ -352,7 +383,8 @@ struct TxnWorker {
 impl TxnWorker {
     fn txn(&mut self) -> &mut Txn {
         if self.txn.is_none() {
-            let txn = self.engine.begin();
+            let txn = self.engine.begin_with(self.opts);
+            self.opts.read_only = false;
             self.txn_id.store(txn.id().0, Ordering::SeqCst);
             self.txn = Some(txn);
         }
@@ -360,9 +392,22 @@ impl TxnWorker {
     }
 
     fn run(&mut self, line: &str) -> String {
+        if let Some(t) = self.txn.as_mut() {
+            t.start_statement();
+        }
         match self.run_inner(line) {
             Ok(s) => s,
-            Err(e) => fmt_err(&e),
+            Err(e) => {
+                if e.action() == crate::error::Action::RollbackTransaction {
+                    // As the session does: a deadlock victim's transaction is rolled back.
+                    if let Some(txn) = self.txn.take() {
+                        self.engine.rollback(txn);
+                    }
+                    self.savepoints.clear();
+                    return format!("{} (rolled back)", fmt_err(&e));
+                }
+                fmt_err(&e)
+            }
         }
     }
 
@@ -373,6 +418,39 @@ impl TxnWorker {
         match cmd.as_str() {
             "begin" => {
                 self.txn();
+                Ok("ok".into())
+            }
+            "isolation" => {
+                self.opts.isolation = match p.word().as_str() {
+                    "ru" => IsolationLevel::ReadUncommitted,
+                    "rc" => IsolationLevel::ReadCommitted,
+                    "rr" => IsolationLevel::RepeatableRead,
+                    "ser" => IsolationLevel::Serializable,
+                    other => panic!("bad isolation level {other}"),
+                };
+                Ok("ok".into())
+            }
+            "readonly" => {
+                self.opts.read_only = true;
+                Ok("ok".into())
+            }
+            "snapshot" => {
+                self.txn().take_snapshot();
+                Ok("ok".into())
+            }
+            "sp" => {
+                let name = p.word();
+                self.txn().set_savepoint(&name);
+                Ok("ok".into())
+            }
+            "rollback-to" => {
+                let name = p.word();
+                self.txn().rollback_to_savepoint(&name)?;
+                Ok("ok".into())
+            }
+            "release" => {
+                let name = p.word();
+                self.txn().release_savepoint(&name)?;
                 Ok("ok".into())
             }
             "timeout" => {
@@ -396,7 +474,9 @@ impl TxnWorker {
             }
             "changes" => Ok(format!("changes:{}", fmt_changes(&self.txn().changes()))),
             "commit" => {
-                let txn = self.txn.take().expect("open txn");
+                let Some(txn) = self.txn.take() else {
+                    return Ok("nothing to commit".into());
+                };
                 self.savepoints.clear();
                 let changes = txn.changes();
                 engine.commit(txn);
@@ -409,11 +489,16 @@ impl TxnWorker {
                 self.savepoints.clear();
                 Ok("rolled back".into())
             }
-            "insert" => {
+            "insert" | "replace-insert" => {
                 let t = engine.table(DB, &p.word())?;
                 let row = p.values();
                 let new_row = row.clone();
-                match t.insert(self.txn(), row)? {
+                let dup = if cmd == "insert" {
+                    LockMode::Shared
+                } else {
+                    LockMode::Exclusive
+                };
+                match t.insert_with(self.txn(), row, dup)? {
                     InsertOutcome::Inserted(_) => Ok("inserted".into()),
                     InsertOutcome::Duplicate {
                         index, row: old, ..
@@ -427,12 +512,7 @@ impl TxnWorker {
             "get" => {
                 let t = engine.table(DB, &p.word())?;
                 let key = p.values();
-                let lock = if p.eat_word("for") {
-                    assert!(p.eat_word("update"));
-                    LockMode::Exclusive
-                } else {
-                    LockMode::None
-                };
+                let lock = p.lock();
                 Ok(match t.get(self.txn(), &key, lock)? {
                     Some((_, r)) => fmt_row(&r),
                     None => "not found".into(),
@@ -473,17 +553,16 @@ impl TxnWorker {
                 let t = engine.table(DB, &p.word())?;
                 let mut index = None;
                 let mut range = KeyRange::all();
-                let mut lock = LockMode::None;
+                let mut lock = ReadLock::NONE;
                 let mut desc = false;
                 while !p.at_end() {
+                    if matches!(p.peek(), Some(Tok::Word(w)) if w == "for") {
+                        lock = p.lock();
+                        continue;
+                    }
                     let w = p.word();
                     if w == "desc" {
                         desc = true;
-                        continue;
-                    }
-                    if w == "for" {
-                        assert!(p.eat_word("update"));
-                        lock = LockMode::Exclusive;
                         continue;
                     }
                     assert!(p.eat_punct('='));
@@ -546,6 +625,7 @@ impl Worker {
             let mut w = TxnWorker {
                 engine,
                 txn: None,
+                opts: TxnOptions::default(),
                 savepoints: Vec::new(),
                 txn_id: id,
             };
@@ -569,6 +649,7 @@ impl Worker {
 /// Run a script; returns the transcript.
 pub(crate) fn run_script(script: &str) -> String {
     let engine = Engine::new();
+    engine.manual_purge();
     engine.create_database(DB, false).unwrap();
     let mut workers: HashMap<String, Worker> = HashMap::new();
     let mut out = String::new();
@@ -613,7 +694,7 @@ pub(crate) fn run_script(script: &str) -> String {
                         Err(e) => panic!("{name}: {e}"),
                     }
                     let id = TxnId(w.txn_id.load(Ordering::SeqCst));
-                    if engine.lock_waits().iter().any(|(waiter, _)| *waiter == id) {
+                    if engine.is_waiting(id) {
                         w.pending = true;
                         let _ = writeln!(out, "{name}: blocked");
                         break;
@@ -685,6 +766,16 @@ pub(crate) fn run_script(script: &str) -> String {
             "truncate" => {
                 let t = p.word();
                 engine.truncate_table(DB, &t).map(|_| "ok".into())
+            }
+            "purge" => {
+                let n = engine.purge_now(usize::MAX);
+                Ok(format!("purged {n} rows"))
+            }
+            "versions" => {
+                let t = p.word();
+                engine
+                    .table(DB, &t)
+                    .map(|t| format!("{} old versions", t.old_versions()))
             }
             "droptable" => {
                 let t = p.word();
@@ -764,6 +855,11 @@ mod tests {
         collation,
         ddl,
         no_pk,
+        snapshots,
+        shared_locks,
+        gaps,
+        purge,
+        serializable,
     );
 
     #[test]

@@ -1,24 +1,60 @@
-//! Transactions: the locks a txn holds, its changed rows, and its undo log.
+//! Transactions: isolation level and read view, the locks held, changed rows, undo.
 //!
 //! A [`Txn`] is owned by one session (it is `Send`, not shared). It remembers
 //!
-//! * every row slot it locked (released at commit / rollback),
-//! * every row slot it changed, in order of first change, with the committed image at that
-//!   moment (`before`; stable, since the txn holds the row's lock),
-//! * an undo log of `(slot, previous pending version)` for statement savepoints.
+//! * its isolation level, whether it is read-only, and whether it is the implicit
+//!   transaction of one autocommit statement;
+//! * its read view (REPEATABLE READ: taken at the first consistent read, or at `START
+//!   TRANSACTION WITH CONSISTENT SNAPSHOT`, and kept; READ COMMITTED: dropped at every
+//!   statement start, so each statement takes a fresh one; READ UNCOMMITTED: none);
+//! * every row it locked and every index where it holds gap locks (released at commit or
+//!   rollback; READ COMMITTED also releases the lock of a row a locking read did not keep);
+//! * every row it changed, in order of first change, with the committed image at that
+//!   moment (`before`; stable, since the txn holds the row's X lock);
+//! * an undo log of `(slot, previous pending version)` for statement and named savepoints.
 //!
 //! The current `after` image of a changed row is the slot's pending version.
+//!
+//! Commit (`Engine::commit`, in log order) takes the next commit sequence number, installs
+//! every pending version stamped with it, publishes it, then releases the locks; see
+//! [`super::mvcc`].
 
-use super::lock::{self, Slot};
+use super::lock::{GapLocks, Slot, Waiter};
+use super::mvcc::{CommitSeq, HistoryItem, Mvcc, ReadView, TrxState, TxnFacts, TxnSlot};
 use super::table::Table;
-use super::{Row, RowChange, TxnId};
+use super::{IsolationLevel, LockMode, ReadAt, ReadLock, Row, RowChange, TxnId};
 use crate::error::{Error, Result};
+use cohort_protocol::ErrorCode;
 use std::collections::HashMap;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 /// The default `innodb_lock_wait_timeout`.
 pub const DEFAULT_LOCK_WAIT_TIMEOUT: Duration = Duration::from_secs(50);
+
+/// How a transaction starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TxnOptions {
+    pub isolation: IsolationLevel,
+    /// `START TRANSACTION READ ONLY` / `transaction_read_only`: writes fail with 1792.
+    pub read_only: bool,
+    /// The implicit transaction of one statement in autocommit mode (a SERIALIZABLE SELECT
+    /// in it stays a consistent read, as in InnoDB).
+    pub autocommit: bool,
+    pub lock_wait_timeout: Duration,
+}
+
+impl Default for TxnOptions {
+    fn default() -> TxnOptions {
+        TxnOptions {
+            isolation: IsolationLevel::RepeatableRead,
+            read_only: false,
+            autocommit: false,
+            lock_wait_timeout: DEFAULT_LOCK_WAIT_TIMEOUT,
+        }
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum TxnState {
@@ -34,6 +70,8 @@ struct ChangeRec {
     slot: Arc<Slot>,
     /// Committed image when the txn first changed the row.
     before: Option<Row>,
+    /// Set by commit: the row keeps old versions for purge.
+    queue: bool,
 }
 
 struct UndoRec {
@@ -43,35 +81,47 @@ struct UndoRec {
     prev: Option<Option<Row>>,
 }
 
-/// A statement savepoint: how far to undo.
+/// A savepoint: how far to undo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Savepoint {
     undo_len: usize,
     changes_len: usize,
 }
 
-/// One transaction. Create with `Engine::begin`; finish with `Engine::commit` or
-/// `Engine::rollback` (dropping an unfinished txn rolls it back).
+/// One transaction. Create with `Engine::begin` / `Engine::begin_in`; finish with
+/// `Engine::commit` or `Engine::rollback` (dropping an unfinished txn rolls it back).
 ///
 /// A `Txn` is owned by one session and needs no lock of its own; the slots it points at are
-/// protected by their own mutexes.
+/// protected by their own mutexes, and its `TxnSlot` (shared with purge, INNODB_TRX and
+/// lock waiters) documents its own.
 pub struct Txn {
     id: TxnId,
-    lock_wait_timeout: Duration,
+    slot: Arc<TxnSlot>,
+    opts: TxnOptions,
+    view: Option<ReadView>,
     state: TxnState,
     /// Tables touched; `locks`, `changes` and `undo` refer to them by position.
     tables: Vec<Arc<Table>>,
+    /// Rows locked (each once, whatever the mode).
     locks: Vec<(u32, Arc<Slot>)>,
+    /// `locks.len()` when the current statement started: READ COMMITTED may release the
+    /// locks after it (rows the statement read but did not keep).
+    stmt_locks: usize,
+    /// Indexes where the txn holds gap locks.
+    gaps: Vec<Arc<GapLocks>>,
     changes: Vec<ChangeRec>,
     /// Slot address → position in `changes`.
     change_pos: HashMap<usize, usize>,
     undo: Vec<UndoRec>,
+    /// `SAVEPOINT name`s, oldest first.
+    named: Vec<(String, Savepoint)>,
 }
 
 impl std::fmt::Debug for Txn {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Txn")
             .field("id", &self.id)
+            .field("isolation", &self.opts.isolation)
             .field("state", &self.state)
             .field("locks", &self.locks.len())
             .field("changes", &self.changes.len())
@@ -80,21 +130,119 @@ impl std::fmt::Debug for Txn {
 }
 
 impl Txn {
-    pub(crate) fn new(id: TxnId) -> Txn {
+    pub(crate) fn new(id: TxnId, slot: Arc<TxnSlot>, opts: TxnOptions) -> Txn {
+        slot.rows_modified.store(0, Ordering::Relaxed);
+        slot.rows_locked.store(0, Ordering::Relaxed);
+        slot.tables_in_use.store(0, Ordering::Relaxed);
+        slot.facts.lock().txn = Some(TxnFacts {
+            id,
+            state: TrxState::Running,
+            started: SystemTime::now(),
+            waiting: None,
+            isolation: opts.isolation,
+            read_only: opts.read_only,
+            autocommit: opts.autocommit,
+        });
         Txn {
             id,
-            lock_wait_timeout: DEFAULT_LOCK_WAIT_TIMEOUT,
+            slot,
+            opts,
+            view: None,
             state: TxnState::Active,
             tables: Vec::new(),
             locks: Vec::new(),
+            stmt_locks: 0,
+            gaps: Vec::new(),
             changes: Vec::new(),
             change_pos: HashMap::new(),
             undo: Vec::new(),
+            named: Vec::new(),
         }
     }
 
     pub fn id(&self) -> TxnId {
         self.id
+    }
+
+    pub fn isolation(&self) -> IsolationLevel {
+        self.opts.isolation
+    }
+
+    pub fn is_read_only(&self) -> bool {
+        self.opts.read_only
+    }
+
+    pub fn is_autocommit(&self) -> bool {
+        self.opts.autocommit
+    }
+
+    /// The session's slot (INNODB_TRX, the statement text).
+    pub fn slot(&self) -> &Arc<TxnSlot> {
+        &self.slot
+    }
+
+    /// Statement start: READ COMMITTED takes a fresh read view for each statement (the old one
+    /// is dropped here; the next consistent read takes a new one). REPEATABLE READ keeps its
+    /// view for the whole transaction.
+    pub fn start_statement(&mut self) {
+        self.stmt_locks = self.locks.len();
+        if self.opts.isolation <= IsolationLevel::ReadCommitted && self.view.is_some() {
+            self.view = None;
+            self.slot.drop_view();
+        }
+    }
+
+    /// `START TRANSACTION WITH CONSISTENT SNAPSHOT`: take the read view now (REPEATABLE READ
+    /// and SERIALIZABLE; the other levels take one per statement, so this does nothing).
+    pub fn take_snapshot(&mut self) {
+        if self.opts.isolation >= IsolationLevel::RepeatableRead {
+            self.read_view();
+        }
+    }
+
+    /// The read view of consistent reads, taken now if the txn has none yet.
+    pub fn read_view(&mut self) -> ReadView {
+        match self.view {
+            Some(v) => v,
+            None => {
+                let v = self.slot.take_view();
+                self.view = Some(v);
+                v
+            }
+        }
+    }
+
+    /// The snapshot held, if any.
+    pub fn snapshot(&self) -> Option<CommitSeq> {
+        self.view.map(ReadView::upto)
+    }
+
+    /// How a consistent read of this txn sees rows.
+    pub(crate) fn read_at(&mut self) -> ReadAt {
+        if self.opts.isolation == IsolationLevel::ReadUncommitted {
+            return ReadAt::Dirty;
+        }
+        ReadAt::View(self.read_view())
+    }
+
+    /// The lock a read asks for, as this isolation level turns it: SERIALIZABLE makes the
+    /// plain reads of a transaction (not of an autocommit statement) shared-locking reads.
+    pub fn effective_lock(&self, lock: ReadLock) -> ReadLock {
+        if lock.mode == LockMode::None
+            && self.opts.isolation == IsolationLevel::Serializable
+            && !self.opts.autocommit
+        {
+            return ReadLock {
+                mode: LockMode::Shared,
+                ..lock
+            };
+        }
+        lock
+    }
+
+    /// Locking reads lock gaps (next-key locking) in REPEATABLE READ and SERIALIZABLE.
+    pub(crate) fn gap_locking(&self) -> bool {
+        self.opts.isolation >= IsolationLevel::RepeatableRead
     }
 
     /// Net effect per row, in order of first change. Rows changed and changed back (or
@@ -113,8 +261,8 @@ impl Txn {
     pub fn changes_positioned(&self) -> Vec<(usize, RowChange)> {
         let mut out = Vec::with_capacity(self.changes.len());
         for (i, rec) in self.changes.iter().enumerate() {
-            let after = match &rec.slot.state.lock().pending {
-                Some(p) => p.clone(),
+            let after = match rec.slot.state.lock().pending() {
+                Some(p) => p.cloned(),
                 None => continue,
             };
             if !same_image(&rec.before, &after) {
@@ -138,19 +286,19 @@ impl Txn {
     pub fn has_changes(&self) -> bool {
         self.changes
             .iter()
-            .any(|rec| match &rec.slot.state.lock().pending {
-                Some(p) => !same_image(&rec.before, p),
+            .any(|rec| match rec.slot.state.lock().pending() {
+                Some(p) => !same_image_ref(&rec.before, p),
                 None => false,
             })
     }
 
     /// `innodb_lock_wait_timeout` for this txn's waits (default 50 s).
     pub fn set_lock_wait_timeout(&mut self, d: Duration) {
-        self.lock_wait_timeout = d;
+        self.opts.lock_wait_timeout = d;
     }
 
     pub fn lock_wait_timeout(&self) -> Duration {
-        self.lock_wait_timeout
+        self.opts.lock_wait_timeout
     }
 
     /// True once `Engine::prepare` was called.
@@ -158,9 +306,47 @@ impl Txn {
         self.state == TxnState::Prepared
     }
 
-    /// Number of row locks held.
+    /// Number of rows locked.
     pub fn lock_count(&self) -> usize {
         self.locks.len()
+    }
+
+    // ---- named savepoints ----
+
+    /// `SAVEPOINT name` (an existing savepoint of that name is replaced, as in MariaDB).
+    pub fn set_savepoint(&mut self, name: &str) {
+        self.named.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        let sp = self.savepoint();
+        self.named.push((name.to_string(), sp));
+    }
+
+    /// `ROLLBACK TO SAVEPOINT name`: undo the changes made since, keep the locks; later
+    /// savepoints are forgotten. 1305 if there is no such savepoint.
+    pub fn rollback_to_savepoint(&mut self, name: &str) -> Result<()> {
+        let i = self.find_savepoint(name)?;
+        let sp = self.named[i].1;
+        self.named.truncate(i + 1);
+        self.rollback_to(sp);
+        Ok(())
+    }
+
+    /// `RELEASE SAVEPOINT name`: forget it and every later one. 1305 if there is none.
+    pub fn release_savepoint(&mut self, name: &str) -> Result<()> {
+        let i = self.find_savepoint(name)?;
+        self.named.truncate(i);
+        Ok(())
+    }
+
+    fn find_savepoint(&self, name: &str) -> Result<usize> {
+        self.named
+            .iter()
+            .rposition(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::SpDoesNotExist,
+                    format!("SAVEPOINT {name} does not exist"),
+                )
+            })
     }
 
     // ---- used by the table code ----
@@ -173,6 +359,24 @@ impl Txn {
         }
     }
 
+    /// Writes are refused in a read-only transaction (1792).
+    pub(crate) fn check_writable(&self) -> Result<()> {
+        self.check_active()?;
+        if self.opts.read_only {
+            return Err(read_only_error());
+        }
+        Ok(())
+    }
+
+    pub(crate) fn waiter(&self) -> Waiter<'_> {
+        Waiter {
+            me: self.id,
+            slot: &self.slot,
+            timeout: self.opts.lock_wait_timeout,
+            weight: (self.undo.len() + self.locks.len()) as u64,
+        }
+    }
+
     fn table_index(&mut self, table: &Table) -> u32 {
         if let Some(i) = self
             .tables
@@ -182,17 +386,56 @@ impl Txn {
             return i as u32;
         }
         self.tables.push(table.arc());
+        self.slot
+            .tables_in_use
+            .store(self.tables.len() as u64, Ordering::Relaxed);
         (self.tables.len() - 1) as u32
     }
 
-    /// The txn now holds the lock of `slot` (of `table`).
+    /// The txn now holds a lock on `slot` (of `table`) it did not hold before.
     pub(crate) fn note_lock(&mut self, table: &Table, slot: Arc<Slot>) {
         let t = self.table_index(table);
         self.locks.push((t, slot));
+        self.slot
+            .rows_locked
+            .store(self.locks.len() as u64, Ordering::Relaxed);
+    }
+
+    /// The txn holds gap locks in `gaps`.
+    pub(crate) fn note_gap(&mut self, gaps: &Arc<GapLocks>) {
+        if !self.gaps.iter().any(|g| Arc::ptr_eq(g, gaps)) {
+            self.gaps.push(gaps.clone());
+        }
+    }
+
+    /// READ COMMITTED: give back the lock of a row the current statement locked but does not
+    /// keep (it did not match), unless the txn changed the row.
+    pub(crate) fn unlock_unkept(&mut self, slot: &Arc<Slot>) {
+        let Some(pos) = self.locks[self.stmt_locks..]
+            .iter()
+            .rposition(|(_, s)| Arc::ptr_eq(s, slot))
+        else {
+            return;
+        };
+        if self.change_pos.contains_key(&(Arc::as_ptr(slot) as usize)) {
+            return;
+        }
+        let (t, s) = self.locks.remove(self.stmt_locks + pos);
+        let garbage = {
+            let mut st = s.state.lock();
+            st.release(self.id);
+            st.is_garbage()
+        };
+        if garbage {
+            self.tables[t as usize].collect_slot(&s);
+        }
+        self.slot
+            .rows_locked
+            .store(self.locks.len() as u64, Ordering::Relaxed);
     }
 
     /// The txn changed `slot`'s pending version from `prev`; `committed` is the slot's
-    /// committed image.
+    /// newest committed image.
     pub(crate) fn note_change(
         &mut self,
         table: &Table,
@@ -208,6 +451,7 @@ impl Txn {
                 table: t,
                 slot: slot.clone(),
                 before: committed,
+                queue: false,
             });
         }
         self.undo.push(UndoRec {
@@ -215,6 +459,9 @@ impl Txn {
             slot: slot.clone(),
             prev,
         });
+        self.slot
+            .rows_modified
+            .store(self.undo.len() as u64, Ordering::Relaxed);
     }
 
     pub(crate) fn savepoint(&self) -> Savepoint {
@@ -233,40 +480,105 @@ impl Txn {
         for rec in self.changes.drain(sp.changes_len.min(self.changes.len())..) {
             self.change_pos.remove(&(Arc::as_ptr(&rec.slot) as usize));
         }
+        self.slot
+            .rows_modified
+            .store(self.undo.len() as u64, Ordering::Relaxed);
     }
 
     pub(crate) fn prepare(&mut self) -> Result<()> {
         match self.state {
             TxnState::Active | TxnState::Prepared => {
                 self.state = TxnState::Prepared;
+                // A committing transaction reads no more.
+                self.view = None;
+                self.slot.drop_view();
+                if let Some(f) = self.slot.facts.lock().txn.as_mut() {
+                    f.state = TrxState::Committing;
+                }
                 Ok(())
             }
             TxnState::Done => Err(Error::internal("the transaction has ended")),
         }
     }
 
-    /// Commit (make pending versions committed) or roll back, then release every lock.
-    pub(crate) fn finish(&mut self, commit: bool) {
+    /// Commit: install the pending versions under the next commit sequence number, publish
+    /// it, release every lock, and queue the rows that keep old versions for purge.
+    pub(crate) fn commit(&mut self, mvcc: &Arc<Mvcc>) {
+        if self.state == TxnState::Done {
+            return;
+        }
+        let mut seq = None;
+        if !self.changes.is_empty() {
+            let mut last = mvcc.commit.lock();
+            let s = CommitSeq(*last + 1);
+            *last = s.0;
+            {
+                let horizon = mvcc.horizon.read();
+                for rec in &mut self.changes {
+                    let table = &self.tables[rec.table as usize];
+                    rec.queue = table.commit_slot(&rec.slot, self.id, s, &horizon, &mvcc.stats);
+                }
+            }
+            // Every version of commit `s` is installed: views may see it now.
+            mvcc.published.store(s.0, Ordering::SeqCst);
+            drop(last);
+            seq = Some(s);
+        }
+        self.release_all();
+        if let Some(seq) = seq {
+            let mut changes = std::mem::take(&mut self.changes);
+            changes.retain(|c| c.queue);
+            if !changes.is_empty() {
+                let slots = changes.into_iter().map(|c| (c.table, c.slot)).collect();
+                mvcc.push_history(HistoryItem {
+                    seq,
+                    tables: std::mem::take(&mut self.tables),
+                    slots,
+                });
+            }
+        }
+        self.end();
+    }
+
+    /// Roll back: drop the pending versions, release every lock.
+    pub(crate) fn rollback(&mut self) {
         if self.state == TxnState::Done {
             return;
         }
         for rec in &self.changes {
             let table = &self.tables[rec.table as usize];
-            if commit {
-                table.commit_slot(&rec.slot, self.id);
-            } else {
-                table.restore_pending(&rec.slot, self.id, None);
-            }
+            table.restore_pending(&rec.slot, self.id, None);
         }
+        self.release_all();
+        self.end();
+    }
+
+    fn release_all(&mut self) {
         for (t, slot) in &self.locks {
-            if lock::release(slot, self.id) {
+            let garbage = {
+                let mut st = slot.state.lock();
+                st.release(self.id);
+                st.is_garbage()
+            };
+            if garbage {
                 self.tables[*t as usize].collect_slot(slot);
             }
         }
+        for g in &self.gaps {
+            g.release(self.id);
+        }
+    }
+
+    fn end(&mut self) {
         self.locks.clear();
+        self.gaps.clear();
         self.changes.clear();
         self.change_pos.clear();
         self.undo.clear();
+        self.named.clear();
+        self.view = None;
+        self.slot.drop_view();
+        self.slot.facts.lock().txn = None;
         self.state = TxnState::Done;
     }
 }
@@ -274,12 +586,24 @@ impl Txn {
 impl Drop for Txn {
     fn drop(&mut self) {
         if self.state != TxnState::Done {
-            self.finish(false);
+            self.rollback();
         }
     }
 }
 
+/// 1792.
+pub fn read_only_error() -> Error {
+    Error::new(
+        ErrorCode::CantExecuteInReadOnlyTransaction,
+        "Cannot execute statement in a READ ONLY transaction",
+    )
+}
+
 fn same_image(a: &Option<Row>, b: &Option<Row>) -> bool {
+    same_image_ref(a, b.as_ref())
+}
+
+fn same_image_ref(a: &Option<Row>, b: Option<&Row>) -> bool {
     match (a, b) {
         (None, None) => true,
         (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a[..] == b[..],
