@@ -527,6 +527,8 @@ pub struct Cte {
     pub body: CteBody,
 }
 
+// One per generated statement: the size of a variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum CteBody {
     Select(Select),
@@ -537,6 +539,7 @@ pub enum CteBody {
     },
 }
 
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
     Select(Select),

@@ -325,7 +325,10 @@ impl<'a> Gen<'a> {
             self.plain(&mut s, &scope, nested);
         }
         if s.total_order && !s.order_by.is_empty() && self.rng.chance(1, 2) {
-            let off = self.rng.chance(1, 3).then(|| self.rng.below(5));
+            // No OFFSET after DISTINCT: MariaDB 10.11 ignores it when the items are constant
+            // (`SELECT DISTINCT NULL FROM t ORDER BY 1 LIMIT 5 OFFSET 1` gives a row), an
+            // oracle bug; see the README.
+            let off = (!s.distinct && self.rng.chance(1, 3)).then(|| self.rng.below(5));
             s.limit = Some((self.rng.below(8), off));
         }
         s

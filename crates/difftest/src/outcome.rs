@@ -114,8 +114,8 @@ pub fn same(a: &Outcome, b: &Outcome, ordered: bool) -> bool {
             }
             let mut sa = ra.clone();
             let mut sb = rb.clone();
-            sa.sort_by(|x, y| row_key(x, &float).cmp(&row_key(y, &float)));
-            sb.sort_by(|x, y| row_key(x, &float).cmp(&row_key(y, &float)));
+            sa.sort_by_cached_key(|x| row_key(x, &float));
+            sb.sort_by_cached_key(|x| row_key(x, &float));
             if sa.iter().zip(&sb).all(|(x, y)| row_eq(x, y, &float)) {
                 return true;
             }
