@@ -937,6 +937,11 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 return Ok(too_big(env, "hex"))
             }
             Value::Bytes(b) => s(b.iter().map(|x| format!("{x:02X}")).collect()),
+            // A date or datetime is hexed as its text, like a string (HEX(DATE'2019-12-31')).
+            t @ (Value::Date(_) | Value::DateTime(_)) => s(convert::to_text(t)
+                .iter()
+                .map(|x| format!("{x:02X}"))
+                .collect()),
             other => s(format!("{:X}", hex_int(other))),
         },
         Func::Abs => match convert::to_arith_num(&v[0]) {

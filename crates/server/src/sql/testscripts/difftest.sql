@@ -47,4 +47,7 @@ SELECT POW(2, 0.5), POW(-2, 3);
 # `x MOD (y)`: the operator, not the function, after an operand.
 SELECT (-7) MOD (3), 7 MOD (2), MOD(7, 3), a MOD (2) FROM t ORDER BY a;
 SELECT a FROM t WHERE (a MOD (2)) = 1 ORDER BY a;
+# HEX of a date or datetime is the hex of its text.
+SELECT HEX(DATE'2019-12-31'), HEX(CAST('1000-01-01' AS DATETIME)), HEX(TIMESTAMP'2020-06-15 12:30:45');
+
 DROP DATABASE dtdb;
