@@ -163,7 +163,9 @@ impl<'a> Gen<'a> {
     // ---- FROM ---------------------------------------------------------------------------------
 
     /// A source and the columns it makes visible; its unique key, if it has one.
-    fn source(&mut self, nested: u32) -> (Source, Vec<ColRef>, Option<Vec<Expr>>) {
+    /// `first`: the first source of a FROM, the only one that may go by its table's name (a
+    /// joined table always gets a fresh alias, so a self join never repeats a name: 1066).
+    fn source(&mut self, nested: u32, first: bool) -> (Source, Vec<ColRef>, Option<Vec<Expr>>) {
         if !self.ctes.is_empty() && self.rng.chance(1, 3) {
             let (name, cols) = self.rng.pick(&self.ctes).clone();
             let alias = self.alias("c");
@@ -201,7 +203,7 @@ impl<'a> Gen<'a> {
             );
         }
         let t = self.rng.pick(&self.schema.tables);
-        let alias = if self.rng.chance(1, 2) {
+        let alias = if first && self.rng.chance(1, 2) {
             t.name.clone()
         } else {
             self.alias("a")
@@ -233,7 +235,7 @@ impl<'a> Gen<'a> {
 
     /// FROM and its joins; the scope they make.
     fn from(&mut self, outer: &[ColRef], nested: u32) -> (Source, Vec<Join>, Scope) {
-        let (first, cols, unique) = self.source(nested);
+        let (first, cols, unique) = self.source(nested, true);
         let mut scope = Scope {
             cols,
             outer: outer.to_vec(),
@@ -243,14 +245,17 @@ impl<'a> Gen<'a> {
         let mut joins = Vec::new();
         if self.features.join && self.rng.chance(2, 3) {
             let n = self.rng.range(1, 5);
-            for _ in 0..n {
-                let (src, cols, unique) = self.source(nested);
+            for i in 0..n {
+                let (src, cols, unique) = self.source(nested, false);
                 let kind = match self.rng.below(10) {
                     0..=3 => JoinKind::Inner,
                     4 | 5 => JoinKind::Left,
                     6 => JoinKind::Right,
                     7 => JoinKind::Cross,
-                    8 => JoinKind::Comma,
+                    // A comma binds looser than JOIN: a later ON could not see the tables
+                    // before it (1054), so a comma join comes last.
+                    8 if i == n - 1 => JoinKind::Comma,
+                    8 => JoinKind::Cross,
                     _ => JoinKind::Straight,
                 };
                 let on = match kind {
