@@ -69,7 +69,8 @@ impl Num {
                 if f.is_nan() {
                     0
                 } else {
-                    f.round().clamp(-1.7e38, 1.7e38) as i128
+                    // Half to even, as MariaDB's rint: CAST(2.5e0 AS SIGNED) is 2.
+                    f.round_ties_even().clamp(-1.7e38, 1.7e38) as i128
                 }
             }
         }
@@ -519,6 +520,29 @@ pub fn datetime_from_number(n: i128) -> Option<(DateTime, bool)> {
         .iter()
         .find(|(lo, hi, _, _)| (*lo..=*hi).contains(&n))?;
     parse_compact(&format!("{:0width$}", n + add))
+}
+
+/// The integer a string starts with, as CAST(… AS SIGNED) reads it: leading spaces, a sign,
+/// digits; the rest (a fraction, an exponent, text) is ignored (`'1e2'` is 1, `' -3.9x'` is
+/// -3). Saturates past the i128 range; 0 without digits. The flag says whether nothing but
+/// trailing spaces followed.
+pub fn integer_prefix(b: &[u8]) -> (i128, bool) {
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    let neg = b.get(i) == Some(&b'-');
+    if matches!(b.get(i), Some(b'-' | b'+')) {
+        i += 1;
+    }
+    let start = i;
+    let mut n: i128 = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        n = n.saturating_mul(10).saturating_add(i128::from(b[i] - b'0'));
+        i += 1;
+    }
+    let complete = i > start && b[i..].iter().all(|&c| c == b' ');
+    (if neg { -n } else { n }, complete)
 }
 
 /// A number as a time of day for HOUR / MINUTE / SECOND, the way MariaDB reads one: `hhmmss`

@@ -50,4 +50,12 @@ SELECT a FROM t WHERE (a MOD (2)) = 1 ORDER BY a;
 # HEX of a date or datetime is the hex of its text.
 SELECT HEX(DATE'2019-12-31'), HEX(CAST('1000-01-01' AS DATETIME)), HEX(TIMESTAMP'2020-06-15 12:30:45');
 
+# A double in an integer context rounds half to even; CAST of a string to an integer reads its
+# leading integer only.
+SELECT CAST(2.5e0 AS SIGNED), CAST(3.5e0 AS SIGNED), CAST(-2.5e0 AS SIGNED), LEFT('abcdef', 2.5e0), REPEAT('a', 2.5e0);
+SELECT CAST('  12' AS SIGNED), CAST('+7' AS UNSIGNED), CAST('-0' AS SIGNED);
+SELECT CAST('3.5' AS SIGNED);
+SELECT CAST(' -3.9x' AS SIGNED);
+SELECT CAST('1e2' AS UNSIGNED);
+
 DROP DATABASE dtdb;
