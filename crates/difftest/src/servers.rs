@@ -68,6 +68,8 @@ pub struct Process {
     child: Option<Child>,
     pub endpoint: Endpoint,
     log: PathBuf,
+    /// Removed when the process has ended (the findings and logs stay).
+    datadir: PathBuf,
 }
 
 impl Process {
@@ -89,7 +91,7 @@ impl Process {
             .args(flags)
             .env("COHORT_LOG", "warn")
             .env("RUST_BACKTRACE", "1");
-        Process::spawn("cohort", cmd, dir.join("cohort.log"), port)
+        Process::spawn("cohort", cmd, dir.join("cohort.log"), port, datadir)
     }
 
     /// A throwaway `mariadbd` on a free port and a fresh data directory under `dir`.
@@ -127,7 +129,7 @@ impl Process {
             .arg("--character-set-server=utf8mb4")
             .arg("--collation-server=utf8mb4_general_ci")
             .arg("--skip-name-resolve");
-        Process::spawn("mariadbd", cmd, dir.join("mariadb.log"), port)
+        Process::spawn("mariadbd", cmd, dir.join("mariadb.log"), port, datadir)
     }
 
     fn spawn(
@@ -135,6 +137,7 @@ impl Process {
         mut cmd: Command,
         log: PathBuf,
         port: u16,
+        datadir: PathBuf,
     ) -> Result<Process, String> {
         let out = File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
         let err = out.try_clone().map_err(|e| e.to_string())?;
@@ -150,6 +153,7 @@ impl Process {
             child: Some(child),
             endpoint: Endpoint::local(port),
             log,
+            datadir,
         };
         c.wait_ready()?;
         Ok(c)
@@ -202,6 +206,14 @@ impl Process {
 
 impl Drop for Process {
     fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.datadir);
+    }
+}
+
+impl Process {
+    /// SIGTERM, then SIGKILL after 20 s.
+    fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
             // SAFETY: kill(2) on the pid of our own child, which has not been reaped yet.
             unsafe {
