@@ -69,7 +69,8 @@ impl Num {
                 if f.is_nan() {
                     0
                 } else {
-                    f.round().clamp(-1.7e38, 1.7e38) as i128
+                    // Half to even, as MariaDB's rint: CAST(2.5e0 AS SIGNED) is 2.
+                    f.round_ties_even().clamp(-1.7e38, 1.7e38) as i128
                 }
             }
         }
@@ -500,17 +501,66 @@ fn make_date(year: u32, month: u32, day: u32) -> Option<Date> {
     })
 }
 
-/// A number `YYYYMMDD` or `YYYYMMDDhhmmss` as a datetime.
+/// A number as a datetime, the way MariaDB reads one: `YYMMDD`, `YYYYMMDD`, `YYMMDDhhmmss`
+/// or `YYYYMMDDhhmmss`, a two-digit year meaning 2000–2069 below 70 and 1970–1999 from 70.
+/// Numbers between the shapes (below 101, 691232–700100, 991232–10000100, …) are not dates,
+/// and 0 is the zero date.
 pub fn datetime_from_number(n: i128) -> Option<(DateTime, bool)> {
-    if n < 0 {
+    // (smallest valid, largest valid, added to make it YYYYMMDD[hhmmss], digits)
+    const SHAPES: [(i128, i128, i128, usize); 6] = [
+        (101, 691_231, 20_000_000, 8),
+        (700_101, 991_231, 19_000_000, 8),
+        (10_000_101, 99_991_231, 0, 8),
+        (101_000_000, 691_231_235_959, 20_000_000_000_000, 14),
+        (700_101_000_000, 991_231_235_959, 19_000_000_000_000, 14),
+        (10_000_101_000_000, 99_991_231_235_959, 0, 14),
+    ];
+    if n == 0 {
+        return parse_compact("00000000");
+    }
+    let &(_, _, add, width) = SHAPES
+        .iter()
+        .find(|(lo, hi, _, _)| (*lo..=*hi).contains(&n))?;
+    parse_compact(&format!("{:0width$}", n + add))
+}
+
+/// The integer a string starts with, as CAST(… AS SIGNED) reads it: leading spaces, a sign,
+/// digits; the rest (a fraction, an exponent, text) is ignored (`'1e2'` is 1, `' -3.9x'` is
+/// -3). Saturates past the i128 range; 0 without digits. The flag says whether nothing but
+/// trailing spaces followed.
+pub fn integer_prefix(b: &[u8]) -> (i128, bool) {
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    let neg = b.get(i) == Some(&b'-');
+    if matches!(b.get(i), Some(b'-' | b'+')) {
+        i += 1;
+    }
+    let start = i;
+    let mut n: i128 = 0;
+    while i < b.len() && b[i].is_ascii_digit() {
+        n = n.saturating_mul(10).saturating_add(i128::from(b[i] - b'0'));
+        i += 1;
+    }
+    let complete = i > start && b[i..].iter().all(|&c| c == b' ');
+    (if neg { -n } else { n }, complete)
+}
+
+/// A number as a time of day for HOUR / MINUTE / SECOND, the way MariaDB reads one: `hhmmss`
+/// (hours may exceed 23; minutes and seconds must be below 60), or a datetime from 8 digits
+/// up. The sign is ignored (a negative time has the same parts).
+pub fn time_parts_from_number(n: i128) -> Option<(u32, u8, u8)> {
+    let n = n.abs();
+    if n >= 10_000_000 {
+        let (dt, _) = datetime_from_number(n)?;
+        return Some((u32::from(dt.hour), dt.minute, dt.second));
+    }
+    let (h, m, s) = (n / 10_000, (n / 100) % 100, n % 100);
+    if m > 59 || s > 59 {
         return None;
     }
-    let s = n.to_string();
-    match s.len() {
-        1..=8 => parse_compact(&format!("{n:08}")),
-        9..=14 => parse_compact(&format!("{n:014}")),
-        _ => None,
-    }
+    Some((h as u32, m as u8, s as u8))
 }
 
 /// Any value as a datetime (for comparisons): dates at midnight; invalid → zero.

@@ -445,8 +445,26 @@ fn item_ref(
     clause: &str,
 ) -> Result<Option<usize>> {
     match e {
+        // Only an unsigned integer literal is a position; `0.5` or `1e0` is a constant.
+        // MariaDB takes `-1` for a position too (and refuses it: 1054).
+        // MariaDB sees through parentheses here: `ORDER BY (1)` is a position too.
+        ast::Expr::Nested(inner) => item_ref(inner, items, aliases, clause_keywords(clause)),
+        ast::Expr::UnaryOp {
+            op: ast::UnaryOperator::Minus,
+            expr,
+        } if matches!(&**expr, ast::Expr::Value(v)
+            if matches!(&v.value, ast::Value::Number(n, _) if n.bytes().all(|c| c.is_ascii_digit()))) =>
+        {
+            Err(Error::new(
+                ErrorCode::BadField,
+                format!("Unknown column '-{expr}' in '{}'", clause_keywords(clause)),
+            ))
+        }
         ast::Expr::Value(v) => {
             if let ast::Value::Number(n, _) = &v.value {
+                if !n.bytes().all(|c| c.is_ascii_digit()) {
+                    return Ok(None);
+                }
                 let pos: usize = n.parse().unwrap_or(0);
                 if pos == 0 || pos > items.len() {
                     return Err(Error::new(
@@ -463,6 +481,15 @@ fn item_ref(
                 .is_some_and(|a| a.eq_ignore_ascii_case(&id.value))
         })),
         _ => Ok(None),
+    }
+}
+
+/// How MariaDB names the clause when a negative or parenthesized position is wrong.
+fn clause_keywords(clause: &str) -> &str {
+    match clause {
+        "order clause" => "ORDER BY",
+        "group statement" => "GROUP BY",
+        other => other,
     }
 }
 
@@ -1022,7 +1049,12 @@ impl Acc {
                 }
             }
             AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
-                let x = convert::to_num(&v).to_i128() as u64;
+                // An unsigned value as it is; anything else as a signed BIGINT (rounded,
+                // saturating), as MariaDB's integer value of it.
+                let x = match v {
+                    Value::UInt(u) => u,
+                    _ => convert::to_i64(&v) as u64,
+                };
                 self.bits = match spec.func {
                     AggFunc::BitAnd => self.bits & x,
                     AggFunc::BitOr => self.bits | x,

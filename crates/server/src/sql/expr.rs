@@ -845,17 +845,17 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
     }
     Ok(match to {
         CastTo::Signed | CastTo::Unsigned => {
-            let n = match &v {
+            let i = match &v {
+                // A string is read up to the end of its leading integer ('3.5' is 3).
                 Value::Bytes(b) => {
-                    let p = convert::parse_num(b);
-                    if !p.complete {
+                    let (i, complete) = convert::integer_prefix(b);
+                    if !complete {
                         truncated_warning(env, "INTEGER", &v);
                     }
-                    p.num
+                    i
                 }
-                other => convert::to_num(other),
+                other => convert::to_num(other).to_i128(),
             };
-            let i = n.to_i128();
             if *to == CastTo::Unsigned {
                 Value::UInt(i.clamp(i64::MIN as i128, u64::MAX as i128) as u64)
             } else if i > i64::MAX as i128 {

@@ -399,7 +399,15 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "GREATEST" | "LEAST" => {
             need(n >= 2)?;
-            let t = unify(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            let mut t = unify(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            if t.class == Class::Str
+                && args
+                    .iter()
+                    .any(|(_, a)| matches!(a.class, Class::Int | Class::Decimal | Class::Double))
+            {
+                // Strings with numbers compare as numbers: LEAST(1, 'A') is 0.
+                t = SqlType::double();
+            }
             let f = if upper == "GREATEST" {
                 Func::Greatest(t.class)
             } else {
@@ -591,6 +599,22 @@ fn numeric_like(t: &SqlType) -> SqlType {
 
 // ---------------------------------------------------------------------------------------------
 // Evaluation
+
+/// UPPER / LOWER as MariaDB's utf8mb4 case tables do them: one character to one character.
+/// Where Unicode's full mapping gives several (`ß` → `SS`, `ŉ` → `ʼN`), MariaDB keeps the
+/// character; `İ` lowercases to a plain `i`.
+fn map_case<I: Iterator<Item = char>>(s: &str, f: fn(char) -> I) -> String {
+    s.chars()
+        .map(|c| {
+            let mut m = f(c);
+            match (m.next(), m.next()) {
+                (Some(x), None) => x,
+                _ if c == '\u{130}' => 'i',
+                _ => c,
+            }
+        })
+        .collect()
+}
 
 fn text(v: &Value) -> String {
     convert::to_string(v)
@@ -856,8 +880,8 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         }
         Func::Length => Value::Int(convert::to_text(&v[0]).len() as i64),
         Func::CharLength => Value::Int(text(&v[0]).chars().count() as i64),
-        Func::Upper => s(text(&v[0]).to_uppercase()),
-        Func::Lower => s(text(&v[0]).to_lowercase()),
+        Func::Upper => s(map_case(&text(&v[0]), char::to_uppercase)),
+        Func::Lower => s(map_case(&text(&v[0]), char::to_lowercase)),
         Func::Substring => substring(v),
         Func::Trim(side) => trim(v, side),
         Func::Replace => return replace(v, env),
@@ -923,6 +947,11 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 return Ok(too_big(env, "hex"))
             }
             Value::Bytes(b) => s(b.iter().map(|x| format!("{x:02X}")).collect()),
+            // A date or datetime is hexed as its text, like a string (HEX(DATE'2019-12-31')).
+            t @ (Value::Date(_) | Value::DateTime(_)) => s(convert::to_text(t)
+                .iter()
+                .map(|x| format!("{x:02X}"))
+                .collect()),
             other => s(format!("{:X}", hex_int(other))),
         },
         Func::Abs => match convert::to_arith_num(&v[0]) {
@@ -952,11 +981,23 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 }
             }
         }),
-        Func::Pow => Value::Double(
-            convert::to_num(&v[0])
+        Func::Pow => {
+            let y = convert::to_num(&v[0])
                 .to_f64()
-                .powf(convert::to_num(&v[1]).to_f64()),
-        ),
+                .powf(convert::to_num(&v[1]).to_f64());
+            // Infinite or not a number (POW(10, 400), POW(0, -1), POW(-8, 1/3)): 1690.
+            if !y.is_finite() {
+                return Err(super::expr::out_of_range(
+                    "DOUBLE",
+                    format!(
+                        "pow({},{})",
+                        String::from_utf8_lossy(&convert::to_text(&v[0])),
+                        String::from_utf8_lossy(&convert::to_text(&v[1]))
+                    ),
+                ));
+            }
+            Value::Double(y)
+        }
         Func::Sqrt => {
             let x = convert::to_num(&v[0]).to_f64();
             if x < 0.0 {
@@ -971,13 +1012,18 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             } else {
                 Ordering::Less
             };
-            let mut best = v[0].clone();
+            // NULL if any argument is; otherwise compared in the result's class.
+            if v.iter().any(Value::is_null) {
+                return Ok(Value::Null);
+            }
+            let mut best = coerce(v[0].clone(), class);
             for x in &v[1..] {
-                if compare::compare(x, &best, Collation::Utf8mb4GeneralCi) == Some(want) {
-                    best = x.clone();
+                let x = coerce(x.clone(), class);
+                if compare::compare(&x, &best, Collation::Utf8mb4GeneralCi) == Some(want) {
+                    best = x;
                 }
             }
-            coerce(best, class)
+            best
         }
         Func::UnixTimestamp => match v.first() {
             None => Value::Int(convert::unix_seconds(&env.now())),
@@ -991,6 +1037,28 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             Some((dt, _)) => Value::Date(dt.date),
             None => Value::Null,
         },
+        Func::Hour | Func::Minute | Func::Second
+            if matches!(
+                v[0],
+                Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_)
+            ) =>
+        {
+            // A number is a time here (SECOND(1) is 1), not a date.
+            // Fractional seconds are dropped, not rounded.
+            let n = match &v[0] {
+                Value::Int(i) => i128::from(*i),
+                Value::UInt(u) => i128::from(*u),
+                other => convert::to_num(other).to_f64().trunc() as i128,
+            };
+            match convert::time_parts_from_number(n) {
+                Some((h, m, s)) => Value::Int(match f {
+                    Func::Hour => i64::from(h),
+                    Func::Minute => i64::from(m),
+                    _ => i64::from(s),
+                }),
+                None => Value::Null,
+            }
+        }
         Func::Year | Func::Month | Func::Day | Func::Hour | Func::Minute | Func::Second => {
             match convert::to_datetime(&v[0]) {
                 Some((dt, _)) => Value::Int(match f {
@@ -1227,14 +1295,15 @@ fn round(v: &[Value], round: bool) -> Result<Value> {
         Num::F(x) => {
             let d = d.clamp(-330, 330) as i32;
             let m = 10f64.powi(d.abs());
+            // MariaDB rounds a double half to even (rint): ROUND(2.5e0) is 2.
             let y = if d >= 0 {
                 if round {
-                    (x * m).round() / m
+                    (x * m).round_ties_even() / m
                 } else {
                     (x * m).trunc() / m
                 }
             } else if round {
-                (x / m).round() * m
+                (x / m).round_ties_even() * m
             } else {
                 (x / m).trunc() * m
             };

@@ -18,6 +18,7 @@ use crate::types::Collation;
 use cohort_protocol::ErrorCode;
 use sqlparser::ast::{self, Statement};
 use sqlparser::dialect::MySqlDialect;
+use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace};
 
@@ -466,7 +467,15 @@ fn rewrite_mod_operator(tokens: &mut [TokenWithSpan]) {
                     | Token::Placeholder(_)
             )
         });
-        if operand_before && next.is_some_and(|t| t.token != Token::LParen) {
+        // `MOD (` after a keyword (`SELECT MOD(a, 2)`, `AND MOD(…)`) is the function; after
+        // something that can only end an operand (`) MOD (`, `2 MOD (`, `c MOD (`) the operator.
+        let surely_operand = prev.is_some_and(|t| match &t.token {
+            Token::Word(w) => w.quote_style.is_some() || w.keyword == Keyword::NoKeyword,
+            Token::RParen | Token::Number(..) | Token::SingleQuotedString(_) => true,
+            _ => false,
+        });
+        let paren_next = next.is_some_and(|t| t.token == Token::LParen);
+        if operand_before && (!paren_next || surely_operand) {
             tokens[i].token = Token::Mod;
         }
     }
