@@ -225,6 +225,36 @@ impl Decimal {
         )?)
     }
 
+    /// `self / o` as MariaDB computes it before any rounding: the quotient truncated toward
+    /// zero at a scale of whole 9-digit words, `9 × ceil((sa + sb + increment) / 9)` digits
+    /// (what its decimal arithmetic keeps), so that `1/3*3` is `0.999999999` before it is
+    /// shown at the expression's scale (`1.0000`). Where that scale would not fit the
+    /// working range, the quotient is [`Decimal::checked_div`]'s.
+    pub fn div_words(&self, o: &Decimal, increment: u8) -> Result<Decimal, DivError> {
+        if o.is_zero() {
+            return Err(DivError::DivisionByZero);
+        }
+        let (sa, sb) = (self.scale() as u32, o.scale() as u32);
+        let words = (sa + sb + increment as u32).div_ceil(9);
+        let target = words * 9;
+        // self/o × 10^target = (ma × 10^sb × 10^target) / (mb × 10^sa)
+        let e = (sb + target) as i64 - sa as i64;
+        let (ma, mb) = (self.mag(), o.mag());
+        let nd = if e >= 0 {
+            ma.mul_pow10(e as u32).map(|n| (n, mb))
+        } else {
+            mb.mul_pow10((-e) as u32).map(|d| (ma, d))
+        };
+        let Some((n, d)) = nd else {
+            return self.checked_div(o, increment);
+        };
+        let (q, _) = n.divrem(&d);
+        match exact(self.is_negative() != o.is_negative(), q, target) {
+            Ok(r) => Ok(r),
+            Err(_) => self.checked_div(o, increment),
+        }
+    }
+
     /// `self DIV o`: the quotient truncated toward zero, scale 0.
     pub fn div_trunc(&self, o: &Decimal) -> Result<Decimal, DivError> {
         if o.is_zero() {

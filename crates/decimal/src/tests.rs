@@ -357,3 +357,35 @@ fn rounding_a_small_coefficient_at_a_wide_scale() {
         );
     }
 }
+
+/// MariaDB keeps a quotient at whole 9-digit words, truncated: `1/3` is 0.333333333 until it
+/// is rounded for display (values recorded from MariaDB 10.11 through CAST, which sees every
+/// digit).
+#[test]
+fn quotients_keep_whole_words_truncated() {
+    for (a, b, q) in [
+        ("1", "3", "0.333333333"),
+        ("2", "3", "0.666666666"),
+        ("-2", "3", "-0.666666666"),
+        ("1.5", "7", "0.214285714"),
+        ("1.0000000000", "3", "0.333333333333333333"),
+        ("1", "3.000000", "0.333333333333333333"),
+        ("1", "300000", "0.000003333"),
+        (
+            "100000000000000000000",
+            "7",
+            "14285714285714285714.285714285",
+        ),
+        ("6", "3", "2.000000000"),
+    ] {
+        assert_eq!(d(a).div_words(&d(b), 4).unwrap().to_string(), q, "{a}/{b}");
+    }
+    assert!(d("1").div_words(&d("0"), 4).is_err());
+    // Past the working range the quotient falls back to the rounded one.
+    let big = d(NINES65);
+    let tiny = d("0.00000000000000000000000000000000000001");
+    assert_eq!(
+        big.div_words(&tiny, 4).is_err(),
+        big.checked_div(&tiny, 4).is_err()
+    );
+}

@@ -176,10 +176,78 @@ fn arith_op(op: &BinaryOperator) -> Option<ArithOp> {
 /// `a op b` for a comparison operator.
 fn comparison(op: CmpOp, (a, ta): (Expr, SqlType), (b, tb): (Expr, SqlType)) -> (Expr, SqlType) {
     let coll = comparison_collation(&ta, &tb);
+    let (a, b) = (shown(a, &ta), shown(b, &tb));
     let nullable = op != CmpOp::NullSafeEq && (ta.nullable || tb.nullable);
     (
         Expr::Cmp(op, Box::new(a), Box::new(b), coll),
         SqlType::int(1).with_nullable(nullable),
+    )
+}
+
+/// `e` as MariaDB compares it or makes it a string: a decimal that may carry more digits than
+/// its type's scale (a quotient keeps whole 9-digit words, see `Decimal::div_words`) rounded
+/// to that scale; anything else unchanged.
+fn shown(e: Expr, t: &SqlType) -> Expr {
+    if t.class == Class::Decimal && carries_quotient(&e) {
+        return Expr::Cast(Box::new(e), CastTo::Shown(t.decimals.min(MAX_SCALE)));
+    }
+    e
+}
+
+/// True when `e` computes a quotient whose digits reach its value unrounded.
+fn carries_quotient(e: &Expr) -> bool {
+    match e {
+        Expr::Arith(ArithOp::Div, ..) => true,
+        Expr::Arith(_, a, b) => carries_quotient(a) || carries_quotient(b),
+        Expr::ArithChain(a, rest) => {
+            carries_quotient(a)
+                || rest
+                    .iter()
+                    .any(|(op, x)| *op == ArithOp::Div || carries_quotient(x))
+        }
+        Expr::Neg(x) => carries_quotient(x),
+        Expr::Func(_, args) => args.iter().any(carries_quotient),
+        _ => false,
+    }
+}
+
+/// Functions that take a decimal argument's every digit (MariaDB's `val_decimal` /
+/// `val_real`); the others see it as shown (rounded to its type's scale).
+fn takes_every_digit(upper: &str) -> bool {
+    matches!(
+        upper,
+        "ROUND"
+            | "TRUNCATE"
+            | "FLOOR"
+            | "CEIL"
+            | "CEILING"
+            | "ABS"
+            | "SIGN"
+            | "SQRT"
+            | "POW"
+            | "POWER"
+            | "EXP"
+            | "LN"
+            | "LOG"
+            | "LOG2"
+            | "LOG10"
+            | "MOD"
+            | "SIN"
+            | "COS"
+            | "TAN"
+            | "ASIN"
+            | "ACOS"
+            | "ATAN"
+            | "ATAN2"
+            | "COT"
+            | "DEGREES"
+            | "RADIANS"
+            | "IF"
+            | "IFNULL"
+            | "COALESCE"
+            | "NULLIF"
+            | "GREATEST"
+            | "LEAST"
     )
 }
 
@@ -833,11 +901,11 @@ impl<'a> Binder<'a> {
                 coll = Collation::Binary;
             }
             nullable |= ty.nullable;
-            items.push(y);
+            items.push(shown(y, &ty));
         }
         Ok((
             Expr::In {
-                e: Box::new(x),
+                e: Box::new(shown(x, &tx)),
                 list: items,
                 negated,
                 coll,
@@ -1033,8 +1101,11 @@ impl<'a> Binder<'a> {
             return Err(Error::parse(&format!("DISTINCT in {upper}"), 1));
         }
         let mut bound = Vec::with_capacity(args.len());
+        let every_digit = takes_every_digit(&upper);
         for a in args {
-            bound.push(self.bind(function_arg_expr(a)?)?);
+            let (x, t) = self.bind(function_arg_expr(a)?)?;
+            let x = if every_digit { x } else { shown(x, &t) };
+            bound.push((x, t));
         }
         functions::bind(&name, bound)
     }
@@ -1077,7 +1148,15 @@ impl<'a> Binder<'a> {
         } else {
             function_arg_expr(args[0])
                 .and_then(|a| self.bind(a))
-                .map(|(x, t)| (Some(x), t, func))
+                .map(|(x, t)| {
+                    // GROUP_CONCAT makes its argument a string: as shown.
+                    let x = if func == AggFunc::GroupConcat {
+                        shown(x, &t)
+                    } else {
+                        x
+                    };
+                    (Some(x), t, func)
+                })
         };
         let (arg, arg_ty, func) = match result {
             Ok(r) => r,

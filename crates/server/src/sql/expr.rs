@@ -75,6 +75,12 @@ pub enum CastTo {
     Double,
     Date,
     DateTime(u8),
+    /// Not a CAST the user wrote: a decimal computed with more digits than its type's scale
+    /// (a quotient keeps whole 9-digit words, as MariaDB's arithmetic does) rounded half up
+    /// to that scale where MariaDB uses the shown value: in comparisons and where it becomes
+    /// a string. Arithmetic, functions and CAST see every digit (`1/3*3` is 1.0000, and
+    /// `1/3 = 0.3333` is true).
+    Shown(u8),
 }
 
 /// A bound expression.
@@ -728,7 +734,9 @@ fn divide(x: &Num, y: &Num, a: &Value, env: &Env<'_>) -> Result<Value> {
         return Ok(Value::Double(x.to_f64() / y.to_f64()));
     }
     let (p, q) = (exact_decimal(x), exact_decimal(y));
-    match p.checked_div(&q, DIV_PRECISION_INCREMENT) {
+    // The quotient keeps MariaDB's whole-word scale; it is rounded to the expression's scale
+    // where MariaDB rounds it (shown, compared, made a string: see CastTo::Shown).
+    match p.div_words(&q, DIV_PRECISION_INCREMENT) {
         Ok(r) => Ok(Value::Decimal(r)),
         Err(DivError::DivisionByZero) => env.division_by_zero(),
         Err(DivError::Overflow) => Err(out_of_range(
@@ -885,6 +893,13 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             Value::Bytes(b)
         }
         CastTo::Decimal(p, s) => cast_decimal(&v, *p, *s, env),
+        CastTo::Shown(s) => match v {
+            Value::Decimal(d) if d.scale() > *s => match d.rescale(*s) {
+                Ok(r) => Value::Decimal(r),
+                Err(_) => Value::Decimal(d),
+            },
+            v => v,
+        },
         CastTo::Double => Value::Double(convert::to_num(&v).to_f64()),
         CastTo::Date | CastTo::DateTime(_) => match convert::to_datetime(&v) {
             Some((dt, _)) => match to {
