@@ -21,7 +21,7 @@ COHORT_PID is set, "the process still exists"):
              connection, if still open, still answers SELECT 1.
   max_allowed_packet  a COM_QUERY just under @@max_allowed_packet works; one over it gets
              ERR 1153 (08S01) and the connection is closed.
-  max connections  against a second server started with at most MAXCONN_LIMIT [5] connections
+  max connections  against a second server started with at most MAXCONN_LIMIT [10] connections
              (MAXCONN_PORT; skipped with a FAIL when unset): MAXCONN_LIMIT logins succeed, a
              further one gets the handshake and then ERR 1040 (08004) (MAXCONN_EXTRA [0] more
              logins may succeed first: MariaDB keeps one extra slot for privileged users), and
@@ -647,9 +647,9 @@ def max_connections():
     name = "max-connections"
     port = os.environ.get("MAXCONN_PORT")
     if not port:
-        return check(name, False, "MAXCONN_PORT is not set (a second server with --max-connections 5)")
+        return check(name, False, "MAXCONN_PORT is not set (a second server with --max-connections 10)")
     port = int(port)
-    limit = int(os.environ.get("MAXCONN_LIMIT", "5"))
+    limit = int(os.environ.get("MAXCONN_LIMIT", "10"))
     extra = int(os.environ.get("MAXCONN_EXTRA", "0"))
     user = os.environ.get("MAXCONN_USER", USER)
     password = os.environ.get("MAXCONN_PASSWORD", PASSWORD)

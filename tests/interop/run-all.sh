@@ -14,7 +14,7 @@
 #   COHORT_PID         server pid, for the VmRSS check after the connection churn
 #                      [mariadb target: $MARIADB_DATADIR/mysqld.pid]
 #   INTEROP_TARGET [mariadb]  cohort | mariadb: how to get the second, connection-limited server
-#     cohort:  starts "$COHORT_BIN serve --max-connections 5" on a free port (temp datadir) and
+#     cohort:  starts "$COHORT_BIN serve --max-connections 10" on a free port (temp datadir) and
 #              creates the same account there;
 #     mariadb: starts "$MARIADB_SH start DIR PORT --max-connections=10" (MariaDB's minimum is 10)
 #              and uses a user with privileges on sbtest.* only ('sb_limited'), because MariaDB
@@ -159,7 +159,7 @@ for part in $INTEROP_PARTS; do
       MAXCONN_PORT=$(free_port)
       mc_dir=$(mktemp -d /tmp/interop-maxconn.XXXXXX)
       if [ "$INTEROP_TARGET" == cohort ]; then
-        MAXCONN_LIMIT=5
+        MAXCONN_LIMIT=10 # MariaDB's minimum max_connections, which Cohort keeps too
         "$COHORT_BIN" serve --port "$MAXCONN_PORT" --bind 127.0.0.1 --datadir "$mc_dir/data" \
           --root-password "$COHORT_ROOT_PASSWORD" --max-connections "$MAXCONN_LIMIT" $COHORT_SERVE_FLAGS >"$INTEROP_WORKDIR/maxconn-server.log" 2>&1 &
         mc_started=$!
