@@ -7,7 +7,7 @@
 //! actions is a pure function of the seed (a failure is reproducible from seed and
 //! iteration alone).
 //!
-//! Surface covered (see `crates/server/src/sql/parse.rs` and the golden scripts):
+//! Surface covered (see `crates/server/src/sql/parse/mod.rs` and the golden scripts):
 //! CREATE/ALTER/DROP/TRUNCATE TABLE, CREATE/DROP INDEX, CREATE/DROP DATABASE, USE, every
 //! column type and attribute with extreme sizes; INSERT / REPLACE (VALUES, SET, SELECT, ON
 //! DUPLICATE KEY UPDATE, IGNORE), UPDATE and DELETE (WHERE, ORDER BY, LIMIT), SELECT

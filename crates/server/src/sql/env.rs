@@ -124,7 +124,7 @@ pub struct Env<'a> {
     pub ctx: &'a ServerContext,
     pub sess: SessView<'a>,
     pub params: &'a [Value],
-    /// The expression nodes the parser set aside (see `dialect.rs`), for the binder.
+    /// The expression nodes the parser set aside (see `parse/dialect.rs`), for the binder.
     pub set_aside: &'a [sqlparser::ast::Expr],
     pub warnings: RefCell<Vec<Warning>>,
     /// True for INSERT / UPDATE / REPLACE: division by zero is an error in strict mode.
@@ -188,7 +188,7 @@ impl<'a> Env<'a> {
 
     /// The statement's current time (constant within a statement, as in MySQL).
     pub fn now(&self) -> DateTime {
-        *self.now.get_or_init(super::convert::now_utc)
+        *self.now.get_or_init(super::expr::convert::now_utc)
     }
 
     /// The effective `sql_mode`, upper case.
@@ -201,7 +201,7 @@ impl<'a> Env<'a> {
                 .cloned()
                 .or_else(|| self.ctx.vars.global("sql_mode"))
                 .unwrap_or(Value::Null);
-            super::convert::to_string(&v).to_ascii_uppercase()
+            super::expr::convert::to_string(&v).to_ascii_uppercase()
         })
     }
 
@@ -259,7 +259,7 @@ impl<'a> Env<'a> {
                 "in_transaction" => Some(Value::Int(self.sess.in_transaction as i64)),
                 "pseudo_thread_id" => Some(Value::UInt(self.sess.conn_id as u64)),
                 "timestamp" => Some(Value::Double(
-                    super::convert::unix_seconds(&self.now()) as f64
+                    super::expr::convert::unix_seconds(&self.now()) as f64
                         + self.now().micros as f64 / 1e6,
                 )),
                 _ => self

@@ -85,8 +85,8 @@ struct Runner {
 fn format_value(v: &Value) -> String {
     match v {
         Value::Null => "NULL".into(),
-        Value::Double(d) => super::convert::format_double(*d),
-        other => super::convert::to_string(other),
+        Value::Double(d) => super::expr::convert::format_double(*d),
+        other => super::expr::convert::to_string(other),
     }
 }
 

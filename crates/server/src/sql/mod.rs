@@ -1,15 +1,17 @@
-//! The SQL layer: parse → bind → plan → execute.
+//! The SQL layer: parse → bind → plan → execute. Each step is a room:
 //!
 //! ```text
-//!  text ──parse.rs──► Parsed { Stmt, item texts, ? positions }
-//!                         │
+//!  text ──parse/──► Parsed { Stmt, item texts, ? positions }      parse/dialect.rs keeps trees
+//!                         │                                        shallow; parse/surface.rs
+//!                         │                                        refuses what is not honoured
 //!     SELECT / INSERT / REPLACE / UPDATE / DELETE          everything else
 //!                         │                                      │
-//!   bind (bind.rs: names, types, ?; plan.rs: table,        run directly:
-//!   access path) ──► Plan (exec_select / exec_dml)         exec_admin.rs (BEGIN, SET, USE,
+//!   bind/ (names, types, ?; sqltype.rs, coldef.rs)        run directly:
+//!   plan/ (table, access path) ──► Plan                     exec/admin.rs (BEGIN, SET, USE,
 //!                         │                                 users, DO, ANALYZE…),
-//!   execute: expressions (expr.rs, functions.rs,           exec_ddl.rs (CREATE / DROP / TRUNCATE),
-//!   convert.rs, compare.rs) over rows from storage         show.rs (SHOW …, DESCRIBE)
+//!   exec/select.rs, exec/dml.rs: rows from storage          exec/ddl.rs (CREATE / DROP / TRUNCATE),
+//!   through expr/ (evaluation, convert.rs, compare.rs)      exec/show.rs (SHOW …, DESCRIBE),
+//!   and func/ (built-in functions)                          exec/binlog_admin.rs
 //! ```
 //!
 //! * [`execute_text`] parses, binds and runs one statement (COM_QUERY).
@@ -38,43 +40,31 @@
 //! ADD / DROP INDEX and AUTO_INCREMENT = n, KILL, SHOW PROCESSLIST, REGEXP, INTERVAL
 //! arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns, TEMPORARY tables, foreign keys,
 //! grants finer than ALL per database, `FOR UPDATE OF`. Every clause is honoured or refused
-//! (`surface.rs`; the table is `docs/architecture/sql-surface.md`).
+//! (`parse/surface.rs`; the table is `docs/architecture/sql-surface.md`).
 //!
 //! Expressions of any length and nesting are safe: the parser's dialect keeps trees shallow
-//! (`dialect.rs`), the binder walks operator chains iteratively and limits nesting (1436), and
+//! (`parse/dialect.rs`), the binder walks operator chains iteratively and limits nesting (1436), and
 //! binding and evaluation grow their stack as needed.
 //!
 //! Tests: `testscripts/*.test` are golden scripts run by `golden.rs` against a real
 //! `ServerContext` (see there for the format; `UPDATE_GOLDEN=1` rewrites the expectations).
 
 mod bind;
-mod binlog_admin;
-mod coldef;
-mod compare;
-mod convert;
-mod dialect;
 mod env;
-mod exec_admin;
-mod exec_ddl;
-mod exec_dml;
-mod exec_select;
+mod exec;
 mod expr;
-mod functions;
+mod func;
 mod parse;
 mod plan;
-mod show;
-mod sqltype;
-mod surface;
-mod virtual_tables;
 
 #[cfg(test)]
 mod golden;
 
-pub use convert::format_double;
+pub use expr::convert::format_double;
 
 /// A value as text (what a system variable holds).
 pub fn value_text(v: &Value) -> String {
-    convert::to_string(v)
+    expr::convert::to_string(v)
 }
 
 use crate::error::{Action, Error, Result};
@@ -86,8 +76,8 @@ use crate::types::Value;
 use cohort_protocol::column::ColumnDefinition;
 use cohort_protocol::ErrorCode;
 use env::{split_session, Env, SessView};
-use exec_dml::{DeletePlan, DmlResult, InsertKind, InsertPlan, UpdatePlan};
-use exec_select::SelectPlan;
+use exec::dml::{DeletePlan, DmlResult, InsertKind, InsertPlan, UpdatePlan};
+use exec::select::SelectPlan;
 use parking_lot::Mutex;
 use parse::{Parsed, Stmt};
 use sqlparser::ast::{ObjectType, Statement};
@@ -185,7 +175,7 @@ impl Plan {
             Plan::Select(p) => p.is_stale(),
             Plan::Insert(p) => {
                 p.table.is_stale()
-                    || matches!(&p.source, exec_dml::InsertSource::Select(s) if s.is_stale())
+                    || matches!(&p.source, exec::dml::InsertSource::Select(s) if s.is_stale())
             }
             Plan::Update(p) => p.table.is_stale(),
             Plan::Delete(p) => p.table.is_stale(),
@@ -314,7 +304,7 @@ pub fn field_list(
     table: &str,
 ) -> Result<Vec<ColumnDefinition>> {
     let env = Env::new(ctx, SessView::of(sess, 0), &[]);
-    show::field_list(&env, table)
+    exec::show::field_list(&env, table)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -403,20 +393,20 @@ fn bind_plan(
     let Stmt::Sql(st) = &parsed.stmt else {
         return Ok(None);
     };
-    surface::check(st)?;
+    parse::surface::check(st)?;
     let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
     let params = &parsed.params;
     let plan = match st.as_ref() {
-        Statement::Query(q) => Plan::Select(exec_select::plan_select(
+        Statement::Query(q) => Plan::Select(exec::select::plan_select(
             &env,
             params,
             q,
             &parsed.item_texts,
             parsed.share_lock,
         )?),
-        Statement::Insert(i) => Plan::Insert(exec_dml::plan_insert(&env, params, i)?),
-        Statement::Update(u) => Plan::Update(exec_dml::plan_update(&env, params, u)?),
-        Statement::Delete(d) => Plan::Delete(exec_dml::plan_delete(&env, params, d)?),
+        Statement::Insert(i) => Plan::Insert(exec::dml::plan_insert(&env, params, i)?),
+        Statement::Update(u) => Plan::Update(exec::dml::plan_update(&env, params, u)?),
+        Statement::Delete(d) => Plan::Delete(exec::dml::plan_delete(&env, params, d)?),
         _ => return Ok(None),
     };
     // A plan is about as large as its syntax tree again: within the statement's budget.
@@ -449,19 +439,19 @@ fn execute_plan(
             };
             ctx.status.incr(counter);
             run_dml(ctx, sess, params, prev, &p.table.db, |env, txn| {
-                exec_dml::run_insert(p, env, txn)
+                exec::dml::run_insert(p, env, txn)
             })
         }
         Plan::Update(p) => {
             ctx.status.incr(StatusCounter::ComUpdate);
             run_dml(ctx, sess, params, prev, &p.table.db, |env, txn| {
-                exec_dml::run_update(p, env, txn)
+                exec::dml::run_update(p, env, txn)
             })
         }
         Plan::Delete(p) => {
             ctx.status.incr(StatusCounter::ComDelete);
             run_dml(ctx, sess, params, prev, &p.table.db, |env, txn| {
-                exec_dml::run_delete(p, env, txn)
+                exec::dml::run_delete(p, env, txn)
             })
         }
     }
@@ -478,16 +468,16 @@ fn run_select(
         let (txn, view) = split_session(ctx, sess, prev);
         let env = Env::new(ctx, view, params);
         plan::check_db_access(&env, &t.db)?;
-        let rows = exec_select::run_select(p, &env, Some(txn))?;
+        let rows = exec::select::run_select(p, &env, Some(txn))?;
         (rows, env.into_effects())
     } else {
         let env = Env::new(ctx, SessView::of(sess, prev), params);
-        let rows = exec_select::run_select(p, &env, None)?;
+        let rows = exec::select::run_select(p, &env, None)?;
         (rows, env.into_effects())
     };
     effects.apply(sess);
     let mut rows = rows;
-    convert::fit_decimal_columns(&p.columns, &mut rows);
+    expr::convert::fit_decimal_columns(&p.columns, &mut rows);
     Ok(QueryResult::Rows {
         columns: p.columns.clone(),
         rows,
@@ -571,12 +561,12 @@ fn run_other(
         }
         Stmt::Set(items) => {
             count(StatusCounter::ComSet);
-            exec_admin::set(ctx, sess, items, params, parsed)?;
+            exec::admin::set(ctx, sess, items, params, parsed)?;
             Ok(QueryResult::ok())
         }
         Stmt::SetNames { charset, collation } => {
             count(StatusCounter::ComSet);
-            exec_admin::set_names(ctx, sess, charset, collation.as_deref())?;
+            exec::admin::set_names(ctx, sess, charset, collation.as_deref())?;
             Ok(QueryResult::ok())
         }
         Stmt::SetTransaction {
@@ -585,27 +575,27 @@ fn run_other(
             read_only,
         } => {
             count(StatusCounter::ComSet);
-            exec_admin::set_transaction(ctx, sess, *scope, isolation.as_deref(), *read_only)?;
+            exec::admin::set_transaction(ctx, sess, *scope, isolation.as_deref(), *read_only)?;
             Ok(QueryResult::ok())
         }
         Stmt::SetPassword { user, password } => {
             count(StatusCounter::ComSet);
-            exec_admin::set_password(ctx, sess, user.as_ref(), password)?;
+            exec::admin::set_password(ctx, sess, user.as_ref(), password)?;
             Ok(QueryResult::ok())
         }
         Stmt::Show(s) => {
             count(StatusCounter::ComShow);
             let env =
                 Env::new(ctx, SessView::of(sess, prev), params).with_set_aside(&parsed.set_aside);
-            show::show(&env, &sess.warnings, s)
+            exec::show::show(&env, &sess.warnings, s)
         }
         Stmt::Describe { db, table } => {
             count(StatusCounter::ComShow);
             let env = Env::new(ctx, SessView::of(sess, prev), params);
-            show::describe(&env, db.as_deref(), table)
+            exec::show::describe(&env, db.as_deref(), table)
         }
         Stmt::Use(db) => {
-            exec_admin::use_db(ctx, sess, db)?;
+            exec::admin::use_db(ctx, sess, db)?;
             Ok(QueryResult::ok())
         }
         Stmt::CreateDatabase {
@@ -614,7 +604,7 @@ fn run_other(
         } => {
             count(StatusCounter::ComOther);
             ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), &[], |env| {
-                exec_ddl::create_database(env, name, *if_not_exists)
+                exec::ddl::create_database(env, name, *if_not_exists)
             })?;
             Ok(QueryResult::affected(1))
         }
@@ -622,7 +612,7 @@ fn run_other(
             count(StatusCounter::ComOther);
             let tables = ctx.engine.tables(name).map(|t| t.len() as u64).unwrap_or(0);
             ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), &[], |env| {
-                exec_ddl::drop_database(env, name, *if_exists)
+                exec::ddl::drop_database(env, name, *if_exists)
             })?;
             if sess.db.as_deref() == Some(name.as_str()) {
                 sess.db = None;
@@ -636,7 +626,7 @@ fn run_other(
         } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::create_users(ctx, sess, users, *if_not_exists, *require)?;
+            exec::admin::create_users(ctx, sess, users, *if_not_exists, *require)?;
             Ok(QueryResult::ok())
         }
         Stmt::AlterUser {
@@ -646,35 +636,35 @@ fn run_other(
         } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::alter_users(ctx, sess, users, *if_exists, *require)?;
+            exec::admin::alter_users(ctx, sess, users, *if_exists, *require)?;
             Ok(QueryResult::ok())
         }
         Stmt::DropUser { users, if_exists } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::drop_users(ctx, sess, users, *if_exists)?;
+            exec::admin::drop_users(ctx, sess, users, *if_exists)?;
             Ok(QueryResult::ok())
         }
         Stmt::Grant { on, users, require } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::grant(ctx, sess, on, users, *require)?;
+            exec::admin::grant(ctx, sess, on, users, *require)?;
             Ok(QueryResult::ok())
         }
         Stmt::Revoke { on, users } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::revoke(ctx, sess, on.as_ref(), users)?;
+            exec::admin::revoke(ctx, sess, on.as_ref(), users)?;
             Ok(QueryResult::ok())
         }
         Stmt::Purge(target) => {
             count(StatusCounter::ComOther);
-            binlog_admin::purge(ctx, sess, target)?;
+            exec::binlog_admin::purge(ctx, sess, target)?;
             Ok(QueryResult::ok())
         }
         Stmt::Flush { binary_logs: true } => {
             count(StatusCounter::ComOther);
-            binlog_admin::flush_binary_logs(ctx, sess)?;
+            exec::binlog_admin::flush_binary_logs(ctx, sess)?;
             Ok(QueryResult::ok())
         }
         Stmt::Flush { .. } | Stmt::UnlockTables => {
@@ -684,11 +674,11 @@ fn run_other(
         Stmt::TableMaint { op, tables } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec_admin::table_maint(ctx, sess, op, tables)
+            exec::admin::table_maint(ctx, sess, op, tables)
         }
         Stmt::Do(exprs) => {
             count(StatusCounter::ComOther);
-            exec_admin::do_exprs(ctx, sess, exprs, params, parsed)?;
+            exec::admin::do_exprs(ctx, sess, exprs, params, parsed)?;
             Ok(QueryResult::ok())
         }
         Stmt::Unsupported(what) => Err(Error::unsupported(what)),
@@ -767,19 +757,19 @@ fn run_sql_ddl(
 ) -> Result<QueryResult> {
     let text = parsed.ddl_text.as_deref();
     let aside = parsed.set_aside.as_slice();
-    surface::check(st)?;
+    parse::surface::check(st)?;
     let count = |c: StatusCounter| ctx.status.incr(c);
     match st {
         Statement::CreateTable(ct) => {
             count(StatusCounter::ComCreateTable);
             ddl(ctx, sess, prev, text, aside, |env| {
-                exec_ddl::create_table(env, ct)
+                exec::ddl::create_table(env, ct)
             })?;
         }
         Statement::CreateIndex(ci) => {
             count(StatusCounter::ComOther);
             ddl(ctx, sess, prev, text, aside, |env| {
-                exec_ddl::create_index(env, ci)
+                exec::ddl::create_index(env, ci)
             })?;
         }
         Statement::Drop {
@@ -796,7 +786,7 @@ fn run_sql_ddl(
                 }
                 count(StatusCounter::ComDropTable);
                 ddl(ctx, sess, prev, text, aside, |env| {
-                    exec_ddl::drop_tables(env, names, *if_exists)
+                    exec::ddl::drop_tables(env, names, *if_exists)
                 })?;
             }
             ObjectType::Index => {
@@ -805,28 +795,28 @@ fn run_sql_ddl(
                     return Err(Error::parse("", 1));
                 };
                 ddl(ctx, sess, prev, text, aside, |env| {
-                    exec_ddl::drop_index(env, names, t, *if_exists)
+                    exec::ddl::drop_index(env, names, t, *if_exists)
                 })?;
             }
             other => return Err(Error::unsupported(&format!("DROP {other}"))),
         },
-        Statement::Truncate(t) if exec_ddl::truncates_system_tables(sess, t)? => {
+        Statement::Truncate(t) if exec::ddl::truncates_system_tables(sess, t)? => {
             // performance_schema summaries: reset, not logged (nothing to replay).
             count(StatusCounter::ComOther);
             ddl(ctx, sess, prev, None, aside, |env| {
-                exec_ddl::truncate_system(env, t)
+                exec::ddl::truncate_system(env, t)
             })?;
         }
         Statement::Truncate(t) => {
             count(StatusCounter::ComOther);
             ddl(ctx, sess, prev, text, aside, |env| {
-                exec_ddl::truncate(env, t)
+                exec::ddl::truncate(env, t)
             })?;
         }
         Statement::AlterTable(at) => {
             count(StatusCounter::ComOther);
             ddl(ctx, sess, prev, text, aside, |env| {
-                exec_ddl::alter_table(env, at)
+                exec::ddl::alter_table(env, at)
             })?;
         }
         Statement::CreateView(_) => return Err(Error::unsupported("views")),
@@ -860,7 +850,7 @@ fn generic_columns(
     let saved = sess.warnings.clone();
     let prev = sess.warnings.len();
     let r = match &parsed.stmt {
-        Stmt::TableMaint { op, tables } => exec_admin::table_maint(ctx, sess, op, tables),
+        Stmt::TableMaint { op, tables } => exec::admin::table_maint(ctx, sess, op, tables),
         _ => run_other(ctx, sess, parsed, &[], prev),
     };
     sess.warnings = saved;

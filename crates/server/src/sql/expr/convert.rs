@@ -594,7 +594,7 @@ pub enum Strict<'a> {
     Yes,
     No,
     /// The session's sql_mode decides.
-    Mode(&'a super::env::Env<'a>),
+    Mode(&'a crate::sql::env::Env<'a>),
 }
 
 impl Strict<'_> {

@@ -19,14 +19,14 @@
 //!
 //! Statement atomicity (savepoint / rollback to it on error) is done by the caller, `mod.rs`.
 
-use super::bind::{Binder, TableScope};
-use super::convert::{self, StoreCtx, Strict};
-use super::env::Env;
-use super::exec_select::{self, eval_count, SelectPlan, SortKey};
-use super::expr::{Expr, RowCtx};
-use super::plan::{self, Access, TableRef};
-use super::sqltype::Class;
 use crate::error::{Error, Result};
+use crate::sql::bind::sqltype::Class;
+use crate::sql::bind::{Binder, TableScope};
+use crate::sql::env::Env;
+use crate::sql::exec::select::{self, eval_count, SelectPlan, SortKey};
+use crate::sql::expr::convert::{self, StoreCtx, Strict};
+use crate::sql::expr::{Expr, RowCtx};
+use crate::sql::plan::{self, Access, TableRef};
 use crate::storage::{
     ColumnDef, ColumnDefault, InsertOutcome, IsolationLevel, LockMode, ReadLock, Row, RowHandle,
     ScanControl, Txn, WaitPolicy,
@@ -157,7 +157,7 @@ fn default_expr(col: &ColumnDef) -> Expr {
                 DataType::DateTime { fsp } | DataType::Timestamp { fsp } => fsp,
                 _ => 0,
             };
-            Expr::Func(super::functions::Func::Now(fsp), Vec::new())
+            Expr::Func(crate::sql::func::Func::Now(fsp), Vec::new())
         }
         ColumnDefault::None if col.nullable => Expr::Lit(Value::Null),
         ColumnDefault::None => Expr::Lit(convert::implicit_default(&col.data_type)),
@@ -197,7 +197,7 @@ fn bind_limit(b: &mut Binder<'_>, limit: &Option<ast::Expr>) -> Result<Option<Ex
 }
 
 fn single_target(from: &[ast::TableWithJoins], env: &Env<'_>, command: &str) -> Result<TableRef> {
-    match exec_select::single_table(from)? {
+    match select::single_table(from)? {
         Some((name, alias)) => {
             let (db, t) = plan::split_name(name, env.sess.db)?;
             plan::resolve_target(env, &db, &t, alias, command)
@@ -263,7 +263,7 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
                 InsertSource::Values(bind_values_rows(&mut b, &v.rows, cols.len())?)
             }
             ast::SetExpr::Select(_) => {
-                let sp = exec_select::plan_select(env, params, q, &[], None)?;
+                let sp = select::plan_select(env, params, q, &[], None)?;
                 if sp.items.len() != cols.len() {
                     return Err(count_mismatch(1));
                 }
@@ -471,7 +471,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             } else {
                 sp.lock
             };
-            let rows = exec_select::run_select_locking(sp, env, Some(txn), lock)?;
+            let rows = select::run_select_locking(sp, env, Some(txn), lock)?;
             for (i, vals) in rows.into_iter().enumerate() {
                 let row = run.build_row(
                     vals.into_iter().map(|v| Some(Source::Value(v))),
@@ -848,7 +848,7 @@ fn candidates(
         let sort: Vec<SortKey> = order.iter().map(|(_, k)| k.clone()).collect();
         keyed.sort_by(|a, b| {
             for k in &sort {
-                let o = super::compare::sort_cmp(&a.0[k.col], &b.0[k.col], k.coll);
+                let o = crate::sql::expr::compare::sort_cmp(&a.0[k.col], &b.0[k.col], k.coll);
                 let o = if k.desc { o.reverse() } else { o };
                 if o != std::cmp::Ordering::Equal {
                     return o;

@@ -1,12 +1,12 @@
 //! Scalar functions: name lookup and typing at bind time ([`bind`]), evaluation at run time
-//! ([`eval`]). Aggregates (COUNT, SUM, …) are handled by the binder and `exec_select`.
+//! ([`eval`]). Aggregates (COUNT, SUM, …) are handled by the binder and `exec::select`.
 
-use super::compare;
-use super::convert::{self, Num};
-use super::env::Env;
-use super::expr::{coerce, Expr, RowCtx};
-use super::sqltype::{Class, SqlType};
 use crate::error::{Error, Result};
+use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::env::Env;
+use crate::sql::expr::compare;
+use crate::sql::expr::convert::{self, Num};
+use crate::sql::expr::{coerce, Expr, RowCtx};
 use crate::types::{Collation, Date, DateTime, Value};
 use cohort_decimal::{Rounding, MAX_SCALE};
 use cohort_protocol::ErrorCode;
@@ -299,7 +299,7 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
             need(n >= 2)?;
             let coll = args[1..]
                 .iter()
-                .map(|(_, t)| super::bind::comparison_collation(&args[0].1, t))
+                .map(|(_, t)| crate::sql::bind::comparison_collation(&args[0].1, t))
                 .find(|c| *c != Collation::Utf8mb4GeneralCi)
                 .unwrap_or(Collation::Utf8mb4GeneralCi);
             (Func::Field(coll), SqlType::int(3).not_null())
@@ -351,7 +351,7 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
                     } else {
                         carry
                     };
-                    let p = super::bind::int_digits(a) + carry + d as u32;
+                    let p = crate::sql::bind::int_digits(a) + carry + d as u32;
                     SqlType::decimal(p.min(65), d)
                 }
                 _ => SqlType::double(),
@@ -374,7 +374,11 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "MOD" => {
             need(n == 2)?;
-            let t = super::bind::arith_type(super::expr::ArithOp::Mod, &args[0].1, &args[1].1);
+            let t = crate::sql::bind::arith_type(
+                crate::sql::expr::ArithOp::Mod,
+                &args[0].1,
+                &args[1].1,
+            );
             (Func::Mod, t.with_nullable(true))
         }
         "SIGN" => {
@@ -958,7 +962,10 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             Num::I(i) => match i.checked_abs() {
                 Some(a) => Value::Int(a),
                 None => {
-                    return Err(super::expr::out_of_range("BIGINT", format!("abs({i})")));
+                    return Err(crate::sql::expr::out_of_range(
+                        "BIGINT",
+                        format!("abs({i})"),
+                    ));
                 }
             },
             Num::U(u) => Value::UInt(u),
@@ -967,7 +974,9 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         },
         Func::Round | Func::Truncate => round(v, f == Func::Round)?,
         Func::Floor | Func::Ceil => floor_ceil(&v[0], f == Func::Floor),
-        Func::Mod => return super::expr::arith(super::expr::ArithOp::Mod, &v[0], &v[1], env),
+        Func::Mod => {
+            return crate::sql::expr::arith(crate::sql::expr::ArithOp::Mod, &v[0], &v[1], env)
+        }
         Func::Sign => Value::Int(match convert::to_arith_num(&v[0]) {
             Num::D(d) => d.signum() as i64,
             n => {
@@ -987,7 +996,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 .powf(convert::to_num(&v[1]).to_f64());
             // Infinite or not a number (POW(10, 400), POW(0, -1), POW(-8, 1/3)): 1690.
             if !y.is_finite() {
-                return Err(super::expr::out_of_range(
+                return Err(crate::sql::expr::out_of_range(
                     "DOUBLE",
                     format!(
                         "pow({},{})",
@@ -1315,7 +1324,7 @@ fn round(v: &[Value], round: bool) -> Result<Value> {
             match x.round_to(places, mode) {
                 Ok(r) => Value::Decimal(r),
                 Err(_) => {
-                    return Err(super::expr::out_of_range(
+                    return Err(crate::sql::expr::out_of_range(
                         "DECIMAL",
                         format!("round({x},{d})"),
                     ))

@@ -16,10 +16,10 @@
 //! root; TRUNCATE resets a summary, is not binlogged, and (like all TRUNCATE) commits the open
 //! transaction first.
 
-use super::bind::TableScope;
-use super::env::Env;
 use crate::error::{Error, Result};
 use crate::session::state::ServerContext;
+use crate::sql::bind::TableScope;
+use crate::sql::env::Env;
 use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
 use crate::types::{Collation, DataType, Value};
 use cohort_protocol::ErrorCode;
@@ -302,7 +302,10 @@ fn innodb_trx_def() -> TableDef {
 
 fn datetime(t: std::time::SystemTime) -> Value {
     let d = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    Value::DateTime(super::convert::datetime_from_unix(d.as_secs() as i64, 0))
+    Value::DateTime(crate::sql::expr::convert::datetime_from_unix(
+        d.as_secs() as i64,
+        0,
+    ))
 }
 
 fn innodb_trx_rows(ctx: &ServerContext) -> Result<Vec<Vec<Value>>> {

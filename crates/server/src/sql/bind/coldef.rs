@@ -8,7 +8,7 @@
 //! * Expressions: empty table fields, the expression text as name, BINARY for numbers and
 //!   dates, NOT_NULL when the expression cannot be NULL.
 
-use super::sqltype::{Class, SqlType};
+use crate::sql::bind::sqltype::{Class, SqlType};
 use crate::storage::TableDef;
 use crate::types::{Collation, DataType};
 use cohort_protocol::column::{charset, column_flags as f, ColumnDefinition, ColumnType};

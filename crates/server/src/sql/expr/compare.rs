@@ -9,7 +9,7 @@
 //!
 //! NULL compares as unknown (`None`) except in [`sort_cmp`], where NULL sorts first.
 
-use super::convert::{self, Num};
+use crate::sql::expr::convert::{self, Num};
 use crate::types::{Collation, Value};
 use std::cmp::Ordering;
 

@@ -120,9 +120,9 @@ fn order_by_exprs(list: &[ast::OrderByExpr]) -> Result<()> {
 
 /// `FOR UPDATE` and `FOR SHARE` (MySQL 8's spelling of `LOCK IN SHARE MODE`; MariaDB 10.11
 /// has only the latter) are honoured, each with `NOWAIT` or `SKIP LOCKED` (see
-/// `exec_select::lock_clause`); `OF t` and a second clause are 1064, as in MariaDB.
+/// `select::lock_clause`); `OF t` and a second clause are 1064, as in MariaDB.
 /// `LOCK IN SHARE MODE [NOWAIT | SKIP LOCKED]` never gets here: the parser takes it off the end
-/// of the text (see `parse.rs`).
+/// of the text (see `parse/mod.rs`).
 fn lock_clauses(locks: &[ast::LockClause]) -> Result<()> {
     if locks.len() > 1 {
         return Err(syntax("FOR UPDATE"));

@@ -17,14 +17,14 @@
 //! WHERE is always re-evaluated on every row the access path returns, so the access path only
 //! has to return a superset.
 
-use super::bind::TableScope;
-use super::convert;
-use super::env::Env;
-use super::expr::{CmpOp, Expr, RowCtx};
-use super::sqltype::Class;
-use super::virtual_tables::{self, VirtualTable};
 use crate::error::{Error, Result};
 use crate::session::state::ServerContext;
+use crate::sql::bind::sqltype::Class;
+use crate::sql::bind::TableScope;
+use crate::sql::env::Env;
+use crate::sql::exec::virtual_tables::{self, VirtualTable};
+use crate::sql::expr::convert;
+use crate::sql::expr::{CmpOp, Expr, RowCtx};
 use crate::storage::{
     IndexDef, KeyRange, ReadLock, Row, RowHandle, ScanControl, Table, TableDef, Txn,
 };
@@ -503,8 +503,10 @@ fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>) -> Result<Ranges>
                         Err(()) => return Ok(Ranges::Full),
                     }
                 }
-                vals.sort_by(|a, b| super::compare::sort_cmp(a, b, coll));
-                vals.dedup_by(|a, b| super::compare::sort_cmp(a, b, coll) == Ordering::Equal);
+                vals.sort_by(|a, b| crate::sql::expr::compare::sort_cmp(a, b, coll));
+                vals.dedup_by(|a, b| {
+                    crate::sql::expr::compare::sort_cmp(a, b, coll) == Ordering::Equal
+                });
             }
         }
         if vals.is_empty() {

@@ -8,16 +8,18 @@
 //! Three-valued logic: every operator returns `Value::Null` for unknown; WHERE keeps a row only
 //! when its condition is true ([`Expr::is_true`]).
 
-use super::bind::{STACK_RED_ZONE, STACK_SEGMENT};
-use super::compare;
-use super::convert::{self, Num};
-use super::env::Env;
-use super::functions::{self, Func};
-use super::sqltype::Class;
+pub(in crate::sql) mod compare;
+pub(in crate::sql) mod convert;
+
 use crate::error::{Error, Result};
+use crate::sql::bind::sqltype::Class;
+use crate::sql::bind::{STACK_RED_ZONE, STACK_SEGMENT};
+use crate::sql::env::Env;
+use crate::sql::func::{self, Func};
 use crate::types::{Collation, Decimal, Value};
 use cohort_decimal::{DivError, Rounding};
 use cohort_protocol::ErrorCode;
+use convert::Num;
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
@@ -458,7 +460,7 @@ impl Expr {
                 let v = eval_case(operand.as_deref(), whens, else_.as_deref(), *coll, r, env)?;
                 Ok(coerce(v, *out))
             }
-            Expr::Func(f, args) => functions::eval(*f, args, r, env),
+            Expr::Func(f, args) => func::eval(*f, args, r, env),
             Expr::Cast(e, to) => cast(e.eval(r, env)?, to, env),
         }
     }

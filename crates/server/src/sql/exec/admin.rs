@@ -1,15 +1,15 @@
 //! Session and administration statements: transactions, SET (system and user variables,
 //! NAMES, TRANSACTION, PASSWORD), USE, accounts and grants, table maintenance, DO.
 
-use super::bind::Binder;
-use super::env::{Env, SessView};
-use super::expr::RowCtx;
-use super::parse::{GrantOn, SetItem, SetTarget, SetValue, TxScope, UserHost};
-use super::plan::{check_db_access, database_exists, is_system_schema};
-use super::QueryResult;
 use crate::accounts::TransportRequirement;
 use crate::error::{Error, Result};
 use crate::session::state::{ServerContext, SessionState};
+use crate::sql::bind::Binder;
+use crate::sql::env::{Env, SessView};
+use crate::sql::expr::RowCtx;
+use crate::sql::parse::{GrantOn, SetItem, SetTarget, SetValue, TxScope, UserHost};
+use crate::sql::plan::{check_db_access, database_exists, is_system_schema};
+use crate::sql::QueryResult;
 use crate::storage::IsolationLevel;
 use crate::types::Value;
 use cohort_protocol::ErrorCode;
@@ -32,7 +32,7 @@ fn eval_constant(
     ctx: &ServerContext,
     sess: &mut SessionState,
     params: &[Value],
-    parsed: &super::parse::Parsed,
+    parsed: &crate::sql::parse::Parsed,
     e: &ast::Expr,
 ) -> Result<Value> {
     let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params)
@@ -54,7 +54,7 @@ pub fn set(
     sess: &mut SessionState,
     items: &[SetItem],
     params: &[Value],
-    parsed: &super::parse::Parsed,
+    parsed: &crate::sql::parse::Parsed,
 ) -> Result<()> {
     // Assignments take effect in order: `SET @a = 1, @b = @a + 1` sees the new @a.
     for item in items {
@@ -485,7 +485,7 @@ pub fn table_maint(
     op: &str,
     tables: &[(Option<String>, String)],
 ) -> Result<QueryResult> {
-    use super::coldef::text_column;
+    use crate::sql::bind::coldef::text_column;
     let env = Env::new(ctx, SessView::of(sess, 0), &[]);
     let mut rows = Vec::new();
     for (db, t) in tables {
@@ -524,7 +524,7 @@ pub fn do_exprs(
     sess: &mut SessionState,
     exprs: &[ast::Expr],
     params: &[Value],
-    parsed: &super::parse::Parsed,
+    parsed: &crate::sql::parse::Parsed,
 ) -> Result<()> {
     for e in exprs {
         eval_constant(ctx, sess, params, parsed, e)?;

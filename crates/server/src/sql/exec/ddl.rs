@@ -11,14 +11,14 @@
 //! every character column is utf8mb4). Foreign keys, generated columns, ENUM / SET / JSON /
 //! BIT / TIME / YEAR columns and TEMPORARY tables are 1235.
 
-use super::bind::Binder;
-use super::convert::{self, StoreCtx};
-use super::env::Env;
-use super::expr::RowCtx;
-use super::plan::{self, check_db_access, is_system_schema};
-use super::virtual_tables;
 use crate::error::{Error, Result};
 use crate::session::state::SessionState;
+use crate::sql::bind::Binder;
+use crate::sql::env::Env;
+use crate::sql::exec::virtual_tables;
+use crate::sql::expr::convert::{self, StoreCtx};
+use crate::sql::expr::RowCtx;
+use crate::sql::plan::{self, check_db_access, is_system_schema};
 use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
 use crate::types::{Collation, DataType, Value};
 use cohort_protocol::ErrorCode;
@@ -698,7 +698,7 @@ fn index_parts(cols: &[ast::IndexColumn], columns: &[ColumnDef]) -> Result<Vec<I
     Ok(parts)
 }
 
-/// The parts of a key constraint that are not kept: refused (see `surface.rs`).
+/// The parts of a key constraint that are not kept: refused (see `parse/surface.rs`).
 fn check_key_clauses(
     index_type: Option<&ast::IndexType>,
     columns: &[ast::IndexColumn],
@@ -706,9 +706,9 @@ fn check_key_clauses(
     index_options: &[ast::IndexOption],
     characteristics: &Option<ast::ConstraintCharacteristics>,
 ) -> Result<()> {
-    super::surface::index_type(index_type)?;
-    super::surface::index_columns(columns)?;
-    super::surface::index_options_clause(index_options)?;
+    crate::sql::parse::surface::index_type(index_type)?;
+    crate::sql::parse::surface::index_columns(columns)?;
+    crate::sql::parse::surface::index_options_clause(index_options)?;
     if !include.is_empty() || characteristics.is_some() {
         return Err(unsupported("INCLUDE / DEFERRABLE"));
     }

@@ -10,9 +10,12 @@
 //! Errors are 1064 with MySQL's "near '…' at line N" text; empty text is 1065; text with more
 //! than one statement (`a; b`) is 1064 (multi-statements are not offered).
 
-use super::dialect::{ShallowMySql, MAX_NESTING};
+pub(in crate::sql) mod dialect;
+pub(in crate::sql) mod surface;
+
 use crate::accounts::TransportRequirement;
 use crate::error::{Error, Result};
+use crate::sql::parse::dialect::{ShallowMySql, MAX_NESTING};
 use crate::storage::WaitPolicy;
 use crate::types::Collation;
 use cohort_protocol::ErrorCode;
@@ -35,7 +38,7 @@ pub struct Parsed {
     pub share_lock: Option<WaitPolicy>,
     /// The statement text, kept for statements that are written to the log as text (DDL).
     pub ddl_text: Option<String>,
-    /// Expression nodes set aside to keep the tree shallow (see `dialect.rs`): the binder
+    /// Expression nodes set aside to keep the tree shallow (see `parse/dialect.rs`): the binder
     /// follows the placeholders in `stmt` to them.
     pub set_aside: Vec<ast::Expr>,
 }
@@ -1348,9 +1351,9 @@ fn database_options(p: &mut Parser<'_>) -> PResult<Option<Stmt>> {
             _ => return unexpected(p, "character set or collation name"),
         };
         let ok = if collation {
-            super::exec_ddl::collation_named(&name).is_ok_and(|c| c != Collation::Binary)
+            crate::sql::exec::ddl::collation_named(&name).is_ok_and(|c| c != Collation::Binary)
         } else {
-            super::exec_ddl::charset_named(&name).is_ok_and(|c| c != Collation::Binary)
+            crate::sql::exec::ddl::charset_named(&name).is_ok_and(|c| c != Collation::Binary)
         };
         if !ok {
             let what = format!("databases in {name} (every database is utf8mb4)");

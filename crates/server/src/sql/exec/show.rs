@@ -1,17 +1,19 @@
 //! SHOW statements and DESCRIBE: result sets built from the catalog, the variables, the status
 //! counters and the session.
 
-use super::bind::{ScopeColumn, TableScope};
-use super::coldef::{int_column, nullable_int_column, nullable_text_column, text_column};
-use super::env::Env;
-use super::expr::{like_match, RowCtx};
-use super::parse::{Show, ShowFilter, UserHost};
-use super::plan::{check_db_access, database_exists, is_system_schema};
-use super::sqltype::SqlType;
-use super::virtual_tables;
-use super::QueryResult;
 use crate::error::{Error, Result};
 use crate::session::state::Warning;
+use crate::sql::bind::coldef::{
+    int_column, nullable_int_column, nullable_text_column, text_column,
+};
+use crate::sql::bind::sqltype::SqlType;
+use crate::sql::bind::{ScopeColumn, TableScope};
+use crate::sql::env::Env;
+use crate::sql::exec::virtual_tables;
+use crate::sql::expr::{like_match, RowCtx};
+use crate::sql::parse::{Show, ShowFilter, UserHost};
+use crate::sql::plan::{check_db_access, database_exists, is_system_schema};
+use crate::sql::QueryResult;
 use crate::storage::{ColumnDefault, IndexDef, Table, TableDef};
 use crate::types::{Collation, DataType, Value};
 use cohort_protocol::column::ColumnDefinition;
@@ -67,7 +69,7 @@ fn filter(env: &Env<'_>, listing: &mut Listing, f: &ShowFilter, like_col: usize)
                     })
                     .collect(),
             };
-            let mut b = super::bind::Binder::new(env, &[], Some(&scope));
+            let mut b = crate::sql::bind::Binder::new(env, &[], Some(&scope));
             b.clause = "where clause";
             let (x, _) = b.bind(e)?;
             let mut keep = Vec::with_capacity(listing.rows.len());
@@ -108,15 +110,21 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             filter(env, &mut l, f, 0)?;
             Ok(l.into_result())
         }
-        Show::BinaryLogs => super::binlog_admin::binary_logs(env),
-        Show::MasterStatus => super::binlog_admin::master_status(env),
-        Show::SlaveHosts => super::binlog_admin::slave_hosts(env),
+        Show::BinaryLogs => crate::sql::exec::binlog_admin::binary_logs(env),
+        Show::MasterStatus => crate::sql::exec::binlog_admin::master_status(env),
+        Show::SlaveHosts => crate::sql::exec::binlog_admin::slave_hosts(env),
         Show::BinlogEvents {
             file,
             from,
             offset,
             limit,
-        } => super::binlog_admin::binlog_events(env, file.as_deref(), *from, *offset, *limit),
+        } => crate::sql::exec::binlog_admin::binlog_events(
+            env,
+            file.as_deref(),
+            *from,
+            *offset,
+            *limit,
+        ),
         Show::Index { db, table } => Ok(index(env, db.as_deref(), table)?.into_result()),
         Show::CreateTable { db, table } => {
             let (def, t) = def_of(env, db.as_deref(), table)?;
@@ -351,7 +359,7 @@ fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
     match &col.default {
         ColumnDefault::None => None,
         ColumnDefault::Value(Value::Null) => None,
-        ColumnDefault::Value(v) => Some(super::convert::to_string(v)),
+        ColumnDefault::Value(v) => Some(crate::sql::expr::convert::to_string(v)),
         ColumnDefault::CurrentTimestamp => Some(match &col.data_type {
             DataType::DateTime { fsp } | DataType::Timestamp { fsp } if *fsp > 0 => {
                 format!("CURRENT_TIMESTAMP({fsp})")
@@ -523,7 +531,7 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
             }
             ColumnDefault::Value(v) => l.push_str(&format!(
                 " DEFAULT {}",
-                quote_value(&super::convert::to_string(v))
+                quote_value(&crate::sql::expr::convert::to_string(v))
             )),
             ColumnDefault::CurrentTimestamp => {
                 l.push_str(&format!(" DEFAULT {}", default_text(c).unwrap_or_default()))
@@ -830,9 +838,9 @@ pub fn field_list(env: &Env<'_>, table: &str) -> Result<Vec<ColumnDefinition>> {
     let (def, _) = def_of(env, Some(&db), table)?;
     Ok((0..def.columns.len())
         .map(|i| {
-            super::coldef::table_column(
+            crate::sql::bind::coldef::table_column(
                 &def.columns[i].name,
-                &super::coldef::ColumnOrigin {
+                &crate::sql::bind::coldef::ColumnOrigin {
                     schema: &db,
                     table: &def.name,
                     def: &def,

@@ -14,7 +14,7 @@
 //! tree, and every node in the list, is then at most `SET_ASIDE_DEPTH` + a few levels deep, so
 //! nothing that walks the tree (drop glue, `Clone`, `Display`, the binder) ever recurses deeper
 //! than that, whatever the statement. The binder follows placeholders to the set-aside nodes
-//! (iteratively along operator chains, see `bind.rs`).
+//! (iteratively along operator chains, see `bind/mod.rs`).
 //!
 //! The placeholder is an identifier quoted with `[`, which MySQL's tokenizer never produces,
 //! so no statement text can forge one. Statements of at most `SET_ASIDE_DEPTH` tokens

@@ -5,12 +5,15 @@
 //! reads. Aggregates are collected into [`AggSpec`]s and replaced by `Expr::Agg(i)` when the
 //! binder allows them (select list, HAVING, ORDER BY); elsewhere they are error 1111.
 
-use super::dialect::placeholder_index;
-use super::env::Env;
-use super::expr::{ArithOp, CastTo, CmpOp, Expr, DIV_PRECISION_INCREMENT};
-use super::functions::{self, TrimSide};
-use super::sqltype::{Class, SqlType};
+pub(in crate::sql) mod coldef;
+pub(in crate::sql) mod sqltype;
+
 use crate::error::{Error, Result};
+use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::env::Env;
+use crate::sql::expr::{ArithOp, CastTo, CmpOp, Expr, DIV_PRECISION_INCREMENT};
+use crate::sql::func::{self, TrimSide};
+use crate::sql::parse::dialect::placeholder_index;
 use crate::storage::TableDef;
 use crate::types::{Collation, Decimal, Value};
 use cohort_decimal::MAX_SCALE;
@@ -312,7 +315,7 @@ impl<'a> Binder<'a> {
         r
     }
 
-    /// The expression a placeholder stands for (see `dialect.rs`), or `e` itself.
+    /// The expression a placeholder stands for (see `parse/dialect.rs`), or `e` itself.
     fn resolve<'e>(&self, e: &'e ast::Expr) -> Result<&'e ast::Expr>
     where
         'a: 'e,
@@ -435,7 +438,7 @@ impl<'a> Binder<'a> {
                 if let Some(f) = substring_for {
                     args.push(self.bind(f)?);
                 }
-                functions::bind("SUBSTRING", args)
+                func::bind("SUBSTRING", args)
             }
             E::Trim {
                 trim_where,
@@ -457,7 +460,7 @@ impl<'a> Binder<'a> {
                     args.push(self.bind(w)?.0);
                 }
                 let ty = SqlType::varchar(ty.char_len()).with_nullable(ty.nullable);
-                Ok((Expr::Func(functions::Func::Trim(side), args), ty))
+                Ok((Expr::Func(func::Func::Trim(side), args), ty))
             }
             E::Ceil { expr, field } | E::Floor { expr, field } => {
                 if !matches!(
@@ -472,12 +475,12 @@ impl<'a> Binder<'a> {
                     "FLOOR"
                 };
                 let a = self.bind(expr)?;
-                functions::bind(name, vec![a])
+                func::bind(name, vec![a])
             }
             E::Position { expr, r#in } => {
                 let a = self.bind(expr)?;
                 let b = self.bind(r#in)?;
-                functions::bind("LOCATE", vec![a, b])
+                func::bind("LOCATE", vec![a, b])
             }
             E::Collate { expr, collation } => {
                 let (x, mut t) = self.bind(expr)?;
@@ -550,7 +553,7 @@ impl<'a> Binder<'a> {
                     | "UTC_TIME"
                     | "UTC_TIMESTAMP"
             ) {
-                return functions::bind(&upper, Vec::new());
+                return func::bind(&upper, Vec::new());
             }
         }
         Err(unknown_column(name, self.clause))
@@ -674,11 +677,13 @@ impl<'a> Binder<'a> {
         };
         match &ts.data_type {
             ast::DataType::Date => {
-                let (dt, _) = super::convert::parse_datetime(text.as_bytes()).ok_or_else(bad)?;
+                let (dt, _) =
+                    crate::sql::expr::convert::parse_datetime(text.as_bytes()).ok_or_else(bad)?;
                 Ok((Expr::Lit(Value::Date(dt.date)), SqlType::date().not_null()))
             }
             ast::DataType::Timestamp(..) | ast::DataType::Datetime(_) => {
-                let (dt, _) = super::convert::parse_datetime(text.as_bytes()).ok_or_else(bad)?;
+                let (dt, _) =
+                    crate::sql::expr::convert::parse_datetime(text.as_bytes()).ok_or_else(bad)?;
                 let fsp = if dt.micros > 0 { 6 } else { 0 };
                 Ok((
                     Expr::Lit(Value::DateTime(dt)),
@@ -996,7 +1001,7 @@ impl<'a> Binder<'a> {
                 None
             }
         };
-        let ty = functions::unify(&result_types.iter().collect::<Vec<_>>());
+        let ty = func::unify(&result_types.iter().collect::<Vec<_>>());
         Ok((
             Expr::Case {
                 operand: operand.map(|(x, _)| Box::new(x)),
@@ -1060,7 +1065,7 @@ impl<'a> Binder<'a> {
             }
             D::Date => (CastTo::Date, SqlType::date()),
             D::Datetime(fsp) | D::Timestamp(fsp, _) => {
-                let fsp = functions::fsp_arg(&Value::UInt(fsp.unwrap_or(0)), &name)?;
+                let fsp = func::fsp_arg(&Value::UInt(fsp.unwrap_or(0)), &name)?;
                 (CastTo::DateTime(fsp), SqlType::datetime(fsp))
             }
             other => return Err(unsupported(&format!("CAST to {other}"))),
@@ -1107,7 +1112,7 @@ impl<'a> Binder<'a> {
             let x = if every_digit { x } else { shown(x, &t) };
             bound.push((x, t));
         }
-        functions::bind(&name, bound)
+        func::bind(&name, bound)
     }
 
     fn bind_values_fn(&mut self, args: &[&ast::FunctionArg]) -> Result<(Expr, SqlType)> {
@@ -1397,7 +1402,7 @@ fn cast_decimal_spec(info: &ast::ExactNumberInfo, e: &ast::Expr) -> Result<(u8, 
 }
 
 fn int_literal_type(v: &Value) -> SqlType {
-    let len = super::convert::to_string(v).len() as u32;
+    let len = crate::sql::expr::convert::to_string(v).len() as u32;
     let fits_i32 = matches!(v, Value::Int(i) if *i >= i32::MIN as i64 && *i <= i32::MAX as i64);
     let mut t = if fits_i32 {
         SqlType::int(len.min(10))

@@ -18,15 +18,15 @@
 //! evaluated on the latest version of each row after any lock wait, and rows it rejects are
 //! not kept locked in READ COMMITTED (see `storage/read.rs`).
 
-use super::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScope};
-use super::coldef::{self, ColumnOrigin};
-use super::compare;
-use super::convert::{self, Num};
-use super::env::Env;
-use super::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
-use super::plan::{self, Access, PartCond, Source};
-use super::sqltype::{Class, SqlType};
 use crate::error::{Error, Result};
+use crate::sql::bind::coldef::{self, ColumnOrigin};
+use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScope};
+use crate::sql::env::Env;
+use crate::sql::expr::compare;
+use crate::sql::expr::convert::{self, Num};
+use crate::sql::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
+use crate::sql::plan::{self, Access, PartCond, Source};
 use crate::storage::{LockMode, ReadLock, ScanControl, Txn, WaitPolicy};
 use crate::types::{Collation, Decimal, Value};
 use cohort_protocol::column::ColumnDefinition;

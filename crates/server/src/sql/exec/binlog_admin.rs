@@ -22,13 +22,13 @@
 //! SHOW BINLOG EVENTS streams the file through a bounded buffer and stops at its LIMIT.
 //! PURGE and FLUSH BINARY LOGS change the files and take the log mutex (briefly).
 
-use super::coldef::{int_column, text_column};
-use super::env::Env;
-use super::parse::PurgeTarget;
 use crate::error::{Error, Result};
 use crate::log::binlog::BinlogFiles;
 use crate::log::binlog_reader::{max_event_size, BinlogEnd, EventStream, StreamError};
 use crate::session::state::{ServerContext, SessionState};
+use crate::sql::bind::coldef::{int_column, text_column};
+use crate::sql::env::Env;
+use crate::sql::parse::PurgeTarget;
 use crate::sql::QueryResult;
 use crate::types::Value;
 use cohort_binlog::{Event, EventDecoder};
@@ -258,7 +258,7 @@ fn event_info(e: &Event) -> String {
 /// `FLUSH BINARY LOGS` / `FLUSH LOGS`: close the current binlog file (Rotate event, cut to its
 /// exact size, synced) and start the next. Without a binlog there is nothing to do.
 pub fn flush_binary_logs(ctx: &ServerContext, sess: &mut SessionState) -> Result<()> {
-    super::exec_admin::need_admin(ctx, sess, "RELOAD")?;
+    crate::sql::exec::admin::need_admin(ctx, sess, "RELOAD")?;
     let delay = ctx.vars.global_u64("log_sync_delay_us");
     match ctx.pipeline.with_binlog(|b| b.rotate(delay)) {
         Some(Err(p)) => Err(p.to_error()),
@@ -268,7 +268,7 @@ pub fn flush_binary_logs(ctx: &ServerContext, sess: &mut SessionState) -> Result
 
 /// `PURGE BINARY LOGS TO 'file' | BEFORE 'datetime'`.
 pub fn purge(ctx: &ServerContext, sess: &mut SessionState, target: &PurgeTarget) -> Result<()> {
-    super::exec_admin::need_admin(ctx, sess, "SUPER, BINLOG ADMIN")?;
+    crate::sql::exec::admin::need_admin(ctx, sess, "SUPER, BINLOG ADMIN")?;
     let io = |e: std::io::Error| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Error::new(
@@ -285,12 +285,13 @@ pub fn purge(ctx: &ServerContext, sess: &mut SessionState, target: &PurgeTarget)
     let (_, held_back) = match target {
         PurgeTarget::To(name) => with_binlog(ctx, |b| b.purge_to(name))?.map_err(io)?,
         PurgeTarget::Before(when) => {
-            let (dt, _) = super::convert::parse_datetime(when.as_bytes()).ok_or_else(|| {
-                Error::new(
-                    ErrorCode::WrongValue,
-                    format!("Incorrect DATETIME value: '{when}'"),
-                )
-            })?;
+            let (dt, _) =
+                crate::sql::expr::convert::parse_datetime(when.as_bytes()).ok_or_else(|| {
+                    Error::new(
+                        ErrorCode::WrongValue,
+                        format!("Incorrect DATETIME value: '{when}'"),
+                    )
+                })?;
             let secs = crate::log::rowimage::epoch_seconds(&dt).clamp(0, u32::MAX as i64) as u32;
             with_binlog(ctx, |b| b.purge_before(secs))?.map_err(io)?
         }
