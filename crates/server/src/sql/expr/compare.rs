@@ -77,42 +77,52 @@ pub fn compare_strings(a: &[u8], b: &[u8], coll: Collation) -> Ordering {
         Collation::Utf8mb4Bin => trim_spaces(a).cmp(trim_spaces(b)),
         Collation::Utf8mb4GeneralCi => {
             let (a, b) = (trim_spaces(a), trim_spaces(b));
-            if a.is_ascii() && b.is_ascii() {
-                return cmp_ascii_ci(a, b);
-            }
-            let wa = String::from_utf8_lossy(a);
-            let wb = String::from_utf8_lossy(b);
-            let mut ia = wa.chars().map(general_ci_weight);
-            let mut ib = wb.chars().map(general_ci_weight);
-            loop {
-                match (ia.next(), ib.next()) {
-                    (None, None) => return Ordering::Equal,
-                    (None, Some(y)) => return pad_cmp(y, &mut ib).reverse(),
-                    (Some(x), None) => return pad_cmp(x, &mut ia),
-                    (Some(x), Some(y)) if x != y => return x.cmp(&y),
-                    _ => {}
+            // ASCII bytes compare by their upper case, one byte each; at the first non-ASCII
+            // byte of either (a character boundary in both, since all before was ASCII and
+            // equal) the rest is compared by weights.
+            let n = a.len().min(b.len());
+            let mut i = 0;
+            while i < n {
+                let (x, y) = (a[i], b[i]);
+                if (x | y) >= 0x80 {
+                    return cmp_general_ci(&a[i..], &b[i..]);
                 }
+                if x != y {
+                    let (x, y) = (x.to_ascii_uppercase(), y.to_ascii_uppercase());
+                    if x != y {
+                        return x.cmp(&y);
+                    }
+                }
+                i += 1;
             }
+            if a[n..].is_ascii() && b[n..].is_ascii() {
+                return cmp_ascii_pad(a, b);
+            }
+            cmp_general_ci(&a[n..], &b[n..])
         }
     }
 }
 
-/// With PAD SPACE, the shorter string compares as if padded with spaces: compare the rest of
-/// the longer one (first weight `first`) with spaces.
-fn pad_cmp(first: u32, rest: &mut dyn Iterator<Item = u32>) -> Ordering {
-    std::iter::once(first)
-        .chain(rest)
-        .find(|&w| w != 0x20)
-        .map_or(Ordering::Equal, |w| w.cmp(&0x20))
-}
-
-fn cmp_ascii_ci(a: &[u8], b: &[u8]) -> Ordering {
-    for (x, y) in a.iter().zip(b) {
-        let (x, y) = (x.to_ascii_uppercase(), y.to_ascii_uppercase());
-        if x != y {
-            return x.cmp(&y);
+/// `utf8mb4_general_ci` by character weights (PAD SPACE; trailing spaces already trimmed).
+fn cmp_general_ci(a: &[u8], b: &[u8]) -> Ordering {
+    let wa = String::from_utf8_lossy(a);
+    let wb = String::from_utf8_lossy(b);
+    let mut ia = wa.chars().map(general_ci_weight);
+    let mut ib = wb.chars().map(general_ci_weight);
+    loop {
+        match (ia.next(), ib.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(y)) => return pad_cmp(y, &mut ib).reverse(),
+            (Some(x), None) => return pad_cmp(x, &mut ia),
+            (Some(x), Some(y)) if x != y => return x.cmp(&y),
+            _ => {}
         }
     }
+}
+
+/// Two ASCII strings equal (case-insensitively) over the shorter one's length: the rest of
+/// the longer one compares with spaces (PAD SPACE).
+fn cmp_ascii_pad(a: &[u8], b: &[u8]) -> Ordering {
     let (longer, sign) = if a.len() > b.len() {
         (&a[b.len()..], Ordering::Greater)
     } else {
@@ -123,6 +133,15 @@ fn cmp_ascii_ci(a: &[u8], b: &[u8]) -> Ordering {
         Some(&c) if c > b' ' => sign,
         Some(_) => sign.reverse(),
     }
+}
+
+/// With PAD SPACE, the shorter string compares as if padded with spaces: compare the rest of
+/// the longer one (first weight `first`) with spaces.
+fn pad_cmp(first: u32, rest: &mut dyn Iterator<Item = u32>) -> Ordering {
+    std::iter::once(first)
+        .chain(rest)
+        .find(|&w| w != 0x20)
+        .map_or(Ordering::Equal, |w| w.cmp(&0x20))
 }
 
 fn trim_spaces(s: &[u8]) -> &[u8] {
@@ -220,6 +239,19 @@ mod tests {
             compare(&s("abc"), &s("ABC"), Collation::Utf8mb4Bin),
             Some(Ordering::Greater)
         );
+    }
+
+    proptest::proptest! {
+        /// The byte-at-a-time ASCII path agrees with comparing every character's weight.
+        #[test]
+        fn general_ci_fast_path_agrees_with_weights(
+            a in "[aAbB \t\u{1}éÉz\u{1F600}ß]{0,12}",
+            b in "[aAbB \t\u{1}éÉz\u{1F600}ß]{0,12}",
+        ) {
+            let by_weight = cmp_general_ci(trim_spaces(a.as_bytes()), trim_spaces(b.as_bytes()));
+            let fast = compare_strings(a.as_bytes(), b.as_bytes(), Collation::Utf8mb4GeneralCi);
+            proptest::prop_assert_eq!(fast, by_weight);
+        }
     }
 
     #[test]
