@@ -335,9 +335,13 @@ impl Table {
         let me = txn.id();
         let mut lo = plan.lo.clone();
         let mut hi = plan.hi.clone();
+        // Only a secondary index needs each entry's key (to accept the entry of the version
+        // read); the primary key's batch copies just the last key, where the next batch starts.
+        let need_keys = plan.filter_spec.is_some();
         let mut batch_size = SCAN_BATCH_MIN;
+        let mut batch: Vec<(Option<Vec<u8>>, Arc<Slot>)> = Vec::new();
         loop {
-            let batch: Vec<(Vec<u8>, Arc<Slot>)> = {
+            let last = {
                 let st = self.read_state()?;
                 self.check_version(&plan, index)?;
                 if keycode::range_is_empty(&lo, &hi) {
@@ -346,25 +350,26 @@ impl Table {
                 let (map, _) = st.index(index);
                 let map = map.read();
                 let range = map.range((lo.clone(), hi.clone()));
-                let entry = |(k, s): (&Vec<u8>, &Arc<Slot>)| (k.clone(), s.clone());
+                batch.clear();
                 if reverse {
-                    range.rev().take(batch_size).map(entry).collect()
+                    collect_batch(range.rev(), batch_size, need_keys, &mut batch)
                 } else {
-                    range.take(batch_size).map(entry).collect()
+                    collect_batch(range, batch_size, need_keys, &mut batch)
                 }
             };
             let more = batch.len() == batch_size;
-            if let Some((k, _)) = batch.last() {
+            if let Some(k) = last {
                 if reverse {
-                    hi = Bound::Excluded(k.clone());
+                    hi = Bound::Excluded(k);
                 } else {
-                    lo = Bound::Excluded(k.clone());
+                    lo = Bound::Excluded(k);
                 }
             }
-            for (k, slot) in batch {
+            for (k, slot) in batch.drain(..) {
                 let row = slot.state.lock().read(me, at).cloned();
                 let Some(row) = row else { continue };
-                if !entry_matches(&plan.filter_spec, &k, &slot, &row) || !filter(&row)? {
+                let entry_ok = k.is_none_or(|k| entry_matches(&plan.filter_spec, &k, &slot, &row));
+                if !entry_ok || !filter(&row)? {
                     continue;
                 }
                 if f(&self.handle(&slot), &row)? == ScanControl::Stop {
@@ -410,16 +415,39 @@ impl Table {
     }
 }
 
+/// Up to `n` entries of `range` into `out` (their keys too if `keys`); the last key taken.
+fn collect_batch<'m>(
+    range: impl Iterator<Item = (&'m Vec<u8>, &'m Arc<Slot>)>,
+    n: usize,
+    keys: bool,
+    out: &mut Vec<(Option<Vec<u8>>, Arc<Slot>)>,
+) -> Option<Vec<u8>> {
+    let mut last = None;
+    for (k, s) in range.take(n) {
+        out.push((keys.then(|| k.clone()), s.clone()));
+        last = Some(k);
+    }
+    last.cloned()
+}
+
 /// A secondary entry is the row's only if the version read has the entry's key.
 fn entry_matches(spec: &Option<KeySpec>, entry: &[u8], slot: &Slot, row: &Row) -> bool {
     match spec {
-        Some(spec) => {
-            let mut k = spec.row_key(row);
-            k.extend_from_slice(&slot.key);
-            k == entry
-        }
+        Some(spec) => ENTRY_KEY.with_borrow_mut(|k| {
+            k.clear();
+            spec.encode_row(row, k);
+            entry.len() == k.len() + slot.key.len()
+                && entry.starts_with(k)
+                && entry[k.len()..] == slot.key[..]
+        }),
         None => true,
     }
+}
+
+thread_local! {
+    /// The key [`entry_matches`] encodes, reused so a secondary index scan does not allocate
+    /// per row.
+    static ENTRY_KEY: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn in_upper(hi: &Bound<Vec<u8>>, k: &[u8]) -> bool {
