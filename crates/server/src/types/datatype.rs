@@ -1,15 +1,6 @@
 //! Column types as declared in `CREATE TABLE`.
 
-/// How two character strings compare. Binary strings always compare byte-wise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Collation {
-    /// `utf8mb4_general_ci`, the default: case-insensitive, trailing spaces ignored (PAD SPACE).
-    Utf8mb4GeneralCi,
-    /// `utf8mb4_bin`: byte order, trailing spaces ignored.
-    Utf8mb4Bin,
-    /// `binary`: the collation of BINARY / VARBINARY / BLOB; exact bytes.
-    Binary,
-}
+use super::collation::Collation;
 
 /// A declared column type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

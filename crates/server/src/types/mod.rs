@@ -4,8 +4,10 @@
 //! how it is compared, stored and sent. Strings and binary strings are both `Value::Bytes`:
 //! whether `'a' = 'A'` holds is a property of the column's collation, not of the bytes.
 
+pub mod collation;
 mod datatype;
 mod value;
 
-pub use datatype::{Collation, DataType};
+pub use collation::Collation;
+pub use datatype::DataType;
 pub use value::{Date, DateTime, Decimal, Value};

@@ -767,7 +767,7 @@ fn weights(s: &[u8], coll: Collation) -> Vec<u32> {
             .collect(),
         Collation::Utf8mb4GeneralCi => String::from_utf8_lossy(s)
             .chars()
-            .map(compare::general_ci_weight)
+            .map(crate::types::collation::general_ci_weight)
             .collect(),
     }
 }
@@ -780,7 +780,7 @@ fn compile_pattern(p: &[u8], esc: Option<char>, coll: Collation) -> Vec<Pat> {
     let weight = |c: char| match coll {
         Collation::Binary => c as u32,
         Collation::Utf8mb4Bin => c as u32,
-        Collation::Utf8mb4GeneralCi => compare::general_ci_weight(c),
+        Collation::Utf8mb4GeneralCi => crate::types::collation::general_ci_weight(c),
     };
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;

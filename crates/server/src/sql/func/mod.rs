@@ -1284,8 +1284,14 @@ fn locate(needle: &str, hay: &str, pos: Option<i128>) -> i64 {
     if needle.is_empty() {
         return start as i64 + 1;
     }
-    let h: Vec<u32> = hay.chars().map(compare::general_ci_weight).collect();
-    let n: Vec<u32> = needle.chars().map(compare::general_ci_weight).collect();
+    let h: Vec<u32> = hay
+        .chars()
+        .map(crate::types::collation::general_ci_weight)
+        .collect();
+    let n: Vec<u32> = needle
+        .chars()
+        .map(crate::types::collation::general_ci_weight)
+        .collect();
     (start..h.len())
         .find(|&i| h[i..].starts_with(&n))
         .map_or(0, |i| i as i64 + 1)
