@@ -14,16 +14,16 @@
 //!   restart every acknowledged transfer is present, the totals are unchanged, and each
 //!   balance equals its start plus what the transfer log says.
 
+mod common;
+
+use common::{opts, Server};
 use mysql::prelude::*;
-use mysql::{Conn, OptsBuilder};
+use mysql::Conn;
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeSet;
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const ACCOUNTS: i64 = 20;
 const START: i64 = 1000;
@@ -33,71 +33,6 @@ const LEVELS: [&str; 4] = [
     "REPEATABLE READ",
     "SERIALIZABLE",
 ];
-
-struct Server {
-    child: Child,
-    port: u16,
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn opts(port: u16) -> OptsBuilder {
-    OptsBuilder::new()
-        .ip_or_hostname(Some("127.0.0.1"))
-        .tcp_port(port)
-        .user(Some("root"))
-        .prefer_socket(false)
-}
-
-fn start(datadir: &Path, extra: &[&str]) -> Server {
-    for _ in 0..5 {
-        let port = free_port();
-        let log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(datadir.with_extension("log"))
-            .unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cohort"))
-            .args(["serve", "--port", &port.to_string(), "--datadir"])
-            .arg(datadir)
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(Stdio::from(log))
-            .spawn()
-            .expect("start cohort");
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while Instant::now() < deadline {
-            if Conn::new(opts(port)).is_ok() {
-                return Server { child, port };
-            }
-            if let Ok(Some(_)) = child.try_wait() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-    let log = std::fs::read_to_string(datadir.with_extension("log")).unwrap_or_default();
-    panic!("server did not start; its log:\n{log}");
-}
-
-impl Server {
-    fn conn(&self) -> Conn {
-        Conn::new(opts(self.port)).unwrap()
-    }
-
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn setup(server: &Server) {
     let mut c = server.conn();
@@ -331,17 +266,11 @@ fn check(server: &Server, acked: &Acked) {
     );
 }
 
-fn temp_datadir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cohort-bank-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
 fn bank_cycles(name: &str, extra: &[&str], cycles: usize) {
-    let datadir = temp_datadir(name);
+    let datadir = common::temp_datadir("bank", name);
     let acked: Acked = Arc::default();
     let ids = Arc::new(AtomicU64::new(1));
-    let mut server = start(&datadir, extra);
+    let mut server = Server::start(&datadir, extra);
     setup(&server);
     let mut reads = 0;
     for cycle in 0..cycles {
@@ -376,7 +305,7 @@ fn bank_cycles(name: &str, extra: &[&str], cycles: usize) {
         for r in readers {
             reads += r.join().unwrap();
         }
-        server = start(&datadir, extra);
+        server = Server::start(&datadir, extra);
         check(&server, &acked);
     }
     assert!(

@@ -9,111 +9,21 @@
 //! - the table equals a replay of the binlog as `mariadb-binlog` decodes it (row count of the
 //!   log table = INSERT row images in the binlog), when `mariadb-binlog` is installed.
 
+mod common;
+
+use common::{opts, Server};
 use mysql::prelude::*;
-use mysql::{Conn, OptsBuilder};
+use mysql::Conn;
 use std::collections::BTreeSet;
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const WRITERS: u32 = 4;
 /// The `crash.acct` row every writer increments.
 const TOTAL: u32 = 1000;
-
-struct Server {
-    child: Child,
-    port: u16,
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn start(datadir: &Path, extra: &[&str]) -> Server {
-    // The port from `free_port` can be taken by another test's client socket before the
-    // server binds it; the server then exits at once, and we try another port.
-    for _ in 0..5 {
-        if let Some(server) = try_start(datadir, extra) {
-            return server;
-        }
-    }
-    let log = std::fs::read_to_string(datadir.with_extension("log")).unwrap_or_default();
-    panic!("server did not start; its log:\n{log}");
-}
-
-fn try_start(datadir: &Path, extra: &[&str]) -> Option<Server> {
-    let port = free_port();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cohort"))
-        .args(["serve", "--port", &port.to_string(), "--datadir"])
-        .arg(datadir)
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(server_log(datadir))
-        .spawn()
-        .expect("start cohort");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        if Conn::new(opts(port)).is_ok() {
-            return Some(Server { child, port });
-        }
-        if let Ok(Some(_)) = child.try_wait() {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
-}
-
-/// The server's stderr, appended to `<datadir>.log` (kept for failure messages).
-fn server_log(datadir: &Path) -> Stdio {
-    let f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(datadir.with_extension("log"))
-        .unwrap();
-    Stdio::from(f)
-}
-
-fn opts(port: u16) -> OptsBuilder {
-    OptsBuilder::new()
-        .ip_or_hostname(Some("127.0.0.1"))
-        .tcp_port(port)
-        .user(Some("root"))
-        .prefer_socket(false)
-}
-
-impl Server {
-    fn conn(&self) -> Conn {
-        Conn::new(opts(self.port)).unwrap()
-    }
-
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-
-    /// Wait for the process to die by itself (a failpoint), or kill it after `limit`.
-    fn wait_exit(mut self, limit: Duration) -> bool {
-        let deadline = Instant::now() + limit;
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return true;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        self.kill();
-        false
-    }
-}
 
 /// Acknowledged commits: (writer, n).
 type Acked = Arc<Mutex<BTreeSet<(u32, u64)>>>;
@@ -239,18 +149,12 @@ fn setup(server: &Server) {
     }
 }
 
-fn temp_datadir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("cohort-crash-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
 /// One scenario: `cycles` runs of {start, write, crash}, checking after every restart.
 fn crash_cycles(name: &str, failpoint: Option<&str>, extra: &[&str], cycles: usize) {
-    let datadir = temp_datadir(name);
+    let datadir = common::temp_datadir("crash", name);
     let acked: Acked = Arc::default();
     let mut next = vec![0u64; WRITERS as usize];
-    let first = start(&datadir, extra);
+    let first = Server::start(&datadir, extra);
     setup(&first);
     let mut server = first;
     for cycle in 0..cycles {
@@ -276,7 +180,7 @@ fn crash_cycles(name: &str, failpoint: Option<&str>, extra: &[&str], cycles: usi
         }
         stop.store(true, Ordering::Relaxed);
         writers.into_iter().for_each(|h| h.join().unwrap());
-        server = start(&datadir, extra);
+        server = Server::start(&datadir, extra);
         let highest = check(&server, &acked);
         // Writers continue above anything present (an unacknowledged commit may be present).
         for (i, h) in highest.iter().enumerate() {
@@ -421,7 +325,12 @@ fn crash_in_classic_mode_with_the_prepare_flush() {
 fn classic_mode_is_checked_at_startup() {
     let run = |datadir: &Path, extra: &[&str]| {
         let out = Command::new(env!("CARGO_BIN_EXE_cohort"))
-            .args(["serve", "--port", &free_port().to_string(), "--datadir"])
+            .args([
+                "serve",
+                "--port",
+                &common::free_port().to_string(),
+                "--datadir",
+            ])
             .arg(datadir)
             .args(extra)
             .output()
@@ -429,13 +338,13 @@ fn classic_mode_is_checked_at_startup() {
         assert!(!out.status.success());
         String::from_utf8_lossy(&out.stderr).to_string()
     };
-    let d = temp_datadir("classic-marker");
+    let d = common::temp_datadir("crash", "classic-marker");
     let err = run(&d, &["--log-bin", "OFF", "--commit-mode", "classic"]);
     assert!(
         err.contains("commit_mode=classic needs the binary log"),
         "{err}"
     );
-    let s = start(&d, &["--commit-mode", "classic"]);
+    let s = Server::start(&d, &["--commit-mode", "classic"]);
     s.kill();
     assert_eq!(
         std::fs::read_to_string(d.join("log_mode")).unwrap().trim(),
@@ -462,9 +371,9 @@ fn classic_binlog_decodes_with_mariadb_binlog() {
         eprintln!("SKIP: mariadb-binlog is not installed");
         return;
     }
-    let d = temp_datadir("classic-decode");
+    let d = common::temp_datadir("crash", "classic-decode");
     let extra = ["--commit-mode", "classic"];
-    let s = start(&d, &extra);
+    let s = Server::start(&d, &extra);
     let mut c = s.conn();
     c.query_drop("CREATE DATABASE dec").unwrap();
     c.query_drop("CREATE TABLE dec.t (id INT PRIMARY KEY, name VARCHAR(20), amount DECIMAL(10,2))")
@@ -473,7 +382,7 @@ fn classic_binlog_decodes_with_mariadb_binlog() {
         .unwrap();
     drop(c);
     s.kill();
-    let s = start(&d, &extra);
+    let s = Server::start(&d, &extra);
     let mut c = s.conn();
     c.query_drop("UPDATE dec.t SET name = 'carol' WHERE id = 2")
         .unwrap();

@@ -3,21 +3,15 @@
 //! checkpoints), in each log mode; and a start refused, with the reason and a non-zero exit,
 //! when the accounts file may be written by others.
 
+mod common;
+
+use common::{free_port, opts};
 use mysql::prelude::*;
-use mysql::{Conn, OptsBuilder};
-use std::net::TcpListener;
+use mysql::Conn;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("cohort-datadir-{name}-{}", std::process::id()));
@@ -35,14 +29,6 @@ fn serve_cmd(datadir: &Path, port: u16, extra: &[&str]) -> Command {
         .arg(datadir)
         .args(extra);
     cmd
-}
-
-fn opts(port: u16) -> OptsBuilder {
-    OptsBuilder::new()
-        .ip_or_hostname(Some("127.0.0.1"))
-        .tcp_port(port)
-        .user(Some("root"))
-        .prefer_socket(false)
 }
 
 /// Start a server; None if it exited (its port was taken meanwhile).

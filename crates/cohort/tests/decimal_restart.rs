@@ -7,73 +7,13 @@
 //! rows go to the log after it, the server is killed (kill -9) and restarted, and every value
 //! must read back exactly as before, over the text and the binary protocol.
 
+mod common;
+
+use common::Server;
 use mysql::prelude::*;
-use mysql::{Conn, OptsBuilder, Value};
-use std::net::TcpListener;
+use mysql::{Conn, Value};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-struct Server {
-    child: Child,
-    port: u16,
-}
-
-impl Server {
-    fn start(datadir: &Path, extra: &[&str]) -> Server {
-        for _ in 0..5 {
-            let port = TcpListener::bind("127.0.0.1:0")
-                .unwrap()
-                .local_addr()
-                .unwrap()
-                .port();
-            let log = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(datadir.with_extension("log"))
-                .unwrap();
-            let mut child = Command::new(env!("CARGO_BIN_EXE_cohort"))
-                .args(["serve", "--port", &port.to_string(), "--datadir"])
-                .arg(datadir)
-                .args(extra)
-                .stdout(Stdio::null())
-                .stderr(Stdio::from(log))
-                .spawn()
-                .expect("start cohort");
-            let deadline = Instant::now() + Duration::from_secs(60);
-            while Instant::now() < deadline {
-                if Conn::new(opts(port)).is_ok() {
-                    return Server { child, port };
-                }
-                if let Ok(Some(_)) = child.try_wait() {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        let log = std::fs::read_to_string(datadir.with_extension("log")).unwrap_or_default();
-        panic!("server did not start; its log:\n{log}");
-    }
-
-    fn conn(&self) -> Conn {
-        Conn::new(opts(self.port)).unwrap()
-    }
-
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn opts(port: u16) -> OptsBuilder {
-    OptsBuilder::new()
-        .ip_or_hostname(Some("127.0.0.1"))
-        .tcp_port(port)
-        .user(Some("root"))
-        .prefer_socket(false)
-}
 
 const NINES35: &str = "99999999999999999999999999999999999";
 const NINES30: &str = "999999999999999999999999999999";

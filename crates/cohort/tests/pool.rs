@@ -9,17 +9,20 @@
 //! Ports: `COHORT_TEST_PORTS=FIRST-LAST` restricts the servers to that range (otherwise the
 //! kernel picks free ones).
 
+mod common;
+
 use cohort_protocol::{
     encode_query, write_packet, Handshake, HandshakeResponse, ResponseDecoder, ResponseEvent,
 };
+use common::{free_port, opts};
 use mysql::prelude::*;
-use mysql::{Conn, OptsBuilder};
+use mysql::Conn;
 use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 // ---------------------------------------------------------------------------------------------
@@ -29,31 +32,6 @@ struct Server {
     child: Child,
     port: u16,
     datadir: PathBuf,
-}
-
-/// Ports handed out so far in this process (tests run in parallel).
-static NEXT_PORT: Mutex<usize> = Mutex::new(0);
-
-/// A free port: from `COHORT_TEST_PORTS` when set, else one the kernel picks.
-fn free_port() -> u16 {
-    let Ok(range) = std::env::var("COHORT_TEST_PORTS") else {
-        return TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-    };
-    let (a, b) = range.split_once('-').expect("COHORT_TEST_PORTS=FIRST-LAST");
-    let (a, b): (u16, u16) = (a.parse().unwrap(), b.parse().unwrap());
-    let mut next = NEXT_PORT.lock().unwrap();
-    for _ in 0..=(b - a) {
-        let port = a + (*next % (b - a + 1) as usize) as u16;
-        *next += 1;
-        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
-            return port;
-        }
-    }
-    panic!("no free port in {range}");
 }
 
 impl Server {
@@ -134,14 +112,6 @@ impl Drop for Server {
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.datadir);
     }
-}
-
-fn opts(port: u16) -> OptsBuilder {
-    OptsBuilder::new()
-        .ip_or_hostname(Some("127.0.0.1"))
-        .tcp_port(port)
-        .user(Some("root"))
-        .prefer_socket(false)
 }
 
 /// Open files for this process: soft limit up to the hard one.
