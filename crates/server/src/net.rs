@@ -216,9 +216,13 @@ fn open_redo_only(cfg: &Config, vars: &SystemVariables) -> io::Result<Opened> {
         vars.global_u64("log_sync_delay_us"),
     ));
     let started = std::time::Instant::now();
-    let (engine, redo, report) =
-        crate::log::recovery::recover_redo_only(dir.clone(), REDO_SEGMENT_SIZE, delay.clone())
-            .map_err(to_io)?;
+    let (engine, redo, report) = crate::log::recovery::recover_redo_only(
+        dir.clone(),
+        REDO_SEGMENT_SIZE,
+        delay.clone(),
+        &crate::sql::SqlDdlReplay::default(),
+    )
+    .map_err(to_io)?;
     tracing::info!(
         "recovery: checkpoint {}, then replayed {} transactions and {} DDL statements from the redo log in {:.1?}",
         report.checkpoint.as_deref().unwrap_or("(none)"),
@@ -241,8 +245,14 @@ fn open_classic(cfg: &Config, vars: &SystemVariables) -> io::Result<Opened> {
         vars.global_u64("log_sync_delay_us"),
     ));
     let started = std::time::Instant::now();
-    let (engine, redo, report) =
-        recover_classic(dir.clone(), basename, REDO_SEGMENT_SIZE, delay.clone()).map_err(to_io)?;
+    let (engine, redo, report) = recover_classic(
+        dir.clone(),
+        basename,
+        REDO_SEGMENT_SIZE,
+        delay.clone(),
+        &crate::sql::SqlDdlReplay::default(),
+    )
+    .map_err(to_io)?;
     tracing::info!(
         "recovery: checkpoint {}, then replayed {} transactions and {} DDL statements from the redo log \
          ({} prepared transactions committed from the binlog, {} rolled back) in {:.1?}",
@@ -281,7 +291,9 @@ fn open_one_log(cfg: &Config, vars: &SystemVariables) -> io::Result<Opened> {
     let path = crate::types::Value::str(&dir.display_path(basename));
     vars.set_startup("log_bin_basename", path).map_err(to_io)?;
     let started = std::time::Instant::now();
-    let (engine, report) = recover_one_log(dir.as_ref(), basename).map_err(to_io)?;
+    let (engine, report) =
+        recover_one_log(dir.as_ref(), basename, &crate::sql::SqlDdlReplay::default())
+            .map_err(to_io)?;
     tracing::info!(
         "recovery: checkpoint {}, then replayed {} transactions and {} DDL statements from the binlog in {:.1?}",
         report.checkpoint.as_deref().unwrap_or("(none)"),

@@ -42,18 +42,30 @@
 
 use super::checkpoint::{write_checkpoint, CheckpointInfo, CheckpointPosition};
 use super::failpoint;
+use super::CommitPipeline;
 use crate::error::{Error, Result};
-use crate::session::ServerContext;
+use crate::storage::Engine;
+use crate::vars::SystemVariables;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// What the checkpointer needs of the running server. The server's context implements it
+/// (`crate::session::ServerContext`); the log does not know the session layer.
+pub trait CheckpointHost: Send + Sync + 'static {
+    fn pipeline(&self) -> &CommitPipeline;
+    fn engine(&self) -> &Arc<Engine>;
+    fn vars(&self) -> &SystemVariables;
+    /// The next XID to hand out (a checkpoint records it, so recovery numbers above it).
+    fn next_xid(&self) -> u64;
+}
+
 /// Take one checkpoint now. None when there is no log. Refused once a log is poisoned
 /// (nothing more is written to a failing device, and nothing could be committed after it).
-pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
+pub fn run_checkpoint(ctx: &dyn CheckpointHost) -> Result<Option<CheckpointInfo>> {
     // No DDL between its effect and its logged outcome may be in the snapshot.
-    let _ddl = ctx.pipeline.lock_ddl();
-    if let Some(p) = ctx.pipeline.poisoned() {
+    let _ddl = ctx.pipeline().lock_ddl();
+    if let Some(p) = ctx.pipeline().poisoned() {
         return Err(Error::new(
             cohort_protocol::ErrorCode::ErrorOnWrite,
             format!(
@@ -63,14 +75,14 @@ pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
         ));
     }
     // Classic mode: `L` before `P` (module docs).
-    let classic_start = ctx.pipeline.classic_replay_start();
-    let Some(pos) = ctx.pipeline.committed_upto() else {
+    let classic_start = ctx.pipeline().classic_replay_start();
+    let Some(pos) = ctx.pipeline().committed_upto() else {
         return Ok(None);
     };
-    let Some(dir) = ctx.pipeline.log_dir() else {
+    let Some(dir) = ctx.pipeline().log_dir() else {
         return Ok(None);
     };
-    let redo = ctx.pipeline.redo().cloned();
+    let redo = ctx.pipeline().redo().cloned();
     let started = Instant::now();
     failpoint::hit("during_checkpoint");
     let (redo_lsn, binlog_pos) = match (classic_start, &redo) {
@@ -88,10 +100,10 @@ pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
         redo_lsn,
         binlog_file: pos.file.clone(),
         binlog_pos,
-        next_xid: ctx.next_xid.load(Relaxed),
-        next_gtid_seq: ctx.pipeline.next_gtid_seq(),
+        next_xid: ctx.next_xid(),
+        next_gtid_seq: ctx.pipeline().next_gtid_seq(),
     };
-    let info = write_checkpoint(dir.as_ref(), &ctx.engine, position).map_err(|e| {
+    let info = write_checkpoint(dir.as_ref(), ctx.engine(), position).map_err(|e| {
         Error::new(
             cohort_protocol::ErrorCode::ErrorOnWrite,
             format!("checkpoint failed: {e}"),
@@ -103,8 +115,8 @@ pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
             tracing::warn!("redo purge failed: {e}");
         }
     }
-    let expire = ctx.vars.global_u64("binlog_expire_logs_seconds");
-    ctx.pipeline.with_binlog(|b| {
+    let expire = ctx.vars().global_u64("binlog_expire_logs_seconds");
+    ctx.pipeline().with_binlog(|b| {
         b.set_recovery_floor(&pos.file);
         if expire > 0 {
             let before = now_secs().saturating_sub(expire) as u32;
@@ -113,7 +125,7 @@ pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
             }
         }
     });
-    let stats = &ctx.pipeline.stats;
+    let stats = &ctx.pipeline().stats;
     stats.checkpoints.fetch_add(1, Relaxed);
     stats
         .checkpoint_last_ms
@@ -122,11 +134,11 @@ pub fn run_checkpoint(ctx: &ServerContext) -> Result<Option<CheckpointInfo>> {
 }
 
 /// `innodb_flush_log_at_trx_commit` 0 or 2: commits only wrote the redo log; sync it here.
-pub(crate) fn flush_redo_once_a_second(ctx: &ServerContext) {
-    let Some(redo) = ctx.pipeline.redo() else {
+pub(crate) fn flush_redo_once_a_second(ctx: &dyn CheckpointHost) {
+    let Some(redo) = ctx.pipeline().redo() else {
         return;
     };
-    if ctx.vars.global_u64("innodb_flush_log_at_trx_commit") == 1 {
+    if ctx.vars().global_u64("innodb_flush_log_at_trx_commit") == 1 {
         return;
     }
     if let Err(p) = redo.sync() {
@@ -142,29 +154,29 @@ fn now_secs() -> u64 {
 
 /// Checkpoint every `checkpoint_interval_seconds`, or sooner once `checkpoint_log_bytes` of
 /// binlog were written since the last one.
-pub fn spawn(ctx: Arc<ServerContext>) {
+pub fn spawn(ctx: Arc<dyn CheckpointHost>) {
     let spawned = std::thread::Builder::new()
         .name("checkpointer".into())
         .spawn(move || {
             let mut last = Instant::now();
-            let mut bytes_at_last = ctx.pipeline.stats.binlog_bytes.load(Relaxed);
+            let mut bytes_at_last = ctx.pipeline().stats.binlog_bytes.load(Relaxed);
             let mut last_flush = Instant::now();
             loop {
                 std::thread::sleep(Duration::from_millis(100));
                 if last_flush.elapsed() >= Duration::from_secs(1) {
-                    flush_redo_once_a_second(&ctx);
+                    flush_redo_once_a_second(ctx.as_ref());
                     last_flush = Instant::now();
                 }
                 let interval =
-                    Duration::from_secs(ctx.vars.global_u64("checkpoint_interval_seconds"));
-                let volume = ctx.vars.global_u64("checkpoint_log_bytes");
-                let written = ctx.pipeline.stats.binlog_bytes.load(Relaxed) - bytes_at_last;
+                    Duration::from_secs(ctx.vars().global_u64("checkpoint_interval_seconds"));
+                let volume = ctx.vars().global_u64("checkpoint_log_bytes");
+                let written = ctx.pipeline().stats.binlog_bytes.load(Relaxed) - bytes_at_last;
                 if written == 0 || (last.elapsed() < interval && written < volume) {
                     continue;
                 }
                 bytes_at_last += written;
                 last = Instant::now();
-                match run_checkpoint(&ctx) {
+                match run_checkpoint(ctx.as_ref()) {
                     Ok(Some(info)) => {
                         tracing::debug!("checkpoint {} written: {} rows", info.file, info.rows)
                     }

@@ -180,6 +180,14 @@
 //! leader, before any member is committed or completed, so every path above is the same for
 //! all of them. `failure_tests` runs every device operation of every path failing in turn,
 //! and restarts after each, comparing what clients were told with what is replayed.
+//!
+//! # Layers
+//!
+//! The log sits below the session and SQL layers and imports neither. What it needs of them
+//! are interfaces they implement: recovery re-runs logged DDL through
+//! [`recovery::DdlReplay`] (`crate::sql::SqlDdlReplay`), and the checkpointer reads the
+//! pipeline, the engine and the variables through [`checkpointer::CheckpointHost`]
+//! (`crate::session::ServerContext`).
 
 pub mod binlog;
 pub mod binlog_reader;

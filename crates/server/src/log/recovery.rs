@@ -31,7 +31,6 @@ use super::gtid::GtidState;
 use super::redo::{Lsn, RedoLog, RedoRecord};
 use super::rowimage::row_from_bin;
 use crate::error::{Error, Result};
-use crate::session::{ServerContext, SessionState};
 use crate::storage::{Engine, TableDef};
 use crate::types::Value;
 use cohort_binlog::{
@@ -90,7 +89,11 @@ pub(super) struct Start {
 }
 
 /// Load the latest checkpoint and replay the binlog after it.
-pub fn recover_one_log(dir: &dyn LogDir, basename: &str) -> Result<(Arc<Engine>, RecoveryReport)> {
+pub fn recover_one_log(
+    dir: &dyn LogDir,
+    basename: &str,
+    ddl: &dyn DdlReplay,
+) -> Result<(Arc<Engine>, RecoveryReport)> {
     let mut report = RecoveryReport {
         next_gtid_seq: 1,
         ..RecoveryReport::default()
@@ -125,7 +128,7 @@ pub fn recover_one_log(dir: &dyn LogDir, basename: &str) -> Result<(Arc<Engine>,
             },
         ),
     };
-    let replayer = Replayer::new(&engine, start.after_checkpoint);
+    let replayer = Replayer::new(&engine, start.after_checkpoint, ddl);
     scan_binlog(dir, basename, &start, &mut report, &mut |item| match item {
         BinlogItem::Transaction { changes, .. } => replayer.apply_transaction(changes),
         BinlogItem::Ddl { db, sql, .. } => replayer.apply_ddl(db, sql),
@@ -363,26 +366,32 @@ pub(super) fn untrusted(msg: String) -> Error {
     )
 }
 
+/// Re-runs a logged DDL statement (a binlog Query event or a redo DDL record) against the
+/// engine being recovered. The log knows rows, not SQL: the SQL layer implements this
+/// (`crate::sql::SqlDdlReplay`) and the server hands it to recovery.
+pub trait DdlReplay {
+    /// Execute `sql` with `db` as the default database (empty: none) on `engine`.
+    fn replay_ddl(&self, engine: &Arc<Engine>, db: &str, sql: &str) -> Result<()>;
+}
+
 /// Applies replayed transactions and DDL to the engine.
-pub(super) struct Replayer {
+pub(super) struct Replayer<'a> {
     engine: Arc<Engine>,
     /// Replaying after a checkpoint: effects already in the snapshot are expected.
     after_checkpoint: bool,
-    /// A private context for re-running DDL (no logging, no accounts).
-    ctx: ServerContext,
+    ddl: &'a dyn DdlReplay,
 }
 
-impl Replayer {
-    pub(super) fn new(engine: &Arc<Engine>, after_checkpoint: bool) -> Replayer {
-        let ctx = ServerContext::new(
-            engine.clone(),
-            crate::vars::SystemVariables::new(),
-            crate::accounts::Accounts::in_memory(""),
-        );
+impl<'a> Replayer<'a> {
+    pub(super) fn new(
+        engine: &Arc<Engine>,
+        after_checkpoint: bool,
+        ddl: &'a dyn DdlReplay,
+    ) -> Replayer<'a> {
         Replayer {
             engine: engine.clone(),
             after_checkpoint,
-            ctx,
+            ddl,
         }
     }
 
@@ -427,9 +436,7 @@ impl Replayer {
     }
 
     pub(super) fn apply_ddl(&self, db: &str, sql: &str) -> Result<()> {
-        let db = (!db.is_empty()).then(|| db.to_string());
-        let mut sess = SessionState::new(0, "root", "%", db);
-        match crate::sql::execute_text(&self.ctx, &mut sess, sql) {
+        match self.ddl.replay_ddl(&self.engine, db, sql) {
             Ok(_) => Ok(()),
             Err(e) if self.after_checkpoint && already_applied(e.code()) => Ok(()),
             Err(e) => Err(untrusted(format!(
@@ -445,6 +452,7 @@ pub fn recover_redo_only(
     dir: Arc<dyn LogDir>,
     segment_size: u64,
     sync_delay: Arc<std::sync::atomic::AtomicU64>,
+    ddl: &dyn DdlReplay,
 ) -> Result<(Arc<Engine>, Arc<RedoLog>, RecoveryReport)> {
     let mut report = RecoveryReport::default();
     let (engine, start, after_checkpoint) = match read_latest_checkpoint(dir.as_ref())
@@ -459,7 +467,7 @@ pub fn recover_redo_only(
     let (redo, scan) =
         RedoLog::open(dir, segment_size, sync_delay).map_err(|e| untrusted(e.to_string()))?;
     note_redo_cut(&scan, &mut report);
-    let replayer = Replayer::new(&engine, after_checkpoint);
+    let replayer = Replayer::new(&engine, after_checkpoint, ddl);
     let start = Lsn(start.max(scan.first_lsn.0));
     let records = redo
         .records_from(start)

@@ -34,7 +34,7 @@
 use super::checkpoint::read_latest_checkpoint;
 use super::device::LogDir;
 use super::recovery::{
-    note_redo_cut, scan_binlog, untrusted, BinlogItem, RecoveryReport, Replayer, Start,
+    note_redo_cut, scan_binlog, untrusted, BinlogItem, DdlReplay, RecoveryReport, Replayer, Start,
 };
 use super::redo::{Lsn, RedoLog, RedoRecord};
 use crate::error::Result;
@@ -207,6 +207,7 @@ pub fn recover_classic(
     basename: &str,
     segment_size: u64,
     sync_delay: Arc<AtomicU64>,
+    ddl: &dyn DdlReplay,
 ) -> Result<(Arc<Engine>, Arc<RedoLog>, RecoveryReport)> {
     let mut report = RecoveryReport {
         next_gtid_seq: 1,
@@ -225,7 +226,7 @@ pub fn recover_classic(
         )));
     }
     let outcomes = redo_outcomes(&redo, from)?;
-    let replayer = Replayer::new(&start.engine, start.binlog.after_checkpoint);
+    let replayer = Replayer::new(&start.engine, start.binlog.after_checkpoint, ddl);
     apply_redo(&redo, from, &replayer, &outcomes, &binlog, &mut report)?;
     report.binlog_without_prepare = binlog.difference(&outcomes.prepared).count() as u64;
     if report.binlog_without_prepare > 0 {

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 /// A server context whose binlog lives in `dir`, recovered from what `dir` holds.
 pub(crate) fn context_on(dir: &SimDir) -> ServerContext {
-    let (engine, report) = recover_one_log(dir, "binlog").unwrap();
+    let (engine, report) = recover_one_log(dir, "binlog", &sql::SqlDdlReplay::default()).unwrap();
     let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
     let binlog = BinlogFiles::open(logdir, "binlog", 1, report.gtids.clone()).unwrap();
     let pipeline = Arc::new(CommitPipeline::one_log(
@@ -94,7 +94,7 @@ fn torn_tail_is_cut_and_reported() {
     run(&ctx, &mut s, "SET GLOBAL sync_binlog = 0").unwrap();
     run(&ctx, &mut s, "INSERT INTO d.t VALUES (2, 'b')").unwrap();
     let img = dir.crash_image_with_tail("binlog.000001", 40);
-    let (_, report) = recover_one_log(&img, "binlog").unwrap();
+    let (_, report) = recover_one_log(&img, "binlog", &sql::SqlDdlReplay::default()).unwrap();
     assert_eq!(report.transactions, 1);
     assert_eq!(report.notes.len(), 1, "the cut is reported");
     // The cut file now ends at the last complete transaction and decodes cleanly.
@@ -265,8 +265,13 @@ fn recovery_starts_from_the_checkpoint_and_replays_what_follows() {
 pub(super) fn redo_context_on(dir: &SimDir) -> ServerContext {
     let logdir: Arc<dyn LogDir> = Arc::new(dir.clone());
     let delay = Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let (engine, redo, _) =
-        super::recovery::recover_redo_only(logdir.clone(), 1 << 20, delay.clone()).unwrap();
+    let (engine, redo, _) = super::recovery::recover_redo_only(
+        logdir.clone(),
+        1 << 20,
+        delay.clone(),
+        &sql::SqlDdlReplay::default(),
+    )
+    .unwrap();
     let pipeline = Arc::new(CommitPipeline::redo_only(
         engine.clone(),
         redo,
@@ -327,6 +332,7 @@ fn classic_context_with_segments(
         "binlog",
         segment_size,
         delay.clone(),
+        &sql::SqlDdlReplay::default(),
     )
     .unwrap();
     let binlog = BinlogFiles::open(logdir.clone(), "binlog", 1, Default::default()).unwrap();

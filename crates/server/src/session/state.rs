@@ -494,3 +494,18 @@ fn no_savepoint(name: &str) -> Error {
         format!("SAVEPOINT {name} does not exist"),
     )
 }
+
+impl crate::log::checkpointer::CheckpointHost for ServerContext {
+    fn pipeline(&self) -> &crate::log::CommitPipeline {
+        &self.pipeline
+    }
+    fn engine(&self) -> &Arc<Engine> {
+        &self.engine
+    }
+    fn vars(&self) -> &SystemVariables {
+        &self.vars
+    }
+    fn next_xid(&self) -> u64 {
+        self.next_xid.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}

@@ -56,11 +56,13 @@ mod expr;
 mod func;
 mod parse;
 mod plan;
+mod replay;
 
 #[cfg(test)]
 mod golden;
 
 pub use expr::convert::format_double;
+pub use replay::SqlDdlReplay;
 
 /// A value as text (what a system variable holds).
 pub fn value_text(v: &Value) -> String {

@@ -1,0 +1,37 @@
+//! Recovery's DDL replay: the SQL layer's side of [`crate::log::recovery::DdlReplay`].
+//!
+//! Recovery re-runs every DDL statement it finds in the log after the checkpoint. It runs here
+//! as root in a private context over the engine being recovered: no logging (the statement is
+//! already in the log), no accounts, default system variables.
+
+use crate::error::Result;
+use crate::log::recovery::DdlReplay;
+use crate::session::{ServerContext, SessionState};
+use crate::storage::Engine;
+use std::sync::{Arc, OnceLock};
+
+/// Re-runs logged DDL through [`crate::sql::execute_text`].
+#[derive(Default)]
+pub struct SqlDdlReplay {
+    /// Made at the first statement, for the engine recovery builds (one per recovery).
+    ctx: OnceLock<ServerContext>,
+}
+
+impl DdlReplay for SqlDdlReplay {
+    fn replay_ddl(&self, engine: &Arc<Engine>, db: &str, sql: &str) -> Result<()> {
+        let ctx = self.ctx.get_or_init(|| {
+            ServerContext::new(
+                engine.clone(),
+                crate::vars::SystemVariables::new(),
+                crate::accounts::Accounts::in_memory(""),
+            )
+        });
+        debug_assert!(
+            Arc::ptr_eq(&ctx.engine, engine),
+            "one replayer per recovery"
+        );
+        let db = (!db.is_empty()).then(|| db.to_string());
+        let mut sess = SessionState::new(0, "root", "%", db);
+        super::execute_text(ctx, &mut sess, sql).map(|_| ())
+    }
+}
