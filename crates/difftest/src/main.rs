@@ -16,7 +16,7 @@ mod ast;
 mod driver;
 mod gen;
 mod outcome;
-mod rng;
+use cohort_testkit::rng;
 mod schema;
 mod servers;
 mod shrink;

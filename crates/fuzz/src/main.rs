@@ -15,7 +15,7 @@ mod client;
 mod common;
 mod oracle;
 mod protocol;
-mod rng;
+use cohort_testkit::rng;
 mod server;
 mod shrink;
 mod sql;

@@ -1,10 +1,10 @@
-//! The fuzzers' only source of randomness: a small, self-contained PRNG.
+//! The seeded tools' only source of randomness: a small, self-contained PRNG.
 //!
-//! Reproducibility is the point of a seeded fuzzer, so the generator is defined here
+//! Reproducibility is the point of a seeded tool, so the generator is defined here
 //! (xoshiro256** seeded through SplitMix64) rather than taken from a crate whose streams may
 //! change between versions: the same seed gives the same cases on every machine and every
-//! build. [`Rng::derive`] gives independent streams (one per case, one per phase) so that a
-//! case can be regenerated from `(seed, case index)` alone.
+//! build. [`Rng::derive`] gives independent streams (one per case, schema, query or phase) so that
+//! a case can be regenerated from `(seed, index)` alone.
 
 /// xoshiro256** (Blackman and Vigna), seeded with SplitMix64.
 #[derive(Clone, Debug)]
