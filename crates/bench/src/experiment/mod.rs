@@ -110,7 +110,7 @@ fn select_variants(def: &ExperimentDef, a: &ExperimentArgs) -> Vec<defs::Variant
 
 /// The running executable when it is `cohort`; otherwise (e.g. `cohort-bench-dev`) a
 /// `cohort` binary beside it.
-fn default_cohort_bin() -> Result<PathBuf, String> {
+pub(crate) fn default_cohort_bin() -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("current executable: {e}"))?;
     if exe.file_stem().is_some_and(|s| s == "cohort") {
         return Ok(exe);
@@ -234,6 +234,7 @@ fn start(
                 flags,
                 netns,
                 keep_data: a.keep_data,
+                reuse_data: false,
             })?;
             Ok((s, setup))
         }
