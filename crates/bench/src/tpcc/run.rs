@@ -13,7 +13,7 @@
 //! some feature still runs the rest of the mix.
 
 use super::random::{CConstants, Tr};
-use super::txn::{Done, Kind, Terminal, TxnError};
+use super::txn::{take_counts, Done, Kind, Terminal, TxnError};
 use super::{Scale, DISTRICTS};
 use crate::conn::SyncClient;
 use crate::stats::Stats;
@@ -292,6 +292,13 @@ fn terminal_loop(
             let now = Instant::now();
             let in_window = now >= measure_start && now < end;
             let ks = kinds.entry(kind).or_default();
+            let n = take_counts();
+            if in_window {
+                ks.done.reads += n.reads;
+                ks.done.writes += n.writes;
+                ks.done.others += n.others;
+                ks.done.queries += n.reads + n.writes + n.others;
+            }
             match r {
                 Ok(done) => {
                     sh.txns.fetch_add(1, Ordering::Relaxed);

@@ -85,15 +85,61 @@ fn classify(sql: &str, e: ClientError) -> TxnError {
 
 type Rows = Vec<Vec<Option<String>>>;
 
+/// Statements sent by this thread (one terminal per thread): reads (result sets), writes
+/// (rows changed) and others, as the sysbench driver counts them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StmtCounts {
+    pub reads: u64,
+    pub writes: u64,
+    pub others: u64,
+}
+
+thread_local! {
+    static COUNTS: std::cell::Cell<StmtCounts> = const { std::cell::Cell::new(StmtCounts {
+        reads: 0,
+        writes: 0,
+        others: 0,
+    }) };
+}
+
+/// This thread's statement counts since the last call.
+pub fn take_counts() -> StmtCounts {
+    COUNTS.with(|c| c.replace(StmtCounts::default()))
+}
+
+fn count(f: impl FnOnce(&mut StmtCounts)) {
+    COUNTS.with(|c| {
+        let mut v = c.get();
+        f(&mut v);
+        c.set(v);
+    });
+}
+
 fn exec(c: &mut SyncClient, sql: &str) -> Result<u64, TxnError> {
     match c.execute(sql) {
-        Ok(Response::Ok { affected_rows, .. }) => Ok(affected_rows),
-        Ok(_) => Ok(0),
-        Err(e) => Err(classify(sql, e)),
+        Ok(Response::Ok { affected_rows, .. }) => {
+            count(|n| {
+                if affected_rows > 0 {
+                    n.writes += 1
+                } else {
+                    n.others += 1
+                }
+            });
+            Ok(affected_rows)
+        }
+        Ok(_) => {
+            count(|n| n.reads += 1);
+            Ok(0)
+        }
+        Err(e) => {
+            count(|n| n.others += 1);
+            Err(classify(sql, e))
+        }
     }
 }
 
 fn rows(c: &mut SyncClient, sql: &str) -> Result<Rows, TxnError> {
+    count(|n| n.reads += 1);
     c.query(sql).map_err(|e| classify(sql, e))
 }
 
