@@ -38,7 +38,11 @@ pub struct WorkloadArgs {
     #[arg(value_name = "WORKLOAD", required_unless_present = "workload_flag")]
     pub workload_pos: Option<String>,
     /// The workload, as a flag (`--workload tpcc`).
-    #[arg(long = "workload", id = "workload_flag", conflicts_with = "workload_pos")]
+    #[arg(
+        long = "workload",
+        id = "workload_flag",
+        conflicts_with = "workload_pos"
+    )]
     pub workload_flag: Option<String>,
     /// The workload's name (from WORKLOAD or --workload).
     #[arg(skip)]

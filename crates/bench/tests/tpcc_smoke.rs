@@ -50,17 +50,30 @@ fn tpcc_runs_and_stays_consistent_on_mariadb() {
         ..o
     };
     let r2 = tpcc::run_point(&o2, 4);
-    assert!(r2.fatal.is_none() && r2.check_ok == Some(true), "{}", tpcc::summary_text(&r2));
+    assert!(
+        r2.fatal.is_none() && r2.check_ok == Some(true),
+        "{}",
+        tpcc::summary_text(&r2)
+    );
 
     // A broken invariant is reported.
     let mut c = cohort_bench::conn::SyncClient::connect(&server.url).unwrap();
-    c.execute("UPDATE warehouse SET w_ytd = w_ytd + 1 WHERE w_id = 1").unwrap();
+    c.execute("UPDATE warehouse SET w_ytd = w_ytd + 1 WHERE w_id = 1")
+        .unwrap();
     c.execute("DELETE FROM order_line WHERE ol_d_id = 3 AND ol_number = 1 LIMIT 1")
         .unwrap();
     let rep = check::check(&mut c).unwrap();
     assert!(!rep.ok());
-    assert!(rep.violations.iter().any(|v| v.contains("w_ytd")), "{rep:?}");
-    assert!(rep.violations.iter().any(|v| v.contains("count(order_line)")), "{rep:?}");
+    assert!(
+        rep.violations.iter().any(|v| v.contains("w_ytd")),
+        "{rep:?}"
+    );
+    assert!(
+        rep.violations
+            .iter()
+            .any(|v| v.contains("count(order_line)")),
+        "{rep:?}"
+    );
     c.close();
     server.stop();
 }

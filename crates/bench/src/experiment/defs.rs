@@ -136,7 +136,9 @@ fn tpcc_section(title: &str, warehouses: u32, quick: bool, conns: &[usize]) -> S
     };
     section(
         &format!("TPC-C, {title}"),
-        &format!("{warehouses} warehouse(s), {items} items; NOPM and the latency of all transactions."),
+        &format!(
+            "{warehouses} warehouse(s), {items} items; NOPM and the latency of all transactions."
+        ),
         "tpcc",
         opts(warehouses, items),
         conns,

@@ -169,10 +169,14 @@ pub fn start_cohort(l: &CohortLaunch<'_>) -> Result<Server, String> {
     let log = l.datadir.with_extension("log");
     // After a crash the log goes on, so that it shows both lives of the server.
     let logf = if l.reuse_data {
-        std::fs::OpenOptions::new().create(true).append(true).open(&log)
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
     } else {
         std::fs::File::create(&log)
-    }.map_err(|e| format!("{}: {e}", log.display()))?;
+    }
+    .map_err(|e| format!("{}: {e}", log.display()))?;
     let host = l
         .netns
         .map(|n| n.server_addr.clone())

@@ -271,11 +271,18 @@ pub fn key_counters(section: &Section) -> Vec<(String, usize, String)> {
 /// TPC-C points: NOPM, the per-transaction counts and latencies, refused statements and
 /// the consistency check.
 fn tpcc_table(s: &mut String, section: &Section) {
-    let points: Vec<&RunResult> = section.results.iter().filter(|r| r.tpcc.is_some()).collect();
+    let points: Vec<&RunResult> = section
+        .results
+        .iter()
+        .filter(|r| r.tpcc.is_some())
+        .collect();
     if points.is_empty() {
         return;
     }
-    let _ = writeln!(s, "TPC-C per transaction (count, p50 / p95 / p99 ms, retries, refused with 1235):\n");
+    let _ = writeln!(
+        s,
+        "TPC-C per transaction (count, p50 / p95 / p99 ms, retries, refused with 1235):\n"
+    );
     let _ = writeln!(
         s,
         "| variant | connections | NOPM | new_order | payment | order_status | delivery | stock_level | consistency |\n|---|---:|---:|---|---|---|---|---|---|"
@@ -311,7 +318,12 @@ fn tpcc_table(s: &mut String, section: &Section) {
     for r in &section.results {
         let Some(t) = &r.tpcc else { continue };
         if !t.unsupported.is_empty() {
-            let _ = writeln!(s, "Statements `{}` refused with 1235 at {} connections:\n", cell(&r.label), r.connections);
+            let _ = writeln!(
+                s,
+                "Statements `{}` refused with 1235 at {} connections:\n",
+                cell(&r.label),
+                r.connections
+            );
             for (sql, n) in &t.unsupported {
                 let _ = writeln!(s, "- {n} × `{}`", sql.replace('`', "'"));
             }

@@ -184,9 +184,12 @@ pub fn chart_specs() -> Vec<(&'static str, &'static str, &'static str, Metric)> 
         ("server-cpu", "Server CPU", "% of one CPU", |r| {
             r.server_cpu.as_ref().map(|c| c.cpu_pct)
         }),
-        ("server-cpu-per-txn", "Server CPU per transaction", "µs", |r| {
-            r.server_us_per_txn
-        }),
+        (
+            "server-cpu-per-txn",
+            "Server CPU per transaction",
+            "µs",
+            |r| r.server_us_per_txn,
+        ),
         ("client-cpu", "Client CPU per transaction", "µs", |r| {
             Some(r.client_cpu.us_per_txn)
         }),

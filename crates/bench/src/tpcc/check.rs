@@ -61,14 +61,11 @@ fn int(v: &Option<String>) -> Option<i64> {
 
 /// Decimal text in cents (the YTD columns have two decimals).
 fn cents(v: &Option<String>) -> Option<i64> {
-    v.as_deref()
-        .and_then(|s| super::random::parse_fixed(s, 2))
+    v.as_deref().and_then(|s| super::random::parse_fixed(s, 2))
 }
 
 /// Rows `(a, b, values…)` keyed by their first two integer columns.
-fn by_district(
-    rows: Vec<Vec<Option<String>>>,
-) -> BTreeMap<Key, Vec<Option<String>>> {
+fn by_district(rows: Vec<Vec<Option<String>>>) -> BTreeMap<Key, Vec<Option<String>>> {
     rows.into_iter()
         .filter_map(|r| Some(((int(r.first()?)?, int(r.get(1)?)?), r[2..].to_vec())))
         .collect()
@@ -83,13 +80,11 @@ pub fn check(c: &mut SyncClient) -> Result<CheckReport, String> {
         .into_iter()
         .filter_map(|r| Some((int(&r[0])?, cents(&r[1]))))
         .collect();
-    let d: BTreeMap<i64, Option<i64>> = q(
-        c,
-        "SELECT d_w_id, SUM(d_ytd) FROM district GROUP BY d_w_id",
-    )?
-    .into_iter()
-    .filter_map(|r| Some((int(&r[0])?, cents(&r[1]))))
-    .collect();
+    let d: BTreeMap<i64, Option<i64>> =
+        q(c, "SELECT d_w_id, SUM(d_ytd) FROM district GROUP BY d_w_id")?
+            .into_iter()
+            .filter_map(|r| Some((int(&r[0])?, cents(&r[1]))))
+            .collect();
     let mut bad = Vec::new();
     for (wid, ytd) in &w {
         let sum = d.get(wid).copied().flatten();
@@ -102,10 +97,7 @@ pub fn check(c: &mut SyncClient) -> Result<CheckReport, String> {
     rep.condition(1, "W_YTD = sum(D_YTD)", w.len(), bad);
 
     // 2 and 3: district, orders and new_order aggregates.
-    let next = by_district(q(
-        c,
-        "SELECT d_w_id, d_id, d_next_o_id FROM district",
-    )?);
+    let next = by_district(q(c, "SELECT d_w_id, d_id, d_next_o_id FROM district")?);
     let orders = by_district(q(
         c,
         "SELECT o_w_id, o_d_id, MAX(o_id), SUM(o_ol_cnt) FROM orders GROUP BY o_w_id, o_d_id",
@@ -159,10 +151,8 @@ pub fn check(c: &mut SyncClient) -> Result<CheckReport, String> {
             .push("no warehouse or district rows: is the database loaded?".into());
     }
     if n != w.len() * DISTRICTS as usize {
-        rep.violations.push(format!(
-            "{n} districts for {} warehouses",
-            w.len()
-        ));
+        rep.violations
+            .push(format!("{n} districts for {} warehouses", w.len()));
     }
     Ok(rep)
 }
@@ -170,10 +160,7 @@ pub fn check(c: &mut SyncClient) -> Result<CheckReport, String> {
 /// Durability after a crash: every acknowledged New-Order is still there. `acked[i]` is
 /// the highest acknowledged O_ID of district `(i / 10 + 1, i % 10 + 1)`.
 pub fn check_acked(c: &mut SyncClient, acked: &[u32], rep: &mut CheckReport) -> Result<(), String> {
-    let next = by_district(q(
-        c,
-        "SELECT d_w_id, d_id, d_next_o_id FROM district",
-    )?);
+    let next = by_district(q(c, "SELECT d_w_id, d_id, d_next_o_id FROM district")?);
     let mut bad = Vec::new();
     let mut with_acks = 0;
     for (i, &a) in acked.iter().enumerate() {
@@ -181,7 +168,10 @@ pub fn check_acked(c: &mut SyncClient, acked: &[u32], rep: &mut CheckReport) -> 
             continue;
         }
         with_acks += 1;
-        let key = (i as i64 / i64::from(DISTRICTS) + 1, i as i64 % i64::from(DISTRICTS) + 1);
+        let key = (
+            i as i64 / i64::from(DISTRICTS) + 1,
+            i as i64 % i64::from(DISTRICTS) + 1,
+        );
         let last = next.get(&key).and_then(|v| int(&v[0])).map(|n| n - 1);
         if last.is_none_or(|l| l < i64::from(a)) {
             bad.push(format!(

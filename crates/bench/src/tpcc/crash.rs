@@ -28,7 +28,12 @@ fn free_port() -> Result<u16, String> {
         .map_err(|e| format!("local_addr: {e}"))
 }
 
-fn launch(bin: &std::path::Path, port: u16, datadir: PathBuf, reuse: bool) -> Result<Server, String> {
+fn launch(
+    bin: &std::path::Path,
+    port: u16,
+    datadir: PathBuf,
+    reuse: bool,
+) -> Result<Server, String> {
     servers::start_cohort(&CohortLaunch {
         bin,
         port,
@@ -48,8 +53,7 @@ pub fn main(o: &TpccOptions, a: &RunArgs, kill_after: Duration) -> Result<ExitCo
         None => crate::experiment::default_cohort_bin()?,
     };
     let port = free_port()?;
-    let datadir =
-        std::env::temp_dir().join(format!("cohort-tpcc-crash-{}", std::process::id()));
+    let datadir = std::env::temp_dir().join(format!("cohort-tpcc-crash-{}", std::process::id()));
     let mut server = launch(&bin, port, datadir.clone(), false)?;
     let mut o = o.clone();
     o.url = server.url.clone();

@@ -270,9 +270,7 @@ fn orders(c: &mut SyncClient, w: u32, scale: Scale, r: &mut Tr) -> Result<(), St
                     "NULL".into()
                 };
                 let cnt = r.int(5, 15);
-                b.row(&format!(
-                    "({o},{d},{w},{cid},'{entry}',{carrier},{cnt},1)"
-                ))?;
+                b.row(&format!("({o},{d},{w},{cid},'{entry}',{carrier},{cnt},1)"))?;
                 lines.push((o, d, cnt));
             }
         }

@@ -127,7 +127,11 @@ impl TpccOptions {
         Ok(TpccOptions {
             url: w.url()?,
             warehouses: w.warehouses.max(1),
-            scale: if w.test_scale { Scale::TEST } else { Scale::FULL },
+            scale: if w.test_scale {
+                Scale::TEST
+            } else {
+                Scale::FULL
+            },
             split_joins: w.split_joins,
             duration: Duration::from_secs_f64(a.load.time.max(0.1)),
             warmup: Duration::from_secs_f64(a.load.warmup.max(0.0)),
@@ -337,11 +341,7 @@ fn to_result(o: &TpccOptions, cfg: &run::RunConfig, out: &run::RunOutcome) -> Ru
             count: s.done.txns,
             per_min: s.done.txns as f64 * 60.0 / secs,
             rolled_back: s.rolled_back,
-            retries: s
-                .retries
-                .iter()
-                .map(|(c, n)| (c.to_string(), *n))
-                .collect(),
+            retries: s.retries.iter().map(|(c, n)| (c.to_string(), *n)).collect(),
             unsupported: s.unsupported,
             latency_ms: s.done.latency(),
         });
@@ -390,11 +390,23 @@ pub fn summary_text(r: &RunResult) -> String {
             "TPC-C: {} warehouse(s), {} connections, {:.0} s",
             t.warehouses, r.connections, r.time_s
         );
-        let _ = writeln!(s, "    NOPM (new-orders committed per minute): {:.0}", t.nopm);
+        let _ = writeln!(
+            s,
+            "    NOPM (new-orders committed per minute): {:.0}",
+            t.nopm
+        );
         let _ = writeln!(
             s,
             "    {:<13} {:>9} {:>10} {:>8} {:>9} {:>11} {:>8} {:>8} {:>8}",
-            "transaction", "count", "per min", "rollbk", "retries", "unsupported", "p50 ms", "p95 ms", "p99 ms"
+            "transaction",
+            "count",
+            "per min",
+            "rollbk",
+            "retries",
+            "unsupported",
+            "p50 ms",
+            "p95 ms",
+            "p99 ms"
         );
         for k in &t.kinds {
             let _ = writeln!(

@@ -37,7 +37,12 @@ impl CConstants {
         let c_last = loop {
             let delta = rng.int(65, 119);
             if delta != 96 && delta != 112 {
-                break (C_LAST_LOAD + delta) % (A_LAST + 1);
+                // Above or below the load's constant, whichever stays in [0, 255].
+                break if C_LAST_LOAD + delta <= A_LAST {
+                    C_LAST_LOAD + delta
+                } else {
+                    C_LAST_LOAD - delta
+                };
             }
         };
         CConstants {

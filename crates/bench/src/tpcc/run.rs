@@ -117,7 +117,10 @@ pub fn shape(sql: &str) -> String {
             out.push('?');
             prev_word = false;
         } else if c.is_ascii_digit() && !prev_word {
-            while chars.peek().is_some_and(|d| d.is_ascii_digit() || *d == '.') {
+            while chars
+                .peek()
+                .is_some_and(|d| d.is_ascii_digit() || *d == '.')
+            {
                 chars.next();
             }
             out.push('?');
@@ -190,7 +193,10 @@ pub fn run(cfg: &RunConfig, on_window: &mut dyn FnMut(bool)) -> RunOutcome {
             Ok(h) => handles.push(h),
             Err(e) => {
                 shared.stop.store(true, Ordering::SeqCst);
-                set_once(&shared.fatal, format!("cannot start a terminal thread: {e}"));
+                set_once(
+                    &shared.fatal,
+                    format!("cannot start a terminal thread: {e}"),
+                );
                 break;
             }
         }
@@ -254,14 +260,20 @@ fn coordinate(
                     now.duration_since(start).as_secs_f64(),
                     (no - last_no) as f64 * 60.0,
                     (tx - last_tx) as f64,
-                    if now < measure_start { " (warm-up)" } else { "" }
+                    if now < measure_start {
+                        " (warm-up)"
+                    } else {
+                        ""
+                    }
                 );
                 let _ = std::io::stdout().flush();
             }
             (last_no, last_tx) = (no, tx);
             next += Duration::from_secs(1);
         }
-        let wake = next.min(end).min(if measuring { end } else { measure_start });
+        let wake = next
+            .min(end)
+            .min(if measuring { end } else { measure_start });
         std::thread::sleep(
             wake.saturating_duration_since(Instant::now())
                 .min(Duration::from_millis(100)),
@@ -281,8 +293,10 @@ fn terminal_loop(
     end: Instant,
     expect_crash: bool,
 ) -> BTreeMap<Kind, KindStats> {
-    let mut kinds: BTreeMap<Kind, KindStats> =
-        Kind::ALL.iter().map(|k| (*k, KindStats::default())).collect();
+    let mut kinds: BTreeMap<Kind, KindStats> = Kind::ALL
+        .iter()
+        .map(|k| (*k, KindStats::default()))
+        .collect();
     'txns: while !sh.stop.load(Ordering::Relaxed) && Instant::now() < end {
         let kind = t.next_kind();
         let inputs = t.inputs(kind);
@@ -386,9 +400,14 @@ mod tests {
     #[test]
     fn shapes_drop_literals() {
         assert_eq!(
-            shape("SELECT c_id FROM customer WHERE c_w_id = 12 AND c_last = 'BARBAR' AND x1 = 2.50"),
+            shape(
+                "SELECT c_id FROM customer WHERE c_w_id = 12 AND c_last = 'BARBAR' AND x1 = 2.50"
+            ),
             "SELECT c_id FROM customer WHERE c_w_id = ? AND c_last = ? AND x1 = ?"
         );
-        assert_eq!(shape("SELECT s_dist_05 FROM stock"), "SELECT s_dist_05 FROM stock");
+        assert_eq!(
+            shape("SELECT s_dist_05 FROM stock"),
+            "SELECT s_dist_05 FROM stock"
+        );
     }
 }

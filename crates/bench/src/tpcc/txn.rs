@@ -232,7 +232,10 @@ pub enum Inputs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Done {
     /// A New-Order committed order `o_id` in district `d_id`.
-    NewOrder { d_id: u32, o_id: u32 },
+    NewOrder {
+        d_id: u32,
+        o_id: u32,
+    },
     /// A New-Order rolled back on its unused item (clause 2.4.2.3).
     RolledBack,
     Other,
@@ -260,7 +263,12 @@ impl Terminal {
         if self.rng.int(1, 100) <= 60 {
             // Only names of loaded customers can be found in a scaled-down database.
             let top = (self.scale.customers.min(1000)).max(1) - 1;
-            CustomerKey::Last(last_name(self.rng.nurand(A_LAST, self.consts.c_last, 0, top)))
+            CustomerKey::Last(last_name(self.rng.nurand(
+                A_LAST,
+                self.consts.c_last,
+                0,
+                top,
+            )))
         } else {
             CustomerKey::Id(self.c_id())
         }
@@ -293,12 +301,9 @@ impl Terminal {
                 let rollback = self.rng.int(1, 100) == 1;
                 let mut lines: Vec<Line> = (0..n)
                     .map(|_| {
-                        let i_id = self.rng.nurand(
-                            A_OL_I_ID,
-                            self.consts.ol_i_id,
-                            1,
-                            self.scale.items,
-                        );
+                        let i_id =
+                            self.rng
+                                .nurand(A_OL_I_ID, self.consts.ol_i_id, 1, self.scale.items);
                         let supply_w_id = if self.rng.int(1, 100) == 1 {
                             self.other_warehouse()
                         } else {
@@ -311,14 +316,14 @@ impl Terminal {
                         }
                     })
                     .collect();
+                // Lock stock rows in one global order (see the module doc).
+                lines.sort_by_key(|l| (l.supply_w_id, l.i_id));
+                // The unused item is the last one processed (clause 2.4.1.5).
                 if rollback {
                     if let Some(l) = lines.last_mut() {
                         l.i_id = self.scale.items + 1;
                     }
                 }
-                // Lock stock rows in one global order (see the module doc); the unused
-                // item stays last either way since it is the largest id.
-                lines.sort_by_key(|l| (l.supply_w_id, l.i_id));
                 Inputs::NewOrder {
                     d_id,
                     c_id,
@@ -508,8 +513,8 @@ impl Terminal {
             )?;
         }
         // The total the terminal would display: sum × (1 − discount) × (1 + w_tax + d_tax).
-        let _total = total_cents * (10_000 - c_discount) / 10_000 * (10_000 + w_tax + d_tax)
-            / 10_000;
+        let _total =
+            total_cents * (10_000 - c_discount) / 10_000 * (10_000 + w_tax + d_tax) / 10_000;
         Ok(Done::NewOrder { d_id, o_id })
     }
 
@@ -728,9 +733,7 @@ impl Terminal {
     /// Clause 2.8.2.2: distinct items of the district's last 20 orders below the threshold.
     fn stock_level(&self, c: &mut SyncClient, threshold: u32) -> Result<u64, TxnError> {
         let (w_id, d_id) = (self.w_id, self.d_id);
-        let q = format!(
-            "SELECT d_next_o_id FROM district WHERE d_w_id = {w_id} AND d_id = {d_id}"
-        );
+        let q = format!("SELECT d_next_o_id FROM district WHERE d_w_id = {w_id} AND d_id = {d_id}");
         let r = one_row(c, &q)?;
         let next = int_col(&r, 0, &q)?;
         let lo = next - 20;
