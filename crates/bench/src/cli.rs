@@ -20,7 +20,7 @@ pub enum BenchCommand {
     /// Create and load a workload's tables (like `sysbench … prepare`).
     Prepare(PrepareArgs),
     /// Run a workload, optionally over several connection counts.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Drop a workload's tables (like `sysbench … cleanup`).
     Cleanup(PrepareArgs),
     /// Run one of the experiments against Cohort variants (and MariaDB) and write a report.

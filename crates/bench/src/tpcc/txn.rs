@@ -154,7 +154,7 @@ fn one_row(c: &mut SyncClient, sql: &str) -> Result<Vec<Option<String>>, TxnErro
     }
 }
 
-fn col<'a>(row: &'a [Option<String>], i: usize) -> &'a str {
+fn col(row: &[Option<String>], i: usize) -> &str {
     row.get(i).and_then(|v| v.as_deref()).unwrap_or("")
 }
 
@@ -262,7 +262,7 @@ impl Terminal {
     fn customer_key(&mut self) -> CustomerKey {
         if self.rng.int(1, 100) <= 60 {
             // Only names of loaded customers can be found in a scaled-down database.
-            let top = (self.scale.customers.min(1000)).max(1) - 1;
+            let top = self.scale.customers.clamp(1, 1000) - 1;
             CustomerKey::Last(last_name(self.rng.nurand(
                 A_LAST,
                 self.consts.c_last,
