@@ -29,6 +29,7 @@ fn tpcc_runs_and_stays_consistent_on_mariadb() {
         seed: 42,
         progress: false,
         server_pid: server.pid,
+        server_status: true,
         label: "mariadb".into(),
     };
     let r = tpcc::run_point(&o, 8);

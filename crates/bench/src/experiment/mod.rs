@@ -540,6 +540,7 @@ fn run_tpcc_section(
         seed: 0x7ACC,
         progress: false,
         server_pid: server.pid,
+        server_status: true,
         label: v.name.clone(),
     };
     let mut out = Vec::new();

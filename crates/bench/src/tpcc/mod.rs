@@ -118,6 +118,8 @@ pub struct TpccOptions {
     pub seed: u64,
     pub progress: bool,
     pub server_pid: Option<u32>,
+    /// Read `SHOW GLOBAL STATUS` before and after.
+    pub server_status: bool,
     pub label: String,
 }
 
@@ -146,6 +148,7 @@ impl TpccOptions {
             progress: a.load.report_interval > 0.0
                 && (a.load.progress || std::io::IsTerminal::is_terminal(&std::io::stdout())),
             server_pid: a.load.server_pid,
+            server_status: !a.load.no_server_status,
             label: a.label.clone(),
         })
     }
@@ -262,7 +265,7 @@ pub fn run_point(o: &TpccOptions, connections: usize) -> RunResult {
 
 /// Runs `cfg` with the server probed over the measurement window.
 pub fn measure(o: &TpccOptions, cfg: &run::RunConfig) -> (RunResult, run::RunOutcome) {
-    let mut probe = ServerProbe::new(&o.url, o.server_pid, true);
+    let mut probe = ServerProbe::new(&o.url, o.server_pid, o.server_status);
     let pid = probe.pid;
     let mut samples = (None, None);
     let mut cpu = (None, None);
