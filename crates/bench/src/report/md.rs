@@ -16,6 +16,14 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 
 /// Status word of a point.
 pub fn status(r: &RunResult) -> String {
+    let refused = r
+        .tpcc
+        .as_ref()
+        .map(|t| t.kinds.iter().map(|k| k.unsupported).sum::<u64>())
+        .unwrap_or(0);
+    if refused > 0 && r.fatal.is_none() && r.check_ok != Some(false) {
+        return format!("partial: {refused} transactions refused with 1235, check passed");
+    }
     match (&r.fatal, r.check_ok) {
         (Some(f), _) => format!("failed: {f}"),
         (None, Some(false)) => format!("check failed: {}", r.check.clone().unwrap_or_default()),

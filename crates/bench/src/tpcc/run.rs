@@ -69,7 +69,7 @@ impl KindStats {
 #[derive(Debug, Default)]
 pub struct RunOutcome {
     pub kinds: BTreeMap<Kind, KindStats>,
-    /// Refused statements (literals replaced by `?`) and how often.
+    /// Refused statements (literals replaced by `?`) and how often, inside the window.
     pub unsupported: BTreeMap<String, u64>,
     pub elapsed: Duration,
     pub fatal: Option<String>,
@@ -343,8 +343,8 @@ fn terminal_loop(
                 Err(TxnError::Unsupported(sql)) => {
                     if in_window {
                         ks.unsupported += 1;
+                        *lock(&sh.unsupported).entry(shape(&sql)).or_insert(0) += 1;
                     }
-                    *lock(&sh.unsupported).entry(shape(&sql)).or_insert(0) += 1;
                     if !rollback(&mut c, sh, expect_crash) {
                         break 'txns;
                     }
