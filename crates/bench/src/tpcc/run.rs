@@ -362,9 +362,7 @@ fn terminal_loop(
             }
         }
     }
-    if !sh.stop.load(Ordering::Relaxed) || !expect_crash {
-        c.close();
-    }
+    c.close();
     kinds
 }
 
