@@ -41,6 +41,7 @@ pub struct WorkloadArgs {
     #[arg(
         long = "workload",
         id = "workload_flag",
+        value_name = "WORKLOAD",
         conflicts_with = "workload_pos"
     )]
     pub workload_flag: Option<String>,
