@@ -20,7 +20,7 @@ pub enum BenchCommand {
     /// Create and load a workload's tables (like `sysbench … prepare`).
     Prepare(PrepareArgs),
     /// Run a workload, optionally over several connection counts.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Drop a workload's tables (like `sysbench … cleanup`).
     Cleanup(PrepareArgs),
     /// Run one of the experiments against Cohort variants (and MariaDB) and write a report.
@@ -33,7 +33,20 @@ pub enum BenchCommand {
 #[derive(Args, Debug, Clone)]
 pub struct WorkloadArgs {
     /// Workload: oltp_point_select, oltp_read_only, oltp_read_write, oltp_write_only,
-    /// oltp_update_index, oltp_update_non_index, oltp_insert, oltp_delete, replace, bank.
+    /// oltp_update_index, oltp_update_non_index, oltp_insert, oltp_delete, replace, bank,
+    /// tpcc.
+    #[arg(value_name = "WORKLOAD", required_unless_present = "workload_flag")]
+    pub workload_pos: Option<String>,
+    /// The workload, as a flag (`--workload tpcc`).
+    #[arg(
+        long = "workload",
+        id = "workload_flag",
+        value_name = "WORKLOAD",
+        conflicts_with = "workload_pos"
+    )]
+    pub workload_flag: Option<String>,
+    /// The workload's name (from WORKLOAD or --workload).
+    #[arg(skip)]
     pub workload: String,
     /// Server URL: mysql://user:password@host:port/database.
     #[arg(long, default_value = "mysql://root@127.0.0.1:3306/sbtest")]
@@ -91,6 +104,15 @@ pub struct WorkloadArgs {
     /// Storage engine named in CREATE TABLE.
     #[arg(long, default_value = "innodb")]
     pub storage_engine: String,
+    /// tpcc: number of warehouses (the scale).
+    #[arg(long, default_value_t = 1)]
+    pub warehouses: u32,
+    /// tpcc: load 1 000 items and 300 customers and orders per district (smoke tests).
+    #[arg(long)]
+    pub test_scale: bool,
+    /// tpcc: send each of the specification's joins as two single-table statements.
+    #[arg(long)]
+    pub split_joins: bool,
 }
 
 fn parse_on_off(s: &str) -> Result<bool, String> {
@@ -102,6 +124,15 @@ fn parse_on_off(s: &str) -> Result<bool, String> {
 }
 
 impl WorkloadArgs {
+    /// Fills `workload` from the positional name or `--workload` (after parsing).
+    pub fn resolve(&mut self) {
+        self.workload = self
+            .workload_pos
+            .clone()
+            .or_else(|| self.workload_flag.clone())
+            .unwrap_or_default();
+    }
+
     pub fn url(&self) -> Result<DbUrl, String> {
         DbUrl::parse(&self.url)
     }
@@ -159,7 +190,7 @@ pub struct LoadArgs {
     #[arg(long)]
     pub client_threads: Option<usize>,
     /// Seconds measured per point (0: until --events).
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, alias = "duration")]
     pub time: f64,
     /// Stop after this many transactions (0: no limit).
     #[arg(long, default_value_t = 0)]
@@ -223,6 +254,16 @@ pub struct RunArgs {
     /// Prepare the tables first (and clean up afterwards).
     #[arg(long)]
     pub prepare: bool,
+    /// tpcc: only check the consistency conditions of the loaded database.
+    #[arg(long = "check-only")]
+    pub tpcc_check_only: bool,
+    /// tpcc: start a Cohort, load, kill it with SIGKILL this many seconds into the run,
+    /// restart it and check (ignores --url).
+    #[arg(long)]
+    pub kill_after: Option<f64>,
+    /// tpcc --kill-after: the cohort binary [default: the running executable].
+    #[arg(long)]
+    pub cohort_bin: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

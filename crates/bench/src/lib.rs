@@ -10,6 +10,9 @@
 //! * `experiment NAME` starts the Cohort variants an experiment needs (and MariaDB when
 //!   asked), sweeps connection counts, and writes `report/<experiment>/` with the tables,
 //!   SVG charts and the environment ([`experiment`], [`report`]).
+//! * `run tpcc` (or `--workload tpcc`) runs TPC-C, written from the specification: load,
+//!   the five transactions in the standard mix, NOPM, and the consistency conditions
+//!   checked after the run, also through a kill -9 of Cohort ([`tpcc`]).
 //! * `compare A.json B.json` prints the ratio table of two runs ([`compare`]).
 //!
 //! # How the load is applied
@@ -50,7 +53,9 @@ pub mod runner;
 pub mod server_probe;
 pub mod stats;
 pub mod url;
+#[macro_use]
 pub mod workload;
+pub mod tpcc;
 
 pub use cli::{BenchArgs, BenchCommand};
 
@@ -60,7 +65,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Entry point of `cohort bench`.
-pub fn main(args: BenchArgs) -> ExitCode {
+pub fn main(mut args: BenchArgs) -> ExitCode {
+    match &mut args.command {
+        BenchCommand::Prepare(a) | BenchCommand::Cleanup(a) => a.workload.resolve(),
+        BenchCommand::Run(a) => a.workload.resolve(),
+        _ => {}
+    }
     let r = match args.command {
         BenchCommand::Prepare(a) => prepare(&a),
         BenchCommand::Cleanup(a) => cleanup(&a),
@@ -79,6 +89,15 @@ pub fn main(args: BenchArgs) -> ExitCode {
 
 fn prepare(a: &cli::PrepareArgs) -> Result<ExitCode, String> {
     let url = a.workload.url()?;
+    if a.workload.workload == "tpcc" {
+        let scale = if a.workload.test_scale {
+            tpcc::Scale::TEST
+        } else {
+            tpcc::Scale::FULL
+        };
+        tpcc::prepare(&url, a.workload.warehouses, scale, a.threads)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let w = workload::by_name(&a.workload.workload, &a.workload.options())?;
     w.prepare(&url, a.threads)?;
     Ok(ExitCode::SUCCESS)
@@ -86,6 +105,10 @@ fn prepare(a: &cli::PrepareArgs) -> Result<ExitCode, String> {
 
 fn cleanup(a: &cli::PrepareArgs) -> Result<ExitCode, String> {
     let url = a.workload.url()?;
+    if a.workload.workload == "tpcc" {
+        tpcc::cleanup(&url)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let w = workload::by_name(&a.workload.workload, &a.workload.options())?;
     w.cleanup(&url)?;
     Ok(ExitCode::SUCCESS)
@@ -122,6 +145,9 @@ pub fn spec_from_args(
 }
 
 fn run(a: &cli::RunArgs) -> Result<ExitCode, String> {
+    if a.workload.workload == "tpcc" {
+        return tpcc::main(a);
+    }
     let spec = spec_from_args(&a.workload, &a.load, &a.label)?;
     let w: Arc<dyn workload::Workload> =
         Arc::from(workload::by_name(&a.workload.workload, &spec.opts)?);

@@ -76,6 +76,9 @@ pub struct RunResult {
     /// The error that stopped the run early.
     pub fatal: Option<String>,
     pub progress: Vec<ProgressPoint>,
+    /// TPC-C runs: NOPM and the per-transaction counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tpcc: Option<crate::tpcc::TpccSummary>,
 }
 
 impl RunResult {

@@ -110,7 +110,7 @@ fn select_variants(def: &ExperimentDef, a: &ExperimentArgs) -> Vec<defs::Variant
 
 /// The running executable when it is `cohort`; otherwise (e.g. `cohort-bench-dev`) a
 /// `cohort` binary beside it.
-fn default_cohort_bin() -> Result<PathBuf, String> {
+pub(crate) fn default_cohort_bin() -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("current executable: {e}"))?;
     if exe.file_stem().is_some_and(|s| s == "cohort") {
         return Ok(exe);
@@ -234,6 +234,7 @@ fn start(
                 flags,
                 netns,
                 keep_data: a.keep_data,
+                reuse_data: false,
             })?;
             Ok((s, setup))
         }
@@ -436,6 +437,9 @@ fn run_section(
     rate: &mut Option<f64>,
     notes: &mut Vec<String>,
 ) -> Vec<RunResult> {
+    if s.workload == "tpcc" {
+        return run_tpcc_section(def, s, v, server);
+    }
     let mut out = Vec::new();
     let w: Arc<dyn workload::Workload> = match workload::by_name(&s.workload, &s.opts) {
         Ok(w) => Arc::from(w),
@@ -506,6 +510,61 @@ fn run_section(
         }
     }
     let _ = w.cleanup(&server.url);
+    out
+}
+
+/// A TPC-C section: load the warehouses, run each connection count, check after each.
+fn run_tpcc_section(
+    def: &ExperimentDef,
+    s: &defs::SectionDef,
+    v: &defs::VariantDef,
+    server: &mut Server,
+) -> Vec<RunResult> {
+    use crate::tpcc;
+    let scale = if s.opts.table_size == tpcc::Scale::TEST.items {
+        tpcc::Scale::TEST
+    } else {
+        tpcc::Scale::FULL
+    };
+    if let Err(e) = tpcc::prepare(&server.url, s.opts.tables, scale, 4) {
+        println!("  {:<28} {}: load failed: {e}", v.name, s.title);
+        return vec![failed(&v.name, s, format!("load failed: {e}"))];
+    }
+    let o = tpcc::TpccOptions {
+        url: server.url.clone(),
+        warehouses: s.opts.tables,
+        scale,
+        split_joins: false,
+        duration: Duration::from_secs_f64(def.time),
+        warmup: Duration::from_secs_f64(def.warmup),
+        seed: 0x7ACC,
+        progress: false,
+        server_pid: server.pid,
+        server_status: true,
+        label: v.name.clone(),
+    };
+    let mut out = Vec::new();
+    for &n in &s.connections {
+        let r = tpcc::run_point(&o, n);
+        println!(
+            "  {:<28} {:<36} {:>5} conns {:>10.0} NOPM  p95 {:>8.2} ms  srv µs/tx {:>7}  {}",
+            v.name,
+            s.title.chars().take(36).collect::<String>(),
+            n,
+            r.tpcc.as_ref().map(|t| t.nopm).unwrap_or(0.0),
+            r.latency_ms.p95,
+            r.server_us_per_txn
+                .map(|u| format!("{u:.0}"))
+                .unwrap_or_else(|| "-".into()),
+            report::md::status(&r)
+        );
+        let dead = r.fatal.is_some() && !server.alive();
+        out.push(r);
+        if dead {
+            break;
+        }
+    }
+    let _ = tpcc::cleanup(&server.url);
     out
 }
 

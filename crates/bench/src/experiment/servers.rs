@@ -66,6 +66,14 @@ impl Server {
         }
     }
 
+    /// Kills the server with SIGKILL (a crash) and waits for it; the data directory stays.
+    pub fn kill9(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
     /// Stops the server (SIGTERM, then SIGKILL after 20 s) and removes its data directory.
     pub fn stop(mut self) {
         self.shutdown();
@@ -147,15 +155,28 @@ pub struct CohortLaunch<'a> {
     pub flags: &'a [String],
     pub netns: Option<&'a Netns>,
     pub keep_data: bool,
+    /// Start on the data directory as it is (a restart after a crash) instead of a fresh one.
+    pub reuse_data: bool,
 }
 
 /// Starts `cohort serve` and creates the workload database. On failure the error is what
 /// the server said (its last stderr lines), for "not available: …" in the report.
 pub fn start_cohort(l: &CohortLaunch<'_>) -> Result<Server, String> {
-    let _ = std::fs::remove_dir_all(&l.datadir);
+    if !l.reuse_data {
+        let _ = std::fs::remove_dir_all(&l.datadir);
+    }
     std::fs::create_dir_all(&l.datadir).map_err(|e| format!("{}: {e}", l.datadir.display()))?;
     let log = l.datadir.with_extension("log");
-    let logf = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    // After a crash the log goes on, so that it shows both lives of the server.
+    let logf = if l.reuse_data {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+    } else {
+        std::fs::File::create(&log)
+    }
+    .map_err(|e| format!("{}: {e}", log.display()))?;
     let host = l
         .netns
         .map(|n| n.server_addr.clone())
@@ -210,7 +231,9 @@ pub fn start_cohort(l: &CohortLaunch<'_>) -> Result<Server, String> {
             let _ = child.kill();
             let _ = child.wait();
             let said = read_log();
-            let _ = std::fs::remove_dir_all(&l.datadir);
+            if !l.reuse_data {
+                let _ = std::fs::remove_dir_all(&l.datadir);
+            }
             return Err(if said.is_empty() { e } else { said });
         }
     };

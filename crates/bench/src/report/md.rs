@@ -16,6 +16,14 @@ fn opt(v: Option<f64>, digits: usize) -> String {
 
 /// Status word of a point.
 pub fn status(r: &RunResult) -> String {
+    let refused = r
+        .tpcc
+        .as_ref()
+        .map(|t| t.kinds.iter().map(|k| k.unsupported).sum::<u64>())
+        .unwrap_or(0);
+    if refused > 0 && r.fatal.is_none() && r.check_ok != Some(false) {
+        return format!("partial: {refused} transactions refused with 1235, check passed");
+    }
     match (&r.fatal, r.check_ok) {
         (Some(f), _) => format!("failed: {f}"),
         (None, Some(false)) => format!("check failed: {}", r.check.clone().unwrap_or_default()),
@@ -217,6 +225,7 @@ pub fn render(report: &Report, charts: &[Vec<(String, String)>]) -> String {
             );
         }
         s.push('\n');
+        tpcc_table(&mut s, section);
         let counters = key_counters(section);
         if !counters.is_empty() {
             let _ = writeln!(s, "Server counters per transaction (commit pipeline and waits, from `SHOW GLOBAL STATUS` deltas):\n");
@@ -265,4 +274,68 @@ pub fn key_counters(section: &Section) -> Vec<(String, usize, String)> {
             (!parts.is_empty()).then(|| (r.label.clone(), r.connections, parts.join(", ")))
         })
         .collect()
+}
+
+/// TPC-C points: NOPM, the per-transaction counts and latencies, refused statements and
+/// the consistency check.
+fn tpcc_table(s: &mut String, section: &Section) {
+    let points: Vec<&RunResult> = section
+        .results
+        .iter()
+        .filter(|r| r.tpcc.is_some())
+        .collect();
+    if points.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "TPC-C per transaction (count, p50 / p95 / p99 ms, retries, refused with 1235):\n"
+    );
+    let _ = writeln!(
+        s,
+        "| variant | connections | NOPM | new_order | payment | order_status | delivery | stock_level | consistency |\n|---|---:|---:|---|---|---|---|---|---|"
+    );
+    for r in points {
+        let Some(t) = &r.tpcc else { continue };
+        let mut row = format!("| {} | {} | {:.0} |", cell(&r.label), r.connections, t.nopm);
+        for k in &t.kinds {
+            let l = &k.latency_ms;
+            let _ = write!(
+                row,
+                " {} ({:.1} / {:.1} / {:.1}), {} retried, {} refused |",
+                k.count,
+                l.p50,
+                l.p95,
+                l.p99,
+                k.retries.values().sum::<u64>(),
+                k.unsupported
+            );
+        }
+        let _ = write!(
+            row,
+            " {} |",
+            match r.check_ok {
+                Some(true) => "conditions 1–4 hold",
+                Some(false) => "VIOLATED",
+                None => "-",
+            }
+        );
+        let _ = writeln!(s, "{row}");
+    }
+    s.push('\n');
+    for r in &section.results {
+        let Some(t) = &r.tpcc else { continue };
+        if !t.unsupported.is_empty() {
+            let _ = writeln!(
+                s,
+                "Statements `{}` refused with 1235 at {} connections:\n",
+                cell(&r.label),
+                r.connections
+            );
+            for (sql, n) in &t.unsupported {
+                let _ = writeln!(s, "- {n} × `{}`", sql.replace('`', "'"));
+            }
+            s.push('\n');
+        }
+    }
 }

@@ -174,6 +174,9 @@ pub type Metric = fn(&RunResult) -> Option<f64>;
 
 pub fn chart_specs() -> Vec<(&'static str, &'static str, &'static str, Metric)> {
     vec![
+        ("nopm", "TPC-C new-orders per minute", "NOPM", |r| {
+            r.tpcc.as_ref().map(|t| t.nopm)
+        }),
         ("tps", "Throughput", "transactions / s", |r| Some(r.tps)),
         ("p50", "Latency p50", "ms", |r| Some(r.latency_ms.p50)),
         ("p95", "Latency p95", "ms", |r| Some(r.latency_ms.p95)),
@@ -181,6 +184,12 @@ pub fn chart_specs() -> Vec<(&'static str, &'static str, &'static str, Metric)> 
         ("server-cpu", "Server CPU", "% of one CPU", |r| {
             r.server_cpu.as_ref().map(|c| c.cpu_pct)
         }),
+        (
+            "server-cpu-per-txn",
+            "Server CPU per transaction",
+            "µs",
+            |r| r.server_us_per_txn,
+        ),
         ("client-cpu", "Client CPU per transaction", "µs", |r| {
             Some(r.client_cpu.us_per_txn)
         }),
