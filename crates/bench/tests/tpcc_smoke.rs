@@ -3,7 +3,8 @@
 //! every transaction type, no refused statement and the consistency conditions 1–4; then
 //! break condition 1 on purpose and require the check to catch it.
 //!
-//! Needs `mariadbd` (CI installs mariadb-server before the tests).
+//! Needs `mariadbd`, so it is built only with the `mariadb-tests` feature: .ci/run installs
+//! mariadb-server and runs `cargo test -p cohort-bench --features mariadb-tests --test tpcc_smoke`.
 
 use cohort_bench::experiment::servers;
 use cohort_bench::tpcc::{self, check, Scale, TpccOptions};
