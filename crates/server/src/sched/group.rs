@@ -230,26 +230,10 @@ impl<T> GroupState<T> {
         }
         if picked.is_some() {
             self.stop_listening();
-            return (picked, self.share_backlog(now, limits));
+            return (picked, Spawn(0));
         }
-        let mut spawn = self.kick_if_idle(now, limits);
-        spawn.add(self.share_backlog(now, limits));
+        let spawn = self.kick_if_idle(now, limits);
         (picked, spawn)
-    }
-
-    /// More connections wait in the queue than there are active workers to take them: wake
-    /// (or create) one more, up to `1 + oversubscribe` active. A group kept to one running
-    /// thread makes the group's throughput that one thread's share of its CPU, which the
-    /// kernel divides among every runnable thread there (the clients' too) and moves between
-    /// CPUs as it balances load: measured on 2 CPUs with 64 sysbench clients, the pool swung
-    /// between 44k and 106k point selects a second from one 3 s interval to the next. With
-    /// the backlog shared by a few workers, the pool's share of the CPUs is steady.
-    fn share_backlog(&mut self, now: Instant, limits: &Limits) -> Spawn {
-        let backlog = self.queue.len() > self.active;
-        match backlog && self.active > 0 && self.active <= limits.oversubscribe {
-            true => self.wake_or_create(now, limits, false),
-            false => Spawn(0),
-        }
     }
 
     /// Queue work from outside the listener (a commit completion).
@@ -630,42 +614,8 @@ mod tests {
             b.woken.load(Ordering::Relaxed),
             "the last sleeper is woken first"
         );
-        // Three connections queued for one active worker: the backlog wakes the next too.
-        assert!(a.woken.load(Ordering::Relaxed));
-        assert_eq!(s.active, 2);
-    }
-
-    #[test]
-    fn a_backlog_is_shared_by_up_to_one_plus_oversubscribe_workers() {
-        let l = limits();
-        let t = Instant::now();
-        let mut s = with_workers(1);
-        let sleepers: Vec<_> = (0..5).map(|_| Arc::new(Sleeper::default())).collect();
-        for _ in 0..5 {
-            assert_eq!(s.wake_or_create(t, &l, true), Spawn(1));
-        }
-        for z in &sleepers {
-            s.sleep(z.clone());
-        }
-        assert_eq!((s.active, s.sleeping()), (1, 5));
-        // The one active worker listens and gets 2 connections: it keeps one and queues the
-        // other; one waiting for one worker is no backlog.
-        assert!(s.try_listen());
-        let (picked, _) = s.listener_got(vec![(1, false), (2, false)], t, &l);
-        assert_eq!(picked, Some(1));
-        assert_eq!((s.active, s.sleeping()), (1, 5));
-        // A listener (the woken worker, say) gets many more: workers are woken until 4 = 1 +
-        // oversubscribe are active, and no more.
-        for round in 0..6 {
-            let items = (0..8).map(|i| (10 * round + i, false)).collect();
-            let _ = s.listener_got(items, t, &l);
-        }
-        assert_eq!(s.active, 1 + l.oversubscribe);
-        assert_eq!(s.sleeping(), 2);
-        // With the queue drained, nothing more is woken.
-        while s.queue.pop().is_some() {}
-        let _ = s.listener_got(vec![(99, false)], t, &l);
-        assert_eq!(s.sleeping(), 2);
+        assert!(!a.woken.load(Ordering::Relaxed));
+        assert_eq!(s.active, 1);
     }
 
     #[test]
