@@ -22,16 +22,46 @@ static GLOBAL: cohort_server::memory::Counting<mimalloc::MiMalloc> =
 /// `mi_option_purge_delay` in mimalloc.h's option enum (v2 and v3).
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
-/// Hand freed memory back to the OS as soon as mimalloc frees it, instead of after its default
-/// 10 ms delay, which only runs on a later allocation: an idle server after a burst of
-/// connections (each with its thread under thread-per-connection) would otherwise keep the
-/// burst's memory. Measured with the interop churn check (10 000 dropped connections,
-/// thread per connection): VmRSS stayed 290–440 MB above its starting point with the
-/// default, 6 MB with 0.
-fn purge_freed_memory_at_once() {
+/// How long freed memory stays mapped before mimalloc hands it back to the OS.
+const PURGE_DELAY_MS: std::os::raw::c_long = 100;
+
+/// Hand freed memory back to the OS 100 ms after mimalloc frees it, and make sure that
+/// happens on an idle server too.
+///
+/// Not at once (delay 0, which this was): under load a worker's mimalloc page empties and
+/// fills again many times a second, and purging it at once is an `madvise` whose TLB
+/// shootdown interrupts every CPU running a server thread, then page faults to map it again.
+/// Whether a run fell into that churn depended on where its pages happened to empty: sysbench
+/// point selects at 64 connections on 2 CPUs ran at about 23 µs of server CPU a transaction in
+/// some runs and 30–74 µs in others, with `smp_call_function_many_cond` and
+/// `native_write_msr` (the shootdown's interrupts) 23% of the slow runs' profile under
+/// `__madvise` from `mi_arena_purge` — the pool's throughput swung 2× between runs and within
+/// them.
+///
+/// mimalloc runs a delayed purge only when some thread later allocates or collects, so an
+/// idle server after a burst of connections would keep the burst's memory (the interop churn
+/// check: 10 000 dropped connections, VmRSS 290–440 MB above its start with the 10 ms default
+/// and no collection): the `mi-purge` thread collects every `PURGE_DELAY_MS`, which purges
+/// what has waited its delay. Measured (2 CPUs, thread per connection, 512 sysbench
+/// connections for 4 s): VmRSS 256 MB right after the burst (74 MB purging at once, 477 MB
+/// with a 1 s delay) and 75 MB after 3 s idle (73 MB at once); point selects at 64 pool
+/// connections took 9.1–13.4 µs a transaction in 5 runs, and the shootdown symbols fell from
+/// 11–23% of the profile to 0.03%.
+fn purge_freed_memory_after_100_ms() {
     // SAFETY: mi_option_set only stores a process-wide option value; mimalloc reads it on
     // each purge. Called first thing in main.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) }
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) }
+    let collector = std::thread::Builder::new()
+        .name("mi-purge".into())
+        .spawn(|| loop {
+            std::thread::sleep(std::time::Duration::from_millis(PURGE_DELAY_MS as u64));
+            // SAFETY: mi_collect may be called from any thread at any time; without `force`
+            // it purges only what has waited `PURGE_DELAY_MS` (and this thread's own heap).
+            unsafe { libmimalloc_sys::mi_collect(false) }
+        });
+    if let Err(e) = collector {
+        eprintln!("cannot start the mi-purge thread: {e}");
+    }
 }
 
 #[derive(Parser)]
@@ -52,7 +82,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    purge_freed_memory_at_once();
+    purge_freed_memory_after_100_ms();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("COHORT_LOG")

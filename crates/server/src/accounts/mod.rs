@@ -32,6 +32,7 @@ use cohort_protocol::ErrorCode;
 use parking_lot::RwLock;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What an account may touch.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +83,9 @@ pub struct Accounts {
     dir: Option<PathBuf>,
     /// Protected by this lock: the account list, in creation order (`root@%` first).
     accounts: RwLock<Vec<Account>>,
+    /// Bumped (under the write lock) by every change of the accounts or their grants: a
+    /// cached plan checked access when it was bound, and is bound again when this moved.
+    generation: AtomicU64,
 }
 
 impl Accounts {
@@ -90,6 +94,7 @@ impl Accounts {
         Accounts {
             dir: None,
             accounts: RwLock::new(vec![root_account(root_password)]),
+            generation: AtomicU64::new(0),
         }
     }
 
@@ -103,6 +108,7 @@ impl Accounts {
         Ok(Accounts {
             dir: Some(datadir.to_path_buf()),
             accounts: RwLock::new(accounts),
+            generation: AtomicU64::new(0),
         })
     }
 
@@ -333,7 +339,13 @@ impl Accounts {
     /// replaced but the directory fsync failed (the replacement may not survive a crash), the
     /// change is in effect and the error is still returned; if the file was not replaced,
     /// nothing changed.
+    /// Changes so far (see [`Accounts::generation`]'s field).
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
     fn install(&self, current: &mut Vec<Account>, next: Vec<Account>) -> Result<()> {
+        self.generation.fetch_add(1, Ordering::AcqRel);
         let Some(dir) = &self.dir else {
             *current = next;
             return Ok(());

@@ -7,6 +7,7 @@
 //! |---|---|---|
 //! | prepared statements | what preparing each kept (measured on the thread, see [`crate::memory`]), at least its text; in all under `max_session_mem_used` (1290); their number under `max_prepared_stmt_count`, server-wide (1461) | [`super::Session`] at COM_STMT_PREPARE |
 //! | COM_STMT_SEND_LONG_DATA | `max_allowed_packet` per parameter (1105 at execute, as MariaDB); in all under `max_session_mem_used` | the session, per chunk |
+//! | the text statement cache | what preparing each entry kept (measured as for prepared statements), at most [`crate::sql::STMT_CACHE_ENTRIES`] entries; an entry that would pass `max_session_mem_used` is not kept, and older ones are dropped first | [`crate::sql::StmtCache`] |
 //! | user variables | their names and values, under `max_session_mem_used` (1290 at `SET`) | [`SessionState::set_user_var`] |
 //! | the limits themselves | a session may lower its `max_session_mem_used` but only an administrator may raise it past the global value (1227); a session's `max_allowed_packet` is read-only (1621, as MariaDB) | `SET SESSION` |
 //! | what a statement builds | result rows, groups, function arguments, under `max_session_mem_used` less what the session holds (1290); the parser's tokens and syntax tree, estimated from the text before parsing ([`parse_estimate`]) and measured after | [`crate::memory::check`] in the session and the SQL layer |
@@ -57,12 +58,14 @@ pub struct SessionMemory {
     pub user_vars: u64,
     /// The open transaction's statement texts kept for Annotate_rows.
     pub annotations: u64,
+    /// The text statement cache's entries ([`crate::sql::StmtCache`]).
+    pub stmt_cache: u64,
 }
 
 impl SessionMemory {
     /// Everything held.
     pub fn held(&self) -> u64 {
-        self.statements + self.long_data + self.user_vars + self.annotations
+        self.statements + self.long_data + self.user_vars + self.annotations + self.stmt_cache
     }
 }
 

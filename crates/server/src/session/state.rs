@@ -211,6 +211,9 @@ pub struct SessionState {
     /// events (`binlog_annotate_row_events`): (the transaction's change count when the
     /// statement began, its text), ascending. Cleared when the transaction ends.
     pub annotations: Vec<(usize, String)>,
+    /// COM_QUERY statements already parsed and bound, by normalized text
+    /// ([`crate::sql::StmtCache`]).
+    pub stmt_cache: crate::sql::StmtCache,
 }
 
 impl SessionState {
@@ -236,6 +239,7 @@ impl SessionState {
             tls: None,
             memory: SessionMemory::default(),
             annotations: Vec::new(),
+            stmt_cache: crate::sql::StmtCache::default(),
         }
     }
 

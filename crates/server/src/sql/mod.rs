@@ -50,6 +50,7 @@
 //! `ServerContext` (see there for the format; `UPDATE_GOLDEN=1` rewrites the expectations).
 
 mod bind;
+mod cache;
 mod env;
 mod exec;
 mod expr;
@@ -61,6 +62,7 @@ mod replay;
 #[cfg(test)]
 mod golden;
 
+pub use cache::{StmtCache, STMT_CACHE_ENTRIES};
 pub use expr::convert::format_double;
 pub use replay::SqlDdlReplay;
 
@@ -201,8 +203,21 @@ impl Plan {
     }
 }
 
-/// Run one statement given as text (COM_QUERY).
+/// Run one statement given as text (COM_QUERY): from the session's statement cache when it
+/// can be ([`cache`]), else parsed and bound here.
 pub fn execute_text(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    sql: &str,
+) -> Result<QueryResult> {
+    if let Some(r) = cache::execute(ctx, sess, sql) {
+        return r;
+    }
+    execute_uncached(ctx, sess, sql)
+}
+
+/// Parse, bind and run one statement (COM_QUERY without the cache).
+fn execute_uncached(
     ctx: &ServerContext,
     sess: &mut SessionState,
     sql: &str,

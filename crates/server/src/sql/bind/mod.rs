@@ -1417,7 +1417,7 @@ fn int_literal_type(v: &Value) -> SqlType {
 }
 
 /// A numeric literal: integer (Int / UInt), decimal, or DOUBLE (with an exponent).
-fn number_literal(s: &str) -> Result<(Value, SqlType)> {
+pub(in crate::sql) fn number_literal(s: &str) -> Result<(Value, SqlType)> {
     let has_exp = s.contains(['e', 'E']);
     if !has_exp && !s.contains('.') {
         if let Ok(i) = s.parse::<i64>() {
@@ -1451,7 +1451,7 @@ fn number_literal(s: &str) -> Result<(Value, SqlType)> {
     }
 }
 
-fn negate_literal(v: &Value) -> Result<Value> {
+pub(in crate::sql) fn negate_literal(v: &Value) -> Result<Value> {
     Ok(match v {
         Value::Int(i) => match i.checked_neg() {
             Some(n) => Value::Int(n),
