@@ -40,7 +40,7 @@ impl Expr {
             Expr::Func(Func::NullIf, a) if a.len() == 2 => return a[0].zero_date_left(r, env),
             Expr::Func(Func::If(_), a) if a.len() == 3 => {
                 let branch = if a[0].is_true(r, env)? { &a[1] } else { &a[2] };
-                return Ok(branch.zero_date_left(r, env)?);
+                return branch.zero_date_left(r, env);
             }
             _ => return Ok(None),
         };
