@@ -1072,6 +1072,15 @@ impl<'a> Gen<'a> {
             }
             _ => {
                 let e = self.expr(&row, kind, 1);
+                // A date conversion of a value that is no date is NULL, but MariaDB's MIN / MAX
+                // take the zero date it leaves behind, or NULL, depending on whether the
+                // group goes through a temporary table: undetermined. COALESCE makes it NULL.
+                let s = e.to_string();
+                let e = if s.contains("DATE(") || s.contains(" AS DATE") {
+                    Expr::func("COALESCE", vec![e])
+                } else {
+                    e
+                };
                 agg(self.rng.one(&["MIN", "MAX"]), false, e, false)
             }
         }

@@ -41,6 +41,8 @@ pub enum ErrorCode {
     BadField,
     /// 1055 '%s' isn't in GROUP BY
     WrongFieldWithGroup,
+    /// 1056 Can't group on '%s'
+    WrongGroupField,
     /// 1060 Duplicate column name '%s'
     DupFieldName,
     /// 1061 Duplicate key name '%s'
@@ -290,6 +292,7 @@ impl ErrorCode {
             NonUniq => 1052,
             BadField => 1054,
             WrongFieldWithGroup => 1055,
+            WrongGroupField => 1056,
             TooLongIdent => 1059,
             DupFieldName => 1060,
             DupKeyName => 1061,
@@ -428,6 +431,7 @@ impl ErrorCode {
             | WrongTypeForVar
             | SpUndeclaredVar
             | WrongFieldWithGroup
+            | WrongGroupField
             | MaxPreparedStmtCountReached
             | KeyDoesNotExist
             | SpDoesNotExist => "42000",

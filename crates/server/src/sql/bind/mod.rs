@@ -6,6 +6,7 @@
 //! binder allows them (select list, HAVING, ORDER BY); elsewhere they are error 1111.
 
 pub(in crate::sql) mod coldef;
+pub(in crate::sql) mod group_concat;
 pub(in crate::sql) mod sqltype;
 
 use crate::error::{Error, Result};
@@ -99,6 +100,8 @@ pub struct AggSpec {
     pub distinct: bool,
     pub arg_ty: SqlType,
     pub ty: SqlType,
+    /// GROUP_CONCAT's ORDER BY and SEPARATOR (the defaults for every other aggregate).
+    pub concat: group_concat::ConcatClauses,
 }
 
 /// Expression binder for one clause of one statement.
@@ -193,6 +196,15 @@ fn comparison(op: CmpOp, (a, ta): (Expr, SqlType), (b, tb): (Expr, SqlType)) -> 
 fn shown(e: Expr, t: &SqlType) -> Expr {
     if t.class == Class::Decimal && carries_quotient(&e) {
         return Expr::Cast(Box::new(e), CastTo::Shown(t.decimals.min(MAX_SCALE)));
+    }
+    e
+}
+
+/// A DATETIME(n) expression where it becomes a string: shown with exactly n fractional
+/// digits (see [`CastTo::DateTimeText`]).
+pub fn datetime_as_text(e: Expr, t: &SqlType) -> Expr {
+    if t.class == Class::DateTime && t.decimals > 0 {
+        return Expr::Cast(Box::new(e), CastTo::DateTimeText(t.decimals.min(6)));
     }
     e
 }
@@ -1002,6 +1014,18 @@ impl<'a> Binder<'a> {
             }
         };
         let ty = func::unify(&result_types.iter().collect::<Vec<_>>());
+        let (whens, else_) = if ty.class == Class::Str {
+            let mut types = result_types.iter();
+            let whens = whens
+                .into_iter()
+                .zip(types.by_ref())
+                .map(|((w, r), t)| (w, datetime_as_text(r, t)))
+                .collect();
+            let else_ = else_.map(|e| Box::new(datetime_as_text(*e, types.next().unwrap_or(&ty))));
+            (whens, else_)
+        } else {
+            (whens, else_)
+        };
         Ok((
             Expr::Case {
                 operand: operand.map(|(x, _)| Box::new(x)),
@@ -1017,6 +1041,14 @@ impl<'a> Binder<'a> {
     fn bind_cast(&mut self, e: &ast::Expr, dt: &ast::DataType) -> Result<(Expr, SqlType)> {
         use ast::DataType as D;
         let (x, tx) = self.bind(e)?;
+        let x = match dt {
+            ast::DataType::Char(_)
+            | ast::DataType::Character(_)
+            | ast::DataType::Varchar(_)
+            | ast::DataType::Nvarchar(_)
+            | ast::DataType::Text => datetime_as_text(x, &tx),
+            _ => x,
+        };
         let name = cast_item_name(self.resolve(e)?);
         // CHAR(n) / BINARY(n): n up to 4294967295, else 1439.
         let width = |n: Option<u64>| -> Result<Option<u32>> {
@@ -1085,8 +1117,8 @@ impl<'a> Binder<'a> {
             return Err(unsupported("window functions"));
         }
         let upper = name.to_ascii_uppercase();
-        let (args, distinct) = match &f.args {
-            ast::FunctionArguments::None => (Vec::new(), false),
+        let (args, distinct, clauses) = match &f.args {
+            ast::FunctionArguments::None => (Vec::new(), false, &[][..]),
             ast::FunctionArguments::Subquery(_) => return Err(unsupported("subqueries")),
             ast::FunctionArguments::List(list) => (
                 list.args.iter().collect::<Vec<_>>(),
@@ -1094,10 +1126,17 @@ impl<'a> Binder<'a> {
                     list.duplicate_treatment,
                     Some(ast::DuplicateTreatment::Distinct)
                 ),
+                &list.clauses[..],
             ),
         };
         if let Some(agg) = aggregate_func(&upper) {
-            return self.bind_aggregate(agg, &upper, &args, distinct);
+            if !clauses.is_empty() && agg != AggFunc::GroupConcat {
+                return Err(Error::parse(&clauses[0].to_string(), 1));
+            }
+            return self.bind_aggregate(agg, &upper, &args, distinct, clauses);
+        }
+        if let Some(c) = clauses.first() {
+            return Err(Error::parse(&c.to_string(), 1));
         }
         if upper == "VALUES" && self.values_fn {
             return self.bind_values_fn(&args);
@@ -1110,6 +1149,11 @@ impl<'a> Binder<'a> {
         for a in args {
             let (x, t) = self.bind(function_arg_expr(a)?)?;
             let x = if every_digit { x } else { shown(x, &t) };
+            let x = if matches!(upper.as_str(), "CONCAT" | "CONCAT_WS") {
+                datetime_as_text(x, &t)
+            } else {
+                x
+            };
             bound.push((x, t));
         }
         func::bind(&name, bound)
@@ -1132,6 +1176,7 @@ impl<'a> Binder<'a> {
         name: &str,
         args: &[&ast::FunctionArg],
         distinct: bool,
+        clauses: &[ast::FunctionArgumentClause],
     ) -> Result<(Expr, SqlType)> {
         let Some(mut collected) = self.aggs.take() else {
             return Err(Error::new(
@@ -1156,14 +1201,22 @@ impl<'a> Binder<'a> {
                 .map(|(x, t)| {
                     // GROUP_CONCAT makes its argument a string: as shown.
                     let x = if func == AggFunc::GroupConcat {
-                        shown(x, &t)
+                        datetime_as_text(shown(x, &t), &t)
                     } else {
                         x
                     };
                     (Some(x), t, func)
                 })
         };
-        let (arg, arg_ty, func) = match result {
+        // The ORDER BY keys are row expressions: bound with aggregates disallowed (1111).
+        let result = result.and_then(|(arg, arg_ty, func)| {
+            let concat = match &arg {
+                Some(a) if !clauses.is_empty() => self.bind_concat_clauses(clauses, a, &arg_ty)?,
+                _ => group_concat::ConcatClauses::default(),
+            };
+            Ok((arg, arg_ty, func, concat))
+        });
+        let (arg, arg_ty, func, concat) = match result {
             Ok(r) => r,
             Err(e) => {
                 self.aggs = Some(collected);
@@ -1178,6 +1231,7 @@ impl<'a> Binder<'a> {
             distinct,
             arg_ty,
             ty: ty.clone(),
+            concat,
         });
         self.aggs = Some(collected);
         Ok((Expr::Agg(idx), ty))

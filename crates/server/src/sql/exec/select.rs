@@ -448,18 +448,15 @@ fn item_ref(
         // Only an unsigned integer literal is a position; `0.5` or `1e0` is a constant.
         // MariaDB takes `-1` for a position too (and refuses it: 1054).
         // MariaDB sees through parentheses here: `ORDER BY (1)` is a position too.
-        ast::Expr::Nested(inner) => item_ref(inner, items, aliases, clause_keywords(clause)),
-        ast::Expr::UnaryOp {
-            op: ast::UnaryOperator::Minus,
-            expr,
-        } if matches!(&**expr, ast::Expr::Value(v)
-            if matches!(&v.value, ast::Value::Number(n, _) if n.bytes().all(|c| c.is_ascii_digit()))) =>
-        {
-            Err(Error::new(
+        // A minus before an integer literal makes a literal too (`-(-1)` is position 1).
+        ast::Expr::Nested(_) | ast::Expr::UnaryOp { .. } => match signed_position(e) {
+            Some((false, n)) => item_ref(&number_expr(n), items, aliases, clause_keywords(clause)),
+            Some((true, n)) => Err(Error::new(
                 ErrorCode::BadField,
-                format!("Unknown column '-{expr}' in '{}'", clause_keywords(clause)),
-            ))
-        }
+                format!("Unknown column '-{n}' in '{}'", clause_keywords(clause)),
+            )),
+            None => Ok(None),
+        },
         ast::Expr::Value(v) => {
             if let ast::Value::Number(n, _) = &v.value {
                 if !n.bytes().all(|c| c.is_ascii_digit()) {
@@ -482,6 +479,26 @@ fn item_ref(
         })),
         _ => Ok(None),
     }
+}
+
+/// An integer literal under parentheses and minus signs: (negative, digits).
+fn signed_position(e: &ast::Expr) -> Option<(bool, &str)> {
+    match e {
+        ast::Expr::Nested(inner) => signed_position(inner),
+        ast::Expr::UnaryOp {
+            op: ast::UnaryOperator::Minus,
+            expr,
+        } => signed_position(expr).map(|(neg, n)| (!neg, n)),
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::Number(n, _) if n.bytes().all(|c| c.is_ascii_digit()) => Some((false, n)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn number_expr(n: &str) -> ast::Expr {
+    ast::Expr::value(ast::Value::Number(n.to_string(), false))
 }
 
 /// How MariaDB names the clause when a negative or parenthesized position is wrong.
@@ -528,9 +545,10 @@ fn bind_group_by(
     for e in exprs {
         if let Some(i) = item_ref(e, items, aliases, "group statement")? {
             if contains_agg(&items[i].expr) {
+                let name = aliases.get(i).cloned().flatten().unwrap_or_default();
                 return Err(Error::new(
-                    ErrorCode::WrongFieldWithGroup,
-                    "Can't group on an aggregate",
+                    ErrorCode::WrongGroupField,
+                    format!("Can't group on '{name}'"),
                 ));
             }
             keys.push((items[i].expr.clone(), items[i].coll));
@@ -723,7 +741,7 @@ pub fn run_select_locking(
 ) -> Result<Vec<Vec<Value>>> {
     let limit = eval_count(&plan.limit, env)?;
     let offset = eval_count(&plan.offset, env)?.unwrap_or(0);
-    if limit == Some(0) {
+    if limit == Some(0) || impossible_condition(plan, env)? {
         return Ok(Vec::new());
     }
     let streaming =
@@ -806,6 +824,27 @@ pub fn run_select_locking(
         r.truncate(visible);
     }
     Ok(out)
+}
+
+/// A WHERE conjunct (ungrouped) or a HAVING that reads no row and is not true: no row can pass,
+/// and, as in
+/// MariaDB ("Impossible WHERE / HAVING"), nothing else of the query is evaluated (an item that
+/// would overflow on some row raises no error).
+fn impossible_condition(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
+    let having = plan.group.as_ref().and_then(|g| g.having.as_ref());
+    // With aggregates, an impossible WHERE still gives the group of no rows (COUNT(*) is 0).
+    let conjuncts = match &plan.filter {
+        _ if plan.group.is_some() => Vec::new(),
+        Some(Expr::And(v)) => v.iter().collect(),
+        Some(f) => vec![f],
+        None => Vec::new(),
+    };
+    for c in conjuncts.into_iter().chain(having) {
+        if c.is_constant() && !c.is_true(&RowCtx::EMPTY, env)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The extended output row (visible items, then hidden sort keys) for one row or group.
@@ -896,11 +935,8 @@ impl Groups {
         };
         let group = &mut self.list[idx];
         for (acc, spec) in group.accs.iter_mut().zip(&g.aggs) {
-            let v = match &spec.arg {
-                Some(a) => a.eval(&rc, env)?,
-                None => Value::Int(1),
-            };
-            acc.add(spec, v);
+            let (v, keys) = agg_input(spec, &rc, env)?;
+            acc.add(spec, v, keys);
         }
         Ok(())
     }
@@ -953,6 +989,25 @@ impl Groups {
     }
 }
 
+/// The value an aggregate takes from a row, and its GROUP_CONCAT ORDER BY keys. MIN / MAX
+/// read an invalid date conversion as the zero date (see `expr/zero_date.rs`).
+fn agg_input(spec: &AggSpec, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<(Value, Vec<Value>)> {
+    let Some(a) = &spec.arg else {
+        return Ok((Value::Int(1), Vec::new()));
+    };
+    let v = match spec.func {
+        AggFunc::Min | AggFunc::Max => a.eval_compared(rc, env)?.into_owned(),
+        _ => a.eval(rc, env)?,
+    };
+    let mut keys = Vec::with_capacity(spec.concat.order.len());
+    if !v.is_null() {
+        for o in &spec.concat.order {
+            keys.push(o.key.eval(rc, env)?);
+        }
+    }
+    Ok((v, keys))
+}
+
 /// The running state of one aggregate in one group.
 struct Acc {
     count: u64,
@@ -960,7 +1015,7 @@ struct Acc {
     dbl: f64,
     exact: bool,
     best: Option<Value>,
-    concat: Option<Vec<u8>>,
+    concat: super::group_concat::ConcatAcc,
     bits: u64,
     seen: Option<HashSet<Vec<u8>>>,
 }
@@ -973,7 +1028,7 @@ impl Acc {
             dbl: 0.0,
             exact: matches!(spec.arg_ty.class, Class::Int | Class::Decimal | Class::Null),
             best: None,
-            concat: None,
+            concat: Default::default(),
             bits: if spec.func == AggFunc::BitAnd {
                 u64::MAX
             } else {
@@ -991,7 +1046,7 @@ impl Acc {
         }
     }
 
-    fn add(&mut self, spec: &AggSpec, v: Value) {
+    fn add(&mut self, spec: &AggSpec, v: Value, keys: Vec<Value>) {
         if v.is_null() {
             return;
         }
@@ -1039,14 +1094,8 @@ impl Acc {
                 }
             }
             AggFunc::GroupConcat => {
-                let c = self.concat.get_or_insert_with(Vec::new);
-                if c.len() < 1024 {
-                    if !c.is_empty() {
-                        c.push(b',');
-                    }
-                    c.extend_from_slice(&convert::to_text(&v));
-                    c.truncate(1024);
-                }
+                let text = convert::to_text(&v).into_owned();
+                self.concat.push(&spec.concat, keys, text);
             }
             AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
                 // An unsigned value as it is; anything else as a signed BIGINT (rounded,
@@ -1098,7 +1147,10 @@ impl Acc {
                 }
             }
             AggFunc::Min | AggFunc::Max => self.best.unwrap_or(Value::Null),
-            AggFunc::GroupConcat => self.concat.map_or(Value::Null, Value::Bytes),
+            AggFunc::GroupConcat => self
+                .concat
+                .finish(&spec.concat)
+                .map_or(Value::Null, Value::Bytes),
             AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => Value::UInt(self.bits),
         }
     }

@@ -3,13 +3,14 @@
 //!
 //! | left \ right | number | string | date/datetime |
 //! |---|---|---|---|
-//! | number | numeric (exact for integers and decimals) | string → number | date → number |
-//! | string | string → number | collation | string → datetime (else as strings) |
-//! | date | date → number | string → datetime | chronological |
+//! | number | numeric (exact for integers and decimals) | string → number | number → datetime |
+//! | string | string → number | collation | string → datetime (zero if none) |
+//! | date | number → datetime (zero if none) | string → datetime | chronological |
 //!
 //! NULL compares as unknown (`None`) except in [`sort_cmp`], where NULL sorts first.
 
 use crate::sql::expr::convert::{self, Num};
+use crate::sql::expr::datetime_text;
 use crate::types::collation::general_ci_weight;
 use crate::types::{Collation, Value};
 use std::cmp::Ordering;
@@ -26,20 +27,33 @@ pub fn compare(a: &Value, b: &Value, coll: Collation) -> Option<Ordering> {
             Some(convert::to_datetime_lossy(a).cmp(&convert::to_datetime_lossy(b)))
         }
         (Value::Bytes(s), Value::Date(_) | Value::DateTime(_)) => {
-            Some(compare_string_with_temporal(s, b, coll))
+            Some(compare_string_with_temporal(s, b))
         }
         (Value::Date(_) | Value::DateTime(_), Value::Bytes(s)) => {
-            Some(compare_string_with_temporal(s, a, coll).reverse())
+            Some(compare_string_with_temporal(s, a).reverse())
+        }
+        // A number against a date compares as a datetime too (MariaDB): 20191231 is that
+        // day, a number that is no date (1, -128) the zero date.
+        (Value::Date(_) | Value::DateTime(_), _) => {
+            Some(convert::to_datetime_lossy(a).cmp(&number_as_datetime(b)))
+        }
+        (_, Value::Date(_) | Value::DateTime(_)) => {
+            Some(number_as_datetime(a).cmp(&convert::to_datetime_lossy(b)))
         }
         _ => Some(compare_nums(&convert::to_num(a), &convert::to_num(b))),
     }
 }
 
-fn compare_string_with_temporal(s: &[u8], t: &Value, coll: Collation) -> Ordering {
-    match convert::parse_datetime(s) {
-        Some((dt, _)) => dt.cmp(&convert::to_datetime_lossy(t)),
-        None => compare_strings(s, &convert::to_text(t), coll),
-    }
+/// A string against a date or datetime compares as a datetime: its leading datetime, or the
+/// zero date when it has none (`'a' < DATE'2019-12-31'`, as MariaDB).
+fn compare_string_with_temporal(s: &[u8], t: &Value) -> Ordering {
+    datetime_text::compare_form(s).cmp(&convert::to_datetime_lossy(t))
+}
+
+/// A number as the datetime a comparison with a date reads: its integer part as
+/// `[YY]YYMMDD[hhmmss]`, or the zero date.
+fn number_as_datetime(v: &Value) -> crate::types::DateTime {
+    convert::to_datetime_lossy(v)
 }
 
 /// Order for ORDER BY / GROUP BY / MIN / MAX: NULL first, then [`compare`].

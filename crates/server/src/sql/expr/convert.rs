@@ -428,7 +428,7 @@ pub fn parse_datetime(s: &[u8]) -> Option<(DateTime, bool)> {
         None => (tp, None),
     };
     let tparts: Vec<&str> = hms.split(':').collect();
-    if tparts.len() < 2 || tparts.len() > 3 {
+    if tparts.len() > 3 {
         return None;
     }
     let num = |p: &str| -> Option<u8> {
@@ -439,7 +439,11 @@ pub fn parse_datetime(s: &[u8]) -> Option<(DateTime, bool)> {
         }
     };
     dt.hour = num(tparts[0])?;
-    dt.minute = num(tparts[1])?;
+    dt.minute = if tparts.len() >= 2 {
+        num(tparts[1])?
+    } else {
+        0
+    };
     dt.second = if tparts.len() == 3 {
         num(tparts[2])?
     } else {
@@ -568,6 +572,16 @@ pub fn to_datetime_lossy(v: &Value) -> DateTime {
     to_datetime(v).map(|(d, _)| d).unwrap_or_default()
 }
 
+/// Any value as a datetime the way an expression reads one (CAST, DATE(), HOUR(), …): a
+/// string's leading datetime, what follows ignored ([`datetime_text::parse_lenient`]). A
+/// column assignment reads strictly ([`to_datetime`]).
+pub fn to_datetime_lenient(v: &Value) -> Option<(DateTime, bool)> {
+    match v {
+        Value::Bytes(b) => super::datetime_text::parse_lenient(b),
+        other => to_datetime(other),
+    }
+}
+
 /// Any value as a datetime, if it is one.
 pub fn to_datetime(v: &Value) -> Option<(DateTime, bool)> {
     match v {
@@ -581,7 +595,21 @@ pub fn to_datetime(v: &Value) -> Option<(DateTime, bool)> {
         )),
         Value::Bytes(b) => parse_datetime(b),
         Value::Null => None,
-        other => datetime_from_number(to_num(other).to_i128()),
+        other => datetime_from_number(date_number_part(other)?),
+    }
+}
+
+/// The integer part of a number read as a date (truncated: 20191231.7 is 2019-12-31); a
+/// negative number is no date (-0.001 is NULL, -0.0 is zero).
+fn date_number_part(v: &Value) -> Option<i128> {
+    match to_num(v) {
+        Num::I(i) => Some(i128::from(i)),
+        Num::U(u) => Some(i128::from(u)),
+        Num::D(d) => {
+            let t = d.to_i128(Rounding::Down).unwrap_or(i128::MAX);
+            (!d.is_negative() || d.is_zero()).then_some(t)
+        }
+        Num::F(f) => (f >= 0.0).then_some(f.trunc().min(1e30) as i128),
     }
 }
 

@@ -10,6 +10,8 @@
 
 pub(in crate::sql) mod compare;
 pub(in crate::sql) mod convert;
+pub mod datetime_text;
+mod zero_date;
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::Class;
@@ -83,6 +85,10 @@ pub enum CastTo {
     /// a string. Arithmetic, functions and CAST see every digit (`1/3*3` is 1.0000, and
     /// `1/3 = 0.3333` is true).
     Shown(u8),
+    /// Not a CAST the user wrote: a DATETIME(n) value where it becomes a string (CONCAT,
+    /// CAST AS CHAR, GROUP_CONCAT, a string-typed IFNULL / COALESCE / IF / CASE) shows exactly
+    /// n fractional digits, as MariaDB: `CONCAT(dt3)` is '2020-01-01 10:00:00.000'.
+    DateTimeText(u8),
 }
 
 /// A bound expression.
@@ -335,8 +341,9 @@ impl Expr {
                 arith(*op, &x, &y, env)
             }
             Expr::Cmp(op, a, b, coll) => {
-                let x = a.operand(r, env)?;
-                let y = b.operand(r, env)?;
+                let x = a.eval_compared(r, env)?;
+                let y = b.eval_compared(r, env)?;
+                warn_if_no_datetime(&x, &y, env);
                 Ok(cmp_values(*op, &x, &y, *coll))
             }
             Expr::ArithChain(a, rest) => {
@@ -391,9 +398,9 @@ impl Expr {
                 negated,
                 coll,
             } => {
-                let v = e.operand(r, env)?;
-                let lo = lo.operand(r, env)?;
-                let hi = hi.operand(r, env)?;
+                let v = e.eval_compared(r, env)?;
+                let lo = lo.eval_compared(r, env)?;
+                let hi = hi.eval_compared(r, env)?;
                 let ge = compare::compare(&v, &lo, *coll).map(|o| o != Ordering::Less);
                 let le = compare::compare(&v, &hi, *coll).map(|o| o != Ordering::Greater);
                 let res = match (ge, le) {
@@ -409,13 +416,13 @@ impl Expr {
                 negated,
                 coll,
             } => {
-                let v = e.operand(r, env)?;
+                let v = e.eval_compared(r, env)?;
                 if v.is_null() {
                     return Ok(Value::Null);
                 }
                 let mut saw_null = false;
                 for item in list {
-                    let x = item.operand(r, env)?;
+                    let x = item.eval_compared(r, env)?;
                     match compare::compare(&v, &x, *coll) {
                         Some(Ordering::Equal) => return Ok(Value::Int(!*negated as i64)),
                         None => saw_null = true,
@@ -475,12 +482,14 @@ fn eval_case(
     env: &Env<'_>,
 ) -> Result<Value> {
     let op = match operand {
-        Some(o) => Some(o.eval(r, env)?),
+        Some(o) => Some(o.eval_compared(r, env)?.into_owned()),
         None => None,
     };
     for (when, then) in whens {
         let hit = match &op {
-            Some(v) => compare::compare(v, &when.eval(r, env)?, coll) == Some(Ordering::Equal),
+            Some(v) => {
+                compare::compare(v, &*when.eval_compared(r, env)?, coll) == Some(Ordering::Equal)
+            }
             None => when.is_true(r, env)?,
         };
         if hit {
@@ -513,13 +522,32 @@ pub fn coerce(v: Value, class: Class) -> Value {
         (Class::Str | Class::Bin, _) => Value::Bytes(convert::to_text(&v).into_owned()),
         (Class::Date, Value::Date(_)) => v,
         (Class::Date, _) => {
-            convert::to_datetime(&v).map_or(Value::Null, |(d, _)| Value::Date(d.date))
+            convert::to_datetime_lenient(&v).map_or(Value::Null, |(d, _)| Value::Date(d.date))
         }
         (Class::DateTime, Value::DateTime(_)) => v,
         (Class::DateTime, _) => {
-            convert::to_datetime(&v).map_or(Value::Null, |(d, _)| Value::DateTime(d))
+            convert::to_datetime_lenient(&v).map_or(Value::Null, |(d, _)| Value::DateTime(d))
         }
         (Class::Null, _) => v,
+    }
+}
+
+/// A string compared with a date that is not wholly a datetime: MariaDB's warning 1292.
+fn warn_if_no_datetime(a: &Value, b: &Value, env: &Env<'_>) {
+    let s = match (a, b) {
+        (Value::Bytes(s), Value::Date(_) | Value::DateTime(_))
+        | (Value::Date(_) | Value::DateTime(_), Value::Bytes(s)) => s,
+        _ => return,
+    };
+    if convert::parse_datetime(s).is_none() {
+        env.warn(
+            "Warning",
+            ErrorCode::TruncatedWrongValue,
+            format!(
+                "Truncated incorrect datetime value: '{}'",
+                String::from_utf8_lossy(s)
+            ),
+        );
     }
 }
 
@@ -866,7 +894,11 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 }
                 other => convert::to_num(other).to_i128(),
             };
-            if *to == CastTo::Unsigned {
+            if *to == CastTo::Unsigned && matches!(v, Value::Decimal(_) | Value::Double(_)) {
+                // A negative DECIMAL or DOUBLE is 0 (an integer or a string wraps instead:
+                // CAST(-1 AS UNSIGNED) is 18446744073709551615, CAST(-1.25 AS UNSIGNED) 0).
+                Value::UInt(i.clamp(0, u64::MAX as i128) as u64)
+            } else if *to == CastTo::Unsigned {
                 Value::UInt(i.clamp(i64::MIN as i128, u64::MAX as i128) as u64)
             } else if i > i64::MAX as i128 {
                 Value::Int(i.min(u64::MAX as i128) as u64 as i64)
@@ -902,13 +934,30 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             },
             v => v,
         },
+        CastTo::DateTimeText(fsp) => match v {
+            Value::DateTime(dt) => Value::Bytes(datetime_text::with_fsp(&dt, *fsp).into_bytes()),
+            v => v,
+        },
         CastTo::Double => Value::Double(convert::to_num(&v).to_f64()),
-        CastTo::Date | CastTo::DateTime(_) => match convert::to_datetime(&v) {
-            Some((dt, _)) => match to {
-                CastTo::Date => Value::Date(dt.date),
-                CastTo::DateTime(fsp) => Value::DateTime(convert::round_fsp(dt, *fsp)),
-                _ => unreachable!(),
-            },
+        CastTo::Date | CastTo::DateTime(_) => match convert::to_datetime_lenient(&v) {
+            Some((dt, _)) => {
+                if let Value::Bytes(b) = &v {
+                    if convert::parse_datetime(b).is_none() {
+                        // Read up to what does not fit: MariaDB warns and keeps the value.
+                        let kind = if *to == CastTo::Date {
+                            "date"
+                        } else {
+                            "datetime"
+                        };
+                        truncated_warning(env, kind, &v);
+                    }
+                }
+                match to {
+                    CastTo::Date => Value::Date(dt.date),
+                    CastTo::DateTime(fsp) => Value::DateTime(convert::round_fsp(dt, *fsp)),
+                    _ => unreachable!(),
+                }
+            }
             None => {
                 env.warn(
                     "Warning",

@@ -1,6 +1,9 @@
 //! Scalar functions: name lookup and typing at bind time ([`bind`]), evaluation at run time
 //! ([`eval`]). Aggregates (COUNT, SUM, …) are handled by the binder and `exec::select`.
 
+mod binary;
+mod greatest;
+
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
 use crate::sql::env::Env;
@@ -52,7 +55,8 @@ pub enum Func {
     Field(Collation),
     /// CHAR(n, …): a binary string of the numbers' bytes.
     Char,
-    Strcmp,
+    /// STRCMP under the collation of its arguments.
+    Strcmp(Collation),
     Hex,
     Abs,
     Round,
@@ -65,6 +69,8 @@ pub enum Func {
     Sqrt,
     Pi,
     Rand,
+    /// A string function of a binary string, byte-wise.
+    Bin(binary::BinFunc),
     Greatest(Class),
     Least(Class),
     IfNull(Class),
@@ -141,11 +147,25 @@ pub fn unify(types: &[&SqlType]) -> SqlType {
 fn unify2(a: &SqlType, b: &SqlType) -> SqlType {
     use Class::*;
     match (a.class, b.class) {
+        // A signed integer with a BIGINT UNSIGNED has no common integer type: DECIMAL.
+        (Int, Int)
+            if a.unsigned != b.unsigned && {
+                let u = if a.unsigned { a } else { b };
+                u.wire == cohort_protocol::column::ColumnType::LONGLONG
+            } =>
+        {
+            SqlType::decimal(a.length.max(b.length).max(20), 0)
+        }
         (x, y) if x == y => {
             let mut t = a.clone();
             t.length = a.length.max(b.length);
             t.decimals = a.decimals.max(b.decimals);
             t.unsigned = a.unsigned && b.unsigned;
+            if x == Str && a.collation == Collation::Utf8mb4GeneralCi {
+                // A column's (or an explicit) collation wins over the default one of a
+                // literal, as in a comparison: IFNULL('a', bin_col) is utf8mb4_bin.
+                t.collation = b.collation;
+            }
             if a.wire != b.wire {
                 // Mixed widths (TINYINT vs INT, CHAR vs VARCHAR…): the widest wire type.
                 t.wire = match x {
@@ -172,8 +192,11 @@ fn unify2(a: &SqlType, b: &SqlType) -> SqlType {
 }
 
 /// Resolve a function call. `args` are bound arguments with their types.
-pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
+pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
     let upper = name.to_ascii_uppercase();
+    if let Some(bound) = binary::bind(&upper, &mut args) {
+        return Ok(bound);
+    }
     let n = args.len();
     let need = |ok: bool| if ok { Ok(()) } else { Err(wrong_args(&upper)) };
     let any_nullable = args.iter().any(|(_, t)| t.nullable);
@@ -310,7 +333,8 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "STRCMP" => {
             need(n == 2)?;
-            (Func::Strcmp, int_ty(2))
+            let coll = crate::sql::bind::comparison_collation(&args[0].1, &args[1].1);
+            (Func::Strcmp(coll), int_ty(2))
         }
         "HEX" => {
             need(n == 1)?;
@@ -403,21 +427,43 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         "GREATEST" | "LEAST" => {
             need(n >= 2)?;
-            let mut t = unify(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
-            if t.class == Class::Str
-                && args
-                    .iter()
-                    .any(|(_, a)| matches!(a.class, Class::Int | Class::Decimal | Class::Double))
-            {
-                // Strings with numbers compare as numbers: LEAST(1, 'A') is 0.
-                t = SqlType::double();
-            }
+            let t = greatest::bind_type(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
             let f = if upper == "GREATEST" {
                 Func::Greatest(t.class)
             } else {
                 Func::Least(t.class)
             };
             (f, t)
+        }
+        "IFNULL" | "NVL" | "COALESCE" | "IF"
+            if unify(
+                &args
+                    .iter()
+                    .skip(usize::from(upper == "IF"))
+                    .map(|(_, t)| t)
+                    .collect::<Vec<_>>(),
+            )
+            .class
+                == Class::Str
+                && args
+                    .iter()
+                    .skip(usize::from(upper == "IF"))
+                    .any(|(_, t)| t.class == Class::DateTime && t.decimals > 0) =>
+        {
+            // A string result shows a DATETIME(n) argument with its n digits.
+            let skip = usize::from(upper == "IF");
+            let args = args
+                .into_iter()
+                .enumerate()
+                .map(|(i, (e, t))| {
+                    if i < skip || t.class != Class::DateTime {
+                        return (e, t);
+                    }
+                    let text = SqlType::varchar(t.char_len()).with_nullable(t.nullable);
+                    (crate::sql::bind::datetime_as_text(e, &t), text)
+                })
+                .collect();
+            return bind(name, args);
         }
         "IFNULL" | "NVL" => {
             need(n == 2)?;
@@ -561,6 +607,7 @@ pub fn bind(name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
         }
         _ => return Err(unknown_function(name)),
     };
+    let ty = binary::derive(&upper, ty, &args);
     Ok((
         Expr::Func(f, args.into_iter().map(|(e, _)| e).collect()),
         ty,
@@ -705,6 +752,24 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
                 .get()
                 .unwrap_or(env.sess.last_insert_id);
             return Ok(Value::UInt(id));
+        }
+        Func::Greatest(class) => return greatest::eval(Ordering::Greater, class, args, r, env),
+        Func::Least(class) => return greatest::eval(Ordering::Less, class, args, r, env),
+        Func::Replace => {
+            // An empty search string gives the subject back, whatever the replacement.
+            let a = args[0].eval(r, env)?;
+            let b = args[1].eval(r, env)?;
+            if a.is_null() || b.is_null() {
+                return Ok(Value::Null);
+            }
+            if convert::to_text(&b).is_empty() {
+                return Ok(a);
+            }
+            let c = args[2].eval(r, env)?;
+            if c.is_null() {
+                return Ok(Value::Null);
+            }
+            return replace(&[a, b, c], env);
         }
         Func::NullIf => {
             let a = args[0].eval(r, env)?;
@@ -887,6 +952,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::Upper => s(map_case(&text(&v[0]), char::to_uppercase)),
         Func::Lower => s(map_case(&text(&v[0]), char::to_lowercase)),
         Func::Substring => substring(v),
+        Func::Bin(b) => binary::eval(b, v),
         Func::Trim(side) => trim(v, side),
         Func::Replace => return replace(v, env),
         Func::Insert => return insert(v, env),
@@ -935,12 +1001,9 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             });
             Value::Int(first)
         }
-        Func::Strcmp => Value::Int(
-            match compare::compare_strings(
-                &convert::to_text(&v[0]),
-                &convert::to_text(&v[1]),
-                Collation::Utf8mb4GeneralCi,
-            ) {
+        Func::Strcmp(coll) => Value::Int(
+            match compare::compare_strings(&convert::to_text(&v[0]), &convert::to_text(&v[1]), coll)
+            {
                 Ordering::Less => -1,
                 Ordering::Equal => 0,
                 Ordering::Greater => 1,
@@ -1015,34 +1078,15 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 Value::Double(x.sqrt())
             }
         }
-        Func::Greatest(class) | Func::Least(class) => {
-            let want = if matches!(f, Func::Greatest(_)) {
-                Ordering::Greater
-            } else {
-                Ordering::Less
-            };
-            // NULL if any argument is; otherwise compared in the result's class.
-            if v.iter().any(Value::is_null) {
-                return Ok(Value::Null);
-            }
-            let mut best = coerce(v[0].clone(), class);
-            for x in &v[1..] {
-                let x = coerce(x.clone(), class);
-                if compare::compare(&x, &best, Collation::Utf8mb4GeneralCi) == Some(want) {
-                    best = x;
-                }
-            }
-            best
-        }
         Func::UnixTimestamp => match v.first() {
             None => Value::Int(convert::unix_seconds(&env.now())),
-            Some(x) => match convert::to_datetime(x) {
+            Some(x) => match convert::to_datetime_lenient(x) {
                 Some((dt, _)) => Value::Int(convert::unix_seconds(&dt).max(0)),
                 None => Value::Null,
             },
         },
         Func::FromUnixtime => from_unixtime(&v[0], env),
-        Func::DateOf => match convert::to_datetime(&v[0]) {
+        Func::DateOf => match convert::to_datetime_lenient(&v[0]) {
             Some((dt, _)) => Value::Date(dt.date),
             None => Value::Null,
         },
@@ -1069,7 +1113,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             }
         }
         Func::Year | Func::Month | Func::Day | Func::Hour | Func::Minute | Func::Second => {
-            match convert::to_datetime(&v[0]) {
+            match convert::to_datetime_lenient(&v[0]) {
                 Some((dt, _)) => Value::Int(match f {
                     Func::Year => dt.date.year as i64,
                     Func::Month => dt.date.month as i64,
@@ -1078,16 +1122,88 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                     Func::Minute => dt.minute as i64,
                     _ => dt.second as i64,
                 }),
-                None => Value::Null,
+                None => match (&v[0], f) {
+                    // A string that is no datetime may be a time: '10:30', '1234' (00:12:34).
+                    (Value::Bytes(b), Func::Hour | Func::Minute | Func::Second) => {
+                        match time_parts_from_text(b) {
+                            Some((h, m, s)) => Value::Int(match f {
+                                Func::Hour => i64::from(h),
+                                Func::Minute => i64::from(m),
+                                _ => i64::from(s),
+                            }),
+                            None => Value::Null,
+                        }
+                    }
+                    _ => Value::Null,
+                },
             }
         }
-        Func::DateDiff => match (convert::to_datetime(&v[0]), convert::to_datetime(&v[1])) {
-            (Some((a, _)), Some((b, _))) => Value::Int(day_number(a.date) - day_number(b.date)),
+        Func::DateDiff => match (
+            convert::to_datetime_lenient(&v[0]),
+            convert::to_datetime_lenient(&v[1]),
+        ) {
+            // A date with a zero month or day has no day number.
+            (Some((a, _)), Some((b, _)))
+                if [a.date, b.date].iter().all(|d| d.month != 0 && d.day != 0) =>
+            {
+                Value::Int(day_number(a.date) - day_number(b.date))
+            }
             _ => Value::Null,
         },
         Func::BinlogGtidPos => binlog_gtid_pos(v, env),
         _ => Value::Null,
     })
+}
+
+/// A string as a time of day for HOUR / MINUTE / SECOND, as MariaDB reads one: `[-]h:m[:s]`
+/// (minutes and seconds below 60) or digits `hhmmss` with an optional fraction (`'35'` is
+/// 00:00:35). Anything else is no time.
+fn time_parts_from_text(b: &[u8]) -> Option<(u32, u8, u8)> {
+    let t = std::str::from_utf8(b).ok()?.trim_start();
+    let t = t.strip_prefix('-').unwrap_or(t).as_bytes();
+    // The longest prefix `d+(:d+(:d+)?)?(.d*)?`; what follows is ignored, except an exponent
+    // ('1e2' is no time).
+    let digits = |i: usize| t[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    loop {
+        let n = digits(i);
+        if n == 0 || n > 18 {
+            if parts.is_empty() || n > 18 {
+                return None;
+            }
+            i -= 1; // the ':' belongs to what follows
+            break;
+        }
+        parts.push(
+            std::str::from_utf8(&t[i..i + n])
+                .ok()?
+                .parse::<u64>()
+                .ok()?,
+        );
+        i += n;
+        if parts.len() == 3 || t.get(i) != Some(&b':') {
+            break;
+        }
+        i += 1;
+    }
+    if t.get(i) == Some(&b'.') {
+        i += 1 + digits(i + 1);
+    }
+    if matches!(t.get(i), Some(b'e' | b'E'))
+        && t.get(i + 1)
+            .is_some_and(|c| c.is_ascii_digit() || *c == b'-' || *c == b'+')
+    {
+        return None;
+    }
+    if parts.len() == 1 {
+        return convert::time_parts_from_number(i128::from(parts[0]));
+    }
+    let (h, m, s) = (parts[0], parts[1], parts.get(2).copied().unwrap_or(0));
+    if m > 59 || s > 59 || h > u64::from(u32::MAX) {
+        return None;
+    }
+    Some((h as u32, m as u8, s as u8))
 }
 
 /// NULL for a NULL argument, a file the binlog does not have, or a position that is not an
@@ -1164,9 +1280,6 @@ fn hex_int(v: &Value) -> u64 {
 /// REPLACE(s, from, to); NULL (and warning 1301) beyond max_allowed_packet.
 fn replace(v: &[Value], env: &Env<'_>) -> Result<Value> {
     let from = text(&v[1]);
-    if from.is_empty() {
-        return Ok(v[0].clone());
-    }
     let st = text(&v[0]);
     let to = text(&v[2]);
     let hits = st.matches(from.as_str()).count();

@@ -5,7 +5,7 @@
 
 SOURCE.sql holds the statements of a golden script (see golden.rs): `#` comment lines and
 blank lines are kept; a statement may span lines and ends at a line ending in `;`; a `meta `
-prefix also records the result's column types. Each statement runs on a fresh database of a
+prefix also records the result's column types, a `values ` prefix leaves out the warning count. Each statement runs on a fresh database of a
 MariaDB server on 127.0.0.1 (user root, no password), and its outcome is written in the
 golden format, so `cargo test -p cohort-server sql::golden` then checks Cohort against what
 MariaDB answered. Regenerate after editing SOURCE.sql; never edit OUT.test by hand.
@@ -63,6 +63,9 @@ def fmt(v):
 def run(conn, cmd):
     meta = cmd.startswith("meta ")
     sql = cmd[5:] if meta else cmd
+    # `values `: the result without its warning count (see golden.rs).
+    values_only = sql.startswith("values ")
+    sql = sql[7:] if values_only else sql
     sql = sql.rstrip().rstrip(";")
     cur = conn.cursor()
     try:
@@ -101,7 +104,7 @@ def run(conn, cmd):
         # MariaDB's EOF reports 0 here; golden.rs prints the session's warning count, which
         # is the number of warnings listed. Checked: the listed warnings themselves.
         warnings = len(rows)
-    if warnings:
+    if warnings and not values_only:
         out.append(f"({warnings} warnings)")
     return out
 

@@ -1,0 +1,85 @@
+//! GREATEST and LEAST.
+//!
+//! The arguments are compared in the result's class ([`bind_type`]): with a DATE, DATETIME or
+//! TIMESTAMP among them, as datetimes (`GREATEST(1, DATE'2019-12-31')` is the date; an
+//! argument that is no date, like `1` or `'abc'`, is the zero date), else strings with numbers
+//! as numbers, else in the arguments' common class. NULL anywhere is NULL; a temporal
+//! conversion of a non-NULL invalid value counts as the zero date ([`Expr::eval_compared`]).
+
+use crate::error::Result;
+use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::env::Env;
+use crate::sql::expr::{coerce, compare, convert, Expr, RowCtx};
+use crate::types::{Collation, Value};
+use std::cmp::Ordering;
+
+/// The result type of GREATEST / LEAST over arguments of these types.
+pub fn bind_type(types: &[&SqlType]) -> SqlType {
+    let nullable = types.iter().any(|t| t.nullable);
+    let temporal = types
+        .iter()
+        .filter(|t| matches!(t.class, Class::Date | Class::DateTime));
+    if temporal.clone().next().is_some() {
+        let fsp = temporal.clone().map(|t| t.decimals).max().unwrap_or(0);
+        let t = if temporal.clone().any(|t| t.class == Class::DateTime) {
+            SqlType::datetime(fsp)
+        } else {
+            SqlType::date()
+        };
+        return t.with_nullable(nullable);
+    }
+    let mut t = super::unify(types);
+    if t.class == Class::Str
+        && types
+            .iter()
+            .any(|a| matches!(a.class, Class::Int | Class::Decimal | Class::Double))
+    {
+        // Strings with numbers compare as numbers: LEAST(1, 'A') is 0.
+        t = SqlType::double().with_nullable(nullable);
+    }
+    t
+}
+
+/// GREATEST (`want` Greater) or LEAST (Less) of the arguments, in `class`.
+pub fn eval(
+    want: Ordering,
+    class: Class,
+    args: &[Expr],
+    r: &RowCtx<'_>,
+    env: &Env<'_>,
+) -> Result<Value> {
+    let mut best: Option<Value> = None;
+    for a in args {
+        let v = a.eval_compared(r, env)?;
+        if v.is_null() {
+            return Ok(Value::Null);
+        }
+        let x = in_class(v.into_owned(), class);
+        let better = match &best {
+            None => true,
+            Some(b) => compare::compare(&x, b, Collation::Utf8mb4GeneralCi) == Some(want),
+        };
+        if better {
+            best = Some(x);
+        }
+    }
+    Ok(best.unwrap_or(Value::Null))
+}
+
+/// A non-NULL argument in the result's class; in a temporal class, what is no date is the zero
+/// date.
+fn in_class(v: Value, class: Class) -> Value {
+    match class {
+        Class::Date | Class::DateTime => {
+            let dt = convert::to_datetime_lenient(&v)
+                .map(|(d, _)| d)
+                .unwrap_or_default();
+            if class == Class::Date {
+                Value::Date(dt.date)
+            } else {
+                Value::DateTime(dt)
+            }
+        }
+        _ => coerce(v, class),
+    }
+}
