@@ -47,9 +47,14 @@ pub mod commit;
 mod connect;
 mod dispatch;
 mod dump;
+mod kill;
 pub mod memory;
 #[cfg(test)]
 mod memory_tests;
+mod multi;
+#[cfg(test)]
+mod multi_kill_tests;
+pub mod processlist;
 mod results;
 pub mod state;
 mod statements;
@@ -135,6 +140,15 @@ pub struct Session {
     tls_established: bool,
     /// Responses waiting to be sealed (inside TLS), kept between calls for its allocation.
     plain_out: Vec<u8>,
+    /// The connection's entry in the process list (SHOW PROCESSLIST, KILL).
+    registration: processlist::Registration,
+    /// Several statements per COM_QUERY (`CLIENT_MULTI_STATEMENTS`, COM_SET_OPTION): see
+    /// [`multi`].
+    multi_statements: bool,
+    /// The session's transaction slot was handed to its process-list entry (for KILL).
+    slot_hooked: bool,
+    /// The error the current command answered, if it did.
+    last_error: Option<cohort_protocol::ErrorCode>,
 }
 
 impl Session {
@@ -147,6 +161,7 @@ impl Session {
     ) -> (Session, Vec<u8>) {
         let max = ctx.vars.global_u64("max_allowed_packet") as usize;
         let tls_offer = ctx.tls();
+        let registration = ctx.processes.register(conn_id, &host);
         let mut s = Session {
             ctx,
             phase: Phase::AwaitResponse,
@@ -170,6 +185,10 @@ impl Session {
             tls_starting: false,
             tls_established: false,
             plain_out: Vec::new(),
+            registration,
+            multi_statements: false,
+            slot_hooked: false,
+            last_error: None,
         };
         let greeting = s.greeting();
         (s, greeting)
@@ -362,6 +381,10 @@ impl Session {
     /// A fresh `SessionState` for a login, carrying the scheduler's commit notifier.
     fn new_state(&self, user: &str, host: &str, db: Option<String>) -> SessionState {
         let mut state = SessionState::new(self.conn_id, user, host, db);
+        let process = &self.registration.process;
+        process.set_login(user, state.db.as_deref());
+        state.process = Some(process.clone());
+        state.found_rows = self.client_caps & cohort_protocol::capability::FOUND_ROWS != 0;
         state.commit_notifier = self.commit_notifier.clone();
         state.tls = self.tls_info();
         state

@@ -41,6 +41,8 @@ pub struct ServerContext {
     pub thread_pool: OnceLock<Weak<crate::sched::PoolShared>>,
     /// Registered replicas and running binlog dumps ([`crate::replication`]).
     pub replication: crate::replication::Replication,
+    /// Every connection (SHOW PROCESSLIST, KILL): see [`crate::session::processlist`].
+    pub processes: Arc<crate::session::processlist::ProcessList>,
     /// TLS, when configured (`have_ssl = YES`): greetings offer `CLIENT_SSL` and SSLRequests
     /// are accepted. Read (shared) once per connection, at its greeting.
     tls: parking_lot::RwLock<Option<Arc<crate::tls::Tls>>>,
@@ -108,6 +110,7 @@ impl ServerContext {
             started: Instant::now(),
             admission,
             waits,
+            processes: Arc::default(),
             thread_pool: OnceLock::new(),
             replication: crate::replication::Replication::default(),
             tls: parking_lot::RwLock::new(None),
@@ -211,6 +214,11 @@ pub struct SessionState {
     /// events (`binlog_annotate_row_events`): (the transaction's change count when the
     /// statement began, its text), ascending. Cleared when the transaction ends.
     pub annotations: Vec<(usize, String)>,
+    /// The connection's process-list entry (None for sessions without a connection: tests,
+    /// tools).
+    pub process: Option<Arc<crate::session::processlist::Process>>,
+    /// `CLIENT_FOUND_ROWS`: an UPDATE's affected rows are the rows it matched.
+    pub found_rows: bool,
 }
 
 impl SessionState {
@@ -236,6 +244,8 @@ impl SessionState {
             tls: None,
             memory: SessionMemory::default(),
             annotations: Vec::new(),
+            process: None,
+            found_rows: false,
         }
     }
 

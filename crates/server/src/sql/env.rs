@@ -36,6 +36,8 @@ pub struct SessView<'a> {
     pub prev_warnings: usize,
     /// The connection's TLS (`Ssl_version`, `Ssl_cipher`).
     pub tls: Option<crate::tls::TlsInfo>,
+    /// `CLIENT_FOUND_ROWS`: an UPDATE reports the rows it matched as affected.
+    pub found_rows: bool,
 }
 
 impl<'a> SessView<'a> {
@@ -53,6 +55,7 @@ impl<'a> SessView<'a> {
             user_vars: &sess.user_vars,
             prev_warnings,
             tls: sess.tls,
+            found_rows: sess.found_rows,
         }
     }
 }
@@ -78,6 +81,7 @@ pub fn split_session<'s>(
         user_vars,
         row_count,
         tls,
+        found_rows,
         ..
     } = sess;
     let view = SessView {
@@ -93,6 +97,7 @@ pub fn split_session<'s>(
         user_vars,
         prev_warnings,
         tls: *tls,
+        found_rows: *found_rows,
     };
     (txn.as_mut().expect("started above"), view)
 }

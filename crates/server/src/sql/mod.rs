@@ -676,6 +676,11 @@ fn run_other(
             sess.commit(ctx)?;
             exec::admin::table_maint(ctx, sess, op, tables)
         }
+        Stmt::Kill { query_only, id } => {
+            count(StatusCounter::ComOther);
+            exec::admin::kill(ctx, sess, *query_only, *id)?;
+            Ok(QueryResult::ok())
+        }
         Stmt::Do(exprs) => {
             count(StatusCounter::ComOther);
             exec::admin::do_exprs(ctx, sess, exprs, params, parsed)?;

@@ -162,7 +162,7 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
         }
         Show::Warnings { errors_only, count } => Ok(show_warnings(warnings, *errors_only, *count)),
         Show::Engines => Ok(engines()),
-        Show::ProcessList => Err(Error::unsupported("SHOW PROCESSLIST")),
+        Show::ProcessList { full } => Ok(processlist(env, *full)),
         Show::Grants(user) => grants(env, user.as_ref()),
         Show::CreateUser(user) => create_user(env, user.as_ref()),
         Show::TableStatus { db, filter: f } => {
@@ -652,6 +652,51 @@ fn show_warnings(warnings: &[Warning], errors_only: bool, count: bool) -> QueryR
             .map(|w| vec![s(w.level), Value::Int(w.code as i64), s(&w.message)])
             .collect(),
     }
+}
+
+/// `SHOW [FULL] PROCESSLIST`: without FULL, Info is cut to 100 characters (MariaDB).
+fn processlist(env: &Env<'_>, full: bool) -> QueryResult {
+    let columns = vec![
+        int_column("Id"),
+        text_column("User", 128),
+        text_column("Host", 64),
+        nullable_text_column("db", 64),
+        text_column("Command", 16),
+        int_column("Time"),
+        nullable_text_column("State", 30),
+        nullable_text_column("Info", 100),
+        ColumnDefinition {
+            decimals: 3,
+            flags: cohort_protocol::column_flags::NOT_NULL,
+            ..ColumnDefinition::simple(
+                "Progress",
+                cohort_protocol::ColumnType::NEWDECIMAL,
+                cohort_protocol::charset::BINARY,
+                7,
+            )
+        },
+    ];
+    let rows = virtual_tables::processlist::visible(env)
+        .into_iter()
+        .map(|p| {
+            let info = p.info.map(|i| match full {
+                true => i,
+                false => i.chars().take(100).collect(),
+            });
+            vec![
+                Value::Int(i64::from(p.id)),
+                s(&p.user),
+                s(&p.host),
+                opt(p.db),
+                s(p.command),
+                Value::Int((p.time_ms / 1000) as i64),
+                s(p.state),
+                opt(info),
+                Value::Decimal(cohort_decimal::Decimal::new(0, 3)),
+            ]
+        })
+        .collect();
+    QueryResult::Rows { columns, rows }
 }
 
 fn engines() -> QueryResult {

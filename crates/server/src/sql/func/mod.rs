@@ -688,7 +688,11 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         Func::Sleep => {
             let secs = convert::to_num(&args[0].eval(r, env)?).to_f64();
             if secs > 0.0 {
-                std::thread::sleep(std::time::Duration::from_secs_f64(secs.min(3600.0)));
+                let d = std::time::Duration::from_secs_f64(secs.min(3600.0));
+                if !crate::interrupt::sleep(d) {
+                    // KILL QUERY / KILL CONNECTION: MariaDB ends the statement with 1317.
+                    return Err(crate::interrupt::interrupted());
+                }
             }
             return Ok(Value::Int(0));
         }

@@ -120,7 +120,10 @@ pub enum Show {
         count: bool,
     },
     Engines,
-    ProcessList,
+    /// `SHOW [FULL] PROCESSLIST`.
+    ProcessList {
+        full: bool,
+    },
     Grants(Option<UserHost>),
     TableStatus {
         db: Option<String>,
@@ -241,6 +244,11 @@ pub enum Stmt {
         tables: Vec<(Option<String>, String)>,
     },
     Do(Vec<ast::Expr>),
+    /// `KILL [HARD | SOFT] [CONNECTION | QUERY] id`.
+    Kill {
+        query_only: bool,
+        id: u32,
+    },
     Describe {
         db: Option<String>,
         table: String,
@@ -716,6 +724,24 @@ fn qualified(p: &mut Parser<'_>) -> PResult<(Option<String>, String)> {
     Ok((None, a))
 }
 
+/// `KILL [HARD | SOFT] [CONNECTION | QUERY] id`; `KILL … QUERY ID n` and `KILL … USER u`
+/// are refused. HARD and SOFT are the same here: a statement stops only at its interruption
+/// points (see `crate::interrupt`), which is what SOFT promises.
+fn parse_kill(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    let _ = eat(p, "HARD") || eat(p, "SOFT");
+    let query_only = eat(p, "QUERY");
+    if !query_only {
+        eat(p, "CONNECTION");
+    }
+    if eat(p, "USER") || (query_only && eat(p, "ID")) {
+        return Ok(unsupported(p, "KILL USER / KILL QUERY ID"));
+    }
+    let id = p.parse_literal_uint()?;
+    let id = u32::try_from(id).unwrap_or(u32::MAX);
+    Ok(Stmt::Kill { query_only, id })
+}
+
 fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
     let Some(first) = first else {
         return Ok(Stmt::Sql(Box::new(p.parse_statement()?)));
@@ -753,7 +779,7 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
         "GRANT" => parse_grant(p),
         "REVOKE" => parse_revoke(p),
         "FLUSH" => Ok(parse_flush(p)),
-        "KILL" => Ok(unsupported(p, "KILL")),
+        "KILL" => parse_kill(p),
         "PURGE" => parse_purge(p),
         "UNLOCK" => {
             p.next_token();
@@ -1234,7 +1260,7 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
             expect_word(p, "ENGINES")?;
             Show::Engines
         }
-        "PROCESSLIST" => Show::ProcessList,
+        "PROCESSLIST" => Show::ProcessList { full },
         "GRANTS" => {
             let user = if eat(p, "FOR") {
                 parse_user_or_current(p)?
