@@ -273,7 +273,9 @@ mod tests {
         assert_eq!(parse(&[0x19, 10, 0, 0, 0]), Ok(Command::StmtClose(10)));
         assert_eq!(parse(&[0x1a, 1, 0, 0, 0]), Ok(Command::StmtReset(1)));
         assert_eq!(parse(&[0x1f]), Ok(Command::ResetConnection));
-        assert_eq!(parse(&[0x09]), Ok(Command::Unknown(0x09)));
+        assert_eq!(parse(&[0x09]), Ok(Command::Statistics));
+        assert_eq!(parse(&[0x0c, 7, 1, 0, 0]), Ok(Command::ProcessKill(263)));
+        assert!(parse(&[0x0c, 7]).is_err());
         assert_eq!(parse(&[0x1e, 0, 0]), Ok(Command::Unknown(0x1e)));
         assert_eq!(
             parse(&[0x17, 1, 0, 0, 0, 0, 1, 0, 0, 0]),
