@@ -139,13 +139,12 @@ impl Session {
     /// the flow and whether the statement succeeded.
     fn run_query(&mut self, sql_bytes: &[u8], more: bool) -> (Flow, bool) {
         self.ctx.status.incr(StatusCounter::Questions);
-        let Ok(text) = std::str::from_utf8(sql_bytes) else {
-            let e = Error::new(
-                ErrorCode::ParseError,
-                "Invalid utf8mb4 character string in query",
-            );
-            return (self.reply_error(&e), false);
+        // Bytes that are not UTF-8 (raw BLOB bytes in a literal) are carried losslessly.
+        let text = match std::str::from_utf8(sql_bytes) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => std::borrow::Cow::Owned(crate::types::raw_text::to_text(sql_bytes)),
         };
+        let text = text.as_ref();
         let ctx = self.ctx.clone();
         let process = self.registration.process.clone();
         process.set_command("Query", Some(text));
@@ -204,6 +203,11 @@ impl Session {
                 Err(e)
             }
         };
+        let notes_off = matches!(state.var(&ctx, "sql_notes"), Some(crate::types::Value::Bytes(b)) if b == b"OFF");
+        if notes_off {
+            // sql_notes = OFF: notes are not kept (nor counted).
+            state.warnings.retain(|w| w.level != "Note");
+        }
         match result {
             Ok(r) => {
                 let extra = if more { status::MORE_RESULTS_EXISTS } else { 0 };
@@ -361,6 +365,7 @@ impl Session {
         self.statements.clear(&ctx, None);
         let state = self.state.as_mut().expect("logged in");
         state.rollback(&ctx);
+        super::table_locks::unlock_tables(&ctx, state);
         let (user, host, db) = (state.user.clone(), state.host.clone(), state.db.clone());
         let fresh = self.new_state(&user, &host, db);
         *self.state() = fresh;
@@ -376,6 +381,7 @@ impl Session {
         self.statements.clear(&ctx, None);
         if let Some(state) = self.state.as_mut() {
             state.rollback(&ctx);
+            super::table_locks::unlock_tables(&ctx, state);
         }
         let Some(account) = self.authenticate(&cu.user, &cu.auth_response) else {
             let e = Error::new(

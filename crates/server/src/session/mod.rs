@@ -47,6 +47,8 @@ pub mod commit;
 mod connect;
 mod dispatch;
 mod dump;
+#[cfg(test)]
+mod dump_tests;
 mod kill;
 pub mod memory;
 #[cfg(test)]
@@ -58,6 +60,7 @@ pub mod processlist;
 mod results;
 pub mod state;
 mod statements;
+pub mod table_locks;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -400,6 +403,7 @@ impl Session {
         }
         if let Some(state) = self.state.as_mut() {
             state.rollback(&self.ctx);
+            table_locks::unlock_tables(&self.ctx, state);
         }
         self.statements
             .clear(&self.ctx, self.state.as_mut().map(|s| &mut s.memory));

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A logged-in session for `user` with the client capabilities `add` on top of the usual.
-fn session(ctx: &Arc<ServerContext>, id: u32, user: &str, add: u32) -> Session {
+pub(super) fn session(ctx: &Arc<ServerContext>, id: u32, user: &str, add: u32) -> Session {
     let (mut s, greeting) = Session::start(ctx.clone(), id, "127.0.0.1".into(), false);
     let mut reader = PacketReader::new(1 << 24);
     reader.feed(&greeting);
@@ -31,9 +31,10 @@ fn session(ctx: &Arc<ServerContext>, id: u32, user: &str, add: u32) -> Session {
 
 /// Each result of one response: "ok N" (affected rows), "err CODE", "rows V" (first column of
 /// the first row), with whether it said SERVER_MORE_RESULTS_EXISTS.
-fn results(out: &[u8]) -> Vec<(String, bool)> {
+pub(super) fn results(out: &[u8]) -> Vec<(String, bool)> {
     let mut found: Vec<(String, bool)> = Vec::new();
     let mut d = ResponseDecoder::new();
+    let mut columns = 1;
     let mut at = 0;
     while at + 4 <= out.len() {
         let len = u32::from_le_bytes([out[at], out[at + 1], out[at + 2], 0]) as usize;
@@ -45,9 +46,12 @@ fn results(out: &[u8]) -> Vec<(String, bool)> {
                 ok.status & status::MORE_RESULTS_EXISTS != 0,
             )),
             ResponseEvent::Err(e) => found.push((format!("err {}", e.code), false)),
-            ResponseEvent::ColumnCount(_) => found.push(("rows".into(), false)),
+            ResponseEvent::ColumnCount(n) => {
+                columns = n as usize;
+                found.push(("rows".into(), false))
+            }
             ResponseEvent::Row(row) => {
-                let v = parse_text_row(row, 1).unwrap()[0]
+                let v = parse_text_row(row, columns).unwrap()[0]
                     .unwrap_or(b"NULL")
                     .to_vec();
                 let last = found.last_mut().unwrap();
@@ -65,7 +69,7 @@ fn results(out: &[u8]) -> Vec<(String, bool)> {
     found
 }
 
-fn run(s: &mut Session, sql: &str) -> Vec<(String, bool)> {
+pub(super) fn run(s: &mut Session, sql: &str) -> Vec<(String, bool)> {
     let mut out = Vec::new();
     s.on_bytes(&queries(&[sql]), &mut out);
     results(&out)

@@ -43,6 +43,8 @@ pub struct ServerContext {
     pub replication: crate::replication::Replication,
     /// Every connection (SHOW PROCESSLIST, KILL): see [`crate::session::processlist`].
     pub processes: Arc<crate::session::processlist::ProcessList>,
+    /// LOCK TABLES of all sessions: see [`crate::session::table_locks`].
+    pub table_locks: crate::session::table_locks::TableLocks,
     /// TLS, when configured (`have_ssl = YES`): greetings offer `CLIENT_SSL` and SSLRequests
     /// are accepted. Read (shared) once per connection, at its greeting.
     tls: parking_lot::RwLock<Option<Arc<crate::tls::Tls>>>,
@@ -111,6 +113,7 @@ impl ServerContext {
             admission,
             waits,
             processes: Arc::default(),
+            table_locks: Default::default(),
             thread_pool: OnceLock::new(),
             replication: crate::replication::Replication::default(),
             tls: parking_lot::RwLock::new(None),
@@ -219,6 +222,8 @@ pub struct SessionState {
     pub process: Option<Arc<crate::session::processlist::Process>>,
     /// `CLIENT_FOUND_ROWS`: an UPDATE's affected rows are the rows it matched.
     pub found_rows: bool,
+    /// The tables this session locked with LOCK TABLES (None: it holds no table locks).
+    pub locked_tables: Option<Vec<crate::session::table_locks::LockedTable>>,
 }
 
 impl SessionState {
@@ -246,6 +251,7 @@ impl SessionState {
             annotations: Vec::new(),
             process: None,
             found_rows: false,
+            locked_tables: None,
         }
     }
 

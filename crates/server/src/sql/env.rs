@@ -38,6 +38,8 @@ pub struct SessView<'a> {
     pub tls: Option<crate::tls::TlsInfo>,
     /// `CLIENT_FOUND_ROWS`: an UPDATE reports the rows it matched as affected.
     pub found_rows: bool,
+    /// The tables the session locked with LOCK TABLES, if it did.
+    pub locked_tables: Option<&'a [crate::session::table_locks::LockedTable]>,
 }
 
 impl<'a> SessView<'a> {
@@ -56,6 +58,7 @@ impl<'a> SessView<'a> {
             prev_warnings,
             tls: sess.tls,
             found_rows: sess.found_rows,
+            locked_tables: sess.locked_tables.as_deref(),
         }
     }
 }
@@ -82,6 +85,7 @@ pub fn split_session<'s>(
         row_count,
         tls,
         found_rows,
+        locked_tables,
         ..
     } = sess;
     let view = SessView {
@@ -98,6 +102,7 @@ pub fn split_session<'s>(
         prev_warnings,
         tls: *tls,
         found_rows: *found_rows,
+        locked_tables: locked_tables.as_deref(),
     };
     (txn.as_mut().expect("started above"), view)
 }

@@ -5,6 +5,7 @@
 //! whether `'a' = 'A'` holds is a property of the column's collation, not of the bytes.
 
 mod datatype;
+pub mod raw_text;
 mod value;
 
 pub use datatype::{Collation, DataType};

@@ -11,6 +11,7 @@
 //! than one statement (`a; b`) is 1064 (multi-statements are not offered).
 
 pub(in crate::sql) mod dialect;
+mod exec_comments;
 pub(in crate::sql) mod surface;
 
 use crate::accounts::TransportRequirement;
@@ -239,6 +240,15 @@ pub enum Stmt {
     /// PURGE BINARY LOGS.
     Purge(PurgeTarget),
     UnlockTables,
+    /// `LOCK TABLE[S] t READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT], …`: (db, table,
+    /// write).
+    LockTables(Vec<(Option<String>, String, bool)>),
+    /// `ALTER TABLE t {DISABLE | ENABLE} KEYS`: nothing to do for InnoDB tables, which
+    /// MariaDB answers with a bare OK (no warning); 1146 for a missing table.
+    AlterKeys {
+        db: Option<String>,
+        table: String,
+    },
     TableMaint {
         op: &'static str,
         tables: Vec<(Option<String>, String)>,
@@ -266,6 +276,9 @@ impl Stmt {
 
 /// Parse one statement.
 pub fn parse(sql: &str) -> Result<Parsed> {
+    let original = sql;
+    let expanded = exec_comments::expand(sql);
+    let sql = expanded.as_ref();
     let dialect = MySqlDialect {};
     let tokens = Tokenizer::new(&dialect, sql)
         .tokenize_with_location()
@@ -309,7 +322,8 @@ pub fn parse(sql: &str) -> Result<Parsed> {
             })?;
         stmt
     };
-    let ddl_text = is_logged_as_text(&stmt).then(|| sql.to_string());
+    // Logged as sent: a replica gates its executable comments by its own version.
+    let ddl_text = is_logged_as_text(&stmt).then(|| original.to_string());
     Ok(Parsed {
         stmt,
         item_texts,
@@ -724,6 +738,36 @@ fn qualified(p: &mut Parser<'_>) -> PResult<(Option<String>, String)> {
     Ok((None, a))
 }
 
+/// `LOCK TABLE[S] t {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, …`. READ LOCAL is
+/// READ and WRITE CONCURRENT is WRITE (their differences matter to MyISAM only, as in
+/// MariaDB with InnoDB); LOW_PRIORITY does nothing in MariaDB either. Aliases are refused.
+fn parse_lock_tables(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    if !eat(p, "TABLES") {
+        expect_word(p, "TABLE")?;
+    }
+    let mut tables = Vec::new();
+    loop {
+        let (db, table) = qualified(p)?;
+        let write = if eat(p, "READ") {
+            eat(p, "LOCAL");
+            false
+        } else {
+            eat(p, "LOW_PRIORITY");
+            if !eat(p, "WRITE") {
+                return Ok(unsupported(p, "LOCK TABLES with table aliases"));
+            }
+            eat(p, "CONCURRENT");
+            true
+        };
+        tables.push((db, table, write));
+        if !p.consume_token(&Token::Comma) {
+            break;
+        }
+    }
+    Ok(Stmt::LockTables(tables))
+}
+
 /// `KILL [HARD | SOFT] [CONNECTION | QUERY] id`; `KILL … QUERY ID n` and `KILL … USER u`
 /// are refused. HARD and SOFT are the same here: a statement stops only at its interruption
 /// points (see `crate::interrupt`), which is what SOFT promises.
@@ -788,7 +832,7 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
             }
             Ok(Stmt::UnlockTables)
         }
-        "LOCK" => Ok(unsupported(p, "LOCK TABLES")),
+        "LOCK" => parse_lock_tables(p),
         "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => parse_table_maint(p, first),
         "DO" => {
             p.next_token();
@@ -1456,12 +1500,37 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
             // utf8mb4 with general_ci / bin: what every database already is.
             Ok(Stmt::Flush { binary_logs: false })
         }
+        Some("TABLE") if alter_keys_ahead(p) => {
+            p.next_token();
+            p.next_token();
+            let (db, table) = qualified(p)?;
+            let enable = eat(p, "ENABLE");
+            if !enable {
+                expect_word(p, "DISABLE")?;
+            }
+            expect_word(p, "KEYS")?;
+            Ok(Stmt::AlterKeys { db, table })
+        }
         Some("TABLE") => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
         _ => {
             let what = peek_nth_word(p, 1).unwrap_or_default();
             Ok(unsupported(p, &format!("ALTER {what}")))
         }
     }
+}
+
+/// `ALTER TABLE [db.]t {DISABLE | ENABLE} KEYS` and nothing else follows.
+fn alter_keys_ahead(p: &Parser<'_>) -> bool {
+    let name_end = if p.peek_nth_token(3).token == Token::Period {
+        5
+    } else {
+        3
+    };
+    matches!(
+        peek_nth_word(p, name_end).as_deref(),
+        Some("DISABLE" | "ENABLE")
+    ) && peek_nth_word(p, name_end + 1).as_deref() == Some("KEYS")
+        && p.peek_nth_token(name_end + 2).token == Token::EOF
 }
 
 /// `user [IDENTIFIED BY 'pw'] [, user [IDENTIFIED BY 'pw']]…` (the password only where
