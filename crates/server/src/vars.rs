@@ -574,6 +574,8 @@ pub static DEFINITIONS: &[VarDef] = &[
     ),
     // OFF: notes (warnings of level Note) are not kept (see session::dispatch).
     var("sql_notes", Scope::Both, true, Kind::Bool, "ON"),
+    // OFF: SHOW CREATE TABLE quotes only the identifiers that need it (see exec::show).
+    var("sql_quote_show_create", Scope::Both, true, Kind::Bool, "ON"),
     var(
         "sql_select_limit",
         Scope::Both,

@@ -54,7 +54,7 @@ mod tests {
         let all: Vec<u8> = (0..=255u8).collect();
         let mut mixed = b"insert into t values ('".to_vec();
         mixed.extend_from_slice(&all);
-        mixed.extend_from_slice("', 'héllo 😀', '\u{10FFFF}')".as_bytes());
+        mixed.extend_from_slice("', 'héllo 😀')".as_bytes());
         for bytes in [
             all.clone(),
             mixed,

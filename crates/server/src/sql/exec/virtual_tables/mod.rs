@@ -21,13 +21,16 @@ use crate::session::state::ServerContext;
 use crate::sql::bind::TableScope;
 use crate::sql::env::Env;
 use crate::storage::{ColumnDef, ColumnDefault, TableDef};
-use crate::types::{DataType, Value};
+use crate::types::{Collation, DataType, Value};
 use cohort_protocol::ErrorCode;
 use std::sync::Arc;
 
 mod innodb_trx;
+mod is_columns;
 mod perf_waits;
 pub mod processlist;
+mod schema_objects;
+mod server_state;
 mod thread_pool;
 
 /// A table computed on read, as resolved for one statement.
@@ -73,6 +76,181 @@ static TABLES: &[SystemTable] = &[
         name: "PROCESSLIST",
         def: processlist::def,
         rows: processlist::rows,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "SCHEMATA",
+        def: || is_def("SCHEMATA"),
+        rows: schema_objects::schemata,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "TABLES",
+        def: || is_def("TABLES"),
+        rows: schema_objects::tables,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "COLUMNS",
+        def: || is_def("COLUMNS"),
+        rows: schema_objects::columns,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "STATISTICS",
+        def: || is_def("STATISTICS"),
+        rows: schema_objects::statistics,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "KEY_COLUMN_USAGE",
+        def: || is_def("KEY_COLUMN_USAGE"),
+        rows: schema_objects::key_column_usage,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "TABLE_CONSTRAINTS",
+        def: || is_def("TABLE_CONSTRAINTS"),
+        rows: schema_objects::table_constraints,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "REFERENTIAL_CONSTRAINTS",
+        def: || is_def("REFERENTIAL_CONSTRAINTS"),
+        rows: server_state::none,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "CHECK_CONSTRAINTS",
+        def: || is_def("CHECK_CONSTRAINTS"),
+        rows: server_state::none,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "VIEWS",
+        def: || is_def("VIEWS"),
+        rows: server_state::none,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "ROUTINES",
+        def: || is_def("ROUTINES"),
+        rows: server_state::none,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "TRIGGERS",
+        def: || is_def("TRIGGERS"),
+        rows: server_state::none,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "EVENTS",
+        def: || is_def("EVENTS"),
+        rows: server_state::none,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "PARTITIONS",
+        def: || is_def("PARTITIONS"),
+        rows: server_state::none,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "FILES",
+        def: || is_def("FILES"),
+        rows: server_state::none,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "PARAMETERS",
+        def: || is_def("PARAMETERS"),
+        rows: server_state::none,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "ENGINES",
+        def: || is_def("ENGINES"),
+        rows: server_state::engines,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "CHARACTER_SETS",
+        def: || is_def("CHARACTER_SETS"),
+        rows: server_state::character_sets,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "COLLATIONS",
+        def: || is_def("COLLATIONS"),
+        rows: server_state::collations,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "GLOBAL_VARIABLES",
+        def: || is_def("GLOBAL_VARIABLES"),
+        rows: server_state::global_variables,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "SESSION_VARIABLES",
+        def: || is_def("SESSION_VARIABLES"),
+        rows: server_state::session_variables,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "GLOBAL_STATUS",
+        def: || is_def("GLOBAL_STATUS"),
+        rows: server_state::status,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "SESSION_STATUS",
+        def: || is_def("SESSION_STATUS"),
+        rows: server_state::status,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "USER_PRIVILEGES",
+        def: || is_def("USER_PRIVILEGES"),
+        rows: server_state::user_privileges,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "SCHEMA_PRIVILEGES",
+        def: || is_def("SCHEMA_PRIVILEGES"),
+        rows: server_state::schema_privileges,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
+        name: "TABLE_PRIVILEGES",
+        def: || is_def("TABLE_PRIVILEGES"),
+        rows: server_state::table_privileges,
         truncate: |_| {},
     },
 ];
@@ -147,4 +325,69 @@ fn column(name: &str, data_type: DataType) -> ColumnDef {
         on_update_current_timestamp: false,
         comment: None,
     }
+}
+
+/// The column types of information_schema tables (see `is_columns`).
+#[derive(Clone, Copy)]
+enum IsType {
+    /// VARCHAR(n)
+    Str(u32),
+    Big,
+    UBig,
+    Int,
+    UInt,
+    /// DATETIME
+    Time,
+    LongText,
+}
+
+/// The definition of information_schema table `name`, with MariaDB's columns.
+fn is_def(name: &str) -> TableDef {
+    let columns = is_columns::TABLES
+        .iter()
+        .find(|(t, _)| *t == name)
+        .map_or(&[][..], |(_, c)| c);
+    let text = Collation::Utf8mb4GeneralCi;
+    TableDef {
+        name: name.to_string(),
+        columns: columns
+            .iter()
+            .map(|(n, ty, nullable)| ColumnDef {
+                nullable: *nullable,
+                ..column(
+                    n,
+                    match ty {
+                        IsType::Str(len) => DataType::VarChar {
+                            len: *len,
+                            collation: text,
+                        },
+                        IsType::Big => DataType::BigInt { unsigned: false },
+                        IsType::UBig => DataType::BigInt { unsigned: true },
+                        IsType::Int => DataType::Int { unsigned: false },
+                        IsType::UInt => DataType::Int { unsigned: true },
+                        IsType::Time => DataType::DateTime { fsp: 0 },
+                        IsType::LongText => DataType::Text {
+                            max_bytes: u32::MAX as u64,
+                            collation: text,
+                        },
+                    },
+                )
+            })
+            .collect(),
+        primary_key: None,
+        indexes: Vec::new(),
+        engine: "MEMORY".to_string(),
+        auto_increment_start: 1,
+        comment: None,
+    }
+}
+
+/// A text value.
+fn text(s: &str) -> Value {
+    Value::str(s)
+}
+
+/// A text value or NULL.
+fn opt(s: Option<String>) -> Value {
+    s.map_or(Value::Null, |s| Value::str(&s))
 }
