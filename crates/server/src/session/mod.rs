@@ -65,6 +65,7 @@ pub mod table_locks;
 mod tests;
 #[cfg(test)]
 mod tls_tests;
+pub mod user_locks;
 
 pub use state::{ServerContext, SessionState, Warning};
 
@@ -404,6 +405,7 @@ impl Session {
         if let Some(state) = self.state.as_mut() {
             state.rollback(&self.ctx);
             table_locks::unlock_tables(&self.ctx, state);
+            self.ctx.user_locks.release_all(self.conn_id);
         }
         self.statements
             .clear(&self.ctx, self.state.as_mut().map(|s| &mut s.memory));

@@ -45,6 +45,8 @@ pub struct ServerContext {
     pub processes: Arc<crate::session::processlist::ProcessList>,
     /// LOCK TABLES of all sessions: see [`crate::session::table_locks`].
     pub table_locks: crate::session::table_locks::TableLocks,
+    /// GET_LOCK and friends: see [`crate::session::user_locks`].
+    pub user_locks: crate::session::user_locks::UserLocks,
     /// TLS, when configured (`have_ssl = YES`): greetings offer `CLIENT_SSL` and SSLRequests
     /// are accepted. Read (shared) once per connection, at its greeting.
     tls: parking_lot::RwLock<Option<Arc<crate::tls::Tls>>>,
@@ -114,6 +116,7 @@ impl ServerContext {
             waits,
             processes: Arc::default(),
             table_locks: Default::default(),
+            user_locks: Default::default(),
             thread_pool: OnceLock::new(),
             replication: crate::replication::Replication::default(),
             tls: parking_lot::RwLock::new(None),

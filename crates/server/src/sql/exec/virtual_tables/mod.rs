@@ -29,7 +29,7 @@ mod innodb_trx;
 mod is_columns;
 mod perf_waits;
 pub mod processlist;
-mod schema_objects;
+pub(crate) mod schema_objects;
 mod server_state;
 mod thread_pool;
 

@@ -125,7 +125,7 @@ fn system_table_row(db: &str, name: &str) -> Vec<Value> {
 
 /// An estimate of a table's data bytes: rows times the declared width of a row (strings at
 /// their declared length), as MariaDB's numbers are estimates too.
-fn data_length(def: &TableDef, rows: u64) -> u64 {
+pub(crate) fn data_length(def: &TableDef, rows: u64) -> u64 {
     let width: u64 = def
         .columns
         .iter()
