@@ -817,7 +817,7 @@ fn table_status(env: &Env<'_>, db: Option<&str>) -> Result<Listing> {
             Value::Int(10),
             s("Dynamic"),
             Value::Int(count as i64),
-            Value::Int(if count == 0 { 0 } else { bytes / count } as i64),
+            Value::Int(bytes.checked_div(count).unwrap_or(0) as i64),
             Value::Int(bytes as i64),
             Value::Int(0),
             Value::Int(0),

@@ -4,8 +4,11 @@
 
 use super::IsType::{self, *};
 
-/// (table, its columns: name, type, nullable).
-pub(super) static TABLES: &[(&str, &[(&str, IsType, bool)])] = &[
+/// A column: name, type, nullable.
+type Column = (&'static str, IsType, bool);
+
+/// (table, its columns).
+pub(super) static TABLES: &[(&str, &[Column])] = &[
     (
         "CHARACTER_SETS",
         &[

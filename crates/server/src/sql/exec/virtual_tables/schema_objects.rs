@@ -77,7 +77,7 @@ pub(super) fn tables(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
             Value::UInt(10),
             text("Dynamic"),
             Value::UInt(n),
-            Value::UInt(if n == 0 { 0 } else { data_length(&def, n) / n }),
+            Value::UInt(data_length(&def, n).checked_div(n).unwrap_or(0)),
             Value::UInt(data_length(&def, n)),
             Value::UInt(0),
             Value::UInt(0),
