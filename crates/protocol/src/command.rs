@@ -6,6 +6,8 @@
 //! | 02 | COM_INIT_DB | schema name (`string<EOF>`) | OK / ERR |
 //! | 03 | COM_QUERY | SQL text (`string<EOF>`) | OK / ERR / text result set |
 //! | 04 | COM_FIELD_LIST | table 00, wildcard (`string<EOF>`) | column defs + EOF |
+//! | 09 | COM_STATISTICS | – | a status line (`string<EOF>`, no OK header) |
+//! | 0c | COM_PROCESS_KILL | connection id u32 | OK / ERR |
 //! | 0e | COM_PING | – | OK |
 //! | 11 | COM_CHANGE_USER | see [`ChangeUser`] | OK / ERR / auth switch |
 //! | 12 | COM_BINLOG_DUMP | see [`crate::replication::BinlogDump`] | a stream of events / ERR |
@@ -36,6 +38,7 @@ pub mod command_code {
     pub const QUERY: u8 = 0x03;
     pub const FIELD_LIST: u8 = 0x04;
     pub const STATISTICS: u8 = 0x09;
+    pub const PROCESS_KILL: u8 = 0x0c;
     pub const PING: u8 = 0x0e;
     pub const CHANGE_USER: u8 = 0x11;
     pub const BINLOG_DUMP: u8 = 0x12;
@@ -66,6 +69,10 @@ pub enum Command<'a> {
         wildcard: &'a [u8],
     },
     Ping,
+    /// COM_STATISTICS (`mariadb-admin status`).
+    Statistics,
+    /// COM_PROCESS_KILL: kill the connection with this id.
+    ProcessKill(u32),
     ChangeUser(ChangeUser),
     StmtPrepare(&'a [u8]),
     /// The header of COM_STMT_EXECUTE; decode `params` with [`crate::execute::parse_params`]
@@ -113,6 +120,8 @@ impl<'a> Command<'a> {
                 wildcard: r.rest(),
             },
             code::PING => Command::Ping,
+            code::STATISTICS => Command::Statistics,
+            code::PROCESS_KILL => Command::ProcessKill(r.u32("COM_PROCESS_KILL connection id")?),
             code::CHANGE_USER => Command::ChangeUser(ChangeUser::parse(r.rest(), client_caps)?),
             code::STMT_PREPARE => Command::StmtPrepare(r.rest()),
             code::STMT_EXECUTE => Command::StmtExecute {
@@ -149,6 +158,8 @@ impl<'a> Command<'a> {
             Command::Query(_) => code::QUERY,
             Command::FieldList { .. } => code::FIELD_LIST,
             Command::Ping => code::PING,
+            Command::Statistics => code::STATISTICS,
+            Command::ProcessKill(_) => code::PROCESS_KILL,
             Command::ChangeUser(_) => code::CHANGE_USER,
             Command::StmtPrepare(_) => code::STMT_PREPARE,
             Command::StmtExecute { .. } => code::STMT_EXECUTE,
@@ -176,7 +187,12 @@ impl<'a> Command<'a> {
     pub fn encode(&self, out: &mut Vec<u8>, client_caps: u32) {
         out.push(self.code());
         match self {
-            Command::Quit | Command::Ping | Command::ResetConnection | Command::Unknown(_) => {}
+            Command::Quit
+            | Command::Ping
+            | Command::Statistics
+            | Command::ResetConnection
+            | Command::Unknown(_) => {}
+            Command::ProcessKill(id) => put_u32(out, *id),
             Command::InitDb(db) => out.extend_from_slice(db.as_bytes()),
             Command::Query(sql) | Command::StmtPrepare(sql) => out.extend_from_slice(sql),
             Command::FieldList { table, wildcard } => {
@@ -257,7 +273,9 @@ mod tests {
         assert_eq!(parse(&[0x19, 10, 0, 0, 0]), Ok(Command::StmtClose(10)));
         assert_eq!(parse(&[0x1a, 1, 0, 0, 0]), Ok(Command::StmtReset(1)));
         assert_eq!(parse(&[0x1f]), Ok(Command::ResetConnection));
-        assert_eq!(parse(&[0x09]), Ok(Command::Unknown(0x09)));
+        assert_eq!(parse(&[0x09]), Ok(Command::Statistics));
+        assert_eq!(parse(&[0x0c, 7, 1, 0, 0]), Ok(Command::ProcessKill(263)));
+        assert!(parse(&[0x0c, 7]).is_err());
         assert_eq!(parse(&[0x1e, 0, 0]), Ok(Command::Unknown(0x1e)));
         assert_eq!(
             parse(&[0x17, 1, 0, 0, 0, 0, 1, 0, 0, 0]),

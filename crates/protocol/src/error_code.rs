@@ -185,6 +185,16 @@ pub enum ErrorCode {
     GetErrno,
     /// 1317 Query execution was interrupted
     QueryInterrupted,
+    /// 1094 Unknown thread id: %lu
+    NoSuchThread,
+    /// 1095 You are not owner of thread %lu
+    KillDenied,
+    /// 1099 Table '%s' was locked with a READ lock and can't be updated
+    TableNotLockedForWrite,
+    /// 1100 Table '%s' was not locked with LOCK TABLES
+    TableNotLocked,
+    /// 1927 Connection was killed
+    ConnectionKilled,
     /// 1290 The MariaDB server is running with the %s option so it cannot execute this statement
     OptionPreventsStatement,
     /// 1373 Target log not found in binlog index
@@ -355,6 +365,11 @@ impl ErrorCode {
             TruncatedWrongValue => 1292,
             UnsupportedPs => 1295,
             QueryInterrupted => 1317,
+            NoSuchThread => 1094,
+            KillDenied => 1095,
+            TableNotLockedForWrite => 1099,
+            TableNotLocked => 1100,
+            ConnectionKilled => 1927,
             SpUndeclaredVar => 1327,
             NoDefaultForField => 1364,
             DivisionByZero => 1365,
@@ -453,7 +468,7 @@ impl ErrorCode {
             TruncatedWrongValue | WrongValue | IllegalValueForType | WrongValueForType => "22007",
             CantChangeTxCharacteristics => "25001",
             CantExecuteInReadOnlyTransaction => "25006",
-            QueryInterrupted => "70100",
+            QueryInterrupted | ConnectionKilled => "70100",
             NoReferencedRow => "23000",
             _ => "HY000",
         }

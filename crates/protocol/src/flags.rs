@@ -36,15 +36,16 @@ pub mod capability {
     pub const QUERY_ATTRIBUTES: u32 = 0x0800_0000;
 }
 
-/// What Cohort advertises in HandshakeV10: `0x003ea60d`.
+/// What Cohort advertises in HandshakeV10: `0x003fa60f`.
 ///
-/// The research-recommended set `0x003ea60f` minus `FOUND_ROWS` (not implemented):
-/// LONG_PASSWORD, LONG_FLAG, CONNECT_WITH_DB, PROTOCOL_41, INTERACTIVE, TRANSACTIONS,
-/// SECURE_CONNECTION, MULTI_RESULTS, PS_MULTI_RESULTS, PLUGIN_AUTH, CONNECT_ATTRS,
-/// PLUGIN_AUTH_LENENC_CLIENT_DATA. Deliberately absent: COMPRESS, LOCAL_FILES,
-/// MULTI_STATEMENTS, SESSION_TRACK, DEPRECATE_EOF, QUERY_ATTRIBUTES; and SSL, which the server
-/// adds to a greeting only when it has TLS configured.
+/// LONG_PASSWORD, FOUND_ROWS, LONG_FLAG, CONNECT_WITH_DB, PROTOCOL_41, INTERACTIVE,
+/// TRANSACTIONS, SECURE_CONNECTION, MULTI_STATEMENTS, MULTI_RESULTS, PS_MULTI_RESULTS,
+/// PLUGIN_AUTH, CONNECT_ATTRS, PLUGIN_AUTH_LENENC_CLIENT_DATA. Deliberately absent: COMPRESS,
+/// LOCAL_FILES, SESSION_TRACK, DEPRECATE_EOF, QUERY_ATTRIBUTES; and SSL, which the server adds
+/// to a greeting only when it has TLS configured.
 pub const SERVER_CAPABILITIES: u32 = capability::LONG_PASSWORD
+    | capability::FOUND_ROWS
+    | capability::MULTI_STATEMENTS
     | capability::LONG_FLAG
     | capability::CONNECT_WITH_DB
     | capability::PROTOCOL_41
@@ -96,9 +97,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn server_capabilities_are_the_recommended_set_minus_found_rows() {
-        assert_eq!(SERVER_CAPABILITIES, 0x003e_a60f & !capability::FOUND_ROWS);
-        assert_eq!(SERVER_CAPABILITIES, 0x003e_a60d);
+    fn server_capabilities_are_the_recommended_set_with_multi_statements() {
+        assert_eq!(
+            SERVER_CAPABILITIES,
+            0x003e_a60f | capability::MULTI_STATEMENTS
+        );
+        assert_eq!(SERVER_CAPABILITIES, 0x003f_a60f);
         assert_eq!(SERVER_CAPABILITIES & capability::DEPRECATE_EOF, 0);
         assert_eq!(SERVER_CAPABILITIES & capability::SSL, 0);
     }

@@ -23,6 +23,7 @@ pub mod accounts;
 pub mod config;
 pub mod datadir;
 pub mod error;
+pub mod interrupt;
 pub mod log;
 pub mod memory;
 pub mod net;

@@ -428,6 +428,9 @@ pub fn run_connection(ctx: &Arc<ServerContext>, admitted: Admitted) {
     let _ = stream.set_read_timeout(Some(CONNECT_TIMEOUT));
     let _waits = crate::wait::bind_thread_stats(Some(ctx.waits.clone()));
     let (mut session, greeting) = Session::start(ctx.clone(), conn_id, host, over_limit);
+    if let Ok(handle) = stream.try_clone() {
+        session.set_kill_socket(handle);
+    }
     if stream.write_all(&greeting).is_err() {
         session.on_disconnect();
         return;

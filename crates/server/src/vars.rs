@@ -301,6 +301,9 @@ pub static DEFINITIONS: &[VarDef] = &[
     ),
     // GTID state (`crate::log::gtid`). The positions are computed when read; a primary has no
     // replica position. The domain applies to the groups written after it is set.
+    // Checked by the foreign keys of a table; Cohort refuses FOREIGN KEY (1235), so there is
+    // nothing for it to switch off (restores set it).
+    var("foreign_key_checks", Scope::Both, true, Kind::Bool, "ON"),
     var("gtid_binlog_pos", Scope::Global, false, Kind::Live, ""),
     var("gtid_binlog_state", Scope::Global, false, Kind::Live, ""),
     var("gtid_current_pos", Scope::Global, false, Kind::Live, ""),
@@ -569,6 +572,10 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Text,
         "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION",
     ),
+    // OFF: notes (warnings of level Note) are not kept (see session::dispatch).
+    var("sql_notes", Scope::Both, true, Kind::Bool, "ON"),
+    // OFF: SHOW CREATE TABLE quotes only the identifiers that need it (see exec::show).
+    var("sql_quote_show_create", Scope::Both, true, Kind::Bool, "ON"),
     var(
         "sql_select_limit",
         Scope::Both,
@@ -712,6 +719,9 @@ pub static DEFINITIONS: &[VarDef] = &[
         "REPEATABLE-READ",
     ),
     var("tx_read_only", Scope::Both, true, Kind::Bool, "OFF"),
+    // OFF lets an engine skip uniqueness checks of secondary indexes during bulk loads (it may,
+    // it need not: MariaDB's InnoDB checks where it must); Cohort always checks.
+    var("unique_checks", Scope::Both, true, Kind::Bool, "ON"),
     var("version", Scope::Global, false, Kind::Text, crate::VERSION),
     var(
         "version_comment",

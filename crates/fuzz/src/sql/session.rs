@@ -166,8 +166,9 @@ impl Session {
             Err(Fail::Refused(_)) => return Ok(()),
             Err(e) => return Err(self.judge_connect(e, USER)),
         };
-        // Rows locked by the main connection's open transaction must not stall us.
-        let setup = b"\x03SET SESSION innodb_lock_wait_timeout = 1";
+        // Rows locked by the main connection's open transaction, or tables it locked with
+        // LOCK TABLES, must not stall us.
+        let setup = b"\x03SET SESSION innodb_lock_wait_timeout = 1, lock_wait_timeout = 1";
         let max_packet = c
             .request(setup, false, false)
             .and_then(|_| max_allowed_packet(&mut c))

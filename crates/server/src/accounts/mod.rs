@@ -254,6 +254,23 @@ impl Accounts {
             .any(|a| a.user == user && a.host == host && a.grants.contains(&Grant::Global))
     }
 
+    /// Every grant as (user, host, None for `*.*` or Some(db)), for information_schema's
+    /// privilege tables.
+    pub fn all_grants(&self) -> Vec<(String, String, Option<String>)> {
+        let accounts = self.accounts.read();
+        let mut out = Vec::new();
+        for a in accounts.iter() {
+            for g in &a.grants {
+                let db = match g {
+                    Grant::Global => None,
+                    Grant::Database(d) => Some(d.clone()),
+                };
+                out.push((a.user.clone(), a.host.clone(), db));
+            }
+        }
+        out
+    }
+
     /// `SHOW GRANTS FOR user@host`.
     pub fn show_grants(&self, user: &str, host: &str) -> Result<Vec<String>> {
         let accounts = self.accounts.read();

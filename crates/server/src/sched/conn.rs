@@ -214,6 +214,9 @@ impl PoolConn {
         let _ = stream.set_nodelay(true);
         let ctx = group.shared.ctx.clone();
         let (mut session, greeting) = Session::start(ctx, conn_id, host, over_limit);
+        if let Ok(handle) = stream.try_clone() {
+            session.set_kill_socket(handle);
+        }
         let conn = Arc::new_cyclic(|me: &Weak<PoolConn>| {
             let me = me.clone();
             session.defer_commits(Arc::new(move |outcome| {

@@ -54,6 +54,8 @@ impl Session {
             Err(e) => return self.refuse(e.error_code(), "Bad handshake"),
         };
         self.client_caps = resp.capabilities & SERVER_CAPABILITIES;
+        self.multi_statements =
+            self.client_caps & cohort_protocol::capability::MULTI_STATEMENTS != 0;
         if self.over_limit {
             return self.refuse(ErrorCode::ConCount, "Too many connections");
         }

@@ -8,7 +8,7 @@ use crate::error::{Action, Error};
 use crate::sql::{self, QueryResult};
 use crate::status::StatusCounter;
 use crate::types::{Date, DateTime, Value};
-use cohort_protocol::{parse_params, ChangeUser, Command, ErrorCode, OkPacket, ParamValue};
+use cohort_protocol::{parse_params, status, ChangeUser, Command, ErrorCode, OkPacket, ParamValue};
 
 impl Session {
     pub(super) fn on_command(&mut self, payload: &[u8]) -> Flow {
@@ -20,6 +20,23 @@ impl Session {
                 return Flow::Continue;
             }
         };
+        // KILL reaches what this command runs through this thread's flag (crate::interrupt).
+        let _kill = crate::interrupt::enter(self.registration.process.kill.clone());
+        self.last_error = None;
+        let flow = self.serve_command(cmd);
+        if self.killed_connection() {
+            // Killed by another connection while this command ran: MariaDB closes without an
+            // answer (the client sees the connection lost); killing itself answers 1927. What
+            // the command committed stays committed.
+            if self.last_error != Some(ErrorCode::ConnectionKilled) {
+                self.writer.clear();
+            }
+            return Flow::Close;
+        }
+        flow
+    }
+
+    fn serve_command(&mut self, cmd: Command<'_>) -> Flow {
         match cmd {
             Command::Quit => Flow::Close,
             Command::Ping => self.reply_ok(),
@@ -44,7 +61,9 @@ impl Session {
             Command::StmtReset(id) => self.on_stmt_reset(id),
             Command::ResetConnection => self.on_reset_connection(),
             Command::ChangeUser(cu) => self.on_change_user(cu),
-            Command::SetOption(_) => self.reply_ok(),
+            Command::SetOption(option) => self.on_set_option(option),
+            Command::Statistics => self.on_statistics(),
+            Command::ProcessKill(id) => self.on_process_kill(id),
             Command::RegisterSlave(r) => self.on_register_slave(r),
             Command::BinlogDump(d) => self.on_binlog_dump(d),
             Command::StmtFetch { .. } | Command::Unknown(_) => {
@@ -72,6 +91,7 @@ impl Session {
     }
 
     pub(super) fn reply_error(&mut self, e: &Error) -> Flow {
+        self.last_error = Some(e.code());
         self.writer.write_err(e.code(), e.message());
         if e.action() == Action::CloseConnection {
             return Flow::Close;
@@ -92,16 +112,49 @@ impl Session {
     }
 
     fn on_query(&mut self, sql_bytes: &[u8]) -> Flow {
+        if self.killed_connection() {
+            return Flow::Close;
+        }
+        self.registration.process.kill.clear_query();
+        if !self.multi_statements {
+            return self.run_query(sql_bytes, false).0;
+        }
+        let pieces = super::multi::split(sql_bytes);
+        let count = pieces.len();
+        for (i, range) in pieces.into_iter().enumerate() {
+            let more = i + 1 < count;
+            if i > 0 && crate::interrupt::requested() {
+                return self.reply_error(&crate::interrupt::interrupted());
+            }
+            let (flow, ok) = self.run_query(&sql_bytes[range], more);
+            if !ok || flow != Flow::Continue {
+                return flow;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Run one statement of a COM_QUERY and answer it (`more`: more statements follow, so
+    /// its result says SERVER_MORE_RESULTS_EXISTS and its commit is not deferred). Returns
+    /// the flow and whether the statement succeeded.
+    fn run_query(&mut self, sql_bytes: &[u8], more: bool) -> (Flow, bool) {
         self.ctx.status.incr(StatusCounter::Questions);
-        let Ok(text) = std::str::from_utf8(sql_bytes) else {
-            let e = Error::new(
-                ErrorCode::ParseError,
-                "Invalid utf8mb4 character string in query",
-            );
-            return self.reply_error(&e);
+        // Bytes that are not UTF-8 (raw BLOB bytes in a literal) are carried losslessly.
+        let text = match std::str::from_utf8(sql_bytes) {
+            Ok(t) => std::borrow::Cow::Borrowed(t),
+            Err(_) => std::borrow::Cow::Owned(crate::types::raw_text::to_text(sql_bytes)),
         };
+        let text = text.as_ref();
         let ctx = self.ctx.clone();
+        let process = self.registration.process.clone();
+        process.set_command("Query", Some(text));
         let state = self.state.as_mut().expect("logged in");
+        if !self.slot_hooked {
+            process.set_slot(state.trx_slot(&ctx));
+            self.slot_hooked = true;
+        }
+        // A result followed by more must not be held for a deferred commit.
+        let notifier = more.then(|| state.commit_notifier.take()).flatten();
         let _budget = budget(&ctx, state);
         let annotation = annotation_start(&ctx, state);
         let result = match crate::memory::check(memory::parse_estimate(text)) {
@@ -109,18 +162,32 @@ impl Session {
             Err(e) => Err(record(state, e)),
         };
         let annotation = annotation.map(|first| (first, text.to_string()));
-        self.finish_statement(result, RowFormat::Text, annotation)
+        let outcome = self.finish_statement(result, RowFormat::Text, annotation, more);
+        let state = self.state.as_mut().expect("logged in");
+        if notifier.is_some() {
+            state.commit_notifier = notifier;
+        }
+        process.set_db(state.db.as_deref());
+        process.set_command("Sleep", None);
+        outcome
+    }
+
+    /// True once a connection kill reached this connection: it is served no more.
+    fn killed_connection(&self) -> bool {
+        self.registration.process.kill.get() == crate::interrupt::Kill::Connection
     }
 
     /// After a statement: undo what the error calls for, keep its text for Annotate_rows if
     /// it changed rows (`annotation`: where the transaction's changes stood before it, and the
-    /// text), autocommit, then answer.
+    /// text), autocommit, then answer (`more`: another result follows this one). Returns the
+    /// flow and whether the statement succeeded.
     fn finish_statement(
         &mut self,
         result: crate::error::Result<QueryResult>,
         format: RowFormat,
         annotation: Option<(usize, String)>,
-    ) -> Flow {
+        more: bool,
+    ) -> (Flow, bool) {
         let ctx = self.ctx.clone();
         let state = self.state.as_mut().expect("logged in");
         let result = match result {
@@ -136,12 +203,18 @@ impl Session {
                 Err(e)
             }
         };
+        let notes_off = matches!(state.var(&ctx, "sql_notes"), Some(crate::types::Value::Bytes(b)) if b == b"OFF");
+        if notes_off {
+            // sql_notes = OFF: notes are not kept (nor counted).
+            state.warnings.retain(|w| w.level != "Note");
+        }
         match result {
             Ok(r) => {
-                write_result(&mut self.writer, state, &r, format);
-                Flow::Continue
+                let extra = if more { status::MORE_RESULTS_EXISTS } else { 0 };
+                write_result(&mut self.writer, state, &r, format, extra);
+                (Flow::Continue, true)
             }
-            Err(e) => self.reply_error(&e),
+            Err(e) => (self.reply_error(&e), false),
         }
     }
 
@@ -254,7 +327,8 @@ impl Session {
             )
         });
         drop(values);
-        self.finish_statement(result, RowFormat::Binary, annotation)
+        self.finish_statement(result, RowFormat::Binary, annotation, false)
+            .0
     }
 
     /// COM_STMT_SEND_LONG_DATA: no reply, even on error (it surfaces at execute, as in
@@ -291,6 +365,7 @@ impl Session {
         self.statements.clear(&ctx, None);
         let state = self.state.as_mut().expect("logged in");
         state.rollback(&ctx);
+        super::table_locks::unlock_tables(&ctx, state);
         let (user, host, db) = (state.user.clone(), state.host.clone(), state.db.clone());
         let fresh = self.new_state(&user, &host, db);
         *self.state() = fresh;
@@ -306,6 +381,7 @@ impl Session {
         self.statements.clear(&ctx, None);
         if let Some(state) = self.state.as_mut() {
             state.rollback(&ctx);
+            super::table_locks::unlock_tables(&ctx, state);
         }
         let Some(account) = self.authenticate(&cu.user, &cu.auth_response) else {
             let e = Error::new(

@@ -47,16 +47,25 @@ pub mod commit;
 mod connect;
 mod dispatch;
 mod dump;
+#[cfg(test)]
+mod dump_tests;
+mod kill;
 pub mod memory;
 #[cfg(test)]
 mod memory_tests;
+mod multi;
+#[cfg(test)]
+mod multi_kill_tests;
+pub mod processlist;
 mod results;
 pub mod state;
 mod statements;
+pub mod table_locks;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tls_tests;
+pub mod user_locks;
 
 pub use state::{ServerContext, SessionState, Warning};
 
@@ -135,6 +144,15 @@ pub struct Session {
     tls_established: bool,
     /// Responses waiting to be sealed (inside TLS), kept between calls for its allocation.
     plain_out: Vec<u8>,
+    /// The connection's entry in the process list (SHOW PROCESSLIST, KILL).
+    registration: processlist::Registration,
+    /// Several statements per COM_QUERY (`CLIENT_MULTI_STATEMENTS`, COM_SET_OPTION): see
+    /// [`multi`].
+    multi_statements: bool,
+    /// The session's transaction slot was handed to its process-list entry (for KILL).
+    slot_hooked: bool,
+    /// The error the current command answered, if it did.
+    last_error: Option<cohort_protocol::ErrorCode>,
 }
 
 impl Session {
@@ -147,6 +165,7 @@ impl Session {
     ) -> (Session, Vec<u8>) {
         let max = ctx.vars.global_u64("max_allowed_packet") as usize;
         let tls_offer = ctx.tls();
+        let registration = ctx.processes.register(conn_id, &host);
         let mut s = Session {
             ctx,
             phase: Phase::AwaitResponse,
@@ -170,6 +189,10 @@ impl Session {
             tls_starting: false,
             tls_established: false,
             plain_out: Vec::new(),
+            registration,
+            multi_statements: false,
+            slot_hooked: false,
+            last_error: None,
         };
         let greeting = s.greeting();
         (s, greeting)
@@ -362,6 +385,10 @@ impl Session {
     /// A fresh `SessionState` for a login, carrying the scheduler's commit notifier.
     fn new_state(&self, user: &str, host: &str, db: Option<String>) -> SessionState {
         let mut state = SessionState::new(self.conn_id, user, host, db);
+        let process = &self.registration.process;
+        process.set_login(user, state.db.as_deref());
+        state.process = Some(process.clone());
+        state.found_rows = self.client_caps & cohort_protocol::capability::FOUND_ROWS != 0;
         state.commit_notifier = self.commit_notifier.clone();
         state.tls = self.tls_info();
         state
@@ -377,6 +404,8 @@ impl Session {
         }
         if let Some(state) = self.state.as_mut() {
             state.rollback(&self.ctx);
+            table_locks::unlock_tables(&self.ctx, state);
+            self.ctx.user_locks.release_all(self.conn_id);
         }
         self.statements
             .clear(&self.ctx, self.state.as_mut().map(|s| &mut s.memory));

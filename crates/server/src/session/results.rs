@@ -32,8 +32,9 @@ pub(super) fn write_result(
     state: &SessionState,
     result: &QueryResult,
     format: RowFormat,
+    extra_flags: u16,
 ) {
-    let flags = status_flags(state);
+    let flags = status_flags(state) | extra_flags;
     let warnings = state.warnings.len().min(u16::MAX as usize) as u16;
     match result {
         QueryResult::Ok {

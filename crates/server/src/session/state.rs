@@ -41,6 +41,12 @@ pub struct ServerContext {
     pub thread_pool: OnceLock<Weak<crate::sched::PoolShared>>,
     /// Registered replicas and running binlog dumps ([`crate::replication`]).
     pub replication: crate::replication::Replication,
+    /// Every connection (SHOW PROCESSLIST, KILL): see [`crate::session::processlist`].
+    pub processes: Arc<crate::session::processlist::ProcessList>,
+    /// LOCK TABLES of all sessions: see [`crate::session::table_locks`].
+    pub table_locks: crate::session::table_locks::TableLocks,
+    /// GET_LOCK and friends: see [`crate::session::user_locks`].
+    pub user_locks: crate::session::user_locks::UserLocks,
     /// TLS, when configured (`have_ssl = YES`): greetings offer `CLIENT_SSL` and SSLRequests
     /// are accepted. Read (shared) once per connection, at its greeting.
     tls: parking_lot::RwLock<Option<Arc<crate::tls::Tls>>>,
@@ -108,6 +114,9 @@ impl ServerContext {
             started: Instant::now(),
             admission,
             waits,
+            processes: Arc::default(),
+            table_locks: Default::default(),
+            user_locks: Default::default(),
             thread_pool: OnceLock::new(),
             replication: crate::replication::Replication::default(),
             tls: parking_lot::RwLock::new(None),
@@ -214,6 +223,13 @@ pub struct SessionState {
     /// COM_QUERY statements already parsed and bound, by normalized text
     /// ([`crate::sql::StmtCache`]).
     pub stmt_cache: crate::sql::StmtCache,
+    /// The connection's process-list entry (None for sessions without a connection: tests,
+    /// tools).
+    pub process: Option<Arc<crate::session::processlist::Process>>,
+    /// `CLIENT_FOUND_ROWS`: an UPDATE's affected rows are the rows it matched.
+    pub found_rows: bool,
+    /// The tables this session locked with LOCK TABLES (None: it holds no table locks).
+    pub locked_tables: Option<Vec<crate::session::table_locks::LockedTable>>,
 }
 
 impl SessionState {
@@ -240,6 +256,9 @@ impl SessionState {
             memory: SessionMemory::default(),
             annotations: Vec::new(),
             stmt_cache: crate::sql::StmtCache::default(),
+            process: None,
+            found_rows: false,
+            locked_tables: None,
         }
     }
 

@@ -36,6 +36,10 @@ pub struct SessView<'a> {
     pub prev_warnings: usize,
     /// The connection's TLS (`Ssl_version`, `Ssl_cipher`).
     pub tls: Option<crate::tls::TlsInfo>,
+    /// `CLIENT_FOUND_ROWS`: an UPDATE reports the rows it matched as affected.
+    pub found_rows: bool,
+    /// The tables the session locked with LOCK TABLES, if it did.
+    pub locked_tables: Option<&'a [crate::session::table_locks::LockedTable]>,
 }
 
 impl<'a> SessView<'a> {
@@ -53,6 +57,8 @@ impl<'a> SessView<'a> {
             user_vars: &sess.user_vars,
             prev_warnings,
             tls: sess.tls,
+            found_rows: sess.found_rows,
+            locked_tables: sess.locked_tables.as_deref(),
         }
     }
 }
@@ -78,6 +84,8 @@ pub fn split_session<'s>(
         user_vars,
         row_count,
         tls,
+        found_rows,
+        locked_tables,
         ..
     } = sess;
     let view = SessView {
@@ -93,6 +101,8 @@ pub fn split_session<'s>(
         user_vars,
         prev_warnings,
         tls: *tls,
+        found_rows: *found_rows,
+        locked_tables: locked_tables.as_deref(),
     };
     (txn.as_mut().expect("started above"), view)
 }

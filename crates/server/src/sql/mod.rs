@@ -63,6 +63,7 @@ mod replay;
 mod golden;
 
 pub use cache::{StmtCache, STMT_CACHE_ENTRIES};
+pub use env::SessView;
 pub use expr::convert::format_double;
 pub use replay::SqlDdlReplay;
 
@@ -79,7 +80,7 @@ use crate::storage::Txn;
 use crate::types::Value;
 use cohort_protocol::column::ColumnDefinition;
 use cohort_protocol::ErrorCode;
-use env::{split_session, Env, SessView};
+use env::{split_session, Env};
 use exec::dml::{DeletePlan, DmlResult, InsertKind, InsertPlan, UpdatePlan};
 use exec::select::SelectPlan;
 use parking_lot::Mutex;
@@ -549,6 +550,8 @@ fn run_other(
         } => {
             count(StatusCounter::ComBegin);
             sess.begin_explicit(ctx, *read_only, *consistent_snapshot)?;
+            // START TRANSACTION releases LOCK TABLES (MariaDB).
+            crate::session::table_locks::unlock_tables(ctx, sess);
             Ok(QueryResult::ok())
         }
         Stmt::Savepoint(name) => {
@@ -684,14 +687,51 @@ fn run_other(
             exec::binlog_admin::flush_binary_logs(ctx, sess)?;
             Ok(QueryResult::ok())
         }
-        Stmt::Flush { .. } | Stmt::UnlockTables => {
+        Stmt::Flush { .. } => {
             count(StatusCounter::ComOther);
+            Ok(QueryResult::ok())
+        }
+        Stmt::UnlockTables => {
+            count(StatusCounter::ComOther);
+            // Commits only if the session held table locks (MariaDB).
+            if sess.locked_tables.is_some() {
+                sess.commit(ctx)?;
+            }
+            crate::session::table_locks::unlock_tables(ctx, sess);
+            Ok(QueryResult::ok())
+        }
+        Stmt::AlterKeys { db, table } => {
+            count(StatusCounter::ComOther);
+            sess.commit(ctx)?;
+            exec::admin::alter_keys(ctx, sess, db.as_deref(), table)?;
+            Ok(QueryResult::ok())
+        }
+        Stmt::LockTables(list) => {
+            count(StatusCounter::ComOther);
+            let mut tables = Vec::with_capacity(list.len());
+            for (db, table, write) in list {
+                let db = match db {
+                    Some(d) => d.clone(),
+                    None => sess.db.clone().ok_or_else(Error::no_db)?,
+                };
+                tables.push(crate::session::table_locks::LockedTable {
+                    db,
+                    table: table.clone(),
+                    write: *write,
+                });
+            }
+            crate::session::table_locks::lock_tables(ctx, sess, tables)?;
             Ok(QueryResult::ok())
         }
         Stmt::TableMaint { op, tables } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
             exec::admin::table_maint(ctx, sess, op, tables)
+        }
+        Stmt::Kill { query_only, id } => {
+            count(StatusCounter::ComOther);
+            exec::admin::kill(ctx, sess, *query_only, *id)?;
+            Ok(QueryResult::ok())
         }
         Stmt::Do(exprs) => {
             count(StatusCounter::ComOther);

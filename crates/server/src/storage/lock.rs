@@ -537,20 +537,27 @@ fn wait_loop<T>(
                 _ => break Err(e),
             }
         }
-        let (_, victim) = w.slot.sleep(deadline);
+        // Killed before this wait began: its wake-up may have been cleared by reset_wait.
+        let (_, victim) = match crate::interrupt::requested() {
+            true => (true, false),
+            false => w.slot.sleep(deadline),
+        };
         if victim {
             match poll(Check::GiveUp) {
                 // Granted meanwhile: the transaction is rolled back all the same.
                 Poll::Done(_) | Poll::GaveUp | Poll::Wait(_) => break Err(Error::deadlock()),
             }
         }
-        let check = if Instant::now() >= deadline {
+        // KILL (see crate::interrupt): the killer woke this slot; give the request back.
+        let killed = crate::interrupt::requested();
+        let check = if killed || Instant::now() >= deadline {
             Check::GiveUp
         } else {
             Check::Wait
         };
         match poll(check) {
             Poll::Done(t) => break Ok(t),
+            Poll::GaveUp if killed => break Err(crate::interrupt::interrupted()),
             Poll::GaveUp => break Err(Error::lock_wait_timeout()),
             Poll::Wait(b) => blockers = b,
         }

@@ -207,6 +207,12 @@ impl TxnSlot {
         self.wake.notify_one();
     }
 
+    /// Wake the slot's waiter because its statement was killed (`KILL`): the wait looks at
+    /// [`crate::interrupt`] when it wakes and ends with 1317.
+    pub fn wake_for_kill(&self) {
+        self.wake_up();
+    }
+
     /// Wake the slot's waiter as the victim of a deadlock.
     pub(crate) fn wake_victim(&self) {
         let mut w = self.wait.lock();

@@ -44,8 +44,10 @@ impl Value {
     }
 
     /// A string value from text.
+    /// A string value. Characters that stand for raw bytes of the query text become those
+    /// bytes again (see [`super::raw_text`]).
     pub fn str(s: &str) -> Value {
-        Value::Bytes(s.as_bytes().to_vec())
+        Value::Bytes(super::raw_text::to_bytes(s))
     }
 }
 

@@ -531,3 +531,42 @@ pub fn do_exprs(
     }
     Ok(())
 }
+
+/// `KILL [CONNECTION | QUERY] id`: 1094 for an unknown id, 1095 for another user's connection
+/// without administrator rights. Killing one's own connection ends this statement with 1927
+/// and closes it (MariaDB); one's own query, with 1317 (the flag is seen at once).
+pub fn kill(ctx: &ServerContext, sess: &SessionState, query_only: bool, id: u32) -> Result<()> {
+    use crate::interrupt::Kill;
+    let what = if query_only {
+        Kill::Query
+    } else {
+        Kill::Connection
+    };
+    crate::session::processlist::kill(ctx, &sess.user, &sess.host, id, what)?;
+    if id == sess.conn_id {
+        return Err(match what {
+            Kill::Connection => Error::new(ErrorCode::ConnectionKilled, "Connection was killed"),
+            _ => crate::interrupt::interrupted(),
+        });
+    }
+    Ok(())
+}
+
+/// `ALTER TABLE t {DISABLE | ENABLE} KEYS`: the table must exist and be usable (access,
+/// LOCK TABLES); InnoDB has nothing to disable, so MariaDB does nothing either.
+pub fn alter_keys(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    db: Option<&str>,
+    table: &str,
+) -> Result<()> {
+    let db = match db {
+        Some(d) => d.to_string(),
+        None => sess.db.clone().ok_or_else(Error::no_db)?,
+    };
+    let env = Env::new(ctx, SessView::of(sess, 0), &[]);
+    check_db_access(&env, &db)?;
+    crate::session::table_locks::check_statement(ctx, &env.sess, &db, table, true)?;
+    ctx.engine.table(&db, table)?;
+    Ok(())
+}

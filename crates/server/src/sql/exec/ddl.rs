@@ -602,7 +602,8 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
         }
         return Ok(ColumnDefault::CurrentTimestamp);
     }
-    if matches!(col.data_type, DataType::Text { .. } | DataType::Blob { .. }) {
+    let null_literal = matches!(e, ast::Expr::Value(v) if matches!(v.value, ast::Value::Null));
+    if matches!(col.data_type, DataType::Text { .. } | DataType::Blob { .. }) && !null_literal {
         return Err(Error::new(
             ErrorCode::BlobCantHaveDefault,
             format!(

@@ -723,6 +723,8 @@ impl<'e> InsertRun<'_, 'e> {
             new[*c] = v;
         }
         if new[..] == existing[..] {
+            // CLIENT_FOUND_ROWS: the row was found, so it counts once (MariaDB).
+            self.affected += u64::from(self.env.sess.found_rows);
             return Ok(());
         }
         touch_on_update(def, &self.plan.on_dup, &mut new, self.env);
@@ -929,7 +931,12 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         env.warnings.borrow().len()
     );
     Ok(DmlResult {
-        affected: changed,
+        // CLIENT_FOUND_ROWS: the rows matched, changed or not.
+        affected: if env.sess.found_rows {
+            matched
+        } else {
+            changed
+        },
         last_insert_id: env.last_insert_id_set.get().unwrap_or(0),
         info: Some(info),
     })

@@ -772,7 +772,7 @@ pub fn run_select_locking(
             }
         }
         Some(Source::Virtual(v)) => {
-            for r in (v.rows)(env.ctx)? {
+            for r in (v.rows)(env)? {
                 if passes(&r)? && consume_filtered(&r)? == ScanControl::Stop {
                     break;
                 }

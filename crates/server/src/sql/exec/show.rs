@@ -20,9 +20,9 @@ use cohort_protocol::column::ColumnDefinition;
 use cohort_protocol::ErrorCode;
 
 /// The rows of a SHOW statement before its filter.
-struct Listing {
+pub(crate) struct Listing {
     columns: Vec<ColumnDefinition>,
-    rows: Vec<Vec<Value>>,
+    pub(crate) rows: Vec<Vec<Value>>,
 }
 
 impl Listing {
@@ -129,7 +129,12 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
         Show::CreateTable { db, table } => {
             let (def, t) = def_of(env, db.as_deref(), table)?;
             let next_auto_increment = t.map_or(1, |t| t.auto_increment_peek());
-            let ddl = create_table_text(&def, next_auto_increment);
+            let mut ddl = create_table_text(&def, next_auto_increment);
+            let quote = env.sess.session_vars.get("sql_quote_show_create").cloned();
+            let quote = quote.or_else(|| env.ctx.vars.global("sql_quote_show_create"));
+            if matches!(quote, Some(Value::Bytes(b)) if b == b"OFF") {
+                ddl = unquote_identifiers(&ddl);
+            }
             Ok(QueryResult::Rows {
                 columns: vec![text_column("Table", 64), text_column("Create Table", 1024)],
                 rows: vec![vec![s(&def.name), s(&ddl)]],
@@ -151,18 +156,18 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             })
         }
         Show::Variables { global, filter: f } => {
-            let mut l = variables(env, *global);
+            let mut l = variables_rows(env, *global);
             filter(env, &mut l, f, 0)?;
             Ok(l.into_result())
         }
         Show::Status(f) => {
-            let mut l = status(env);
+            let mut l = status_rows(env);
             filter(env, &mut l, f, 0)?;
             Ok(l.into_result())
         }
         Show::Warnings { errors_only, count } => Ok(show_warnings(warnings, *errors_only, *count)),
         Show::Engines => Ok(engines()),
-        Show::ProcessList => Err(Error::unsupported("SHOW PROCESSLIST")),
+        Show::ProcessList { full } => Ok(processlist(env, *full)),
         Show::Grants(user) => grants(env, user.as_ref()),
         Show::CreateUser(user) => create_user(env, user.as_ref()),
         Show::TableStatus { db, filter: f } => {
@@ -347,7 +352,7 @@ fn with_fsp(name: &str, fsp: u8) -> String {
     }
 }
 
-fn collation_name(c: Collation) -> &'static str {
+pub(crate) fn collation_name(c: Collation) -> &'static str {
     match c {
         Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
         Collation::Utf8mb4Bin => "utf8mb4_bin",
@@ -355,7 +360,7 @@ fn collation_name(c: Collation) -> &'static str {
     }
 }
 
-fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
+pub(crate) fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
     match &col.default {
         ColumnDefault::None => None,
         ColumnDefault::Value(Value::Null) => None,
@@ -369,7 +374,7 @@ fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
     }
 }
 
-fn key_text(def: &TableDef, i: usize) -> &'static str {
+pub(crate) fn key_text(def: &TableDef, i: usize) -> &'static str {
     if def
         .primary_key
         .as_ref()
@@ -389,7 +394,7 @@ fn key_text(def: &TableDef, i: usize) -> &'static str {
     ""
 }
 
-fn extra_text(col: &crate::storage::ColumnDef) -> String {
+pub(crate) fn extra_text(col: &crate::storage::ColumnDef) -> String {
     let mut parts = Vec::new();
     if col.auto_increment {
         parts.push("auto_increment".to_string());
@@ -580,7 +585,7 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
     out
 }
 
-fn variables(env: &Env<'_>, global: bool) -> Listing {
+pub(crate) fn variables_rows(env: &Env<'_>, global: bool) -> Listing {
     let mut rows: Vec<Vec<Value>> = Vec::new();
     for (name, v) in env.ctx.vars.list_global() {
         let v = if global {
@@ -601,7 +606,7 @@ fn variables(env: &Env<'_>, global: bool) -> Listing {
     }
 }
 
-fn status(env: &Env<'_>) -> Listing {
+pub(crate) fn status_rows(env: &Env<'_>) -> Listing {
     let mut list = env.ctx.status.list();
     // The session's own TLS, under SHOW STATUS and SHOW GLOBAL STATUS alike (as MariaDB).
     let tls = env.sess.tls;
@@ -654,7 +659,52 @@ fn show_warnings(warnings: &[Warning], errors_only: bool, count: bool) -> QueryR
     }
 }
 
-fn engines() -> QueryResult {
+/// `SHOW [FULL] PROCESSLIST`: without FULL, Info is cut to 100 characters (MariaDB).
+fn processlist(env: &Env<'_>, full: bool) -> QueryResult {
+    let columns = vec![
+        int_column("Id"),
+        text_column("User", 128),
+        text_column("Host", 64),
+        nullable_text_column("db", 64),
+        text_column("Command", 16),
+        int_column("Time"),
+        nullable_text_column("State", 30),
+        nullable_text_column("Info", 100),
+        ColumnDefinition {
+            decimals: 3,
+            flags: cohort_protocol::column_flags::NOT_NULL,
+            ..ColumnDefinition::simple(
+                "Progress",
+                cohort_protocol::ColumnType::NEWDECIMAL,
+                cohort_protocol::charset::BINARY,
+                7,
+            )
+        },
+    ];
+    let rows = virtual_tables::processlist::visible(env)
+        .into_iter()
+        .map(|p| {
+            let info = p.info.map(|i| match full {
+                true => i,
+                false => i.chars().take(100).collect(),
+            });
+            vec![
+                Value::Int(i64::from(p.id)),
+                s(&p.user),
+                s(&p.host),
+                opt(p.db),
+                s(p.command),
+                Value::Int((p.time_ms / 1000) as i64),
+                s(p.state),
+                opt(info),
+                Value::Decimal(cohort_decimal::Decimal::new(0, 3)),
+            ]
+        })
+        .collect();
+    QueryResult::Rows { columns, rows }
+}
+
+pub(crate) fn engines() -> QueryResult {
     QueryResult::Rows {
         columns: vec![
             text_column("Engine", 64),
@@ -757,14 +807,18 @@ fn table_status(env: &Env<'_>, db: Option<&str>) -> Result<Listing> {
         let ai = def
             .auto_increment_column()
             .map_or(Value::Null, |_| Value::Int(t.auto_increment_peek() as i64));
+        // Rows: the live count; data length: an estimate from the declared row width (as
+        // information_schema.TABLES).
+        let count = t.approx_rows();
+        let bytes = virtual_tables::schema_objects::data_length(&def, count);
         rows.push(vec![
             s(&n),
             s(&def.engine),
             Value::Int(10),
             s("Dynamic"),
-            Value::Int(t.approx_rows() as i64),
-            Value::Int(0),
-            Value::Int(0),
+            Value::Int(count as i64),
+            Value::Int(bytes.checked_div(count).unwrap_or(0) as i64),
+            Value::Int(bytes as i64),
             Value::Int(0),
             Value::Int(0),
             Value::Int(0),
@@ -781,7 +835,7 @@ fn table_status(env: &Env<'_>, db: Option<&str>) -> Result<Listing> {
     Ok(Listing { columns, rows })
 }
 
-fn collations() -> Listing {
+pub(crate) fn collations() -> Listing {
     let list = [
         ("binary", "binary", 63, "Yes"),
         ("latin1_swedish_ci", "latin1", 8, "Yes"),
@@ -805,7 +859,7 @@ fn collations() -> Listing {
     }
 }
 
-fn charsets() -> Listing {
+pub(crate) fn charsets() -> Listing {
     let list = [
         ("binary", "Binary pseudo charset", "binary", 1),
         ("latin1", "cp1252 West European", "latin1_swedish_ci", 1),
@@ -849,4 +903,276 @@ pub fn field_list(env: &Env<'_>, table: &str) -> Result<Vec<ColumnDefinition>> {
             )
         })
         .collect())
+}
+
+/// MariaDB's reserved words (those an identifier cannot be without quotes).
+const RESERVED: &[&str] = &[
+    "ACCESSIBLE",
+    "ADD",
+    "ALL",
+    "ALTER",
+    "ANALYZE",
+    "AND",
+    "AS",
+    "ASC",
+    "ASENSITIVE",
+    "BEFORE",
+    "BETWEEN",
+    "BIGINT",
+    "BINARY",
+    "BLOB",
+    "BOTH",
+    "BY",
+    "CALL",
+    "CASCADE",
+    "CASE",
+    "CHANGE",
+    "CHAR",
+    "CHARACTER",
+    "CHECK",
+    "COLLATE",
+    "COLUMN",
+    "CONDITION",
+    "CONSTRAINT",
+    "CONTINUE",
+    "CONVERT",
+    "CREATE",
+    "CROSS",
+    "CURRENT_DATE",
+    "CURRENT_TIME",
+    "CURRENT_TIMESTAMP",
+    "CURRENT_USER",
+    "CURSOR",
+    "DATABASE",
+    "DATABASES",
+    "DAY_HOUR",
+    "DAY_MICROSECOND",
+    "DAY_MINUTE",
+    "DAY_SECOND",
+    "DEC",
+    "DECIMAL",
+    "DECLARE",
+    "DEFAULT",
+    "DELAYED",
+    "DELETE",
+    "DESC",
+    "DESCRIBE",
+    "DETERMINISTIC",
+    "DISTINCT",
+    "DISTINCTROW",
+    "DIV",
+    "DOUBLE",
+    "DROP",
+    "DUAL",
+    "EACH",
+    "ELSE",
+    "ELSEIF",
+    "ENCLOSED",
+    "ESCAPED",
+    "EXCEPT",
+    "EXISTS",
+    "EXIT",
+    "EXPLAIN",
+    "FALSE",
+    "FETCH",
+    "FLOAT",
+    "FOR",
+    "FORCE",
+    "FOREIGN",
+    "FROM",
+    "FULLTEXT",
+    "GRANT",
+    "GROUP",
+    "HAVING",
+    "HIGH_PRIORITY",
+    "IF",
+    "IGNORE",
+    "IN",
+    "INDEX",
+    "INFILE",
+    "INNER",
+    "INOUT",
+    "INSERT",
+    "INT",
+    "INTEGER",
+    "INTERSECT",
+    "INTERVAL",
+    "INTO",
+    "IS",
+    "ITERATE",
+    "JOIN",
+    "KEY",
+    "KEYS",
+    "KILL",
+    "LEADING",
+    "LEAVE",
+    "LEFT",
+    "LIKE",
+    "LIMIT",
+    "LINES",
+    "LOAD",
+    "LOCALTIME",
+    "LOCALTIMESTAMP",
+    "LOCK",
+    "LONG",
+    "LONGBLOB",
+    "LONGTEXT",
+    "LOOP",
+    "LOW_PRIORITY",
+    "MATCH",
+    "MEDIUMBLOB",
+    "MEDIUMINT",
+    "MEDIUMTEXT",
+    "MOD",
+    "MODIFIES",
+    "NATURAL",
+    "NOT",
+    "NULL",
+    "NUMERIC",
+    "ON",
+    "OPTIMIZE",
+    "OPTION",
+    "OR",
+    "ORDER",
+    "OUT",
+    "OUTER",
+    "OUTFILE",
+    "OVER",
+    "PARTITION",
+    "PRECISION",
+    "PRIMARY",
+    "PROCEDURE",
+    "PURGE",
+    "RANGE",
+    "READ",
+    "READS",
+    "REAL",
+    "RECURSIVE",
+    "REFERENCES",
+    "REGEXP",
+    "RELEASE",
+    "RENAME",
+    "REPEAT",
+    "REPLACE",
+    "REQUIRE",
+    "RESTRICT",
+    "RETURN",
+    "REVOKE",
+    "RIGHT",
+    "RLIKE",
+    "ROWS",
+    "SCHEMA",
+    "SCHEMAS",
+    "SELECT",
+    "SENSITIVE",
+    "SEPARATOR",
+    "SET",
+    "SHOW",
+    "SMALLINT",
+    "SPATIAL",
+    "SPECIFIC",
+    "SQL",
+    "STARTING",
+    "TABLE",
+    "TERMINATED",
+    "THEN",
+    "TINYBLOB",
+    "TINYINT",
+    "TINYTEXT",
+    "TO",
+    "TRAILING",
+    "TRIGGER",
+    "TRUE",
+    "UNDO",
+    "UNION",
+    "UNIQUE",
+    "UNLOCK",
+    "UNSIGNED",
+    "UPDATE",
+    "USAGE",
+    "USE",
+    "USING",
+    "UTC_DATE",
+    "UTC_TIME",
+    "UTC_TIMESTAMP",
+    "VALUES",
+    "VARBINARY",
+    "VARCHAR",
+    "VARCHARACTER",
+    "VARYING",
+    "WHEN",
+    "WHERE",
+    "WHILE",
+    "WINDOW",
+    "WITH",
+    "WRITE",
+    "XOR",
+    "YEAR_MONTH",
+    "ZEROFILL",
+];
+
+/// `sql_quote_show_create = OFF`: drop the backquotes of identifiers that do not need them
+/// (letters, digits, `_` and `$`, not all digits, not a keyword), as MariaDB prints them.
+fn unquote_identifiers(ddl: &str) -> String {
+    let needs_quotes = |id: &str| {
+        id.is_empty()
+            || id.bytes().all(|b| b.is_ascii_digit())
+            || !id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+            || RESERVED.contains(&id.to_ascii_uppercase().as_str())
+    };
+    let mut out = String::with_capacity(ddl.len());
+    let mut chars = ddl.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\'' => {
+                // A string literal: copied as it is ('' and \' stay inside).
+                out.push(c);
+                while let Some((_, d)) = chars.next() {
+                    out.push(d);
+                    if d == '\\' {
+                        if let Some((_, e)) = chars.next() {
+                            out.push(e);
+                        }
+                    } else if d == '\'' {
+                        if chars.peek().is_some_and(|(_, e)| *e == '\'') {
+                            out.push(chars.next().map_or('\'', |(_, e)| e));
+                        } else {
+                            break;
+                        }
+                    }
+                }
+            }
+            '`' => {
+                let rest = &ddl[i + 1..];
+                match rest.find('`') {
+                    Some(end) if !rest[end + 1..].starts_with('`') => {
+                        let id = &rest[..end];
+                        match needs_quotes(id) {
+                            true => out.push_str(&ddl[i..i + end + 2]),
+                            false => out.push_str(id),
+                        }
+                        for _ in 0..id.chars().count() + 1 {
+                            chars.next();
+                        }
+                    }
+                    _ => out.push(c),
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod unquote_tests {
+    #[test]
+    fn only_identifiers_that_need_no_quotes_lose_them() {
+        assert_eq!(
+            super::unquote_identifiers("CREATE TABLE `t` (`id` int, `select` int, `a b` int, `12` int, x char(1) DEFAULT '`q`')"),
+            "CREATE TABLE t (id int, `select` int, `a b` int, `12` int, x char(1) DEFAULT '`q`')"
+        );
+    }
 }

@@ -100,6 +100,9 @@ pub enum Func {
     RowCount,
     LastInsertId,
     Sleep,
+    /// GET_LOCK / RELEASE_LOCK / IS_FREE_LOCK / IS_USED_LOCK / RELEASE_ALL_LOCKS (see
+    /// `crate::session::user_locks`).
+    UserLock(UserLockOp),
     /// `BINLOG_GTID_POS(file, pos)`: the GTID position at a binlog position (replicas ask it
     /// when they switch to GTID mode).
     BinlogGtidPos,
@@ -110,7 +113,7 @@ impl Func {
     pub fn is_deterministic(self) -> bool {
         !matches!(
             self,
-            Func::Rand | Func::SysDate(_) | Func::LastInsertId | Func::Sleep
+            Func::Rand | Func::SysDate(_) | Func::LastInsertId | Func::Sleep | Func::UserLock(_)
         )
     }
 }
@@ -601,6 +604,29 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             need(n == 1)?;
             (Func::Sleep, SqlType::int(1).not_null())
         }
+        "GET_LOCK" => {
+            need(n == 2)?;
+            (Func::UserLock(UserLockOp::Get), SqlType::int(1))
+        }
+        "RELEASE_LOCK" => {
+            need(n == 1)?;
+            (Func::UserLock(UserLockOp::Release), SqlType::int(1))
+        }
+        "IS_FREE_LOCK" => {
+            need(n == 1)?;
+            (Func::UserLock(UserLockOp::IsFree), SqlType::int(1))
+        }
+        "IS_USED_LOCK" => {
+            need(n == 1)?;
+            (Func::UserLock(UserLockOp::IsUsed), SqlType::ubigint())
+        }
+        "RELEASE_ALL_LOCKS" => {
+            need(n == 0)?;
+            (
+                Func::UserLock(UserLockOp::ReleaseAll),
+                SqlType::int(10).not_null(),
+            )
+        }
         "LAST_INSERT_ID" => {
             need(n <= 1)?;
             (Func::LastInsertId, SqlType::ubigint().not_null())
@@ -732,10 +758,15 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         Func::Field(coll) => return field(args, r, env, coll),
         Func::Char => return char_fn(args, r, env),
         Func::IsNull => return Ok(Value::Int(args[0].eval(r, env)?.is_null() as i64)),
+        Func::UserLock(op) => return user_lock(op, args, r, env),
         Func::Sleep => {
             let secs = convert::to_num(&args[0].eval(r, env)?).to_f64();
             if secs > 0.0 {
-                std::thread::sleep(std::time::Duration::from_secs_f64(secs.min(3600.0)));
+                let d = std::time::Duration::from_secs_f64(secs.min(3600.0));
+                if !crate::interrupt::sleep(d) {
+                    // KILL QUERY / KILL CONNECTION: MariaDB ends the statement with 1317.
+                    return Err(crate::interrupt::interrupted());
+                }
             }
             return Ok(Value::Int(0));
         }
@@ -1499,4 +1530,49 @@ fn floor_ceil(v: &Value, floor: bool) -> Value {
         }
         n => n.into_value(),
     }
+}
+
+/// Which user-level lock function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UserLockOp {
+    Get,
+    Release,
+    IsFree,
+    IsUsed,
+    ReleaseAll,
+}
+
+/// The user-level lock functions, on the server's [`crate::session::user_locks::UserLocks`].
+fn user_lock(op: UserLockOp, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
+    let locks = &env.ctx.user_locks;
+    let me = env.sess.conn_id;
+    let opt = |v: Option<i64>| v.map_or(Value::Null, Value::Int);
+    if op == UserLockOp::ReleaseAll {
+        return Ok(Value::Int(locks.release_all(me)));
+    }
+    let name = args[0].eval(r, env)?;
+    if name.is_null() {
+        return Ok(Value::Null);
+    }
+    let name = convert::to_string(&name);
+    Ok(match op {
+        UserLockOp::Get => {
+            let t = args[1].eval(r, env)?;
+            // NULL or negative: wait without end (MariaDB).
+            let secs = if t.is_null() {
+                -1.0
+            } else {
+                convert::to_num(&t).to_f64()
+            };
+            let timeout = (secs >= 0.0).then(|| std::time::Duration::from_secs_f64(secs.min(1e9)));
+            opt(locks.get(me, &name, timeout)?)
+        }
+        UserLockOp::Release => opt(locks.release(me, &name)),
+        UserLockOp::IsFree if name.is_empty() => Value::Null,
+        UserLockOp::IsFree => Value::Int(i64::from(locks.owner(&name).is_none())),
+        UserLockOp::IsUsed => locks
+            .owner(&name)
+            .map_or(Value::Null, |c| Value::UInt(u64::from(c))),
+        UserLockOp::ReleaseAll => unreachable!("handled above"),
+    })
 }

@@ -11,6 +11,7 @@
 //! than one statement (`a; b`) is 1064 (multi-statements are not offered).
 
 pub(in crate::sql) mod dialect;
+mod exec_comments;
 pub(in crate::sql) mod surface;
 
 use crate::accounts::TransportRequirement;
@@ -120,7 +121,10 @@ pub enum Show {
         count: bool,
     },
     Engines,
-    ProcessList,
+    /// `SHOW [FULL] PROCESSLIST`.
+    ProcessList {
+        full: bool,
+    },
     Grants(Option<UserHost>),
     TableStatus {
         db: Option<String>,
@@ -236,11 +240,25 @@ pub enum Stmt {
     /// PURGE BINARY LOGS.
     Purge(PurgeTarget),
     UnlockTables,
+    /// `LOCK TABLE[S] t READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT], …`: (db, table,
+    /// write).
+    LockTables(Vec<(Option<String>, String, bool)>),
+    /// `ALTER TABLE t {DISABLE | ENABLE} KEYS`: nothing to do for InnoDB tables, which
+    /// MariaDB answers with a bare OK (no warning); 1146 for a missing table.
+    AlterKeys {
+        db: Option<String>,
+        table: String,
+    },
     TableMaint {
         op: &'static str,
         tables: Vec<(Option<String>, String)>,
     },
     Do(Vec<ast::Expr>),
+    /// `KILL [HARD | SOFT] [CONNECTION | QUERY] id`.
+    Kill {
+        query_only: bool,
+        id: u32,
+    },
     Describe {
         db: Option<String>,
         table: String,
@@ -258,6 +276,9 @@ impl Stmt {
 
 /// Parse one statement.
 pub fn parse(sql: &str) -> Result<Parsed> {
+    let original = sql;
+    let expanded = exec_comments::expand(sql);
+    let sql = expanded.as_ref();
     let dialect = MySqlDialect {};
     let tokens = Tokenizer::new(&dialect, sql)
         .tokenize_with_location()
@@ -301,7 +322,8 @@ pub fn parse(sql: &str) -> Result<Parsed> {
             })?;
         stmt
     };
-    let ddl_text = is_logged_as_text(&stmt).then(|| sql.to_string());
+    // Logged as sent: a replica gates its executable comments by its own version.
+    let ddl_text = is_logged_as_text(&stmt).then(|| original.to_string());
     Ok(Parsed {
         stmt,
         item_texts,
@@ -716,6 +738,54 @@ fn qualified(p: &mut Parser<'_>) -> PResult<(Option<String>, String)> {
     Ok((None, a))
 }
 
+/// `LOCK TABLE[S] t {READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT]}, …`. READ LOCAL is
+/// READ and WRITE CONCURRENT is WRITE (their differences matter to MyISAM only, as in
+/// MariaDB with InnoDB); LOW_PRIORITY does nothing in MariaDB either. Aliases are refused.
+fn parse_lock_tables(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    if !eat(p, "TABLES") {
+        expect_word(p, "TABLE")?;
+    }
+    let mut tables = Vec::new();
+    loop {
+        let (db, table) = qualified(p)?;
+        let write = if eat(p, "READ") {
+            eat(p, "LOCAL");
+            false
+        } else {
+            eat(p, "LOW_PRIORITY");
+            if !eat(p, "WRITE") {
+                return Ok(unsupported(p, "LOCK TABLES with table aliases"));
+            }
+            eat(p, "CONCURRENT");
+            true
+        };
+        tables.push((db, table, write));
+        if !p.consume_token(&Token::Comma) {
+            break;
+        }
+    }
+    Ok(Stmt::LockTables(tables))
+}
+
+/// `KILL [HARD | SOFT] [CONNECTION | QUERY] id`; `KILL … QUERY ID n` and `KILL … USER u`
+/// are refused. HARD and SOFT are the same here: a statement stops only at its interruption
+/// points (see `crate::interrupt`), which is what SOFT promises.
+fn parse_kill(p: &mut Parser<'_>) -> PResult<Stmt> {
+    p.next_token();
+    let _ = eat(p, "HARD") || eat(p, "SOFT");
+    let query_only = eat(p, "QUERY");
+    if !query_only {
+        eat(p, "CONNECTION");
+    }
+    if eat(p, "USER") || (query_only && eat(p, "ID")) {
+        return Ok(unsupported(p, "KILL USER / KILL QUERY ID"));
+    }
+    let id = p.parse_literal_uint()?;
+    let id = u32::try_from(id).unwrap_or(u32::MAX);
+    Ok(Stmt::Kill { query_only, id })
+}
+
 fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
     let Some(first) = first else {
         return Ok(Stmt::Sql(Box::new(p.parse_statement()?)));
@@ -753,7 +823,7 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
         "GRANT" => parse_grant(p),
         "REVOKE" => parse_revoke(p),
         "FLUSH" => Ok(parse_flush(p)),
-        "KILL" => Ok(unsupported(p, "KILL")),
+        "KILL" => parse_kill(p),
         "PURGE" => parse_purge(p),
         "UNLOCK" => {
             p.next_token();
@@ -762,7 +832,7 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
             }
             Ok(Stmt::UnlockTables)
         }
-        "LOCK" => Ok(unsupported(p, "LOCK TABLES")),
+        "LOCK" => parse_lock_tables(p),
         "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => parse_table_maint(p, first),
         "DO" => {
             p.next_token();
@@ -1234,7 +1304,7 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
             expect_word(p, "ENGINES")?;
             Show::Engines
         }
-        "PROCESSLIST" => Show::ProcessList,
+        "PROCESSLIST" => Show::ProcessList { full },
         "GRANTS" => {
             let user = if eat(p, "FOR") {
                 parse_user_or_current(p)?
@@ -1430,12 +1500,37 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
             // utf8mb4 with general_ci / bin: what every database already is.
             Ok(Stmt::Flush { binary_logs: false })
         }
+        Some("TABLE") if alter_keys_ahead(p) => {
+            p.next_token();
+            p.next_token();
+            let (db, table) = qualified(p)?;
+            let enable = eat(p, "ENABLE");
+            if !enable {
+                expect_word(p, "DISABLE")?;
+            }
+            expect_word(p, "KEYS")?;
+            Ok(Stmt::AlterKeys { db, table })
+        }
         Some("TABLE") => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
         _ => {
             let what = peek_nth_word(p, 1).unwrap_or_default();
             Ok(unsupported(p, &format!("ALTER {what}")))
         }
     }
+}
+
+/// `ALTER TABLE [db.]t {DISABLE | ENABLE} KEYS` and nothing else follows.
+fn alter_keys_ahead(p: &Parser<'_>) -> bool {
+    let name_end = if p.peek_nth_token(3).token == Token::Period {
+        5
+    } else {
+        3
+    };
+    matches!(
+        peek_nth_word(p, name_end).as_deref(),
+        Some("DISABLE" | "ENABLE")
+    ) && peek_nth_word(p, name_end + 1).as_deref() == Some("KEYS")
+        && p.peek_nth_token(name_end + 2).token == Token::EOF
 }
 
 /// `user [IDENTIFIED BY 'pw'] [, user [IDENTIFIED BY 'pw']]…` (the password only where

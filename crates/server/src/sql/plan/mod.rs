@@ -143,6 +143,7 @@ pub fn resolve_source(
             return Ok(Source::Virtual(v));
         }
     }
+    crate::session::table_locks::check_statement(env.ctx, &env.sess, db, name, false)?;
     resolve_table(env, db, name, alias).map(Source::Table)
 }
 
@@ -159,6 +160,7 @@ pub fn resolve_target(
         check_db_access(env, db)?;
         virtual_tables::refuse_write(env, db, name, command)?;
     }
+    crate::session::table_locks::check_statement(env.ctx, &env.sess, db, name, true)?;
     resolve_table(env, db, name, alias)
 }
 

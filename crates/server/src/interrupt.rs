@@ -1,0 +1,173 @@
+//! Interrupting a running statement: `KILL QUERY` / `KILL CONNECTION` / COM_PROCESS_KILL.
+//!
+//! Every connection owns a [`KillFlag`] (listed in the process list, see
+//! [`crate::session::processlist`]). `KILL` sets it from another connection; the connection
+//! running the statement looks at it only at its interruption points:
+//!
+//! * the start of each statement (a multi-statement query stops between statements);
+//! * a lock wait ([`crate::storage`]: the killer also wakes the waiter's slot, so the wait
+//!   ends at once with 1317 instead of at `innodb_lock_wait_timeout`);
+//! * `SLEEP()` and `GET_LOCK()` waits ([`sleep`] wakes on the flag's condition variable).
+//!
+//! Commits are never an interruption point: a transaction handed to the commit pipeline is
+//! made durable and acknowledged whatever the flag says, so a KILL never undoes a commit that
+//! recovery would replay. A connection killed meanwhile is closed after its answer.
+//!
+//! The flag of the statement running on this thread is found through a thread-local set by
+//! [`enter`] for the length of one command (schedulers run one command on one thread from its
+//! start to its end). Lock order: the flag's mutex is a leaf.
+
+use crate::error::{Error, Result};
+use cohort_protocol::ErrorCode;
+use parking_lot::{Condvar, Mutex};
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What a KILL asked of a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kill {
+    None,
+    /// `KILL QUERY`: end the running statement with 1317.
+    Query,
+    /// `KILL [CONNECTION]`: end the running statement and close the connection.
+    Connection,
+}
+
+/// One connection's kill request. The mutex protects the request; the condition variable
+/// wakes an interruptible sleep ([`sleep`]).
+#[derive(Debug)]
+pub struct KillFlag {
+    state: Mutex<Kill>,
+    wake: Condvar,
+}
+
+impl Default for KillFlag {
+    fn default() -> Self {
+        KillFlag {
+            state: Mutex::new(Kill::None),
+            wake: Condvar::new(),
+        }
+    }
+}
+
+impl KillFlag {
+    /// Ask for `kill` (a connection kill is never weakened into a query kill).
+    pub fn request(&self, kill: Kill) {
+        let mut s = self.state.lock();
+        if *s != Kill::Connection {
+            *s = kill;
+        }
+        self.wake.notify_all();
+    }
+
+    pub fn get(&self) -> Kill {
+        *self.state.lock()
+    }
+
+    /// A new statement starts: a `KILL QUERY` aimed at the previous one is forgotten (as in
+    /// MariaDB); a connection kill stays.
+    pub fn clear_query(&self) {
+        let mut s = self.state.lock();
+        if *s == Kill::Query {
+            *s = Kill::None;
+        }
+    }
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Arc<KillFlag>>> = const { RefCell::new(None) };
+}
+
+/// Restores the previous flag of this thread when dropped.
+pub struct Entered {
+    previous: Option<Arc<KillFlag>>,
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        CURRENT.with(|c| *c.borrow_mut() = previous);
+    }
+}
+
+/// Make `flag` the one this thread's statement answers to, until the guard is dropped.
+pub fn enter(flag: Arc<KillFlag>) -> Entered {
+    let previous = CURRENT.with(|c| c.borrow_mut().replace(flag));
+    Entered { previous }
+}
+
+/// True if the statement running on this thread was killed.
+pub fn requested() -> bool {
+    CURRENT.with(|c| c.borrow().as_ref().is_some_and(|f| f.get() != Kill::None))
+}
+
+/// 1317 if the statement running on this thread was killed.
+pub fn check() -> Result<()> {
+    match requested() {
+        true => Err(interrupted()),
+        false => Ok(()),
+    }
+}
+
+/// ER_QUERY_INTERRUPTED.
+pub fn interrupted() -> Error {
+    Error::new(
+        ErrorCode::QueryInterrupted,
+        "Query execution was interrupted",
+    )
+}
+
+/// Sleep for `d`, or less if this thread's statement is killed meanwhile: returns false then.
+pub fn sleep(d: Duration) -> bool {
+    let Some(flag) = CURRENT.with(|c| c.borrow().clone()) else {
+        std::thread::sleep(d);
+        return true;
+    };
+    let deadline = Instant::now() + d;
+    let mut s = flag.state.lock();
+    while *s == Kill::None {
+        if flag.wake.wait_until(&mut s, deadline).timed_out() {
+            return *s == Kill::None;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kill_ends_a_sleep_early_and_a_query_kill_is_forgotten_at_the_next_statement() {
+        let flag = Arc::new(KillFlag::default());
+        let _in = enter(flag.clone());
+        let killer = {
+            let flag = flag.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(50));
+                flag.request(Kill::Query);
+            })
+        };
+        let began = Instant::now();
+        assert!(!sleep(Duration::from_secs(30)));
+        assert!(began.elapsed() < Duration::from_secs(10));
+        killer.join().unwrap();
+        assert_eq!(check().unwrap_err().code(), ErrorCode::QueryInterrupted);
+        flag.clear_query();
+        assert!(check().is_ok());
+        flag.request(Kill::Connection);
+        flag.request(Kill::Query);
+        flag.clear_query();
+        assert_eq!(flag.get(), Kill::Connection);
+    }
+
+    #[test]
+    fn without_a_kill_a_sleep_lasts() {
+        let flag = Arc::new(KillFlag::default());
+        let _in = enter(flag);
+        let began = Instant::now();
+        assert!(sleep(Duration::from_millis(30)));
+        assert!(began.elapsed() >= Duration::from_millis(30));
+    }
+}

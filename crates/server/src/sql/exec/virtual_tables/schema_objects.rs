@@ -1,0 +1,357 @@
+//! information_schema's schema objects: SCHEMATA, TABLES, COLUMNS, STATISTICS,
+//! KEY_COLUMN_USAGE, TABLE_CONSTRAINTS, from the catalog. A user sees the databases it may
+//! use (as MariaDB shows only what the user has some privilege on).
+
+use super::{opt, text};
+use crate::error::Result;
+use crate::sql::env::Env;
+use crate::sql::exec::show::{collation_name, default_text, extra_text, key_text, type_text};
+use crate::storage::{ColumnDefault, TableDef};
+use crate::types::{Collation, DataType, Value};
+use std::sync::Arc;
+
+/// The databases the statement's user may see, sorted.
+fn visible_databases(env: &Env<'_>) -> Vec<String> {
+    env.ctx
+        .engine
+        .databases()
+        .into_iter()
+        .filter(|db| {
+            env.ctx
+                .accounts
+                .can_access_db(env.sess.user, env.sess.host, db)
+        })
+        .collect()
+}
+
+/// Every visible table with its definition and row count, by database and name.
+fn visible_tables(env: &Env<'_>) -> Vec<(String, Arc<crate::storage::Table>, Arc<TableDef>)> {
+    let mut out = Vec::new();
+    for db in visible_databases(env) {
+        for name in env.ctx.engine.tables(&db).unwrap_or_default() {
+            if let Ok(t) = env.ctx.engine.table(&db, &name) {
+                let def = t.def();
+                out.push((db.clone(), t, def));
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn schemata(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    let mut dbs = visible_databases(env);
+    dbs.push("information_schema".to_string());
+    dbs.sort();
+    Ok(dbs
+        .iter()
+        .map(|db| {
+            let (cs, coll) = match db.as_str() {
+                "information_schema" => ("utf8mb3", "utf8mb3_general_ci"),
+                _ => ("utf8mb4", "utf8mb4_general_ci"),
+            };
+            vec![
+                text("def"),
+                text(db),
+                text(cs),
+                text(coll),
+                Value::Null,
+                text(""),
+            ]
+        })
+        .collect())
+}
+
+pub(super) fn tables(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for (db, t, def) in visible_tables(env) {
+        let n = t.approx_rows();
+        let ai = def
+            .auto_increment_column()
+            .map_or(Value::Null, |_| Value::UInt(t.auto_increment_peek()));
+        rows.push(vec![
+            text("def"),
+            text(&db),
+            text(&def.name),
+            text("BASE TABLE"),
+            text(&def.engine),
+            Value::UInt(10),
+            text("Dynamic"),
+            Value::UInt(n),
+            Value::UInt(data_length(&def, n).checked_div(n).unwrap_or(0)),
+            Value::UInt(data_length(&def, n)),
+            Value::UInt(0),
+            Value::UInt(0),
+            Value::UInt(0),
+            ai,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            text("utf8mb4_general_ci"),
+            Value::Null,
+            text(""),
+            text(def.comment.as_deref().unwrap_or("")),
+            Value::UInt(0),
+            text("N"),
+        ]);
+    }
+    for name in super::names("information_schema") {
+        rows.push(system_table_row("information_schema", &name));
+    }
+    Ok(rows)
+}
+
+/// A system view's TABLES row (`SYSTEM VIEW`, no counts).
+fn system_table_row(db: &str, name: &str) -> Vec<Value> {
+    let mut row = vec![
+        text("def"),
+        text(db),
+        text(name),
+        text("SYSTEM VIEW"),
+        text("MEMORY"),
+        Value::UInt(11),
+        text("Fixed"),
+    ];
+    row.extend(std::iter::repeat_n(Value::Null, 10));
+    row.extend([
+        text("utf8mb3_general_ci"),
+        Value::Null,
+        text(""),
+        text(""),
+        Value::Null,
+        text("Y"),
+    ]);
+    row
+}
+
+/// An estimate of a table's data bytes: rows times the declared width of a row (strings at
+/// their declared length), as MariaDB's numbers are estimates too.
+pub(crate) fn data_length(def: &TableDef, rows: u64) -> u64 {
+    let width: u64 = def
+        .columns
+        .iter()
+        .map(|c| match &c.data_type {
+            DataType::TinyInt { .. } => 1,
+            DataType::SmallInt { .. } => 2,
+            DataType::MediumInt { .. } => 3,
+            DataType::Int { .. } | DataType::Float | DataType::Date => 4,
+            DataType::BigInt { .. } | DataType::Double => 8,
+            DataType::Decimal { precision, .. } => u64::from(*precision) / 2 + 1,
+            DataType::Char { len, .. } | DataType::VarChar { len, .. } => u64::from(*len) + 2,
+            DataType::Binary { len } | DataType::VarBinary { len } => u64::from(*len) + 2,
+            DataType::Text { .. } | DataType::Blob { .. } => 20,
+            _ => 8,
+        })
+        .sum();
+    rows * (width + 20)
+}
+
+/// (DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, CHARACTER_OCTET_LENGTH, NUMERIC_PRECISION,
+/// NUMERIC_SCALE, DATETIME_PRECISION, CHARACTER_SET_NAME, COLLATION_NAME) of a column type.
+fn type_facts(dt: &DataType) -> [Value; 8] {
+    let base = type_text(dt);
+    let name = base
+        .split(['(', ' '])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let u = |n: u64| Value::UInt(n);
+    let chars = |len: u64, c: &Collation| match c {
+        Collation::Binary => (u(len), u(len), Value::Null, Value::Null),
+        other => (
+            u(len),
+            u(len * 4),
+            text("utf8mb4"),
+            text(collation_name(*other)),
+        ),
+    };
+    let none = Value::Null;
+    let (max, octet, cs, coll) = match dt {
+        DataType::Char { len, collation } | DataType::VarChar { len, collation } => {
+            chars(u64::from(*len), collation)
+        }
+        DataType::Text {
+            max_bytes,
+            collation,
+        } => {
+            let (_, _, cs, coll) = chars(0, collation);
+            (u(*max_bytes / 4), u(*max_bytes), cs, coll)
+        }
+        DataType::Binary { len } | DataType::VarBinary { len } => (
+            u(u64::from(*len)),
+            u(u64::from(*len)),
+            none.clone(),
+            none.clone(),
+        ),
+        DataType::Blob { max_bytes } => (u(*max_bytes), u(*max_bytes), none.clone(), none.clone()),
+        _ => (none.clone(), none.clone(), none.clone(), none.clone()),
+    };
+    let (precision, scale) = match dt {
+        DataType::TinyInt { .. } => (u(3), u(0)),
+        DataType::SmallInt { .. } => (u(5), u(0)),
+        DataType::MediumInt { .. } => (u(7), u(0)),
+        DataType::Int { .. } => (u(10), u(0)),
+        DataType::BigInt { unsigned } => (u(if *unsigned { 20 } else { 19 }), u(0)),
+        DataType::Decimal { precision, scale } => (u(u64::from(*precision)), u(u64::from(*scale))),
+        DataType::Float => (u(12), none.clone()),
+        DataType::Double => (u(22), none.clone()),
+        _ => (none.clone(), none.clone()),
+    };
+    let datetime = match dt {
+        DataType::Date => u(0),
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } => u(u64::from(*fsp)),
+        _ => none,
+    };
+    [
+        text(&name),
+        max,
+        octet,
+        precision,
+        scale,
+        datetime,
+        cs,
+        coll,
+    ]
+}
+
+/// COLUMN_DEFAULT as MariaDB 10.11 shows it: quoted strings, `NULL` for a nullable column's
+/// NULL default, SQL NULL for no default.
+fn column_default(col: &crate::storage::ColumnDef) -> Value {
+    match &col.default {
+        ColumnDefault::None => Value::Null,
+        ColumnDefault::Value(Value::Null) => text("NULL"),
+        ColumnDefault::Value(Value::Bytes(_)) => {
+            let t = default_text(col).unwrap_or_default();
+            text(&format!("'{}'", t.replace('\'', "''")))
+        }
+        ColumnDefault::Value(_) => opt(default_text(col)),
+        ColumnDefault::CurrentTimestamp => text("current_timestamp()"),
+    }
+}
+
+pub(super) fn columns(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for (db, _, def) in visible_tables(env) {
+        for (i, col) in def.columns.iter().enumerate() {
+            let mut row = vec![
+                text("def"),
+                text(&db),
+                text(&def.name),
+                text(&col.name),
+                Value::UInt(i as u64 + 1),
+                column_default(col),
+                text(if col.nullable { "YES" } else { "NO" }),
+            ];
+            row.extend(type_facts(&col.data_type));
+            row.extend([
+                text(&type_text(&col.data_type)),
+                text(key_text(&def, i)),
+                text(&extra_text(col)),
+                text("select,insert,update,references"),
+                text(col.comment.as_deref().unwrap_or("")),
+                text("NEVER"),
+                Value::Null,
+            ]);
+            rows.push(row);
+        }
+    }
+    Ok(rows)
+}
+
+/// Each index of a table: (name, unique, parts).
+fn indexes(def: &TableDef) -> Vec<(&str, bool, &[crate::storage::IndexPart])> {
+    def.primary_key
+        .iter()
+        .chain(def.indexes.iter())
+        .map(|i| (i.name.as_str(), i.unique, i.parts.as_slice()))
+        .collect()
+}
+
+pub(super) fn statistics(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for (db, t, def) in visible_tables(env) {
+        for (name, unique, parts) in indexes(&def) {
+            for (k, part) in parts.iter().enumerate() {
+                let col = &def.columns[part.column];
+                rows.push(vec![
+                    text("def"),
+                    text(&db),
+                    text(&def.name),
+                    Value::Int(i64::from(!unique)),
+                    text(&db),
+                    text(name),
+                    Value::Int(k as i64 + 1),
+                    text(&col.name),
+                    text("A"),
+                    Value::Int(t.approx_rows() as i64),
+                    part.prefix_len
+                        .map_or(Value::Null, |n| Value::Int(i64::from(n))),
+                    Value::Null,
+                    text(if col.nullable { "YES" } else { "" }),
+                    text("BTREE"),
+                    text(""),
+                    text(""),
+                    text("NO"),
+                ]);
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// PRIMARY KEY and UNIQUE constraints (Cohort refuses FOREIGN KEY and CHECK).
+fn constraints(def: &TableDef) -> Vec<(&str, &'static str, &[crate::storage::IndexPart])> {
+    indexes(def)
+        .into_iter()
+        .filter(|(_, unique, _)| *unique)
+        .map(|(name, _, parts)| {
+            let kind = if name == "PRIMARY" {
+                "PRIMARY KEY"
+            } else {
+                "UNIQUE"
+            };
+            (name, kind, parts)
+        })
+        .collect()
+}
+
+pub(super) fn key_column_usage(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for (db, _, def) in visible_tables(env) {
+        for (name, _, parts) in constraints(&def) {
+            for (k, part) in parts.iter().enumerate() {
+                rows.push(vec![
+                    text("def"),
+                    text(&db),
+                    text(name),
+                    text("def"),
+                    text(&db),
+                    text(&def.name),
+                    text(&def.columns[part.column].name),
+                    Value::Int(k as i64 + 1),
+                    Value::Null,
+                    Value::Null,
+                    Value::Null,
+                    Value::Null,
+                ]);
+            }
+        }
+    }
+    Ok(rows)
+}
+
+pub(super) fn table_constraints(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for (db, _, def) in visible_tables(env) {
+        for (name, kind, _) in constraints(&def) {
+            rows.push(vec![
+                text("def"),
+                text(&db),
+                text(name),
+                text(&db),
+                text(&def.name),
+                text(kind),
+            ]);
+        }
+    }
+    Ok(rows)
+}
