@@ -186,7 +186,7 @@ impl Plan {
     /// table)?
     fn uses_engine(&self) -> bool {
         match self {
-            Plan::Select(p) => p.table().is_some(),
+            Plan::Select(p) => p.uses_engine(),
             Plan::Insert(_) | Plan::Update(_) | Plan::Delete(_) => true,
         }
     }
@@ -464,10 +464,12 @@ fn run_select(
     params: &[Value],
     prev: usize,
 ) -> Result<QueryResult> {
-    let (rows, effects) = if let Some(t) = p.table() {
+    let (rows, effects) = if p.uses_engine() {
         let (txn, view) = split_session(ctx, sess, prev);
         let env = Env::new(ctx, view, params);
-        plan::check_db_access(&env, &t.db)?;
+        for db in p.databases() {
+            plan::check_db_access(&env, db)?;
+        }
         let rows = exec::select::run_select(p, &env, Some(txn))?;
         (rows, env.into_effects())
     } else {
