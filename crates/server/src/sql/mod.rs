@@ -591,6 +591,16 @@ fn run_other(
                 Env::new(ctx, SessView::of(sess, prev), params).with_set_aside(&parsed.set_aside);
             exec::show::show(&env, &sess.warnings, s)
         }
+        Stmt::Explain(inner) => {
+            count(StatusCounter::ComSelect);
+            match bind_plan(ctx, sess, inner, prev)? {
+                Some(Plan::Select(p)) => Ok(QueryResult::Rows {
+                    columns: exec::explain::columns(),
+                    rows: exec::explain::rows(&p),
+                }),
+                _ => Err(Error::unsupported("EXPLAIN of this statement")),
+            }
+        }
         Stmt::Describe { db, table } => {
             count(StatusCounter::ComShow);
             let env = Env::new(ctx, SessView::of(sess, prev), params);

@@ -12,6 +12,7 @@ pub(in crate::sql) mod admin;
 pub(in crate::sql) mod binlog_admin;
 pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
+pub(in crate::sql) mod explain;
 pub(in crate::sql) mod join;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
