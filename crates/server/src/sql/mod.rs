@@ -163,7 +163,7 @@ enum PrepForm {
 
 /// A bound statement.
 enum Plan {
-    Select(SelectPlan),
+    Select(Box<SelectPlan>),
     Insert(InsertPlan),
     Update(UpdatePlan),
     Delete(DeletePlan),
@@ -397,13 +397,13 @@ fn bind_plan(
     let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
     let params = &parsed.params;
     let plan = match st.as_ref() {
-        Statement::Query(q) => Plan::Select(exec::select::plan_select(
+        Statement::Query(q) => Plan::Select(Box::new(exec::select::plan_select(
             &env,
             params,
             q,
             &parsed.item_texts,
             parsed.share_lock,
-        )?),
+        )?)),
         Statement::Insert(i) => Plan::Insert(exec::dml::plan_insert(&env, params, i)?),
         Statement::Update(u) => Plan::Update(exec::dml::plan_update(&env, params, u)?),
         Statement::Delete(d) => Plan::Delete(exec::dml::plan_delete(&env, params, d)?),

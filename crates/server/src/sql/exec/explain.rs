@@ -64,7 +64,7 @@ impl Line {
             s(self.key),
             s(self.key_len.map(|l| l.to_string())),
             s(self.refs),
-            self.rows.map_or(Value::Null, |r| Value::UInt(r)),
+            self.rows.map_or(Value::Null, Value::UInt),
             s(Some(self.extra.join("; "))),
         ]
     }

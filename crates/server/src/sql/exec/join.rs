@@ -64,6 +64,15 @@ pub fn run(
 
 type Next<'n> = dyn FnMut(&mut Txn, &mut Vec<Value>) -> Result<Flow> + 'n;
 
+/// Copy a table's row into its place in the joined row (never past the end: a row read under
+/// a newer definition than the plan's cannot overrun it).
+fn put(flat: &mut [Value], off: usize, row: &[Value]) {
+    let end = (off + row.len()).min(flat.len());
+    if off < end {
+        flat[off..end].clone_from_slice(&row[..end - off]);
+    }
+}
+
 fn passes(e: &Option<Expr>, flat: &[Value], env: &Env<'_>) -> Result<bool> {
     match e {
         Some(e) => e.is_true(&RowCtx::of(flat), env),
@@ -89,7 +98,7 @@ impl Run<'_, '_> {
                 let rows = self.read(leaf, txn, flat)?;
                 let off = self.plan.scope.tables[leaf.table].offset;
                 for r in rows {
-                    flat[off..off + r.len()].clone_from_slice(&r);
+                    put(flat, off, &r);
                     if self.units(units, i + 1, txn, flat, next)? == Flow::Stop {
                         return Ok(Flow::Stop);
                     }
@@ -182,7 +191,7 @@ impl Run<'_, '_> {
             if leaf.filter.is_none() {
                 return Ok(true);
             }
-            flat[off..off + row.len()].clone_from_slice(row);
+            put(flat, off, row);
             passes(&leaf.filter, flat, env)
         };
         plan::scan_at(
@@ -227,7 +236,7 @@ impl Run<'_, '_> {
         let off = self.plan.scope.tables[leaf.table].offset;
         let mut out = Vec::new();
         for r in cands {
-            flat[off..off + r.len()].clone_from_slice(r);
+            put(flat, off, r);
             if passes(&leaf.filter, flat, self.env)? {
                 out.push(r.clone());
             }
@@ -246,7 +255,7 @@ impl Run<'_, '_> {
             if leaf.local.is_none() {
                 return Ok(true);
             }
-            scratch[off..off + width].clone_from_slice(row);
+            put(&mut scratch[..off + width], off, row);
             passes(&leaf.local, &scratch, env)
         };
         let mut map = HashTable::new();
@@ -261,7 +270,7 @@ impl Run<'_, '_> {
             &mut filter,
             &mut |_, row| {
                 crate::memory::check(0)?;
-                let v = &row[h.build];
+                let v = row.get(h.build).unwrap_or(&Value::Null);
                 if !v.is_null() {
                     let mut key = Vec::new();
                     compare::group_key(v, h.coll, &mut key);

@@ -67,7 +67,7 @@ pub struct Leaf {
 /// One step of a nested-loop sequence.
 #[derive(Clone, Debug)]
 pub enum Unit {
-    Leaf(Leaf),
+    Leaf(Box<Leaf>),
     Outer {
         inner: Vec<Unit>,
         /// The inner side's tables, NULL-complemented when it finds no row.
@@ -114,6 +114,9 @@ struct Node {
     tables: u64,
     star: Vec<(usize, usize)>,
 }
+
+/// A merged column of USING / NATURAL: (kept, hidden), as (table, column).
+type Merged = ((usize, usize), (usize, usize));
 
 /// Binds an ON condition against the scope (with the mask of the tables joined so far).
 pub type BindOn<'b> = dyn FnMut(&JoinScope, &ast::Expr) -> Result<Expr> + 'b;
@@ -311,14 +314,13 @@ impl<'a, 'b> Builder<'a, 'b> {
 
     /// The ON conjuncts of a join constraint, and the merged columns of USING / NATURAL:
     /// (kept (preserved side), hidden (other side)).
-    #[allow(clippy::type_complexity)]
     fn constraint(
         &mut self,
         c: &ast::JoinConstraint,
         left: &Node,
         right: &Node,
         right_join: bool,
-    ) -> Result<(Vec<Expr>, Vec<((usize, usize), (usize, usize))>)> {
+    ) -> Result<(Vec<Expr>, Vec<Merged>)> {
         let mask = left.tables | right.tables;
         match c {
             ast::JoinConstraint::None => Ok((Vec::new(), Vec::new())),
@@ -359,14 +361,13 @@ impl<'a, 'b> Builder<'a, 'b> {
         }
     }
 
-    #[allow(clippy::type_complexity)]
     fn merge(
         &mut self,
         names: &[String],
         left: &Node,
         right: &Node,
         right_join: bool,
-    ) -> Result<(Vec<Expr>, Vec<((usize, usize), (usize, usize))>)> {
+    ) -> Result<(Vec<Expr>, Vec<Merged>)> {
         let mut conds = Vec::new();
         let mut merged = Vec::new();
         for name in names {
@@ -419,7 +420,7 @@ impl<'a, 'b> Builder<'a, 'b> {
         &self,
         left: &Node,
         right: &Node,
-        merged: &[((usize, usize), (usize, usize))],
+        merged: &[Merged],
         right_join: bool,
     ) -> Vec<(usize, usize)> {
         let is_merged = |tc: &(usize, usize)| merged.iter().any(|(k, h)| k == tc || h == tc);
@@ -503,7 +504,7 @@ impl Arrange<'_> {
         let mut b = bound;
         for ((p, m), here) in pres.into_iter().zip(masks).zip(placed) {
             units.push(match p {
-                Pre::Leaf(t) => Unit::Leaf(self.leaf(t, here, b)),
+                Pre::Leaf(t) => Unit::Leaf(Box::new(self.leaf(t, here, b))),
                 Pre::Outer { inner, on } => {
                     let inner = self.arrange(inner, on, b)?;
                     let mut tables = Vec::new();
@@ -664,12 +665,14 @@ impl Arrange<'_> {
                 self.scope.col_type(mine).class,
                 self.scope.col_type(other).class,
             );
-            let same = match (ca, cb) {
-                (Class::Int | Class::Decimal, Class::Int | Class::Decimal) => true,
-                (Class::Str, Class::Str) | (Class::Bin, Class::Bin) => true,
-                (Class::Date, Class::Date) | (Class::DateTime, Class::DateTime) => true,
-                _ => false,
-            };
+            let same = matches!(
+                (ca, cb),
+                (Class::Int | Class::Decimal, Class::Int | Class::Decimal)
+                    | (Class::Str, Class::Str)
+                    | (Class::Bin, Class::Bin)
+                    | (Class::Date, Class::Date)
+                    | (Class::DateTime, Class::DateTime)
+            );
             if same {
                 return Some(HashKey {
                     build: mine - off,
