@@ -53,8 +53,12 @@ pub enum ErrorCode {
     ParseError,
     /// 1065 Query was empty
     EmptyQuery,
+    /// 1066 Not unique table/alias: '%s'
+    NonUniqTable,
     /// 1067 Invalid default value for '%s'
     InvalidDefault,
+    /// 1116 Too many tables; MariaDB can only use %d tables in a join
+    TooManyTables,
     /// 1068 Multiple primary key defined
     MultiplePriKey,
     /// 1075 Incorrect table definition; there can be only one auto column and it must be defined as a key
@@ -309,6 +313,8 @@ impl ErrorCode {
             DupEntry => 1062,
             ParseError => 1064,
             EmptyQuery => 1065,
+            NonUniqTable => 1066,
+            TooManyTables => 1116,
             InvalidDefault => 1067,
             MultiplePriKey => 1068,
             KeyColumnDoesNotExist => 1072,
@@ -449,7 +455,8 @@ impl ErrorCode {
             | WrongGroupField
             | MaxPreparedStmtCountReached
             | KeyDoesNotExist
-            | SpDoesNotExist => "42000",
+            | SpDoesNotExist
+            | NonUniqTable => "42000",
             NoDb => "3D000",
             UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",

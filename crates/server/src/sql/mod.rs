@@ -168,7 +168,7 @@ enum PrepForm {
 
 /// A bound statement.
 enum Plan {
-    Select(SelectPlan),
+    Select(Box<SelectPlan>),
     Insert(InsertPlan),
     Update(UpdatePlan),
     Delete(DeletePlan),
@@ -191,7 +191,7 @@ impl Plan {
     /// table)?
     fn uses_engine(&self) -> bool {
         match self {
-            Plan::Select(p) => p.table().is_some(),
+            Plan::Select(p) => p.uses_engine(),
             Plan::Insert(_) | Plan::Update(_) | Plan::Delete(_) => true,
         }
     }
@@ -415,13 +415,13 @@ fn bind_plan(
     let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
     let params = &parsed.params;
     let plan = match st.as_ref() {
-        Statement::Query(q) => Plan::Select(exec::select::plan_select(
+        Statement::Query(q) => Plan::Select(Box::new(exec::select::plan_select(
             &env,
             params,
             q,
             &parsed.item_texts,
             parsed.share_lock,
-        )?),
+        )?)),
         Statement::Insert(i) => Plan::Insert(exec::dml::plan_insert(&env, params, i)?),
         Statement::Update(u) => Plan::Update(exec::dml::plan_update(&env, params, u)?),
         Statement::Delete(d) => Plan::Delete(exec::dml::plan_delete(&env, params, d)?),
@@ -482,10 +482,12 @@ fn run_select(
     params: &[Value],
     prev: usize,
 ) -> Result<QueryResult> {
-    let (rows, effects) = if let Some(t) = p.table() {
+    let (rows, effects) = if p.uses_engine() {
         let (txn, view) = split_session(ctx, sess, prev);
         let env = Env::new(ctx, view, params);
-        plan::check_db_access(&env, &t.db)?;
+        for db in p.databases() {
+            plan::check_db_access(&env, db)?;
+        }
         let rows = exec::select::run_select(p, &env, Some(txn))?;
         (rows, env.into_effects())
     } else {
@@ -608,6 +610,16 @@ fn run_other(
             let env =
                 Env::new(ctx, SessView::of(sess, prev), params).with_set_aside(&parsed.set_aside);
             exec::show::show(&env, &sess.warnings, s)
+        }
+        Stmt::Explain(inner) => {
+            count(StatusCounter::ComSelect);
+            match bind_plan(ctx, sess, inner, prev)? {
+                Some(Plan::Select(p)) => Ok(QueryResult::Rows {
+                    columns: exec::explain::columns(),
+                    rows: exec::explain::rows(&p),
+                }),
+                _ => Err(Error::unsupported("EXPLAIN of this statement")),
+            }
         }
         Stmt::Describe { db, table } => {
             count(StatusCounter::ComShow);

@@ -7,6 +7,7 @@
 
 pub(in crate::sql) mod coldef;
 pub(in crate::sql) mod group_concat;
+pub(in crate::sql) mod join_scope;
 pub(in crate::sql) mod sqltype;
 
 use crate::error::{Error, Result};
@@ -110,6 +111,8 @@ pub struct Binder<'a> {
     pub env: &'a Env<'a>,
     pub params: &'a [Location],
     pub scope: Option<&'a TableScope>,
+    /// The tables of a join (instead of `scope`).
+    pub join: Option<&'a join_scope::JoinScope>,
     /// Some while aggregates are allowed; collects them.
     pub aggs: Option<Vec<AggSpec>>,
     /// `VALUES(col)` allowed (ON DUPLICATE KEY UPDATE).
@@ -306,6 +309,7 @@ impl<'a> Binder<'a> {
             env,
             params,
             scope,
+            join: None,
             aggs: None,
             values_fn: false,
             clause: "field list",
@@ -551,6 +555,11 @@ impl<'a> Binder<'a> {
                 return Ok((Expr::Col(i), scope.columns[i].ty.clone()));
             }
         }
+        if let Some(join) = self.join {
+            if let Some(found) = join.resolve(name, self.clause)? {
+                return Ok(found);
+            }
+        }
         if id.quote_style.is_none() {
             let upper = name.to_ascii_uppercase();
             if matches!(
@@ -593,6 +602,11 @@ impl<'a> Binder<'a> {
             .map(|p| p.value.as_str())
             .collect::<Vec<_>>()
             .join(".");
+        if let Some(join) = self.join {
+            return join
+                .resolve_qualified(db, table, col)
+                .ok_or_else(|| unknown_column(&full, self.clause));
+        }
         let Some(scope) = self.scope else {
             return Err(unknown_column(&full, self.clause));
         };

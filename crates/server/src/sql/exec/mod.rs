@@ -13,6 +13,8 @@ pub(in crate::sql) mod binlog_admin;
 pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
 mod group_concat;
+pub(in crate::sql) mod explain;
+pub(in crate::sql) mod join;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
 pub(in crate::sql) mod virtual_tables;

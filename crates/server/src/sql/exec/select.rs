@@ -10,7 +10,9 @@
 //! Supported: one table (or none), `*` / `t.*`, aliases, WHERE, GROUP BY (expressions,
 //! aliases, positions), HAVING, aggregates COUNT / SUM / AVG / MIN / MAX / GROUP_CONCAT /
 //! BIT_*, with DISTINCT, ORDER BY (columns, aliases, positions, expressions), LIMIT / OFFSET,
-//! FOR UPDATE / LOCK IN SHARE MODE / FOR SHARE with NOWAIT or SKIP LOCKED. Joins, subqueries,
+//! FOR UPDATE / LOCK IN SHARE MODE / FOR SHARE with NOWAIT or SKIP LOCKED. Joins (FROM with
+//! several tables: planned in `plan/join.rs`, run by `exec/join.rs`, which hand their joined
+//! rows to the same grouping / DISTINCT / ORDER BY / LIMIT steps). Subqueries, derived tables,
 //! UNION, CTEs, window functions and `FOR UPDATE OF` are error 1235.
 //!
 //! A plain SELECT is a consistent read of the transaction's read view; a locking one reads
@@ -20,13 +22,16 @@
 
 use crate::error::{Error, Result};
 use crate::sql::bind::coldef::{self, ColumnOrigin};
+use crate::sql::bind::join_scope::JoinScope;
 use crate::sql::bind::sqltype::{Class, SqlType};
 use crate::sql::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScope};
 use crate::sql::env::Env;
+use crate::sql::exec::join::{self as join_exec, Flow};
 use crate::sql::expr::compare;
 use crate::sql::expr::convert::{self, Num};
 use crate::sql::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
-use crate::sql::plan::{self, Access, PartCond, Source};
+use crate::sql::plan::join::{Builder as JoinBuilder, JoinPlan};
+use crate::sql::plan::{self, Access, PartCond, Source, TableRef};
 use crate::storage::{LockMode, ReadLock, ScanControl, Txn, WaitPolicy};
 use crate::types::{Collation, Decimal, Value};
 use cohort_protocol::column::ColumnDefinition;
@@ -64,6 +69,8 @@ pub struct SortKey {
 /// A bound SELECT.
 pub struct SelectPlan {
     pub source: Option<Source>,
+    /// A FROM clause with joins (then `source` is None and the join applies WHERE).
+    pub join: Option<Box<JoinPlan>>,
     pub filter: Option<Expr>,
     pub access: Access,
     pub lock: ReadLock,
@@ -83,6 +90,21 @@ pub struct SelectPlan {
 impl SelectPlan {
     pub fn is_stale(&self) -> bool {
         matches!(&self.source, Some(Source::Table(t)) if t.is_stale())
+            || self.join.as_ref().is_some_and(|j| j.is_stale())
+    }
+
+    /// Does it read engine tables (and so need a transaction)?
+    pub fn uses_engine(&self) -> bool {
+        self.table().is_some() || self.join.is_some()
+    }
+
+    /// The databases of the engine tables it reads.
+    pub fn databases(&self) -> Vec<&str> {
+        match (&self.join, self.table()) {
+            (Some(j), _) => j.tables.iter().map(|t| t.db.as_str()).collect(),
+            (None, Some(t)) => vec![t.db.as_str()],
+            (None, None) => Vec::new(),
+        }
     }
 
     pub fn table(&self) -> Option<&plan::TableRef> {
@@ -169,6 +191,24 @@ pub fn single_table(
     }
 }
 
+/// Does a FROM clause join tables (several items, a JOIN, or a parenthesized join)?
+pub fn is_join(from: &[ast::TableWithJoins]) -> bool {
+    match from {
+        [] => false,
+        [twj] => {
+            !twj.joins.is_empty() || matches!(twj.relation, ast::TableFactor::NestedJoin { .. })
+        }
+        _ => true,
+    }
+}
+
+/// The tables of a join, for binding names and describing columns.
+#[derive(Clone, Copy)]
+pub struct JoinNames<'a> {
+    pub scope: &'a JoinScope,
+    pub tables: &'a [TableRef],
+}
+
 /// Bind a SELECT statement.
 pub fn plan_select(
     env: &Env<'_>,
@@ -187,22 +227,49 @@ pub fn plan_select(
     if !s.named_window.is_empty() || s.qualify.is_some() {
         return Err(unsupported("window functions"));
     }
-    let source = match single_table(&s.from)? {
-        None => None,
-        Some((name, alias)) => {
-            let (db, t) = plan::split_name(name, env.sess.db)?;
-            Some(plan::resolve_source(env, &db, &t, alias)?)
-        }
+    let joined = is_join(&s.from);
+    let source = match joined {
+        true => None,
+        false => match single_table(&s.from)? {
+            None => None,
+            Some((name, alias)) => {
+                let (db, t) = plan::split_name(name, env.sess.db)?;
+                Some(plan::resolve_source(env, &db, &t, alias)?)
+            }
+        },
     };
+    let mut bind_on = |sc: &JoinScope, e: &ast::Expr| -> Result<Expr> {
+        let mut b = Binder::new(env, params, None);
+        b.join = Some(sc);
+        b.clause = "on clause";
+        Ok(b.bind(e)?.0)
+    };
+    let mut builder = JoinBuilder::new(
+        env,
+        &mut bind_on,
+        s.select_modifiers.as_ref().is_some_and(|m| m.straight_join),
+    );
+    let join_scope: JoinScope = match joined {
+        true => {
+            builder.from(&s.from)?;
+            builder.scope.clone()
+        }
+        false => JoinScope::default(),
+    };
+    let names = joined.then_some(JoinNames {
+        scope: &join_scope,
+        tables: builder.tables(),
+    });
     let scope: Option<&TableScope> = match &source {
         None => None,
         Some(Source::Table(t)) => Some(&t.scope),
         Some(Source::Virtual(v)) => Some(&v.scope),
     };
     let mut b = Binder::new(env, params, scope);
+    b.join = names.map(|n| n.scope);
     b.aggs = Some(Vec::new());
 
-    let (items, columns, aliases) = bind_items(&mut b, s, item_texts, &source)?;
+    let (items, columns, aliases) = bind_items(&mut b, s, item_texts, &source, names)?;
 
     b.clause = "where clause";
     let aggs = b.aggs.take();
@@ -248,9 +315,21 @@ pub fn plan_select(
         Some(Source::Table(t)) => plan::choose_access(&t.def, filter.as_ref()),
         _ => Access::FullScan,
     };
+    drop(b);
+    let (join, filter) = match joined {
+        true => {
+            let conds = filter
+                .as_ref()
+                .map(|f| plan::conjuncts(f).into_iter().cloned().collect())
+                .unwrap_or_default();
+            (Some(Box::new(builder.finish(conds)?)), None)
+        }
+        false => (None, filter),
+    };
     let distinct = matches!(s.distinct, Some(ast::Distinct::Distinct));
     let mut plan = SelectPlan {
         source,
+        join,
         filter,
         access,
         lock,
@@ -276,6 +355,7 @@ fn bind_items(
     s: &ast::Select,
     item_texts: &[String],
     source: &Option<Source>,
+    join: Option<JoinNames<'_>>,
 ) -> Result<Items> {
     let mut items = Vec::new();
     let mut columns = Vec::new();
@@ -283,15 +363,38 @@ fn bind_items(
     let texts_ok = item_texts.len() == s.projection.len();
     for (i, item) in s.projection.iter().enumerate() {
         match item {
-            ast::SelectItem::Wildcard(_) => {
-                expand_wildcard(source, &mut items, &mut columns, &mut aliases)?;
-            }
+            ast::SelectItem::Wildcard(_) => match join {
+                Some(j) => {
+                    let star = j.scope.star.clone();
+                    expand_join_columns(j, &star, &mut items, &mut columns, &mut aliases);
+                }
+                None => expand_wildcard(source, &mut items, &mut columns, &mut aliases)?,
+            },
             ast::SelectItem::QualifiedWildcard(kind, _) => {
                 let name = match kind {
                     ast::SelectItemQualifiedWildcardKind::ObjectName(n) => n.to_string(),
                     ast::SelectItemQualifiedWildcardKind::Expr(e) => e.to_string(),
                 };
                 let name = name.trim_matches('`').to_string();
+                if let Some(j) = join {
+                    let parts: Vec<&str> = name.split('.').map(|p| p.trim_matches('`')).collect();
+                    let t = match parts.as_slice() {
+                        [t] => j.scope.matching(None, t),
+                        [d, t] => j.scope.matching(Some(d), t),
+                        _ => None,
+                    };
+                    let Some(t) = t else {
+                        return Err(Error::new(
+                            ErrorCode::UnknownTable,
+                            format!("Unknown table '{name}'"),
+                        ));
+                    };
+                    let cols: Vec<(usize, usize)> = (0..j.scope.tables[t].scope.columns.len())
+                        .map(|c| (t, c))
+                        .collect();
+                    expand_join_columns(j, &cols, &mut items, &mut columns, &mut aliases);
+                    continue;
+                }
                 let ok = b.scope.is_some_and(|sc| {
                     let parts: Vec<&str> = name.split('.').map(|p| p.trim_matches('`')).collect();
                     match parts.as_slice() {
@@ -314,13 +417,13 @@ fn bind_items(
                 } else {
                     e.to_string()
                 };
-                let (item, col) = bind_item(b, e, column_name(&name), source)?;
+                let (item, col) = bind_item(b, e, column_name(&name), source, join)?;
                 items.push(item);
                 columns.push(col);
                 aliases.push(None);
             }
             ast::SelectItem::ExprWithAlias { expr, alias } => {
-                let (item, col) = bind_item(b, expr, column_name(&alias.value), source)?;
+                let (item, col) = bind_item(b, expr, column_name(&alias.value), source, join)?;
                 items.push(item);
                 columns.push(col);
                 aliases.push(Some(alias.value.clone()));
@@ -371,6 +474,49 @@ fn expand_wildcard(
     Ok(())
 }
 
+/// Output items for columns of a join: (table, column) pairs.
+fn expand_join_columns(
+    j: JoinNames<'_>,
+    cols: &[(usize, usize)],
+    items: &mut Vec<OutItem>,
+    columns: &mut Vec<ColumnDefinition>,
+    aliases: &mut Vec<Option<String>>,
+) {
+    for &(t, c) in cols {
+        let jt = &j.scope.tables[t];
+        let sc = &jt.scope.columns[c];
+        items.push(OutItem {
+            expr: Expr::Col(jt.offset + c),
+            ty: sc.ty.clone(),
+            coerce: None,
+            coll: sc.ty.collation,
+        });
+        columns.push(join_column_def(&sc.name, jt.offset + c, j));
+        aliases.push(None);
+    }
+}
+
+/// The metadata of a join column (`col` in the joined row), named `name`.
+fn join_column_def(name: &str, col: usize, j: JoinNames<'_>) -> ColumnDefinition {
+    let t = j.scope.table_of(col);
+    let jt = &j.scope.tables[t];
+    let tref = &j.tables[t];
+    let c = col - jt.offset;
+    let mut def = coldef::table_column(
+        name,
+        &ColumnOrigin {
+            schema: &tref.db,
+            table: jt.scope.visible_name(),
+            def: &tref.def,
+            column: c,
+        },
+    );
+    if jt.scope.columns[c].ty.nullable {
+        def.flags &= !cohort_protocol::column::column_flags::NOT_NULL;
+    }
+    def
+}
+
 fn column_def(name: &str, col: usize, ty: &SqlType, source: &Source) -> ColumnDefinition {
     match source {
         Source::Table(t) => coldef::table_column(
@@ -398,8 +544,21 @@ fn bind_item(
     e: &ast::Expr,
     name: &str,
     source: &Option<Source>,
+    join: Option<JoinNames<'_>>,
 ) -> Result<(OutItem, ColumnDefinition)> {
     let (expr, mut ty) = b.bind(e)?;
+    if let (Expr::Col(i), Some(j)) = (&expr, join) {
+        let col = join_column_def(name, *i, j);
+        return Ok((
+            OutItem {
+                expr,
+                coerce: None,
+                coll: ty.collation,
+                ty,
+            },
+            col,
+        ));
+    }
     if let (Expr::Col(i), Some(src)) = (&expr, source) {
         let col = column_def(name, *i, &ty, src);
         return Ok((
@@ -618,6 +777,7 @@ fn bind_order_by(
 
 fn bind_limit(b: &mut Binder<'_>, q: &ast::Query) -> Result<(Option<Expr>, Option<Expr>)> {
     let saved = b.scope.take();
+    let saved_join = b.join.take();
     let aggs = b.aggs.take();
     let r = (|| -> Result<(Option<Expr>, Option<Expr>)> {
         Ok(match &q.limit_clause {
@@ -646,6 +806,7 @@ fn bind_limit(b: &mut Binder<'_>, q: &ast::Query) -> Result<(Option<Expr>, Optio
         })
     })();
     b.scope = saved;
+    b.join = saved_join;
     b.aggs = aggs;
     r
 }
@@ -766,6 +927,16 @@ pub fn run_select_locking(
         }
     };
     match &plan.source {
+        None if plan.join.is_some() => {
+            let j = plan.join.as_ref().expect("checked");
+            let txn = txn.ok_or_else(|| Error::internal("SELECT without a transaction"))?;
+            join_exec::run(j, env, txn, lock, &mut |row| {
+                Ok(match consume_filtered(row)? {
+                    ScanControl::Stop => Flow::Stop,
+                    ScanControl::Continue => Flow::More,
+                })
+            })?;
+        }
         None => {
             if passes(&[])? {
                 consume_filtered(&[])?;
@@ -799,6 +970,7 @@ pub fn run_select_locking(
     }
     if let Some(g) = &plan.group {
         let width = match &plan.source {
+            None if plan.join.is_some() => plan.join.as_ref().map_or(0, |j| j.width()),
             Some(Source::Table(t)) => t.scope.columns.len(),
             Some(Source::Virtual(v)) => v.scope.columns.len(),
             None => 0,

@@ -27,7 +27,7 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace};
 
 /// A parsed statement and what binding needs from the source text.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Parsed {
     pub stmt: Stmt,
     /// Source text of each item of the top-level SELECT list (column names).
@@ -170,6 +170,8 @@ pub enum TxScope {
 pub enum Stmt {
     /// Parsed by sqlparser: SELECT / INSERT / UPDATE / DELETE / DDL on tables.
     Sql(Box<Statement>),
+    /// `EXPLAIN SELECT …` / `DESCRIBE SELECT …`: the SELECT, parsed on its own.
+    Explain(Box<Parsed>),
     /// BEGIN / START TRANSACTION [READ ONLY | READ WRITE] [WITH CONSISTENT SNAPSHOT].
     Begin {
         read_only: Option<bool>,
@@ -279,6 +281,17 @@ pub fn parse(sql: &str) -> Result<Parsed> {
     let original = sql;
     let expanded = exec_comments::expand(sql);
     let sql = expanded.as_ref();
+    if let Some(inner) = explained_select(sql) {
+        let parsed = parse(inner)?;
+        return Ok(Parsed {
+            stmt: Stmt::Explain(Box::new(parsed)),
+            item_texts: Vec::new(),
+            params: Vec::new(),
+            share_lock: None,
+            ddl_text: None,
+            set_aside: Vec::new(),
+        });
+    }
     let dialect = MySqlDialect {};
     let tokens = Tokenizer::new(&dialect, sql)
         .tokenize_with_location()
@@ -1764,6 +1777,28 @@ fn parse_table_maint(p: &mut Parser<'_>, first: &str) -> PResult<Stmt> {
         _ => "repair",
     };
     Ok(Stmt::TableMaint { op, tables })
+}
+
+/// The SELECT of `EXPLAIN SELECT …` (also DESCRIBE / DESC), if that is what `sql` is.
+fn explained_select(sql: &str) -> Option<&str> {
+    let t = sql.trim_start();
+    let word_end = t
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(t.len());
+    let (word, rest) = t.split_at(word_end);
+    if !["EXPLAIN", "DESCRIBE", "DESC"]
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(word))
+    {
+        return None;
+    }
+    let rest = rest.trim_start();
+    let next_end = rest
+        .find(|c: char| !c.is_ascii_alphabetic())
+        .unwrap_or(rest.len());
+    rest[..next_end]
+        .eq_ignore_ascii_case("SELECT")
+        .then_some(rest)
 }
 
 fn parse_describe(p: &mut Parser<'_>) -> PResult<Stmt> {

@@ -17,6 +17,8 @@
 //! WHERE is always re-evaluated on every row the access path returns, so the access path only
 //! has to return a superset.
 
+pub(in crate::sql) mod join;
+
 use crate::error::{Error, Result};
 use crate::session::state::ServerContext;
 use crate::sql::bind::sqltype::Class;
@@ -261,14 +263,41 @@ fn same_order(dt: &DataType, coll: crate::types::Collation) -> bool {
     !dt.is_text() || dt.collation() == coll || coll == crate::types::Collation::Binary
 }
 
-fn collect_conds(def: &TableDef, filter: &Expr) -> Vec<ColConds> {
+/// What a key may be built from, for one table's access path: `local` maps an expression
+/// that is a column of the table to its position in the table; `key_ok` accepts an
+/// expression whose value is known before the table is read (a constant, or in a join a
+/// column of a table read before), given the target column's type.
+pub struct KeySource<'a> {
+    pub local: &'a dyn Fn(&Expr) -> Option<usize>,
+    pub key_ok: &'a dyn Fn(&Expr, &DataType) -> bool,
+}
+
+impl KeySource<'_> {
+    fn col(&self, e: &Expr) -> Option<usize> {
+        (self.local)(e)
+    }
+}
+
+fn local_col(e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Col(i) => Some(*i),
+        _ => None,
+    }
+}
+
+fn constant_key(k: &Expr, _: &DataType) -> bool {
+    k.is_constant()
+}
+
+fn collect_conds(def: &TableDef, preds: &[&Expr], src: &KeySource<'_>) -> Vec<ColConds> {
     let mut conds = vec![ColConds::default(); def.columns.len()];
-    for c in conjuncts(filter) {
+    for &c in preds {
         match c {
             Expr::Cmp(op, a, b, coll) => {
-                let (col, k, op) = match (a.as_ref(), b.as_ref()) {
-                    (Expr::Col(i), k) if k.is_constant() => (*i, k, *op),
-                    (k, Expr::Col(i)) if k.is_constant() => (*i, k, op.flip()),
+                let key_ok = |i: usize, k: &Expr| (src.key_ok)(k, &def.columns[i].data_type);
+                let (col, k, op) = match (src.col(a), src.col(b)) {
+                    (Some(i), _) if key_ok(i, b) => (i, b.as_ref(), *op),
+                    (_, Some(i)) if key_ok(i, a) => (i, a.as_ref(), op.flip()),
                     _ => continue,
                 };
                 let dt = &def.columns[col].data_type;
@@ -303,14 +332,15 @@ fn collect_conds(def: &TableDef, filter: &Expr) -> Vec<ColConds> {
                 negated: false,
                 coll,
             } => {
-                if let Expr::Col(i) = e.as_ref() {
-                    if same_order(&def.columns[*i].data_type, *coll)
-                        && lo.is_constant()
-                        && hi.is_constant()
-                        && usable(&def.columns[*i].data_type, lo)
-                        && usable(&def.columns[*i].data_type, hi)
+                if let Some(i) = src.col(e) {
+                    let dt = &def.columns[i].data_type;
+                    if same_order(dt, *coll)
+                        && (src.key_ok)(lo, dt)
+                        && (src.key_ok)(hi, dt)
+                        && usable(dt, lo)
+                        && usable(dt, hi)
                     {
-                        let cc = &mut conds[*i];
+                        let cc = &mut conds[i];
                         cc.range.lo.get_or_insert(((**lo).clone(), true));
                         cc.range.hi.get_or_insert(((**hi).clone(), true));
                     }
@@ -322,18 +352,18 @@ fn collect_conds(def: &TableDef, filter: &Expr) -> Vec<ColConds> {
                 negated: false,
                 coll,
             } => {
-                if let Expr::Col(i) = e.as_ref() {
-                    let dt = &def.columns[*i].data_type;
+                if let Some(i) = src.col(e) {
+                    let dt = &def.columns[i].data_type;
                     if same_order(dt, *coll)
-                        && list.iter().all(|k| k.is_constant() && usable(dt, k))
+                        && list.iter().all(|k| (src.key_ok)(k, dt) && usable(dt, k))
                     {
-                        conds[*i].eq.get_or_insert(PartCond::In(list.clone()));
+                        conds[i].eq.get_or_insert(PartCond::In(list.clone()));
                     }
                 }
             }
             Expr::IsNull(e, false) => {
-                if let Expr::Col(i) = e.as_ref() {
-                    conds[*i].eq.get_or_insert(PartCond::IsNull);
+                if let Some(i) = src.col(e) {
+                    conds[i].eq.get_or_insert(PartCond::IsNull);
                 }
             }
             _ => {}
@@ -392,7 +422,16 @@ pub fn choose_access(def: &TableDef, filter: Option<&Expr>) -> Access {
     let Some(filter) = filter else {
         return Access::FullScan;
     };
-    let conds = collect_conds(def, filter);
+    let src = KeySource {
+        local: &local_col,
+        key_ok: &constant_key,
+    };
+    choose_access_for(def, &conjuncts(filter), &src)
+}
+
+/// Choose the access path of a table from predicates (AND-ed), keys taken from `src`.
+pub fn choose_access_for(def: &TableDef, preds: &[&Expr], src: &KeySource<'_>) -> Access {
+    let conds = collect_conds(def, preds, src);
     let mut best: Option<Candidate> = None;
     let pk = def.primary_key.as_ref().map(|pk| (pk, None));
     let secondaries = def
@@ -443,8 +482,9 @@ fn key_value(
     e: &Expr,
     dt: &DataType,
     env: &Env<'_>,
+    outer: &[Value],
 ) -> Result<std::result::Result<Option<Value>, ()>> {
-    let v = e.eval(&RowCtx::EMPTY, env)?;
+    let v = e.eval(&RowCtx::of(outer), env)?;
     if v.is_null() {
         return Ok(Ok(None));
     }
@@ -458,13 +498,14 @@ fn eval_pk_point(
     idx: &IndexDef,
     eq: &[PartCond],
     env: &Env<'_>,
+    outer: &[Value],
 ) -> Result<Option<Ranges>> {
     let mut key = Vec::with_capacity(eq.len());
     for (cond, part) in eq.iter().zip(&idx.parts) {
         let PartCond::Eq(e) = cond else {
             return Ok(None);
         };
-        match key_value(e, &def.columns[part.column].data_type, env)? {
+        match key_value(e, &def.columns[part.column].data_type, env, outer)? {
             Ok(Some(v)) => key.push(v),
             Ok(None) => return Ok(Some(Ranges::Empty)),
             Err(()) => return Ok(Some(Ranges::Full)),
@@ -473,7 +514,7 @@ fn eval_pk_point(
     Ok(Some(Ranges::Points(vec![key])))
 }
 
-fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>) -> Result<Ranges> {
+fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>, outer: &[Value]) -> Result<Ranges> {
     let Access::Index { index, eq, range } = access else {
         return Ok(Ranges::Full);
     };
@@ -481,7 +522,7 @@ fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>) -> Result<Ranges>
         return Ok(Ranges::Full);
     };
     if index.is_none() && range.is_none() && eq.len() == idx.parts.len() {
-        if let Some(r) = eval_pk_point(def, idx, eq, env)? {
+        if let Some(r) = eval_pk_point(def, idx, eq, env, outer)? {
             return Ok(r);
         }
     }
@@ -492,14 +533,14 @@ fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>) -> Result<Ranges>
         let mut vals = Vec::new();
         match cond {
             PartCond::IsNull => vals.push(Value::Null),
-            PartCond::Eq(e) => match key_value(e, dt, env)? {
+            PartCond::Eq(e) => match key_value(e, dt, env, outer)? {
                 Ok(Some(v)) => vals.push(v),
                 Ok(None) => {}
                 Err(()) => return Ok(Ranges::Full),
             },
             PartCond::In(list) => {
                 for e in list {
-                    match key_value(e, dt, env)? {
+                    match key_value(e, dt, env, outer)? {
                         Ok(Some(v)) => vals.push(v),
                         Ok(None) => {}
                         Err(()) => return Ok(Ranges::Full),
@@ -539,7 +580,7 @@ fn eval_ranges(def: &TableDef, access: &Access, env: &Env<'_>) -> Result<Ranges>
             let bound = |b: &Option<(Expr, bool)>| -> Result<std::result::Result<Option<(Value, bool)>, bool>> {
                 match b {
                     None => Ok(Ok(None)),
-                    Some((e, incl)) => match key_value(e, dt, env)? {
+                    Some((e, incl)) => match key_value(e, dt, env, outer)? {
                         Ok(Some(v)) => Ok(Ok(Some((v, *incl)))),
                         Ok(None) => Ok(Err(true)),
                         Err(()) => Ok(Err(false)),
@@ -609,6 +650,23 @@ pub fn scan(
     filter: &mut dyn FnMut(&Row) -> Result<bool>,
     f: &mut dyn FnMut(&RowHandle, &Row) -> Result<ScanControl>,
 ) -> Result<()> {
+    scan_at(table, access, txn, env, lock, backward, &[], filter, f)
+}
+
+/// [`scan`] with the keys of the access path evaluated on `outer` (in a join: the row of the
+/// tables read before this one).
+#[allow(clippy::too_many_arguments)]
+pub fn scan_at(
+    table: &Table,
+    access: &Access,
+    txn: &mut Txn,
+    env: &Env<'_>,
+    lock: ReadLock,
+    backward: bool,
+    outer: &[Value],
+    filter: &mut dyn FnMut(&Row) -> Result<bool>,
+    f: &mut dyn FnMut(&RowHandle, &Row) -> Result<ScanControl>,
+) -> Result<()> {
     let def = table.def();
     let index = match access {
         Access::Index { index, .. } => *index,
@@ -624,7 +682,7 @@ pub fn scan(
         }
         Ok(c)
     };
-    match eval_ranges(&def, access, env)? {
+    match eval_ranges(&def, access, env, outer)? {
         Ranges::Empty => Ok(()),
         Ranges::Full => table.scan(txn, None, &KeyRange::all(), backward, lock, filter, &mut g),
         Ranges::Points(mut keys) => {

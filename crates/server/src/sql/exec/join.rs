@@ -1,0 +1,284 @@
+//! Executing a join: nested loops over the units of a [`JoinPlan`].
+//!
+//! The joined row (`flat`, every table's columns in FROM order) is filled as the loops go
+//! down. A leaf reads the rows of its table that match for the current outer row — an index
+//! lookup whose keys are evaluated on `flat`, a full scan, or a probe of a hash table built
+//! once per statement — with its conditions as the storage read's filter (so a locking read
+//! evaluates them on the latest version after any lock wait). The rows a read returns are
+//! collected before the next level runs: a read holds the transaction mutably, and the next
+//! level reads with it too. An outer unit runs its inner sequence and NULL-complements the
+//! inner tables when that produced nothing.
+//!
+//! Every table read uses the statement's transaction (its read view, or its locks for
+//! `FOR UPDATE` / `FOR SHARE`, taken on every row read from every table).
+
+use crate::error::Result;
+use crate::sql::env::Env;
+use crate::sql::expr::compare;
+use crate::sql::expr::{Expr, RowCtx};
+use crate::sql::plan::join::{HashKey, JoinPlan, Leaf, Unit};
+use crate::sql::plan::{self, Access};
+use crate::storage::{ReadLock, Row, ScanControl, Txn};
+use crate::types::Value;
+use std::collections::HashMap;
+
+/// What the consumer of joined rows wants next.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    More,
+    Stop,
+}
+
+/// A hash join's table: rows of the leaf's table by key.
+type HashTable = HashMap<Vec<u8>, Vec<Row>>;
+
+struct Run<'a, 'e> {
+    plan: &'a JoinPlan,
+    env: &'a Env<'e>,
+    lock: ReadLock,
+    /// Hash tables, built on first use, by table number.
+    hashes: HashMap<usize, HashTable>,
+}
+
+/// Run a join, passing every joined row (after all conditions) to `emit`.
+pub fn run(
+    plan: &JoinPlan,
+    env: &Env<'_>,
+    txn: &mut Txn,
+    lock: ReadLock,
+    emit: &mut dyn FnMut(&[Value]) -> Result<Flow>,
+) -> Result<()> {
+    let mut flat = vec![Value::Null; plan.width()];
+    let mut run = Run {
+        plan,
+        env,
+        lock,
+        hashes: HashMap::new(),
+    };
+    run.units(&plan.units, 0, txn, &mut flat, &mut |_,
+                                                    flat: &mut Vec<
+        Value,
+    >| { emit(flat) })?;
+    Ok(())
+}
+
+type Next<'n> = dyn FnMut(&mut Txn, &mut Vec<Value>) -> Result<Flow> + 'n;
+
+/// Copy a table's row into its place in the joined row (never past the end: a row read under
+/// a newer definition than the plan's cannot overrun it).
+fn put(flat: &mut [Value], off: usize, row: &[Value]) {
+    let end = (off + row.len()).min(flat.len());
+    if off < end {
+        flat[off..end].clone_from_slice(&row[..end - off]);
+    }
+}
+
+fn passes(e: &Option<Expr>, flat: &[Value], env: &Env<'_>) -> Result<bool> {
+    match e {
+        Some(e) => e.is_true(&RowCtx::of(flat), env),
+        None => Ok(true),
+    }
+}
+
+impl Run<'_, '_> {
+    /// Run `units[i..]` for the current `flat`, then `next` for every row they produce.
+    fn units(
+        &mut self,
+        units: &[Unit],
+        i: usize,
+        txn: &mut Txn,
+        flat: &mut Vec<Value>,
+        next: &mut Next<'_>,
+    ) -> Result<Flow> {
+        let Some(unit) = units.get(i) else {
+            return next(txn, flat);
+        };
+        match unit {
+            Unit::Leaf(leaf) => {
+                let rows = self.read(leaf, txn, flat)?;
+                let off = self.plan.scope.tables[leaf.table].offset;
+                for r in rows {
+                    put(flat, off, &r);
+                    if self.units(units, i + 1, txn, flat, next)? == Flow::Stop {
+                        return Ok(Flow::Stop);
+                    }
+                }
+                Ok(Flow::More)
+            }
+            Unit::Outer {
+                inner,
+                tables,
+                post,
+            } => {
+                let env = self.env;
+                // Collect the inner rows (the inner tables' segments of `flat`), then run
+                // the rest of the sequence for each.
+                let segs = self.inner_rows(inner, txn, flat, tables)?;
+                if segs.is_empty() {
+                    for &t in tables {
+                        self.null_table(t, flat);
+                    }
+                    if passes(post, flat, env)? {
+                        return self.units(units, i + 1, txn, flat, next);
+                    }
+                    return Ok(Flow::More);
+                }
+                for seg in segs {
+                    self.restore(tables, &seg, flat);
+                    if passes(post, flat, env)?
+                        && self.units(units, i + 1, txn, flat, next)? == Flow::Stop
+                    {
+                        return Ok(Flow::Stop);
+                    }
+                }
+                Ok(Flow::More)
+            }
+        }
+    }
+
+    /// Every combination of rows the inner sequence produces for the current outer row, as
+    /// the values of the inner tables' columns.
+    fn inner_rows(
+        &mut self,
+        inner: &[Unit],
+        txn: &mut Txn,
+        flat: &mut Vec<Value>,
+        tables: &[usize],
+    ) -> Result<Vec<Vec<Value>>> {
+        let scope = &self.plan.scope;
+        let mut out: Vec<Vec<Value>> = Vec::new();
+        self.units(inner, 0, txn, flat, &mut |_, flat: &mut Vec<Value>| {
+            crate::memory::check(0)?;
+            let mut seg = Vec::new();
+            for &t in tables {
+                let jt = &scope.tables[t];
+                seg.extend_from_slice(&flat[jt.offset..jt.offset + jt.scope.columns.len()]);
+            }
+            out.push(seg);
+            Ok(Flow::More)
+        })?;
+        Ok(out)
+    }
+
+    fn restore(&self, tables: &[usize], seg: &[Value], flat: &mut [Value]) {
+        let mut pos = 0;
+        for &t in tables {
+            let jt = &self.plan.scope.tables[t];
+            let w = jt.scope.columns.len();
+            flat[jt.offset..jt.offset + w].clone_from_slice(&seg[pos..pos + w]);
+            pos += w;
+        }
+    }
+
+    fn null_table(&self, t: usize, flat: &mut [Value]) {
+        let jt = &self.plan.scope.tables[t];
+        for v in &mut flat[jt.offset..jt.offset + jt.scope.columns.len()] {
+            *v = Value::Null;
+        }
+    }
+
+    /// The rows of a leaf's table that match for the current outer row.
+    fn read(&mut self, leaf: &Leaf, txn: &mut Txn, flat: &mut [Value]) -> Result<Vec<Row>> {
+        if let Some(h) = &leaf.hash {
+            return self.probe(leaf, h, txn, flat);
+        }
+        let tref = &self.plan.tables[leaf.table];
+        let off = self.plan.scope.tables[leaf.table].offset;
+        let env = self.env;
+        let outer: Vec<Value> = flat.to_vec();
+        let mut out = Vec::new();
+        let mut filter = |row: &Row| -> Result<bool> {
+            if leaf.filter.is_none() {
+                return Ok(true);
+            }
+            put(flat, off, row);
+            passes(&leaf.filter, flat, env)
+        };
+        plan::scan_at(
+            &tref.table,
+            &leaf.access,
+            txn,
+            env,
+            self.lock,
+            false,
+            &outer,
+            &mut filter,
+            &mut |_, row| {
+                crate::memory::check(0)?;
+                out.push(row.clone());
+                Ok(ScanControl::Continue)
+            },
+        )?;
+        Ok(out)
+    }
+
+    /// A hash join probe: the rows whose key equals the probe value, then the leaf's filter.
+    fn probe(
+        &mut self,
+        leaf: &Leaf,
+        h: &HashKey,
+        txn: &mut Txn,
+        flat: &mut [Value],
+    ) -> Result<Vec<Row>> {
+        if !self.hashes.contains_key(&leaf.table) {
+            let built = self.build(leaf, h, txn)?;
+            self.hashes.insert(leaf.table, built);
+        }
+        let v = h.probe.eval(&RowCtx::of(flat), self.env)?;
+        if v.is_null() {
+            return Ok(Vec::new());
+        }
+        let mut key = Vec::new();
+        compare::group_key(&v, h.coll, &mut key);
+        let Some(cands) = self.hashes.get(&leaf.table).and_then(|m| m.get(&key)) else {
+            return Ok(Vec::new());
+        };
+        let off = self.plan.scope.tables[leaf.table].offset;
+        let mut out = Vec::new();
+        for r in cands {
+            put(flat, off, r);
+            if passes(&leaf.filter, flat, self.env)? {
+                out.push(r.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// Read a hash join's table once (with the conditions on it alone) into a hash table.
+    fn build(&self, leaf: &Leaf, h: &HashKey, txn: &mut Txn) -> Result<HashTable> {
+        let tref = &self.plan.tables[leaf.table];
+        let jt = &self.plan.scope.tables[leaf.table];
+        let (off, width) = (jt.offset, jt.scope.columns.len());
+        let env = self.env;
+        let mut scratch = vec![Value::Null; self.plan.width()];
+        let mut filter = |row: &Row| -> Result<bool> {
+            if leaf.local.is_none() {
+                return Ok(true);
+            }
+            put(&mut scratch[..off + width], off, row);
+            passes(&leaf.local, &scratch, env)
+        };
+        let mut map = HashTable::new();
+        plan::scan_at(
+            &tref.table,
+            &Access::FullScan,
+            txn,
+            env,
+            self.lock,
+            false,
+            &[],
+            &mut filter,
+            &mut |_, row| {
+                crate::memory::check(0)?;
+                let v = row.get(h.build).unwrap_or(&Value::Null);
+                if !v.is_null() {
+                    let mut key = Vec::new();
+                    compare::group_key(v, h.coll, &mut key);
+                    map.entry(key).or_default().push(row.clone());
+                }
+                Ok(ScanControl::Continue)
+            },
+        )?;
+        Ok(map)
+    }
+}
