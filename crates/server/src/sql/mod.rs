@@ -598,6 +598,27 @@ fn run_other(
             exec::admin::use_db(ctx, sess, db)?;
             Ok(QueryResult::ok())
         }
+        Stmt::AlterTable(at) => {
+            count(StatusCounter::ComOther);
+            let mut outcome = None;
+            ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), &[], |env| {
+                outcome = Some(exec::ddl::alter::alter_table(env, at)?);
+                Ok(())
+            })?;
+            let outcome = outcome.ok_or_else(|| Error::internal("ALTER without outcome"))?;
+            Ok(QueryResult::Ok {
+                affected_rows: outcome.affected,
+                last_insert_id: 0,
+                info: (!outcome.info.is_empty()).then_some(outcome.info),
+            })
+        }
+        Stmt::RenameTable(r) => {
+            count(StatusCounter::ComOther);
+            ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), &[], |env| {
+                exec::ddl::rename_tables(env, r)
+            })?;
+            Ok(QueryResult::ok())
+        }
         Stmt::CreateDatabase {
             name,
             if_not_exists,
@@ -811,12 +832,6 @@ fn run_sql_ddl(
             count(StatusCounter::ComOther);
             ddl(ctx, sess, prev, text, aside, |env| {
                 exec::ddl::truncate(env, t)
-            })?;
-        }
-        Statement::AlterTable(at) => {
-            count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, text, aside, |env| {
-                exec::ddl::alter_table(env, at)
             })?;
         }
         Statement::CreateView(_) => return Err(Error::unsupported("views")),

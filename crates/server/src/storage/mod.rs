@@ -181,6 +181,7 @@ mod keycode;
 mod lock;
 mod mvcc;
 mod read;
+mod rebuild;
 pub mod schema;
 mod table;
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! Errors are 1064 with MySQL's "near '…' at line N" text; empty text is 1065; text with more
 //! than one statement (`a; b`) is 1064 (multi-statements are not offered).
 
+pub(in crate::sql) mod alter;
 pub(in crate::sql) mod dialect;
 pub(in crate::sql) mod surface;
 
@@ -166,6 +167,10 @@ pub enum TxScope {
 pub enum Stmt {
     /// Parsed by sqlparser: SELECT / INSERT / UPDATE / DELETE / DDL on tables.
     Sql(Box<Statement>),
+    /// `ALTER TABLE` (see `parse/alter.rs`).
+    AlterTable(Box<alter::AlterTable>),
+    /// `RENAME TABLE a TO b, …`.
+    RenameTable(alter::RenameTable),
     /// BEGIN / START TRANSACTION [READ ONLY | READ WRITE] [WITH CONSISTENT SNAPSHOT].
     Begin {
         read_only: Option<bool>,
@@ -316,7 +321,11 @@ pub fn parse(sql: &str) -> Result<Parsed> {
 fn is_logged_as_text(stmt: &Stmt) -> bool {
     matches!(
         stmt,
-        Stmt::Sql(_) | Stmt::CreateDatabase { .. } | Stmt::DropDatabase { .. }
+        Stmt::Sql(_)
+            | Stmt::CreateDatabase { .. }
+            | Stmt::DropDatabase { .. }
+            | Stmt::AlterTable(_)
+            | Stmt::RenameTable(_)
     )
 }
 
@@ -771,6 +780,10 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
         "DESCRIBE" | "DESC" | "EXPLAIN" => parse_describe(p),
         "CALL" => Ok(unsupported(p, "stored procedures")),
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => Ok(unsupported(p, "SQL-level PREPARE/EXECUTE")),
+        "RENAME" if matches!(peek_nth_word(p, 1).as_deref(), Some("TABLE" | "TABLES")) => {
+            p.next_token();
+            Ok(Stmt::RenameTable(alter::parse_rename_table(p)?))
+        }
         "HANDLER" | "LOAD" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE"
         | "BINLOG" | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => {
             Ok(unsupported(p, first))
@@ -1430,7 +1443,10 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
             // utf8mb4 with general_ci / bin: what every database already is.
             Ok(Stmt::Flush { binary_logs: false })
         }
-        Some("TABLE") => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
+        Some("TABLE" | "ONLINE" | "IGNORE") => {
+            p.next_token();
+            Ok(Stmt::AlterTable(Box::new(alter::parse_alter_table(p)?)))
+        }
         _ => {
             let what = peek_nth_word(p, 1).unwrap_or_default();
             Ok(unsupported(p, &format!("ALTER {what}")))
