@@ -179,6 +179,7 @@ mod dml;
 mod engine;
 mod keycode;
 mod lock;
+mod mdl;
 mod mvcc;
 mod read;
 mod rebuild;
@@ -192,11 +193,14 @@ mod txn;
 
 pub use ddl_undo::DdlUndo;
 pub use engine::{CatalogSnapshot, Engine, TableSnapshot};
+pub use mdl::MdlGuard;
 pub use mvcc::{CommitSeq, PurgeStats, ReadView, TrxRow, TrxState, TxnSlot};
 pub use read::{RowFilter, RowSink};
 pub use schema::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
 pub use table::{RowHandle, Table};
-pub use txn::{read_only_error, Savepoint, Txn, TxnOptions, DEFAULT_LOCK_WAIT_TIMEOUT};
+pub use txn::{
+    read_only_error, Savepoint, Txn, TxnOptions, DEFAULT_LOCK_WAIT_TIMEOUT, DEFAULT_MDL_TIMEOUT,
+};
 
 pub(crate) use lock::ReadAt;
 

@@ -166,6 +166,8 @@ pub struct Table {
     rows: AtomicI64,
     /// Atomic: the next hidden row id (tables without a PRIMARY KEY).
     pub(crate) next_row_id: AtomicU64,
+    /// The metadata lock (`mdl.rs`): its own atomics and wait mutex.
+    pub(crate) mdl: super::mdl::MetaLock,
 }
 
 impl std::fmt::Debug for Table {
@@ -195,6 +197,7 @@ impl Table {
             auto_inc: AtomicU64::new(auto_inc.max(1)),
             rows: AtomicI64::new(0),
             next_row_id: AtomicU64::new(1),
+            mdl: super::mdl::MetaLock::default(),
         })
     }
 
