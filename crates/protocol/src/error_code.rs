@@ -138,6 +138,8 @@ pub enum ErrorCode {
     AlterOperationNotSupportedReason,
     /// 1280 Incorrect index name '%s'
     WrongNameForIndex,
+    /// 1031 Storage engine %s of the table %`s.%`s doesn't have this option
+    IllegalHa,
     DataTooLong,
     /// 1411 Incorrect %s value: '%s' for function %s
     WrongValueForType,
@@ -371,6 +373,7 @@ impl ErrorCode {
             NoBinaryLogging => 1381,
             CannotUser => 1396,
             DataTooLong => 1406,
+            IllegalHa => 1031,
             WrongNameForIndex => 1280,
             AlterOperationNotSupportedReason => 1846,
             AlterOperationNotSupported => 1845,

@@ -577,9 +577,8 @@ impl Table {
 
     /// TRUNCATE: drop every row, reset AUTO_INCREMENT. Returns what was replaced: until the
     /// statement's outcome is known it can be put back ([`Table::undo_truncate`]); once it is
-    /// kept, [`TruncatedState::finish`] detaches the old rows. Rows locked by open transactions
-    /// are detached then: their pending changes are lost (the session layer is expected to
-    /// keep DDL away from tables with open transactions, as MySQL's metadata locks do).
+    /// kept, [`TruncatedState::finish`] detaches the old rows. No open transaction holds them:
+    /// the statement holds the table's exclusive metadata lock (`mdl.rs`).
     pub(crate) fn truncate(&self) -> TruncatedState {
         let mut st = self.state.write();
         let def = st.def.clone();

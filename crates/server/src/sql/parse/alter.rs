@@ -94,6 +94,9 @@ pub enum AlterOp {
     Lock(String),
     /// `FORCE`: rebuild.
     Force,
+    /// `DISABLE KEYS` / `ENABLE KEYS`: nothing to do for an InnoDB-like table (MariaDB's
+    /// InnoDB ignores them, with a note when they are the statement's only operation).
+    Keys,
     Unsupported(String),
 }
 
@@ -298,6 +301,11 @@ fn parse_op(p: &mut Parser<'_>) -> PResult<AlterOp> {
         "DEFAULT" | "CHARACTER" | "CHARSET" | "COLLATE" => {
             eat(p, "DEFAULT");
             charset_clause(p, false)
+        }
+        "ENABLE" | "DISABLE" if super::peek_nth_word(p, 1).as_deref() == Some("KEYS") => {
+            p.next_token();
+            p.next_token();
+            Ok(AlterOp::Keys)
         }
         "ORDER"
         | "DISCARD"

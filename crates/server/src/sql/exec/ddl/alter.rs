@@ -309,6 +309,20 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
         }
         Err(e) => return Err(e),
     };
+    if !at.ops.is_empty() && at.ops.iter().all(|o| matches!(o, AlterOp::Keys)) {
+        env.warn(
+            "Note",
+            ErrorCode::IllegalHa,
+            format!(
+                "Storage engine InnoDB of the table `{db}`.`{}` doesn't have this option",
+                at.table
+            ),
+        );
+        return Ok(AlterOutcome {
+            affected: 0,
+            info: String::new(),
+        });
+    }
     let warnings_before = env.warnings.borrow().len();
     let old = table.def();
     let mut draft = Draft::of(&old);
@@ -584,6 +598,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
             d.lock = Some(l.clone());
         }
         AlterOp::Force => d.rekeys = true,
+        AlterOp::Keys => {}
         AlterOp::Unsupported(what) => return Err(Error::unsupported(what)),
     }
     Ok(())

@@ -1,6 +1,8 @@
 //! DDL: CREATE / DROP DATABASE, CREATE TABLE [LIKE], CREATE / DROP INDEX, DROP TABLE,
-//! TRUNCATE. Every DDL statement first commits the session's open transaction (implicit
-//! commit); DDL itself is not transactional.
+//! TRUNCATE, RENAME TABLE; ALTER TABLE in `alter.rs`. Every DDL statement first commits the
+//! session's open transaction (implicit commit), then takes the exclusive metadata locks of
+//! the tables it changes (`storage/mdl.rs`, see `sql::ddl`); DDL itself is not transactional,
+//! but each statement is all or nothing (`storage/ddl_undo.rs`).
 //!
 //! CREATE TABLE turns the parser's column definitions into a [`TableDef`]: MySQL type names
 //! (BOOL = TINYINT(1), INTEGER = INT, REAL = DOUBLE, NUMERIC = DECIMAL…), NULL / NOT NULL,
