@@ -75,12 +75,6 @@ impl MetaLock {
         self.exclusive.load(SeqCst)
     }
 
-    /// Transactions holding the table.
-    #[cfg(test)]
-    pub fn holders(&self) -> u64 {
-        self.shared.load(SeqCst)
-    }
-
     fn try_shared(&self) -> bool {
         if self.exclusive.load(SeqCst) {
             return false;

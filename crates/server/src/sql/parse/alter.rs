@@ -56,7 +56,7 @@ pub enum AlterOp {
     },
     SetDefault {
         column: String,
-        value: ast::Expr,
+        value: Box<ast::Expr>,
     },
     DropDefault {
         column: String,
@@ -100,10 +100,13 @@ pub enum AlterOp {
     Unsupported(String),
 }
 
+/// `[db.]name`.
+pub type QualifiedName = (Option<String>, String);
+
 /// `RENAME TABLE a TO b [, c TO d]…`
 #[derive(Clone, Debug)]
 pub struct RenameTable {
-    pub pairs: Vec<((Option<String>, String), (Option<String>, String))>,
+    pub pairs: Vec<(QualifiedName, QualifiedName)>,
 }
 
 /// After `ALTER`: `[ONLINE] [IGNORE] TABLE …`.
@@ -483,7 +486,7 @@ fn parse_alter_column(p: &mut Parser<'_>) -> PResult<AlterOp> {
     let column = ident(p)?;
     if eat_seq(p, &["SET", "DEFAULT"]) {
         // A parenthesised expression or a literal, as in a column definition.
-        let value = p.parse_expr()?;
+        let value = Box::new(p.parse_expr()?);
         return Ok(AlterOp::SetDefault { column, value });
     }
     if eat_seq(p, &["DROP", "DEFAULT"]) {

@@ -494,7 +494,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                 return Err(unknown_column(column, &d.table));
             };
             let col = d.cols[i].def.clone();
-            d.cols[i].def.default = column_default(env, &col, Some(value))?;
+            d.cols[i].def.default = column_default(env, &col, Some(value.as_ref()))?;
         }
         AlterOp::DropDefault { column } => {
             let Some(i) = d.find(column) else {
