@@ -75,7 +75,9 @@ class Server:
                 return
             except pymysql.err.OperationalError:
                 if self.proc.poll() is not None:
-                    raise RuntimeError(f"server exited with {self.proc.returncode}")
+                    with open(os.path.join(self.datadir, "..", f"server-{self.port}.log"), "rb") as f:
+                        tail = f.read()[-2000:].decode(errors="replace")
+                    raise RuntimeError(f"server exited with {self.proc.returncode}:\n{tail}")
                 time.sleep(0.1)
         raise RuntimeError("server did not start")
 
@@ -156,6 +158,8 @@ def migrator(port, done, inflight, stop):
 
 def decode_binlogs(datadir):
     files = sorted(f for f in glob.glob(os.path.join(datadir, "**", "*bin*.0*"), recursive=True))
+    if not files:
+        return False, "no binlog file found"
     for f in files:
         r = subprocess.run(["mariadb-binlog", "-vv", f], capture_output=True)
         if r.returncode != 0:
