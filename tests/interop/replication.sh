@@ -171,6 +171,12 @@ cohort "ALTER TABLE rt.u ADD INDEX n_idx (n); CREATE UNIQUE INDEX s_idx ON rt.u 
   DELETE FROM rt.types WHERE id = 3; CREATE TABLE rt.gone (a INT PRIMARY KEY); INSERT INTO rt.gone VALUES (1); DROP TABLE rt.gone;
   DROP INDEX s_idx ON rt.u; CREATE TABLE rt.later (k VARCHAR(30) PRIMARY KEY, v DOUBLE); INSERT INTO rt.later VALUES ('x', 0.25)" &&
   pass "replication/DDL while the replicas follow" || fail "replication/DDL while the replicas follow" "statements failed"
+# ALTER TABLE and RENAME TABLE (issue 21): rebuilds with converted values, a swap by renames.
+cohort "ALTER TABLE rt.later ADD COLUMN w INT NOT NULL DEFAULT 3 FIRST, MODIFY v DECIMAL(10,3), RENAME COLUMN k TO key1, ADD KEY kv (v);
+  INSERT INTO rt.later (key1, v) VALUES ('y', 1.5); ALTER TABLE rt.later DROP COLUMN w, ALGORITHM=COPY, LOCK=EXCLUSIVE;
+  CREATE TABLE rt.swap (a INT PRIMARY KEY); RENAME TABLE rt.later TO rt.tmp, rt.swap TO rt.later, rt.tmp TO rt.swap;
+  ALTER TABLE rt.swap RENAME TO rt.swapped, COMMENT = 'renamed'" &&
+  pass "replication/ALTER TABLE and RENAME TABLE while the replicas follow" || fail "replication/ALTER TABLE and RENAME TABLE while the replicas follow" "statements failed"
 
 # --- sysbench write load with rotations and a replica stopped and started --------------------
 SB="sysbench --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$P --mysql-user=root --mysql-password= --mysql-db=repl --tables=2 --table-size=5000 --mysql-ignore-errors=1213,1205"

@@ -134,6 +134,18 @@ pub enum ErrorCode {
     /// 1396 Operation %s failed for %s
     CannotUser,
     /// 1406 Data too long for column '%s' at row %d
+    /// 1090 You can't delete all columns with ALTER TABLE; use DROP TABLE instead
+    CantRemoveAllFields,
+    /// 1412 Table definition has changed, please retry transaction
+    TableDefChanged,
+    /// 1845 %s is not supported for this operation. Try %s
+    AlterOperationNotSupported,
+    /// 1846 %s is not supported. Reason: %s. Try %s
+    AlterOperationNotSupportedReason,
+    /// 1280 Incorrect index name '%s'
+    WrongNameForIndex,
+    /// 1031 Storage engine %s of the table %`s.%`s doesn't have this option
+    IllegalHa,
     DataTooLong,
     /// 1411 Incorrect %s value: '%s' for function %s
     WrongValueForType,
@@ -385,6 +397,12 @@ impl ErrorCode {
             NoBinaryLogging => 1381,
             CannotUser => 1396,
             DataTooLong => 1406,
+            IllegalHa => 1031,
+            WrongNameForIndex => 1280,
+            AlterOperationNotSupportedReason => 1846,
+            AlterOperationNotSupported => 1845,
+            TableDefChanged => 1412,
+            CantRemoveAllFields => 1090,
             WrongValueForType => 1411,
             TooBigScale => 1425,
             TooBigPrecision => 1426,
@@ -434,7 +452,6 @@ impl ErrorCode {
             | WrongDbName
             | WrongTableName
             | TooLongIdent
-            | DupFieldName
             | DupKeyName
             | TooBigFieldlength
             | BlobCantHaveDefault
@@ -469,6 +486,11 @@ impl ErrorCode {
             LockDeadlock => "40001",
             WarnDataOutOfRange | DataOutOfRange | AutoincErange => "22003",
             DataTooLong => "22001",
+            DupFieldName => "42S21",
+            WrongNameForIndex => "42000",
+            AlterOperationNotSupportedReason => "0A000",
+            AlterOperationNotSupported => "0A000",
+            CantRemoveAllFields => "42000",
             DivisionByZero => "22012",
             TruncatedWrongValueForField => "22007",
             WarnDataTruncated => "01000",

@@ -98,10 +98,13 @@ pub enum WaitEvent {
     /// The DDL lock: one DDL statement from its effect to its logged outcome, or one
     /// checkpoint's snapshot, at a time.
     DdlLock,
+    /// A transaction waiting for a DDL statement's metadata lock on a table, or a DDL
+    /// statement waiting for the transactions that use it (`storage/mdl.rs`).
+    MetadataLock,
 }
 
 impl WaitEvent {
-    pub const ALL: [WaitEvent; 23] = [
+    pub const ALL: [WaitEvent; 24] = [
         WaitEvent::RowLock,
         WaitEvent::CommitDone,
         WaitEvent::RedoSync,
@@ -125,6 +128,7 @@ impl WaitEvent {
         WaitEvent::GapLock,
         WaitEvent::GapLocks,
         WaitEvent::DdlLock,
+        WaitEvent::MetadataLock,
     ];
 
     pub fn name(self) -> &'static str {
@@ -152,6 +156,7 @@ impl WaitEvent {
             WaitEvent::GapLock => "wait/lock/table/cohort/gap_lock",
             WaitEvent::GapLocks => "wait/synch/mutex/cohort/gap_locks",
             WaitEvent::DdlLock => "wait/synch/mutex/cohort/ddl_lock",
+            WaitEvent::MetadataLock => "wait/lock/metadata/sql/mdl",
         }
     }
 
@@ -162,6 +167,7 @@ impl WaitEvent {
             self,
             WaitEvent::RowLock
                 | WaitEvent::GapLock
+                | WaitEvent::MetadataLock
                 | WaitEvent::CommitDone
                 | WaitEvent::CommitTurn
                 | WaitEvent::GroupCommitWait

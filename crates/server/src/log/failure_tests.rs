@@ -87,7 +87,16 @@ pub(super) fn fingerprint(ctx: &ServerContext) -> Vec<String> {
     let mut out: Vec<String> = snap.databases.iter().map(|d| format!("db {d}")).collect();
     for t in &snap.tables {
         let idx: Vec<&str> = t.def.indexes.iter().map(|i| i.name.as_str()).collect();
-        out.push(format!("table {}.{} {:?}", t.db, t.def.name, idx));
+        let cols: Vec<String> = t
+            .def
+            .columns
+            .iter()
+            .map(|c| format!("{} {:?}", c.name, c.data_type))
+            .collect();
+        out.push(format!(
+            "table {}.{} {:?} {:?}",
+            t.db, t.def.name, cols, idx
+        ));
         let mut rows = Vec::new();
         t.table
             .scan_committed(&mut |r| {
@@ -111,7 +120,7 @@ enum Step {
     Ddl(&'static str),
 }
 
-const STEPS: [Step; 9] = [
+const STEPS: [Step; 12] = [
     Step::Commit,
     Step::Ddl("CREATE TABLE d.t2 (id INT PRIMARY KEY)"),
     Step::Ddl("DROP TABLE d.t"),
@@ -121,6 +130,13 @@ const STEPS: [Step; 9] = [
     Step::Ddl("CREATE DATABASE e"),
     Step::Ddl("DROP DATABASE d"),
     Step::Ddl("ALTER TABLE d.t ADD INDEX i2 (v), DROP INDEX old"),
+    // A rebuild: new column first, a type change, a rename, a new key (storage/rebuild.rs).
+    Step::Ddl(
+        "ALTER TABLE d.t ADD COLUMN w INT NOT NULL DEFAULT 7 FIRST, MODIFY v VARCHAR(5), \
+         RENAME COLUMN id TO ident, ADD UNIQUE KEY uv (v)",
+    ),
+    Step::Ddl("ALTER TABLE d.t DROP COLUMN v, RENAME TO d.t4"),
+    Step::Ddl("RENAME TABLE d.t TO d.t3, d.z TO d.t, d.t3 TO d.z"),
 ];
 
 /// What a run of a step did.

@@ -306,6 +306,8 @@ fn already_applied(code: ErrorCode) -> bool {
             | ErrorCode::BadDb
             | ErrorCode::DupKeyName
             | ErrorCode::CantDropFieldOrKey
+            | ErrorCode::DupFieldName
+            | ErrorCode::BadField
     )
 }
 

@@ -158,6 +158,7 @@ pub struct TxnDefaults {
     pub isolation: IsolationLevel,
     pub read_only: bool,
     pub lock_wait_timeout: Duration,
+    pub mdl_timeout: Duration,
 }
 
 /// The characteristics the next transaction takes instead of the session's.
@@ -332,6 +333,7 @@ impl SessionState {
                 read_only: self.next_txn.read_only.take().unwrap_or(d.read_only),
                 autocommit: self.autocommit && !self.explicit_txn,
                 lock_wait_timeout: d.lock_wait_timeout,
+                mdl_timeout: d.mdl_timeout,
             };
             let slot = self.trx_slot(ctx).clone();
             self.txn = Some(ctx.engine.begin_in(&slot, opts));
@@ -352,6 +354,7 @@ impl SessionState {
             isolation: self.isolation(ctx),
             read_only: self.var_on(ctx, "tx_read_only"),
             lock_wait_timeout: self.lock_wait_timeout(ctx),
+            mdl_timeout: self.mdl_timeout(ctx),
         };
         self.txn_defaults = Some((generation, d));
         d
@@ -499,6 +502,16 @@ impl SessionState {
             .get(&key)
             .cloned()
             .or_else(|| ctx.vars.global(&key))
+    }
+
+    /// `lock_wait_timeout`: how long a metadata-lock wait may last.
+    pub fn mdl_timeout(&self, ctx: &ServerContext) -> Duration {
+        let secs = match self.var(ctx, "lock_wait_timeout") {
+            Some(Value::Int(s)) if s >= 0 => s as u64,
+            Some(Value::UInt(s)) => s,
+            _ => 86_400,
+        };
+        Duration::from_secs(secs)
     }
 
     pub fn lock_wait_timeout(&self, ctx: &ServerContext) -> Duration {

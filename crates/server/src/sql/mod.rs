@@ -231,13 +231,29 @@ fn execute_uncached(
         }
     };
     let prev = start_statement(ctx, sess, parsed.stmt.keeps_warnings(), sql);
-    let r = (|| {
-        if let Some(plan) = bind_plan(ctx, sess, &parsed, prev)? {
-            return execute_plan(ctx, sess, &plan, &[], prev);
+    let mut attempts = 0;
+    let r = loop {
+        let r = (|| {
+            if let Some(plan) = bind_plan(ctx, sess, &parsed, prev)? {
+                return execute_plan(ctx, sess, &plan, &[], prev);
+            }
+            run_other(ctx, sess, &parsed, &[], prev)
+        })();
+        if !rebind_after_ddl(&r, &mut attempts) {
+            break r;
         }
-        run_other(ctx, sess, &parsed, &[], prev)
-    })();
+    };
     finish(sess, r)
+}
+
+/// A statement waited for a DDL statement's metadata lock and the table changed under its
+/// plan (1412 from `Txn::use_table`, before it read or wrote anything of that table): bind
+/// and run it again, as MariaDB re-opens the table after the wait. Bounded: a table that keeps
+/// changing gives the 1412 to the client.
+fn rebind_after_ddl(r: &Result<QueryResult>, attempts: &mut u32) -> bool {
+    let retry = matches!(r, Err(e) if e.code() == ErrorCode::TableDefChanged) && *attempts < 5;
+    *attempts += 1;
+    retry
 }
 
 /// Parse and bind a statement once (COM_STMT_PREPARE).
@@ -280,24 +296,29 @@ pub fn execute_prepared(
         record_error(sess, &e);
         return Err(e);
     }
-    let form = match current_form(ctx, sess, stmt) {
-        Ok(x) => x,
-        Err(e) => {
-            record_error(sess, &e);
-            return Err(e);
+    let mut attempts = 0;
+    loop {
+        let form = match current_form(ctx, sess, stmt) {
+            Ok(x) => x,
+            Err(e) => {
+                record_error(sess, &e);
+                return Err(e);
+            }
+        };
+        let r = match &form {
+            PrepForm::Bound(p) => {
+                let prev = start_statement(ctx, sess, false, &stmt.text);
+                execute_plan(ctx, sess, p, params, prev)
+            }
+            PrepForm::Parsed(parsed) => {
+                let prev = start_statement(ctx, sess, parsed.stmt.keeps_warnings(), &stmt.text);
+                run_other(ctx, sess, parsed, params, prev)
+            }
+        };
+        if !rebind_after_ddl(&r, &mut attempts) {
+            return finish(sess, r);
         }
-    };
-    let r = match &form {
-        PrepForm::Bound(p) => {
-            let prev = start_statement(ctx, sess, false, &stmt.text);
-            execute_plan(ctx, sess, p, params, prev)
-        }
-        PrepForm::Parsed(parsed) => {
-            let prev = start_statement(ctx, sess, parsed.stmt.keeps_warnings(), &stmt.text);
-            run_other(ctx, sess, parsed, params, prev)
-        }
-    };
-    finish(sess, r)
+    }
 }
 
 /// Run `f` with a statement environment's `warn` (code 1292), then apply its effects to
@@ -630,22 +651,69 @@ fn run_other(
             exec::admin::use_db(ctx, sess, db)?;
             Ok(QueryResult::ok())
         }
+        Stmt::AlterTable(at) => {
+            count(StatusCounter::ComOther);
+            let mut outcome = None;
+            ddl(
+                ctx,
+                sess,
+                mdl_targets(ctx, sess, parsed),
+                prev,
+                parsed.ddl_text.as_deref(),
+                &[],
+                |env| {
+                    outcome = Some(exec::ddl::alter::alter_table(env, at)?);
+                    Ok(())
+                },
+            )?;
+            let outcome = outcome.ok_or_else(|| Error::internal("ALTER without outcome"))?;
+            Ok(QueryResult::Ok {
+                affected_rows: outcome.affected,
+                last_insert_id: 0,
+                info: (!outcome.info.is_empty()).then_some(outcome.info),
+            })
+        }
+        Stmt::RenameTable(r) => {
+            count(StatusCounter::ComOther);
+            ddl(
+                ctx,
+                sess,
+                mdl_targets(ctx, sess, parsed),
+                prev,
+                parsed.ddl_text.as_deref(),
+                &[],
+                |env| exec::ddl::rename_tables(env, r),
+            )?;
+            Ok(QueryResult::ok())
+        }
         Stmt::CreateDatabase {
             name,
             if_not_exists,
         } => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), &[], |env| {
-                exec::ddl::create_database(env, name, *if_not_exists)
-            })?;
+            ddl(
+                ctx,
+                sess,
+                mdl_targets(ctx, sess, parsed),
+                prev,
+                parsed.ddl_text.as_deref(),
+                &[],
+                |env| exec::ddl::create_database(env, name, *if_not_exists),
+            )?;
             Ok(QueryResult::affected(1))
         }
         Stmt::DropDatabase { name, if_exists } => {
             count(StatusCounter::ComOther);
             let tables = ctx.engine.tables(name).map(|t| t.len() as u64).unwrap_or(0);
-            ddl(ctx, sess, prev, parsed.ddl_text.as_deref(), &[], |env| {
-                exec::ddl::drop_database(env, name, *if_exists)
-            })?;
+            ddl(
+                ctx,
+                sess,
+                mdl_targets(ctx, sess, parsed),
+                prev,
+                parsed.ddl_text.as_deref(),
+                &[],
+                |env| exec::ddl::drop_database(env, name, *if_exists),
+            )?;
             if sess.db.as_deref() == Some(name.as_str()) {
                 sess.db = None;
             }
@@ -712,12 +780,6 @@ fn run_other(
             crate::session::table_locks::unlock_tables(ctx, sess);
             Ok(QueryResult::ok())
         }
-        Stmt::AlterKeys { db, table } => {
-            count(StatusCounter::ComOther);
-            sess.commit(ctx)?;
-            exec::admin::alter_keys(ctx, sess, db.as_deref(), table)?;
-            Ok(QueryResult::ok())
-        }
         Stmt::LockTables(list) => {
             count(StatusCounter::ComOther);
             let mut tables = Vec::with_capacity(list.len());
@@ -762,13 +824,16 @@ fn run_other(
 fn ddl(
     ctx: &ServerContext,
     sess: &mut SessionState,
+    targets: Vec<(String, String)>,
     prev: usize,
     text: Option<&str>,
     set_aside: &[sqlparser::ast::Expr],
     f: impl FnOnce(&Env<'_>) -> Result<()>,
 ) -> Result<()> {
     sess.commit(ctx)?;
-    let _one_at_a_time = ctx.pipeline.lock_ddl();
+    // Metadata locks first (they may wait for transactions), then the DDL lock (held only
+    // while the statement works, so a checkpoint never waits behind a metadata-lock wait).
+    let (_mdl, _one_at_a_time) = lock_for_ddl(ctx, sess, &targets)?;
     let undo = crate::storage::DdlUndo::begin(&ctx.engine);
     let db = sess.db.clone();
     let (r, effects) = {
@@ -807,6 +872,72 @@ fn ddl(
     result
 }
 
+/// The tables a DDL statement changes or drops: it holds their metadata locks exclusively
+/// (`storage/mdl.rs`) from before its first change until its outcome is known.
+fn mdl_targets(ctx: &ServerContext, sess: &SessionState, parsed: &Parsed) -> Vec<(String, String)> {
+    let cur = || sess.db.clone().unwrap_or_default();
+    let split = |n: &sqlparser::ast::ObjectName| plan::split_name(n, sess.db.as_deref()).ok();
+    let named = |db: &Option<String>, t: &str| (db.clone().unwrap_or_else(cur), t.to_string());
+    match &parsed.stmt {
+        Stmt::AlterTable(at) => vec![named(&at.db, &at.table)],
+        Stmt::RenameTable(r) => r.pairs.iter().map(|((d, t), _)| named(d, t)).collect(),
+        Stmt::DropDatabase { name, .. } => ctx
+            .engine
+            .tables(name)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|t| (name.clone(), t))
+            .collect(),
+        Stmt::Sql(st) => match st.as_ref() {
+            Statement::Drop {
+                object_type: ObjectType::Table,
+                names,
+                ..
+            } => names.iter().filter_map(split).collect(),
+            Statement::Drop {
+                object_type: ObjectType::Index,
+                table: Some(t),
+                ..
+            } => split(t).into_iter().collect(),
+            Statement::Truncate(t) => t
+                .table_names
+                .iter()
+                .filter_map(|x| split(&x.name))
+                .collect(),
+            Statement::CreateIndex(ci) => split(&ci.table_name).into_iter().collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// Take the metadata locks of `targets` (the tables that exist), then the DDL lock; if a
+/// target was replaced while this waited (another DDL renamed or rebuilt it), start over.
+fn lock_for_ddl<'a>(
+    ctx: &'a ServerContext,
+    sess: &SessionState,
+    targets: &[(String, String)],
+) -> Result<(crate::storage::MdlGuard, parking_lot::MutexGuard<'a, ()>)> {
+    let timeout = sess.mdl_timeout(ctx);
+    loop {
+        let tables: Vec<_> = targets
+            .iter()
+            .filter_map(|(db, t)| ctx.engine.table(db, t).ok())
+            .collect();
+        let guard = ctx.engine.lock_tables_exclusive(&tables, timeout)?;
+        let one = ctx.pipeline.lock_ddl();
+        let current = targets
+            .iter()
+            .filter_map(|(db, t)| ctx.engine.table(db, t).ok())
+            .collect::<Vec<_>>();
+        let same = current.len() == tables.len()
+            && current.iter().zip(&tables).all(|(a, b)| Arc::ptr_eq(a, b));
+        if same {
+            return Ok((guard, one));
+        }
+    }
+}
+
 /// `DROP TABLE `db`.`t`, …` for the log.
 fn drop_tables_text(tables: &[(String, String)]) -> String {
     let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
@@ -831,15 +962,27 @@ fn run_sql_ddl(
     match st {
         Statement::CreateTable(ct) => {
             count(StatusCounter::ComCreateTable);
-            ddl(ctx, sess, prev, text, aside, |env| {
-                exec::ddl::create_table(env, ct)
-            })?;
+            ddl(
+                ctx,
+                sess,
+                mdl_targets(ctx, sess, parsed),
+                prev,
+                text,
+                aside,
+                |env| exec::ddl::create_table(env, ct),
+            )?;
         }
         Statement::CreateIndex(ci) => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, text, aside, |env| {
-                exec::ddl::create_index(env, ci)
-            })?;
+            ddl(
+                ctx,
+                sess,
+                mdl_targets(ctx, sess, parsed),
+                prev,
+                text,
+                aside,
+                |env| exec::ddl::create_index(env, ci),
+            )?;
         }
         Statement::Drop {
             object_type,
@@ -854,39 +997,57 @@ fn run_sql_ddl(
                     return Err(Error::unsupported("TEMPORARY tables"));
                 }
                 count(StatusCounter::ComDropTable);
-                ddl(ctx, sess, prev, text, aside, |env| {
-                    exec::ddl::drop_tables(env, names, *if_exists)
-                })?;
+                ddl(
+                    ctx,
+                    sess,
+                    mdl_targets(ctx, sess, parsed),
+                    prev,
+                    text,
+                    aside,
+                    |env| exec::ddl::drop_tables(env, names, *if_exists),
+                )?;
             }
             ObjectType::Index => {
                 count(StatusCounter::ComOther);
                 let Some(t) = table else {
                     return Err(Error::parse("", 1));
                 };
-                ddl(ctx, sess, prev, text, aside, |env| {
-                    exec::ddl::drop_index(env, names, t, *if_exists)
-                })?;
+                ddl(
+                    ctx,
+                    sess,
+                    mdl_targets(ctx, sess, parsed),
+                    prev,
+                    text,
+                    aside,
+                    |env| exec::ddl::drop_index(env, names, t, *if_exists),
+                )?;
             }
             other => return Err(Error::unsupported(&format!("DROP {other}"))),
         },
         Statement::Truncate(t) if exec::ddl::truncates_system_tables(sess, t)? => {
             // performance_schema summaries: reset, not logged (nothing to replay).
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, None, aside, |env| {
-                exec::ddl::truncate_system(env, t)
-            })?;
+            ddl(
+                ctx,
+                sess,
+                mdl_targets(ctx, sess, parsed),
+                prev,
+                None,
+                aside,
+                |env| exec::ddl::truncate_system(env, t),
+            )?;
         }
         Statement::Truncate(t) => {
             count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, text, aside, |env| {
-                exec::ddl::truncate(env, t)
-            })?;
-        }
-        Statement::AlterTable(at) => {
-            count(StatusCounter::ComOther);
-            ddl(ctx, sess, prev, text, aside, |env| {
-                exec::ddl::alter_table(env, at)
-            })?;
+            ddl(
+                ctx,
+                sess,
+                mdl_targets(ctx, sess, parsed),
+                prev,
+                text,
+                aside,
+                |env| exec::ddl::truncate(env, t),
+            )?;
         }
         Statement::CreateView(_) => return Err(Error::unsupported("views")),
         other => {

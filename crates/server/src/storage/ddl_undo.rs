@@ -15,9 +15,11 @@
 //! | CREATE INDEX | built | — | dropped |
 //! | DROP INDEX | removed | — | rebuilt from the rows, at its old position |
 //! | ALTER … AUTO_INCREMENT | counter raised | — | lowered back unless an insert took a value |
+//! | ALTER (rebuild) / RENAME | new object (same id) linked, old unlinked (journalled as a DROP of the old and a CREATE of the new) | old marked dropped | new unlinked, old linked again |
 //!
-//! The destructive half of a DROP or TRUNCATE (detaching rows that open transactions hold)
-//! is thus deferred to the keep. Undo runs in reverse order. A revert that meets an object
+//! The destructive half of a DROP or TRUNCATE (detaching rows) is thus deferred to the keep;
+//! no open transaction holds such rows, since DDL waits for the transactions that use its
+//! tables (metadata locks, `mdl.rs`). Undo runs in reverse order. A revert that meets an object
 //! changed meanwhile by another statement (DDL runs one statement at a time,
 //! `CommitPipeline::lock_ddl`, so only in theory) leaves it as it is and logs why.
 

@@ -238,6 +238,7 @@ impl Table {
         row: Vec<Value>,
         dup: LockMode,
     ) -> Result<InsertOutcome> {
+        txn.use_table(self)?;
         txn.check_writable()?;
         let row: Row = row.into();
         let mut hidden_key: Option<Vec<u8>> = None;
@@ -296,6 +297,7 @@ impl Table {
         h: &super::RowHandle,
         row: Vec<Value>,
     ) -> Result<InsertOutcome> {
+        txn.use_table(self)?;
         self.check_handle(h)?;
         txn.check_writable()?;
         let row: Row = row.into();
@@ -371,6 +373,7 @@ impl Table {
     /// Delete the row `h` (its X lock is taken if the caller does not hold it). Deleting a row
     /// that is already gone is a no-op.
     pub fn delete(&self, txn: &mut Txn, h: &super::RowHandle) -> Result<()> {
+        txn.use_table(self)?;
         self.check_handle(h)?;
         txn.check_writable()?;
         loop {
@@ -400,6 +403,7 @@ impl Table {
         h: &super::RowHandle,
         mode: LockMode,
     ) -> Result<Option<Row>> {
+        txn.use_table(self)?;
         self.check_handle(h)?;
         txn.check_active()?;
         let mode = match mode {

@@ -239,6 +239,38 @@ impl Engine {
         }
     }
 
+    /// Rebuild and rename (`rebuild.rs`): unlink `old` and link `new` (same id) under
+    /// `new.db()`.`new.name()`, in one step. 1146 if `old` is not in the catalog, 1049 if the
+    /// new database does not exist, 1050 if the new name is another table's.
+    pub(super) fn switch_tables(&self, old: &Arc<Table>, new: &Arc<Table>) -> Result<()> {
+        let mut cat = self.catalog.write();
+        let cat = &mut *cat;
+        let linked = cat
+            .dbs
+            .get(old.db())
+            .and_then(|ts| ts.get(old.name()))
+            .is_some_and(|x| Arc::ptr_eq(x, old));
+        if !linked {
+            return Err(Error::no_such_table(old.db(), old.name()));
+        }
+        let Some(target) = cat.dbs.get(new.db()) else {
+            return Err(Error::bad_db(new.db()));
+        };
+        let same_place = old.db() == new.db() && old.name() == new.name();
+        if !same_place && target.contains_key(new.name()) {
+            return Err(Error::new(
+                ErrorCode::TableExists,
+                format!("Table '{}' already exists", new.name()),
+            ));
+        }
+        cat.dbs.get_mut(old.db()).map(|ts| ts.remove(old.name()));
+        cat.dbs
+            .get_mut(new.db())
+            .map(|ts| ts.insert(new.name().to_string(), new.clone()));
+        cat.by_id.insert(new.id(), new.clone());
+        Ok(())
+    }
+
     // ---- undo of a failed DDL statement (see `ddl_undo`) ----
 
     pub(super) fn undo_create_database(&self, name: &str) -> Result<()> {

@@ -65,6 +65,7 @@
 //! | lock | protects | taken by |
 //! |---|---|---|
 //! | `Engine::catalog` (RwLock) | database → table maps, id → table | DDL exclusively; name lookups shared |
+//! | `Table::mdl` (`mdl.rs`: two atomics; a Mutex + Condvar for waiters only) | which transactions use the table, whether a DDL statement claims it | a transaction's first read or write of the table (shared, until it ends); DDL statements (exclusive, before their first change until their outcome) |
 //! | `Table::state` (RwLock) | the index set and definition of the table | every DML or read step shared (never across a lock wait nor a callback); DDL exclusively |
 //! | each index's `RwLock<BTreeMap>` | that index's entries | shared to look up, scan a batch and lock a gap; exclusive to add/remove entries, around the insert-intention check and the check-and-reserve of a unique key |
 //! | `GapLocks` (per index, Mutex) | the gap locks of that index and the inserters waiting on them | locking reads (under the map's read lock), inserts (under its write lock), release at txn end |
@@ -179,8 +180,10 @@ mod dml;
 mod engine;
 mod keycode;
 mod lock;
+mod mdl;
 mod mvcc;
 mod read;
+mod rebuild;
 pub mod schema;
 mod table;
 #[cfg(test)]
@@ -191,11 +194,14 @@ mod txn;
 
 pub use ddl_undo::DdlUndo;
 pub use engine::{CatalogSnapshot, Engine, TableSnapshot};
+pub use mdl::MdlGuard;
 pub use mvcc::{CommitSeq, PurgeStats, ReadView, TrxRow, TrxState, TxnSlot};
 pub use read::{RowFilter, RowSink};
 pub use schema::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
 pub use table::{RowHandle, Table};
-pub use txn::{read_only_error, Savepoint, Txn, TxnOptions, DEFAULT_LOCK_WAIT_TIMEOUT};
+pub use txn::{
+    read_only_error, Savepoint, Txn, TxnOptions, DEFAULT_LOCK_WAIT_TIMEOUT, DEFAULT_MDL_TIMEOUT,
+};
 
 pub(crate) use lock::ReadAt;
 

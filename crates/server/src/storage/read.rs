@@ -100,6 +100,7 @@ impl Table {
         lock: impl Into<ReadLock>,
         filter: &mut dyn FnMut(&Row) -> Result<bool>,
     ) -> Result<Option<(RowHandle, Row)>> {
+        txn.use_table(self)?;
         let lock = txn.effective_lock(lock.into());
         let (k, version) = {
             let st = self.read_state()?;
@@ -214,6 +215,7 @@ impl Table {
         filter: &mut dyn FnMut(&Row) -> Result<bool>,
         f: RowSink<'_>,
     ) -> Result<()> {
+        txn.use_table(self)?;
         let lock = txn.effective_lock(lock.into());
         let plan = self.plan(index, range)?;
         match lock.mode {

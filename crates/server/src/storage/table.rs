@@ -166,6 +166,8 @@ pub struct Table {
     rows: AtomicI64,
     /// Atomic: the next hidden row id (tables without a PRIMARY KEY).
     pub(crate) next_row_id: AtomicU64,
+    /// The metadata lock (`mdl.rs`): its own atomics and wait mutex.
+    pub(crate) mdl: super::mdl::MetaLock,
 }
 
 impl std::fmt::Debug for Table {
@@ -195,6 +197,7 @@ impl Table {
             auto_inc: AtomicU64::new(auto_inc.max(1)),
             rows: AtomicI64::new(0),
             next_row_id: AtomicU64::new(1),
+            mdl: super::mdl::MetaLock::default(),
         })
     }
 
@@ -574,9 +577,8 @@ impl Table {
 
     /// TRUNCATE: drop every row, reset AUTO_INCREMENT. Returns what was replaced: until the
     /// statement's outcome is known it can be put back ([`Table::undo_truncate`]); once it is
-    /// kept, [`TruncatedState::finish`] detaches the old rows. Rows locked by open transactions
-    /// are detached then: their pending changes are lost (the session layer is expected to
-    /// keep DDL away from tables with open transactions, as MySQL's metadata locks do).
+    /// kept, [`TruncatedState::finish`] detaches the old rows. No open transaction holds them:
+    /// the statement holds the table's exclusive metadata lock (`mdl.rs`).
     pub(crate) fn truncate(&self) -> TruncatedState {
         let mut st = self.state.write();
         let def = st.def.clone();

@@ -43,7 +43,12 @@ pub struct TxnOptions {
     /// in it stays a consistent read, as in InnoDB).
     pub autocommit: bool,
     pub lock_wait_timeout: Duration,
+    /// `lock_wait_timeout`: how long a metadata-lock wait may last (`mdl.rs`).
+    pub mdl_timeout: Duration,
 }
+
+/// MariaDB's default `lock_wait_timeout`: one day.
+pub const DEFAULT_MDL_TIMEOUT: Duration = Duration::from_secs(86_400);
 
 impl Default for TxnOptions {
     fn default() -> TxnOptions {
@@ -52,6 +57,7 @@ impl Default for TxnOptions {
             read_only: false,
             autocommit: false,
             lock_wait_timeout: DEFAULT_LOCK_WAIT_TIMEOUT,
+            mdl_timeout: DEFAULT_MDL_TIMEOUT,
         }
     }
 }
@@ -115,6 +121,9 @@ pub struct Txn {
     undo: Vec<UndoRec>,
     /// `SAVEPOINT name`s, oldest first.
     named: Vec<(String, Savepoint)>,
+    /// The tables whose metadata lock this transaction holds shared (`mdl.rs`), until it
+    /// ends.
+    mdl: Vec<Arc<Table>>,
 }
 
 impl std::fmt::Debug for Txn {
@@ -157,6 +166,37 @@ impl Txn {
             change_pos: HashMap::new(),
             undo: Vec::new(),
             named: Vec::new(),
+            mdl: Vec::new(),
+        }
+    }
+
+    /// Hold `table`'s metadata lock shared until the transaction ends (`mdl.rs`): waits while
+    /// a DDL statement holds or claims it. 1412 if the table was replaced while this waited
+    /// (the statement's plan names the old table: it re-binds), 1205 after
+    /// `lock_wait_timeout`, 1213 if waiting could close a cycle with the DDL.
+    pub(crate) fn use_table(&mut self, table: &Table) -> Result<()> {
+        if self.mdl.iter().any(|t| std::ptr::eq(Arc::as_ptr(t), table)) {
+            return Ok(());
+        }
+        let version = table.schema_version();
+        let held = &self.mdl;
+        let holds_claimed = || held.iter().any(|t| t.mdl.is_claimed());
+        let waited = table
+            .mdl
+            .acquire_shared(self.opts.mdl_timeout, &holds_claimed)?;
+        self.mdl.push(table.arc());
+        if waited && (table.is_dropped() || table.schema_version() != version) {
+            return Err(Error::new(
+                ErrorCode::TableDefChanged,
+                "Table definition has changed, please retry transaction",
+            ));
+        }
+        Ok(())
+    }
+
+    fn release_metadata_locks(&mut self) {
+        for t in self.mdl.drain(..) {
+            t.mdl.release_shared();
         }
     }
 
@@ -570,6 +610,7 @@ impl Txn {
     }
 
     fn end(&mut self) {
+        self.release_metadata_locks();
         self.locks.clear();
         self.gaps.clear();
         self.changes.clear();

@@ -551,22 +551,3 @@ pub fn kill(ctx: &ServerContext, sess: &SessionState, query_only: bool, id: u32)
     }
     Ok(())
 }
-
-/// `ALTER TABLE t {DISABLE | ENABLE} KEYS`: the table must exist and be usable (access,
-/// LOCK TABLES); InnoDB has nothing to disable, so MariaDB does nothing either.
-pub fn alter_keys(
-    ctx: &ServerContext,
-    sess: &SessionState,
-    db: Option<&str>,
-    table: &str,
-) -> Result<()> {
-    let db = match db {
-        Some(d) => d.to_string(),
-        None => sess.db.clone().ok_or_else(Error::no_db)?,
-    };
-    let env = Env::new(ctx, SessView::of(sess, 0), &[]);
-    check_db_access(&env, &db)?;
-    crate::session::table_locks::check_statement(ctx, &env.sess, &db, table, true)?;
-    ctx.engine.table(&db, table)?;
-    Ok(())
-}

@@ -10,6 +10,7 @@
 //! Errors are 1064 with MySQL's "near '…' at line N" text; empty text is 1065; text with more
 //! than one statement (`a; b`) is 1064 (multi-statements are not offered).
 
+pub(in crate::sql) mod alter;
 pub(in crate::sql) mod dialect;
 mod exec_comments;
 pub(in crate::sql) mod surface;
@@ -172,6 +173,10 @@ pub enum Stmt {
     Sql(Box<Statement>),
     /// `EXPLAIN SELECT …` / `DESCRIBE SELECT …`: the SELECT, parsed on its own.
     Explain(Box<Parsed>),
+    /// `ALTER TABLE` (see `parse/alter.rs`).
+    AlterTable(Box<alter::AlterTable>),
+    /// `RENAME TABLE a TO b, …`.
+    RenameTable(alter::RenameTable),
     /// BEGIN / START TRANSACTION [READ ONLY | READ WRITE] [WITH CONSISTENT SNAPSHOT].
     Begin {
         read_only: Option<bool>,
@@ -245,12 +250,6 @@ pub enum Stmt {
     /// `LOCK TABLE[S] t READ [LOCAL] | [LOW_PRIORITY] WRITE [CONCURRENT], …`: (db, table,
     /// write).
     LockTables(Vec<(Option<String>, String, bool)>),
-    /// `ALTER TABLE t {DISABLE | ENABLE} KEYS`: nothing to do for InnoDB tables, which
-    /// MariaDB answers with a bare OK (no warning); 1146 for a missing table.
-    AlterKeys {
-        db: Option<String>,
-        table: String,
-    },
     TableMaint {
         op: &'static str,
         tables: Vec<(Option<String>, String)>,
@@ -351,7 +350,11 @@ pub fn parse(sql: &str) -> Result<Parsed> {
 fn is_logged_as_text(stmt: &Stmt) -> bool {
     matches!(
         stmt,
-        Stmt::Sql(_) | Stmt::CreateDatabase { .. } | Stmt::DropDatabase { .. }
+        Stmt::Sql(_)
+            | Stmt::CreateDatabase { .. }
+            | Stmt::DropDatabase { .. }
+            | Stmt::AlterTable(_)
+            | Stmt::RenameTable(_)
     )
 }
 
@@ -854,6 +857,10 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
         "DESCRIBE" | "DESC" | "EXPLAIN" => parse_describe(p),
         "CALL" => Ok(unsupported(p, "stored procedures")),
         "PREPARE" | "EXECUTE" | "DEALLOCATE" => Ok(unsupported(p, "SQL-level PREPARE/EXECUTE")),
+        "RENAME" if matches!(peek_nth_word(p, 1).as_deref(), Some("TABLE" | "TABLES")) => {
+            p.next_token();
+            Ok(Stmt::RenameTable(alter::parse_rename_table(p)?))
+        }
         "HANDLER" | "LOAD" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE"
         | "BINLOG" | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => {
             Ok(unsupported(p, first))
@@ -1513,37 +1520,15 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
             // utf8mb4 with general_ci / bin: what every database already is.
             Ok(Stmt::Flush { binary_logs: false })
         }
-        Some("TABLE") if alter_keys_ahead(p) => {
+        Some("TABLE" | "ONLINE" | "IGNORE") => {
             p.next_token();
-            p.next_token();
-            let (db, table) = qualified(p)?;
-            let enable = eat(p, "ENABLE");
-            if !enable {
-                expect_word(p, "DISABLE")?;
-            }
-            expect_word(p, "KEYS")?;
-            Ok(Stmt::AlterKeys { db, table })
+            Ok(Stmt::AlterTable(Box::new(alter::parse_alter_table(p)?)))
         }
-        Some("TABLE") => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
         _ => {
             let what = peek_nth_word(p, 1).unwrap_or_default();
             Ok(unsupported(p, &format!("ALTER {what}")))
         }
     }
-}
-
-/// `ALTER TABLE [db.]t {DISABLE | ENABLE} KEYS` and nothing else follows.
-fn alter_keys_ahead(p: &Parser<'_>) -> bool {
-    let name_end = if p.peek_nth_token(3).token == Token::Period {
-        5
-    } else {
-        3
-    };
-    matches!(
-        peek_nth_word(p, name_end).as_deref(),
-        Some("DISABLE" | "ENABLE")
-    ) && peek_nth_word(p, name_end + 1).as_deref() == Some("KEYS")
-        && p.peek_nth_token(name_end + 2).token == Token::EOF
 }
 
 /// `user [IDENTIFIED BY 'pw'] [, user [IDENTIFIED BY 'pw']]…` (the password only where

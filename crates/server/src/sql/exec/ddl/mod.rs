@@ -1,6 +1,8 @@
 //! DDL: CREATE / DROP DATABASE, CREATE TABLE [LIKE], CREATE / DROP INDEX, DROP TABLE,
-//! TRUNCATE. Every DDL statement first commits the session's open transaction (implicit
-//! commit); DDL itself is not transactional.
+//! TRUNCATE, RENAME TABLE; ALTER TABLE in `alter.rs`. Every DDL statement first commits the
+//! session's open transaction (implicit commit), then takes the exclusive metadata locks of
+//! the tables it changes (`storage/mdl.rs`, see `sql::ddl`); DDL itself is not transactional,
+//! but each statement is all or nothing (`storage/ddl_undo.rs`).
 //!
 //! CREATE TABLE turns the parser's column definitions into a [`TableDef`]: MySQL type names
 //! (BOOL = TINYINT(1), INTEGER = INT, REAL = DOUBLE, NUMERIC = DECIMAL…), NULL / NOT NULL,
@@ -11,6 +13,8 @@
 //! every character column is utf8mb4). Foreign keys, generated columns, ENUM / SET / JSON /
 //! BIT / TIME / YEAR columns and TEMPORARY tables are 1235.
 
+pub(in crate::sql) mod alter;
+
 use crate::error::{Error, Result};
 use crate::session::state::SessionState;
 use crate::sql::bind::Binder;
@@ -18,6 +22,7 @@ use crate::sql::env::Env;
 use crate::sql::exec::virtual_tables;
 use crate::sql::expr::convert::{self, StoreCtx};
 use crate::sql::expr::RowCtx;
+use crate::sql::parse::alter::RenameTable;
 use crate::sql::plan::{self, check_db_access, is_system_schema};
 use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
 use crate::types::{Collation, DataType, Value};
@@ -1056,51 +1061,36 @@ pub fn create_index(env: &Env<'_>, ci: &ast::CreateIndex) -> Result<()> {
     )
 }
 
-/// ALTER TABLE: ADD INDEX / KEY / UNIQUE, DROP INDEX / KEY, AUTO_INCREMENT = n. Other
-/// operations (columns, renames…) are 1235. Operations apply one by one.
-pub fn alter_table(env: &Env<'_>, at: &ast::AlterTable) -> Result<()> {
-    use ast::AlterTableOperation as Op;
-    let (db, table) = plan::split_name(&at.name, env.sess.db)?;
-    check_db_access(env, &db)?;
-    let t = env.ctx.engine.table(&db, &table)?;
-    for op in &at.operations {
-        match op {
-            Op::AddConstraint { constraint, .. } => {
-                let def = t.def();
-                let mut keys = Keys::default();
-                table_constraints(std::slice::from_ref(constraint), &def.columns, &mut keys)?;
-                if keys.primary.is_some() {
-                    return Err(unsupported("ALTER TABLE … ADD PRIMARY KEY"));
-                }
-                for (name, parts, unique) in keys.indexes {
-                    let first = def.columns[parts[0].column].name.clone();
-                    let name = index_name(&def.indexes, name, &first)?;
-                    env.ctx.engine.create_index(
-                        &db,
-                        &table,
-                        IndexDef {
-                            name,
-                            parts,
-                            unique,
-                        },
-                    )?;
-                }
-            }
-            Op::DropIndex { name } => env.ctx.engine.drop_index(&db, &table, &name.value)?,
-            Op::AutoIncrement { value, .. } => {
-                let n: u64 = value.value.to_string().parse().unwrap_or(1);
-                env.ctx.engine.alter_auto_increment(&t, n);
-            }
-            other => {
-                let text = other.to_string();
-                let head: String = text
-                    .split_whitespace()
-                    .take(2)
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                return Err(unsupported(&format!("ALTER TABLE … {head}")));
-            }
+/// `RENAME TABLE a TO b, c TO d…`: one rename after the other (so `a TO tmp, b TO a, tmp TO
+/// b` swaps), all or nothing: a failing pair undoes the ones before it (the statement's undo
+/// journal). Each rename is a switch of the catalog to a table object with the same id
+/// (`storage/rebuild.rs`).
+pub fn rename_tables(env: &Env<'_>, r: &RenameTable) -> Result<()> {
+    let db_of = |d: &Option<String>| -> Result<String> {
+        match d {
+            Some(d) => Ok(d.clone()),
+            None => env
+                .sess
+                .db
+                .map(str::to_string)
+                .ok_or_else(|| Error::new(ErrorCode::NoDb, "No database selected")),
         }
+    };
+    for ((from_db, from), (to_db, to)) in &r.pairs {
+        let (from_db, to_db) = (db_of(from_db)?, db_of(to_db)?);
+        check_db_access(env, &from_db)?;
+        check_db_access(env, &to_db)?;
+        check_ident(to)?;
+        if is_system_schema(&from_db) || is_system_schema(&to_db) {
+            return Err(unsupported("renaming tables of system schemas"));
+        }
+        let t = env.ctx.engine.table(&from_db, from)?;
+        let mut def = (*t.def()).clone();
+        def.name = to.clone();
+        let rows = t.committed_rows()?;
+        env.ctx
+            .engine
+            .replace_table(&t, &to_db, def, rows, t.auto_increment_peek())?;
     }
     Ok(())
 }

@@ -1,0 +1,859 @@
+//! ALTER TABLE: every operation of one statement is applied to a working copy of the table's
+//! definition ([`Draft`]), in the order written; then, if all of them were valid, the table is
+//! rebuilt once (`storage/rebuild.rs`): each committed row is converted to the new shape and
+//! every index is built from the new rows. The statement is atomic: an error in any operation,
+//! in any row's conversion (strict mode), or in a key of the new rows (1062) leaves the table
+//! as it was, and the rebuild is journalled so a failing log write undoes it too.
+//!
+//! Columns carry their origin through the draft (`DraftCol::src`), so ADD / DROP / MODIFY /
+//! CHANGE / RENAME / FIRST / AFTER compose; keys name their columns by name until the end, so
+//! a renamed column stays in its keys and a dropped one leaves them (a key left with no column
+//! is dropped, as in MariaDB).
+//!
+//! Conversion follows MariaDB's copy: a value is stored into the new column as an INSERT
+//! would store it (`convert::store_value`), with MariaDB's ALTER wording for a string that is
+//! no number (1292 "Truncated incorrect INTEGER value"); NULL into NOT NULL is 1265. In strict
+//! mode the first problem aborts the statement; otherwise each is a warning.
+//!
+//! `ALGORITHM=` is checked against what the statement does, with MariaDB's 1846: a type
+//! change is a copy (no INSTANT / INPLACE / NOCOPY), a new key is no INSTANT. Every rebuild
+//! here copies the rows under the table's exclusive metadata lock, so `LOCK=NONE` and
+//! `LOCK=SHARED` cannot be honoured on a table with rows: refused (1846), never ignored.
+
+use super::{
+    charset_named, check_auto_increment, check_ident, collation_named, column_def, column_default,
+    engine_name, multiple_pk, table_constraints, with_collation, Keys,
+};
+use crate::error::{Error, Result};
+use crate::sql::env::Env;
+use crate::sql::expr::convert::{self, StoreCtx, Strict};
+use crate::sql::parse::alter::{AlterOp, AlterTable, ColumnPos};
+use crate::sql::plan::{check_db_access, is_system_schema};
+use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, Row, TableDef};
+use crate::types::{Collation, DataType, Value};
+use cohort_protocol::ErrorCode;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// What the statement reports: rows copied (0 when no value was converted), and the OK
+/// packet's info text.
+pub struct AlterOutcome {
+    pub affected: u64,
+    pub info: String,
+}
+
+/// One column of the draft: its new definition and where its values come from.
+#[derive(Clone)]
+struct DraftCol {
+    def: ColumnDef,
+    /// Position in the old table, or None for an added column.
+    src: Option<usize>,
+}
+
+/// A key of the draft, by column names.
+#[derive(Clone)]
+struct DraftKey {
+    name: String,
+    parts: Vec<(String, Option<u32>)>,
+    unique: bool,
+}
+
+/// The working copy of the definition.
+struct Draft {
+    table: String,
+    cols: Vec<DraftCol>,
+    primary: Option<DraftKey>,
+    indexes: Vec<DraftKey>,
+    engine: String,
+    comment: Option<String>,
+    auto_increment: Option<u64>,
+    /// Values must be converted (a type changed): the statement copies rows.
+    converts: bool,
+    /// The primary key changed: rows are re-keyed.
+    rekeys: bool,
+    /// A column became NOT NULL: its NULLs must be checked (without a type change, MariaDB
+    /// does it in place: no rows counted).
+    narrows: bool,
+    algorithm: Option<String>,
+    lock: Option<String>,
+}
+
+fn unknown_column(col: &str, table: &str) -> Error {
+    Error::new(
+        ErrorCode::BadField,
+        format!("Unknown column '{col}' in '{table}'"),
+    )
+}
+
+fn cant_drop(what: &str, name: &str) -> Error {
+    Error::new(
+        ErrorCode::CantDropFieldOrKey,
+        format!("Can't DROP {what} `{name}`; check that it exists"),
+    )
+}
+
+fn dup_column(name: &str) -> Error {
+    Error::new(
+        ErrorCode::DupFieldName,
+        format!("Duplicate column name '{name}'"),
+    )
+}
+
+impl Draft {
+    fn of(def: &TableDef) -> Draft {
+        let key = |i: &IndexDef| DraftKey {
+            name: i.name.clone(),
+            parts: i
+                .parts
+                .iter()
+                .map(|p| (def.columns[p.column].name.clone(), p.prefix_len))
+                .collect(),
+            unique: i.unique,
+        };
+        Draft {
+            table: def.name.clone(),
+            cols: def
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| DraftCol {
+                    def: c.clone(),
+                    src: Some(i),
+                })
+                .collect(),
+            primary: def.primary_key.as_ref().map(key),
+            indexes: def.indexes.iter().map(key).collect(),
+            engine: def.engine.clone(),
+            comment: def.comment.clone(),
+            auto_increment: None,
+            converts: false,
+            rekeys: false,
+            narrows: false,
+            algorithm: None,
+            lock: None,
+        }
+    }
+
+    fn find(&self, name: &str) -> Option<usize> {
+        self.cols
+            .iter()
+            .position(|c| c.def.name.eq_ignore_ascii_case(name))
+    }
+
+    fn column_defs(&self) -> Vec<ColumnDef> {
+        self.cols.iter().map(|c| c.def.clone()).collect()
+    }
+
+    /// Where a column goes: FIRST, AFTER x (1054 if x is unknown), or `default`.
+    fn position(&self, pos: &Option<ColumnPos>, default: usize) -> Result<usize> {
+        match pos {
+            None => Ok(default),
+            Some(ColumnPos::First) => Ok(0),
+            Some(ColumnPos::After(c)) => self
+                .find(c)
+                .map(|i| i + 1)
+                .ok_or_else(|| unknown_column(c, &self.table)),
+        }
+    }
+
+    fn keys_mut(&mut self) -> impl Iterator<Item = &mut DraftKey> {
+        self.primary.iter_mut().chain(self.indexes.iter_mut())
+    }
+
+    fn index_named(&self, name: &str) -> Option<usize> {
+        self.indexes
+            .iter()
+            .position(|i| i.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Add the keys an inline column definition or a constraint declared.
+    fn add_keys(&mut self, keys: Keys, columns: &[ColumnDef]) -> Result<()> {
+        let named = |parts: &[IndexPart]| -> Vec<(String, Option<u32>)> {
+            parts
+                .iter()
+                .map(|p| (columns[p.column].name.clone(), p.prefix_len))
+                .collect()
+        };
+        if let Some((parts, _)) = keys.primary {
+            if self.primary.is_some() {
+                return Err(multiple_pk());
+            }
+            for (c, _) in named(&parts) {
+                if let Some(i) = self.find(&c) {
+                    let d = &mut self.cols[i].def;
+                    if d.nullable && matches!(d.default, ColumnDefault::Value(Value::Null)) {
+                        d.default = ColumnDefault::None;
+                    }
+                    self.narrows |= d.nullable;
+                    d.nullable = false;
+                }
+            }
+            self.primary = Some(DraftKey {
+                name: "PRIMARY".into(),
+                parts: named(&parts),
+                unique: true,
+            });
+            self.rekeys = true;
+        }
+        for (name, parts, unique) in keys.indexes {
+            let first = columns[parts[0].column].name.clone();
+            let name = self.free_index_name(name, &first)?;
+            let key = DraftKey {
+                name,
+                parts: named(&parts),
+                unique,
+            };
+            // MariaDB lists UNIQUE keys before the others.
+            let at = if unique {
+                self.indexes
+                    .iter()
+                    .position(|i| !i.unique)
+                    .unwrap_or(self.indexes.len())
+            } else {
+                self.indexes.len()
+            };
+            self.indexes.insert(at, key);
+        }
+        Ok(())
+    }
+
+    fn free_index_name(&self, wanted: Option<String>, first_col: &str) -> Result<String> {
+        let taken = |n: &str| n.eq_ignore_ascii_case("PRIMARY") || self.index_named(n).is_some();
+        if let Some(n) = wanted {
+            if taken(&n) {
+                return Err(Error::new(
+                    ErrorCode::DupKeyName,
+                    format!("Duplicate key name '{n}'"),
+                ));
+            }
+            return Ok(n);
+        }
+        let mut name = first_col.to_string();
+        let mut k = 2;
+        while taken(&name) {
+            name = format!("{first_col}_{k}");
+            k += 1;
+        }
+        Ok(name)
+    }
+
+    /// The final definition: key parts resolved to positions (1072 for a column that is not
+    /// there).
+    fn finish(&self) -> Result<TableDef> {
+        let resolve = |k: &DraftKey| -> Result<IndexDef> {
+            let parts = k
+                .parts
+                .iter()
+                .map(|(c, prefix_len)| {
+                    let column = self.find(c).ok_or_else(|| {
+                        Error::new(
+                            ErrorCode::KeyColumnDoesNotExist,
+                            format!("Key column '{c}' doesn't exist in table"),
+                        )
+                    })?;
+                    Ok(IndexPart {
+                        column,
+                        prefix_len: *prefix_len,
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Ok(IndexDef {
+                name: k.name.clone(),
+                parts,
+                unique: k.unique,
+            })
+        };
+        Ok(TableDef {
+            name: self.table.clone(),
+            columns: self.column_defs(),
+            primary_key: self.primary.as_ref().map(resolve).transpose()?,
+            indexes: self
+                .indexes
+                .iter()
+                .map(resolve)
+                .collect::<Result<Vec<_>>>()?,
+            engine: self.engine.clone(),
+            auto_increment_start: 1,
+            comment: self.comment.clone(),
+        })
+    }
+}
+
+/// Run an ALTER TABLE (module doc).
+pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
+    let db = match &at.db {
+        Some(d) => d.clone(),
+        None => env
+            .sess
+            .db
+            .map(str::to_string)
+            .ok_or_else(|| Error::new(ErrorCode::NoDb, "No database selected"))?,
+    };
+    check_db_access(env, &db)?;
+    if is_system_schema(&db) {
+        return Err(Error::unsupported(&format!("altering tables of {db}")));
+    }
+    for op in &at.ops {
+        if let AlterOp::Unsupported(what) = op {
+            return Err(Error::unsupported(what));
+        }
+    }
+    let table = match env.ctx.engine.table(&db, &at.table) {
+        Ok(t) => t,
+        Err(e) if at.if_exists && e.code() == ErrorCode::NoSuchTable => {
+            env.warn("Note", e.code(), e.message());
+            return Ok(AlterOutcome {
+                affected: 0,
+                info: String::new(),
+            });
+        }
+        Err(e) => return Err(e),
+    };
+    if !at.ops.is_empty() && at.ops.iter().all(|o| matches!(o, AlterOp::Keys)) {
+        env.warn(
+            "Note",
+            ErrorCode::IllegalHa,
+            format!(
+                "Storage engine InnoDB of the table `{db}`.`{}` doesn't have this option",
+                at.table
+            ),
+        );
+        return Ok(AlterOutcome {
+            affected: 0,
+            info: String::new(),
+        });
+    }
+    let warnings_before = env.warnings.borrow().len();
+    let old = table.def();
+    let mut draft = Draft::of(&old);
+    let mut new_db = db.clone();
+    for op in &at.ops {
+        apply_op(env, &mut draft, &mut new_db, op)?;
+    }
+    if draft.cols.is_empty() {
+        return Err(Error::new(
+            ErrorCode::CantRemoveAllFields,
+            "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
+        ));
+    }
+    let def = draft.finish()?;
+    check_lob_keys(&def)?;
+    check_auto_increment(&def)?;
+    let rows = table.committed_rows()?;
+    check_algorithm(&draft, &old, &def, !rows.is_empty())?;
+    let copied = rows.len() as u64;
+    let (rows, max_ai) = convert_rows(env, &draft, &def, rows)?;
+    let mut auto_inc = table.auto_increment_peek();
+    if def.auto_increment_column().is_some() {
+        auto_inc = auto_inc.max(max_ai.saturating_add(1));
+    }
+    if let Some(n) = draft.auto_increment {
+        auto_inc = n.max(max_ai.saturating_add(1)).max(1);
+    }
+    env.ctx
+        .engine
+        .replace_table(&table, &new_db, def, rows, auto_inc)?;
+    let warnings = env.warnings.borrow().len() - warnings_before;
+    // MariaDB counts the rows only when it copies them (a type change).
+    let affected = if draft.converts { copied } else { 0 };
+    // A bare RENAME is no table change: MariaDB sends no info text for it.
+    let only_rename = at.ops.iter().all(|o| matches!(o, AlterOp::RenameTo { .. }));
+    Ok(AlterOutcome {
+        affected,
+        info: match only_rename {
+            true => String::new(),
+            false => format!("Records: {affected}  Duplicates: 0  Warnings: {warnings}"),
+        },
+    })
+}
+
+fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> Result<()> {
+    match op {
+        AlterOp::AddColumn {
+            if_not_exists,
+            def,
+            pos,
+        } => {
+            if d.find(&def.name.value).is_some() {
+                if *if_not_exists {
+                    env.warn(
+                        "Note",
+                        ErrorCode::DupFieldName,
+                        dup_column(&def.name.value).message(),
+                    );
+                    return Ok(());
+                }
+                return Err(dup_column(&def.name.value));
+            }
+            let mut keys = Keys::default();
+            let at = d.position(pos, d.cols.len())?;
+            let col = column_def(env, def, at, &mut keys, Collation::Utf8mb4GeneralCi)?;
+            d.cols.insert(
+                at,
+                DraftCol {
+                    def: col,
+                    src: None,
+                },
+            );
+            let cols = d.column_defs();
+            d.add_keys(keys, &cols)?;
+        }
+        AlterOp::DropColumn { if_exists, name } => {
+            let Some(i) = d.find(name) else {
+                if *if_exists {
+                    env.warn(
+                        "Note",
+                        ErrorCode::CantDropFieldOrKey,
+                        cant_drop("COLUMN", name).message(),
+                    );
+                    return Ok(());
+                }
+                return Err(cant_drop("COLUMN", name));
+            };
+            let gone = d.cols.remove(i).def.name;
+            let in_pk = d
+                .primary
+                .as_ref()
+                .is_some_and(|k| k.parts.iter().any(|(c, _)| c.eq_ignore_ascii_case(&gone)));
+            d.rekeys |= in_pk;
+            for k in d.keys_mut() {
+                k.parts.retain(|(c, _)| !c.eq_ignore_ascii_case(&gone));
+            }
+            if d.primary.as_ref().is_some_and(|k| k.parts.is_empty()) {
+                d.primary = None;
+            }
+            d.indexes.retain(|k| !k.parts.is_empty());
+        }
+        AlterOp::ChangeColumn {
+            if_exists,
+            old,
+            def,
+            pos,
+        } => {
+            let old_name = old.clone().unwrap_or_else(|| def.name.value.clone());
+            let Some(i) = d.find(&old_name) else {
+                if *if_exists {
+                    env.warn(
+                        "Note",
+                        ErrorCode::BadField,
+                        unknown_column(&old_name, &d.table).message(),
+                    );
+                    return Ok(());
+                }
+                return Err(unknown_column(&old_name, &d.table));
+            };
+            let new_name = &def.name.value;
+            if !new_name.eq_ignore_ascii_case(&old_name) && d.find(new_name).is_some() {
+                return Err(dup_column(new_name));
+            }
+            let mut keys = Keys::default();
+            let col = column_def(env, def, i, &mut keys, Collation::Utf8mb4GeneralCi)?;
+            let mut moved = d.cols.remove(i);
+            if !same_type_but_collation(&moved.def.data_type, &col.data_type) {
+                d.converts = true;
+            }
+            d.narrows |= moved.def.nullable && !col.nullable;
+            moved.def = col;
+            for k in d.keys_mut() {
+                for (c, _) in &mut k.parts {
+                    if c.eq_ignore_ascii_case(&old_name) {
+                        *c = new_name.clone();
+                    }
+                }
+            }
+            let at = match d.position(pos, i) {
+                Ok(at) => at,
+                Err(e) => {
+                    d.cols.insert(i, moved);
+                    return Err(e);
+                }
+            };
+            d.cols.insert(at, moved);
+            let cols = d.column_defs();
+            d.add_keys(keys, &cols)?;
+        }
+        AlterOp::RenameColumn { old, new } => {
+            let Some(i) = d.find(old) else {
+                return Err(unknown_column(old, &d.table));
+            };
+            check_ident(new)?;
+            if !new.eq_ignore_ascii_case(old) && d.find(new).is_some() {
+                return Err(dup_column(new));
+            }
+            d.cols[i].def.name = new.clone();
+            for k in d.keys_mut() {
+                for (c, _) in &mut k.parts {
+                    if c.eq_ignore_ascii_case(old) {
+                        *c = new.clone();
+                    }
+                }
+            }
+        }
+        AlterOp::SetDefault { column, value } => {
+            let Some(i) = d.find(column) else {
+                return Err(unknown_column(column, &d.table));
+            };
+            let col = d.cols[i].def.clone();
+            d.cols[i].def.default = column_default(env, &col, Some(value.as_ref()))?;
+        }
+        AlterOp::DropDefault { column } => {
+            let Some(i) = d.find(column) else {
+                return Err(unknown_column(column, &d.table));
+            };
+            let c = &mut d.cols[i].def;
+            c.default = if c.nullable {
+                ColumnDefault::Value(Value::Null)
+            } else {
+                ColumnDefault::None
+            };
+        }
+        AlterOp::AddConstraint(tc) => {
+            let cols = d.column_defs();
+            let mut keys = Keys::default();
+            table_constraints(std::slice::from_ref(tc.as_ref()), &cols, &mut keys)?;
+            d.add_keys(keys, &cols)?;
+        }
+        AlterOp::DropPrimaryKey => {
+            if d.primary.take().is_none() {
+                return Err(cant_drop("INDEX", "PRIMARY"));
+            }
+            d.rekeys = true;
+        }
+        AlterOp::DropIndex { if_exists, name } => {
+            if name.eq_ignore_ascii_case("PRIMARY") {
+                return apply_op(env, d, new_db, &AlterOp::DropPrimaryKey);
+            }
+            match d.index_named(name) {
+                Some(i) => {
+                    d.indexes.remove(i);
+                }
+                None if *if_exists => env.warn(
+                    "Note",
+                    ErrorCode::CantDropFieldOrKey,
+                    cant_drop("INDEX", name).message(),
+                ),
+                None => return Err(cant_drop("INDEX", name)),
+            }
+        }
+        AlterOp::DropConstraint { if_exists, name } => match d.index_named(name) {
+            Some(i) if d.indexes[i].unique => {
+                d.indexes.remove(i);
+            }
+            _ if *if_exists => env.warn(
+                "Note",
+                ErrorCode::CantDropFieldOrKey,
+                cant_drop("CONSTRAINT", name).message(),
+            ),
+            _ => return Err(cant_drop("CONSTRAINT", name)),
+        },
+        AlterOp::DropForeignKey(name) => {
+            return Err(cant_drop("FOREIGN KEY", name));
+        }
+        AlterOp::RenameIndex { old, new } => {
+            let Some(i) = d.index_named(old) else {
+                return Err(Error::new(
+                    ErrorCode::KeyDoesNotExist,
+                    format!("Key '{old}' doesn't exist in table '{}'", d.table),
+                ));
+            };
+            if !old.eq_ignore_ascii_case(new)
+                && (new.eq_ignore_ascii_case("PRIMARY") || d.index_named(new).is_some())
+            {
+                return Err(Error::new(
+                    ErrorCode::DupKeyName,
+                    format!("Duplicate key name '{new}'"),
+                ));
+            }
+            d.indexes[i].name = new.clone();
+        }
+        AlterOp::RenameTo { db, table } => {
+            check_ident(table)?;
+            if let Some(db) = db {
+                check_db_access(env, db)?;
+                *new_db = db.clone();
+            }
+            d.table = table.clone();
+        }
+        AlterOp::Engine(e) => d.engine = engine_name(e)?,
+        AlterOp::Comment(c) => d.comment = (!c.is_empty()).then(|| c.clone()),
+        AlterOp::AutoIncrement(n) => d.auto_increment = Some(*n),
+        AlterOp::Charset {
+            convert,
+            charset,
+            collate,
+        } => charset_op(d, *convert, charset.as_deref(), collate.as_deref())?,
+        AlterOp::Algorithm(a) => {
+            if !matches!(
+                a.as_str(),
+                "DEFAULT" | "COPY" | "INPLACE" | "NOCOPY" | "INSTANT"
+            ) {
+                return Err(Error::parse(a, 1));
+            }
+            d.algorithm = Some(a.clone());
+        }
+        AlterOp::Lock(l) => {
+            if !matches!(l.as_str(), "DEFAULT" | "NONE" | "SHARED" | "EXCLUSIVE") {
+                return Err(Error::parse(l, 1));
+            }
+            d.lock = Some(l.clone());
+        }
+        AlterOp::Force => d.rekeys = true,
+        AlterOp::Keys => {}
+        AlterOp::Unsupported(what) => return Err(Error::unsupported(what)),
+    }
+    Ok(())
+}
+
+/// `[DEFAULT] CHARSET / COLLATE` (the table default: only utf8mb4_general_ci is a default
+/// Cohort keeps) and `CONVERT TO CHARACTER SET` (every character column converted).
+fn charset_op(
+    d: &mut Draft,
+    convert: bool,
+    charset: Option<&str>,
+    collate: Option<&str>,
+) -> Result<()> {
+    let mut coll = match charset {
+        Some(c) => charset_named(c)?,
+        None => Collation::Utf8mb4GeneralCi,
+    };
+    if let Some(c) = collate {
+        coll = collation_named(c)?;
+    }
+    if !convert {
+        if coll != Collation::Utf8mb4GeneralCi {
+            return Err(Error::unsupported(
+                "a table default collation other than utf8mb4_general_ci",
+            ));
+        }
+        return Ok(());
+    }
+    if coll != Collation::Utf8mb4GeneralCi {
+        // The table's default collation would change too, and it is not kept.
+        return Err(Error::unsupported(
+            "CONVERT TO a collation other than utf8mb4_general_ci",
+        ));
+    }
+    for c in &mut d.cols {
+        c.def.data_type = with_collation(c.def.data_type.clone(), coll);
+    }
+    Ok(())
+}
+
+/// Two types that differ at most in collation: values need no conversion (MariaDB changes
+/// them in place).
+fn same_type_but_collation(a: &DataType, b: &DataType) -> bool {
+    with_collation(a.clone(), Collation::Utf8mb4GeneralCi)
+        == with_collation(b.clone(), Collation::Utf8mb4GeneralCi)
+        && a.is_binary() == b.is_binary()
+}
+
+/// A BLOB / TEXT column in a key needs a prefix length (1170), also after MODIFY made it one.
+fn check_lob_keys(def: &TableDef) -> Result<()> {
+    for idx in def.primary_key.iter().chain(&def.indexes) {
+        for p in &idx.parts {
+            let c = &def.columns[p.column];
+            let lob = matches!(c.data_type, DataType::Text { .. } | DataType::Blob { .. });
+            if lob && p.prefix_len.is_none() {
+                return Err(Error::new(
+                    ErrorCode::BlobKeyWithoutLength,
+                    format!(
+                        "BLOB/TEXT column '{}' used in key specification without a key length",
+                        c.name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// ALGORITHM / LOCK against what the statement does (module doc), with MariaDB's errors.
+/// `rows`: the table has rows, so the statement copies them under its exclusive metadata
+/// lock: no LOCK=NONE / SHARED then (DML waits for the copy).
+fn check_algorithm(d: &Draft, old: &TableDef, new: &TableDef, rows: bool) -> Result<()> {
+    let adds_index = new.indexes.iter().any(|i| {
+        !old.indexes
+            .iter()
+            .any(|o| o.name == i.name && o.parts == i.parts)
+    });
+    let not_supported = |what: String, reason: &str, instead: &str| {
+        Error::new(
+            ErrorCode::AlterOperationNotSupportedReason,
+            format!("{what} is not supported. Reason: {reason}. Try {instead}"),
+        )
+    };
+    let change = "Cannot change column type";
+    match d.algorithm.as_deref() {
+        Some(a @ ("INSTANT" | "INPLACE" | "NOCOPY")) if d.converts => {
+            return Err(not_supported(
+                format!("ALGORITHM={a}"),
+                change,
+                "ALGORITHM=COPY",
+            ))
+        }
+        Some("INSTANT") if adds_index || d.rekeys => {
+            return Err(not_supported(
+                "ALGORITHM=INSTANT".into(),
+                "ADD INDEX",
+                "ALGORITHM=NOCOPY",
+            ))
+        }
+        _ => {}
+    }
+    let reason = if d.converts {
+        change
+    } else {
+        "COPY algorithm requires a lock"
+    };
+    match d.lock.as_deref() {
+        Some("NONE") if rows || d.converts => {
+            Err(not_supported("LOCK=NONE".into(), reason, "LOCK=SHARED"))
+        }
+        Some("SHARED") if rows || d.converts => Err(not_supported(
+            "LOCK=SHARED".into(),
+            reason,
+            "LOCK=EXCLUSIVE",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The rows in the new shape, and the largest value of the AUTO_INCREMENT column.
+fn convert_rows(
+    env: &Env<'_>,
+    d: &Draft,
+    def: &TableDef,
+    rows: Vec<Row>,
+) -> Result<(Vec<Row>, u64)> {
+    let identity = d.cols.len() == rows.first().map_or(0, |r| r.len())
+        && d.cols.iter().enumerate().all(|(i, c)| c.src == Some(i))
+        && !d.converts
+        && !d.narrows;
+    let ai = def.auto_increment_column();
+    let mut max_ai = 0u64;
+    let note_ai = |v: &Value, max: &mut u64| match v {
+        Value::Int(i) if *i > 0 => *max = (*max).max(*i as u64),
+        Value::UInt(u) => *max = (*max).max(*u),
+        Value::Double(f) if *f >= 1.0 => *max = (*max).max(*f as u64),
+        _ => {}
+    };
+    if identity {
+        if let Some(c) = ai {
+            rows.iter().for_each(|r| note_ai(&r[c], &mut max_ai));
+        }
+        return Ok((rows, max_ai));
+    }
+    let warnings = RefCell::new(Vec::new());
+    let mut out = Vec::with_capacity(rows.len());
+    let mut next_ai = 0u64;
+    for (n, row) in rows.iter().enumerate() {
+        let sc = StoreCtx {
+            strict: Strict::Mode(env),
+            row: n as u64 + 1,
+            warnings: &warnings,
+        };
+        let mut new = Vec::with_capacity(d.cols.len());
+        for (i, c) in d.cols.iter().enumerate() {
+            let v = match c.src {
+                Some(s) => convert_value(row[s].clone(), &c.def, &sc)?,
+                None if c.def.auto_increment => {
+                    next_ai += 1;
+                    match c.def.data_type.is_unsigned() {
+                        true => Value::UInt(next_ai),
+                        false => Value::Int(next_ai as i64),
+                    }
+                }
+                None => added_value(env, &c.def),
+            };
+            if Some(i) == ai {
+                note_ai(&v, &mut max_ai);
+            }
+            new.push(v);
+        }
+        out.push(Arc::from(new));
+        for mut w in warnings.borrow_mut().drain(..) {
+            if let Some((code, message)) = alter_wording(w.code, &w.message) {
+                w.code = code.number();
+                w.message = message;
+            }
+            let mut all = env.warnings.borrow_mut();
+            if all.len() < crate::sql::env::MAX_WARNINGS {
+                all.push(w);
+            }
+        }
+    }
+    Ok((out, max_ai))
+}
+
+/// One value into its new column: as an INSERT stores it; NULL into NOT NULL is 1265 (strict)
+/// or the type's implicit default with a warning.
+fn convert_value(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
+    if v.is_null() {
+        if col.nullable {
+            return Ok(v);
+        }
+        let msg = format!("Data truncated for column '{}' at row {}", col.name, sc.row);
+        if sc.strict.get() {
+            return Err(Error::new(ErrorCode::WarnDataTruncated, msg));
+        }
+        sc.warnings
+            .borrow_mut()
+            .push(crate::session::state::Warning {
+                level: "Warning",
+                code: ErrorCode::WarnDataTruncated.number(),
+                message: msg,
+            });
+        return Ok(convert::implicit_default(&col.data_type));
+    }
+    convert::store_value(v, col, sc).map_err(|e| {
+        match alter_wording(e.code().number(), e.message()) {
+            Some((code, message)) => Error::new(code, message),
+            None => e,
+        }
+    })
+}
+
+/// MariaDB's copy reports a string that is no number as 1292 "Truncated incorrect INTEGER
+/// value: 'x'" (an INSERT says 1366 "Incorrect integer value: 'x' for column …").
+fn alter_wording(code: u16, message: &str) -> Option<(ErrorCode, String)> {
+    if code == ErrorCode::DataTooLong.number() {
+        // "Data too long for column 'c' at row 3" → 1265 "Data truncated for …".
+        let rest = message.strip_prefix("Data too long")?;
+        return Some((
+            ErrorCode::WarnDataTruncated,
+            format!("Data truncated{rest}"),
+        ));
+    }
+    if code != ErrorCode::TruncatedWrongValueForField.number() {
+        return None;
+    }
+    let rest = message.strip_prefix("Incorrect ")?;
+    let (what, rest) = rest.split_once(" value: '")?;
+    let (value, _) = rest.rsplit_once("' for column ")?;
+    Some((
+        ErrorCode::TruncatedWrongValue,
+        format!(
+            "Truncated incorrect {} value: '{value}'",
+            what.to_ascii_uppercase()
+        ),
+    ))
+}
+
+/// The value an added column takes in the existing rows: its default, or the type's implicit
+/// default for a NOT NULL column without one.
+fn added_value(env: &Env<'_>, col: &ColumnDef) -> Value {
+    match &col.default {
+        ColumnDefault::Value(v) => v.clone(),
+        ColumnDefault::CurrentTimestamp => {
+            let fsp = match col.data_type {
+                DataType::DateTime { fsp } | DataType::Timestamp { fsp } => fsp,
+                _ => 0,
+            };
+            let now = crate::sql::expr::Expr::Func(crate::sql::func::Func::Now(fsp), Vec::new());
+            now.eval(&crate::sql::expr::RowCtx::EMPTY, env)
+                .unwrap_or(Value::Null)
+        }
+        ColumnDefault::None if col.nullable => Value::Null,
+        ColumnDefault::None => convert::implicit_default(&col.data_type),
+    }
+}
