@@ -61,7 +61,7 @@ mod replay;
 #[cfg(test)]
 mod golden;
 
-pub use expr::convert::format_double;
+pub use expr::convert::{format_double, is_year_0000};
 pub use replay::SqlDdlReplay;
 
 /// A value as text (what a system variable holds).

@@ -327,6 +327,7 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
         D::Timestamp(fsp, _) => DataType::Timestamp {
             fsp: fsp_of(*fsp, col)?,
         },
+        D::Custom(name, mods) if name.to_string().eq_ignore_ascii_case("year") => year_type(mods)?,
         other => {
             let name = other.to_string();
             let name = name.split('(').next().unwrap_or("").to_ascii_uppercase();
@@ -364,6 +365,16 @@ fn float_m_d(m: u64, d: i64, col: &str, name: &str) -> Error {
     unsupported(&format!(
         "{name}(M,D) columns (values rounded to D decimals)"
     ))
+}
+
+/// YEAR and YEAR(4). MariaDB keeps YEAR(2) (two-digit display) and turns other widths into
+/// YEAR(4) with a deprecation note; neither is done here, so they are refused.
+fn year_type(mods: &[String]) -> Result<DataType> {
+    match mods {
+        [] => Ok(DataType::Year),
+        [w] if w.trim() == "4" => Ok(DataType::Year),
+        _ => Err(unsupported("YEAR(n) columns other than YEAR(4)")),
+    }
 }
 
 fn fsp_of(fsp: Option<u64>, col: &str) -> Result<u8> {
