@@ -28,7 +28,7 @@ pub mod type_code {
     pub const TIME: u8 = 0x0b;
     /// Pre-5.6 DATETIME (not written by us).
     pub const DATETIME: u8 = 0x0c;
-    /// YEAR (not written by us).
+    /// YEAR.
     pub const YEAR: u8 = 0x0d;
     /// VARCHAR.
     pub const VARCHAR: u8 = 0x0f;
@@ -94,6 +94,9 @@ pub enum ColumnKind {
     DateTime2 { fsp: u8 },
     /// TIMESTAMP(fsp) in the 5.6 format: 4 bytes big-endian seconds + fraction bytes.
     Timestamp2 { fsp: u8 },
+    /// YEAR: 1 byte, the year minus 1900 (0 for the year `0000`). Values are `Int` years.
+    /// MariaDB counts it as an unsigned number in the SIGNEDNESS optional metadata.
+    Year,
 }
 
 impl ColumnKind {
@@ -114,6 +117,7 @@ impl ColumnKind {
             ColumnKind::Date => type_code::DATE,
             ColumnKind::DateTime2 { .. } => type_code::DATETIME2,
             ColumnKind::Timestamp2 { .. } => type_code::TIMESTAMP2,
+            ColumnKind::Year => type_code::YEAR,
         }
     }
 
@@ -138,6 +142,7 @@ impl ColumnKind {
                 | ColumnKind::Float
                 | ColumnKind::Double
                 | ColumnKind::NewDecimal { .. }
+                | ColumnKind::Year
         )
     }
 
@@ -149,6 +154,7 @@ impl ColumnKind {
             | ColumnKind::Int24 { unsigned }
             | ColumnKind::Long { unsigned }
             | ColumnKind::LongLong { unsigned } => *unsigned,
+            ColumnKind::Year => true,
             _ => false,
         }
     }
@@ -209,7 +215,8 @@ impl ColumnKind {
             | ColumnKind::Int24 { .. }
             | ColumnKind::Long { .. }
             | ColumnKind::LongLong { .. }
-            | ColumnKind::Date => {}
+            | ColumnKind::Date
+            | ColumnKind::Year => {}
         }
     }
 
@@ -268,6 +275,7 @@ impl ColumnKind {
             },
             BLOB => ColumnKind::Blob { len_bytes: meta[0] },
             DATE => ColumnKind::Date,
+            YEAR => ColumnKind::Year,
             DATETIME2 => ColumnKind::DateTime2 { fsp: meta[0] },
             TIMESTAMP2 => ColumnKind::Timestamp2 { fsp: meta[0] },
             other => return Err(format!("unsupported column type 0x{other:02x}")),

@@ -27,6 +27,7 @@ fn kind_strategy() -> impl Strategy<Value = ColumnKind> {
         Just(Date),
         (0u8..=6).prop_map(|fsp| DateTime2 { fsp }),
         (0u8..=6).prop_map(|fsp| Timestamp2 { fsp }),
+        Just(Year),
     ]
 }
 
@@ -116,6 +117,9 @@ fn value_strategy(kind: ColumnKind) -> BoxedStrategy<BinValue<'static>> {
             .boxed(),
         Timestamp2 { fsp } => (any::<u32>(), micro_strategy(fsp))
             .prop_map(|(secs, micro)| BinValue::Timestamp { secs, micro })
+            .boxed(),
+        Year => prop_oneof![Just(0i64), 1901i64..=2155]
+            .prop_map(BinValue::Int)
             .boxed(),
     }
 }

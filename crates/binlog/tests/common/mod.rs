@@ -111,6 +111,7 @@ pub fn edge_table() -> TableMap {
         Int24 { unsigned: false },    // @26
         Long { unsigned: false },     // @27
         LongLong { unsigned: true },  // @28
+        Year,                         // @29
     ] {
         cols.push(ColumnDef::nullable(kind));
     }
@@ -171,6 +172,7 @@ pub fn edge_rows() -> Vec<Vec<BinValue<'static>>> {
         BinValue::Int(-8_388_608),
         BinValue::Int(i32::MIN as i64),
         BinValue::UInt(0),
+        BinValue::Int(1901),
     ];
     let max = vec![
         BinValue::Int(127),
@@ -211,6 +213,7 @@ pub fn edge_rows() -> Vec<Vec<BinValue<'static>>> {
         BinValue::Int(8_388_607),
         BinValue::Int(i32::MAX as i64),
         BinValue::UInt(u64::MAX),
+        BinValue::Int(2155),
     ];
     let zero = vec![
         BinValue::Int(0),
@@ -245,6 +248,7 @@ pub fn edge_rows() -> Vec<Vec<BinValue<'static>>> {
         BinValue::Int(-1),
         BinValue::Int(-1),
         BinValue::UInt(1 << 63),
+        BinValue::Int(0),
     ];
     vec![min, max, zero]
 }
@@ -480,6 +484,9 @@ pub fn fixture_file() -> (Vec<u8>, Vec<Span>) {
 pub fn mariadb_text(kind: &ColumnKind, v: &BinValue) -> std::string::String {
     match (kind, v) {
         (_, BinValue::Null) => "NULL".into(),
+        // The year 0000 is the byte 0, which the tool prints as 1900 (as for MariaDB's files).
+        (ColumnKind::Year, BinValue::Int(0)) => "1900".into(),
+        (ColumnKind::Year, BinValue::Int(y)) => format!("{y}"),
         (k, BinValue::Int(i)) => {
             let bits = int_bits(k);
             if *i < 0 {

@@ -97,6 +97,7 @@ fn column_types() -> Vec<(&'static str, DataType)> {
         ("dt6", DateTime { fsp: 6 }),
         ("ts0", Timestamp { fsp: 0 }),
         ("ts6", Timestamp { fsp: 6 }),
+        ("yr", Year),
     ]);
     v
 }
@@ -278,6 +279,7 @@ fn cell(t: &DataType) -> BoxedStrategy<Value> {
                 datetime(date(2038, 1, 19), 3, 14, 7, micros),
             ]
         }
+        Year => vec![Value::Int(0), Value::Int(1901), Value::Int(2155)],
         _ => vec![],
     };
     let random = random_cell(t);
@@ -381,6 +383,9 @@ fn random_cell(t: &DataType) -> BoxedStrategy<Value> {
                 let us = if fsp == 6 { us } else { 0 };
                 datetime(date(y, mo, d), h, mi, s, us)
             })
+            .boxed(),
+        Year => prop_oneof![Just(0i64), 1901i64..=2155]
+            .prop_map(Value::Int)
             .boxed(),
         _ => Just(Value::Null).boxed(),
     }

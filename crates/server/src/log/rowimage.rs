@@ -50,6 +50,7 @@ pub fn kind_of(t: &DataType) -> ColumnKind {
         DataType::Date => ColumnKind::Date,
         DataType::DateTime { fsp } => ColumnKind::DateTime2 { fsp },
         DataType::Timestamp { fsp } => ColumnKind::Timestamp2 { fsp },
+        DataType::Year => ColumnKind::Year,
     }
 }
 

@@ -231,6 +231,7 @@ fn encode_data_type(out: &mut Vec<u8>, t: &DataType) {
         DataType::Date => out.push(15),
         DataType::DateTime { fsp } => out.extend_from_slice(&[16, *fsp]),
         DataType::Timestamp { fsp } => out.extend_from_slice(&[17, *fsp]),
+        DataType::Year => out.push(18),
     }
 }
 
@@ -571,6 +572,7 @@ fn decode_data_type(r: &mut Reader<'_>) -> CodecResult<DataType> {
         15 => DataType::Date,
         16 => DataType::DateTime { fsp: r.u8()? },
         17 => DataType::Timestamp { fsp: r.u8()? },
+        18 => DataType::Year,
         t => return Err(r.error(format!("unknown data type tag {t}"))),
     })
 }
@@ -729,6 +731,7 @@ pub(crate) mod tests {
             any::<u32>().prop_map(|len| DataType::VarBinary { len }),
             any::<u64>().prop_map(|max_bytes| DataType::Blob { max_bytes }),
             Just(DataType::Date),
+            Just(DataType::Year),
             any::<u8>().prop_map(|fsp| DataType::DateTime { fsp }),
             any::<u8>().prop_map(|fsp| DataType::Timestamp { fsp }),
         ]

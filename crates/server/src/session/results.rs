@@ -75,6 +75,9 @@ fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], 
         .zip(columns)
         .map(|((i, v), c)| {
             let text = texts.get(i).and_then(|t| t.as_deref());
+            if format == RowFormat::Text && crate::sql::is_year_0000(v, c) {
+                return Cell::Bytes(b"0000");
+            }
             to_cell(v, text, c.column_type)
         })
         .collect();

@@ -147,7 +147,14 @@ fn format_result(r: &Result<QueryResult>, meta: bool, warnings: usize) -> Vec<St
                     columns.len(),
                     "row width differs from the column count"
                 );
-                out.push(r.iter().map(format_value).collect::<Vec<_>>().join(" | "));
+                let cells = r.iter().zip(columns).map(|(v, c)| {
+                    if super::expr::convert::is_year_0000(v, c) {
+                        "0000".to_string()
+                    } else {
+                        format_value(v)
+                    }
+                });
+                out.push(cells.collect::<Vec<_>>().join(" | "));
             }
             if warnings > 0 {
                 out.push(format!("({warnings} warnings)"));

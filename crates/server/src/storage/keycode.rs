@@ -151,6 +151,7 @@ pub(crate) fn encode_value(ty: &DataType, prefix_len: Option<u32>, v: &Value, ou
     }
     match ty {
         t if t.is_integer() => encode_int(value_to_i128(v), out),
+        DataType::Year => encode_int(value_to_i128(v), out),
         DataType::Decimal { .. } => match v {
             Value::Decimal(d) => encode_decimal(d, out),
             other => encode_decimal(&value_to_decimal(other), out),

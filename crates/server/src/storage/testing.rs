@@ -253,6 +253,7 @@ fn parse_type(t: &str) -> DataType {
         },
         "binary" => DataType::VarBinary { len: 100 },
         "date" => DataType::Date,
+        "year" => DataType::Year,
         "datetime" => DataType::DateTime { fsp: 0 },
         _ => panic!("unknown type {t}"),
     }

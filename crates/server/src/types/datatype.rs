@@ -60,6 +60,8 @@ pub enum DataType {
     Timestamp {
         fsp: u8,
     },
+    /// YEAR(4): 1901..=2155, or 0 for `0000`; the value is an integer (`Value::Int`).
+    Year,
 }
 
 impl DataType {

@@ -115,6 +115,8 @@ pub fn table_column_flags(def: &TableDef, i: usize) -> u16 {
         DataType::Binary { .. } | DataType::VarBinary { .. } => flags |= f::BINARY,
         DataType::Date | DataType::DateTime { .. } => flags |= f::BINARY,
         DataType::Timestamp { .. } => flags |= f::BINARY | f::TIMESTAMP,
+        // MariaDB marks a YEAR column UNSIGNED ZEROFILL (not BINARY), as for a padded integer.
+        DataType::Year => flags |= f::UNSIGNED | f::ZEROFILL,
         _ => {}
     }
     if !col.nullable && !col.auto_increment && col.default == crate::storage::ColumnDefault::None {

@@ -121,6 +121,14 @@ impl SqlType {
         t
     }
 
+    /// YEAR: an unsigned integer of 4 digits, sent with the YEAR wire type (so a client
+    /// prints `0000` for 0).
+    pub fn year() -> SqlType {
+        let mut t = SqlType::new(Class::Int, ColumnType::YEAR, 4);
+        t.unsigned = true;
+        t
+    }
+
     pub fn null() -> SqlType {
         SqlType::new(Class::Null, ColumnType::NULL, 0)
     }
@@ -186,6 +194,7 @@ impl SqlType {
                 t.wire = ColumnType::TIMESTAMP;
                 t
             }
+            DataType::Year => SqlType::year(),
         };
         t.with_nullable(nullable)
     }

@@ -220,7 +220,7 @@ fn part_len(def: &TableDef, col: usize, prefix: Option<u32>) -> u32 {
     let c = &def.columns[col];
     let chars = |n: u32| prefix.map_or(n, |p| p.min(n));
     let base = match &c.data_type {
-        DataType::TinyInt { .. } => 1,
+        DataType::TinyInt { .. } | DataType::Year => 1,
         DataType::SmallInt { .. } => 2,
         DataType::MediumInt { .. } => 3,
         DataType::Int { .. } => 4,

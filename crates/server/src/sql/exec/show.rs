@@ -341,6 +341,7 @@ pub fn type_text(dt: &DataType) -> String {
         DataType::Date => "date".into(),
         DataType::DateTime { fsp } => with_fsp("datetime", *fsp),
         DataType::Timestamp { fsp } => with_fsp("timestamp", *fsp),
+        DataType::Year => "year(4)".into(),
     }
 }
 
@@ -364,6 +365,9 @@ pub(crate) fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
     match &col.default {
         ColumnDefault::None => None,
         ColumnDefault::Value(Value::Null) => None,
+        ColumnDefault::Value(v) if col.data_type == DataType::Year => {
+            Some(crate::sql::expr::convert::year_text(v))
+        }
         ColumnDefault::Value(v) => Some(crate::sql::expr::convert::to_string(v)),
         ColumnDefault::CurrentTimestamp => Some(match &col.data_type {
             DataType::DateTime { fsp } | DataType::Timestamp { fsp } if *fsp > 0 => {
@@ -534,6 +538,10 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
                     l.push_str(" DEFAULT NULL");
                 }
             }
+            ColumnDefault::Value(v) if c.data_type == DataType::Year => l.push_str(&format!(
+                " DEFAULT {}",
+                crate::sql::expr::convert::year_text(v)
+            )),
             ColumnDefault::Value(v) => l.push_str(&format!(
                 " DEFAULT {}",
                 quote_value(&crate::sql::expr::convert::to_string(v))

@@ -711,6 +711,7 @@ pub fn implicit_default(dt: &DataType) -> Value {
         DataType::DateTime { .. } | DataType::Timestamp { .. } => {
             Value::DateTime(DateTime::default())
         }
+        DataType::Year => Value::Int(0),
         _ => Value::Bytes(Vec::new()),
     }
 }
@@ -748,7 +749,67 @@ pub fn store_value(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value
         DataType::Date => store_date(v, col, sc),
         DataType::DateTime { fsp } => store_datetime(v, *fsp, false, col, sc),
         DataType::Timestamp { fsp } => store_datetime(v, *fsp, true, col, sc),
+        DataType::Year => store_year(v, col, sc),
         _ => Ok(v),
+    }
+}
+
+/// Convert `v` for a YEAR column, as MariaDB: the number is rounded; 1901..=2155 is kept,
+/// 1..=69 means 2001..=2069 and 70..=99 means 1970..=1999; 0 is the year `0000` for a number
+/// or a 4-character string (`'0000'`), 2000 for any other string (`'0'`, `'00'`). Anything
+/// else is out of range (1264) and stored as `0000`; text that is no number is 1366.
+fn store_year(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
+    let (n, zero_is_2000) = match &v {
+        Value::Bytes(b) => {
+            let p = parse_num(b);
+            if p.used == 0 {
+                sc.incorrect("integer", b, col)?;
+                return Ok(Value::Int(0));
+            }
+            if !p.complete {
+                sc.truncated(col)?;
+            } else if p.used < b.len() {
+                sc.warn(
+                    "Note",
+                    ErrorCode::WarnDataTruncated,
+                    format!("Data truncated for column '{}' at row {}", col.name, sc.row),
+                );
+            }
+            (p.num.to_i128(), b.len() != 4)
+        }
+        Value::Date(_) | Value::DateTime(_) => {
+            let text = to_text(&v).into_owned();
+            return store_year(Value::Bytes(text), col, sc);
+        }
+        other => (to_num(other).to_i128(), false),
+    };
+    Ok(Value::Int(match n {
+        1901..=2155 => n as i64,
+        0 if zero_is_2000 => 2000,
+        0 => 0,
+        1..=69 => 2000 + n as i64,
+        70..=99 => 1900 + n as i64,
+        _ => {
+            sc.out_of_range(col)?;
+            0
+        }
+    }))
+}
+
+/// Whether `v` is the year 0 of a YEAR table column, which MariaDB's text protocol prints as
+/// `0000` (binary rows carry the number). A YEAR-typed expression such as `MAX(a)` prints its
+/// number, `0`.
+pub fn is_year_0000(v: &Value, c: &cohort_protocol::ColumnDefinition) -> bool {
+    matches!(v, Value::Int(0))
+        && c.column_type == cohort_protocol::ColumnType::YEAR
+        && !c.org_table.is_empty()
+}
+
+/// The text of a YEAR value: four digits, `0000` for 0.
+pub fn year_text(v: &Value) -> String {
+    match v {
+        Value::Int(n) => format!("{n:04}"),
+        other => to_string(other),
     }
 }
 
@@ -1111,6 +1172,12 @@ pub fn exact_key(v: &Value, dt: &DataType) -> Option<Value> {
             let (min, max) = int_range(dt);
             (min..=max).contains(&n).then(|| int_value(n, dt))
         }
+        // A YEAR column holds 0 or 1901..=2155 as integers; other numbers match no row, but
+        // a scan decides that (a key lookup on a converted 2-digit year would differ).
+        DataType::Year => match exact_key(v, &DataType::SmallInt { unsigned: false })? {
+            Value::Int(n) if n == 0 || (1901..=2155).contains(&n) => Some(Value::Int(n)),
+            _ => None,
+        },
         DataType::Decimal { scale, .. } => {
             let d = match v {
                 Value::Int(i) => Decimal::from(*i),
