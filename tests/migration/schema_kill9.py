@@ -232,7 +232,10 @@ def main():
                 check(f"round {rnd}: binlog decodes", ok, detail)
     finally:
         srv.stop()
-        shutil.rmtree(work, ignore_errors=True)
+        if FAILED and os.environ.get("KEEP_FAILED"):
+            print(f"kept {work} (KEEP_FAILED)", flush=True)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     print(f"{'FAILED' if FAILED else 'OK'}: {len(FAILED)} failures", flush=True)
     sys.exit(1 if FAILED else 0)
 
