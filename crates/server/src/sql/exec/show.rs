@@ -361,6 +361,10 @@ pub(crate) fn collation_name(c: Collation) -> &'static str {
     }
 }
 
+fn is_numeric(t: &DataType) -> bool {
+    t.is_integer() || matches!(t, DataType::Decimal { .. } | DataType::Float | DataType::Double)
+}
+
 pub(crate) fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
     match &col.default {
         ColumnDefault::None => None,
@@ -533,14 +537,15 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
         }
         match &c.default {
             ColumnDefault::None => {}
-            ColumnDefault::Value(Value::Null) => {
-                if !matches!(c.data_type, DataType::Text { .. } | DataType::Blob { .. }) {
-                    l.push_str(" DEFAULT NULL");
-                }
-            }
+            ColumnDefault::Value(Value::Null) => l.push_str(" DEFAULT NULL"),
             ColumnDefault::Value(v) if c.data_type == DataType::Year => l.push_str(&format!(
                 " DEFAULT {}",
                 crate::sql::expr::convert::year_text(v)
+            )),
+            // Numbers are printed bare, everything else quoted, as MariaDB prints them.
+            ColumnDefault::Value(v) if is_numeric(&c.data_type) => l.push_str(&format!(
+                " DEFAULT {}",
+                crate::sql::expr::convert::to_string(v)
             )),
             ColumnDefault::Value(v) => l.push_str(&format!(
                 " DEFAULT {}",
