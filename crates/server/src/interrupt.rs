@@ -7,7 +7,9 @@
 //! * the start of each statement (a multi-statement query stops between statements);
 //! * a lock wait ([`crate::storage`]: the killer also wakes the waiter's slot, so the wait
 //!   ends at once with 1317 instead of at `innodb_lock_wait_timeout`);
-//! * `SLEEP()` and `GET_LOCK()` waits ([`sleep`] wakes on the flag's condition variable).
+//! * `SLEEP()` and `GET_LOCK()` waits ([`sleep`] wakes on the flag's condition variable);
+//! * every batch of a consistent scan and every 256 entries of a locking scan (`storage::read`),
+//!   so a long SELECT, UPDATE or DELETE ends with 1317 too.
 //!
 //! Commits are never an interruption point: a transaction handed to the commit pipeline is
 //! made durable and acknowledged whatever the flag says, so a KILL never undoes a commit that

@@ -223,6 +223,34 @@ fn kill_query_ends_a_lock_wait_with_1317_and_the_transaction_stays() {
     );
 }
 
+/// A long statement (a join reading millions of rows) ends with 1317 at KILL QUERY: scans
+/// look at the kill flag between batches.
+#[test]
+fn kill_query_ends_a_long_scan() {
+    let ctx = context_on(&SimDir::new());
+    let mut a = session(&ctx, 1, "root", 0);
+    run(&mut a, "CREATE DATABASE d");
+    run(&mut a, "CREATE TABLE d.t (id INT PRIMARY KEY, v INT)");
+    let values: Vec<String> = (1..=2000).map(|i| format!("({i}, {i})")).collect();
+    run(
+        &mut a,
+        &format!("INSERT INTO d.t VALUES {}", values.join(",")),
+    );
+    let mut b = session(&ctx, 2, "root", 0);
+    let began = Instant::now();
+    // 2000 x 2000 x 2000 rows: far longer than the test (no index on v).
+    let long = "SELECT COUNT(*) FROM d.t x JOIN d.t y JOIN d.t z WHERE x.v + y.v + z.v = -1";
+    let waiter = std::thread::spawn(move || run(&mut b, long));
+    wait_for_info(&ctx, 2, "SELECT COUNT");
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(run(&mut a, "KILL QUERY 2"), r(&[("ok 0", false)]));
+    assert_eq!(waiter.join().unwrap(), r(&[("err 1317", false)]));
+    assert!(
+        began.elapsed() < Duration::from_secs(60),
+        "ended by the kill"
+    );
+}
+
 /// Wait until connection `id` runs a statement starting with `prefix`.
 fn wait_for_info(ctx: &ServerContext, id: u32, prefix: &str) {
     let deadline = Instant::now() + Duration::from_secs(10);

@@ -52,6 +52,8 @@ pub type RowSink<'a> = &'a mut dyn FnMut(&RowHandle, &Row) -> Result<ScanControl
 
 const SCAN_BATCH_MIN: usize = 8;
 const SCAN_BATCH_MAX: usize = 256;
+/// A locking scan looks for KILL QUERY once every this many entries.
+const KILL_CHECK_EVERY: u32 = 256;
 
 /// A scan's byte range and how to check entries.
 struct Plan {
@@ -343,6 +345,8 @@ impl Table {
         let mut batch_size = SCAN_BATCH_MIN;
         let mut batch: Vec<(Option<Vec<u8>>, Arc<Slot>)> = Vec::new();
         loop {
+            // KILL QUERY ends a long scan between batches (at most 256 rows apart).
+            crate::interrupt::check()?;
             let last = {
                 let st = self.read_state()?;
                 self.check_version(&plan, index)?;
@@ -514,7 +518,12 @@ impl LockingRead<'_, '_> {
     fn forward(&mut self, txn: &mut Txn) -> Result<()> {
         let mut cursor = self.plan.lo.clone();
         let mut last: Option<Vec<u8>> = None;
+        let mut steps = 0u32;
         loop {
+            steps = steps.wrapping_add(1);
+            if steps % KILL_CHECK_EVERY == 0 {
+                crate::interrupt::check()?;
+            }
             let next = {
                 let st = self.table.read_state()?;
                 self.table.check_version(&self.plan, self.index)?;
@@ -650,7 +659,12 @@ impl LockingRead<'_, '_> {
     fn backward(&mut self, txn: &mut Txn) -> Result<()> {
         let mut cursor = self.plan.hi.clone();
         let mut first = true;
+        let mut steps = 0u32;
         loop {
+            steps = steps.wrapping_add(1);
+            if steps % KILL_CHECK_EVERY == 0 {
+                crate::interrupt::check()?;
+            }
             let next = {
                 let st = self.table.read_state()?;
                 self.table.check_version(&self.plan, self.index)?;

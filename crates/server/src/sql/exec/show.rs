@@ -362,7 +362,11 @@ pub(crate) fn collation_name(c: Collation) -> &'static str {
 }
 
 fn is_numeric(t: &DataType) -> bool {
-    t.is_integer() || matches!(t, DataType::Decimal { .. } | DataType::Float | DataType::Double)
+    t.is_integer()
+        || matches!(
+            t,
+            DataType::Decimal { .. } | DataType::Float | DataType::Double
+        )
 }
 
 pub(crate) fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
