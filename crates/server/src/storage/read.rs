@@ -521,7 +521,7 @@ impl LockingRead<'_, '_> {
         let mut steps = 0u32;
         loop {
             steps = steps.wrapping_add(1);
-            if steps % KILL_CHECK_EVERY == 0 {
+            if steps.is_multiple_of(KILL_CHECK_EVERY) {
                 crate::interrupt::check()?;
             }
             let next = {
@@ -662,7 +662,7 @@ impl LockingRead<'_, '_> {
         let mut steps = 0u32;
         loop {
             steps = steps.wrapping_add(1);
-            if steps % KILL_CHECK_EVERY == 0 {
+            if steps.is_multiple_of(KILL_CHECK_EVERY) {
                 crate::interrupt::check()?;
             }
             let next = {
