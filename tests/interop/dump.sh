@@ -12,7 +12,9 @@
 #       unique_checks / foreign_key_checks / sql_notes, TEXT DEFAULT NULL), restores into a
 #       fresh Cohort unedited, and every table there equals MariaDB's;
 #   (c) mariadb-admin status, processlist and kill: kill ends another connection's
-#       SELECT SLEEP, and KILL QUERY ends a lock wait with 1317.
+#       SELECT SLEEP, and KILL QUERY ends a lock wait with 1317;
+#   (d) mariadb-dump --single-transaction taken while clients transfer money between accounts:
+#       every dump, restored, has the right total (a consistent snapshot, issue 19).
 #
 # "Equal" is a SELECT-based checksum, not CHECKSUM TABLE (which Cohort does not implement: MariaDB
 # computes it over its internal row format): the md5 of `SELECT * … ORDER BY id` in batch mode
@@ -234,6 +236,64 @@ if grep -q "ERROR 1317" "$W/waiter.out" && [ "$(on "$P1" "SELECT v FROM dt.lk")"
   pass "dump/KILL QUERY ends a lock wait with 1317"
 else
   fail "dump/KILL QUERY ends a lock wait" "$(cat "$W/waiter.out") v=$(on "$P1" "SELECT v FROM dt.lk")"
+fi
+
+# --- (d) --single-transaction under concurrent transfers: every dump has the right total -------
+# (issue 19) 20 accounts of 1000 in two tables (1-10 in bank, 11-20 in bank2, so a dump that
+# read each table at a different moment would show a wrong total); four clients move money
+# between them in transactions while three dumps are taken; each dump restored into the second
+# Cohort must total 20000.
+on "$P1" "CREATE TABLE dt.bank (id INT PRIMARY KEY, bal INT NOT NULL)"
+on "$P1" "CREATE TABLE dt.bank2 (id INT PRIMARY KEY, bal INT NOT NULL)"
+on "$P1" "INSERT INTO dt.bank VALUES $(seq -s, 1 10 | sed -E 's/([0-9]+)/(\1,1000)/g')"
+on "$P1" "INSERT INTO dt.bank2 VALUES $(seq -s, 11 20 | sed -E 's/([0-9]+)/(\1,1000)/g')"
+cat >"$W/transfers.py" <<'PY'
+import random, sys, time, pymysql
+port, seconds, seed = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+rnd = random.Random(seed)
+c = pymysql.connect(host="127.0.0.1", port=port, user="root", database="dt", autocommit=False)
+end, done = time.time() + seconds, 0
+while time.time() < end:
+    a, b = rnd.sample(range(1, 21), 2)
+    amount = rnd.randint(1, 50)
+    try:
+        with c.cursor() as cur:
+            t = lambda i: "bank" if i <= 10 else "bank2"
+            cur.execute(f"UPDATE {t(a)} SET bal = bal - %s WHERE id = %s", (amount, a))
+            cur.execute(f"UPDATE {t(b)} SET bal = bal + %s WHERE id = %s", (amount, b))
+        c.commit()
+        done += 1
+    except pymysql.err.OperationalError as e:
+        c.rollback()
+        if e.args[0] not in (1213, 1205):
+            raise
+print(done)
+PY
+TRANSFERS=()
+for i in 1 2 3 4; do
+  python3 "$W/transfers.py" "$P1" 6 "$i" >"$W/transfers-$i.out" 2>&1 &
+  TRANSFERS+=($!)
+done
+sleep 1
+bad=""
+for n in 1 2 3; do
+  timeout 60 mariadb-dump -h127.0.0.1 -P"$P1" -uroot --protocol=TCP --single-transaction \
+    dt bank bank2 >"$W/bank-$n.sql" 2>"$W/bank-$n.err" || bad="$bad dump-$n-failed"
+  on "$P2" "DROP DATABASE IF EXISTS bank$n; CREATE DATABASE bank$n"
+  timeout 60 mariadb -h127.0.0.1 -P"$P2" -uroot --protocol=TCP "bank$n" <"$W/bank-$n.sql" \
+    >"$W/bank-$n.restore" 2>&1 || bad="$bad restore-$n-failed"
+  sum_a=$(on "$P2" "SELECT SUM(bal), COUNT(*) FROM bank$n.bank")
+  sum_b=$(on "$P2" "SELECT SUM(bal), COUNT(*) FROM bank$n.bank2")
+  total=$(printf '%s\t%s\n' "$sum_a" "$sum_b" | awk '{ s += $1 + $3; c += $2 + $4 } END { printf "%d\t%d", s, c }')
+  [ "$total" == "$(printf '20000\t20')" ] || bad="$bad dump-$n-total:$total"
+  sleep 1
+done
+for p in "${TRANSFERS[@]}"; do wait "$p" || bad="$bad transfer-client-failed"; done
+moved=$(cat "$W"/transfers-*.out | awk '{ s += $1 } END { print s + 0 }')
+if [ -z "$bad" ] && [ "$moved" -gt 0 ] && [ $(($(on "$P1" "SELECT SUM(bal) FROM dt.bank") + $(on "$P1" "SELECT SUM(bal) FROM dt.bank2"))) == 20000 ]; then
+  pass "dump/--single-transaction under $moved concurrent transfers: every dump totals 20000"
+else
+  fail "dump/--single-transaction under concurrent transfers" "$bad (transfers: $moved)"
 fi
 
 echo "dump: $INTEROP_PASSED passed, $INTEROP_FAILED failed"
