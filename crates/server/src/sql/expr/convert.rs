@@ -289,6 +289,31 @@ pub fn format_double(f: f64) -> String {
     format!("{f}")
 }
 
+/// Bytes converted to utf8mb4 as MariaDB converts a binary string (`CAST(b AS CHAR)`): valid
+/// UTF-8 stays, every byte of no character becomes '?' (`X'0041FF'` is '\0A?').
+pub fn utf8_or_question_marks(b: Vec<u8>) -> Vec<u8> {
+    if std::str::from_utf8(&b).is_ok() {
+        return b;
+    }
+    let mut out = Vec::with_capacity(b.len());
+    let mut rest = &b[..];
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.extend_from_slice(s.as_bytes());
+                break;
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                out.extend_from_slice(&rest[..good]);
+                out.push(b'?');
+                rest = &rest[good + 1..];
+            }
+        }
+    }
+    out
+}
+
 /// A DOUBLE of a type with `d` fixed decimals printed like MariaDB: exactly `d` fractional
 /// digits (`2.500`); an integer part past 1e15 keeps a double's digits and then zeros.
 pub fn format_double_fixed(f: f64, d: u8) -> String {

@@ -920,6 +920,9 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
         }
         CastTo::Char(n) | CastTo::Binary(n) => {
             let mut b = convert::to_text(&v).into_owned();
+            if matches!(to, CastTo::Char(_)) {
+                b = convert::utf8_or_question_marks(b);
+            }
             if let Some(n) = *n {
                 let binary = matches!(to, CastTo::Binary(_));
                 let cut = if binary {
