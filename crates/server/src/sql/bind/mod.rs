@@ -212,6 +212,49 @@ pub fn datetime_as_text(e: Expr, t: &SqlType) -> Expr {
     e
 }
 
+/// A DOUBLE of fixed decimals (`ROUND(x, 3)`) where a string function reads it: shown with
+/// exactly those decimals (see [`CastTo::DoubleText`]).
+pub fn double_as_text(e: Expr, t: &SqlType) -> Expr {
+    if t.class == Class::Double && t.decimals < crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS {
+        return Expr::Cast(Box::new(e), CastTo::DoubleText(t.decimals));
+    }
+    e
+}
+
+/// A number where it becomes a string: a DECIMAL with exactly its type's scale, a DOUBLE of
+/// fixed decimals with those decimals, a DATETIME(n) with n fractional digits.
+pub fn number_as_text(e: Expr, t: &SqlType) -> Expr {
+    if t.class == Class::Decimal && t.decimals <= MAX_SCALE {
+        return Expr::Cast(Box::new(e), CastTo::DecimalText(t.decimals));
+    }
+    double_as_text(e, t)
+}
+
+/// The functions that read every argument as a string (a number's digits as shown).
+fn reads_text(upper: &str) -> bool {
+    matches!(
+        upper,
+        "CONCAT"
+            | "CONCAT_WS"
+            | "LTRIM"
+            | "RTRIM"
+            | "TRIM"
+            | "UPPER"
+            | "UCASE"
+            | "LOWER"
+            | "LCASE"
+            | "REVERSE"
+            | "LPAD"
+            | "RPAD"
+            | "REPLACE"
+            | "LENGTH"
+            | "CHAR_LENGTH"
+            | "CHARACTER_LENGTH"
+            | "OCTET_LENGTH"
+            | "INSTR"
+    )
+}
+
 /// True when `e` computes a quotient whose digits reach its value unrounded.
 fn carries_quotient(e: &Expr) -> bool {
     match e {
@@ -1060,7 +1103,7 @@ impl<'a> Binder<'a> {
             | ast::DataType::Character(_)
             | ast::DataType::Varchar(_)
             | ast::DataType::Nvarchar(_)
-            | ast::DataType::Text => datetime_as_text(x, &tx),
+            | ast::DataType::Text => number_as_text(datetime_as_text(shown(x, &tx), &tx), &tx),
             _ => x,
         };
         let name = cast_item_name(self.resolve(e)?);
@@ -1168,6 +1211,11 @@ impl<'a> Binder<'a> {
             } else {
                 x
             };
+            let x = if reads_text(&upper) {
+                number_as_text(x, &t)
+            } else {
+                x
+            };
             bound.push((x, t));
         }
         func::bind(&name, bound)
@@ -1215,7 +1263,7 @@ impl<'a> Binder<'a> {
                 .map(|(x, t)| {
                     // GROUP_CONCAT makes its argument a string: as shown.
                     let x = if func == AggFunc::GroupConcat {
-                        datetime_as_text(shown(x, &t), &t)
+                        number_as_text(datetime_as_text(shown(x, &t), &t), &t)
                     } else {
                         x
                     };

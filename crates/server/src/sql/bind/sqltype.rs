@@ -25,6 +25,10 @@ pub enum Class {
 
 /// MariaDB's "not fixed decimals" marker sent for strings and doubles.
 pub const NOT_FIXED_DEC: u8 = 39;
+/// A DOUBLE's decimals below this are fixed (shown with exactly that many digits, as
+/// `ROUND(x, 3)`); from it on a double shows its shortest digits (MariaDB's
+/// FLOATING_POINT_DECIMALS).
+pub const FLOATING_POINT_DECIMALS: u8 = 31;
 
 /// The static type of an expression or column.
 #[derive(Clone, Debug, PartialEq)]

@@ -188,7 +188,8 @@ pub fn group_key(v: &Value, coll: Collation, out: &mut Vec<u8>) {
         }
         Value::Double(f) => {
             out.push(3);
-            out.extend_from_slice(&f.to_bits().to_be_bytes());
+            // + 0.0 makes a negative zero positive: -0e0 and 0e0 group together.
+            out.extend_from_slice(&(f + 0.0).to_bits().to_be_bytes());
         }
         Value::Int(_) | Value::UInt(_) | Value::Decimal(_) => {
             out.push(3);

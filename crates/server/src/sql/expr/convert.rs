@@ -271,21 +271,75 @@ pub fn to_string(v: &Value) -> String {
     String::from_utf8_lossy(&to_text(v)).into_owned()
 }
 
-/// A DOUBLE printed like MySQL: shortest round-trip digits, exponent form outside
-/// `1e-5 ..= 1e15`.
+/// A DOUBLE printed like MariaDB: shortest round-trip digits, exponent form outside
+/// `1e-15 ..< 1e15` (`-0.000000006984919312868695`, `1.5e-16`, `1e15`); zero is `0`, also
+/// negative zero (`-c` of a zero FLOAT column is `0`).
 pub fn format_double(f: f64) -> String {
     if f == 0.0 {
-        return if f.is_sign_negative() { "-0" } else { "0" }.to_string();
+        return "0".to_string();
     }
     if !f.is_finite() {
         return if f.is_nan() { "NaN" } else { "inf" }.to_string();
     }
     let exp = f.abs().log10().floor() as i32;
-    if !(-5..15).contains(&exp) {
+    if !(-15..15).contains(&exp) {
         let s = format!("{f:e}");
         return s;
     }
     format!("{f}")
+}
+
+/// Bytes converted to utf8mb4 as MariaDB converts a binary string (`CAST(b AS CHAR)`): valid
+/// UTF-8 stays, every byte of no character becomes '?' (`X'0041FF'` is '\0A?').
+pub fn utf8_or_question_marks(b: Vec<u8>) -> Vec<u8> {
+    if std::str::from_utf8(&b).is_ok() {
+        return b;
+    }
+    let mut out = Vec::with_capacity(b.len());
+    let mut rest = &b[..];
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.extend_from_slice(s.as_bytes());
+                break;
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                out.extend_from_slice(&rest[..good]);
+                out.push(b'?');
+                rest = &rest[good + 1..];
+            }
+        }
+    }
+    out
+}
+
+/// A DOUBLE of a type with `d` fixed decimals printed like MariaDB: exactly `d` fractional
+/// digits (`2.500`); an integer part past 1e15 keeps a double's digits and then zeros.
+pub fn format_double_fixed(f: f64, d: u8) -> String {
+    if !f.is_finite() {
+        return format_double(f);
+    }
+    let d = usize::from(d);
+    // Display never uses an exponent: the shortest round-trip digits, padded with zeros.
+    let shortest = format!("{}", if f == 0.0 { 0.0 } else { f });
+    let frac = shortest.find('.').map_or(0, |dot| shortest.len() - dot - 1);
+    if frac > d {
+        let r = format!("{f:.d$}");
+        // Rounding to `d` places may leave a negative zero ('-0.00'): MariaDB shows '0.00'.
+        if r.starts_with('-') && r[1..].bytes().all(|b| b == b'0' || b == b'.') {
+            return r[1..].to_string();
+        }
+        return r;
+    }
+    let mut s = shortest;
+    if d > 0 {
+        if frac == 0 {
+            s.push('.');
+        }
+        s.extend(std::iter::repeat_n('0', d - frac));
+    }
+    s
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1280,6 +1334,15 @@ mod tests {
         assert_eq!(format_double(1.5), "1.5");
         assert_eq!(format_double(100.0), "100");
         assert_eq!(format_double(1e20), "1e20");
+        assert_eq!(format_double(-0.0), "0");
+        assert_eq!(format_double_fixed(2.5, 3), "2.500");
+        assert_eq!(format_double_fixed(1.0, 0), "1");
+        assert_eq!(format_double_fixed(1e-20, 2), "0.00");
+        assert_eq!(format_double_fixed(-1e-20, 2), "0.00");
+        assert_eq!(format_double_fixed(1.005, 1), "1.0");
+        assert_eq!(format_double(1e-14), "0.00000000000001");
+        assert_eq!(format_double(1.5e-16), "1.5e-16");
+        assert_eq!(format_double(1e15), "1e15");
         assert_eq!(format_double(0.1 + 0.2), "0.30000000000000004");
     }
 

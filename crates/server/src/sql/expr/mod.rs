@@ -89,6 +89,14 @@ pub enum CastTo {
     /// CAST AS CHAR, GROUP_CONCAT, a string-typed IFNULL / COALESCE / IF / CASE) shows exactly
     /// n fractional digits, as MariaDB: `CONCAT(dt3)` is '2020-01-01 10:00:00.000'.
     DateTimeText(u8),
+    /// Not a CAST the user wrote: a DOUBLE whose type has fixed decimals (`ROUND(2.5e0, 3)`)
+    /// where it becomes a string shows exactly that many, as MariaDB: `LTRIM(ROUND(2.5e0, 3))`
+    /// is '2.500' (see [`convert::format_double_fixed`]).
+    DoubleText(u8),
+    /// Not a CAST the user wrote: a DECIMAL expression where it becomes a string shows
+    /// exactly its type's scale, as MariaDB: `CONCAT(IF(NULL, 3.14159, 100.00))` is
+    /// '100.00000', `CAST(-1 / -1 AS CHAR)` '1.0000'.
+    DecimalText(u8),
 }
 
 /// A bound expression.
@@ -900,6 +908,10 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 Value::UInt(i.clamp(0, u64::MAX as i128) as u64)
             } else if *to == CastTo::Unsigned {
                 Value::UInt(i.clamp(i64::MIN as i128, u64::MAX as i128) as u64)
+            } else if matches!(v, Value::Decimal(_) | Value::Double(_)) {
+                // A DECIMAL or DOUBLE past BIGINT saturates (warning 1916 in MariaDB), where an
+                // unsigned integer wraps: CAST(1e30 AS SIGNED) is 9223372036854775807.
+                Value::Int(i.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
             } else if i > i64::MAX as i128 {
                 Value::Int(i.min(u64::MAX as i128) as u64 as i64)
             } else {
@@ -908,6 +920,9 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
         }
         CastTo::Char(n) | CastTo::Binary(n) => {
             let mut b = convert::to_text(&v).into_owned();
+            if matches!(to, CastTo::Char(_)) {
+                b = convert::utf8_or_question_marks(b);
+            }
             if let Some(n) = *n {
                 let binary = matches!(to, CastTo::Binary(_));
                 let cut = if binary {
@@ -932,6 +947,22 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 Ok(r) => Value::Decimal(r),
                 Err(_) => Value::Decimal(d),
             },
+            v => v,
+        },
+        CastTo::DecimalText(scale) => {
+            let d = match &v {
+                Value::Decimal(d) => d.clone(),
+                Value::Int(n) => Decimal::from(*n),
+                Value::UInt(n) => Decimal::from(*n),
+                _ => return Ok(v),
+            };
+            match d.rescale(*scale) {
+                Ok(r) => Value::Decimal(r),
+                Err(_) => v,
+            }
+        }
+        CastTo::DoubleText(d) => match v {
+            Value::Double(f) => Value::Bytes(convert::format_double_fixed(f, *d).into_bytes()),
             v => v,
         },
         CastTo::DateTimeText(fsp) => match v {

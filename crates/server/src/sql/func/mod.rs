@@ -13,6 +13,7 @@ use crate::sql::expr::{coerce, Expr, RowCtx};
 use crate::types::{Collation, Date, DateTime, Value};
 use cohort_decimal::{Rounding, MAX_SCALE};
 use cohort_protocol::ErrorCode;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,8 +60,15 @@ pub enum Func {
     Strcmp(Collation),
     Hex,
     Abs,
-    Round,
-    Truncate,
+    /// ROUND(x[, d]); `keep_scale` when `d` is not a constant: a DECIMAL keeps its scale
+    /// (MariaDB types the result before it knows `d`: `ROUND(100.00, c)` is `100.00`).
+    Round {
+        keep_scale: bool,
+    },
+    /// TRUNCATE(x, d); `keep_scale` as for ROUND.
+    Truncate {
+        keep_scale: bool,
+    },
     Floor,
     Ceil,
     Mod,
@@ -353,14 +361,18 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "ROUND" | "TRUNCATE" => {
             need(n == 1 || n == 2)?;
+            let keep_scale = matches!(args.get(1), Some((e, _)) if !matches!(e, Expr::Lit(_)));
             let f = if upper == "ROUND" {
-                Func::Round
+                Func::Round { keep_scale }
             } else {
-                Func::Truncate
+                Func::Truncate { keep_scale }
             };
+            let is_round = upper == "ROUND";
             let d = match args.get(1) {
                 Some((Expr::Lit(v), _)) => convert::to_i64(v).clamp(0, MAX_SCALE as i64) as u8,
-                _ => 0,
+                // A scale known only per row: the argument's own (see `Func::Round`).
+                Some(_) => args[0].1.decimals.min(MAX_SCALE),
+                None => 0,
             };
             let t = match args[0].1.class {
                 Class::Int => args[0].1.clone(),
@@ -368,20 +380,35 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                     // MariaDB: the integer digits, one more when ROUND drops digits (a carry),
                     // and the new scale; at most 65.
                     let a = &args[0].1;
-                    let carry = u32::from(f == Func::Round && d < a.decimals);
+                    let carry = u32::from(is_round && d < a.decimals);
                     let places = match args.get(1) {
                         Some((Expr::Lit(v), _)) => convert::to_i64(v),
-                        _ => 0,
+                        // Any scale may round up a digit.
+                        Some(_) => -1,
+                        None => 0,
                     };
                     let carry = if places < 0 {
-                        u32::from(f == Func::Round)
+                        u32::from(is_round)
                     } else {
                         carry
                     };
                     let p = crate::sql::bind::int_digits(a) + carry + d as u32;
                     SqlType::decimal(p.min(65), d)
                 }
-                _ => SqlType::double(),
+                _ => {
+                    // A constant scale below 31 fixes a DOUBLE's decimals: ROUND(2.5e0, 3) is
+                    // shown 2.500 (CastTo::DoubleText).
+                    let mut t = SqlType::double();
+                    if let Some((Expr::Lit(v), _)) = args.get(1) {
+                        let places = convert::to_i64(v);
+                        if (0..i64::from(crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS))
+                            .contains(&places)
+                        {
+                            t.decimals = places as u8;
+                        }
+                    }
+                    t
+                }
             };
             (f, t.with_nullable(any_nullable))
         }
@@ -1066,7 +1093,8 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             Num::D(d) => Value::Decimal(d.abs()),
             Num::F(x) => Value::Double(x.abs()),
         },
-        Func::Round | Func::Truncate => round(v, f == Func::Round)?,
+        Func::Round { keep_scale } => round(v, true, keep_scale)?,
+        Func::Truncate { keep_scale } => round(v, false, keep_scale)?,
         Func::Floor | Func::Ceil => floor_ceil(&v[0], f == Func::Floor),
         Func::Mod => {
             return crate::sql::expr::arith(crate::sql::expr::ArithOp::Mod, &v[0], &v[1], env)
@@ -1347,23 +1375,24 @@ fn insert(v: &[Value], env: &Env<'_>) -> Result<Value> {
 }
 
 fn trim(v: &[Value], side: TrimSide) -> Value {
-    let st = text(&v[0]);
-    let rem = v.get(1).map_or_else(|| " ".to_string(), text);
-    if rem.is_empty() {
-        return s(st);
-    }
-    let mut t: &str = &st;
-    if side != TrimSide::Trailing {
-        while let Some(rest) = t.strip_prefix(rem.as_str()) {
-            t = rest;
+    // On bytes: a binary string keeps bytes that are no UTF-8 (`RTRIM(X'8061')`), and on
+    // UTF-8 text a byte-wise prefix or suffix of whole characters is a character-wise one.
+    let st = convert::to_text(&v[0]);
+    let rem: Cow<'_, [u8]> = v.get(1).map_or(Cow::Borrowed(b" "), convert::to_text);
+    let mut t: &[u8] = &st;
+    if !rem.is_empty() {
+        if side != TrimSide::Trailing {
+            while let Some(rest) = t.strip_prefix(&rem[..]) {
+                t = rest;
+            }
+        }
+        if side != TrimSide::Leading {
+            while let Some(rest) = t.strip_suffix(&rem[..]) {
+                t = rest;
+            }
         }
     }
-    if side != TrimSide::Leading {
-        while let Some(rest) = t.strip_suffix(rem.as_str()) {
-            t = rest;
-        }
-    }
-    s(t.to_string())
+    Value::Bytes(t.to_vec())
 }
 
 /// The longest string a function builds: `max_allowed_packet` (the session's value, as in
@@ -1442,8 +1471,9 @@ fn locate(needle: &str, hay: &str, pos: Option<i128>) -> i64 {
 }
 
 /// ROUND / TRUNCATE(x, d): half away from zero or toward zero, to `d` places (negative `d`:
-/// tens, hundreds, …); a decimal's scale becomes `max(d, 0)`, at most 38.
-fn round(v: &[Value], round: bool) -> Result<Value> {
+/// tens, hundreds, …); a decimal's scale becomes `max(d, 0)`, at most 38, or stays its own
+/// when `keep_scale` (a scale that is not a constant).
+fn round(v: &[Value], round: bool, keep_scale: bool) -> Result<Value> {
     let d = v.get(1).map_or(0, int_arg);
     let mode = if round {
         Rounding::HalfUp
@@ -1472,6 +1502,7 @@ fn round(v: &[Value], round: bool) -> Result<Value> {
         Num::D(x) => {
             let places = d.clamp(-200, MAX_SCALE as i128) as i32;
             match x.round_to(places, mode) {
+                Ok(r) if keep_scale => Value::Decimal(r.rescale(x.scale()).unwrap_or(r)),
                 Ok(r) => Value::Decimal(r),
                 Err(_) => {
                     return Err(crate::sql::expr::out_of_range(
