@@ -428,9 +428,8 @@ pub fn run_connection(ctx: &Arc<ServerContext>, admitted: Admitted) {
     let _ = stream.set_read_timeout(Some(CONNECT_TIMEOUT));
     let _waits = crate::wait::bind_thread_stats(Some(ctx.waits.clone()));
     let (mut session, greeting) = Session::start(ctx.clone(), conn_id, host, over_limit);
-    if let Ok(handle) = stream.try_clone() {
-        session.set_kill_socket(handle);
-    }
+    // `session` is declared after `stream`, so it is dropped (and clears this) first.
+    session.set_kill_socket(std::os::fd::AsRawFd::as_raw_fd(&stream));
     if stream.write_all(&greeting).is_err() {
         session.on_disconnect();
         return;

@@ -86,7 +86,6 @@ pub struct PoolConn {
     /// Pool-clock millisecond of the connection's last request (steering: only a busy
     /// connection's incoming CPU says where its client runs now). Only the holder touches it.
     last_request_ms: AtomicU64,
-    stream: TcpStream,
     io: Mutex<ConnIo>,
     /// The commit rendezvous (see the module doc of `sched`).
     rendezvous: Mutex<Rendezvous>,
@@ -99,6 +98,9 @@ pub struct PoolConn {
     /// An event said the peer hung up: a short read no longer proves the socket drained (the
     /// end-of-file may still be unread), so the holder reads until EOF or would-block.
     hung_up: AtomicBool,
+    /// Declared last, so dropped last: the session (in `io`) clears the descriptor it gave the
+    /// process list for KILL before the socket closes.
+    stream: TcpStream,
 }
 
 /// Why a connection changes group.
@@ -214,9 +216,7 @@ impl PoolConn {
         let _ = stream.set_nodelay(true);
         let ctx = group.shared.ctx.clone();
         let (mut session, greeting) = Session::start(ctx, conn_id, host, over_limit);
-        if let Ok(handle) = stream.try_clone() {
-            session.set_kill_socket(handle);
-        }
+        session.set_kill_socket(std::os::fd::AsRawFd::as_raw_fd(&stream));
         let conn = Arc::new_cyclic(|me: &Weak<PoolConn>| {
             let me = me.clone();
             session.defer_commits(Arc::new(move |outcome| {

@@ -12,8 +12,10 @@ use cohort_protocol::ErrorCode;
 impl Session {
     /// Give the process list a handle on this connection's socket: `KILL CONNECTION` shuts
     /// it down so that the scheduler sees end-of-file and closes the connection at once.
-    pub fn set_kill_socket(&self, socket: std::net::TcpStream) {
-        self.registration.process.set_socket(socket);
+    /// The caller must keep the socket open until [`Session::on_disconnect`] or the session's
+    /// drop, which clear it.
+    pub fn set_kill_socket(&self, fd: std::os::fd::RawFd) {
+        self.registration.process.set_socket(fd);
     }
 
     /// COM_PROCESS_KILL: `KILL CONNECTION id`.

@@ -396,6 +396,7 @@ impl Session {
 
     /// The connection is gone: roll back whatever was open.
     pub fn on_disconnect(&mut self) {
+        self.registration.process.clear_socket();
         self.ctx.replication.unregister(self.conn_id);
         if !self.connect_done {
             // Dropped or timed out during the handshake.

@@ -53,8 +53,11 @@ pub struct Shown {
 struct Hooks {
     /// Its transaction slot: woken so that a lock wait notices the kill.
     slot: Option<Weak<TxnSlot>>,
-    /// A handle on its socket, shut down by a connection kill.
-    socket: Option<std::net::TcpStream>,
+    /// Its socket's descriptor, shut down by a connection kill. Not a duplicate (which would
+    /// double the descriptors a connection holds): the connection's owner clears it
+    /// ([`Process::clear_socket`]) before the socket is closed, under this mutex, so a kill
+    /// never reaches a descriptor that was closed and reused.
+    socket: Option<std::os::fd::RawFd>,
 }
 
 /// A connection's entry; dropping it takes the connection out of the list.
@@ -65,6 +68,9 @@ pub struct Registration {
 
 impl Drop for Registration {
     fn drop(&mut self) {
+        // The session goes before its socket (schedulers drop it first): no kill after this
+        // may shut the descriptor down.
+        self.process.clear_socket();
         if let Some(list) = self.list.upgrade() {
             list.entries.lock().remove(&self.process.id);
         }
@@ -161,9 +167,14 @@ impl Process {
         self.hooks.lock().slot = Some(Arc::downgrade(slot));
     }
 
-    /// The socket a connection kill shuts down.
-    pub fn set_socket(&self, socket: std::net::TcpStream) {
-        self.hooks.lock().socket = Some(socket);
+    /// The socket a connection kill shuts down (see `Hooks::socket`).
+    pub fn set_socket(&self, fd: std::os::fd::RawFd) {
+        self.hooks.lock().socket = Some(fd);
+    }
+
+    /// The socket is about to be closed: a kill must no longer touch its descriptor.
+    pub fn clear_socket(&self) {
+        self.hooks.lock().socket = None;
     }
 
     fn deliver(&self, kill: Kill) {
@@ -173,8 +184,10 @@ impl Process {
             slot.wake_for_kill();
         }
         if kill == Kill::Connection {
-            if let Some(socket) = &hooks.socket {
-                let _ = socket.shutdown(std::net::Shutdown::Both);
+            if let Some(fd) = hooks.socket {
+                // SAFETY: shutdown(2) on a descriptor; it is still the connection's open
+                // socket, since its owner clears `socket` under this mutex before closing it.
+                unsafe { libc::shutdown(fd, libc::SHUT_RDWR) };
             }
         }
     }
