@@ -53,11 +53,25 @@ fn purge_freed_memory_after_100_ms() {
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) }
     let collector = std::thread::Builder::new()
         .name("mi-purge".into())
-        .spawn(|| loop {
-            std::thread::sleep(std::time::Duration::from_millis(PURGE_DELAY_MS as u64));
-            // SAFETY: mi_collect may be called from any thread at any time; without `force`
-            // it purges only what has waited `PURGE_DELAY_MS` (and this thread's own heap).
-            unsafe { libmimalloc_sys::mi_collect(false) }
+        .spawn(|| {
+            // This thread starts before `serve` blocks SIGTERM / SIGINT for the threads that
+            // follow (crate::shutdown): block every signal here, or the kernel could deliver
+            // a SIGTERM to this thread, whose default action kills the process instead of the
+            // clean shutdown.
+            // SAFETY: sigset_t is plain data, filled by sigfillset before use; pthread_sigmask
+            // changes only this thread's mask.
+            unsafe {
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigfillset(&mut set);
+                libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            }
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(PURGE_DELAY_MS as u64));
+                // SAFETY: mi_collect may be called from any thread at any time; without
+                // `force` it purges only what has waited `PURGE_DELAY_MS` (and this thread's
+                // own heap).
+                unsafe { libmimalloc_sys::mi_collect(false) }
+            }
         });
     if let Err(e) = collector {
         eprintln!("cannot start the mi-purge thread: {e}");
