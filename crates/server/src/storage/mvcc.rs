@@ -24,12 +24,30 @@
 //! snapshot); the purge thread prunes rows that are not written again, in commit order, once
 //! no view older than their last commit remains ([`Mvcc::purge_round`]).
 //!
+//! # Commits with no open view
+//!
+//! Most OLTP writes run while no read view is open (autocommit UPDATEs are current reads).
+//! Then nobody can see the version a commit supersedes, and queueing the row for the purge
+//! thread only costs a second pass over it. So a commit of at most [`NO_VIEW_COMMIT_MAX`] rows,
+//! under `Mvcc::commit`, raises `installing` to its seq `s` and then sums `open_views`; if
+//! the sum is 0 it prunes its rows with [`Horizon::none_before`]`(s)` (dropping every old
+//! version) and queues nothing. A view taker first counts itself in `open_views`, then waits
+//! while `installing > published`. All of it is SeqCst, so in the one total order either the
+//! committer's sum comes after the taker's count (it sees the view and prunes as usual), or
+//! the taker's read of `installing` comes after the committer raised it: the taker waits
+//! until `s` is published and takes a view `>= s`, which needs nothing the commit dropped.
+//! A slot opens and closes on the same stripe, so a stripe never reads 0 while one of its
+//! views that counted itself before the read is open. The wait is bounded by the install of
+//! at most `NO_VIEW_COMMIT_MAX` rows; larger commits do not raise `installing`.
+//!
 //! # Locks, and what protects what
 //!
 //! | field | protected by |
 //! |---|---|
 //! | `Mvcc::published` | atomic; written only under `Mvcc::commit` |
 //! | `Mvcc::commit` (the last seq handed out) | itself; held across one commit's installs |
+//! | `Mvcc::installing` | atomic; raised only under `Mvcc::commit` |
+//! | `Mvcc::open_views` | atomic stripes; a slot counts itself while its `view` is set |
 //! | `Mvcc::registry` | itself: slots are added at `Engine::register`, dead ones dropped by scans |
 //! | `Mvcc::horizon` | RwLock: written by the purge thread, read by committers |
 //! | `Mvcc::history` | itself (committers push, the purge thread pops) |
@@ -161,6 +179,12 @@ impl std::fmt::Debug for TxnSlot {
     }
 }
 
+impl Drop for TxnSlot {
+    fn drop(&mut self) {
+        self.drop_view();
+    }
+}
+
 impl TxnSlot {
     pub fn thread_id(&self) -> u32 {
         self.thread_id
@@ -175,10 +199,22 @@ impl TxnSlot {
     /// which still returned `p`: the pass's horizon is `<= p`, and it keeps every version
     /// visible at or after `p`.
     pub(crate) fn take_view(&self) -> ReadView {
-        let mut p = self.mvcc.published.load(Ordering::SeqCst);
+        let m = &*self.mvcc;
+        if self.view.load(Ordering::Relaxed) == NO_VIEW {
+            m.open_views.open(self.thread_id);
+        }
+        let mut p = m.published.load(Ordering::SeqCst);
+        let mut spins = 0u32;
         loop {
+            // A small commit that counted no open view may be dropping the versions a view
+            // at `p` would need (see "Commits with no open view"): wait for it to publish.
+            if m.installing.load(Ordering::SeqCst) > p {
+                backoff(&mut spins);
+                p = m.published.load(Ordering::SeqCst);
+                continue;
+            }
             self.view.store(p, Ordering::SeqCst);
-            let again = self.mvcc.published.load(Ordering::SeqCst);
+            let again = m.published.load(Ordering::SeqCst);
             if again == p {
                 return ReadView { upto: CommitSeq(p) };
             }
@@ -190,6 +226,7 @@ impl TxnSlot {
     pub(crate) fn drop_view(&self) {
         if self.view.load(Ordering::Relaxed) != NO_VIEW {
             self.view.store(NO_VIEW, Ordering::Release);
+            self.mvcc.open_views.close(self.thread_id);
         }
     }
 
@@ -301,6 +338,15 @@ pub(crate) struct Horizon {
 }
 
 impl Horizon {
+    /// No view older than `seq` exists or can be taken: every version superseded at or
+    /// before `seq` can go.
+    pub fn none_before(seq: CommitSeq) -> Horizon {
+        Horizon {
+            published: seq,
+            below: Vec::new(),
+        }
+    }
+
     /// The oldest view that may exist.
     pub fn oldest(&self) -> CommitSeq {
         self.below.first().map_or(self.published, |&v| CommitSeq(v))
@@ -341,6 +387,11 @@ pub struct Mvcc {
     pub(crate) published: AtomicU64,
     /// The last seq handed out; held while one commit installs its versions.
     pub(crate) commit: Mutex<u64>,
+    /// The seq of the last small commit that looked for open views (see "Commits with no
+    /// open view"); written under `commit`, only ever raised.
+    pub(crate) installing: AtomicU64,
+    /// How many slots hold a read view.
+    pub(crate) open_views: OpenViews,
     registry: Mutex<Vec<Weak<TxnSlot>>>,
     pub(crate) horizon: RwLock<Horizon>,
     history: Mutex<VecDeque<HistoryItem>>,
@@ -355,6 +406,54 @@ pub struct Mvcc {
     pub stats: PurgeStats,
 }
 
+/// Commits of at most this many rows may prune with no open view (see the module doc); a
+/// view taken meanwhile waits for such a commit to publish, so it must stay short.
+pub(crate) const NO_VIEW_COMMIT_MAX: usize = 64;
+
+/// Stripes of [`OpenViews`]: views are opened and closed by every consistent read, so the
+/// count is spread over cache lines; a committer sums them.
+const VIEW_STRIPES: usize = 8;
+
+#[repr(align(128))]
+#[derive(Default)]
+struct Stripe(AtomicU64);
+
+/// The number of slots holding a read view, striped by thread id. A slot opens and closes
+/// on the same stripe, so no stripe ever counts below the views it holds.
+#[derive(Default)]
+pub(crate) struct OpenViews {
+    stripes: [Stripe; VIEW_STRIPES],
+}
+
+impl OpenViews {
+    fn open(&self, thread: u32) {
+        self.stripes[thread as usize % VIEW_STRIPES]
+            .0
+            .fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn close(&self, thread: u32) {
+        self.stripes[thread as usize % VIEW_STRIPES]
+            .0
+            .fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// True if no slot held a view at some moment during the call (all loads SeqCst).
+    pub(crate) fn none(&self) -> bool {
+        self.stripes.iter().all(|s| s.0.load(Ordering::SeqCst) == 0)
+    }
+}
+
+/// Wait a little (a commit of at most [`NO_VIEW_COMMIT_MAX`] rows is installing).
+fn backoff(spins: &mut u32) {
+    *spins += 1;
+    if *spins < 64 {
+        std::hint::spin_loop();
+    } else {
+        std::thread::yield_now();
+    }
+}
+
 /// How long the purge thread sleeps between rounds when there is nothing to do.
 const PURGE_IDLE: Duration = Duration::from_millis(10);
 /// Rows one purge round visits at most before it looks at the horizon again.
@@ -365,6 +464,8 @@ impl Mvcc {
         Arc::new(Mvcc {
             published: AtomicU64::new(0),
             commit: Mutex::new(0),
+            installing: AtomicU64::new(0),
+            open_views: OpenViews::default(),
             registry: Mutex::new(Vec::new()),
             horizon: RwLock::new(Horizon::default()),
             history: Mutex::new(VecDeque::new()),

@@ -6,6 +6,7 @@ use crate::error::{Action, Error, Result};
 use crate::types::{Collation, DataType};
 use cohort_protocol::ErrorCode;
 use rand::{Rng, SeedableRng};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 fn col(name: &str, ty: DataType) -> ColumnDef {
@@ -418,7 +419,42 @@ fn stress_transfers_keep_the_total() {
             })
         })
         .collect();
+    // Snapshot readers open and close views all the time, so that writers' commits race
+    // with views being taken (mvcc.rs, "Commits with no open view"): every snapshot holds
+    // the whole total, and twice the same one within a transaction.
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let readers: Vec<_> = (0..2)
+        .map(|_| {
+            let (e, t, stop) = (e.clone(), t.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let sum = |txn: &mut Txn| {
+                    let mut total = 0;
+                    t.scan_primary(txn, &KeyRange::all(), LockMode::None, &mut |_, r| {
+                        let Value::Int(k) = r[1] else { panic!() };
+                        total += k;
+                        Ok(ScanControl::Continue)
+                    })
+                    .unwrap();
+                    total
+                };
+                let mut reads = 0;
+                while !stop.load(Ordering::Relaxed) {
+                    let mut txn = e.begin();
+                    assert_eq!(sum(&mut txn), 100 * ACCOUNTS);
+                    std::thread::yield_now();
+                    assert_eq!(sum(&mut txn), 100 * ACCOUNTS);
+                    e.rollback(txn);
+                    reads += 1;
+                }
+                reads
+            })
+        })
+        .collect();
     let deadlocks: u64 = threads.into_iter().map(|h| h.join().unwrap()).sum();
+    stop.store(true, Ordering::Relaxed);
+    for r in readers {
+        assert!(r.join().unwrap() > 0);
+    }
     let mut txn = e.begin();
     let mut total = 0;
     t.scan_primary(&mut txn, &KeyRange::all(), LockMode::None, &mut |_, r| {
@@ -627,4 +663,50 @@ fn stress_no_dirty_reads() {
         w.join().unwrap();
     }
     assert_eq!(t.state_for_tests(), (50, 50));
+}
+
+/// Update row 1 of `t` to `row(1, k, c)` in its own transaction and commit it.
+fn update_one(e: &Engine, t: &Table, k: i64, c: &str) {
+    let mut a = e.begin();
+    let (h, _) = t
+        .get(&mut a, &[Value::Int(1)], LockMode::Exclusive)
+        .unwrap()
+        .unwrap();
+    t.update(&mut a, &h, row(1, k, c)).unwrap();
+    e.commit(a);
+}
+
+#[test]
+fn a_commit_with_no_open_view_leaves_nothing_for_purge() {
+    let (e, t) = setup();
+    e.manual_purge();
+    let mut a = e.begin();
+    t.insert(&mut a, row(1, 1, "v1")).unwrap();
+    e.commit(a);
+    let purged = e.purge_stats().versions_purged.load(Ordering::Relaxed);
+    // No read view is open: the version the update supersedes is dropped at its commit.
+    update_one(&e, &t, 2, "v2");
+    assert_eq!(e.purge_backlog(), 0);
+    assert_eq!(
+        e.purge_stats().versions_purged.load(Ordering::Relaxed),
+        purged + 1
+    );
+    // A view is open: the superseded version is kept for it and queued for purge.
+    let mut r = e.begin();
+    let seen = |r: &mut Txn| {
+        let (_, row) = t.get(r, &[Value::Int(1)], LockMode::None).unwrap().unwrap();
+        row[2].clone()
+    };
+    assert_eq!(seen(&mut r), Value::str("v2"));
+    update_one(&e, &t, 3, "v3");
+    assert_eq!(e.purge_backlog(), 1);
+    assert_eq!(seen(&mut r), Value::str("v2"));
+    // The view closes: the next update drops at once again.
+    e.rollback(r);
+    update_one(&e, &t, 4, "v4");
+    assert_eq!(e.purge_backlog(), 1);
+    e.purge_now(100);
+    assert_eq!(e.purge_backlog(), 0);
+    let mut r = e.begin();
+    assert_eq!(seen(&mut r), Value::str("v4"));
 }

@@ -20,7 +20,10 @@
 //! [`super::mvcc`].
 
 use super::lock::{GapLocks, Slot, Waiter};
-use super::mvcc::{CommitSeq, HistoryItem, Mvcc, ReadView, TrxState, TxnFacts, TxnSlot};
+use super::mvcc::{
+    CommitSeq, HistoryItem, Horizon, Mvcc, ReadView, TrxState, TxnFacts, TxnSlot,
+    NO_VIEW_COMMIT_MAX,
+};
 use super::table::Table;
 use super::{IsolationLevel, LockMode, ReadAt, ReadLock, Row, RowChange, TxnId};
 use crate::error::{Error, Result};
@@ -552,11 +555,24 @@ impl Txn {
             let mut last = mvcc.commit.lock();
             let s = CommitSeq(*last + 1);
             *last = s.0;
+            // No open view (see mvcc.rs, "Commits with no open view"): drop what `s`
+            // supersedes now instead of queueing it for purge.
+            let no_view = self.changes.len() <= NO_VIEW_COMMIT_MAX && {
+                mvcc.installing.store(s.0, Ordering::SeqCst);
+                mvcc.open_views.none()
+            };
             {
-                let horizon = mvcc.horizon.read();
+                let (fresh, shared);
+                let horizon: &Horizon = if no_view {
+                    fresh = Horizon::none_before(s);
+                    &fresh
+                } else {
+                    shared = mvcc.horizon.read();
+                    &shared
+                };
                 for rec in &mut self.changes {
                     let table = &self.tables[rec.table as usize];
-                    rec.queue = table.commit_slot(&rec.slot, self.id, s, &horizon, &mvcc.stats);
+                    rec.queue = table.commit_slot(&rec.slot, self.id, s, horizon, &mvcc.stats);
                 }
             }
             // Every version of commit `s` is installed: views may see it now.
