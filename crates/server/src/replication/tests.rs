@@ -172,8 +172,13 @@ fn replica() -> ReplicaVars {
 }
 
 /// Start a dump on its own thread; returns the client end.
+/// A dump on a connection id of its own: the registry forgets a dump by its connection id, so
+/// two dumps sharing one (the next starting while the last is still ending) would let
+/// `wait_for_no_dump` return while the later one still reads.
 fn dump(ctx: &Arc<ServerContext>, file: &str, pos: u32, flags: u16, vars: ReplicaVars) -> Client {
-    dump_as(ctx, 7, 100, file, pos, flags, vars)
+    static NEXT_CONN: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1000);
+    let conn_id = NEXT_CONN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    dump_as(ctx, conn_id, 100, file, pos, flags, vars)
 }
 
 fn dump_as(
