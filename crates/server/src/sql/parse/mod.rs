@@ -13,6 +13,7 @@
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod dialect;
 mod exec_comments;
+pub(in crate::sql) mod interval;
 pub(in crate::sql) mod surface;
 
 use crate::accounts::TransportRequirement;
