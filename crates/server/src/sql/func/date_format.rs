@@ -69,7 +69,7 @@ pub fn date_format(v: &Value, fmt: &Value, env: &Env<'_>) -> Value {
     let real = d.month != 0 && d.day != 0;
     let mut out = String::new();
     let mut i = 0;
-    let h12 = |h: u8| if h % 12 == 0 { 12 } else { h % 12 };
+    let h12 = |h: u8| if h.is_multiple_of(12) { 12 } else { h % 12 };
     while i < fmt.len() {
         if fmt[i] != b'%' || i + 1 >= fmt.len() {
             // Copy one UTF-8 character.
