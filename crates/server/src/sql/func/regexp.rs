@@ -69,6 +69,11 @@ fn compile(pat: &[u8], coll: Collation) -> Result<Regex> {
         return Ok(r);
     }
     let text = String::from_utf8_lossy(pat);
+    let text = if coll == Collation::Binary {
+        text.into_owned()
+    } else {
+        unicode_classes(&text)
+    };
     let r = RegexBuilder::new(&text)
         .case_insensitive(coll == Collation::Utf8mb4GeneralCi)
         .unicode(coll != Collation::Binary)
@@ -93,6 +98,36 @@ fn compile(pat: &[u8], coll: Collation) -> Result<Regex> {
         c.push((pat.to_vec(), coll, r.clone()));
     });
     Ok(r)
+}
+
+/// PCRE's POSIX classes and word-boundary brackets in the forms the crate reads: MariaDB runs
+/// PCRE2 with Unicode properties, so `[[:alpha:]]` matches `é`, where the crate's POSIX
+/// classes are ASCII; `[[:<:]]` / `[[:>:]]` are the start and end of a word.
+fn unicode_classes(p: &str) -> String {
+    const CLASSES: [(&str, &str); 8] = [
+        ("[:alpha:]", "\\p{Alphabetic}"),
+        ("[:alnum:]", "\\p{Alphabetic}\\p{Nd}"),
+        ("[:upper:]", "\\p{Uppercase}"),
+        ("[:lower:]", "\\p{Lowercase}"),
+        ("[:digit:]", "\\p{Nd}"),
+        ("[:space:]", "\\s"),
+        ("[:punct:]", "\\p{P}"),
+        ("[:word:]", "\\w"),
+    ];
+    if !p.contains("[:") {
+        return p.to_string();
+    }
+    // A case class alone keeps its case under a _ci collation (PCRE does not fold Unicode
+    // properties).
+    let mut out = p
+        .replace("[[:<:]]", "\\b{start}")
+        .replace("[[:>:]]", "\\b{end}")
+        .replace("[[:upper:]]", "(?-i:\\p{Lu})")
+        .replace("[[:lower:]]", "(?-i:\\p{Ll})");
+    for (posix, unicode) in CLASSES {
+        out = out.replace(posix, unicode);
+    }
+    out
 }
 
 /// `\1` … `\9` as the crate's `${1}`; a literal `$` escaped.
@@ -174,6 +209,15 @@ mod tests {
         assert!(compile(b"(a)\\1", Collation::Utf8mb4GeneralCi).is_err());
         // A pattern that would compile to a huge program is refused, not built.
         assert!(compile(b"(\\w{100}){100}", Collation::Utf8mb4GeneralCi).is_err());
+    }
+
+    #[test]
+    fn posix_classes_are_unicode() {
+        let re = compile(b"^[[:alpha:]]+$", Collation::Utf8mb4GeneralCi).unwrap();
+        assert!(re.is_match("ÀbÇdé".as_bytes()));
+        let re = compile(b"[[:<:]]cat[[:>:]]", Collation::Utf8mb4GeneralCi).unwrap();
+        assert!(re.is_match(b"a cat here"));
+        assert!(!re.is_match(b"concatenate"));
     }
 
     #[test]

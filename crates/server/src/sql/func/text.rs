@@ -465,20 +465,27 @@ fn soundex(s: &str) -> String {
             _ => '0',
         }
     }
-    let mut letters = s.chars().filter(char::is_ascii_alphabetic);
+    // The first letter of any alphabet is kept (upper case, one character for one); only
+    // ASCII letters after it have codes.
+    let mut letters = s.chars().filter(|c| c.is_alphabetic());
     let Some(first) = letters.next() else {
         return String::new();
     };
-    let mut out = String::from(first.to_ascii_uppercase());
+    let mut up = first.to_uppercase();
+    let first_up = match (up.next(), up.next()) {
+        (Some(u), None) => u,
+        _ => first,
+    };
+    let mut out = String::from(first_up);
     let mut last = code(first);
-    for c in letters {
+    for c in letters.filter(char::is_ascii_alphabetic) {
         let k = code(c);
         if k != '0' && k != last {
             out.push(k);
             last = k;
         }
     }
-    while out.len() < 4 {
+    while out.chars().count() < 4 {
         out.push('0');
     }
     out
@@ -511,5 +518,7 @@ mod tests {
         assert_eq!(soundex("Robert"), "R163");
         assert_eq!(soundex("Tymczak"), "T520");
         assert_eq!(soundex(""), "");
+        assert_eq!(soundex("ÀbÇdé ñ"), "À130");
+        assert_eq!(soundex("ﬁ straße ǅ"), "ﬁ236");
     }
 }

@@ -52,4 +52,5 @@ SELECT CRC32(''), CRC32('abc'), CRC32('The quick brown fox jumps over the lazy d
 meta SELECT MD5(s) a, SHA1(s) b, SHA2(s, 256) c, CRC32(s) d FROM t WHERE id = 1;
 SELECT id, MD5(s), CRC32(b), SHA1(c) FROM t ORDER BY id;
 SELECT LENGTH(UUID()), UUID() = UUID(), UUID() REGEXP '^[0-9a-f]{8}-[0-9a-f]{4}-1[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$', UUID_SHORT() < UUID_SHORT();
+SELECT REGEXP_SUBSTR('ÀbÇdé ñ', '[[:alpha:]]+') AS a1, 'a cat' REGEXP '[[:<:]]cat[[:>:]]' AS a2, 'concat' REGEXP '[[:<:]]cat' AS a3, REGEXP_SUBSTR('  spaced', '[[:upper:]][[:lower:]]+') AS a4, REGEXP_SUBSTR('xÀbÇ', '[[:upper:]][[:lower:]]+') AS a5, REGEXP_REPLACE('a  b	c', '[[:space:]]+', '_') AS a6, SOUNDEX('ÀbÇdé') AS a7, SOUNDEX('ﬁ straße') AS a8;
 DROP DATABASE fstr;
