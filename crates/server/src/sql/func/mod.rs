@@ -722,12 +722,21 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
     };
     match upper {
         "DATE_FORMAT" => {
-            if args.len() != 2 {
+            if args.len() != 2 && args.len() != 3 {
                 return Err(wrong_args(upper));
+            }
+            // A locale: the English ones name days and months as the default does; others
+            // are refused rather than answered in English.
+            if args.len() == 3 && !constant(2).is_some_and(|l| l.starts_with(b"en_")) {
+                return Err(Error::unsupported(
+                    "DATE_FORMAT with a locale other than an English one",
+                ));
             }
             let len = constant(1).map_or(255, |f| date_format::max_len(&f));
             let ty = calendar::fixed(SqlType::varchar(len));
-            Ok((Expr::Func(Func::DateFormat, exprs()), ty))
+            let mut e = exprs();
+            e.truncate(2);
+            Ok((Expr::Func(Func::DateFormat, e), ty))
         }
         "STR_TO_DATE" => {
             if args.len() != 2 {

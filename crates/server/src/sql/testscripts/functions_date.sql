@@ -72,6 +72,7 @@ SELECT DATE_FORMAT('0000-00-00', '%Y %d %m'), DATE_FORMAT('2020-13-01', '%Y'), D
 SHOW WARNINGS;
 meta SELECT DATE_FORMAT(dt, '%Y-%m-%d') a, DATE_FORMAT(dt, '%W %M %D') b, DATE_FORMAT(d, '%H:%i:%s.%f') c FROM t WHERE id = 1;
 SELECT id, DATE_FORMAT(dt, '%d/%m/%Y %H.%i'), DATE_FORMAT(d, '%j') FROM t ORDER BY id;
+SELECT DATE_FORMAT('2020-01-05', '%W %M %a %b', 'en_GB') AS en, DATE_FORMAT('2020-01-05', '%W', 'en_US') AS us;
 
 # STR_TO_DATE.
 SELECT STR_TO_DATE('01/31/2020', '%m/%d/%Y'), STR_TO_DATE('2020-01-31 10:20:30', '%Y-%m-%d %H:%i:%s'), STR_TO_DATE('31 January 2020', '%d %M %Y'), STR_TO_DATE('Jan 5 20', '%b %e %y'), STR_TO_DATE('2020-02-30', '%Y-%m-%d');
