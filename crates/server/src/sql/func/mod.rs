@@ -1,5 +1,10 @@
 //! Scalar functions: name lookup and typing at bind time ([`bind`]), evaluation at run time
 //! ([`eval`]). Aggregates (COUNT, SUM, …) are handled by the binder and `exec::select`.
+//!
+//! Families live in their own files: `interval.rs` (DATE_ADD and `± INTERVAL`, TIMESTAMPDIFF),
+//! `calendar.rs` (DAYOFWEEK … EXTRACT, CONVERT_TZ), `date_format.rs` (DATE_FORMAT,
+//! STR_TO_DATE), `text.rs` (SUBSTRING_INDEX, FORMAT, QUOTE, base64, CONV…), `regexp.rs`,
+//! `hash.rs`, `binary.rs` (byte-wise string functions), `greatest.rs`.
 
 mod binary;
 pub(in crate::sql) mod calendar;
