@@ -238,6 +238,10 @@ fn format(v: &[Value], env: &Env<'_>) -> Value {
                 let r = if r.is_finite() { r } else { f };
                 match Decimal::from_f64(r) {
                     Some(Ok(d)) => d,
+                    // Past DECIMAL's range: the double's own digits.
+                    _ if r.is_finite() => {
+                        return group(&format!("{r:.*}", usize::from(places)), thousands, point)
+                    }
                     _ => return Value::Null,
                 }
             }
@@ -248,9 +252,14 @@ fn format(v: &[Value], env: &Env<'_>) -> Value {
     let r = d.round_to(i32::from(places), Rounding::HalfUp).unwrap_or(d);
     let r = r.rescale(places).unwrap_or(r);
     let text = r.to_string();
+    group(&text, thousands, point)
+}
+
+/// A plain decimal text (`-1234.50`) with thousands grouped and the locale's point.
+fn group(text: &str, thousands: char, point: char) -> Value {
     let (neg, body) = match text.strip_prefix('-') {
         Some(b) => (true, b),
-        None => (false, text.as_str()),
+        None => (false, text),
     };
     let (whole, frac) = body.split_once('.').unwrap_or((body, ""));
     let mut out = String::new();
@@ -263,12 +272,9 @@ fn format(v: &[Value], env: &Env<'_>) -> Value {
         }
         out.push(c);
     }
-    if places > 0 {
+    if !frac.is_empty() {
         out.push(point);
         out.push_str(frac);
-        for _ in frac.len()..usize::from(places) {
-            out.push('0');
-        }
     }
     Value::str(&out)
 }
