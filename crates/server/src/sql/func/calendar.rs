@@ -426,7 +426,10 @@ fn tz_offset(v: &Value) -> Option<i64> {
         _ => return None,
     };
     let (h, m) = rest.split_once(':')?;
-    if h.is_empty() || m.len() != 2 || !h.bytes().chain(m.bytes()).all(|c| c.is_ascii_digit()) {
+    if h.is_empty()
+        || !(1..=2).contains(&m.len())
+        || !h.bytes().chain(m.bytes()).all(|c| c.is_ascii_digit())
+    {
         return None;
     }
     let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
@@ -476,10 +479,7 @@ pub fn eval(f: CalFn, v: &[Value], ty: (Class, u8), env: &Env<'_>) -> Value {
                 env.warn(
                     "Warning",
                     ErrorCode::TruncatedWrongValue,
-                    format!(
-                        "Truncated incorrect time value: '{}'",
-                        convert::to_string(&v[0])
-                    ),
+                    format!("Incorrect time value: '{}'", convert::to_string(&v[0])),
                 );
                 Value::Null
             }
@@ -504,6 +504,13 @@ pub fn eval(f: CalFn, v: &[Value], ty: (Class, u8), env: &Env<'_>) -> Value {
             }
         }
         CalFn::Extract(unit) => extract(unit, &v[0], env),
+        // A zero month is no error here: QUARTER is 0, MONTHNAME NULL (MariaDB, no warning).
+        CalFn::Quarter | CalFn::MonthName => match convert::to_datetime_lenient(&v[0]) {
+            Some((dt, _)) if f == CalFn::Quarter => Value::Int((i64::from(dt.date.month) + 2) / 3),
+            Some((dt, _)) if dt.date.month == 0 => Value::Null,
+            Some((dt, _)) => Value::str(MONTH_NAMES[usize::from(dt.date.month - 1)]),
+            None => bad_datetime(env, &v[0]),
+        },
         _ => {
             let d = match convert::to_datetime_lenient(&v[0]) {
                 // LAST_DAY of a zero month: NULL without a warning (MariaDB).
@@ -564,9 +571,11 @@ fn extract(unit: Unit, v: &Value, env: &Env<'_>) -> Value {
             | MinuteMicrosecond
             | SecondMicrosecond
     );
+    // A time unit reads a string as a time (a datetime string's time, `'10:00:00.5'` itself).
+    let as_time = time_only && matches!(v, Value::Bytes(_));
     let dt = match convert::to_datetime_lenient(v) {
-        Some((dt, _)) => dt,
-        None if time_only => match time_micros(v) {
+        Some((dt, _)) if !as_time => dt,
+        _ if time_only => match time_micros(v) {
             Some(us) => {
                 let a = us.abs();
                 let secs = a / 1_000_000;
@@ -588,7 +597,7 @@ fn extract(unit: Unit, v: &Value, env: &Env<'_>) -> Value {
             }
             None => return bad_datetime(env, v),
         },
-        None => return bad_datetime(env, v),
+        _ => return bad_datetime(env, v),
     };
     let d = dt.date;
     let (y, mo, da) = (i64::from(d.year), i64::from(d.month), i64::from(d.day));

@@ -229,6 +229,10 @@ fn read(s: &[u8], fmt: &[u8]) -> Option<(Read, usize)> {
     let mut r = Read::default();
     let (mut i, mut f) = (0, 0);
     while f < fmt.len() {
+        // The text ended first: the rest of the format reads nothing (MariaDB).
+        if i >= s.len() {
+            break;
+        }
         let c = fmt[f];
         if c.is_ascii_whitespace() {
             while i < s.len() && s[i].is_ascii_whitespace() {
