@@ -101,6 +101,46 @@ pub fn checksum_tables(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::state::{ServerContext, SessionState};
+    use crate::sql::execute_text;
+
+    fn checksums(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Vec<Value> {
+        let r = execute_text(ctx, sess, sql).unwrap();
+        sess.end_statement(ctx, true).unwrap();
+        match r {
+            QueryResult::Rows { rows, .. } => rows.into_iter().map(|r| r[1].clone()).collect(),
+            QueryResult::Ok { .. } => panic!("no rows"),
+        }
+    }
+
+    /// Equal contents give equal checksums whatever the insertion order; a changed value, or
+    /// NULL for '', changes it; the session's own uncommitted rows are seen.
+    #[test]
+    fn checksum_follows_contents() {
+        let ctx = ServerContext::for_tests();
+        let mut sess = SessionState::new(1, "root", "%", None);
+        for sql in [
+            "CREATE DATABASE c",
+            "USE c",
+            "CREATE TABLE a (id INT PRIMARY KEY, v VARCHAR(10))",
+            "CREATE TABLE b (id INT PRIMARY KEY, v VARCHAR(10))",
+            "INSERT INTO a VALUES (1, 'x'), (2, NULL), (3, '')",
+            "INSERT INTO b VALUES (3, ''), (2, NULL), (1, 'x')",
+        ] {
+            execute_text(&ctx, &mut sess, sql).unwrap();
+            sess.end_statement(&ctx, true).unwrap();
+        }
+        let s = checksums(&ctx, &mut sess, "CHECKSUM TABLE a, b");
+        assert_eq!(s[0], s[1]);
+        assert_ne!(s[0], Value::Int(0));
+        for sql in ["BEGIN", "UPDATE b SET v = NULL WHERE id = 3"] {
+            execute_text(&ctx, &mut sess, sql).unwrap();
+            sess.end_statement(&ctx, true).unwrap();
+        }
+        let t = checksums(&ctx, &mut sess, "CHECKSUM TABLE a, b");
+        assert_eq!(t[0], s[0]);
+        assert_ne!(t[1], s[1]);
+    }
 
     #[test]
     fn rows_with_null_differ_from_empty_strings() {
