@@ -149,6 +149,16 @@ pub enum ErrorCode {
     DataTooLong,
     /// 1411 Incorrect %s value: '%s' for function %s
     WrongValueForType,
+    /// 1441 Datetime function: %s field overflow
+    DatetimeFunctionOverflow,
+    /// 1139 Got error '%s' from regexp
+    RegexpError,
+    /// 1583 Incorrect parameters in the call to native function '%s'
+    WrongParametersToNativeFct,
+    /// 1958 Bad base64 data as position %u
+    BadBase64Data,
+    /// 1649 Unknown locale: '%s'
+    UnknownLocale,
     /// 1425 Too big scale specified for '%s'. Maximum is %u
     TooBigScale,
     /// 1426 Too big precision specified for '%s'. Maximum is %u
@@ -404,6 +414,11 @@ impl ErrorCode {
             TableDefChanged => 1412,
             CantRemoveAllFields => 1090,
             WrongValueForType => 1411,
+            DatetimeFunctionOverflow => 1441,
+            RegexpError => 1139,
+            WrongParametersToNativeFct => 1583,
+            BadBase64Data => 1958,
+            UnknownLocale => 1649,
             TooBigScale => 1425,
             TooBigPrecision => 1426,
             MBiggerThanD => 1427,
@@ -473,7 +488,9 @@ impl ErrorCode {
             | MaxPreparedStmtCountReached
             | KeyDoesNotExist
             | SpDoesNotExist
-            | NonUniqTable => "42000",
+            | NonUniqTable
+            | RegexpError
+            | WrongParametersToNativeFct => "42000",
             NoDb => "3D000",
             UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",
@@ -494,7 +511,8 @@ impl ErrorCode {
             DivisionByZero => "22012",
             TruncatedWrongValueForField => "22007",
             WarnDataTruncated => "01000",
-            TruncatedWrongValue | WrongValue | IllegalValueForType | WrongValueForType => "22007",
+            TruncatedWrongValue | WrongValue | IllegalValueForType => "22007",
+            DatetimeFunctionOverflow => "22008",
             CantChangeTxCharacteristics => "25001",
             CantExecuteInReadOnlyTransaction => "25006",
             QueryInterrupted | ConnectionKilled => "70100",

@@ -83,9 +83,14 @@ struct Runner {
     next_conn: u32,
 }
 
-fn format_value(v: &Value) -> String {
+fn format_value(v: &Value, c: &cohort_protocol::ColumnDefinition) -> String {
+    use cohort_protocol::ColumnType;
     match v {
         Value::Null => "NULL".into(),
+        // As the text protocol sends it: with the column's fractional digits.
+        Value::DateTime(dt) if c.column_type == ColumnType::DATETIME && c.decimals <= 6 => {
+            super::expr::datetime_text::with_fsp(dt, c.decimals)
+        }
         Value::Double(d) => super::expr::convert::format_double(*d),
         other => super::expr::convert::to_string(other),
     }
@@ -151,7 +156,7 @@ fn format_result(r: &Result<QueryResult>, meta: bool, warnings: usize) -> Vec<St
                     if super::expr::convert::is_year_0000(v, c) {
                         "0000".to_string()
                     } else {
-                        format_value(v)
+                        format_value(v, c)
                     }
                 });
                 out.push(cells.collect::<Vec<_>>().join(" | "));

@@ -802,6 +802,10 @@ fn run_other(
             sess.commit(ctx)?;
             exec::admin::table_maint(ctx, sess, op, tables)
         }
+        Stmt::Checksum { tables, quick } => {
+            count(StatusCounter::ComOther);
+            exec::checksum::checksum_tables(ctx, sess, tables, *quick)
+        }
         Stmt::Kill { query_only, id } => {
             count(StatusCounter::ComOther);
             exec::admin::kill(ctx, sess, *query_only, *id)?;
@@ -1072,7 +1076,7 @@ fn generic_columns(
 ) -> Result<Vec<ColumnDefinition>> {
     let has_rows = matches!(
         parsed.stmt,
-        Stmt::Show(_) | Stmt::Describe { .. } | Stmt::TableMaint { .. }
+        Stmt::Show(_) | Stmt::Describe { .. } | Stmt::TableMaint { .. } | Stmt::Checksum { .. }
     );
     if !has_rows || !parsed.params.is_empty() {
         return Ok(Vec::new());
@@ -1081,6 +1085,7 @@ fn generic_columns(
     let prev = sess.warnings.len();
     let r = match &parsed.stmt {
         Stmt::TableMaint { op, tables } => exec::admin::table_maint(ctx, sess, op, tables),
+        Stmt::Checksum { .. } => return Ok(exec::checksum::columns()),
         _ => run_other(ctx, sess, parsed, &[], prev),
     };
     sess.warnings = saved;

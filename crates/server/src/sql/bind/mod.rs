@@ -9,6 +9,7 @@ pub(in crate::sql) mod coldef;
 pub(in crate::sql) mod group_concat;
 pub(in crate::sql) mod join_scope;
 pub(in crate::sql) mod sqltype;
+mod temporal;
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
@@ -455,7 +456,23 @@ impl<'a> Binder<'a> {
                 }
                 self.bind_like(expr, pattern, escape_char.as_deref(), *negated)
             }
-            E::RLike { .. } | E::SimilarTo { .. } => Err(unsupported("REGEXP")),
+            E::RLike {
+                negated,
+                expr,
+                pattern,
+                ..
+            } => {
+                let a = self.bind(expr)?;
+                let b = self.bind(pattern)?;
+                let (x, t) = func::bind("REGEXP", vec![a, b])?;
+                Ok(if *negated {
+                    (Expr::Not(Box::new(x)), t)
+                } else {
+                    (x, t)
+                })
+            }
+            E::SimilarTo { .. } => Err(unsupported("SIMILAR TO")),
+            E::Extract { field, expr, .. } => self.bind_extract(field, expr),
             E::Cast {
                 expr, data_type, ..
             } => {
@@ -468,6 +485,25 @@ impl<'a> Binder<'a> {
                         let right = self.bind(right)?;
                         return Ok(comparison(cmp, left, right));
                     }
+                }
+                if let (
+                    ast::DataType::Binary(None),
+                    E::RLike {
+                        negated,
+                        expr: left,
+                        pattern,
+                        ..
+                    },
+                ) = (data_type, self.resolve(expr)?)
+                {
+                    let left = self.bind_cast(left, data_type)?;
+                    let right = self.bind(pattern)?;
+                    let (x, t) = func::bind("REGEXP", vec![left, right])?;
+                    return Ok(if *negated {
+                        (Expr::Not(Box::new(x)), t)
+                    } else {
+                        (x, t)
+                    });
                 }
                 self.bind_cast(expr, data_type)
             }
@@ -566,7 +602,7 @@ impl<'a> Binder<'a> {
                 Ok((x, t))
             }
             E::TypedString(ts) => self.bind_typed_string(ts),
-            E::Interval(_) => Err(unsupported("INTERVAL arithmetic")),
+            E::Interval(iv) => Err(Error::parse(&iv.to_string(), 1)),
             E::Tuple(_) => Err(unsupported("row constructors")),
             E::Wildcard(_) | E::QualifiedWildcard(..) => Err(unsupported("'*' in this position")),
             E::MatchAgainst { .. } => Err(unsupported("MATCH … AGAINST")),
@@ -824,7 +860,17 @@ impl<'a> Binder<'a> {
                 _ => break,
             }
         }
-        let mut acc = self.bind(cur)?;
+        let mut acc = match self.as_interval(cur)? {
+            // `INTERVAL n unit + d`: the date is the first operand's sibling.
+            Some(iv) => match spine.pop() {
+                Some((BinaryOperator::Plus, right)) => {
+                    let date = self.bind(right)?;
+                    self.bind_interval_add(date, iv, false)?
+                }
+                _ => return Err(Error::parse(&iv.to_string(), 1)),
+            },
+            None => self.bind(cur)?,
+        };
         let depth = self.depth;
         let r = (|| {
             for (op, right) in spine.into_iter().rev() {
@@ -844,6 +890,11 @@ impl<'a> Binder<'a> {
         right: &ast::Expr,
     ) -> Result<(Expr, SqlType)> {
         use BinaryOperator as B;
+        if matches!(op, B::Plus | B::Minus) {
+            if let Some(iv) = self.as_interval(right)? {
+                return self.bind_interval_add(left, iv, *op == B::Minus);
+            }
+        }
         let (a, ta) = left;
         if let Some(c) = cmp_op(op) {
             self.nest()?;
@@ -1200,6 +1251,9 @@ impl<'a> Binder<'a> {
         }
         if distinct {
             return Err(Error::parse(&format!("DISTINCT in {upper}"), 1));
+        }
+        if let Some(r) = self.bind_temporal_call(&upper, &args) {
+            return r;
         }
         let mut bound = Vec::with_capacity(args.len());
         let every_digit = takes_every_digit(&upper);

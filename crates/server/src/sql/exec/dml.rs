@@ -471,7 +471,11 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             } else {
                 sp.lock
             };
+            let before = env.warnings.borrow().len();
             let rows = select::run_select_locking(sp, env, Some(txn), lock)?;
+            if run.strictness().get() {
+                super::strict_values::check_since(env, before)?;
+            }
             for (i, vals) in rows.into_iter().enumerate() {
                 let row = run.build_row(
                     vals.into_iter().map(|v| Some(Source::Value(v))),
@@ -545,7 +549,12 @@ impl<'e> InsertRun<'_, 'e> {
                 continue;
             };
             let v = match src {
-                Source::Expr(e) => e.eval(&RowCtx::of(&row), self.env)?,
+                Source::Expr(e) => super::strict_values::eval(
+                    e,
+                    &RowCtx::of(&row),
+                    self.env,
+                    self.strictness().get(),
+                )?,
                 Source::Value(v) => v,
             };
             let col = &def.columns[c];
@@ -714,7 +723,7 @@ impl<'e> InsertRun<'_, 'e> {
                 new: &proposed,
                 aggs: &[],
             };
-            let v = e.eval(&rc, self.env)?;
+            let v = super::strict_values::eval(e, &rc, self.env, self.strictness().get())?;
             let col = &def.columns[*c];
             let mut v = convert::store_value(v, col, &self.store_ctx(self.records))?;
             if v.is_null() && !col.nullable {
@@ -888,7 +897,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         matched += 1;
         let mut new = latest.to_vec();
         for (c, e) in &plan.sets {
-            let v = e.eval(&RowCtx::of(&new), env)?;
+            let v = super::strict_values::eval(e, &RowCtx::of(&new), env, strict.get())?;
             let col = &t.def.columns[*c];
             let sc = StoreCtx {
                 strict,

@@ -10,6 +10,7 @@
 
 pub(in crate::sql) mod admin;
 pub(in crate::sql) mod binlog_admin;
+pub(in crate::sql) mod checksum;
 pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;
@@ -17,4 +18,5 @@ mod group_concat;
 pub(in crate::sql) mod join;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
+mod strict_values;
 pub(in crate::sql) mod virtual_tables;

@@ -1,8 +1,19 @@
 //! Scalar functions: name lookup and typing at bind time ([`bind`]), evaluation at run time
 //! ([`eval`]). Aggregates (COUNT, SUM, …) are handled by the binder and `exec::select`.
+//!
+//! Families live in their own files: `interval.rs` (DATE_ADD and `± INTERVAL`, TIMESTAMPDIFF),
+//! `calendar.rs` (DAYOFWEEK … EXTRACT, CONVERT_TZ), `date_format.rs` (DATE_FORMAT,
+//! STR_TO_DATE), `text.rs` (SUBSTRING_INDEX, FORMAT, QUOTE, base64, CONV…), `regexp.rs`,
+//! `hash.rs`, `binary.rs` (byte-wise string functions), `greatest.rs`.
 
 mod binary;
+pub(in crate::sql) mod calendar;
+mod date_format;
 mod greatest;
+mod hash;
+pub(in crate::sql) mod interval;
+mod regexp;
+mod text;
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
@@ -114,6 +125,20 @@ pub enum Func {
     /// `BINLOG_GTID_POS(file, pos)`: the GTID position at a binlog position (replicas ask it
     /// when they switch to GTID mode).
     BinlogGtidPos,
+    /// DATE_ADD / DATE_SUB / `± INTERVAL` / TIMESTAMPADD (see `interval.rs`).
+    AddInterval {
+        unit: interval::Unit,
+        sub: bool,
+        out: interval::Out,
+    },
+    TimestampDiff(interval::Unit),
+    /// A calendar function, with its result's class and decimals (see `calendar.rs`).
+    Cal(calendar::CalFn, Class, u8),
+    DateFormat,
+    StrToDate(date_format::StrOut),
+    Text(text::TextFn),
+    Regexp(regexp::RegexpFn, Collation),
+    Hash(hash::HashFn),
 }
 
 impl Func {
@@ -122,11 +147,11 @@ impl Func {
         !matches!(
             self,
             Func::Rand | Func::SysDate(_) | Func::LastInsertId | Func::Sleep | Func::UserLock(_)
-        )
+        ) && !matches!(self, Func::Hash(h) if !h.is_deterministic())
     }
 }
 
-fn wrong_args(name: &str) -> Error {
+pub(in crate::sql) fn wrong_args(name: &str) -> Error {
     Error::new(
         ErrorCode::WrongArguments,
         format!("Incorrect parameter count in the call to native function '{name}'"),
@@ -658,13 +683,75 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             need(n <= 1)?;
             (Func::LastInsertId, SqlType::ubigint().not_null())
         }
-        _ => return Err(unknown_function(name)),
+        _ => return bind_more(&upper, name, args),
     };
     let ty = binary::derive(&upper, ty, &args);
     Ok((
         Expr::Func(f, args.into_iter().map(|(e, _)| e).collect()),
         ty,
     ))
+}
+
+/// The functions of the family files (calendar, formats, strings, regexp, hashes).
+fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
+    let types: Vec<SqlType> = args.iter().map(|(_, t)| t.clone()).collect();
+    let exprs = || args.iter().map(|(e, _)| e.clone()).collect::<Vec<_>>();
+    let bad = |_| wrong_args(upper);
+    let first_fsp = args.first().map_or(0, |(e, t)| interval::text_fsp(e, t));
+    if let Some(r) = calendar::bind(upper, &types, first_fsp) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Cal(f, ty.class, ty.decimals), exprs()), ty));
+    }
+    let places = match args.get(1) {
+        Some((Expr::Lit(v), _)) if upper == "FORMAT" && !v.is_null() => {
+            Some(int_arg(v).clamp(0, 38) as u32)
+        }
+        _ => None,
+    };
+    if let Some(r) = text::bind(upper, &types, places) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Text(f), exprs()), ty));
+    }
+    if let Some(r) = hash::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Hash(f), exprs()), ty));
+    }
+    if let Some(r) = regexp::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        let coll = crate::sql::bind::comparison_collation(&types[0], &types[1]);
+        return Ok((Expr::Func(Func::Regexp(f, coll), exprs()), ty));
+    }
+    let constant = |i: usize| match args.get(i) {
+        Some((Expr::Lit(v), _)) if !v.is_null() => Some(convert::to_text(v).into_owned()),
+        _ => None,
+    };
+    match upper {
+        "DATE_FORMAT" => {
+            if args.len() != 2 && args.len() != 3 {
+                return Err(wrong_args(upper));
+            }
+            // A locale: the English ones name days and months as the default does; others
+            // are refused rather than answered in English.
+            if args.len() == 3 && !constant(2).is_some_and(|l| l.starts_with(b"en_")) {
+                return Err(Error::unsupported(
+                    "DATE_FORMAT with a locale other than an English one",
+                ));
+            }
+            let len = constant(1).map_or(255, |f| date_format::max_len(&f));
+            let ty = calendar::fixed(SqlType::varchar(len));
+            let mut e = exprs();
+            e.truncate(2);
+            Ok((Expr::Func(Func::DateFormat, e), ty))
+        }
+        "STR_TO_DATE" => {
+            if args.len() != 2 {
+                return Err(wrong_args(upper));
+            }
+            let (out, ty) = date_format::str_to_date_type(constant(1).as_deref());
+            Ok((Expr::Func(Func::StrToDate(out), exprs()), ty))
+        }
+        _ => Err(unknown_function(name)),
+    }
 }
 
 /// FLOOR / CEIL of a DECIMAL: BIGINT while the integer digits (plus a carry) fit in 18, else
@@ -837,6 +924,11 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         }
         _ => {}
     }
+    match f {
+        Func::Text(t) => return Ok(text::eval(t, &evals(args, r, env)?, env)),
+        Func::Hash(h) => return Ok(hash::eval(h, &evals(args, r, env)?, env)),
+        _ => {}
+    }
     if let Some(v) = eval_nullary(f, env) {
         return Ok(v);
     }
@@ -957,7 +1049,7 @@ fn char_fn(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
 /// An integer argument as MySQL reads one: numbers rounded to the nearest integer (an
 /// unsigned value stays positive), strings by their leading integer digits; then within
 /// BIGINT / BIGINT UNSIGNED range.
-fn int_arg(v: &Value) -> i128 {
+pub(in crate::sql) fn int_arg(v: &Value) -> i128 {
     let n = match v {
         Value::Bytes(b) => string_int_prefix(b),
         other => convert::to_num(other).to_i128(),
@@ -1210,6 +1302,12 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             _ => Value::Null,
         },
         Func::BinlogGtidPos => binlog_gtid_pos(v, env),
+        Func::AddInterval { unit, sub, out } => interval::eval(unit, sub, out, &v[0], &v[1], env),
+        Func::TimestampDiff(unit) => interval::diff(unit, &v[0], &v[1], env),
+        Func::Cal(c, class, dec) => calendar::eval(c, v, (class, dec), env),
+        Func::DateFormat => date_format::date_format(&v[0], &v[1], env),
+        Func::StrToDate(out) => date_format::str_to_date(&v[0], &v[1], out, env),
+        Func::Regexp(rf, coll) => return regexp::eval(rf, coll, v, env),
         _ => Value::Null,
     })
 }

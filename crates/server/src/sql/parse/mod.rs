@@ -13,6 +13,7 @@
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod dialect;
 mod exec_comments;
+pub(in crate::sql) mod interval;
 pub(in crate::sql) mod surface;
 
 use crate::accounts::TransportRequirement;
@@ -253,6 +254,11 @@ pub enum Stmt {
     TableMaint {
         op: &'static str,
         tables: Vec<(Option<String>, String)>,
+    },
+    /// `CHECKSUM TABLE t, … [QUICK | EXTENDED]`.
+    Checksum {
+        tables: Vec<(Option<String>, String)>,
+        quick: bool,
     },
     Do(Vec<ast::Expr>),
     /// `KILL [HARD | SOFT] [CONNECTION | QUERY] id`.
@@ -850,6 +856,21 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
         }
         "LOCK" => parse_lock_tables(p),
         "ANALYZE" | "OPTIMIZE" | "CHECK" | "REPAIR" => parse_table_maint(p, first),
+        "CHECKSUM" => {
+            p.next_token();
+            if !eat(p, "TABLE") {
+                expect_word(p, "TABLES")?;
+            }
+            let mut tables = vec![qualified(p)?];
+            while p.consume_token(&Token::Comma) {
+                tables.push(qualified(p)?);
+            }
+            let quick = eat(p, "QUICK");
+            if !quick {
+                eat(p, "EXTENDED");
+            }
+            Ok(Stmt::Checksum { tables, quick })
+        }
         "DO" => {
             p.next_token();
             Ok(Stmt::Do(p.parse_comma_separated(Parser::parse_expr)?))
