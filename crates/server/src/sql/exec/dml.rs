@@ -433,6 +433,8 @@ struct InsertRun<'p, 'e> {
     affected: u64,
     duplicates: u64,
     records: u64,
+    /// FOREIGN KEY work for the target table (`fk.rs`).
+    fk: super::fk::FkWork,
 }
 
 pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
@@ -442,6 +444,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     let mut run = InsertRun {
         plan,
         env,
+        fk: super::fk::FkWork::of(env, &plan.table.def),
         ignore: plan.kind == InsertKind::Ignore,
         multi_row: false,
         first_generated: None,
@@ -655,9 +658,14 @@ impl<'e> InsertRun<'_, 'e> {
         }
         match self.plan.kind {
             InsertKind::Replace => self.replace(txn, row),
-            _ => match table.insert_with(txn, row, LockMode::Shared)? {
+            _ => {
+                let kept = (!self.fk.none()).then(|| row.clone());
+                match table.insert_with(txn, row, LockMode::Shared)? {
                 InsertOutcome::Inserted(_) => {
                     self.affected += 1;
+                    if let Some(row) = kept {
+                        self.fk.after_insert(self.env, txn, table, &row)?;
+                    }
                     Ok(())
                 }
                 InsertOutcome::Duplicate { index, row, .. } => {
@@ -669,7 +677,8 @@ impl<'e> InsertRun<'_, 'e> {
                     }
                     Err(e)
                 }
-            },
+                }
+            }
         }
     }
 
@@ -680,10 +689,16 @@ impl<'e> InsertRun<'_, 'e> {
             match table.insert_with(txn, row.clone(), LockMode::Exclusive)? {
                 InsertOutcome::Inserted(_) => {
                     self.affected += 1;
+                    if !self.fk.none() {
+                        self.fk.after_insert(self.env, txn, table, &row)?;
+                    }
                     return Ok(());
                 }
-                InsertOutcome::Duplicate { handle, .. } => {
+                InsertOutcome::Duplicate { handle, row: old, .. } => {
                     table.delete(txn, &handle)?;
+                    if !self.fk.none() {
+                        self.fk.after_delete(self.env, txn, table, &old)?;
+                    }
                     self.affected += 1;
                     if !replaced {
                         self.duplicates += 1;
@@ -701,6 +716,9 @@ impl<'e> InsertRun<'_, 'e> {
         let (handle, existing) = match table.insert_with(txn, row, LockMode::Exclusive)? {
             InsertOutcome::Inserted(_) => {
                 self.affected += 1;
+                if !self.fk.none() {
+                    self.fk.after_insert(self.env, txn, table, &proposed)?;
+                }
                 return Ok(());
             }
             InsertOutcome::Duplicate { handle, row, .. } => (handle, row),
@@ -734,9 +752,12 @@ impl<'e> InsertRun<'_, 'e> {
                 table.observe_auto_increment(u64::try_from(n).unwrap_or(u64::MAX));
             }
         }
-        match table.update(txn, &handle, new)? {
+        match table.update(txn, &handle, new.clone())? {
             InsertOutcome::Inserted(_) => {
                 self.affected += 2;
+                if !self.fk.none() {
+                    self.fk.after_update(self.env, txn, table, &existing, &new)?;
+                }
                 Ok(())
             }
             InsertOutcome::Duplicate { index, row, .. } => Err(table.dup_entry_error(index, &row)),
@@ -883,6 +904,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         txn,
     )?;
     let strict = Strict::Mode(env);
+    let fk = super::fk::FkWork::of(env, &t.def);
     let (mut matched, mut changed) = (0u64, 0u64);
     for (h, latest) in cands {
         matched += 1;
@@ -919,8 +941,14 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                 }
             }
         }
+        let after = (!fk.none()).then(|| new.clone());
         match t.table.update(txn, &h, new)? {
-            InsertOutcome::Inserted(_) => changed += 1,
+            InsertOutcome::Inserted(_) => {
+                changed += 1;
+                if let Some(new) = after {
+                    fk.after_update(env, txn, &t.table, &latest, &new)?;
+                }
+            }
             InsertOutcome::Duplicate { index, row, .. } => {
                 return Err(t.table.dup_entry_error(index, &row))
             }
@@ -959,8 +987,12 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         txn,
     )?;
     let mut deleted = 0u64;
-    for (h, _) in cands {
+    let fk = super::fk::FkWork::of(env, &t.def);
+    for (h, old) in cands {
         t.table.delete(txn, &h)?;
+        if !fk.none() {
+            fk.after_delete(env, txn, &t.table, &old)?;
+        }
         deleted += 1;
     }
     Ok(DmlResult {

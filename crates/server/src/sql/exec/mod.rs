@@ -6,6 +6,7 @@
 //! * `admin` — SET, transaction control, accounts and grants, KILL-free session statements.
 //! * `binlog_admin` — SHOW BINARY LOGS / BINLOG EVENTS / MASTER STATUS, PURGE and RESET.
 //! * `show` — the other SHOW statements.
+//! * `fk` — FOREIGN KEY checks and cascades around DML.
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
 
 pub(in crate::sql) mod admin;
@@ -13,6 +14,7 @@ pub(in crate::sql) mod binlog_admin;
 pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;
+pub(in crate::sql) mod fk;
 mod group_concat;
 pub(in crate::sql) mod join;
 pub(in crate::sql) mod select;

@@ -76,6 +76,9 @@ struct Draft {
     narrows: bool,
     algorithm: Option<String>,
     lock: Option<String>,
+    /// The table's FOREIGN KEYs (child columns by name), and the ones the statement adds.
+    fks: Vec<crate::storage::ForeignKeyDef>,
+    new_fks: Vec<sqlparser::ast::ForeignKeyConstraint>,
 }
 
 fn unknown_column(col: &str, table: &str) -> Error {
@@ -131,6 +134,8 @@ impl Draft {
             narrows: false,
             algorithm: None,
             lock: None,
+            fks: def.foreign_keys.clone(),
+            new_fks: Vec::new(),
         }
     }
 
@@ -156,6 +161,10 @@ impl Draft {
         }
     }
 
+    fn keys(&self) -> impl Iterator<Item = &DraftKey> {
+        self.primary.iter().chain(self.indexes.iter())
+    }
+
     fn keys_mut(&mut self) -> impl Iterator<Item = &mut DraftKey> {
         self.primary.iter_mut().chain(self.indexes.iter_mut())
     }
@@ -168,6 +177,9 @@ impl Draft {
 
     /// Add the keys an inline column definition or a constraint declared.
     fn add_keys(&mut self, keys: Keys, columns: &[ColumnDef]) -> Result<()> {
+        let mut keys = keys;
+        keys.settle_implicit();
+        self.new_fks.append(&mut keys.fks);
         let named = |parts: &[IndexPart]| -> Vec<(String, Option<u32>)> {
             parts
                 .iter()
@@ -195,7 +207,23 @@ impl Draft {
             });
             self.rekeys = true;
         }
-        for (name, parts, unique) in keys.indexes {
+        for (name, parts, unique, implicit) in keys.indexes {
+            if implicit {
+                let cols: Vec<String> = parts
+                    .iter()
+                    .map(|p| columns[p.column].name.clone())
+                    .collect();
+                let served = self.keys().any(|k| {
+                    k.parts.len() >= cols.len()
+                        && cols
+                            .iter()
+                            .zip(&k.parts)
+                            .all(|(c, (n, pl))| pl.is_none() && n.eq_ignore_ascii_case(c))
+                });
+                if served {
+                    continue;
+                }
+            }
             let first = columns[parts[0].column].name.clone();
             let name = self.free_index_name(name, &first)?;
             let key = DraftKey {
@@ -275,6 +303,7 @@ impl Draft {
             engine: self.engine.clone(),
             auto_increment_start: 1,
             comment: self.comment.clone(),
+            foreign_keys: self.fks.clone(),
         })
     }
 }
@@ -336,10 +365,20 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
             "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
         ));
     }
-    let def = draft.finish()?;
+    let mut def = draft.finish()?;
     check_lob_keys(&def)?;
     check_auto_increment(&def)?;
+    if !draft.new_fks.is_empty() {
+        super::fk::add_foreign_keys(env, &new_db, &mut def, &draft.new_fks)?;
+    }
+    if !old.foreign_keys.is_empty() || !def.foreign_keys.is_empty() || env.ctx.engine.any_foreign_keys() {
+        super::fk::check_alter(env, &db, &old, &def, &new_db)?;
+    }
     let rows = table.committed_rows()?;
+    if !draft.new_fks.is_empty() && super::fk::checks_on(env) {
+        let first_new = def.foreign_keys.len() - draft.new_fks.len();
+        crate::sql::exec::fk::check_existing_rows(env, &new_db, &def, &rows, first_new)?;
+    }
     check_algorithm(&draft, &old, &def, !rows.is_empty())?;
     let copied = rows.len() as u64;
     let (rows, max_ai) = convert_rows(env, &draft, &def, rows)?;
@@ -461,6 +500,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                     }
                 }
             }
+            rename_fk_columns(&mut d.fks, &old_name, new_name);
             let at = match d.position(pos, i) {
                 Ok(at) => at,
                 Err(e) => {
@@ -488,6 +528,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                     }
                 }
             }
+            rename_fk_columns(&mut d.fks, old, new);
         }
         AlterOp::SetDefault { column, value } => {
             let Some(i) = d.find(column) else {
@@ -547,7 +588,12 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
             _ => return Err(cant_drop("CONSTRAINT", name)),
         },
         AlterOp::DropForeignKey(name) => {
-            return Err(cant_drop("FOREIGN KEY", name));
+            match d.fks.iter().position(|f| f.name.eq_ignore_ascii_case(name)) {
+                Some(i) => {
+                    d.fks.remove(i);
+                }
+                None => return Err(cant_drop("FOREIGN KEY", name)),
+            }
         }
         AlterOp::RenameIndex { old, new } => {
             let Some(i) = d.index_named(old) else {
@@ -602,6 +648,17 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
         AlterOp::Unsupported(what) => return Err(Error::unsupported(what)),
     }
     Ok(())
+}
+
+/// A renamed column keeps its place in the table's FOREIGN KEYs (child side).
+fn rename_fk_columns(fks: &mut [crate::storage::ForeignKeyDef], old: &str, new: &str) {
+    for f in fks {
+        for c in &mut f.columns {
+            if c.eq_ignore_ascii_case(old) {
+                *c = new.to_string();
+            }
+        }
+    }
 }
 
 /// `[DEFAULT] CHARSET / COLLATE` (the table default: only utf8mb4_general_ci is a default

@@ -379,6 +379,7 @@ fn is_def(name: &str) -> TableDef {
         engine: "MEMORY".to_string(),
         auto_increment_start: 1,
         comment: None,
+        foreign_keys: Vec::new(),
     }
 }
 
