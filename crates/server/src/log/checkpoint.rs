@@ -771,6 +771,7 @@ mod tests {
             engine: "InnoDB".into(),
             auto_increment_start: 1,
             comment: Some("catalogue".into()),
+            foreign_keys: Vec::new(),
         }
     }
 
@@ -824,6 +825,7 @@ mod tests {
             engine: "MyISAM".into(),
             auto_increment_start: 1,
             comment: None,
+            foreign_keys: Vec::new(),
         }
     }
 
@@ -840,6 +842,7 @@ mod tests {
             engine: "InnoDB".into(),
             auto_increment_start: 100,
             comment: None,
+            foreign_keys: Vec::new(),
         }
     }
 

@@ -876,6 +876,7 @@ pub(crate) mod tests {
                         engine,
                         auto_increment_start,
                         comment,
+                        foreign_keys: Vec::new(),
                     }
                 },
             )

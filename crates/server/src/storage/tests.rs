@@ -59,6 +59,7 @@ fn sbtest(name: &str) -> TableDef {
         engine: "InnoDB".into(),
         auto_increment_start: 1,
         comment: None,
+        foreign_keys: Vec::new(),
     }
 }
 

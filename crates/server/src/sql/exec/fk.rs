@@ -254,12 +254,20 @@ fn parent_changed(
         return Ok(());
     }
     let pdef = parent.def();
+    // InnoDB visits the referencing constraints in name order.
+    let mut pairs: Vec<(Arc<Table>, Arc<TableDef>, usize)> = Vec::new();
     for child in children {
         let cdef = child.def();
-        for fk in &cdef.foreign_keys {
-            if fk.parent_db != parent.db() || fk.parent_table != parent.name() {
-                continue;
+        for (i, fk) in cdef.foreign_keys.iter().enumerate() {
+            if fk.parent_db == parent.db() && fk.parent_table == parent.name() {
+                pairs.push((child.clone(), cdef.clone(), i));
             }
+        }
+    }
+    pairs.sort_by(|a, b| a.1.foreign_keys[a.2].name.cmp(&b.1.foreign_keys[b.2].name));
+    for (child, cdef, i) in pairs {
+        let fk = &cdef.foreign_keys[i];
+        {
             let Some(pcols) = positions(&pdef, &fk.parent_columns) else {
                 continue;
             };

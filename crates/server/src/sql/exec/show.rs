@@ -588,7 +588,10 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
             key_columns(def, idx)
         ));
     }
-    for fk in &def.foreign_keys {
+    // InnoDB lists the constraints by name.
+    let mut fks: Vec<_> = def.foreign_keys.iter().collect();
+    fks.sort_by(|a, b| a.name.cmp(&b.name));
+    for fk in fks {
         lines.push(format!(
             "  {}",
             crate::sql::exec::fk::constraint_sql(fk, db, false)

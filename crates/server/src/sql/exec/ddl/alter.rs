@@ -394,7 +394,9 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
         .replace_table(&table, &new_db, def, rows, auto_inc)?;
     let warnings = env.warnings.borrow().len() - warnings_before;
     // MariaDB counts the rows only when it copies them (a type change).
-    let affected = if draft.converts { copied } else { 0 };
+    // Adding a checked FOREIGN KEY copies too.
+    let fk_copy = !draft.new_fks.is_empty() && super::fk::checks_on(env);
+    let affected = if draft.converts || fk_copy { copied } else { 0 };
     // A bare RENAME is no table change: MariaDB sends no info text for it.
     let only_rename = at.ops.iter().all(|o| matches!(o, AlterOp::RenameTo { .. }));
     Ok(AlterOutcome {

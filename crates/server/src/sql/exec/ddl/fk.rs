@@ -244,6 +244,8 @@ pub(crate) fn referencing_fks(env: &Env<'_>, db: &str, name: &str) -> Vec<(Strin
             }
         }
     }
+    // InnoDB keeps a table's referencing constraints ordered by name.
+    out.sort_by(|a, b| a.2.name.cmp(&b.2.name));
     out
 }
 
@@ -259,16 +261,52 @@ pub(crate) fn check_alter(
     new: &TableDef,
     new_db: &str,
 ) -> Result<()> {
-    let dropped_index = |cols: &[String]| -> Error {
-        let name = match index_for(old, cols) {
-            Some(Some(i)) => old.indexes[i].name.clone(),
-            _ => "PRIMARY".to_string(),
+    // Of the indexes a foreign key needs and the statement drops, the first is named
+    // (MariaDB checks the old indexes in order).
+    let needed_gone = || -> Option<Error> {
+        let mut all: Vec<Vec<String>> = new.foreign_keys.iter().map(|f| f.columns.clone()).collect();
+        for (_, _, f) in referencing_fks(env, db, &old.name) {
+            all.push(f.parent_columns.clone());
+        }
+        for f in &new.foreign_keys {
+            if f.parent_db == db && f.parent_table == old.name {
+                all.push(f.parent_columns.clone());
+            }
+        }
+        let lost: Vec<&Vec<String>> = all
+            .iter()
+            .filter(|cols| {
+                cols.iter().any(|c| new.column_index(c).is_none()) || index_for(new, cols).is_none()
+            })
+            .collect();
+        if lost.is_empty() {
+            return None;
+        }
+        let serves = |idx: &IndexDef, cols: &[String]| {
+            idx.parts.len() >= cols.len()
+                && cols
+                    .iter()
+                    .zip(&idx.parts)
+                    .all(|(c, p)| old.columns[p.column].name.eq_ignore_ascii_case(c))
         };
-        Error::new(
+        let name = old
+            .primary_key
+            .iter()
+            .chain(&old.indexes)
+            .find(|idx| {
+                !new.primary_key.iter().chain(&new.indexes).any(|n| n.name == idx.name && n.parts.len() == idx.parts.len())
+                    && lost.iter().any(|cols| serves(idx, cols))
+            })
+            .map_or("PRIMARY".to_string(), |i| i.name.clone());
+        Some(Error::new(
             ErrorCode::DropIndexFk,
             format!("Cannot drop index '{name}': needed in a foreign key constraint"),
-        )
+        ))
     };
+    if let Some(e) = needed_gone() {
+        return Err(e);
+    }
+    let dropped_index = |_: &[String]| -> Error { needed_gone().unwrap_or_else(|| Error::internal("index check")) };
     let type_of = |d: &TableDef, c: &str| d.column_index(c).map(|i| d.columns[i].clone());
     for fk in &new.foreign_keys {
         if fk.columns.iter().any(|c| new.column_index(c).is_none())

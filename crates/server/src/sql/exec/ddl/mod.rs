@@ -1189,6 +1189,15 @@ pub fn drop_index(
     check_db_access(env, &db)?;
     for n in names {
         let name = n.to_string().trim_matches('`').to_string();
+        if env.ctx.engine.any_foreign_keys() {
+            let table = env.ctx.engine.table(&db, &t)?;
+            let old = table.def();
+            let mut new = (*old).clone();
+            new.indexes.retain(|i| !i.name.eq_ignore_ascii_case(&name));
+            if new.indexes.len() != old.indexes.len() {
+                fk::check_alter(env, &db, &old, &new, &db)?;
+            }
+        }
         match env.ctx.engine.drop_index(&db, &t, &name) {
             Err(e) if if_exists && e.code() == ErrorCode::CantDropFieldOrKey => {
                 env.warn("Note", e.code(), e.message())
