@@ -63,7 +63,9 @@
 //! collation := 0 utf8mb4_general_ci | 1 utf8mb4_bin | 2 binary
 //! ```
 
-use crate::storage::{ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, IndexDef, IndexPart, TableDef};
+use crate::storage::{
+    ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, IndexDef, IndexPart, TableDef,
+};
 use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
 

@@ -197,7 +197,9 @@ pub use engine::{CatalogSnapshot, Engine, TableSnapshot};
 pub use mdl::MdlGuard;
 pub use mvcc::{CommitSeq, PurgeStats, ReadView, TrxRow, TrxState, TxnSlot};
 pub use read::{RowFilter, RowSink};
-pub use schema::{ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, IndexDef, IndexPart, TableDef};
+pub use schema::{
+    ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, IndexDef, IndexPart, TableDef,
+};
 pub use table::{RowHandle, Table};
 pub use txn::{
     read_only_error, Savepoint, Txn, TxnOptions, DEFAULT_LOCK_WAIT_TIMEOUT, DEFAULT_MDL_TIMEOUT,

@@ -661,22 +661,22 @@ impl<'e> InsertRun<'_, 'e> {
             _ => {
                 let kept = (!self.fk.none()).then(|| row.clone());
                 match table.insert_with(txn, row, LockMode::Shared)? {
-                InsertOutcome::Inserted(_) => {
-                    self.affected += 1;
-                    if let Some(row) = kept {
-                        self.fk.after_insert(self.env, txn, table, &row)?;
+                    InsertOutcome::Inserted(_) => {
+                        self.affected += 1;
+                        if let Some(row) = kept {
+                            self.fk.after_insert(self.env, txn, table, &row)?;
+                        }
+                        Ok(())
                     }
-                    Ok(())
-                }
-                InsertOutcome::Duplicate { index, row, .. } => {
-                    let e = table.dup_entry_error(index, &row);
-                    if self.plan.kind == InsertKind::Ignore {
-                        self.env.warn("Warning", e.code(), e.message());
-                        self.duplicates += 1;
-                        return Ok(());
+                    InsertOutcome::Duplicate { index, row, .. } => {
+                        let e = table.dup_entry_error(index, &row);
+                        if self.plan.kind == InsertKind::Ignore {
+                            self.env.warn("Warning", e.code(), e.message());
+                            self.duplicates += 1;
+                            return Ok(());
+                        }
+                        Err(e)
                     }
-                    Err(e)
-                }
                 }
             }
         }
@@ -694,7 +694,9 @@ impl<'e> InsertRun<'_, 'e> {
                     }
                     return Ok(());
                 }
-                InsertOutcome::Duplicate { handle, row: old, .. } => {
+                InsertOutcome::Duplicate {
+                    handle, row: old, ..
+                } => {
                     table.delete(txn, &handle)?;
                     if !self.fk.none() {
                         self.fk.after_delete(self.env, txn, table, &old)?;
@@ -756,7 +758,8 @@ impl<'e> InsertRun<'_, 'e> {
             InsertOutcome::Inserted(_) => {
                 self.affected += 2;
                 if !self.fk.none() {
-                    self.fk.after_update(self.env, txn, table, &existing, &new)?;
+                    self.fk
+                        .after_update(self.env, txn, table, &existing, &new)?;
                 }
                 Ok(())
             }

@@ -110,10 +110,7 @@ pub fn truncate_referenced(db: &str, table: &str, fk: &ForeignKeyDef) -> Error {
 fn too_deep(db: &str, table: &str, fk: &ForeignKeyDef) -> Error {
     Error::new(
         ErrorCode::GetErrmsg,
-        format!(
-            "Got error 193 '{}' from InnoDB",
-            describe(db, table, fk)
-        ),
+        format!("Got error 193 '{}' from InnoDB", describe(db, table, fk)),
     )
 }
 
@@ -147,7 +144,13 @@ impl FkWork {
     }
 
     /// After `row` was inserted into `table`.
-    pub fn after_insert(&self, env: &Env<'_>, txn: &mut Txn, table: &Table, row: &[Value]) -> Result<()> {
+    pub fn after_insert(
+        &self,
+        env: &Env<'_>,
+        txn: &mut Txn,
+        table: &Table,
+        row: &[Value],
+    ) -> Result<()> {
         if self.child {
             check_parents(env, txn, table, &table.def(), None, row, None)?;
         }
@@ -174,7 +177,13 @@ impl FkWork {
     }
 
     /// After `table`'s row `old` was deleted.
-    pub fn after_delete(&self, env: &Env<'_>, txn: &mut Txn, table: &Arc<Table>, old: &[Value]) -> Result<()> {
+    pub fn after_delete(
+        &self,
+        env: &Env<'_>,
+        txn: &mut Txn,
+        table: &Arc<Table>,
+        old: &[Value],
+    ) -> Result<()> {
         if self.parent {
             let mut chain = vec![(table.id(), true)];
             parent_changed(env, txn, table, old, None, &mut chain)?;

@@ -371,7 +371,10 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     if !draft.new_fks.is_empty() {
         super::fk::add_foreign_keys(env, &new_db, &mut def, &draft.new_fks)?;
     }
-    if !old.foreign_keys.is_empty() || !def.foreign_keys.is_empty() || env.ctx.engine.any_foreign_keys() {
+    if !old.foreign_keys.is_empty()
+        || !def.foreign_keys.is_empty()
+        || env.ctx.engine.any_foreign_keys()
+    {
         super::fk::check_alter(env, &db, &old, &def, &new_db)?;
     }
     let rows = table.committed_rows()?;

@@ -111,8 +111,7 @@ pub(crate) fn add_foreign_keys(
             };
             columns.push(def.columns[i].name.clone());
         }
-        let (parent_db, parent_table) =
-            crate::sql::plan::split_name(&fk.foreign_table, Some(db))?;
+        let (parent_db, parent_table) = crate::sql::plan::split_name(&fk.foreign_table, Some(db))?;
         let name = match given_name(fk) {
             Some(n) => n,
             None => {
@@ -125,7 +124,11 @@ pub(crate) fn add_foreign_keys(
             columns,
             parent_db,
             parent_table,
-            parent_columns: fk.referred_columns.iter().map(|c| c.value.clone()).collect(),
+            parent_columns: fk
+                .referred_columns
+                .iter()
+                .map(|c| c.value.clone())
+                .collect(),
             on_delete: action(&fk.on_delete)?,
             on_update: action(&fk.on_update)?,
         });
@@ -147,7 +150,11 @@ pub(crate) fn add_foreign_keys(
             let Ok(t) = env.ctx.engine.table(db, &other) else {
                 continue;
             };
-            if t.def().foreign_keys.iter().any(|f| f.name.eq_ignore_ascii_case(n)) {
+            if t.def()
+                .foreign_keys
+                .iter()
+                .any(|f| f.name.eq_ignore_ascii_case(n))
+            {
                 return Err(duplicate_name(db, &def.name));
             }
         }
@@ -232,7 +239,11 @@ fn validate(env: &Env<'_>, db: &str, def: &TableDef, fk: &ForeignKeyDef) -> Resu
 }
 
 /// The foreign keys of other tables that reference `db`.`name` (not the table's own).
-pub(crate) fn referencing_fks(env: &Env<'_>, db: &str, name: &str) -> Vec<(String, String, ForeignKeyDef)> {
+pub(crate) fn referencing_fks(
+    env: &Env<'_>,
+    db: &str,
+    name: &str,
+) -> Vec<(String, String, ForeignKeyDef)> {
     let mut out = Vec::new();
     for t in env.ctx.engine.referencing(db, name) {
         if t.db() == db && t.name() == name {
@@ -264,7 +275,8 @@ pub(crate) fn check_alter(
     // Of the indexes a foreign key needs and the statement drops, the first is named
     // (MariaDB checks the old indexes in order).
     let needed_gone = || -> Option<Error> {
-        let mut all: Vec<Vec<String>> = new.foreign_keys.iter().map(|f| f.columns.clone()).collect();
+        let mut all: Vec<Vec<String>> =
+            new.foreign_keys.iter().map(|f| f.columns.clone()).collect();
         for (_, _, f) in referencing_fks(env, db, &old.name) {
             all.push(f.parent_columns.clone());
         }
@@ -294,7 +306,10 @@ pub(crate) fn check_alter(
             .iter()
             .chain(&old.indexes)
             .find(|idx| {
-                !new.primary_key.iter().chain(&new.indexes).any(|n| n.name == idx.name && n.parts.len() == idx.parts.len())
+                !new.primary_key
+                    .iter()
+                    .chain(&new.indexes)
+                    .any(|n| n.name == idx.name && n.parts.len() == idx.parts.len())
                     && lost.iter().any(|cols| serves(idx, cols))
             })
             .map_or("PRIMARY".to_string(), |i| i.name.clone());
@@ -306,7 +321,8 @@ pub(crate) fn check_alter(
     if let Some(e) = needed_gone() {
         return Err(e);
     }
-    let dropped_index = |_: &[String]| -> Error { needed_gone().unwrap_or_else(|| Error::internal("index check")) };
+    let dropped_index =
+        |_: &[String]| -> Error { needed_gone().unwrap_or_else(|| Error::internal("index check")) };
     let type_of = |d: &TableDef, c: &str| d.column_index(c).map(|i| d.columns[i].clone());
     for fk in &new.foreign_keys {
         if fk.columns.iter().any(|c| new.column_index(c).is_none())

@@ -504,10 +504,15 @@ impl Keys {
                 continue;
             }
             let parts = &self.indexes[i].1;
-            let by_pk = self.primary.as_ref().is_some_and(|(p, _)| covered(parts, p));
-            let by_other = self.indexes.iter().enumerate().any(|(j, x)| {
-                j != i && (!x.3 || (j < i && keep[j])) && covered(parts, &x.1)
-            });
+            let by_pk = self
+                .primary
+                .as_ref()
+                .is_some_and(|(p, _)| covered(parts, p));
+            let by_other = self
+                .indexes
+                .iter()
+                .enumerate()
+                .any(|(j, x)| j != i && (!x.3 || (j < i && keep[j])) && covered(parts, &x.1));
             keep[i] = !(by_pk || by_other);
         }
         let mut k = keep.into_iter();
