@@ -1,4 +1,4 @@
-//! FOREIGN KEY definitions survive a restart, in every log mode: one table's constraints are
+//! FOREIGN KEY and CHECK definitions survive a restart, in every log mode: one table's constraints are
 //! in a checkpoint (the catalog image), another's were added after it (replayed from the log's
 //! DDL), the server is killed (kill -9) and restarted, and SHOW CREATE TABLE, the checks and
 //! the cascades are as before.
@@ -62,7 +62,7 @@ fn restart_keeps_foreign_keys(name: &str, extra: &[&str]) {
     let server = Server::start(&datadir, &args);
     let mut c = server.conn();
     c.query_drop("CREATE DATABASE d").unwrap();
-    c.query_drop("CREATE TABLE d.p (id INT PRIMARY KEY, v INT, KEY (v))")
+    c.query_drop("CREATE TABLE d.p (id INT PRIMARY KEY, v INT CHECK (v >= 0), KEY (v))")
         .unwrap();
     c.query_drop(
         "CREATE TABLE d.c (id INT PRIMARY KEY, pid INT, \
@@ -82,6 +82,8 @@ fn restart_keeps_foreign_keys(name: &str, extra: &[&str]) {
     c.query_drop("ALTER TABLE d.c ADD FOREIGN KEY (id) REFERENCES p (id)")
         .unwrap();
     c.query_drop("INSERT INTO d.g VALUES (1, 5)").unwrap();
+    c.query_drop("ALTER TABLE d.g ADD CONSTRAINT small CHECK (id < 100)")
+        .unwrap();
     let before: Vec<String> = ["p", "c", "g"]
         .iter()
         .map(|t| show_create(&mut c, t))
@@ -115,6 +117,16 @@ fn restart_keeps_foreign_keys(name: &str, extra: &[&str]) {
         "{name}"
     );
     assert_eq!(error_code(c.query_drop("DROP TABLE d.p")), 1451, "{name}");
+    assert_eq!(
+        error_code(c.query_drop("INSERT INTO d.p VALUES (5000, -1)")),
+        4025,
+        "{name}"
+    );
+    assert_eq!(
+        error_code(c.query_drop("INSERT INTO d.g VALUES (100, NULL)")),
+        4025,
+        "{name}"
+    );
     c.query_drop("ALTER TABLE d.c DROP FOREIGN KEY c_ibfk_1")
         .unwrap();
     // ON UPDATE SET NULL, then ON DELETE CASCADE.

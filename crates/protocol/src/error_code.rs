@@ -302,6 +302,8 @@ pub enum ErrorCode {
     FkNoIndexParent,
     /// 4025 CONSTRAINT %`s failed for %`-.192s.%`-.192s
     ConstraintFailed,
+    /// 1970 %s does not support subqueries or stored functions
+    SubqueryNotSupportedInCheck,
 }
 
 impl ErrorCode {
@@ -323,6 +325,7 @@ impl ErrorCode {
             FkColumnCannotChangeChild => 1833,
             FkNoIndexParent => 1822,
             ConstraintFailed => 4025,
+            SubqueryNotSupportedInCheck => 1970,
             PartitionClauseOnNonpartitioned => 1747,
             DelayedNotSupported => 1616,
             UnknownCollation => 1273,
@@ -532,7 +535,7 @@ impl ErrorCode {
             CantExecuteInReadOnlyTransaction => "25006",
             QueryInterrupted | ConnectionKilled => "70100",
             NoReferencedRow | RowIsReferenced2 | NoReferencedRow2 | ConstraintFailed => "23000",
-            TruncateIllegalFk => "42000",
+            TruncateIllegalFk | SubqueryNotSupportedInCheck => "42000",
             _ => "HY000",
         }
     }

@@ -772,6 +772,7 @@ mod tests {
             auto_increment_start: 1,
             comment: Some("catalogue".into()),
             foreign_keys: Vec::new(),
+            checks: Vec::new(),
         }
     }
 
@@ -826,6 +827,7 @@ mod tests {
             auto_increment_start: 1,
             comment: None,
             foreign_keys: Vec::new(),
+            checks: Vec::new(),
         }
     }
 
@@ -843,6 +845,7 @@ mod tests {
             auto_increment_start: 100,
             comment: None,
             foreign_keys: Vec::new(),
+            checks: Vec::new(),
         }
     }
 

@@ -161,6 +161,7 @@ fn table_def() -> TableDef {
         auto_increment_start: 1,
         comment: None,
         foreign_keys: Vec::new(),
+        checks: Vec::new(),
     }
 }
 

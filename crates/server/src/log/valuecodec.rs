@@ -14,7 +14,7 @@
 //! |---|---|
 //! | 1 | first layout; DECIMAL as tag 4 (`rust_decimal`'s 96-bit form, at most 28 digits) |
 //! | 2 | DECIMAL as tag 8 (65 digits, scale 38, exact); tag 4 is still read, so version 1 files stay readable |
-//! | 3 | a table definition ends with its FOREIGN KEYs; versions 1 and 2 are read without them |
+//! | 3 | a table definition ends with its FOREIGN KEYs and CHECK constraints; versions 1 and 2 are read without them |
 //!
 //! # Primitives
 //!
@@ -64,7 +64,7 @@
 //! ```
 
 use crate::storage::{
-    ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, IndexDef, IndexPart, TableDef,
+    CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, IndexDef, IndexPart, TableDef,
 };
 use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
@@ -310,6 +310,12 @@ pub fn encode_table_def(out: &mut Vec<u8>, def: &TableDef) {
         }
         out.push(fk_action_code(fk.on_delete));
         out.push(fk_action_code(fk.on_update));
+    }
+    put_varint(out, def.checks.len() as u64);
+    for c in &def.checks {
+        put_str(out, &c.name);
+        put_opt_str(out, c.column.as_deref());
+        put_str(out, &c.expr);
     }
 }
 
@@ -710,6 +716,17 @@ pub fn decode_table_def_of(r: &mut Reader<'_>, version: u8) -> CodecResult<Table
             });
         }
     }
+    let mut checks = Vec::new();
+    if version >= 3 {
+        let n = r.count()?;
+        for _ in 0..n {
+            checks.push(CheckDef {
+                name: r.str()?,
+                column: r.opt_str()?,
+                expr: r.str()?,
+            });
+        }
+    }
     Ok(TableDef {
         name,
         columns,
@@ -719,6 +736,7 @@ pub fn decode_table_def_of(r: &mut Reader<'_>, version: u8) -> CodecResult<Table
         auto_increment_start,
         comment,
         foreign_keys,
+        checks,
     })
 }
 
@@ -879,6 +897,7 @@ pub(crate) mod tests {
                         auto_increment_start,
                         comment,
                         foreign_keys: Vec::new(),
+                        checks: Vec::new(),
                     }
                 },
             )

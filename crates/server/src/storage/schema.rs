@@ -55,6 +55,17 @@ pub struct TableDef {
     pub comment: Option<String>,
     /// FOREIGN KEY constraints of this table as the child (`sql/exec/fk.rs` enforces them).
     pub foreign_keys: Vec<ForeignKeyDef>,
+    /// CHECK constraints, column-level ones first (`sql/exec/check.rs` enforces them).
+    pub checks: Vec<CheckDef>,
+}
+
+/// A CHECK constraint: its expression as SHOW CREATE TABLE prints it (parsed again to be
+/// enforced). A column-level one is named by its column and printed with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckDef {
+    pub name: String,
+    pub column: Option<String>,
+    pub expr: String,
 }
 
 /// What a foreign key does to the child rows when the parent row is deleted or its

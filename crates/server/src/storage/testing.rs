@@ -312,6 +312,7 @@ fn parse_create(p: &mut Parser) -> TableDef {
         auto_increment_start: 1,
         comment: None,
         foreign_keys: Vec::new(),
+        checks: Vec::new(),
     };
     while !p.at_end() {
         let kind = p.word();

@@ -60,6 +60,7 @@ fn sbtest(name: &str) -> TableDef {
         auto_increment_start: 1,
         comment: None,
         foreign_keys: Vec::new(),
+        checks: Vec::new(),
     }
 }
 

@@ -435,6 +435,8 @@ struct InsertRun<'p, 'e> {
     records: u64,
     /// FOREIGN KEY work for the target table (`fk.rs`).
     fk: super::fk::FkWork,
+    /// Its CHECK constraints (`check.rs`), if any are enforced.
+    checks: Option<super::check::Checks>,
 }
 
 pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
@@ -445,6 +447,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         plan,
         env,
         fk: super::fk::FkWork::of(env, &plan.table.def),
+        checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
         ignore: plan.kind == InsertKind::Ignore,
         multi_row: false,
         first_generated: None,
@@ -652,6 +655,9 @@ impl<'e> InsertRun<'_, 'e> {
     fn insert_row(&mut self, txn: &mut Txn, row: Vec<Value>) -> Result<()> {
         self.records += 1;
         crate::sched::admission::spend_ticket();
+        if let Some(c) = &self.checks {
+            c.check(self.env, &row)?;
+        }
         let table = &self.plan.table.table;
         if !self.plan.on_dup.is_empty() {
             return self.insert_or_update(txn, row);
@@ -748,6 +754,9 @@ impl<'e> InsertRun<'_, 'e> {
             return Ok(());
         }
         touch_on_update(def, &self.plan.on_dup, &mut new, self.env);
+        if let Some(c) = &self.checks {
+            c.check(self.env, &new)?;
+        }
         if let Some(ai) = def.auto_increment_column() {
             let n = convert::to_num(&new[ai]).to_i128();
             if n > 0 {
@@ -908,6 +917,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     )?;
     let strict = Strict::Mode(env);
     let fk = super::fk::FkWork::of(env, &t.def);
+    let checks = super::check::Checks::of(env, &t.db, &t.def)?;
     let (mut matched, mut changed) = (0u64, 0u64);
     for (h, latest) in cands {
         matched += 1;
@@ -935,6 +945,9 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             continue;
         }
         touch_on_update(&t.def, &plan.sets, &mut new, env);
+        if let Some(c) = &checks {
+            c.check(env, &new)?;
+        }
         if let Some(ai) = t.def.auto_increment_column() {
             if plan.sets.iter().any(|(c, _)| *c == ai) {
                 let n = convert::to_num(&new[ai]).to_i128();

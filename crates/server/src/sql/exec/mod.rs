@@ -6,11 +6,12 @@
 //! * `admin` — SET, transaction control, accounts and grants, KILL-free session statements.
 //! * `binlog_admin` — SHOW BINARY LOGS / BINLOG EVENTS / MASTER STATUS, PURGE and RESET.
 //! * `show` — the other SHOW statements.
-//! * `fk` — FOREIGN KEY checks and cascades around DML.
+//! * `fk` — FOREIGN KEY checks and cascades around DML; `check` — CHECK constraints.
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
 
 pub(in crate::sql) mod admin;
 pub(in crate::sql) mod binlog_admin;
+pub(in crate::sql) mod check;
 pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;

@@ -575,6 +575,11 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
         if let Some(cm) = &c.comment {
             l.push_str(&format!(" COMMENT {}", quote_value(cm)));
         }
+        if !def.checks.is_empty() {
+            if let Some(ck) = crate::sql::exec::check::column_sql(def, &c.name) {
+                l.push_str(&ck);
+            }
+        }
         lines.push(l);
     }
     if let Some(pk) = &def.primary_key {
@@ -597,6 +602,7 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
             crate::sql::exec::fk::constraint_sql(fk, db, false)
         ));
     }
+    lines.extend(crate::sql::exec::check::table_sql(def));
     let mut out = format!(
         "CREATE TABLE `{}` (\n{}\n) ENGINE={}",
         def.name,

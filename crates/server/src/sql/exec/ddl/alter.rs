@@ -79,6 +79,9 @@ struct Draft {
     /// The table's FOREIGN KEYs (child columns by name), and the ones the statement adds.
     fks: Vec<crate::storage::ForeignKeyDef>,
     new_fks: Vec<sqlparser::ast::ForeignKeyConstraint>,
+    /// The table's CHECK constraints, and the ones the statement adds.
+    checks: Vec<crate::storage::CheckDef>,
+    new_checks: Vec<crate::sql::exec::check::Declared>,
 }
 
 fn unknown_column(col: &str, table: &str) -> Error {
@@ -136,6 +139,8 @@ impl Draft {
             lock: None,
             fks: def.foreign_keys.clone(),
             new_fks: Vec::new(),
+            checks: def.checks.clone(),
+            new_checks: Vec::new(),
         }
     }
 
@@ -180,6 +185,7 @@ impl Draft {
         let mut keys = keys;
         keys.settle_implicit();
         self.new_fks.append(&mut keys.fks);
+        self.new_checks.append(&mut keys.checks);
         let named = |parts: &[IndexPart]| -> Vec<(String, Option<u32>)> {
             parts
                 .iter()
@@ -304,6 +310,7 @@ impl Draft {
             auto_increment_start: 1,
             comment: self.comment.clone(),
             foreign_keys: self.fks.clone(),
+            checks: self.checks.clone(),
         })
     }
 }
@@ -368,6 +375,9 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     let mut def = draft.finish()?;
     check_lob_keys(&def)?;
     check_auto_increment(&def)?;
+    if !draft.new_checks.is_empty() {
+        crate::sql::exec::check::add_checks(env, &new_db, &mut def, &draft.new_checks)?;
+    }
     if !draft.new_fks.is_empty() {
         super::fk::add_foreign_keys(env, &new_db, &mut def, &draft.new_fks)?;
     }
@@ -385,6 +395,10 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     check_algorithm(&draft, &old, &def, !rows.is_empty())?;
     let copied = rows.len() as u64;
     let (rows, max_ai) = convert_rows(env, &draft, &def, rows)?;
+    if !def.checks.is_empty() {
+        // Copied rows meet every constraint (MariaDB checks them all as it copies).
+        crate::sql::exec::check::check_rows(env, &new_db, &def, &rows)?;
+    }
     let mut auto_inc = table.auto_increment_peek();
     if def.auto_increment_column().is_some() {
         auto_inc = auto_inc.max(max_ai.saturating_add(1));
@@ -397,8 +411,9 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
         .replace_table(&table, &new_db, def, rows, auto_inc)?;
     let warnings = env.warnings.borrow().len() - warnings_before;
     // MariaDB counts the rows only when it copies them (a type change).
-    // Adding a checked FOREIGN KEY copies too.
-    let fk_copy = !draft.new_fks.is_empty() && super::fk::checks_on(env);
+    // Adding a CHECK, or a checked FOREIGN KEY, copies too.
+    let fk_copy =
+        (!draft.new_fks.is_empty() && super::fk::checks_on(env)) || !draft.new_checks.is_empty();
     let affected = if draft.converts || fk_copy { copied } else { 0 };
     // A bare RENAME is no table change: MariaDB sends no info text for it.
     let only_rename = at.ops.iter().all(|o| matches!(o, AlterOp::RenameTo { .. }));
@@ -455,6 +470,11 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                 return Err(cant_drop("COLUMN", name));
             };
             let gone = d.cols.remove(i).def.name;
+            d.checks.retain(|c| {
+                !c.column
+                    .as_deref()
+                    .is_some_and(|n| n.eq_ignore_ascii_case(&gone))
+            });
             let in_pk = d
                 .primary
                 .as_ref()
@@ -582,6 +602,17 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
             }
         }
         AlterOp::DropConstraint { if_exists, name } => match d.index_named(name) {
+            _ if d
+                .checks
+                .iter()
+                .any(|c| c.column.is_none() && c.name.eq_ignore_ascii_case(name)) =>
+            {
+                d.checks
+                    .retain(|c| !(c.column.is_none() && c.name.eq_ignore_ascii_case(name)));
+            }
+            _ if d.fks.iter().any(|f| f.name.eq_ignore_ascii_case(name)) => {
+                d.fks.retain(|f| !f.name.eq_ignore_ascii_case(name));
+            }
             Some(i) if d.indexes[i].unique => {
                 d.indexes.remove(i);
             }

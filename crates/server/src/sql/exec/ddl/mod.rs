@@ -10,8 +10,9 @@
 //! CURRENT_TIMESTAMP), AUTO_INCREMENT (one per table, must lead a key), inline and separate
 //! PRIMARY KEY / UNIQUE / KEY / INDEX, COMMENT, column COLLATE / CHARACTER SET, and the table
 //! options ENGINE (accepted, shown), AUTO_INCREMENT=N, COMMENT, charset options (accepted;
-//! every character column is utf8mb4). Foreign keys, generated columns, ENUM / SET / JSON /
-//! BIT / TIME / YEAR columns and TEMPORARY tables are 1235.
+//! every character column is utf8mb4). FOREIGN KEYs (`fk.rs`, enforced by `exec/fk.rs`) and
+//! CHECK constraints (`exec/check.rs`) are kept in the definition. Generated columns, ENUM /
+//! SET / JSON / BIT / TIME columns and TEMPORARY tables are 1235.
 
 pub(in crate::sql) mod alter;
 pub(crate) mod fk;
@@ -485,6 +486,8 @@ struct Keys {
     indexes: Vec<(Option<String>, Vec<IndexPart>, bool, bool)>,
     /// FOREIGN KEYs declared (column-level REFERENCES has its column filled in).
     fks: Vec<ast::ForeignKeyConstraint>,
+    /// CHECK constraints declared.
+    checks: Vec<crate::sql::exec::check::Declared>,
 }
 
 impl Keys {
@@ -587,7 +590,17 @@ fn column_def(
             ColumnOption::Collation(cl) => {
                 dt = with_collation(dt, collation_named(&cl.to_string())?)
             }
-            ColumnOption::Check(_) => return Err(unsupported("CHECK constraints")),
+            ColumnOption::Check(ck) => {
+                if ck.enforced == Some(false) || ck.no_inherit {
+                    return Err(unsupported("NOT ENFORCED / NO INHERIT CHECK constraints"));
+                }
+                if ck.name.is_some() {
+                    // MariaDB has no named column-level constraint.
+                    return Err(Error::parse("CONSTRAINT", 1));
+                }
+                keys.checks
+                    .push((None, Some(c.name.value.clone()), (*ck.expr).clone()));
+            }
             ColumnOption::ForeignKey(fk) => {
                 let mut fk = fk.clone();
                 if fk.columns.is_empty() {
@@ -859,7 +872,16 @@ fn table_constraints(
                 keys.indexes.push((fk::given_name(f), parts, false, true));
                 keys.fks.push(f.clone());
             }
-            TableConstraint::Check(_) => return Err(unsupported("CHECK constraints")),
+            TableConstraint::Check(ck) => {
+                if ck.enforced == Some(false) || ck.no_inherit {
+                    return Err(unsupported("NOT ENFORCED / NO INHERIT CHECK constraints"));
+                }
+                keys.checks.push((
+                    ck.name.as_ref().map(|n| n.value.clone()),
+                    None,
+                    (*ck.expr).clone(),
+                ));
+            }
             _ => return Err(unsupported("FULLTEXT / SPATIAL indexes")),
         }
     }
@@ -1009,6 +1031,7 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> 
     table_constraints(&ct.constraints, &columns, &mut keys)?;
     keys.settle_implicit();
     let fks = std::mem::take(&mut keys.fks);
+    let checks = std::mem::take(&mut keys.checks);
     let primary_key = match keys.primary {
         None => None,
         Some((parts, _)) => {
@@ -1045,9 +1068,13 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> 
         auto_increment_start: 1,
         comment: None,
         foreign_keys: Vec::new(),
+        checks: Vec::new(),
     };
     check_auto_increment(&def)?;
     apply_table_options(ct, &mut def)?;
+    if !checks.is_empty() {
+        crate::sql::exec::check::add_checks(env, db, &mut def, &checks)?;
+    }
     if !fks.is_empty() {
         fk::add_foreign_keys(env, db, &mut def, &fks)?;
     }

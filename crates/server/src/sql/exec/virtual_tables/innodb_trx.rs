@@ -59,6 +59,7 @@ pub(super) fn def() -> TableDef {
         auto_increment_start: 1,
         comment: None,
         foreign_keys: Vec::new(),
+        checks: Vec::new(),
     }
 }
 

@@ -380,6 +380,7 @@ fn is_def(name: &str) -> TableDef {
         auto_increment_start: 1,
         comment: None,
         foreign_keys: Vec::new(),
+        checks: Vec::new(),
     }
 }
 
