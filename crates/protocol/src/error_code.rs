@@ -304,6 +304,8 @@ pub enum ErrorCode {
     ConstraintFailed,
     /// 1970 %s does not support subqueries or stored functions
     SubqueryNotSupportedInCheck,
+    /// 1901 Function or expression '%s' cannot be used in the %s clause of %`s
+    FunctionNotAllowedInClause,
 }
 
 impl ErrorCode {
@@ -326,6 +328,7 @@ impl ErrorCode {
             FkNoIndexParent => 1822,
             ConstraintFailed => 4025,
             SubqueryNotSupportedInCheck => 1970,
+            FunctionNotAllowedInClause => 1901,
             PartitionClauseOnNonpartitioned => 1747,
             DelayedNotSupported => 1616,
             UnknownCollation => 1273,

@@ -100,6 +100,40 @@ pub fn add_checks(
     Ok(())
 }
 
+/// A CHECK may not read a column a FOREIGN KEY's CASCADE or SET NULL changes (the cascade
+/// would not check it): 1901, as MariaDB.
+pub fn check_against_foreign_keys(def: &TableDef) -> Result<()> {
+    use crate::storage::FkAction;
+    for fk in &def.foreign_keys {
+        let acts = [fk.on_delete, fk.on_update];
+        if !acts
+            .iter()
+            .any(|a| matches!(a, FkAction::Cascade | FkAction::SetNull))
+        {
+            continue;
+        }
+        for col in &fk.columns {
+            let quoted = format!("`{}`", col.replace('`', "``")).to_ascii_lowercase();
+            for c in &def.checks {
+                let uses = match &c.column {
+                    Some(n) => n.eq_ignore_ascii_case(col),
+                    None => c.expr.to_ascii_lowercase().contains(&quoted),
+                };
+                if uses {
+                    return Err(Error::new(
+                        ErrorCode::FunctionNotAllowedInClause,
+                        format!(
+                            "Function or expression '{col}' cannot be used in the CHECK clause of `{}`",
+                            c.name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The constraints of `def`, bound (1054 for a column that is not there).
 fn bind_all(env: &Env<'_>, db: &str, def: &TableDef) -> Result<Vec<(String, Expr)>> {
     let scope = TableScope::of_def(db, def, None);

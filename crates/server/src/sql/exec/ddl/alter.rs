@@ -381,6 +381,9 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     if !draft.new_fks.is_empty() {
         super::fk::add_foreign_keys(env, &new_db, &mut def, &draft.new_fks)?;
     }
+    if !def.checks.is_empty() && !def.foreign_keys.is_empty() {
+        crate::sql::exec::check::check_against_foreign_keys(&def)?;
+    }
     if !old.foreign_keys.is_empty()
         || !def.foreign_keys.is_empty()
         || env.ctx.engine.any_foreign_keys()
