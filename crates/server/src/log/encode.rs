@@ -40,6 +40,9 @@ pub struct EventOptions<'a> {
     pub row_metadata: RowMetadata,
     /// Annotate_rows texts (empty: none).
     pub annotations: &'a Annotations,
+    /// Leave out the rows only FOREIGN KEY cascades changed, as MariaDB does (a replica's
+    /// engine cascades them); only when the binlog is not the log recovery replays.
+    pub skip_cascaded: bool,
 }
 
 /// One statement's table and changes, before borrowing them into a `RowsStatement`.
@@ -69,6 +72,9 @@ pub fn transaction_events(
     let mut last: Option<(u64, Option<usize>)> = None;
     let mut last_statement = None;
     for (position, c) in changes {
+        if opts.skip_cascaded && c.cascaded {
+            continue;
+        }
         let def = c.table.def();
         let id = c.table.id().0;
         let statement = statement_of(opts.annotations, *position);

@@ -183,6 +183,8 @@ fn event_options<'a>(
         server_id: server_id(ctx),
         row_metadata,
         annotations,
+        // Classic mode recovers from the redo log: the binlog can be MariaDB's.
+        skip_cascaded: ctx.pipeline.two_phase(),
     }
 }
 

@@ -375,6 +375,8 @@ pub enum InsertOutcome {
 /// first changed it (None: inserted), `after` the image it leaves (None: deleted).
 #[derive(Clone, Debug)]
 pub struct RowChange {
+    /// Every change of the row came from a FOREIGN KEY cascade.
+    pub cascaded: bool,
     pub table: Arc<Table>,
     pub before: Option<Row>,
     pub after: Option<Row>,

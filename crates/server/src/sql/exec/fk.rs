@@ -338,7 +338,10 @@ fn parent_changed(
             for (h, r) in rows {
                 crate::sched::admission::spend_ticket();
                 if deletes {
-                    child.delete(txn, &h)?;
+                    let was = txn.set_cascading(true);
+                    let r2 = child.delete(txn, &h);
+                    txn.set_cascading(was);
+                    r2?;
                     chain.push((child.id(), true));
                     let res = parent_changed(env, txn, &child, &r, None, chain);
                     chain.pop();
@@ -355,7 +358,10 @@ fn parent_changed(
                 if changed[..] == r[..] {
                     continue;
                 }
-                match child.update(txn, &h, changed.clone())? {
+                let was = txn.set_cascading(true);
+                let updated = child.update(txn, &h, changed.clone());
+                txn.set_cascading(was);
+                match updated? {
                     InsertOutcome::Inserted(_) => {}
                     InsertOutcome::Duplicate { index, row, .. } => {
                         return Err(child.dup_entry_error(index, &row))
