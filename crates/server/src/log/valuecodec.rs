@@ -885,9 +885,22 @@ pub(crate) mod tests {
             "[A-Za-z]{0,8}",
             any::<u64>(),
             proptest::option::of(".{0,30}"),
+            (
+                proptest::collection::vec(arb_foreign_key(), 0..3),
+                proptest::collection::vec(arb_check(), 0..3),
+            ),
         )
             .prop_map(
-                |(name, columns, primary_key, indexes, engine, auto_increment_start, comment)| {
+                |(
+                    name,
+                    columns,
+                    primary_key,
+                    indexes,
+                    engine,
+                    auto_increment_start,
+                    comment,
+                    (foreign_keys, checks),
+                )| {
                     TableDef {
                         name,
                         columns,
@@ -896,11 +909,54 @@ pub(crate) mod tests {
                         engine,
                         auto_increment_start,
                         comment,
-                        foreign_keys: Vec::new(),
-                        checks: Vec::new(),
+                        foreign_keys,
+                        checks,
                     }
                 },
             )
+    }
+
+    fn arb_action() -> impl Strategy<Value = FkAction> {
+        prop_oneof![
+            Just(FkAction::Restrict),
+            Just(FkAction::NoAction),
+            Just(FkAction::Cascade),
+            Just(FkAction::SetNull),
+        ]
+    }
+
+    fn arb_foreign_key() -> impl Strategy<Value = ForeignKeyDef> {
+        (
+            "[a-z_]{1,12}",
+            proptest::collection::vec("[a-z]{1,6}", 1..3),
+            "[a-z]{1,6}",
+            "[a-z]{1,6}",
+            proptest::collection::vec("[a-z]{1,6}", 1..3),
+            arb_action(),
+            arb_action(),
+        )
+            .prop_map(
+                |(name, columns, parent_db, parent_table, parent_columns, on_delete, on_update)| {
+                    ForeignKeyDef {
+                        name,
+                        columns,
+                        parent_db,
+                        parent_table,
+                        parent_columns,
+                        on_delete,
+                        on_update,
+                    }
+                },
+            )
+    }
+
+    fn arb_check() -> impl Strategy<Value = CheckDef> {
+        (
+            "[a-z_]{1,12}",
+            proptest::option::of("[a-z]{1,6}"),
+            ".{0,30}",
+        )
+            .prop_map(|(name, column, expr)| CheckDef { name, column, expr })
     }
 
     proptest! {
