@@ -122,6 +122,8 @@ pub fn transaction_events(
 pub struct DdlSettings {
     pub sql_mode: String,
     pub auto_is_null: bool,
+    /// `foreign_key_checks` was off (a replica must not check the statement's FOREIGN KEYs).
+    pub no_fk_checks: bool,
     /// Collation ids: the client character set's default collation, `collation_connection`,
     /// `collation_server`.
     pub charset: [u16; 3],
@@ -134,6 +136,9 @@ impl DdlSettings {
         let mut f = flags2::EXPLICIT_DEFAULTS_FOR_TIMESTAMP;
         if self.auto_is_null {
             f |= flags2::AUTO_IS_NULL;
+        }
+        if self.no_fk_checks {
+            f |= flags2::NO_FOREIGN_KEY_CHECKS;
         }
         QueryStatus {
             flags2: Some(f),
