@@ -666,11 +666,26 @@ impl<'e> InsertRun<'_, 'e> {
             InsertKind::Replace => self.replace(txn, row),
             _ => {
                 let kept = (!self.fk.none()).then(|| row.clone());
+                // INSERT IGNORE: a row without its parent is skipped with a warning (1452).
+                let sp =
+                    (kept.is_some() && self.ignore).then(|| self.env.ctx.engine.savepoint(txn));
                 match table.insert_with(txn, row, LockMode::Shared)? {
                     InsertOutcome::Inserted(_) => {
                         self.affected += 1;
                         if let Some(row) = kept {
-                            self.fk.after_insert(self.env, txn, table, &row)?;
+                            match self.fk.after_insert(self.env, txn, table, &row) {
+                                Err(e)
+                                    if e.code() == ErrorCode::NoReferencedRow2 && sp.is_some() =>
+                                {
+                                    let sp = sp.expect("IGNORE savepoint");
+                                    self.env.ctx.engine.rollback_to_savepoint(txn, sp);
+                                    self.env.warn("Warning", e.code(), e.message());
+                                    self.affected -= 1;
+                                    // MariaDB counts the skipped row as a duplicate.
+                                    self.duplicates += 1;
+                                }
+                                other => other?,
+                            }
                         }
                         Ok(())
                     }
