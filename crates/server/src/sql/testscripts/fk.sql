@@ -108,6 +108,22 @@ SET foreign_key_checks = 1;
 INSERT INTO x VALUES (6);
 DROP TABLE c, c2, c3, child, t, u, x;
 
+# RENAME renames generated constraint names and references to the table itself; a database
+# a table elsewhere references cannot be dropped.
+CREATE TABLE s (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES s(id) ON DELETE CASCADE);
+RENAME TABLE s TO s2;
+SHOW CREATE TABLE s2;
+ALTER TABLE s2 RENAME TO s3;
+SHOW CREATE TABLE s3;
+INSERT INTO s3 VALUES (1, NULL), (2, 1);
+DELETE FROM s3 WHERE id = 1;
+SELECT COUNT(*) FROM s3;
+CREATE DATABASE fkdb2;
+CREATE TABLE fkdb2.oc (id INT PRIMARY KEY, FOREIGN KEY (id) REFERENCES fkdb.s3(id));
+SHOW CREATE TABLE fkdb2.oc;
+DROP DATABASE fkdb;
+DROP DATABASE fkdb2;
+
 # information_schema; a CHECK on a column a cascade changes is 1901.
 CREATE TABLE ipar (id INT PRIMARY KEY, v INT, w VARCHAR(10), UNIQUE KEY vw (v, w), KEY (w));
 CREATE TABLE ich (id INT PRIMARY KEY, a INT, b VARCHAR(10), d INT CHECK (d > 0), CONSTRAINT fk1 FOREIGN KEY (a, b) REFERENCES ipar(v, w) ON DELETE CASCADE, FOREIGN KEY (d) REFERENCES ipar(id) ON UPDATE NO ACTION, FOREIGN KEY (b) REFERENCES ipar(w), CONSTRAINT ck1 CHECK (id > 0));

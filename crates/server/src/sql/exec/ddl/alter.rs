@@ -373,6 +373,7 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
         ));
     }
     let mut def = draft.finish()?;
+    super::fk::rename_table(env, &db, &at.table, &new_db, &mut def)?;
     check_lob_keys(&def)?;
     check_auto_increment(&def)?;
     if !draft.new_checks.is_empty() {

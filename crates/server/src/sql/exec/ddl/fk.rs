@@ -345,15 +345,10 @@ pub(crate) fn check_alter(
         }
     }
     let refs = referencing_fks(env, db, &old.name);
-    if !refs.is_empty() && (new_db != db || new.name != old.name) {
-        return Err(Error::unsupported(
-            "renaming a table other tables' FOREIGN KEYs reference",
-        ));
-    }
     let self_refs = new
         .foreign_keys
         .iter()
-        .filter(|f| f.parent_db == db && f.parent_table == old.name)
+        .filter(|f| f.parent_db == new_db && f.parent_table == new.name)
         .map(|f| (db.to_string(), old.name.clone(), f.clone()));
     for (cdb, ct, fk) in refs.into_iter().chain(self_refs) {
         for p in &fk.parent_columns {
@@ -380,6 +375,52 @@ pub(crate) fn check_alter(
         }
         if index_for(new, &fk.parent_columns).is_none() {
             return Err(dropped_index(&fk.parent_columns));
+        }
+    }
+    Ok(())
+}
+
+/// A table renamed from `db`.`old` to `new_db`.`new_def.name`: its own generated constraint
+/// names follow (`old_ibfk_n` becomes `new_ibfk_n`, as InnoDB renames them) and so do its
+/// references to itself. Other tables' references would have to follow too: refused (1235).
+pub(crate) fn rename_table(
+    env: &Env<'_>,
+    db: &str,
+    old: &str,
+    new_db: &str,
+    new_def: &mut TableDef,
+) -> Result<()> {
+    if new_db == db && new_def.name == old {
+        return Ok(());
+    }
+    if env.ctx.engine.any_foreign_keys() && !referencing_fks(env, db, old).is_empty() {
+        return Err(Error::unsupported(
+            "renaming a table other tables' FOREIGN KEYs reference",
+        ));
+    }
+    for fk in &mut new_def.foreign_keys {
+        if let Some(n) = ibfk_number(old, &fk.name) {
+            fk.name = format!("{}_ibfk_{n}", new_def.name);
+        }
+        if fk.parent_db == db && fk.parent_table == old {
+            fk.parent_db = new_db.to_string();
+            fk.parent_table = new_def.name.clone();
+        }
+    }
+    Ok(())
+}
+
+/// DROP DATABASE: a table of another database referencing one of its tables stops it (1451).
+pub(crate) fn check_drop_database(env: &Env<'_>, db: &str) -> Result<()> {
+    if !env.ctx.engine.any_foreign_keys() || !checks_on(env) {
+        return Ok(());
+    }
+    for t in env.ctx.engine.tables(db).unwrap_or_default() {
+        if referencing_fks(env, db, &t)
+            .iter()
+            .any(|(cdb, _, _)| cdb != db)
+        {
+            return Err(crate::sql::exec::fk::parent_table_referenced());
         }
     }
     Ok(())

@@ -88,6 +88,7 @@ pub fn drop_database(env: &Env<'_>, name: &str, if_exists: bool) -> Result<()> {
         ));
     }
     check_db_access(env, name)?;
+    fk::check_drop_database(env, name)?;
     if if_exists && !env.ctx.engine.database_exists(name) {
         env.warn(
             "Note",
@@ -1206,6 +1207,7 @@ pub fn rename_tables(env: &Env<'_>, r: &RenameTable) -> Result<()> {
         let t = env.ctx.engine.table(&from_db, from)?;
         let mut def = (*t.def()).clone();
         def.name = to.clone();
+        fk::rename_table(env, &from_db, from, &to_db, &mut def)?;
         let rows = t.committed_rows()?;
         env.ctx
             .engine
