@@ -446,7 +446,12 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     let mut run = InsertRun {
         plan,
         env,
-        fk: super::fk::FkWork::of(env, &plan.table.def),
+        fk: super::fk::FkWork::of(
+            env,
+            &plan.table.table,
+            &plan.table.def,
+            plan.kind == InsertKind::Replace || !plan.on_dup.is_empty(),
+        ),
         checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
         ignore: plan.kind == InsertKind::Ignore,
         multi_row: false,
@@ -931,7 +936,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         txn,
     )?;
     let strict = Strict::Mode(env);
-    let fk = super::fk::FkWork::of(env, &t.def);
+    let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
     let checks = super::check::Checks::of(env, &t.db, &t.def)?;
     let (mut matched, mut changed) = (0u64, 0u64);
     for (h, latest) in cands {
@@ -1018,7 +1023,7 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         txn,
     )?;
     let mut deleted = 0u64;
-    let fk = super::fk::FkWork::of(env, &t.def);
+    let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
     for (h, old) in cands {
         t.table.delete(txn, &h)?;
         if !fk.none() {

@@ -127,15 +127,23 @@ pub struct FkWork {
 }
 
 impl FkWork {
-    pub fn of(env: &Env<'_>, def: &TableDef) -> FkWork {
+    /// Computed once per statement: the parent side (`parent_side`: the statement deletes or
+    /// updates rows) is looked at only if some table references `table` now.
+    pub fn of(env: &Env<'_>, table: &Table, def: &TableDef, parent_side: bool) -> FkWork {
         let child = !def.foreign_keys.is_empty();
-        let parent = env.ctx.engine.any_foreign_keys();
-        if !(child || parent) || !checks_on(env) {
+        let maybe_parent = parent_side && env.ctx.engine.any_foreign_keys();
+        if !(child || maybe_parent) || !checks_on(env) {
             return FkWork {
                 child: false,
                 parent: false,
             };
         }
+        let parent = maybe_parent
+            && !env
+                .ctx
+                .engine
+                .referencing(table.db(), table.name())
+                .is_empty();
         FkWork { child, parent }
     }
 
