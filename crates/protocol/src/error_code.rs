@@ -290,6 +290,32 @@ pub enum ErrorCode {
     UserCreateExists,
     /// 1974 Can't drop user '%s'@'%s'; it doesn't exist
     UserDropExists,
+    /// 1005 Can't create table %`s (errno: %M)
+    CantCreateTable,
+    /// 1451 Cannot delete or update a parent row: a foreign key constraint fails (%s)
+    RowIsReferenced2,
+    /// 1452 Cannot add or update a child row: a foreign key constraint fails (%s)
+    NoReferencedRow2,
+    /// 1296 Got error %M '%-.100s' from %s
+    GetErrmsg,
+    /// 1553 Cannot drop index '%-.192s': needed in a foreign key constraint
+    DropIndexFk,
+    /// 1701 Cannot truncate a table referenced in a foreign key constraint (%.192s)
+    TruncateIllegalFk,
+    /// 1826 Duplicate %s constraint name '%s'
+    DupConstraintName,
+    /// 1832 Cannot change column '%-.192s': used in a foreign key constraint '%-.192s'
+    FkColumnCannotChange,
+    /// 1833 Cannot change column '%-.192s': used in a foreign key constraint '%-.192s' of table '%-.192s'
+    FkColumnCannotChangeChild,
+    /// 1822 Failed to add the foreign key constraint. Missing index for constraint '%s' in the referenced table '%s'
+    FkNoIndexParent,
+    /// 4025 CONSTRAINT %`s failed for %`-.192s.%`-.192s
+    ConstraintFailed,
+    /// 1970 %s does not support subqueries or stored functions
+    SubqueryNotSupportedInCheck,
+    /// 1901 Function or expression '%s' cannot be used in the %s clause of %`s
+    FunctionNotAllowedInClause,
 }
 
 impl ErrorCode {
@@ -300,6 +326,19 @@ impl ErrorCode {
             StackOverrun => 1436,
             UserCreateExists => 1973,
             UserDropExists => 1974,
+            CantCreateTable => 1005,
+            RowIsReferenced2 => 1451,
+            NoReferencedRow2 => 1452,
+            GetErrmsg => 1296,
+            DropIndexFk => 1553,
+            TruncateIllegalFk => 1701,
+            DupConstraintName => 1826,
+            FkColumnCannotChange => 1832,
+            FkColumnCannotChangeChild => 1833,
+            FkNoIndexParent => 1822,
+            ConstraintFailed => 4025,
+            SubqueryNotSupportedInCheck => 1970,
+            FunctionNotAllowedInClause => 1901,
             PartitionClauseOnNonpartitioned => 1747,
             DelayedNotSupported => 1616,
             UnknownCollation => 1273,
@@ -516,7 +555,8 @@ impl ErrorCode {
             CantChangeTxCharacteristics => "25001",
             CantExecuteInReadOnlyTransaction => "25006",
             QueryInterrupted | ConnectionKilled => "70100",
-            NoReferencedRow => "23000",
+            NoReferencedRow | RowIsReferenced2 | NoReferencedRow2 | ConstraintFailed => "23000",
+            TruncateIllegalFk | SubqueryNotSupportedInCheck => "42000",
             _ => "HY000",
         }
     }

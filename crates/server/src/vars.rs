@@ -221,6 +221,14 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::UInt { min: 1, max: 86400 },
         "60",
     ),
+    // OFF: CHECK constraints are not evaluated (`sql/exec/check.rs`).
+    var(
+        "check_constraint_checks",
+        Scope::Both,
+        true,
+        Kind::Bool,
+        "ON",
+    ),
     var(
         "checkpoint_log_bytes",
         Scope::Global,
@@ -301,8 +309,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     ),
     // GTID state (`crate::log::gtid`). The positions are computed when read; a primary has no
     // replica position. The domain applies to the groups written after it is set.
-    // Checked by the foreign keys of a table; Cohort refuses FOREIGN KEY (1235), so there is
-    // nothing for it to switch off (restores set it).
+    // OFF: FOREIGN KEYs are neither checked nor cascaded (`sql/exec/fk.rs`); restores set it.
     var("foreign_key_checks", Scope::Both, true, Kind::Bool, "ON"),
     var("gtid_binlog_pos", Scope::Global, false, Kind::Live, ""),
     var("gtid_binlog_state", Scope::Global, false, Kind::Live, ""),

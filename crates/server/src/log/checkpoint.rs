@@ -52,7 +52,7 @@
 use super::device::{LogDir, LogFile};
 use super::redo::{begin_frame, end_frame, parse_frame, FRAME_HEADER_LEN};
 use super::valuecodec::{
-    codec_readable, decode_row, decode_table_def, encode_row, encode_table_def, put_str,
+    codec_readable, decode_row, decode_table_def_of, encode_row, encode_table_def, put_str,
     put_varint, CodecError, Reader, CODEC_VERSION,
 };
 use crate::error::Error;
@@ -453,6 +453,8 @@ struct Loader<'a> {
     engine: &'a Engine,
     seq: u64,
     header: Option<(CheckpointPosition, u64)>,
+    /// The value codec version the header names.
+    codec: u8,
     tables: HashMap<u64, LoadedTable>,
     databases: u64,
     rows: u64,
@@ -519,6 +521,7 @@ impl Loader<'_> {
             next_gtid_seq: r.varint()?,
         };
         self.header = Some((position, r.varint()?));
+        self.codec = codec;
         Ok(())
     }
 
@@ -538,7 +541,7 @@ impl Loader<'_> {
         let id = r.varint()?;
         let db = r.str()?;
         let auto_increment = r.varint()?;
-        let def = decode_table_def(r)?;
+        let def = decode_table_def_of(r, self.codec)?;
         self.engine
             .restore_table(&db, def, TableId(id), auto_increment)
             .map_err(restore_failed)?;
@@ -631,6 +634,7 @@ fn load_file(
         engine,
         seq,
         header: None,
+        codec: CODEC_VERSION,
         tables: HashMap::new(),
         databases: 0,
         rows: 0,
@@ -767,6 +771,8 @@ mod tests {
             engine: "InnoDB".into(),
             auto_increment_start: 1,
             comment: Some("catalogue".into()),
+            foreign_keys: Vec::new(),
+            checks: Vec::new(),
         }
     }
 
@@ -820,6 +826,8 @@ mod tests {
             engine: "MyISAM".into(),
             auto_increment_start: 1,
             comment: None,
+            foreign_keys: Vec::new(),
+            checks: Vec::new(),
         }
     }
 
@@ -836,6 +844,8 @@ mod tests {
             engine: "InnoDB".into(),
             auto_increment_start: 100,
             comment: None,
+            foreign_keys: Vec::new(),
+            checks: Vec::new(),
         }
     }
 

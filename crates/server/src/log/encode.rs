@@ -40,6 +40,9 @@ pub struct EventOptions<'a> {
     pub row_metadata: RowMetadata,
     /// Annotate_rows texts (empty: none).
     pub annotations: &'a Annotations,
+    /// Leave out the rows only FOREIGN KEY cascades changed, as MariaDB does (a replica's
+    /// engine cascades them); only when the binlog is not the log recovery replays.
+    pub skip_cascaded: bool,
 }
 
 /// One statement's table and changes, before borrowing them into a `RowsStatement`.
@@ -69,6 +72,9 @@ pub fn transaction_events(
     let mut last: Option<(u64, Option<usize>)> = None;
     let mut last_statement = None;
     for (position, c) in changes {
+        if opts.skip_cascaded && c.cascaded {
+            continue;
+        }
         let def = c.table.def();
         let id = c.table.id().0;
         let statement = statement_of(opts.annotations, *position);
@@ -116,6 +122,8 @@ pub fn transaction_events(
 pub struct DdlSettings {
     pub sql_mode: String,
     pub auto_is_null: bool,
+    /// `foreign_key_checks` was off (a replica must not check the statement's FOREIGN KEYs).
+    pub no_fk_checks: bool,
     /// Collation ids: the client character set's default collation, `collation_connection`,
     /// `collation_server`.
     pub charset: [u16; 3],
@@ -128,6 +136,9 @@ impl DdlSettings {
         let mut f = flags2::EXPLICIT_DEFAULTS_FOR_TIMESTAMP;
         if self.auto_is_null {
             f |= flags2::AUTO_IS_NULL;
+        }
+        if self.no_fk_checks {
+            f |= flags2::NO_FOREIGN_KEY_CHECKS;
         }
         QueryStatus {
             flags2: Some(f),

@@ -160,6 +160,8 @@ fn table_def() -> TableDef {
         engine: "InnoDB".into(),
         auto_increment_start: 1,
         comment: None,
+        foreign_keys: Vec::new(),
+        checks: Vec::new(),
     }
 }
 

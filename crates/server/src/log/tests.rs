@@ -398,6 +398,7 @@ fn hold_prepared(ctx: &ServerContext, sql_text: &str) -> (super::Work, super::pi
         server_id: 1,
         row_metadata: cohort_binlog::RowMetadata::NoLog,
         annotations: &[],
+        skip_cascaded: false,
     };
     let binlog = super::encode::transaction_events(&changes, xid, &opts).unwrap();
     let mut redo = Vec::new();

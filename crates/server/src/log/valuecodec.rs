@@ -14,6 +14,7 @@
 //! |---|---|
 //! | 1 | first layout; DECIMAL as tag 4 (`rust_decimal`'s 96-bit form, at most 28 digits) |
 //! | 2 | DECIMAL as tag 8 (65 digits, scale 38, exact); tag 4 is still read, so version 1 files stay readable |
+//! | 3 | a table definition ends with its FOREIGN KEYs and CHECK constraints; versions 1 and 2 are read without them |
 //!
 //! # Primitives
 //!
@@ -62,12 +63,14 @@
 //! collation := 0 utf8mb4_general_ci | 1 utf8mb4_bin | 2 binary
 //! ```
 
-use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
+use crate::storage::{
+    CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, IndexDef, IndexPart, TableDef,
+};
 use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
 
 /// The version of every layout in this file, recorded in the header of each file that uses it.
-pub const CODEC_VERSION: u8 = 2;
+pub const CODEC_VERSION: u8 = 3;
 
 /// True for a codec version this build reads: the current one and version 1 (whose only
 /// difference is the DECIMAL layout, still decoded).
@@ -292,6 +295,47 @@ pub fn encode_table_def(out: &mut Vec<u8>, def: &TableDef) {
     put_str(out, &def.engine);
     put_varint(out, def.auto_increment_start);
     put_opt_str(out, def.comment.as_deref());
+    put_varint(out, def.foreign_keys.len() as u64);
+    for fk in &def.foreign_keys {
+        put_str(out, &fk.name);
+        put_varint(out, fk.columns.len() as u64);
+        for c in &fk.columns {
+            put_str(out, c);
+        }
+        put_str(out, &fk.parent_db);
+        put_str(out, &fk.parent_table);
+        put_varint(out, fk.parent_columns.len() as u64);
+        for c in &fk.parent_columns {
+            put_str(out, c);
+        }
+        out.push(fk_action_code(fk.on_delete));
+        out.push(fk_action_code(fk.on_update));
+    }
+    put_varint(out, def.checks.len() as u64);
+    for c in &def.checks {
+        put_str(out, &c.name);
+        put_opt_str(out, c.column.as_deref());
+        put_str(out, &c.expr);
+    }
+}
+
+fn fk_action_code(a: FkAction) -> u8 {
+    match a {
+        FkAction::Restrict => 0,
+        FkAction::NoAction => 1,
+        FkAction::Cascade => 2,
+        FkAction::SetNull => 3,
+    }
+}
+
+fn decode_fk_action(r: &mut Reader<'_>) -> CodecResult<FkAction> {
+    Ok(match r.u8()? {
+        0 => FkAction::Restrict,
+        1 => FkAction::NoAction,
+        2 => FkAction::Cascade,
+        3 => FkAction::SetNull,
+        _ => return Err(r.error("foreign key action")),
+    })
 }
 
 // ---- reading ----
@@ -618,7 +662,13 @@ fn decode_index(r: &mut Reader<'_>) -> CodecResult<IndexDef> {
     })
 }
 
+/// A table definition of the current codec version.
 pub fn decode_table_def(r: &mut Reader<'_>) -> CodecResult<TableDef> {
+    decode_table_def_of(r, CODEC_VERSION)
+}
+
+/// A table definition written by codec `version` (FOREIGN KEYs from version 3 on).
+pub fn decode_table_def_of(r: &mut Reader<'_>, version: u8) -> CodecResult<TableDef> {
     let name = r.str()?;
     let n = r.count()?;
     let mut columns = Vec::with_capacity(n);
@@ -635,14 +685,58 @@ pub fn decode_table_def(r: &mut Reader<'_>) -> CodecResult<TableDef> {
     for _ in 0..n {
         indexes.push(decode_index(r)?);
     }
+    let engine = r.str()?;
+    let auto_increment_start = r.varint()?;
+    let comment = r.opt_str()?;
+    let mut foreign_keys = Vec::new();
+    if version >= 3 {
+        let n = r.count()?;
+        for _ in 0..n {
+            let name = r.str()?;
+            let k = r.count()?;
+            let mut columns = Vec::with_capacity(k);
+            for _ in 0..k {
+                columns.push(r.str()?);
+            }
+            let parent_db = r.str()?;
+            let parent_table = r.str()?;
+            let k = r.count()?;
+            let mut parent_columns = Vec::with_capacity(k);
+            for _ in 0..k {
+                parent_columns.push(r.str()?);
+            }
+            foreign_keys.push(ForeignKeyDef {
+                name,
+                columns,
+                parent_db,
+                parent_table,
+                parent_columns,
+                on_delete: decode_fk_action(r)?,
+                on_update: decode_fk_action(r)?,
+            });
+        }
+    }
+    let mut checks = Vec::new();
+    if version >= 3 {
+        let n = r.count()?;
+        for _ in 0..n {
+            checks.push(CheckDef {
+                name: r.str()?,
+                column: r.opt_str()?,
+                expr: r.str()?,
+            });
+        }
+    }
     Ok(TableDef {
         name,
         columns,
         primary_key,
         indexes,
-        engine: r.str()?,
-        auto_increment_start: r.varint()?,
-        comment: r.opt_str()?,
+        engine,
+        auto_increment_start,
+        comment,
+        foreign_keys,
+        checks,
     })
 }
 
@@ -791,9 +885,22 @@ pub(crate) mod tests {
             "[A-Za-z]{0,8}",
             any::<u64>(),
             proptest::option::of(".{0,30}"),
+            (
+                proptest::collection::vec(arb_foreign_key(), 0..3),
+                proptest::collection::vec(arb_check(), 0..3),
+            ),
         )
             .prop_map(
-                |(name, columns, primary_key, indexes, engine, auto_increment_start, comment)| {
+                |(
+                    name,
+                    columns,
+                    primary_key,
+                    indexes,
+                    engine,
+                    auto_increment_start,
+                    comment,
+                    (foreign_keys, checks),
+                )| {
                     TableDef {
                         name,
                         columns,
@@ -802,9 +909,54 @@ pub(crate) mod tests {
                         engine,
                         auto_increment_start,
                         comment,
+                        foreign_keys,
+                        checks,
                     }
                 },
             )
+    }
+
+    fn arb_action() -> impl Strategy<Value = FkAction> {
+        prop_oneof![
+            Just(FkAction::Restrict),
+            Just(FkAction::NoAction),
+            Just(FkAction::Cascade),
+            Just(FkAction::SetNull),
+        ]
+    }
+
+    fn arb_foreign_key() -> impl Strategy<Value = ForeignKeyDef> {
+        (
+            "[a-z_]{1,12}",
+            proptest::collection::vec("[a-z]{1,6}", 1..3),
+            "[a-z]{1,6}",
+            "[a-z]{1,6}",
+            proptest::collection::vec("[a-z]{1,6}", 1..3),
+            arb_action(),
+            arb_action(),
+        )
+            .prop_map(
+                |(name, columns, parent_db, parent_table, parent_columns, on_delete, on_update)| {
+                    ForeignKeyDef {
+                        name,
+                        columns,
+                        parent_db,
+                        parent_table,
+                        parent_columns,
+                        on_delete,
+                        on_update,
+                    }
+                },
+            )
+    }
+
+    fn arb_check() -> impl Strategy<Value = CheckDef> {
+        (
+            "[a-z_]{1,12}",
+            proptest::option::of("[a-z]{1,6}"),
+            ".{0,30}",
+        )
+            .prop_map(|(name, column, expr)| CheckDef { name, column, expr })
     }
 
     proptest! {
@@ -939,7 +1091,7 @@ pub(crate) mod tests {
         old.extend_from_slice(&[0; 8]);
         let v = decode_value(&mut Reader::new(&old)).unwrap();
         assert_eq!(convert_text(&v), "-12.345");
-        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(3));
+        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(4));
     }
 
     fn convert_text(v: &Value) -> String {

@@ -183,6 +183,8 @@ fn event_options<'a>(
         server_id: server_id(ctx),
         row_metadata,
         annotations,
+        // Classic mode recovers from the redo log: the binlog can be MariaDB's.
+        skip_cascaded: ctx.pipeline.two_phase(),
     }
 }
 
@@ -197,6 +199,7 @@ fn ddl_settings(ctx: &ServerContext, sess: &SessionState) -> encode::DdlSettings
     encode::DdlSettings {
         sql_mode: text("sql_mode"),
         auto_is_null: text("sql_auto_is_null") == "ON",
+        no_fk_checks: matches!(text("foreign_key_checks").as_str(), "OFF" | "0"),
         charset: [
             charset_collation_id(&text("character_set_client")),
             collation_id(&text("collation_connection")),

@@ -37,6 +37,10 @@ impl DdlReplay for SqlDdlReplay {
         // would refuse them).
         sess.session_vars
             .insert("sql_mode".into(), crate::types::Value::str(""));
+        // The statement succeeded when it ran: its FOREIGN KEYs are not checked again (a
+        // parent created later, or dropped with checks off, must not fail the replay).
+        sess.session_vars
+            .insert("foreign_key_checks".into(), crate::types::Value::str("OFF"));
         super::execute_text(ctx, &mut sess, sql).map(|_| ())
     }
 }

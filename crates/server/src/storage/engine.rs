@@ -56,6 +56,9 @@ pub struct Engine {
     graph: Arc<WaitGraph>,
     /// Commit sequence, read views, purge (see `mvcc.rs` for its locking).
     mvcc: Arc<Mvcc>,
+    /// Set once a table with a FOREIGN KEY enters the catalog (never cleared): while it is
+    /// false, a DELETE or UPDATE looks for no referencing table (`sql/exec/fk.rs`).
+    foreign_keys: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -72,7 +75,40 @@ impl Engine {
             next_txn_id: AtomicU64::new(1),
             graph: Arc::new(WaitGraph::default()),
             mvcc: Mvcc::new(),
+            foreign_keys: std::sync::atomic::AtomicBool::new(false),
         })
+    }
+
+    /// True if some table has (or had) a FOREIGN KEY.
+    pub fn any_foreign_keys(&self) -> bool {
+        self.foreign_keys.load(Ordering::Acquire)
+    }
+
+    /// The tables with a FOREIGN KEY that references `db`.`name` (the table itself included
+    /// when it references itself), in catalog order.
+    pub fn referencing(&self, db: &str, name: &str) -> Vec<Arc<Table>> {
+        if !self.any_foreign_keys() {
+            return Vec::new();
+        }
+        let cat = self.catalog.read();
+        let mut out = Vec::new();
+        for t in cat.dbs.values().flat_map(|ts| ts.values()) {
+            let def = t.def();
+            if def
+                .foreign_keys
+                .iter()
+                .any(|f| f.parent_db == db && f.parent_table == name)
+            {
+                out.push(t.clone());
+            }
+        }
+        out
+    }
+
+    fn note_foreign_keys(&self, def: &TableDef) {
+        if !def.foreign_keys.is_empty() {
+            self.foreign_keys.store(true, Ordering::Release);
+        }
     }
 
     // ---- catalog ----
@@ -171,6 +207,7 @@ impl Engine {
             ));
         }
         validate_def(&def)?;
+        self.note_foreign_keys(&def);
         if cat.by_id.contains_key(&id) {
             return Err(Error::internal(format!("table id {} in use", id.0)));
         }
@@ -263,6 +300,7 @@ impl Engine {
                 format!("Table '{}' already exists", new.name()),
             ));
         }
+        self.note_foreign_keys(&new.def());
         cat.dbs.get_mut(old.db()).map(|ts| ts.remove(old.name()));
         cat.dbs
             .get_mut(new.db())

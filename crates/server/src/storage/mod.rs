@@ -197,7 +197,9 @@ pub use engine::{CatalogSnapshot, Engine, TableSnapshot};
 pub use mdl::MdlGuard;
 pub use mvcc::{CommitSeq, PurgeStats, ReadView, TrxRow, TrxState, TxnSlot};
 pub use read::{RowFilter, RowSink};
-pub use schema::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
+pub use schema::{
+    CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, IndexDef, IndexPart, TableDef,
+};
 pub use table::{RowHandle, Table};
 pub use txn::{
     read_only_error, Savepoint, Txn, TxnOptions, DEFAULT_LOCK_WAIT_TIMEOUT, DEFAULT_MDL_TIMEOUT,
@@ -373,6 +375,8 @@ pub enum InsertOutcome {
 /// first changed it (None: inserted), `after` the image it leaves (None: deleted).
 #[derive(Clone, Debug)]
 pub struct RowChange {
+    /// Every change of the row came from a FOREIGN KEY cascade.
+    pub cascaded: bool,
     pub table: Arc<Table>,
     pub before: Option<Row>,
     pub after: Option<Row>,

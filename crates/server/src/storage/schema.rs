@@ -53,6 +53,55 @@ pub struct TableDef {
     /// The `AUTO_INCREMENT=N` table option, or 1.
     pub auto_increment_start: u64,
     pub comment: Option<String>,
+    /// FOREIGN KEY constraints of this table as the child (`sql/exec/fk.rs` enforces them).
+    pub foreign_keys: Vec<ForeignKeyDef>,
+    /// CHECK constraints, column-level ones first (`sql/exec/check.rs` enforces them).
+    pub checks: Vec<CheckDef>,
+}
+
+/// A CHECK constraint: its expression as SHOW CREATE TABLE prints it (parsed again to be
+/// enforced). A column-level one is named by its column and printed with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckDef {
+    pub name: String,
+    pub column: Option<String>,
+    pub expr: String,
+}
+
+/// What a foreign key does to the child rows when the parent row is deleted or its
+/// referenced columns change (InnoDB's actions; SET DEFAULT is refused at CREATE).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FkAction {
+    /// The default (not printed by SHOW CREATE TABLE): refuse while children exist.
+    Restrict,
+    /// As RESTRICT (InnoDB checks at once), but printed.
+    NoAction,
+    Cascade,
+    SetNull,
+}
+
+impl FkAction {
+    pub fn sql(self) -> &'static str {
+        match self {
+            FkAction::Restrict => "RESTRICT",
+            FkAction::NoAction => "NO ACTION",
+            FkAction::Cascade => "CASCADE",
+            FkAction::SetNull => "SET NULL",
+        }
+    }
+}
+
+/// `CONSTRAINT name FOREIGN KEY (columns) REFERENCES parent_db.parent_table (parent_columns)`.
+/// Columns are kept by name (ALTER TABLE may move them); names compare case-insensitively.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForeignKeyDef {
+    pub name: String,
+    pub columns: Vec<String>,
+    pub parent_db: String,
+    pub parent_table: String,
+    pub parent_columns: Vec<String>,
+    pub on_delete: FkAction,
+    pub on_update: FkAction,
 }
 
 impl TableDef {

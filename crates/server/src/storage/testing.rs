@@ -311,6 +311,8 @@ fn parse_create(p: &mut Parser) -> TableDef {
         engine: "InnoDB".into(),
         auto_increment_start: 1,
         comment: None,
+        foreign_keys: Vec::new(),
+        checks: Vec::new(),
     };
     while !p.at_end() {
         let kind = p.word();

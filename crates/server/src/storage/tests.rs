@@ -59,6 +59,8 @@ fn sbtest(name: &str) -> TableDef {
         engine: "InnoDB".into(),
         auto_increment_start: 1,
         comment: None,
+        foreign_keys: Vec::new(),
+        checks: Vec::new(),
     }
 }
 

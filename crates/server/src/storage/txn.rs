@@ -81,6 +81,8 @@ struct ChangeRec {
     before: Option<Row>,
     /// Set by commit: the row keeps old versions for purge.
     queue: bool,
+    /// Some change of the row was the statement's own, not a FOREIGN KEY cascade's.
+    direct: bool,
 }
 
 struct UndoRec {
@@ -127,6 +129,9 @@ pub struct Txn {
     /// The tables whose metadata lock this transaction holds shared (`mdl.rs`), until it
     /// ends.
     mdl: Vec<Arc<Table>>,
+    /// Changes are being made by a FOREIGN KEY cascade (`sql/exec/fk.rs`): MariaDB's binlog
+    /// leaves them out (the replica cascades).
+    cascading: bool,
 }
 
 impl std::fmt::Debug for Txn {
@@ -170,6 +175,7 @@ impl Txn {
             undo: Vec::new(),
             named: Vec::new(),
             mdl: Vec::new(),
+            cascading: false,
         }
     }
 
@@ -310,6 +316,7 @@ impl Txn {
             };
             if !same_image(&rec.before, &after) {
                 let change = RowChange {
+                    cascaded: !rec.direct,
                     table: self.tables[rec.table as usize].clone(),
                     before: rec.before.clone(),
                     after,
@@ -318,6 +325,12 @@ impl Txn {
             }
         }
         out
+    }
+
+    /// Mark the changes that follow as a FOREIGN KEY cascade's (true) or the statement's own;
+    /// returns the previous setting.
+    pub fn set_cascading(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.cascading, on)
     }
 
     /// How many rows this transaction has changed so far (see [`Txn::changes_positioned`]).
@@ -495,7 +508,11 @@ impl Txn {
                 slot: slot.clone(),
                 before: committed,
                 queue: false,
+                direct: !self.cascading,
             });
+        } else if !self.cascading {
+            let pos = self.change_pos[&addr];
+            self.changes[pos].direct = true;
         }
         self.undo.push(UndoRec {
             table: t,

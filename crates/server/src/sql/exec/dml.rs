@@ -433,6 +433,10 @@ struct InsertRun<'p, 'e> {
     affected: u64,
     duplicates: u64,
     records: u64,
+    /// FOREIGN KEY work for the target table (`fk.rs`).
+    fk: super::fk::FkWork,
+    /// Its CHECK constraints (`check.rs`), if any are enforced.
+    checks: Option<super::check::Checks>,
 }
 
 pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
@@ -442,6 +446,13 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     let mut run = InsertRun {
         plan,
         env,
+        fk: super::fk::FkWork::of(
+            env,
+            &plan.table.table,
+            &plan.table.def,
+            plan.kind == InsertKind::Replace || !plan.on_dup.is_empty(),
+        ),
+        checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
         ignore: plan.kind == InsertKind::Ignore,
         multi_row: false,
         first_generated: None,
@@ -658,27 +669,51 @@ impl<'e> InsertRun<'_, 'e> {
     fn insert_row(&mut self, txn: &mut Txn, row: Vec<Value>) -> Result<()> {
         self.records += 1;
         crate::sched::admission::spend_ticket();
+        if let Some(c) = &self.checks {
+            c.check(self.env, &row)?;
+        }
         let table = &self.plan.table.table;
         if !self.plan.on_dup.is_empty() {
             return self.insert_or_update(txn, row);
         }
         match self.plan.kind {
             InsertKind::Replace => self.replace(txn, row),
-            _ => match table.insert_with(txn, row, LockMode::Shared)? {
-                InsertOutcome::Inserted(_) => {
-                    self.affected += 1;
-                    Ok(())
-                }
-                InsertOutcome::Duplicate { index, row, .. } => {
-                    let e = table.dup_entry_error(index, &row);
-                    if self.plan.kind == InsertKind::Ignore {
-                        self.env.warn("Warning", e.code(), e.message());
-                        self.duplicates += 1;
-                        return Ok(());
+            _ => {
+                let kept = (!self.fk.none()).then(|| row.clone());
+                // INSERT IGNORE: a row without its parent is skipped with a warning (1452).
+                let sp =
+                    (kept.is_some() && self.ignore).then(|| self.env.ctx.engine.savepoint(txn));
+                match table.insert_with(txn, row, LockMode::Shared)? {
+                    InsertOutcome::Inserted(_) => {
+                        self.affected += 1;
+                        if let Some(row) = kept {
+                            match self.fk.after_insert(self.env, txn, table, &row) {
+                                Err(e)
+                                    if e.code() == ErrorCode::NoReferencedRow2 && sp.is_some() =>
+                                {
+                                    let sp = sp.expect("IGNORE savepoint");
+                                    self.env.ctx.engine.rollback_to_savepoint(txn, sp);
+                                    self.env.warn("Warning", e.code(), e.message());
+                                    self.affected -= 1;
+                                    // MariaDB counts the skipped row as a duplicate.
+                                    self.duplicates += 1;
+                                }
+                                other => other?,
+                            }
+                        }
+                        Ok(())
                     }
-                    Err(e)
+                    InsertOutcome::Duplicate { index, row, .. } => {
+                        let e = table.dup_entry_error(index, &row);
+                        if self.plan.kind == InsertKind::Ignore {
+                            self.env.warn("Warning", e.code(), e.message());
+                            self.duplicates += 1;
+                            return Ok(());
+                        }
+                        Err(e)
+                    }
                 }
-            },
+            }
         }
     }
 
@@ -689,10 +724,18 @@ impl<'e> InsertRun<'_, 'e> {
             match table.insert_with(txn, row.clone(), LockMode::Exclusive)? {
                 InsertOutcome::Inserted(_) => {
                     self.affected += 1;
+                    if !self.fk.none() {
+                        self.fk.after_insert(self.env, txn, table, &row)?;
+                    }
                     return Ok(());
                 }
-                InsertOutcome::Duplicate { handle, .. } => {
+                InsertOutcome::Duplicate {
+                    handle, row: old, ..
+                } => {
                     table.delete(txn, &handle)?;
+                    if !self.fk.none() {
+                        self.fk.after_delete(self.env, txn, table, &old)?;
+                    }
                     self.affected += 1;
                     if !replaced {
                         self.duplicates += 1;
@@ -710,6 +753,9 @@ impl<'e> InsertRun<'_, 'e> {
         let (handle, existing) = match table.insert_with(txn, row, LockMode::Exclusive)? {
             InsertOutcome::Inserted(_) => {
                 self.affected += 1;
+                if !self.fk.none() {
+                    self.fk.after_insert(self.env, txn, table, &proposed)?;
+                }
                 return Ok(());
             }
             InsertOutcome::Duplicate { handle, row, .. } => (handle, row),
@@ -737,15 +783,22 @@ impl<'e> InsertRun<'_, 'e> {
             return Ok(());
         }
         touch_on_update(def, &self.plan.on_dup, &mut new, self.env);
+        if let Some(c) = &self.checks {
+            c.check(self.env, &new)?;
+        }
         if let Some(ai) = def.auto_increment_column() {
             let n = convert::to_num(&new[ai]).to_i128();
             if n > 0 {
                 table.observe_auto_increment(u64::try_from(n).unwrap_or(u64::MAX));
             }
         }
-        match table.update(txn, &handle, new)? {
+        match table.update(txn, &handle, new.clone())? {
             InsertOutcome::Inserted(_) => {
                 self.affected += 2;
+                if !self.fk.none() {
+                    self.fk
+                        .after_update(self.env, txn, table, &existing, &new)?;
+                }
                 Ok(())
             }
             InsertOutcome::Duplicate { index, row, .. } => Err(table.dup_entry_error(index, &row)),
@@ -892,6 +945,8 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         txn,
     )?;
     let strict = Strict::Mode(env);
+    let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
+    let checks = super::check::Checks::of(env, &t.db, &t.def)?;
     let (mut matched, mut changed) = (0u64, 0u64);
     for (h, latest) in cands {
         matched += 1;
@@ -919,6 +974,9 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             continue;
         }
         touch_on_update(&t.def, &plan.sets, &mut new, env);
+        if let Some(c) = &checks {
+            c.check(env, &new)?;
+        }
         if let Some(ai) = t.def.auto_increment_column() {
             if plan.sets.iter().any(|(c, _)| *c == ai) {
                 let n = convert::to_num(&new[ai]).to_i128();
@@ -928,8 +986,14 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                 }
             }
         }
+        let after = (!fk.none()).then(|| new.clone());
         match t.table.update(txn, &h, new)? {
-            InsertOutcome::Inserted(_) => changed += 1,
+            InsertOutcome::Inserted(_) => {
+                changed += 1;
+                if let Some(new) = after {
+                    fk.after_update(env, txn, &t.table, &latest, &new)?;
+                }
+            }
             InsertOutcome::Duplicate { index, row, .. } => {
                 return Err(t.table.dup_entry_error(index, &row))
             }
@@ -968,8 +1032,12 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         txn,
     )?;
     let mut deleted = 0u64;
-    for (h, _) in cands {
+    let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
+    for (h, old) in cands {
         t.table.delete(txn, &h)?;
+        if !fk.none() {
+            fk.after_delete(env, txn, &t.table, &old)?;
+        }
         deleted += 1;
     }
     Ok(DmlResult {

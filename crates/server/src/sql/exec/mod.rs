@@ -6,14 +6,17 @@
 //! * `admin` — SET, transaction control, accounts and grants, KILL-free session statements.
 //! * `binlog_admin` — SHOW BINARY LOGS / BINLOG EVENTS / MASTER STATUS, PURGE and RESET.
 //! * `show` — the other SHOW statements.
+//! * `fk` — FOREIGN KEY checks and cascades around DML; `check` — CHECK constraints.
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
 
 pub(in crate::sql) mod admin;
 pub(in crate::sql) mod binlog_admin;
+pub(in crate::sql) mod check;
 pub(in crate::sql) mod checksum;
 pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;
+pub(in crate::sql) mod fk;
 mod group_concat;
 pub(in crate::sql) mod join;
 pub(in crate::sql) mod select;

@@ -128,8 +128,9 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
         Show::Index { db, table } => Ok(index(env, db.as_deref(), table)?.into_result()),
         Show::CreateTable { db, table } => {
             let (def, t) = def_of(env, db.as_deref(), table)?;
-            let next_auto_increment = t.map_or(1, |t| t.auto_increment_peek());
-            let mut ddl = create_table_text(&def, next_auto_increment);
+            let next_auto_increment = t.as_ref().map_or(1, |t| t.auto_increment_peek());
+            let own_db = t.as_ref().map(|t| t.db().to_string()).unwrap_or_default();
+            let mut ddl = create_table_text(&def, next_auto_increment, &own_db);
             let quote = env.sess.session_vars.get("sql_quote_show_create").cloned();
             let quote = quote.or_else(|| env.ctx.vars.global("sql_quote_show_create"));
             if matches!(quote, Some(Value::Bytes(b)) if b == b"OFF") {
@@ -524,7 +525,8 @@ fn key_columns(def: &TableDef, idx: &IndexDef) -> String {
 }
 
 /// `SHOW CREATE TABLE` text, MySQL-formatted.
-pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
+/// `db`: the table's database (a FOREIGN KEY's parent elsewhere is qualified).
+pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> String {
     let mut lines = Vec::new();
     for c in &def.columns {
         let mut l = format!("  `{}` {}", c.name, type_text(&c.data_type));
@@ -573,6 +575,11 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
         if let Some(cm) = &c.comment {
             l.push_str(&format!(" COMMENT {}", quote_value(cm)));
         }
+        if !def.checks.is_empty() {
+            if let Some(ck) = crate::sql::exec::check::column_sql(def, &c.name) {
+                l.push_str(&ck);
+            }
+        }
         lines.push(l);
     }
     if let Some(pk) = &def.primary_key {
@@ -586,6 +593,16 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64) -> String {
             key_columns(def, idx)
         ));
     }
+    // InnoDB lists the constraints by name.
+    let mut fks: Vec<_> = def.foreign_keys.iter().collect();
+    fks.sort_by(|a, b| a.name.cmp(&b.name));
+    for fk in fks {
+        lines.push(format!(
+            "  {}",
+            crate::sql::exec::fk::constraint_sql(fk, db, false)
+        ));
+    }
+    lines.extend(crate::sql::exec::check::table_sql(def));
     let mut out = format!(
         "CREATE TABLE `{}` (\n{}\n) ENGINE={}",
         def.name,

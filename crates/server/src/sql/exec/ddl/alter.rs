@@ -76,6 +76,12 @@ struct Draft {
     narrows: bool,
     algorithm: Option<String>,
     lock: Option<String>,
+    /// The table's FOREIGN KEYs (child columns by name), and the ones the statement adds.
+    fks: Vec<crate::storage::ForeignKeyDef>,
+    new_fks: Vec<sqlparser::ast::ForeignKeyConstraint>,
+    /// The table's CHECK constraints, and the ones the statement adds.
+    checks: Vec<crate::storage::CheckDef>,
+    new_checks: Vec<crate::sql::exec::check::Declared>,
 }
 
 fn unknown_column(col: &str, table: &str) -> Error {
@@ -131,6 +137,10 @@ impl Draft {
             narrows: false,
             algorithm: None,
             lock: None,
+            fks: def.foreign_keys.clone(),
+            new_fks: Vec::new(),
+            checks: def.checks.clone(),
+            new_checks: Vec::new(),
         }
     }
 
@@ -156,6 +166,10 @@ impl Draft {
         }
     }
 
+    fn keys(&self) -> impl Iterator<Item = &DraftKey> {
+        self.primary.iter().chain(self.indexes.iter())
+    }
+
     fn keys_mut(&mut self) -> impl Iterator<Item = &mut DraftKey> {
         self.primary.iter_mut().chain(self.indexes.iter_mut())
     }
@@ -168,6 +182,10 @@ impl Draft {
 
     /// Add the keys an inline column definition or a constraint declared.
     fn add_keys(&mut self, keys: Keys, columns: &[ColumnDef]) -> Result<()> {
+        let mut keys = keys;
+        keys.settle_implicit();
+        self.new_fks.append(&mut keys.fks);
+        self.new_checks.append(&mut keys.checks);
         let named = |parts: &[IndexPart]| -> Vec<(String, Option<u32>)> {
             parts
                 .iter()
@@ -195,7 +213,23 @@ impl Draft {
             });
             self.rekeys = true;
         }
-        for (name, parts, unique) in keys.indexes {
+        for (name, parts, unique, implicit) in keys.indexes {
+            if implicit {
+                let cols: Vec<String> = parts
+                    .iter()
+                    .map(|p| columns[p.column].name.clone())
+                    .collect();
+                let served = self.keys().any(|k| {
+                    k.parts.len() >= cols.len()
+                        && cols
+                            .iter()
+                            .zip(&k.parts)
+                            .all(|(c, (n, pl))| pl.is_none() && n.eq_ignore_ascii_case(c))
+                });
+                if served {
+                    continue;
+                }
+            }
             let first = columns[parts[0].column].name.clone();
             let name = self.free_index_name(name, &first)?;
             let key = DraftKey {
@@ -275,6 +309,8 @@ impl Draft {
             engine: self.engine.clone(),
             auto_increment_start: 1,
             comment: self.comment.clone(),
+            foreign_keys: self.fks.clone(),
+            checks: self.checks.clone(),
         })
     }
 }
@@ -336,13 +372,37 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
             "You can't delete all columns with ALTER TABLE; use DROP TABLE instead",
         ));
     }
-    let def = draft.finish()?;
+    let mut def = draft.finish()?;
+    super::fk::rename_table(env, &db, &at.table, &new_db, &mut def)?;
     check_lob_keys(&def)?;
     check_auto_increment(&def)?;
+    if !draft.new_checks.is_empty() {
+        crate::sql::exec::check::add_checks(env, &new_db, &mut def, &draft.new_checks)?;
+    }
+    if !draft.new_fks.is_empty() {
+        super::fk::add_foreign_keys(env, &new_db, &mut def, &draft.new_fks)?;
+    }
+    if !def.checks.is_empty() && !def.foreign_keys.is_empty() {
+        crate::sql::exec::check::check_against_foreign_keys(&def)?;
+    }
+    if !old.foreign_keys.is_empty()
+        || !def.foreign_keys.is_empty()
+        || env.ctx.engine.any_foreign_keys()
+    {
+        super::fk::check_alter(env, &db, &old, &def, &new_db)?;
+    }
     let rows = table.committed_rows()?;
+    if !draft.new_fks.is_empty() && super::fk::checks_on(env) {
+        let first_new = def.foreign_keys.len() - draft.new_fks.len();
+        crate::sql::exec::fk::check_existing_rows(env, &new_db, &def, &rows, first_new)?;
+    }
     check_algorithm(&draft, &old, &def, !rows.is_empty())?;
     let copied = rows.len() as u64;
     let (rows, max_ai) = convert_rows(env, &draft, &def, rows)?;
+    if !def.checks.is_empty() {
+        // Copied rows meet every constraint (MariaDB checks them all as it copies).
+        crate::sql::exec::check::check_rows(env, &new_db, &def, &rows)?;
+    }
     let mut auto_inc = table.auto_increment_peek();
     if def.auto_increment_column().is_some() {
         auto_inc = auto_inc.max(max_ai.saturating_add(1));
@@ -355,7 +415,10 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
         .replace_table(&table, &new_db, def, rows, auto_inc)?;
     let warnings = env.warnings.borrow().len() - warnings_before;
     // MariaDB counts the rows only when it copies them (a type change).
-    let affected = if draft.converts { copied } else { 0 };
+    // Adding a CHECK, or a checked FOREIGN KEY, copies too.
+    let fk_copy =
+        (!draft.new_fks.is_empty() && super::fk::checks_on(env)) || !draft.new_checks.is_empty();
+    let affected = if draft.converts || fk_copy { copied } else { 0 };
     // A bare RENAME is no table change: MariaDB sends no info text for it.
     let only_rename = at.ops.iter().all(|o| matches!(o, AlterOp::RenameTo { .. }));
     Ok(AlterOutcome {
@@ -411,6 +474,11 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                 return Err(cant_drop("COLUMN", name));
             };
             let gone = d.cols.remove(i).def.name;
+            d.checks.retain(|c| {
+                !c.column
+                    .as_deref()
+                    .is_some_and(|n| n.eq_ignore_ascii_case(&gone))
+            });
             let in_pk = d
                 .primary
                 .as_ref()
@@ -461,6 +529,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                     }
                 }
             }
+            rename_fk_columns(&mut d.fks, &old_name, new_name);
             let at = match d.position(pos, i) {
                 Ok(at) => at,
                 Err(e) => {
@@ -488,6 +557,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                     }
                 }
             }
+            rename_fk_columns(&mut d.fks, old, new);
         }
         AlterOp::SetDefault { column, value } => {
             let Some(i) = d.find(column) else {
@@ -536,6 +606,17 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
             }
         }
         AlterOp::DropConstraint { if_exists, name } => match d.index_named(name) {
+            _ if d
+                .checks
+                .iter()
+                .any(|c| c.column.is_none() && c.name.eq_ignore_ascii_case(name)) =>
+            {
+                d.checks
+                    .retain(|c| !(c.column.is_none() && c.name.eq_ignore_ascii_case(name)));
+            }
+            _ if d.fks.iter().any(|f| f.name.eq_ignore_ascii_case(name)) => {
+                d.fks.retain(|f| !f.name.eq_ignore_ascii_case(name));
+            }
             Some(i) if d.indexes[i].unique => {
                 d.indexes.remove(i);
             }
@@ -547,7 +628,12 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
             _ => return Err(cant_drop("CONSTRAINT", name)),
         },
         AlterOp::DropForeignKey(name) => {
-            return Err(cant_drop("FOREIGN KEY", name));
+            match d.fks.iter().position(|f| f.name.eq_ignore_ascii_case(name)) {
+                Some(i) => {
+                    d.fks.remove(i);
+                }
+                None => return Err(cant_drop("FOREIGN KEY", name)),
+            }
         }
         AlterOp::RenameIndex { old, new } => {
             let Some(i) = d.index_named(old) else {
@@ -602,6 +688,17 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
         AlterOp::Unsupported(what) => return Err(Error::unsupported(what)),
     }
     Ok(())
+}
+
+/// A renamed column keeps its place in the table's FOREIGN KEYs (child side).
+fn rename_fk_columns(fks: &mut [crate::storage::ForeignKeyDef], old: &str, new: &str) {
+    for f in fks {
+        for c in &mut f.columns {
+            if c.eq_ignore_ascii_case(old) {
+                *c = new.to_string();
+            }
+        }
+    }
 }
 
 /// `[DEFAULT] CHARSET / COLLATE` (the table default: only utf8mb4_general_ci is a default

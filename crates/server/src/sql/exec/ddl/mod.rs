@@ -10,10 +10,12 @@
 //! CURRENT_TIMESTAMP), AUTO_INCREMENT (one per table, must lead a key), inline and separate
 //! PRIMARY KEY / UNIQUE / KEY / INDEX, COMMENT, column COLLATE / CHARACTER SET, and the table
 //! options ENGINE (accepted, shown), AUTO_INCREMENT=N, COMMENT, charset options (accepted;
-//! every character column is utf8mb4). Foreign keys, generated columns, ENUM / SET / JSON /
-//! BIT / TIME / YEAR columns and TEMPORARY tables are 1235.
+//! every character column is utf8mb4). FOREIGN KEYs (`fk.rs`, enforced by `exec/fk.rs`) and
+//! CHECK constraints (`exec/check.rs`) are kept in the definition. Generated columns, ENUM /
+//! SET / JSON / BIT / TIME columns and TEMPORARY tables are 1235.
 
 pub(in crate::sql) mod alter;
+pub(crate) mod fk;
 
 use crate::error::{Error, Result};
 use crate::session::state::SessionState;
@@ -86,6 +88,7 @@ pub fn drop_database(env: &Env<'_>, name: &str, if_exists: bool) -> Result<()> {
         ));
     }
     check_db_access(env, name)?;
+    fk::check_drop_database(env, name)?;
     if if_exists && !env.ctx.engine.database_exists(name) {
         env.warn(
             "Note",
@@ -479,7 +482,46 @@ fn is_current_timestamp(e: &ast::Expr) -> bool {
 #[derive(Default)]
 struct Keys {
     primary: Option<(Vec<IndexPart>, bool)>,
-    indexes: Vec<(Option<String>, Vec<IndexPart>, bool)>,
+    /// (name, parts, unique, implicit): an implicit index is the one a FOREIGN KEY adds
+    /// where it is written, kept only if no other index starts with its columns.
+    indexes: Vec<(Option<String>, Vec<IndexPart>, bool, bool)>,
+    /// FOREIGN KEYs declared (column-level REFERENCES has its column filled in).
+    fks: Vec<ast::ForeignKeyConstraint>,
+    /// CHECK constraints declared.
+    checks: Vec<crate::sql::exec::check::Declared>,
+}
+
+impl Keys {
+    /// Drop the implicit FOREIGN KEY indexes another index (or an earlier implicit one)
+    /// already serves.
+    fn settle_implicit(&mut self) {
+        let covered = |parts: &[IndexPart], by: &[IndexPart]| {
+            by.len() >= parts.len()
+                && parts
+                    .iter()
+                    .zip(by)
+                    .all(|(a, b)| a.column == b.column && b.prefix_len.is_none())
+        };
+        let mut keep = vec![true; self.indexes.len()];
+        for i in 0..self.indexes.len() {
+            if !self.indexes[i].3 {
+                continue;
+            }
+            let parts = &self.indexes[i].1;
+            let by_pk = self
+                .primary
+                .as_ref()
+                .is_some_and(|(p, _)| covered(parts, p));
+            let by_other = self
+                .indexes
+                .iter()
+                .enumerate()
+                .any(|(j, x)| j != i && (!x.3 || (j < i && keep[j])) && covered(parts, &x.1));
+            keep[i] = !(by_pk || by_other);
+        }
+        let mut k = keep.into_iter();
+        self.indexes.retain(|_| k.next().unwrap_or(true));
+    }
 }
 
 fn invalid_default(col: &str) -> Error {
@@ -533,7 +575,7 @@ fn column_def(
                 }
                 keys.primary = Some((vec![part(pos)], true));
             }
-            ColumnOption::Unique(_) => keys.indexes.push((None, vec![part(pos)], true)),
+            ColumnOption::Unique(_) => keys.indexes.push((None, vec![part(pos)], true, false)),
             ColumnOption::Comment(s) => comment = Some(s.clone()),
             ColumnOption::OnUpdate(e) => {
                 if !is_current_timestamp(e) {
@@ -549,8 +591,26 @@ fn column_def(
             ColumnOption::Collation(cl) => {
                 dt = with_collation(dt, collation_named(&cl.to_string())?)
             }
-            ColumnOption::Check(_) => return Err(unsupported("CHECK constraints")),
-            ColumnOption::ForeignKey(_) => return Err(unsupported("foreign keys")),
+            ColumnOption::Check(ck) => {
+                if ck.enforced == Some(false) || ck.no_inherit {
+                    return Err(unsupported("NOT ENFORCED / NO INHERIT CHECK constraints"));
+                }
+                if ck.name.is_some() {
+                    // MariaDB has no named column-level constraint.
+                    return Err(Error::parse("CONSTRAINT", 1));
+                }
+                keys.checks
+                    .push((None, Some(c.name.value.clone()), (*ck.expr).clone()));
+            }
+            ColumnOption::ForeignKey(fk) => {
+                let mut fk = fk.clone();
+                if fk.columns.is_empty() {
+                    fk.columns = vec![c.name.clone()];
+                }
+                keys.indexes
+                    .push((fk::given_name(&fk), vec![part(pos)], false, true));
+                keys.fks.push(fk);
+            }
             ColumnOption::Generated { .. } => return Err(unsupported("generated columns")),
             other => return Err(unsupported(&format!("the column option {other}"))),
         }
@@ -789,15 +849,40 @@ fn table_constraints(
                     .or(u.name.as_ref())
                     .map(|i| i.value.clone());
                 keys.indexes
-                    .push((name, index_parts(&u.columns, columns)?, true));
+                    .push((name, index_parts(&u.columns, columns)?, true, false));
             }
             TableConstraint::Index(i) => {
                 let name = i.name.as_ref().map(|i| i.value.clone());
                 keys.indexes
-                    .push((name, index_parts(&i.columns, columns)?, false));
+                    .push((name, index_parts(&i.columns, columns)?, false, false));
             }
-            TableConstraint::ForeignKey(_) => return Err(unsupported("foreign keys")),
-            TableConstraint::Check(_) => return Err(unsupported("CHECK constraints")),
+            TableConstraint::ForeignKey(f) => {
+                let mut parts = Vec::with_capacity(f.columns.len());
+                for c in &f.columns {
+                    let Some(pos) = columns
+                        .iter()
+                        .position(|x| x.name.eq_ignore_ascii_case(&c.value))
+                    else {
+                        return Err(Error::new(
+                            ErrorCode::KeyColumnDoesNotExist,
+                            format!("Key column '{}' doesn't exist in table", c.value),
+                        ));
+                    };
+                    parts.push(part(pos));
+                }
+                keys.indexes.push((fk::given_name(f), parts, false, true));
+                keys.fks.push(f.clone());
+            }
+            TableConstraint::Check(ck) => {
+                if ck.enforced == Some(false) || ck.no_inherit {
+                    return Err(unsupported("NOT ENFORCED / NO INHERIT CHECK constraints"));
+                }
+                keys.checks.push((
+                    ck.name.as_ref().map(|n| n.value.clone()),
+                    None,
+                    (*ck.expr).clone(),
+                ));
+            }
             _ => return Err(unsupported("FULLTEXT / SPATIAL indexes")),
         }
     }
@@ -921,7 +1006,7 @@ fn engine_name(given: &str) -> Result<String> {
 }
 
 /// Build the table definition of a CREATE TABLE.
-pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, name: &str) -> Result<TableDef> {
+pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> Result<TableDef> {
     if ct.columns.is_empty() {
         return Err(Error::new(
             ErrorCode::TableMustHaveColumns,
@@ -945,6 +1030,9 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, name: &str) -> Result<Tab
         columns.push(col);
     }
     table_constraints(&ct.constraints, &columns, &mut keys)?;
+    keys.settle_implicit();
+    let fks = std::mem::take(&mut keys.fks);
+    let checks = std::mem::take(&mut keys.checks);
     let primary_key = match keys.primary {
         None => None,
         Some((parts, _)) => {
@@ -963,7 +1051,7 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, name: &str) -> Result<Tab
         }
     };
     let mut indexes: Vec<IndexDef> = Vec::new();
-    for (name, parts, unique) in keys.indexes {
+    for (name, parts, unique, _) in keys.indexes {
         let first = columns[parts[0].column].name.clone();
         let name = index_name(&indexes, name, &first)?;
         indexes.push(IndexDef {
@@ -980,9 +1068,20 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, name: &str) -> Result<Tab
         engine: "InnoDB".into(),
         auto_increment_start: 1,
         comment: None,
+        foreign_keys: Vec::new(),
+        checks: Vec::new(),
     };
     check_auto_increment(&def)?;
     apply_table_options(ct, &mut def)?;
+    if !checks.is_empty() {
+        crate::sql::exec::check::add_checks(env, db, &mut def, &checks)?;
+    }
+    if !fks.is_empty() {
+        fk::add_foreign_keys(env, db, &mut def, &fks)?;
+    }
+    if !def.checks.is_empty() && !def.foreign_keys.is_empty() {
+        crate::sql::exec::check::check_against_foreign_keys(&def)?;
+    }
     Ok(def)
 }
 
@@ -1035,9 +1134,11 @@ pub fn create_table(env: &Env<'_>, ct: &ast::CreateTable) -> Result<()> {
             let mut def = (*src.def()).clone();
             def.name = name.clone();
             def.auto_increment_start = 1;
+            // As InnoDB: LIKE copies no FOREIGN KEY.
+            def.foreign_keys = Vec::new();
             def
         }
-        None => table_def(env, ct, &name)?,
+        None => table_def(env, ct, &db, &name)?,
     };
     let created = env.ctx.engine.create_table(&db, def, ct.if_not_exists)?;
     if !created {
@@ -1106,6 +1207,7 @@ pub fn rename_tables(env: &Env<'_>, r: &RenameTable) -> Result<()> {
         let t = env.ctx.engine.table(&from_db, from)?;
         let mut def = (*t.def()).clone();
         def.name = to.clone();
+        fk::rename_table(env, &from_db, from, &to_db, &mut def)?;
         let rows = t.committed_rows()?;
         env.ctx
             .engine
@@ -1124,6 +1226,15 @@ pub fn drop_index(
     check_db_access(env, &db)?;
     for n in names {
         let name = n.to_string().trim_matches('`').to_string();
+        if env.ctx.engine.any_foreign_keys() {
+            let table = env.ctx.engine.table(&db, &t)?;
+            let old = table.def();
+            let mut new = (*old).clone();
+            new.indexes.retain(|i| !i.name.eq_ignore_ascii_case(&name));
+            if new.indexes.len() != old.indexes.len() {
+                fk::check_alter(env, &db, &old, &new, &db)?;
+            }
+        }
         match env.ctx.engine.drop_index(&db, &t, &name) {
             Err(e) if if_exists && e.code() == ErrorCode::CantDropFieldOrKey => {
                 env.warn("Note", e.code(), e.message())
@@ -1135,6 +1246,21 @@ pub fn drop_index(
 }
 
 pub fn drop_tables(env: &Env<'_>, names: &[ast::ObjectName], if_exists: bool) -> Result<()> {
+    if env.ctx.engine.any_foreign_keys() && fk::checks_on(env) {
+        // A table other tables' FOREIGN KEYs reference cannot go (1451), unless those tables
+        // are dropped before it by this statement. Checked first: all or nothing.
+        let mut gone: Vec<(String, String)> = Vec::new();
+        for n in names {
+            let (db, t) = plan::split_name(n, env.sess.db)?;
+            let blocked = fk::referencing_fks(env, &db, &t)
+                .iter()
+                .any(|(cdb, ct, _)| !gone.iter().any(|(d, x)| d == cdb && x == ct));
+            if blocked {
+                return Err(crate::sql::exec::fk::parent_table_referenced());
+            }
+            gone.push((db, t));
+        }
+    }
     let mut missing = Vec::new();
     for n in names {
         let (db, t) = plan::split_name(n, env.sess.db)?;
@@ -1163,6 +1289,11 @@ pub fn truncate(env: &Env<'_>, t: &ast::Truncate) -> Result<()> {
     for target in &t.table_names {
         let (db, name) = plan::split_name(&target.name, env.sess.db)?;
         check_db_access(env, &db)?;
+        if env.ctx.engine.any_foreign_keys() && fk::checks_on(env) {
+            if let Some((cdb, ct, f)) = fk::referencing_fks(env, &db, &name).first() {
+                return Err(crate::sql::exec::fk::truncate_referenced(cdb, ct, f));
+            }
+        }
         env.ctx.engine.truncate_table(&db, &name)?;
     }
     Ok(())

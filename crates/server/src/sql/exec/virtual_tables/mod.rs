@@ -124,14 +124,14 @@ static TABLES: &[SystemTable] = &[
         db: "information_schema",
         name: "REFERENTIAL_CONSTRAINTS",
         def: || is_def("REFERENTIAL_CONSTRAINTS"),
-        rows: server_state::none,
+        rows: schema_objects::referential_constraints,
         truncate: |_| {},
     },
     SystemTable {
         db: "information_schema",
         name: "CHECK_CONSTRAINTS",
         def: || is_def("CHECK_CONSTRAINTS"),
-        rows: server_state::none,
+        rows: schema_objects::check_constraints,
         truncate: |_| {},
     },
     SystemTable {
@@ -379,6 +379,8 @@ fn is_def(name: &str) -> TableDef {
         engine: "MEMORY".to_string(),
         auto_increment_start: 1,
         comment: None,
+        foreign_keys: Vec::new(),
+        checks: Vec::new(),
     }
 }
 

@@ -36,6 +36,8 @@ pub(super) fn def() -> TableDef {
         engine: "PERFORMANCE_SCHEMA".to_string(),
         auto_increment_start: 1,
         comment: None,
+        foreign_keys: Vec::new(),
+        checks: Vec::new(),
     }
 }
 

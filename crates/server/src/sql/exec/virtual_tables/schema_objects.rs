@@ -1,5 +1,6 @@
 //! information_schema's schema objects: SCHEMATA, TABLES, COLUMNS, STATISTICS,
-//! KEY_COLUMN_USAGE, TABLE_CONSTRAINTS, from the catalog. A user sees the databases it may
+//! KEY_COLUMN_USAGE, TABLE_CONSTRAINTS, REFERENTIAL_CONSTRAINTS, CHECK_CONSTRAINTS, from the
+//! catalog (FOREIGN KEYs by name, as InnoDB lists them). A user sees the databases it may
 //! use (as MariaDB shows only what the user has some privilege on).
 
 use super::{opt, text};
@@ -298,7 +299,7 @@ pub(super) fn statistics(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
     Ok(rows)
 }
 
-/// PRIMARY KEY and UNIQUE constraints (Cohort refuses FOREIGN KEY and CHECK).
+/// PRIMARY KEY and UNIQUE constraints.
 fn constraints(def: &TableDef) -> Vec<(&str, &'static str, &[crate::storage::IndexPart])> {
     indexes(def)
         .into_iter()
@@ -335,6 +336,88 @@ pub(super) fn key_column_usage(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
                 ]);
             }
         }
+        for fk in foreign_keys(&def) {
+            for (k, (c, p)) in fk.columns.iter().zip(&fk.parent_columns).enumerate() {
+                rows.push(vec![
+                    text("def"),
+                    text(&db),
+                    text(&fk.name),
+                    text("def"),
+                    text(&db),
+                    text(&def.name),
+                    text(c),
+                    Value::Int(k as i64 + 1),
+                    Value::Int(k as i64 + 1),
+                    text(&fk.parent_db),
+                    text(&fk.parent_table),
+                    text(p),
+                ]);
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// A table's FOREIGN KEYs in name order.
+fn foreign_keys(def: &TableDef) -> Vec<&crate::storage::ForeignKeyDef> {
+    let mut v: Vec<_> = def.foreign_keys.iter().collect();
+    v.sort_by(|a, b| a.name.cmp(&b.name));
+    v
+}
+
+pub(super) fn referential_constraints(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for (db, _, def) in visible_tables(env) {
+        for fk in foreign_keys(&def) {
+            // The parent's index the constraint uses.
+            let unique = env
+                .ctx
+                .engine
+                .table(&fk.parent_db, &fk.parent_table)
+                .ok()
+                .and_then(|p| {
+                    let pdef = p.def();
+                    crate::sql::exec::ddl::fk::index_for(&pdef, &fk.parent_columns).map(|i| match i
+                    {
+                        None => "PRIMARY".to_string(),
+                        Some(i) => pdef.indexes[i].name.clone(),
+                    })
+                });
+            rows.push(vec![
+                text("def"),
+                text(&db),
+                text(&fk.name),
+                text("def"),
+                text(&fk.parent_db),
+                opt(unique),
+                text("NONE"),
+                text(fk.on_update.sql()),
+                text(fk.on_delete.sql()),
+                text(&def.name),
+                text(&fk.parent_table),
+            ]);
+        }
+    }
+    Ok(rows)
+}
+
+pub(super) fn check_constraints(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for (db, _, def) in visible_tables(env) {
+        for c in &def.checks {
+            rows.push(vec![
+                text("def"),
+                text(&db),
+                text(&def.name),
+                text(&c.name),
+                text(if c.column.is_some() {
+                    "Column"
+                } else {
+                    "Table"
+                }),
+                text(&c.expr),
+            ]);
+        }
     }
     Ok(rows)
 }
@@ -350,6 +433,26 @@ pub(super) fn table_constraints(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
                 text(&db),
                 text(&def.name),
                 text(kind),
+            ]);
+        }
+        for c in &def.checks {
+            rows.push(vec![
+                text("def"),
+                text(&db),
+                text(&c.name),
+                text(&db),
+                text(&def.name),
+                text("CHECK"),
+            ]);
+        }
+        for fk in foreign_keys(&def) {
+            rows.push(vec![
+                text("def"),
+                text(&db),
+                text(&fk.name),
+                text(&db),
+                text(&def.name),
+                text("FOREIGN KEY"),
             ]);
         }
     }

@@ -26,6 +26,8 @@ pub(super) fn def() -> TableDef {
         engine: "MEMORY".to_string(),
         auto_increment_start: 1,
         comment: None,
+        foreign_keys: Vec::new(),
+        checks: Vec::new(),
     }
 }
 
