@@ -18,3 +18,6 @@ pub(in crate::sql) mod join;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
 pub(in crate::sql) mod virtual_tables;
+pub(in crate::sql) mod window;
+mod window_agg;
+mod rollup;

@@ -24,9 +24,11 @@ use crate::error::{Error, Result};
 use crate::sql::bind::coldef::{self, ColumnOrigin};
 use crate::sql::bind::join_scope::JoinScope;
 use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::bind::window::WindowCtx;
 use crate::sql::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScope};
 use crate::sql::env::Env;
 use crate::sql::exec::join::{self as join_exec, Flow};
+use crate::sql::exec::window::WindowPlan;
 use crate::sql::expr::compare;
 use crate::sql::expr::convert::{self, Num};
 use crate::sql::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
@@ -56,6 +58,8 @@ pub struct GroupPlan {
     pub keys: Vec<(Expr, Collation)>,
     pub aggs: Vec<AggSpec>,
     pub having: Option<Expr>,
+    /// `WITH ROLLUP`: super-aggregate rows too (`exec/rollup.rs`).
+    pub rollup: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -85,6 +89,8 @@ pub struct SelectPlan {
     pub backward: bool,
     pub limit: Option<Expr>,
     pub offset: Option<Expr>,
+    /// Window functions (`exec/window.rs`), computed after grouping, before DISTINCT.
+    pub window: Option<Box<WindowPlan>>,
 }
 
 impl SelectPlan {
@@ -224,8 +230,8 @@ pub fn plan_select(
     if matches!(s.distinct, Some(ast::Distinct::On(_))) {
         return Err(unsupported("DISTINCT ON"));
     }
-    if !s.named_window.is_empty() || s.qualify.is_some() {
-        return Err(unsupported("window functions"));
+    if s.qualify.is_some() {
+        return Err(unsupported("QUALIFY"));
     }
     let joined = is_join(&s.from);
     let source = match joined {
@@ -268,16 +274,18 @@ pub fn plan_select(
     let mut b = Binder::new(env, params, scope);
     b.join = names.map(|n| n.scope);
     b.aggs = Some(Vec::new());
+    b.windows = Some(WindowCtx::new(&s.named_window));
 
     let (items, columns, aliases) = bind_items(&mut b, s, item_texts, &source, names)?;
 
     b.clause = "where clause";
     let aggs = b.aggs.take();
+    let windows = b.windows.take();
     let filter = match &s.selection {
         Some(w) => Some(b.bind(w)?.0),
         None => None,
     };
-    let keys = bind_group_by(&mut b, s, &items, &aliases)?;
+    let (keys, rollup) = bind_group_by(&mut b, s, &items, &aliases)?;
     b.aggs = aggs;
     b.clause = "having clause";
     b.aliases = items
@@ -293,9 +301,18 @@ pub fn plan_select(
         None => None,
     };
     b.clause = "order clause";
+    b.windows = windows;
     let mut hidden = Vec::new();
     let order = bind_order_by(&mut b, q, &items, &aliases, &mut hidden)?;
     let aggs = b.aggs.take().unwrap_or_default();
+    let (mut items, mut hidden) = (items, hidden);
+    let window = crate::sql::exec::window::plan(
+        b.windows.take(),
+        aggs.len(),
+        &mut items,
+        &mut hidden,
+        rollup,
+    )?;
     let grouped = !keys.is_empty() || !aggs.is_empty();
     // HAVING without grouping filters rows like WHERE (MySQL allows it, with aliases).
     let (filter, having) = match (grouped, having) {
@@ -308,7 +325,18 @@ pub fn plan_select(
         ),
         (_, h) => (filter, h),
     };
-    let group = grouped.then_some(GroupPlan { keys, aggs, having });
+    if rollup && q.order_by.is_some() {
+        return Err(Error::new(
+            ErrorCode::WrongUsage,
+            "Incorrect usage of CUBE/ROLLUP and ORDER BY",
+        ));
+    }
+    let group = grouped.then_some(GroupPlan {
+        keys,
+        aggs,
+        having,
+        rollup,
+    });
     let (limit, offset) = bind_limit(&mut b, q)?;
     let lock = lock_clause(q, share_lock)?;
     let access = match &source {
@@ -343,6 +371,7 @@ pub fn plan_select(
         backward: false,
         limit,
         offset,
+        window,
     };
     apply_index_order(&mut plan);
     Ok(plan)
@@ -684,25 +713,24 @@ pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     e.walk(&mut |x| f(x));
 }
 
+/// GROUP BY: its keys, and whether it has `WITH ROLLUP`.
 fn bind_group_by(
     b: &mut Binder<'_>,
     s: &ast::Select,
     items: &[OutItem],
     aliases: &[Option<String>],
-) -> Result<Vec<(Expr, Collation)>> {
-    let exprs = match &s.group_by {
-        ast::GroupByExpr::Expressions(list, mods) => {
-            if !mods.is_empty() {
-                return Err(unsupported("GROUP BY … WITH ROLLUP"));
-            }
-            list
-        }
+) -> Result<(Vec<(Expr, Collation)>, bool)> {
+    let (exprs, rollup) = match &s.group_by {
+        ast::GroupByExpr::Expressions(list, mods) => (list, super::rollup::modifiers(mods)?),
         ast::GroupByExpr::All(_) => return Err(unsupported("GROUP BY ALL")),
     };
     b.clause = "group statement";
     let mut keys = Vec::new();
     for e in exprs {
         if let Some(i) = item_ref(e, items, aliases, "group statement")? {
+            if crate::sql::bind::window::has_window(&items[i].expr) {
+                return Err(crate::sql::bind::window::misplaced());
+            }
             if contains_agg(&items[i].expr) {
                 let name = aliases.get(i).cloned().flatten().unwrap_or_default();
                 return Err(Error::new(
@@ -721,7 +749,7 @@ fn bind_group_by(
         };
         keys.push((x, coll));
     }
-    Ok(keys)
+    Ok((keys, rollup))
 }
 
 fn bind_order_by(
@@ -813,7 +841,7 @@ fn bind_limit(b: &mut Binder<'_>, q: &ast::Query) -> Result<(Option<Expr>, Optio
 
 /// Skip the sort when the scan already returns rows in ORDER BY order.
 fn apply_index_order(plan: &mut SelectPlan) {
-    if plan.order.is_empty() || plan.group.is_some() || plan.distinct {
+    if plan.order.is_empty() || plan.group.is_some() || plan.distinct || plan.window.is_some() {
         return;
     }
     let Some(t) = plan.table() else { return };
@@ -905,14 +933,21 @@ pub fn run_select_locking(
     if limit == Some(0) || impossible_condition(plan, env)? {
         return Ok(Vec::new());
     }
-    let streaming =
-        plan.group.is_none() && !plan.distinct && (plan.order.is_empty() || plan.sorted_by_scan);
+    let streaming = plan.group.is_none()
+        && !plan.distinct
+        && plan.window.is_none()
+        && (plan.order.is_empty() || plan.sorted_by_scan);
     let enough = limit.map(|l| l.saturating_add(offset));
     let mut rows: Vec<Vec<Value>> = Vec::new();
     let mut groups = Groups::default();
     let mut consume_filtered = |row: &[Value]| -> Result<ScanControl> {
         match &plan.group {
             Some(g) => groups.add(g, row, env)?,
+            // Window functions need every row first (see `exec/window.rs`).
+            None if plan.window.is_some() => {
+                crate::memory::check(0)?;
+                rows.push(row.to_vec())
+            }
             None => rows.push(output_row(plan, &RowCtx::of(row), env)?),
         }
         if streaming && enough.is_some_and(|n| rows.len() as u64 >= n) {
@@ -976,6 +1011,11 @@ pub fn run_select_locking(
             None => 0,
         };
         rows = groups.finish(plan, g, width, env)?;
+        if let Some(w) = &plan.window {
+            rows = super::window::run(plan, w, rows, Some(width), env)?;
+        }
+    } else if let Some(w) = &plan.window {
+        rows = super::window::run(plan, w, rows, None, env)?;
     }
     if plan.distinct {
         distinct(plan, &mut rows)?;
@@ -1020,7 +1060,11 @@ fn impossible_condition(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
 }
 
 /// The extended output row (visible items, then hidden sort keys) for one row or group.
-fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
+pub(super) fn output_row(
+    plan: &SelectPlan,
+    rc: &RowCtx<'_>,
+    env: &Env<'_>,
+) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(plan.items.len() + plan.hidden.len());
     for item in &plan.items {
         // The result is built in memory: hold it to the session's budget, value by value.
@@ -1071,20 +1115,24 @@ pub fn sort_rows(order: &[SortKey], rows: &mut [Vec<Value>]) {
 // Grouping and aggregates
 
 #[derive(Default)]
-struct Groups {
-    index: HashMap<Vec<u8>, usize>,
-    list: Vec<Group>,
+pub(super) struct Groups {
+    pub(super) index: HashMap<Vec<u8>, usize>,
+    pub(super) list: Vec<Group>,
 }
 
-struct Group {
-    keys: Vec<Value>,
-    first: Vec<Value>,
-    accs: Vec<Acc>,
+pub(super) struct Group {
+    /// The group's key values (fewer than the GROUP BY keys for a ROLLUP super-aggregate).
+    pub(super) keys: Vec<Value>,
+    pub(super) first: Vec<Value>,
+    pub(super) accs: Vec<Acc>,
 }
 
 impl Groups {
     fn add(&mut self, g: &GroupPlan, row: &[Value], env: &Env<'_>) -> Result<()> {
         crate::memory::check(0)?;
+        if g.rollup {
+            return super::rollup::add(self, g, row, env);
+        }
         let rc = RowCtx::of(row);
         let mut keys = Vec::with_capacity(g.keys.len());
         let mut kb = Vec::new();
@@ -1135,10 +1183,16 @@ impl Groups {
                     return o;
                 }
             }
-            std::cmp::Ordering::Equal
+            // ROLLUP: a super-aggregate row follows the groups it sums up.
+            b.keys.len().cmp(&a.keys.len())
         });
         let mut out = Vec::with_capacity(self.list.len());
-        for group in self.list {
+        let mut rolled = super::rollup::Rolled::default();
+        for mut group in self.list {
+            if g.rollup {
+                rolled.prepare(g, &mut group);
+            }
+            let level = group.keys.len();
             let aggs: Vec<Value> = group
                 .accs
                 .into_iter()
@@ -1155,7 +1209,18 @@ impl Groups {
                     continue;
                 }
             }
-            out.push(output_row(plan, &rc, env)?);
+            if plan.window.is_some() {
+                // The context of the window functions: the row, then the aggregates.
+                let mut ctx = group.first.clone();
+                ctx.extend(aggs);
+                out.push(ctx);
+                continue;
+            }
+            let mut row = output_row(plan, &rc, env)?;
+            if g.rollup {
+                rolled.null_items(plan, g, level, &mut row);
+            }
+            out.push(row);
         }
         Ok(out)
     }
@@ -1163,7 +1228,11 @@ impl Groups {
 
 /// The value an aggregate takes from a row, and its GROUP_CONCAT ORDER BY keys. MIN / MAX
 /// read an invalid date conversion as the zero date (see `expr/zero_date.rs`).
-fn agg_input(spec: &AggSpec, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<(Value, Vec<Value>)> {
+pub(super) fn agg_input(
+    spec: &AggSpec,
+    rc: &RowCtx<'_>,
+    env: &Env<'_>,
+) -> Result<(Value, Vec<Value>)> {
     let Some(a) = &spec.arg else {
         return Ok((Value::Int(1), Vec::new()));
     };
@@ -1181,7 +1250,7 @@ fn agg_input(spec: &AggSpec, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<(Value, V
 }
 
 /// The running state of one aggregate in one group.
-struct Acc {
+pub(super) struct Acc {
     count: u64,
     dec: Decimal,
     dbl: f64,
@@ -1193,7 +1262,7 @@ struct Acc {
 }
 
 impl Acc {
-    fn new(spec: &AggSpec) -> Acc {
+    pub(super) fn new(spec: &AggSpec) -> Acc {
         Acc {
             count: 0,
             dec: Decimal::ZERO,
@@ -1218,7 +1287,7 @@ impl Acc {
         }
     }
 
-    fn add(&mut self, spec: &AggSpec, v: Value, keys: Vec<Value>) {
+    pub(super) fn add(&mut self, spec: &AggSpec, v: Value, keys: Vec<Value>) {
         if v.is_null() {
             return;
         }
