@@ -487,7 +487,10 @@ impl Binder<'_> {
         let mut arg_ty = SqlType::null();
         if !is_star {
             for (i, a) in args.iter().enumerate() {
+                // MariaDB reads window inputs back from a temporary table: a quotient at its
+                // type's scale.
                 let (x, t) = self.bind(function_arg_expr(a)?)?;
+                let x = super::shown(x, &t);
                 if i == 0 {
                     arg_ty = t;
                 }
@@ -504,14 +507,14 @@ impl Binder<'_> {
         let mut partition = Vec::new();
         for p in &spec.partition {
             let (x, t) = self.bind(p)?;
-            partition.push((x, key_coll(&t)));
+            partition.push((super::shown(x, &t), key_coll(&t)));
         }
         let mut order = Vec::new();
         let mut order_types = Vec::new();
         for o in &spec.order {
             let (x, t) = self.bind(&o.expr)?;
             order.push(WinOrder {
-                expr: x,
+                expr: super::shown(x, &t),
                 desc: matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
                 coll: key_coll(&t),
             });

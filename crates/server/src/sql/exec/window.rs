@@ -25,7 +25,8 @@ use super::select::{output_row, OutItem, SelectPlan};
 use super::window_agg::FrameAgg;
 use crate::error::{Error, Result};
 use crate::sql::bind::window::{self, Bound, Units, WinFunc, WinSpec, WindowCtx};
-use crate::sql::bind::AggFunc;
+use crate::sql::bind::sqltype::{Class, SqlType, FLOATING_POINT_DECIMALS};
+use crate::sql::bind::{decimal_precision, AggFunc};
 use crate::sql::env::Env;
 use crate::sql::expr::compare;
 use crate::sql::expr::convert::{self, Num};
@@ -155,7 +156,13 @@ pub fn run(
             new: &[],
             aggs: &ext,
         };
-        out.push(output_row(plan, &rc, env)?);
+        let mut row = output_row(plan, &rc, env)?;
+        for (v, it) in row.iter_mut().zip(&plan.items) {
+            if matches!(v, Value::Decimal(_) | Value::Double(_)) {
+                *v = stored(std::mem::replace(v, Value::Null), &it.ty);
+            }
+        }
+        out.push(row);
     }
     Ok(out)
 }
@@ -246,6 +253,19 @@ fn compute(
 ) -> Result<()> {
     let m = part.len();
     let rows = part.rows;
+    // The arguments of every row, evaluated up front as MariaDB does (it stores them with the
+    // row): an error in any row's argument is the statement's error.
+    let mut cols: Vec<Vec<Value>> = Vec::with_capacity(s.args.len());
+    for i in 0..s.args.len() {
+        let mut col = Vec::with_capacity(m);
+        for &r in rows {
+            crate::memory::check(0)?;
+            let v = eval_arg(s, i, &ctxs[r], width, env)?;
+            col.push(if i == 0 { stored(v, &s.arg_ty) } else { v });
+        }
+        cols.push(col);
+    }
+    let arg = |i: usize, p: usize| -> &Value { cols.get(i).map_or(&Value::Null, |c| &c[p]) };
     let mut set = |p: usize, v: Value| results[rows[p]][si] = v;
     match s.func {
         WinFunc::RowNumber => (0..m).for_each(|p| set(p, Value::Int(p as i64 + 1))),
@@ -276,11 +296,11 @@ fn compute(
         }
         WinFunc::Ntile => {
             for p in 0..m {
-                let v = eval_arg(s, 0, &ctxs[rows[p]], width, env)?;
+                let v = arg(0, p);
                 let n = if v.is_null() {
                     0
                 } else {
-                    convert::to_num(&v).to_i128()
+                    convert::to_num(v).to_i128()
                 };
                 if n <= 0 {
                     return Err(Error::new(
@@ -296,18 +316,18 @@ fn compute(
                 let off = match s.args.get(1) {
                     None => 1,
                     Some(_) => {
-                        let v = eval_arg(s, 1, &ctxs[rows[p]], width, env)?;
+                        let v = arg(1, p);
                         if v.is_null() {
                             0
                         } else {
-                            convert::to_num(&v).to_i128()
+                            convert::to_num(v).to_i128()
                         }
                     }
                 };
                 let off = if s.func == WinFunc::Lag { -off } else { off };
                 let target = p as i128 + off;
                 let v = if (0..m as i128).contains(&target) {
-                    eval_arg(s, 0, &ctxs[rows[target as usize]], width, env)?
+                    arg(0, target as usize).clone()
                 } else {
                     Value::Null
                 };
@@ -315,46 +335,42 @@ fn compute(
             }
         }
         WinFunc::FirstValue | WinFunc::LastValue | WinFunc::NthValue => {
-            let mut frames = Frames::new(s, part)?;
+            let frames = Frames { s, part };
             for p in 0..m {
                 let (lo, hi) = frames.at(p);
                 let at = match s.func {
                     WinFunc::FirstValue => (lo < hi).then_some(lo),
                     WinFunc::LastValue => (lo < hi).then(|| hi - 1),
                     _ => {
-                        let v = eval_arg(s, 1, &ctxs[rows[p]], width, env)?;
+                        let v = arg(1, p);
                         let n = if v.is_null() {
                             1
                         } else {
-                            convert::to_num(&v).to_i128()
+                            convert::to_num(v).to_i128()
                         };
                         (n >= 1 && (lo as i128 + n - 1) < hi as i128)
                             .then(|| lo + (n - 1) as usize)
                     }
                 };
-                let v = match at {
-                    Some(q) => eval_arg(s, 0, &ctxs[rows[q]], width, env)?,
-                    None => Value::Null,
-                };
-                set(p, v);
+                set(p, at.map_or(Value::Null, |q| arg(0, q).clone()));
             }
         }
         WinFunc::Agg(func) => {
-            let mut vals = Vec::with_capacity(m);
-            for &r in rows {
-                crate::memory::check(0)?;
-                vals.push(match s.args.is_empty() {
-                    true => Value::Int(1),
-                    false => eval_arg(s, 0, &ctxs[r], width, env)?,
-                });
-            }
+            let ones;
+            let vals: &[Value] = match cols.first() {
+                Some(c) => c,
+                None => {
+                    ones = vec![Value::Int(1); m];
+                    &ones
+                }
+            };
             let mut acc = FrameAgg::new(func, s);
-            let mut frames = Frames::new(s, part)?;
+            let frames = Frames { s, part };
             for p in 0..m {
                 let (lo, hi) = frames.at(p);
-                acc.slide(&vals, lo, hi);
+                acc.slide(vals, lo, hi);
                 let v = match func {
-                    AggFunc::Min | AggFunc::Max => acc.extreme(&vals).unwrap_or(Value::Null),
+                    AggFunc::Min | AggFunc::Max => acc.extreme(vals).unwrap_or(Value::Null),
                     _ => acc.value(),
                 };
                 set(p, v);
@@ -362,6 +378,38 @@ fn compute(
         }
     }
     Ok(())
+}
+
+/// A value as MariaDB reads it back from the temporary table that holds a window query's
+/// rows: a decimal saturated to its type's precision (`DECIMAL(p, s)` holds at most
+/// `p - s` integer digits), a DOUBLE of fixed decimals saturated likewise and carried as a
+/// decimal of that scale (shown with those decimals, see `session/results.rs`).
+pub fn stored(v: Value, ty: &SqlType) -> Value {
+    match (&v, ty.class) {
+        (Value::Decimal(d), Class::Decimal) => {
+            let scale = ty.decimals.min(cohort_decimal::MAX_SCALE);
+            let precision = decimal_precision(ty).min(65);
+            if d.fits_integer_digits(precision.saturating_sub(u32::from(scale))) {
+                return v;
+            }
+            let max = Decimal::max_of(precision as u8, scale);
+            Value::Decimal(if d.is_negative() { max.neg() } else { max })
+        }
+        (Value::Double(f), Class::Double) if ty.decimals < FLOATING_POINT_DECIMALS => {
+            // DOUBLE(M, D) holds at most 10^(M-D) - 10^-D.
+            let int_digits = ty.length.saturating_sub(u32::from(ty.decimals)).min(308) as i32;
+            let max = 10f64.powi(int_digits) - 10f64.powi(-i32::from(ty.decimals));
+            let f = if f.abs() > max { max.copysign(*f) } else { *f };
+            match Decimal::from_f64(f) {
+                Some(Ok(d)) => match d.rescale(ty.decimals) {
+                    Ok(r) => Value::Decimal(r),
+                    Err(_) => v,
+                },
+                _ => v,
+            }
+        }
+        _ => v,
+    }
 }
 
 /// A DOUBLE that MariaDB shows with ten decimals (PERCENT_RANK, CUME_DIST): carried as a
@@ -393,12 +441,8 @@ struct Frames<'p, 'a> {
     part: &'p Partition<'a>,
 }
 
-impl<'p, 'a> Frames<'p, 'a> {
-    fn new(s: &'p WinSpec, part: &'p Partition<'a>) -> Result<Frames<'p, 'a>> {
-        Ok(Frames { s, part })
-    }
-
-    fn at(&mut self, p: usize) -> (usize, usize) {
+impl Frames<'_, '_> {
+    fn at(&self, p: usize) -> (usize, usize) {
         let m = self.part.len();
         let lo = self.start(p, &self.s.frame.start);
         let hi = self.end(p, &self.s.frame.end);

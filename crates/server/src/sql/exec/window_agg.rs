@@ -213,7 +213,7 @@ impl FrameAgg {
             _ if self.count == 0 => Value::Null,
             AggFunc::Sum => {
                 if self.exact && !self.overflowed && self.ty.class == Class::Decimal {
-                    Value::Decimal(self.dec.rescale(self.ty.decimals).unwrap_or(self.dec.clone()))
+                    self.stored(&self.dec)
                 } else {
                     Value::Double(self.dbl)
                 }
@@ -225,7 +225,7 @@ impl FrameAgg {
                         .rescale(self.arg_ty.decimals.min(cohort_decimal::MAX_SCALE))
                         .unwrap_or(self.dec.clone());
                     match sum.checked_div(&Decimal::from(self.count), DIV_PRECISION_INCREMENT) {
-                        Ok(q) => Value::Decimal(q),
+                        Ok(q) => self.stored(&q),
                         Err(_) => Value::Double(self.dbl / self.count as f64),
                     }
                 } else {
@@ -235,6 +235,14 @@ impl FrameAgg {
             AggFunc::Min | AggFunc::Max => Value::Null,
             AggFunc::GroupConcat => Value::Null,
         }
+    }
+
+    /// A decimal result as MariaDB stores a window value: at the type's scale, saturated to
+    /// its precision (see [`super::window::stored`]).
+    fn stored(&self, d: &Decimal) -> Value {
+        let scale = self.ty.decimals.min(cohort_decimal::MAX_SCALE);
+        let d = d.rescale(scale).unwrap_or_else(|_| d.clone());
+        super::window::stored(Value::Decimal(d), &self.ty)
     }
 
     /// MIN / MAX need the values: the extreme of the current frame.
