@@ -337,7 +337,12 @@ fn result_type(f: WinFunc, arg: &SqlType) -> SqlType {
             t.decimals = super::sqltype::FLOATING_POINT_DECIMALS;
         }
         Class::Str => t.decimals = 39,
-        Class::Int if matches!(f, WinFunc::Agg(AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor)) => {
+        Class::Int
+            if matches!(
+                f,
+                WinFunc::Agg(AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor)
+            ) =>
+        {
             t.length = 21
         }
         _ => {}
@@ -394,7 +399,9 @@ impl Binder<'_> {
         let func = match (win_func(upper), aggregate_func(upper)) {
             (Some(w), _) => w,
             (None, Some(AggFunc::GroupConcat)) => {
-                return Err(Error::unsupported("GROUP_CONCAT() aggregate as window function"))
+                return Err(Error::unsupported(
+                    "GROUP_CONCAT() aggregate as window function",
+                ))
             }
             (None, Some(a)) => {
                 if distinct {
@@ -405,7 +412,9 @@ impl Binder<'_> {
                 WinFunc::Agg(a)
             }
             (None, None) => {
-                return Err(Error::unsupported(&format!("{upper}() as a window function")))
+                return Err(Error::unsupported(&format!(
+                    "{upper}() as a window function"
+                )))
             }
         };
         if distinct && !matches!(func, WinFunc::Agg(_)) {
@@ -433,7 +442,7 @@ impl Binder<'_> {
             ast::WindowType::WindowSpec(s) => {
                 let ctx = self.windows.as_ref().expect("checked");
                 let mut out = Named {
-                                partition: s.partition_by.clone(),
+                    partition: s.partition_by.clone(),
                     order: s.order_by.clone(),
                     frame: s.window_frame.clone(),
                 };
@@ -569,8 +578,10 @@ fn bind_frame(f: &ast::WindowFrame, order_types: &[SqlType]) -> Result<Frame> {
         (B::Following(Some(_)), B::CurrentRow) => return Err(bad()),
         _ => {}
     }
-    let has_offset = matches!(&f.start_bound, B::Preceding(Some(_)) | B::Following(Some(_)))
-        || matches!(&end_ast, B::Preceding(Some(_)) | B::Following(Some(_)));
+    let has_offset = matches!(
+        &f.start_bound,
+        B::Preceding(Some(_)) | B::Following(Some(_))
+    ) || matches!(&end_ast, B::Preceding(Some(_)) | B::Following(Some(_)));
     if units == Units::Range && has_offset {
         if order_types.len() != 1 {
             return Err(err(

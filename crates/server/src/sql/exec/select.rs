@@ -12,8 +12,10 @@
 //! BIT_*, with DISTINCT, ORDER BY (columns, aliases, positions, expressions), LIMIT / OFFSET,
 //! FOR UPDATE / LOCK IN SHARE MODE / FOR SHARE with NOWAIT or SKIP LOCKED. Joins (FROM with
 //! several tables: planned in `plan/join.rs`, run by `exec/join.rs`, which hand their joined
-//! rows to the same grouping / DISTINCT / ORDER BY / LIMIT steps). Subqueries, derived tables,
-//! UNION, CTEs, window functions and `FOR UPDATE OF` are error 1235.
+//! rows to the same grouping / DISTINCT / ORDER BY / LIMIT steps). `GROUP BY … WITH ROLLUP`
+//! (`exec/rollup.rs`); window functions (`bind/window.rs`, `exec/window.rs`), computed after
+//! grouping and HAVING, before DISTINCT / ORDER BY / LIMIT. Subqueries, derived tables,
+//! UNION, CTEs and `FOR UPDATE OF` are error 1235.
 //!
 //! A plain SELECT is a consistent read of the transaction's read view; a locking one reads
 //! through the storage's locking read with the WHERE clause as its filter, so the clause is
@@ -1060,11 +1062,7 @@ fn impossible_condition(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
 }
 
 /// The extended output row (visible items, then hidden sort keys) for one row or group.
-pub(super) fn output_row(
-    plan: &SelectPlan,
-    rc: &RowCtx<'_>,
-    env: &Env<'_>,
-) -> Result<Vec<Value>> {
+pub(super) fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(plan.items.len() + plan.hidden.len());
     for item in &plan.items {
         // The result is built in memory: hold it to the session's budget, value by value.

@@ -24,8 +24,8 @@
 use super::select::{output_row, OutItem, SelectPlan};
 use super::window_agg::FrameAgg;
 use crate::error::{Error, Result};
-use crate::sql::bind::window::{self, Bound, Units, WinFunc, WinSpec, WindowCtx};
 use crate::sql::bind::sqltype::{Class, SqlType, FLOATING_POINT_DECIMALS};
+use crate::sql::bind::window::{self, Bound, Units, WinFunc, WinSpec, WindowCtx};
 use crate::sql::bind::{decimal_precision, AggFunc};
 use crate::sql::env::Env;
 use crate::sql::expr::compare;
@@ -129,15 +129,7 @@ pub fn run(
             }
             let part = Partition::new(&perm[start..end], &keys, np, s0);
             for &si in members {
-                compute(
-                    &wp.specs[si],
-                    si,
-                    &part,
-                    &ctxs,
-                    width,
-                    env,
-                    &mut results,
-                )?;
+                compute(&wp.specs[si], si, &part, &ctxs, width, env, &mut results)?;
             }
             start = end;
         }
@@ -191,16 +183,12 @@ impl<'a> Partition<'a> {
         let mut g = 0;
         for p in 1..m {
             if !peers(rows[g], rows[p]) {
-                for q in g..p {
-                    peer_end[q] = p;
-                }
+                peer_end[g..p].fill(p);
                 g = p;
             }
             peer_start[p] = g;
         }
-        for q in g..m {
-            peer_end[q] = m;
-        }
+        peer_end[g..m].fill(m);
         Partition {
             rows,
             keys,
@@ -308,7 +296,10 @@ fn compute(
                         "Argument of NTILE must be greater than 0",
                     ));
                 }
-                set(p, Value::Int(ntile(p, m, n.min(i64::MAX as i128) as u64) as i64));
+                set(
+                    p,
+                    Value::Int(ntile(p, m, n.min(i64::MAX as i128) as u64) as i64),
+                );
             }
         }
         WinFunc::Lag | WinFunc::Lead => {
@@ -348,8 +339,7 @@ fn compute(
                         } else {
                             convert::to_num(v).to_i128()
                         };
-                        (n >= 1 && (lo as i128 + n - 1) < hi as i128)
-                            .then(|| lo + (n - 1) as usize)
+                        (n >= 1 && (lo as i128 + n - 1) < hi as i128).then(|| lo + (n - 1) as usize)
                     }
                 };
                 set(p, at.map_or(Value::Null, |q| arg(0, q).clone()));
@@ -477,9 +467,10 @@ impl Frames<'_, '_> {
             (_, Bound::UnboundedFollowing) => m,
             (Units::Rows, Bound::CurrentRow) => p + 1,
             (Units::Rows, Bound::Preceding(n)) => (p + 1).saturating_sub(Self::rows_offset(n)),
-            (Units::Rows, Bound::Following(n)) => {
-                p.saturating_add(Self::rows_offset(n)).saturating_add(1).min(m)
-            }
+            (Units::Rows, Bound::Following(n)) => p
+                .saturating_add(Self::rows_offset(n))
+                .saturating_add(1)
+                .min(m),
             (Units::Range, Bound::CurrentRow) => self.part.peer_end[p],
             (Units::Range, Bound::Preceding(n)) => self.range_first(p, n, true, true),
             (Units::Range, Bound::Following(n)) => self.range_first(p, n, false, true),
@@ -541,7 +532,10 @@ impl Frames<'_, '_> {
 
 /// `v ± n`, exact when both are.
 fn shift(v: &Num, n: &Num, subtract: bool) -> Num {
-    if let (Some(a), Some(b)) = (v.is_exact().then(|| v.to_decimal()).flatten(), n.to_decimal()) {
+    if let (Some(a), Some(b)) = (
+        v.is_exact().then(|| v.to_decimal()).flatten(),
+        n.to_decimal(),
+    ) {
         if n.is_exact() {
             let r = if subtract {
                 a.checked_sub(&b)
@@ -572,7 +566,9 @@ pub fn plan(
         return Ok(None);
     }
     if rollup {
-        return Err(Error::unsupported("window functions with GROUP BY … WITH ROLLUP"));
+        return Err(Error::unsupported(
+            "window functions with GROUP BY … WITH ROLLUP",
+        ));
     }
     for it in items.iter_mut() {
         window::renumber(&mut it.expr, aggs);
@@ -584,4 +580,35 @@ pub fn plan(
         specs: ctx.specs,
         aggs,
     })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ntile_spreads_the_remainder_over_the_first_buckets() {
+        let buckets = |m: usize, n: u64| (0..m).map(|p| ntile(p, m, n)).collect::<Vec<_>>();
+        assert_eq!(buckets(7, 3), [1, 1, 1, 2, 2, 3, 3]);
+        assert_eq!(buckets(8, 5), [1, 1, 2, 2, 3, 3, 4, 5]);
+        assert_eq!(buckets(3, 20), [1, 2, 3]);
+        assert_eq!(buckets(4, 1), [1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn range_offsets_shift_exactly() {
+        let d = |s: &str| Num::D(s.parse::<Decimal>().unwrap());
+        assert_eq!(shift(&Num::I(10), &d("1.5"), true), d("8.5"));
+        assert_eq!(shift(&d("0.1"), &d("0.2"), false), d("0.3"));
+        assert_eq!(shift(&Num::F(1.0), &Num::I(2), false), Num::F(3.0));
+    }
+
+    #[test]
+    fn stored_values_saturate_to_their_type() {
+        let ty = SqlType::decimal(4, 2);
+        let v = Value::Decimal("123.456".parse().unwrap());
+        assert_eq!(stored(v, &ty), Value::Decimal("99.99".parse().unwrap()));
+        let v = Value::Decimal("-12.5".parse().unwrap());
+        assert_eq!(stored(v.clone(), &ty), v);
+    }
 }

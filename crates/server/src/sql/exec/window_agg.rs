@@ -9,12 +9,12 @@
 //! jumps past the previous one starts over.
 
 use crate::sql::bind::sqltype::Class;
+use crate::sql::bind::sqltype::SqlType;
 use crate::sql::bind::window::WinSpec;
 use crate::sql::bind::{comparison_collation, AggFunc};
 use crate::sql::expr::compare;
 use crate::sql::expr::convert::{self, Num};
 use crate::sql::expr::DIV_PRECISION_INCREMENT;
-use crate::sql::bind::sqltype::SqlType;
 use crate::types::{Collation, Decimal, Value};
 use std::collections::VecDeque;
 
