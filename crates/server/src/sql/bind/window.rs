@@ -510,9 +510,13 @@ impl Binder<'_> {
         if !is_star {
             for (i, a) in args.iter().enumerate() {
                 // MariaDB reads window inputs back from a temporary table: a quotient at its
-                // type's scale.
+                // type's scale (a constant is not stored there: every digit).
                 let (x, t) = self.bind(function_arg_expr(a)?)?;
-                let x = super::shown(x, &t);
+                let x = if x.is_constant() {
+                    x
+                } else {
+                    super::shown(x, &t)
+                };
                 if i == 0 {
                     arg_ty = t;
                 }

@@ -149,9 +149,19 @@ pub fn run(
             aggs: &ext,
         };
         let mut row = output_row(plan, &rc, env)?;
+        // MariaDB shows a fixed-decimal DOUBLE read back from its temporary table with its
+        // decimals. (It also saturates decimals and cuts strings to their item's type there;
+        // that needs types that match MariaDB's to the digit, which many expressions' inferred
+        // types do not yet: not done.)
         for (v, it) in row.iter_mut().zip(&plan.items) {
-            if matches!(v, Value::Decimal(_) | Value::Double(_)) {
-                *v = stored(std::mem::replace(v, Value::Null), &it.ty);
+            if let Value::Double(f) = v {
+                if it.ty.class == Class::Double && it.ty.decimals < FLOATING_POINT_DECIMALS {
+                    if let Some(Ok(d)) = Decimal::from_f64(*f) {
+                        if let Ok(r) = d.rescale(it.ty.decimals) {
+                            *v = Value::Decimal(r);
+                        }
+                    }
+                }
             }
         }
         out.push(row);
@@ -249,7 +259,7 @@ fn compute(
         for &r in rows {
             crate::memory::check(0)?;
             let v = eval_arg(s, i, &ctxs[r], width, env)?;
-            col.push(if i == 0 { stored(v, &s.arg_ty) } else { v });
+            col.push(v);
         }
         cols.push(col);
     }
@@ -370,10 +380,9 @@ fn compute(
     Ok(())
 }
 
-/// A value as MariaDB reads it back from the temporary table that holds a window query's
-/// rows: a decimal saturated to its type's precision (`DECIMAL(p, s)` holds at most
-/// `p - s` integer digits), a DOUBLE of fixed decimals saturated likewise and carried as a
-/// decimal of that scale (shown with those decimals, see `session/results.rs`).
+/// A window aggregate's value as MariaDB reads it back from the temporary table that holds a
+/// window query's rows: a decimal saturated to its type's precision (`DECIMAL(p, s)` holds at
+/// most `p - s` integer digits).
 pub fn stored(v: Value, ty: &SqlType) -> Value {
     match (&v, ty.class) {
         (Value::Decimal(d), Class::Decimal) => {
@@ -384,19 +393,6 @@ pub fn stored(v: Value, ty: &SqlType) -> Value {
             }
             let max = Decimal::max_of(precision as u8, scale);
             Value::Decimal(if d.is_negative() { max.neg() } else { max })
-        }
-        (Value::Double(f), Class::Double) if ty.decimals < FLOATING_POINT_DECIMALS => {
-            // DOUBLE(M, D) holds at most 10^(M-D) - 10^-D.
-            let int_digits = ty.length.saturating_sub(u32::from(ty.decimals)).min(308) as i32;
-            let max = 10f64.powi(int_digits) - 10f64.powi(-i32::from(ty.decimals));
-            let f = if f.abs() > max { max.copysign(*f) } else { *f };
-            match Decimal::from_f64(f) {
-                Some(Ok(d)) => match d.rescale(ty.decimals) {
-                    Ok(r) => Value::Decimal(r),
-                    Err(_) => v,
-                },
-                _ => v,
-            }
         }
         _ => v,
     }
