@@ -302,6 +302,13 @@ pub fn plan_select(
         Some(h) => Some(b.bind(h)?.0),
         None => None,
     };
+    // A select-list alias of a window function in HAVING.
+    if having
+        .as_ref()
+        .is_some_and(crate::sql::bind::window::has_window)
+    {
+        return Err(crate::sql::bind::window::misplaced());
+    }
     b.clause = "order clause";
     b.windows = windows;
     let mut hidden = Vec::new();
