@@ -274,6 +274,8 @@ pub enum ErrorCode {
     BadCombinationOfWindowFrameBoundSpecs,
     /// 4015 Window function is allowed only in SELECT list and ORDER BY clause
     WrongPlacementOfWindowFunction,
+    /// 4016 Window function is not allowed in window specification
+    WindowFunctionInWindowSpec,
     /// 4017 Window frame is not allowed with '%s'
     NotAllowedWindowFrame,
     /// 4018 No order list in window specification for '%s'
@@ -328,6 +330,7 @@ impl ErrorCode {
             WindowFrameInReferencedWindowSpec => 4013,
             BadCombinationOfWindowFrameBoundSpecs => 4014,
             WrongPlacementOfWindowFunction => 4015,
+            WindowFunctionInWindowSpec => 4016,
             NotAllowedWindowFrame => 4017,
             NoOrderListInWindowSpec => 4018,
             RangeFrameNeedsSimpleOrderby => 4019,

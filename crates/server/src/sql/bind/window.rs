@@ -103,6 +103,9 @@ struct Named {
 /// bound so far.
 pub struct WindowCtx {
     defs: Vec<ast::NamedWindowDefinition>,
+    /// The select list's aliases: a bare name in PARTITION BY / ORDER BY of a window is the
+    /// aliased expression (before a column of that name, as MariaDB), wherever it is listed.
+    aliases: Vec<(String, ast::Expr)>,
     pub specs: Vec<WinSpec>,
     /// Binding a window function's own arguments or specification: a window function there
     /// is 4015, or 4074 in an aggregate window function's arguments.
@@ -135,9 +138,19 @@ pub fn misplaced() -> Error {
 }
 
 impl WindowCtx {
-    pub fn new(defs: &[ast::NamedWindowDefinition]) -> WindowCtx {
+    pub fn new(defs: &[ast::NamedWindowDefinition], items: &[ast::SelectItem]) -> WindowCtx {
+        let aliases = items
+            .iter()
+            .filter_map(|it| match it {
+                ast::SelectItem::ExprWithAlias { expr, alias } => {
+                    Some((alias.value.clone(), expr.clone()))
+                }
+                _ => None,
+            })
+            .collect();
         WindowCtx {
             defs: defs.to_vec(),
+            aliases,
             specs: Vec::new(),
             nested: None,
         }
@@ -532,13 +545,13 @@ impl Binder<'_> {
         };
         let mut partition = Vec::new();
         for p in &spec.partition {
-            let (x, t) = self.bind(p)?;
+            let (x, t) = self.bind_window_key(p)?;
             partition.push((super::shown(x, &t), key_coll(&t)));
         }
         let mut order = Vec::new();
         let mut order_types = Vec::new();
         for o in &spec.order {
-            let (x, t) = self.bind(&o.expr)?;
+            let (x, t) = self.bind_window_key(&o.expr)?;
             order.push(WinOrder {
                 expr: super::shown(x, &t),
                 desc: matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
@@ -556,6 +569,34 @@ impl Binder<'_> {
         };
         let _ = func;
         Ok((bound, arg_ty, partition, order, frame))
+    }
+}
+
+impl Binder<'_> {
+    /// A PARTITION BY / ORDER BY key of a window. A bare name of a select-list alias is the
+    /// aliased expression; a window function there is 4016.
+    fn bind_window_key(&mut self, e: &ast::Expr) -> Result<(Expr, SqlType)> {
+        let aliased = match (e, &self.windows) {
+            (ast::Expr::Identifier(id), Some(ctx)) => ctx
+                .aliases
+                .iter()
+                .find(|(a, _)| a.eq_ignore_ascii_case(&id.value))
+                .map(|(_, x)| x.clone()),
+            _ => None,
+        };
+        let Some(x) = aliased else {
+            return self.bind(e);
+        };
+        self.bind(&x).map_err(|e| {
+            if e.code() == ErrorCode::WrongPlacementOfWindowFunction {
+                err(
+                    ErrorCode::WindowFunctionInWindowSpec,
+                    "Window function is not allowed in window specification",
+                )
+            } else {
+                e
+            }
+        })
     }
 }
 

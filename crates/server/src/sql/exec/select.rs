@@ -276,7 +276,7 @@ pub fn plan_select(
     let mut b = Binder::new(env, params, scope);
     b.join = names.map(|n| n.scope);
     b.aggs = Some(Vec::new());
-    b.windows = Some(WindowCtx::new(&s.named_window));
+    b.windows = Some(WindowCtx::new(&s.named_window, &s.projection));
 
     let (items, columns, aliases) = bind_items(&mut b, s, item_texts, &source, names)?;
 
