@@ -268,6 +268,40 @@ pub enum ErrorCode {
     SecureTransportRequired,
     /// 4167 No secure transports are configured, unable to set --require_secure_transport=ON
     NoSecureTransportsConfigured,
+    /// 1221 Incorrect usage of %s and %s
+    WrongUsage,
+    /// 4009 Window specification with name '%s' is not defined
+    WrongWindowSpecName,
+    /// 4010 Multiple window specifications with the same name '%s'
+    DupWindowName,
+    /// 4011 Window specification referencing another one '%s' cannot contain partition list
+    PartitionListInReferencingWindowSpec,
+    /// 4012 Referenced window specification '%s' already contains order list
+    OrderListInReferencingWindowSpec,
+    /// 4013 Referenced window specification '%s' cannot contain window frame
+    WindowFrameInReferencedWindowSpec,
+    /// 4014 Unacceptable combination of window frame bound specifications
+    BadCombinationOfWindowFrameBoundSpecs,
+    /// 4015 Window function is allowed only in SELECT list and ORDER BY clause
+    WrongPlacementOfWindowFunction,
+    /// 4016 Window function is not allowed in window specification
+    WindowFunctionInWindowSpec,
+    /// 4017 Window frame is not allowed with '%s'
+    NotAllowedWindowFrame,
+    /// 4018 No order list in window specification for '%s'
+    NoOrderListInWindowSpec,
+    /// 4019 RANGE-type frame requires ORDER BY clause with single sort key
+    RangeFrameNeedsSimpleOrderby,
+    /// 4020 Integer is required for ROWS-type frame
+    WrongTypeForRowsFrame,
+    /// 4021 Numeric datatype is required for RANGE-type frame
+    WrongTypeForRangeFrame,
+    /// 4022 Frame exclusion is not supported yet
+    FrameExclusionNotSupported,
+    /// 4024 Argument of NTILE must be greater than 0
+    InvalidNtileArgument,
+    /// 4074 Window functions can not be used as arguments to group functions.
+    SumFuncWithWindowFuncAsArg,
     /// 1436 Thread stack overrun (here: an expression nested too deeply)
     StackOverrun,
     /// 1467 Failed to read auto-increment value from storage engine
@@ -324,6 +358,23 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             StackOverrun => 1436,
+            WrongUsage => 1221,
+            WrongWindowSpecName => 4009,
+            DupWindowName => 4010,
+            PartitionListInReferencingWindowSpec => 4011,
+            OrderListInReferencingWindowSpec => 4012,
+            WindowFrameInReferencedWindowSpec => 4013,
+            BadCombinationOfWindowFrameBoundSpecs => 4014,
+            WrongPlacementOfWindowFunction => 4015,
+            WindowFunctionInWindowSpec => 4016,
+            NotAllowedWindowFrame => 4017,
+            NoOrderListInWindowSpec => 4018,
+            RangeFrameNeedsSimpleOrderby => 4019,
+            WrongTypeForRowsFrame => 4020,
+            WrongTypeForRangeFrame => 4021,
+            FrameExclusionNotSupported => 4022,
+            InvalidNtileArgument => 4024,
+            SumFuncWithWindowFuncAsArg => 4074,
             UserCreateExists => 1973,
             UserDropExists => 1974,
             CantCreateTable => 1005,

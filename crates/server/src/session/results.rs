@@ -78,6 +78,17 @@ fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], 
             if format == RowFormat::Text && crate::sql::is_year_0000(v, c) {
                 return Cell::Bytes(b"0000");
             }
+            // A DOUBLE of fixed decimals carried as a decimal of that scale (PERCENT_RANK):
+            // its text is the decimal's.
+            if format == RowFormat::Text
+                && c.column_type == ColumnType::DOUBLE
+                && c.decimals < 31 // FLOATING_POINT_DECIMALS: fewer are fixed decimals
+                && matches!(v, Value::Decimal(_))
+            {
+                if let Some(t) = text {
+                    return Cell::Bytes(t.as_bytes());
+                }
+            }
             to_cell(v, text, c.column_type)
         })
         .collect();

@@ -10,6 +10,7 @@ pub(in crate::sql) mod group_concat;
 pub(in crate::sql) mod join_scope;
 pub(in crate::sql) mod sqltype;
 mod temporal;
+pub(in crate::sql) mod window;
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
@@ -124,6 +125,8 @@ pub struct Binder<'a> {
     depth: usize,
     /// Select-list aliases a bare name may refer to (HAVING, ORDER BY); they win over columns.
     pub aliases: Vec<(String, Expr, SqlType)>,
+    /// Some while window functions are allowed (select list, ORDER BY); collects them.
+    pub windows: Option<window::WindowCtx>,
 }
 
 fn unsupported(what: &str) -> Error {
@@ -359,6 +362,7 @@ impl<'a> Binder<'a> {
             clause: "field list",
             aliases: Vec::new(),
             depth: 0,
+            windows: None,
         }
     }
 
@@ -1221,10 +1225,10 @@ impl<'a> Binder<'a> {
             Some(ast::ObjectNamePart::Identifier(id)) => id.value.clone(),
             _ => return Err(unsupported("this function name")),
         };
-        if f.over.is_some() {
-            return Err(unsupported("window functions"));
-        }
         let upper = name.to_ascii_uppercase();
+        if let Some(over) = &f.over {
+            return self.bind_window(f, &upper, over);
+        }
         let (args, distinct, clauses) = match &f.args {
             ast::FunctionArguments::None => (Vec::new(), false, &[][..]),
             ast::FunctionArguments::Subquery(_) => return Err(unsupported("subqueries")),

@@ -99,6 +99,10 @@ pub fn rows(p: &SelectPlan) -> Vec<Vec<Value>> {
         if !covered(p.filter.as_ref(), &p.access, &line) {
             line.extra.push("Using where");
         }
+        if p.window.is_some() {
+            // Window functions: MariaDB computes them over a temporary table.
+            line.extra.push("Using temporary");
+        }
         if !p.order.is_empty() && !p.sorted_by_scan {
             line.extra.push("Using filesort");
         }

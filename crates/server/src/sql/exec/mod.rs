@@ -1,6 +1,7 @@
 //! The executors: one file per statement family.
 //!
-//! * `select` — SELECT over a plan (`crate::sql::plan`): scans, filters, grouping, sorting.
+//! * `select` — SELECT over a plan (`crate::sql::plan`): scans, filters, grouping, sorting;
+//!   `rollup` (GROUP BY … WITH ROLLUP), `window` and `window_agg` (window functions) for it.
 //! * `dml` — INSERT, UPDATE, DELETE, REPLACE.
 //! * `ddl` — CREATE/DROP/TRUNCATE of schemas and tables, durable through the log.
 //! * `admin` — SET, transaction control, accounts and grants, KILL-free session statements.
@@ -19,7 +20,10 @@ pub(in crate::sql) mod explain;
 pub(in crate::sql) mod fk;
 mod group_concat;
 pub(in crate::sql) mod join;
+mod rollup;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
 mod strict_values;
 pub(in crate::sql) mod virtual_tables;
+pub(in crate::sql) mod window;
+mod window_agg;

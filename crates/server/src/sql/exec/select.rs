@@ -12,8 +12,10 @@
 //! BIT_*, with DISTINCT, ORDER BY (columns, aliases, positions, expressions), LIMIT / OFFSET,
 //! FOR UPDATE / LOCK IN SHARE MODE / FOR SHARE with NOWAIT or SKIP LOCKED. Joins (FROM with
 //! several tables: planned in `plan/join.rs`, run by `exec/join.rs`, which hand their joined
-//! rows to the same grouping / DISTINCT / ORDER BY / LIMIT steps). Subqueries, derived tables,
-//! UNION, CTEs, window functions and `FOR UPDATE OF` are error 1235.
+//! rows to the same grouping / DISTINCT / ORDER BY / LIMIT steps). `GROUP BY … WITH ROLLUP`
+//! (`exec/rollup.rs`); window functions (`bind/window.rs`, `exec/window.rs`), computed after
+//! grouping and HAVING, before DISTINCT / ORDER BY / LIMIT. Subqueries, derived tables,
+//! UNION, CTEs and `FOR UPDATE OF` are error 1235.
 //!
 //! A plain SELECT is a consistent read of the transaction's read view; a locking one reads
 //! through the storage's locking read with the WHERE clause as its filter, so the clause is
@@ -24,9 +26,11 @@ use crate::error::{Error, Result};
 use crate::sql::bind::coldef::{self, ColumnOrigin};
 use crate::sql::bind::join_scope::JoinScope;
 use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::bind::window::WindowCtx;
 use crate::sql::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScope};
 use crate::sql::env::Env;
 use crate::sql::exec::join::{self as join_exec, Flow};
+use crate::sql::exec::window::WindowPlan;
 use crate::sql::expr::compare;
 use crate::sql::expr::convert::{self, Num};
 use crate::sql::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
@@ -56,6 +60,8 @@ pub struct GroupPlan {
     pub keys: Vec<(Expr, Collation)>,
     pub aggs: Vec<AggSpec>,
     pub having: Option<Expr>,
+    /// `WITH ROLLUP`: super-aggregate rows too (`exec/rollup.rs`).
+    pub rollup: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -85,6 +91,8 @@ pub struct SelectPlan {
     pub backward: bool,
     pub limit: Option<Expr>,
     pub offset: Option<Expr>,
+    /// Window functions (`exec/window.rs`), computed after grouping, before DISTINCT.
+    pub window: Option<Box<WindowPlan>>,
 }
 
 impl SelectPlan {
@@ -224,8 +232,8 @@ pub fn plan_select(
     if matches!(s.distinct, Some(ast::Distinct::On(_))) {
         return Err(unsupported("DISTINCT ON"));
     }
-    if !s.named_window.is_empty() || s.qualify.is_some() {
-        return Err(unsupported("window functions"));
+    if s.qualify.is_some() {
+        return Err(unsupported("QUALIFY"));
     }
     let joined = is_join(&s.from);
     let source = match joined {
@@ -268,16 +276,18 @@ pub fn plan_select(
     let mut b = Binder::new(env, params, scope);
     b.join = names.map(|n| n.scope);
     b.aggs = Some(Vec::new());
+    b.windows = Some(WindowCtx::new(&s.named_window, &s.projection));
 
     let (items, columns, aliases) = bind_items(&mut b, s, item_texts, &source, names)?;
 
     b.clause = "where clause";
     let aggs = b.aggs.take();
+    let windows = b.windows.take();
     let filter = match &s.selection {
         Some(w) => Some(b.bind(w)?.0),
         None => None,
     };
-    let keys = bind_group_by(&mut b, s, &items, &aliases)?;
+    let (keys, rollup) = bind_group_by(&mut b, s, &items, &aliases)?;
     b.aggs = aggs;
     b.clause = "having clause";
     b.aliases = items
@@ -292,10 +302,26 @@ pub fn plan_select(
         Some(h) => Some(b.bind(h)?.0),
         None => None,
     };
+    // A select-list alias of a window function in HAVING.
+    if having
+        .as_ref()
+        .is_some_and(crate::sql::bind::window::has_window)
+    {
+        return Err(crate::sql::bind::window::misplaced());
+    }
     b.clause = "order clause";
+    b.windows = windows;
     let mut hidden = Vec::new();
     let order = bind_order_by(&mut b, q, &items, &aliases, &mut hidden)?;
     let aggs = b.aggs.take().unwrap_or_default();
+    let (mut items, mut hidden) = (items, hidden);
+    let window = crate::sql::exec::window::plan(
+        b.windows.take(),
+        aggs.len(),
+        &mut items,
+        &mut hidden,
+        rollup,
+    )?;
     let grouped = !keys.is_empty() || !aggs.is_empty();
     // HAVING without grouping filters rows like WHERE (MySQL allows it, with aliases).
     let (filter, having) = match (grouped, having) {
@@ -308,7 +334,18 @@ pub fn plan_select(
         ),
         (_, h) => (filter, h),
     };
-    let group = grouped.then_some(GroupPlan { keys, aggs, having });
+    if rollup && q.order_by.is_some() {
+        return Err(Error::new(
+            ErrorCode::WrongUsage,
+            "Incorrect usage of CUBE/ROLLUP and ORDER BY",
+        ));
+    }
+    let group = grouped.then_some(GroupPlan {
+        keys,
+        aggs,
+        having,
+        rollup,
+    });
     let (limit, offset) = bind_limit(&mut b, q)?;
     let lock = lock_clause(q, share_lock)?;
     let access = match &source {
@@ -343,6 +380,7 @@ pub fn plan_select(
         backward: false,
         limit,
         offset,
+        window,
     };
     apply_index_order(&mut plan);
     Ok(plan)
@@ -684,25 +722,24 @@ pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     e.walk(&mut |x| f(x));
 }
 
+/// GROUP BY: its keys, and whether it has `WITH ROLLUP`.
 fn bind_group_by(
     b: &mut Binder<'_>,
     s: &ast::Select,
     items: &[OutItem],
     aliases: &[Option<String>],
-) -> Result<Vec<(Expr, Collation)>> {
-    let exprs = match &s.group_by {
-        ast::GroupByExpr::Expressions(list, mods) => {
-            if !mods.is_empty() {
-                return Err(unsupported("GROUP BY … WITH ROLLUP"));
-            }
-            list
-        }
+) -> Result<(Vec<(Expr, Collation)>, bool)> {
+    let (exprs, rollup) = match &s.group_by {
+        ast::GroupByExpr::Expressions(list, mods) => (list, super::rollup::modifiers(mods)?),
         ast::GroupByExpr::All(_) => return Err(unsupported("GROUP BY ALL")),
     };
     b.clause = "group statement";
     let mut keys = Vec::new();
     for e in exprs {
         if let Some(i) = item_ref(e, items, aliases, "group statement")? {
+            if crate::sql::bind::window::has_window(&items[i].expr) {
+                return Err(crate::sql::bind::window::misplaced());
+            }
             if contains_agg(&items[i].expr) {
                 let name = aliases.get(i).cloned().flatten().unwrap_or_default();
                 return Err(Error::new(
@@ -721,7 +758,7 @@ fn bind_group_by(
         };
         keys.push((x, coll));
     }
-    Ok(keys)
+    Ok((keys, rollup))
 }
 
 fn bind_order_by(
@@ -813,7 +850,7 @@ fn bind_limit(b: &mut Binder<'_>, q: &ast::Query) -> Result<(Option<Expr>, Optio
 
 /// Skip the sort when the scan already returns rows in ORDER BY order.
 fn apply_index_order(plan: &mut SelectPlan) {
-    if plan.order.is_empty() || plan.group.is_some() || plan.distinct {
+    if plan.order.is_empty() || plan.group.is_some() || plan.distinct || plan.window.is_some() {
         return;
     }
     let Some(t) = plan.table() else { return };
@@ -905,14 +942,21 @@ pub fn run_select_locking(
     if limit == Some(0) || impossible_condition(plan, env)? {
         return Ok(Vec::new());
     }
-    let streaming =
-        plan.group.is_none() && !plan.distinct && (plan.order.is_empty() || plan.sorted_by_scan);
+    let streaming = plan.group.is_none()
+        && !plan.distinct
+        && plan.window.is_none()
+        && (plan.order.is_empty() || plan.sorted_by_scan);
     let enough = limit.map(|l| l.saturating_add(offset));
     let mut rows: Vec<Vec<Value>> = Vec::new();
     let mut groups = Groups::default();
     let mut consume_filtered = |row: &[Value]| -> Result<ScanControl> {
         match &plan.group {
             Some(g) => groups.add(g, row, env)?,
+            // Window functions need every row first (see `exec/window.rs`).
+            None if plan.window.is_some() => {
+                crate::memory::check(0)?;
+                rows.push(row.to_vec())
+            }
             None => rows.push(output_row(plan, &RowCtx::of(row), env)?),
         }
         if streaming && enough.is_some_and(|n| rows.len() as u64 >= n) {
@@ -976,6 +1020,11 @@ pub fn run_select_locking(
             None => 0,
         };
         rows = groups.finish(plan, g, width, env)?;
+        if let Some(w) = &plan.window {
+            rows = super::window::run(plan, w, rows, Some(width), env)?;
+        }
+    } else if let Some(w) = &plan.window {
+        rows = super::window::run(plan, w, rows, None, env)?;
     }
     if plan.distinct {
         distinct(plan, &mut rows)?;
@@ -1020,7 +1069,7 @@ fn impossible_condition(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
 }
 
 /// The extended output row (visible items, then hidden sort keys) for one row or group.
-fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
+pub(super) fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(plan.items.len() + plan.hidden.len());
     for item in &plan.items {
         // The result is built in memory: hold it to the session's budget, value by value.
@@ -1071,20 +1120,24 @@ pub fn sort_rows(order: &[SortKey], rows: &mut [Vec<Value>]) {
 // Grouping and aggregates
 
 #[derive(Default)]
-struct Groups {
-    index: HashMap<Vec<u8>, usize>,
-    list: Vec<Group>,
+pub(super) struct Groups {
+    pub(super) index: HashMap<Vec<u8>, usize>,
+    pub(super) list: Vec<Group>,
 }
 
-struct Group {
-    keys: Vec<Value>,
-    first: Vec<Value>,
-    accs: Vec<Acc>,
+pub(super) struct Group {
+    /// The group's key values (fewer than the GROUP BY keys for a ROLLUP super-aggregate).
+    pub(super) keys: Vec<Value>,
+    pub(super) first: Vec<Value>,
+    pub(super) accs: Vec<Acc>,
 }
 
 impl Groups {
     fn add(&mut self, g: &GroupPlan, row: &[Value], env: &Env<'_>) -> Result<()> {
         crate::memory::check(0)?;
+        if g.rollup {
+            return super::rollup::add(self, g, row, env);
+        }
         let rc = RowCtx::of(row);
         let mut keys = Vec::with_capacity(g.keys.len());
         let mut kb = Vec::new();
@@ -1135,10 +1188,16 @@ impl Groups {
                     return o;
                 }
             }
-            std::cmp::Ordering::Equal
+            // ROLLUP: a super-aggregate row follows the groups it sums up.
+            b.keys.len().cmp(&a.keys.len())
         });
         let mut out = Vec::with_capacity(self.list.len());
-        for group in self.list {
+        let mut rolled = super::rollup::Rolled::default();
+        for mut group in self.list {
+            if g.rollup {
+                rolled.prepare(g, &mut group);
+            }
+            let level = group.keys.len();
             let aggs: Vec<Value> = group
                 .accs
                 .into_iter()
@@ -1155,7 +1214,18 @@ impl Groups {
                     continue;
                 }
             }
-            out.push(output_row(plan, &rc, env)?);
+            if plan.window.is_some() {
+                // The context of the window functions: the row, then the aggregates.
+                let mut ctx = group.first.clone();
+                ctx.extend(aggs);
+                out.push(ctx);
+                continue;
+            }
+            let mut row = output_row(plan, &rc, env)?;
+            if g.rollup {
+                rolled.null_items(plan, g, level, &mut row);
+            }
+            out.push(row);
         }
         Ok(out)
     }
@@ -1163,7 +1233,11 @@ impl Groups {
 
 /// The value an aggregate takes from a row, and its GROUP_CONCAT ORDER BY keys. MIN / MAX
 /// read an invalid date conversion as the zero date (see `expr/zero_date.rs`).
-fn agg_input(spec: &AggSpec, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<(Value, Vec<Value>)> {
+pub(super) fn agg_input(
+    spec: &AggSpec,
+    rc: &RowCtx<'_>,
+    env: &Env<'_>,
+) -> Result<(Value, Vec<Value>)> {
     let Some(a) = &spec.arg else {
         return Ok((Value::Int(1), Vec::new()));
     };
@@ -1181,7 +1255,7 @@ fn agg_input(spec: &AggSpec, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<(Value, V
 }
 
 /// The running state of one aggregate in one group.
-struct Acc {
+pub(super) struct Acc {
     count: u64,
     dec: Decimal,
     dbl: f64,
@@ -1193,7 +1267,7 @@ struct Acc {
 }
 
 impl Acc {
-    fn new(spec: &AggSpec) -> Acc {
+    pub(super) fn new(spec: &AggSpec) -> Acc {
         Acc {
             count: 0,
             dec: Decimal::ZERO,
@@ -1218,7 +1292,7 @@ impl Acc {
         }
     }
 
-    fn add(&mut self, spec: &AggSpec, v: Value, keys: Vec<Value>) {
+    pub(super) fn add(&mut self, spec: &AggSpec, v: Value, keys: Vec<Value>) {
         if v.is_null() {
             return;
         }

@@ -227,6 +227,63 @@ impl Expr {
         }
     }
 
+    /// Call `f` on every node, parents before children, letting it change the node (used to
+    /// renumber the placeholders of window functions once binding is done).
+    pub fn walk_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        let mut todo: Vec<&mut Expr> = vec![self];
+        while let Some(e) = todo.pop() {
+            f(e);
+            match e {
+                Expr::Lit(_)
+                | Expr::Col(_)
+                | Expr::NewCol(_)
+                | Expr::Param(_)
+                | Expr::Agg(_)
+                | Expr::SysVar { .. }
+                | Expr::UserVar(_) => {}
+                Expr::SetUserVar(_, x)
+                | Expr::Neg(x)
+                | Expr::BitNot(x)
+                | Expr::Not(x)
+                | Expr::IsNull(x, _)
+                | Expr::IsBool { e: x, .. }
+                | Expr::Cast(x, _) => todo.push(x),
+                Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::Xor(a, b) => {
+                    todo.push(a);
+                    todo.push(b);
+                }
+                Expr::ArithChain(a, rest) => {
+                    todo.push(a);
+                    todo.extend(rest.iter_mut().map(|(_, x)| x));
+                }
+                Expr::And(v) | Expr::Or(v) | Expr::Func(_, v) => todo.extend(v.iter_mut()),
+                Expr::Between { e, lo, hi, .. } => todo.extend([&mut **e, &mut **lo, &mut **hi]),
+                Expr::In { e, list, .. } => {
+                    todo.push(e);
+                    todo.extend(list.iter_mut());
+                }
+                Expr::Like { e, pat, esc, .. } => {
+                    todo.push(e);
+                    todo.push(pat);
+                    todo.extend(esc.as_deref_mut());
+                }
+                Expr::Case {
+                    operand,
+                    whens,
+                    else_,
+                    ..
+                } => {
+                    todo.extend(operand.as_deref_mut());
+                    for (a, b) in whens {
+                        todo.push(a);
+                        todo.push(b);
+                    }
+                    todo.extend(else_.as_deref_mut());
+                }
+            }
+        }
+    }
+
     /// Push the direct children of the node, in order.
     fn push_children<'e>(&'e self, out: &mut Vec<&'e Expr>) {
         match self {

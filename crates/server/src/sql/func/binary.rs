@@ -27,7 +27,9 @@ pub fn bind(name: &str, args: &mut Vec<(Expr, SqlType)>) -> Option<(Expr, SqlTyp
         if !args.iter().any(|(_, t)| t.class == Class::Bin) {
             return None;
         }
-        let len = args.iter().map(|(_, t)| t.length).sum::<u32>();
+        let len = args
+            .iter()
+            .fold(0u32, |acc, (_, t)| acc.saturating_add(t.length));
         let exprs = args.drain(..).map(|(e, _)| e).collect();
         return Some((
             Expr::Func(Func::Concat, exprs),

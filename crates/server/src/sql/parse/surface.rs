@@ -157,11 +157,13 @@ fn select(s: &ast::Select) -> Result<()> {
         prewhere,
         selection: _,
         connect_by,
+        // GROUP BY (WITH ROLLUP too; CUBE is 1235): exec/select.rs, exec/rollup.rs.
         group_by: _,
         cluster_by,
         distribute_by,
         sort_by,
         having: _,
+        // WINDOW w AS (…): honoured (bind/window.rs); QUALIFY is 1235 (exec/select.rs).
         named_window: _,
         qualify: _,
         window_before_qualify: _,
