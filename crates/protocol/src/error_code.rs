@@ -280,6 +280,13 @@ pub enum ErrorCode {
     UserCreateExists,
     /// 1974 Can't drop user '%s'@'%s'; it doesn't exist
     UserDropExists,
+    /// 1931 Query execution was interrupted. The query exceeded %s %llu. The query result may
+    /// be incomplete (a warning: max_recursive_iterations)
+    QueryResultIncomplete,
+    /// 4002 WITH column list and SELECT field list have different column counts
+    WithColWrongList,
+    /// 4004 Duplicate query name %`-.64s in WITH clause
+    DupQueryName,
 }
 
 impl ErrorCode {
@@ -288,6 +295,9 @@ impl ErrorCode {
         use ErrorCode::*;
         match self {
             StackOverrun => 1436,
+            QueryResultIncomplete => 1931,
+            WithColWrongList => 4002,
+            DupQueryName => 4004,
             UserCreateExists => 1973,
             UserDropExists => 1974,
             PartitionClauseOnNonpartitioned => 1747,

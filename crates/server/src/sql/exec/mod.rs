@@ -6,6 +6,7 @@
 //! * `admin` — SET, transaction control, accounts and grants, KILL-free session statements.
 //! * `binlog_admin` — SHOW BINARY LOGS / BINLOG EVENTS / MASTER STATUS, PURGE and RESET.
 //! * `show` — the other SHOW statements.
+//! * `query` — query expressions: UNION / INTERSECT / EXCEPT, derived tables, CTEs.
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
 
 pub(in crate::sql) mod admin;
@@ -15,6 +16,7 @@ pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;
 mod group_concat;
 pub(in crate::sql) mod join;
+pub(in crate::sql) mod query;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
 pub(in crate::sql) mod virtual_tables;

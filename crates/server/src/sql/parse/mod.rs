@@ -556,8 +556,19 @@ fn select_item_texts(tokens: &[TokenWithSpan]) -> Vec<String> {
         "SQL_CALC_FOUND_ROWS",
     ];
     const ENDS: &[&str] = &[
-        "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "FOR", "INTO", "UNION", "WINDOW",
+        "FROM",
+        "WHERE",
+        "GROUP",
+        "HAVING",
+        "ORDER",
+        "LIMIT",
+        "FOR",
+        "INTO",
+        "UNION",
+        "WINDOW",
         "LOCK",
+        "INTERSECT",
+        "EXCEPT",
     ];
     let mut items = Vec::new();
     let mut cur: Vec<&Token> = Vec::new();

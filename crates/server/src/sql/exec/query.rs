@@ -1,0 +1,1307 @@
+//! Query expressions: set operations (UNION / INTERSECT / EXCEPT, each ALL or DISTINCT),
+//! parenthesized queries with their own ORDER BY / LIMIT, derived tables (`FROM (SELECT …) t`)
+//! and common table expressions (`WITH [RECURSIVE] …`).
+//!
+//! [`plan_query`] binds any query expression into a [`QueryPlan`]; [`run_query`] runs one and
+//! returns its rows (with [`QueryPlan::columns`] for their definitions). A plain SELECT is a
+//! [`Node::Select`] run by `exec/select.rs`; everything else is built over it:
+//!
+//! * Set operations materialize both operands, convert each value to the unified result type
+//!   ([`union_type`], MariaDB's aggregation for UNION) and combine them: ALL keeps duplicates
+//!   (INTERSECT ALL / EXCEPT ALL count them), DISTINCT compares rows by [`compare::group_key`]
+//!   in each column's collation, NULLs equal. INTERSECT binds tighter than UNION and EXCEPT
+//!   (the parser builds the tree so). The result columns are named after the first operand's.
+//! * ORDER BY / LIMIT of a whole set operation (or of a parenthesized query) is a
+//!   [`Node::Sorted`] over the result: names and positions refer to result columns.
+//! * A derived table or CTE reference is a [`Derived`] source, a row set materialized once per
+//!   execution of the statement that reads it (a single-table SELECT reads it like a virtual
+//!   table; a join reads it as a leaf, by nested loop or hash join, see `exec/join.rs`).
+//!   Each reference to a CTE is planned from the CTE's text (MariaDB merges or materializes
+//!   each reference too); while a WITH clause is being bound its CTEs are visible by name to
+//!   the FROM clauses bound inside it (a per-thread stack of frames, [`cte_frame`]).
+//! * `WITH RECURSIVE`: [`Node::Recursive`] runs the anchor operands once, then the recursive
+//!   operands repeatedly over the rows the previous round added (the "working table", read
+//!   through [`DerivedBody::Working`]), until a round adds nothing. UNION DISTINCT drops rows
+//!   already produced. `max_recursive_iterations` (MariaDB 10.11's variable, default 1000)
+//!   bounds the rounds: past it the result is cut with warning 1931, as MariaDB does. Every
+//!   row is counted against the session's memory budget.
+//!
+//! All parts of one statement read with the statement's transaction, so with its read view:
+//! one snapshot for every operand and derived table. Locking reads (`FOR UPDATE`) of set
+//! operations and derived tables are refused (1235).
+
+use crate::error::{Error, Result};
+use crate::sql::bind::coldef;
+use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::bind::{decimal_precision, Binder, ScopeColumn, TableScope};
+use crate::sql::env::Env;
+use crate::sql::exec::select::{self, SelectPlan, SortKey};
+use crate::sql::expr::{coerce, compare, Expr, RowCtx};
+use crate::storage::{Row, Txn, WaitPolicy};
+use crate::types::{Collation, Value};
+use cohort_protocol::column::{column_flags, ColumnDefinition, ColumnType};
+use cohort_protocol::ErrorCode;
+use sqlparser::ast;
+use sqlparser::tokenizer::Location;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// A bound query expression.
+pub struct QueryPlan {
+    pub node: Node,
+    /// The result's column definitions.
+    pub columns: Vec<ColumnDefinition>,
+    /// The result's column types (what each value is converted to).
+    pub types: Vec<SqlType>,
+}
+
+pub enum Node {
+    Select(Box<SelectPlan>),
+    SetOp(Box<SetOp>),
+    Sorted(Box<Sorted>),
+    Recursive(Box<Recursive>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Union,
+    Intersect,
+    Except,
+}
+
+pub struct SetOp {
+    pub op: Op,
+    pub all: bool,
+    pub left: QueryPlan,
+    pub right: QueryPlan,
+}
+
+/// ORDER BY / LIMIT over a query's result.
+pub struct Sorted {
+    pub input: QueryPlan,
+    pub order: Vec<SortKey>,
+    /// Sort expressions that are not result columns (over the result row).
+    pub hidden: Vec<Expr>,
+    pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
+}
+
+/// A recursive CTE's body.
+pub struct Recursive {
+    /// The working table's id (see [`DerivedBody::Working`]).
+    pub id: u64,
+    pub anchors: Vec<QueryPlan>,
+    pub steps: Vec<QueryPlan>,
+    pub distinct: bool,
+}
+
+/// A derived table or CTE reference: a row set with a table scope.
+pub struct Derived {
+    pub scope: TableScope,
+    /// Column definitions of its columns as a SELECT of them sends them.
+    pub columns: Vec<ColumnDefinition>,
+    pub body: DerivedBody,
+}
+
+pub enum DerivedBody {
+    Query(QueryPlan),
+    /// The rows of the current round of a recursive CTE (by id).
+    Working(u64),
+}
+
+fn unsupported(what: &str) -> Error {
+    Error::unsupported(what)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plan properties
+
+impl QueryPlan {
+    pub fn is_stale(&self) -> bool {
+        match &self.node {
+            Node::Select(s) => s.is_stale(),
+            Node::SetOp(s) => s.left.is_stale() || s.right.is_stale(),
+            Node::Sorted(s) => s.input.is_stale(),
+            Node::Recursive(r) => r.anchors.iter().chain(&r.steps).any(|p| p.is_stale()),
+        }
+    }
+
+    /// The databases of the engine tables it reads.
+    pub fn databases(&self) -> Vec<&str> {
+        match &self.node {
+            Node::Select(s) => s.databases(),
+            Node::SetOp(s) => {
+                let mut v = s.left.databases();
+                v.extend(s.right.databases());
+                v
+            }
+            Node::Sorted(s) => s.input.databases(),
+            Node::Recursive(r) => r
+                .anchors
+                .iter()
+                .chain(&r.steps)
+                .flat_map(|p| p.databases())
+                .collect(),
+        }
+    }
+}
+
+impl Derived {
+    pub fn is_stale(&self) -> bool {
+        match &self.body {
+            DerivedBody::Query(q) => q.is_stale(),
+            DerivedBody::Working(_) => false,
+        }
+    }
+
+    pub fn databases(&self) -> Vec<&str> {
+        match &self.body {
+            DerivedBody::Query(q) => q.databases(),
+            DerivedBody::Working(_) => Vec::new(),
+        }
+    }
+
+    /// Its rows, computed with the statement's transaction.
+    pub fn materialize(&self, env: &Env<'_>, txn: Option<&mut Txn>) -> Result<Arc<Vec<Row>>> {
+        match &self.body {
+            DerivedBody::Query(q) => {
+                let rows = run_query(q, env, txn)?;
+                Ok(Arc::new(rows.into_iter().map(Row::from).collect()))
+            }
+            DerivedBody::Working(id) => WORKING.with(|w| {
+                w.borrow()
+                    .get(id)
+                    .cloned()
+                    .ok_or_else(|| Error::internal("a recursive reference outside its CTE"))
+            }),
+        }
+    }
+}
+
+/// Is `q` a plain SELECT (no WITH, set operation or parentheses), which `exec/select.rs`
+/// plans alone?
+pub fn is_plain_select(q: &ast::Query) -> bool {
+    q.with.is_none() && matches!(q.body.as_ref(), ast::SetExpr::Select(_))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binding
+
+/// Bind a query expression: SELECT, set operation, parenthesized query, WITH.
+pub fn plan_query(
+    env: &Env<'_>,
+    params: &[Location],
+    q: &ast::Query,
+    item_texts: &[String],
+    share_lock: Option<WaitPolicy>,
+) -> Result<QueryPlan> {
+    plan_query_inner(env, params, q, item_texts, share_lock).map_err(keyword_clauses)
+}
+
+fn plan_query_inner(
+    env: &Env<'_>,
+    params: &[Location],
+    q: &ast::Query,
+    item_texts: &[String],
+    share_lock: Option<WaitPolicy>,
+) -> Result<QueryPlan> {
+    let _frames = match &q.with {
+        Some(w) => Some(push_ctes(w)?),
+        None => None,
+    };
+    if q.fetch.is_some() || q.for_clause.is_some() {
+        return Err(unsupported("FETCH / FOR XML"));
+    }
+    match q.body.as_ref() {
+        ast::SetExpr::Select(_) => {
+            let plan = if q.with.is_some() {
+                let mut inner = q.clone();
+                inner.with = None;
+                select::plan_select(env, params, &inner, item_texts, share_lock)?
+            } else {
+                select::plan_select(env, params, q, item_texts, share_lock)?
+            };
+            Ok(select_node(plan))
+        }
+        body => {
+            if !q.locks.is_empty() || share_lock.is_some() {
+                return Err(unsupported("locking reads of UNION / INTERSECT / EXCEPT"));
+            }
+            let input = plan_set_expr(env, params, body, item_texts)?;
+            if q.order_by.is_none() && q.limit_clause.is_none() {
+                return Ok(input);
+            }
+            plan_sorted(env, params, q, input)
+        }
+    }
+}
+
+fn select_node(plan: SelectPlan) -> QueryPlan {
+    let types = plan.items.iter().map(|i| i.ty.clone()).collect();
+    QueryPlan {
+        columns: plan.columns.clone(),
+        types,
+        node: Node::Select(Box::new(plan)),
+    }
+}
+
+/// An operand or body of a set operation.
+fn plan_set_expr(
+    env: &Env<'_>,
+    params: &[Location],
+    e: &ast::SetExpr,
+    item_texts: &[String],
+) -> Result<QueryPlan> {
+    match e {
+        ast::SetExpr::Select(s) => {
+            let q = ast::Query {
+                with: None,
+                body: Box::new(ast::SetExpr::Select(s.clone())),
+                order_by: None,
+                limit_clause: None,
+                fetch: None,
+                locks: Vec::new(),
+                for_clause: None,
+                settings: None,
+                format_clause: None,
+                pipe_operators: Vec::new(),
+            };
+            Ok(select_node(select::plan_select(
+                env, params, &q, item_texts, None,
+            )?))
+        }
+        ast::SetExpr::Query(q) => {
+            crate::sql::parse::surface::query(q)?;
+            plan_query(env, params, q, &[], None)
+        }
+        ast::SetExpr::SetOperation {
+            op,
+            set_quantifier,
+            left,
+            right,
+        } => {
+            let op = match op {
+                ast::SetOperator::Union => Op::Union,
+                ast::SetOperator::Intersect => Op::Intersect,
+                ast::SetOperator::Except => Op::Except,
+                ast::SetOperator::Minus => return Err(Error::parse("MINUS", 1)),
+            };
+            let all = match set_quantifier {
+                ast::SetQuantifier::All => true,
+                ast::SetQuantifier::Distinct | ast::SetQuantifier::None => false,
+                _ => return Err(Error::parse("BY NAME", 1)),
+            };
+            let left = stack_safe(|| plan_set_expr(env, params, left, item_texts))?;
+            let right = stack_safe(|| plan_set_expr(env, params, right, &[]))?;
+            set_op(op, all, left, right)
+        }
+        ast::SetExpr::Values(_) => Err(unsupported("VALUES as a query")),
+        _ => Err(unsupported("this query form")),
+    }
+}
+
+/// Nested set operations and parentheses recurse: on a stack that grows as needed.
+fn stack_safe<T>(f: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, f)
+}
+
+fn with_columns_error() -> Error {
+    Error::new(
+        ErrorCode::WithColWrongList,
+        "WITH column list and SELECT field list have different column counts",
+    )
+}
+
+/// MariaDB names the clause of an unknown or ambiguous column by its keyword in statements with
+/// set operations, derived tables or CTEs ('SELECT', 'WHERE'…, not 'field list', 'where
+/// clause'…).
+pub fn keyword_clauses(e: Error) -> Error {
+    const NAMES: &[(&str, &str)] = &[
+        ("in 'field list'", "in 'SELECT'"),
+        ("in 'where clause'", "in 'WHERE'"),
+        ("in 'order clause'", "in 'ORDER BY'"),
+        ("in 'group statement'", "in 'GROUP BY'"),
+        ("in 'having clause'", "in 'HAVING'"),
+        ("in 'on clause'", "in 'ON'"),
+    ];
+    let m = e.message();
+    for (from, to) in NAMES {
+        if let Some(head) = m.strip_suffix(from) {
+            return Error::new(e.code(), format!("{head}{to}"));
+        }
+    }
+    e
+}
+
+/// Does a SELECT's FROM clause read a derived table?
+pub fn from_has_derived(q: &ast::Query) -> bool {
+    let ast::SetExpr::Select(s) = q.body.as_ref() else {
+        return false;
+    };
+    fn factor(f: &ast::TableFactor) -> bool {
+        match f {
+            ast::TableFactor::Derived { .. } => true,
+            ast::TableFactor::NestedJoin {
+                table_with_joins, ..
+            } => {
+                factor(&table_with_joins.relation)
+                    || table_with_joins.joins.iter().any(|j| factor(&j.relation))
+            }
+            _ => false,
+        }
+    }
+    s.from
+        .iter()
+        .any(|t| factor(&t.relation) || t.joins.iter().any(|j| factor(&j.relation)))
+}
+
+fn column_count_error() -> Error {
+    Error::new(
+        ErrorCode::WrongNumberOfColumnsInSelect,
+        "The used SELECT statements have a different number of columns",
+    )
+}
+
+fn set_op(op: Op, all: bool, left: QueryPlan, right: QueryPlan) -> Result<QueryPlan> {
+    if left.types.len() != right.types.len() {
+        return Err(column_count_error());
+    }
+    let types: Vec<SqlType> = left
+        .types
+        .iter()
+        .zip(&right.types)
+        .map(|(a, b)| union_type(a, b))
+        .collect();
+    let columns = result_columns(&left.columns, &types, !all);
+    Ok(QueryPlan {
+        node: Node::SetOp(Box::new(SetOp {
+            op,
+            all,
+            left,
+            right,
+        })),
+        columns,
+        types,
+    })
+}
+
+/// The column definitions of a set operation's result: named after the first operand's
+/// columns, typed by the unified types. MariaDB sends a DISTINCT result from its temporary
+/// table (the name as the original name, no BINARY flag on numbers), an ALL result as
+/// expressions.
+fn result_columns(
+    first: &[ColumnDefinition],
+    types: &[SqlType],
+    distinct: bool,
+) -> Vec<ColumnDefinition> {
+    first
+        .iter()
+        .zip(types)
+        .map(|(c, t)| {
+            let mut d = coldef::expr_column(&c.name, t);
+            if t.class == Class::Null {
+                d.column_type = ColumnType::STRING;
+                d.column_length = 0;
+            }
+            if distinct {
+                as_temp_table_field(&mut d, t);
+            }
+            d
+        })
+        .collect()
+}
+
+/// A result column as MariaDB describes it when the result went through its temporary table
+/// (DISTINCT, or ORDER BY / LIMIT over a set operation): named as its original name, no BINARY
+/// flag on numbers, the decimals of a stored string or double.
+fn as_temp_table_field(d: &mut ColumnDefinition, t: &SqlType) {
+    d.org_name = d.name.clone();
+    match t.class {
+        Class::Int | Class::Decimal => d.flags &= !column_flags::BINARY,
+        Class::Double => {
+            d.flags &= !column_flags::BINARY;
+            d.decimals = crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS;
+        }
+        Class::Str | Class::Bin => d.decimals = 0,
+        _ => {}
+    }
+}
+
+/// The order of MariaDB's integer wire types by width.
+fn int_rank(w: ColumnType) -> u8 {
+    match w {
+        ColumnType::TINY => 1,
+        ColumnType::SHORT => 2,
+        ColumnType::INT24 => 3,
+        ColumnType::LONG => 4,
+        ColumnType::YEAR => 0,
+        _ => 5,
+    }
+}
+
+fn int_wire(rank: u8) -> ColumnType {
+    match rank {
+        0 | 1 => ColumnType::TINY,
+        2 => ColumnType::SHORT,
+        3 => ColumnType::INT24,
+        4 => ColumnType::LONG,
+        _ => ColumnType::LONGLONG,
+    }
+}
+
+/// The type of a result column of two operands' columns (MariaDB's aggregation for UNION).
+pub fn union_type(a: &SqlType, b: &SqlType) -> SqlType {
+    use Class::*;
+    let nullable = a.nullable || b.nullable;
+    let t = match (a.class, b.class) {
+        (Null, _) => b.clone(),
+        (_, Null) => a.clone(),
+        (Int, Int) => {
+            let (ra, rb) = (int_rank(a.wire), int_rank(b.wire));
+            if a.unsigned == b.unsigned {
+                let mut t = if ra >= rb { a.clone() } else { b.clone() };
+                t.wire = int_wire(ra.max(rb));
+                t.length = a.length.max(b.length);
+                t
+            } else {
+                let u = if a.unsigned { a } else { b };
+                let s = if a.unsigned { b } else { a };
+                if int_rank(u.wire) >= 5 {
+                    SqlType::decimal(20, 0)
+                } else {
+                    let rank = (int_rank(u.wire) + 1).max(int_rank(s.wire));
+                    let mut t = SqlType::int(a.length.max(b.length) + 1);
+                    t.wire = int_wire(rank);
+                    t
+                }
+            }
+        }
+        (Int | Decimal, Int | Decimal) => {
+            let digits = |t: &SqlType| {
+                let p = decimal_precision(t);
+                p.saturating_sub(u32::from(t.decimals.min(38)))
+            };
+            let scale = a.decimals.max(b.decimals).min(38);
+            let ints = digits(a).max(digits(b));
+            SqlType::decimal((ints + u32::from(scale)).min(65), scale)
+        }
+        (Int | Decimal | Double, Int | Decimal | Double) => {
+            let mut t = SqlType::double();
+            if a.wire == ColumnType::FLOAT && b.wire == ColumnType::FLOAT {
+                t.wire = ColumnType::FLOAT;
+            }
+            t.length = a.length.max(b.length);
+            t
+        }
+        (Date, Date) => a.clone(),
+        (Date | DateTime, Date | DateTime) => {
+            let fsp = if a.class == DateTime { a.decimals } else { 0 }
+                .max(if b.class == DateTime { b.decimals } else { 0 });
+            let mut t = SqlType::datetime(fsp);
+            if a.wire == ColumnType::TIMESTAMP && b.wire == ColumnType::TIMESTAMP {
+                t.wire = ColumnType::TIMESTAMP;
+            }
+            t
+        }
+        (Bin, _) | (_, Bin) => {
+            let len = byte_len(a).max(byte_len(b));
+            let mut t = SqlType::varbinary(len);
+            if a.wire == ColumnType::BLOB || b.wire == ColumnType::BLOB {
+                t.wire = ColumnType::BLOB;
+            } else if a.wire == ColumnType::STRING && b.wire == ColumnType::STRING {
+                t.wire = ColumnType::STRING;
+            }
+            t
+        }
+        _ => {
+            let chars = a.char_len().max(b.char_len());
+            let mut t = SqlType::varchar(chars);
+            if a.wire == ColumnType::BLOB || b.wire == ColumnType::BLOB {
+                t.wire = ColumnType::BLOB;
+                t.length = a.length.max(b.length);
+            } else if a.wire == ColumnType::STRING && b.wire == ColumnType::STRING {
+                t.wire = ColumnType::STRING;
+            }
+            t.collation = match (a.class, b.class) {
+                (Str, Str) if a.collation == Collation::Utf8mb4GeneralCi => b.collation,
+                (Str, _) => a.collation,
+                (_, Str) => b.collation,
+                _ => Collation::Utf8mb4GeneralCi,
+            };
+            t
+        }
+    };
+    t.with_nullable(nullable)
+}
+
+/// Bytes of a type's values as a binary string.
+fn byte_len(t: &SqlType) -> u32 {
+    match t.class {
+        Class::Str | Class::Bin => t.length,
+        _ => t.char_len(),
+    }
+}
+
+/// ORDER BY / LIMIT over a query's result columns.
+fn plan_sorted(
+    env: &Env<'_>,
+    params: &[Location],
+    q: &ast::Query,
+    input: QueryPlan,
+) -> Result<QueryPlan> {
+    let scope = TableScope {
+        db: String::new(),
+        table: String::new(),
+        alias: None,
+        columns: input
+            .columns
+            .iter()
+            .zip(&input.types)
+            .map(|(c, t)| ScopeColumn {
+                name: c.name.clone(),
+                ty: t.clone(),
+            })
+            .collect(),
+    };
+    let width = input.types.len();
+    let mut order = Vec::new();
+    let mut hidden = Vec::new();
+    {
+        let mut b = Binder::new(env, params, Some(&scope));
+        b.clause = "ORDER BY";
+        if let Some(ob) = &q.order_by {
+            let list = match &ob.kind {
+                ast::OrderByKind::Expressions(list) => list,
+                ast::OrderByKind::All(_) => return Err(unsupported("ORDER BY ALL")),
+            };
+            for o in list {
+                let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
+                if let ast::Expr::Value(v) = &o.expr {
+                    if let ast::Value::Number(n, _) = &v.value {
+                        if n.bytes().all(|c| c.is_ascii_digit()) {
+                            let pos: usize = n.parse().unwrap_or(0);
+                            if pos == 0 || pos > width {
+                                return Err(Error::new(
+                                    ErrorCode::BadField,
+                                    format!("Unknown column '{n}' in 'ORDER BY'"),
+                                ));
+                            }
+                            order.push(SortKey {
+                                col: pos - 1,
+                                desc,
+                                coll: sort_coll(&input.types[pos - 1]),
+                            });
+                            continue;
+                        }
+                    }
+                }
+                let (x, t) = b.bind(&o.expr)?;
+                let coll = sort_coll(&t);
+                if let Expr::Col(c) = x {
+                    order.push(SortKey { col: c, desc, coll });
+                    continue;
+                }
+                hidden.push(x);
+                order.push(SortKey {
+                    col: width + hidden.len() - 1,
+                    desc,
+                    coll,
+                });
+            }
+        }
+    }
+    let (limit, offset) = bind_limit(env, params, q)?;
+    let mut columns = input.columns.clone();
+    if matches!(input.node, Node::SetOp(_)) {
+        for (d, t) in columns.iter_mut().zip(&input.types) {
+            as_temp_table_field(d, t);
+        }
+    }
+    Ok(QueryPlan {
+        columns,
+        types: input.types.clone(),
+        node: Node::Sorted(Box::new(Sorted {
+            input,
+            order,
+            hidden,
+            limit,
+            offset,
+        })),
+    })
+}
+
+fn sort_coll(t: &SqlType) -> Collation {
+    if t.class == Class::Str {
+        t.collation
+    } else {
+        Collation::Binary
+    }
+}
+
+fn bind_limit(
+    env: &Env<'_>,
+    params: &[Location],
+    q: &ast::Query,
+) -> Result<(Option<Expr>, Option<Expr>)> {
+    let mut b = Binder::new(env, params, None);
+    b.clause = "field list";
+    Ok(match &q.limit_clause {
+        None => (None, None),
+        Some(ast::LimitClause::LimitOffset {
+            limit,
+            offset,
+            limit_by,
+        }) => {
+            if !limit_by.is_empty() {
+                return Err(unsupported("LIMIT BY"));
+            }
+            let l = match limit {
+                Some(l) => Some(b.bind(l)?.0),
+                None => None,
+            };
+            let o = match offset {
+                Some(o) => Some(b.bind(&o.value)?.0),
+                None => None,
+            };
+            (l, o)
+        }
+        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
+            (Some(b.bind(limit)?.0), Some(b.bind(offset)?.0))
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Derived tables and CTEs
+
+/// One CTE visible while a WITH clause is bound.
+struct Cte {
+    name: String,
+    query: Arc<ast::Query>,
+    columns: Vec<String>,
+    recursive: bool,
+    /// While its recursive operands are bound: the working table it names.
+    working: Option<Arc<Working>>,
+}
+
+struct Working {
+    id: u64,
+    scope_columns: Vec<ScopeColumn>,
+    columns: Vec<ColumnDefinition>,
+}
+
+thread_local! {
+    /// The CTEs of the WITH clauses being bound on this thread, innermost last.
+    static CTES: RefCell<Vec<Cte>> = const { RefCell::new(Vec::new()) };
+    /// The working tables of the recursive CTEs running on this thread.
+    static WORKING: RefCell<HashMap<u64, Arc<Vec<Row>>>> = RefCell::new(HashMap::new());
+}
+
+static NEXT_WORKING: AtomicU64 = AtomicU64::new(1);
+
+/// Pops the frames of a WITH clause (or restores a cut stack) when dropped.
+struct Frames {
+    keep: usize,
+    restore: Vec<Cte>,
+}
+
+impl Drop for Frames {
+    fn drop(&mut self) {
+        CTES.with(|c| {
+            let mut c = c.borrow_mut();
+            c.truncate(self.keep);
+            c.append(&mut self.restore);
+        });
+    }
+}
+
+fn push_ctes(w: &ast::With) -> Result<Frames> {
+    let keep = CTES.with(|c| c.borrow().len());
+    let frames = Frames {
+        keep,
+        restore: Vec::new(),
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for cte in &w.cte_tables {
+        let name = cte.alias.name.value.as_str();
+        if names.contains(&name) {
+            return Err(Error::new(
+                ErrorCode::DupQueryName,
+                format!("Duplicate query name `{name}` in WITH clause"),
+            ));
+        }
+        names.push(name);
+        if cte.materialized.is_some() || cte.from.is_some() {
+            return Err(Error::parse("MATERIALIZED", 1));
+        }
+        let columns = cte
+            .alias
+            .columns
+            .iter()
+            .map(|c| c.name.value.clone())
+            .collect();
+        CTES.with(|c| {
+            c.borrow_mut().push(Cte {
+                name: name.to_string(),
+                query: Arc::new((*cte.query).clone()),
+                columns,
+                recursive: w.recursive,
+                working: None,
+            })
+        });
+    }
+    Ok(frames)
+}
+
+/// Is a CTE named `name` visible (while binding)? Quick when no WITH is being bound.
+pub fn cte_frame(name: &str) -> bool {
+    CTES.with(|c| c.borrow().iter().any(|f| f.name == name))
+}
+
+/// A FROM item that is a derived table, or a table name that names a visible CTE: its plan.
+/// None for an ordinary table.
+pub fn derived_factor(
+    env: &Env<'_>,
+    params: &[Location],
+    f: &ast::TableFactor,
+) -> Result<Option<Derived>> {
+    match f {
+        ast::TableFactor::Derived {
+            lateral,
+            subquery,
+            alias,
+            ..
+        } => {
+            if *lateral {
+                return Err(unsupported("LATERAL"));
+            }
+            let Some(alias) = alias else {
+                return Err(Error::parse("", 1));
+            };
+            if !alias.columns.is_empty() {
+                let list: Vec<String> =
+                    alias.columns.iter().map(|c| c.name.value.clone()).collect();
+                return Err(Error::parse(&format!("({})", list.join(",")), 1));
+            }
+            crate::sql::parse::surface::query(subquery)?;
+            let plan = stack_safe(|| plan_query(env, params, subquery, &[], None))?;
+            derived_of(plan, &alias.name.value, &[]).map(Some)
+        }
+        ast::TableFactor::Table { name, alias, .. } => {
+            if name.0.len() != 1 {
+                return Ok(None);
+            }
+            let Some(ast::ObjectNamePart::Identifier(id)) = name.0.first() else {
+                return Ok(None);
+            };
+            if !cte_frame(&id.value) {
+                return Ok(None);
+            }
+            let visible = alias.as_ref().map_or(&id.value, |a| &a.name.value);
+            cte_reference(env, params, &id.value, visible).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// A derived table over `plan`, named `alias`, its columns renamed by `names` if given.
+fn derived_of(plan: QueryPlan, alias: &str, names: &[String]) -> Result<Derived> {
+    if !names.is_empty() && names.len() != plan.columns.len() {
+        return Err(with_columns_error());
+    }
+    let mut scope_columns = Vec::with_capacity(plan.columns.len());
+    let mut columns = Vec::with_capacity(plan.columns.len());
+    for (i, (c, t)) in plan.columns.iter().zip(&plan.types).enumerate() {
+        let name = names.get(i).cloned().unwrap_or_else(|| c.name.clone());
+        if scope_columns
+            .iter()
+            .any(|s: &ScopeColumn| s.name.eq_ignore_ascii_case(&name))
+        {
+            return Err(Error::new(
+                ErrorCode::DupFieldName,
+                format!("Duplicate column name '{name}'"),
+            ));
+        }
+        let mut d = c.clone();
+        d.table = alias.to_string();
+        d.org_table = alias.to_string();
+        d.org_name = name.clone();
+        d.name = name.clone();
+        columns.push(d);
+        scope_columns.push(ScopeColumn {
+            name,
+            ty: t.clone(),
+        });
+    }
+    Ok(Derived {
+        scope: TableScope {
+            db: String::new(),
+            table: alias.to_string(),
+            alias: Some(alias.to_string()),
+            columns: scope_columns,
+        },
+        columns,
+        body: DerivedBody::Query(plan),
+    })
+}
+
+/// A reference to the visible CTE `name`, seen as `alias`.
+fn cte_reference(env: &Env<'_>, params: &[Location], name: &str, alias: &str) -> Result<Derived> {
+    let (k, query, names, recursive, working) = CTES.with(|c| {
+        let c = c.borrow();
+        let k = c.iter().rposition(|f| f.name == name).expect("visible");
+        let f = &c[k];
+        (
+            k,
+            f.query.clone(),
+            f.columns.clone(),
+            f.recursive,
+            f.working.clone(),
+        )
+    });
+    if let Some(w) = working {
+        let mut columns = w.columns.clone();
+        for d in &mut columns {
+            d.table = alias.to_string();
+            d.org_table = alias.to_string();
+        }
+        return Ok(Derived {
+            scope: TableScope {
+                db: String::new(),
+                table: alias.to_string(),
+                alias: Some(alias.to_string()),
+                columns: w.scope_columns.clone(),
+            },
+            columns,
+            body: DerivedBody::Working(w.id),
+        });
+    }
+    let self_ref = recursive && references(&query, name);
+    // Bind the body with the CTEs visible where it was defined (itself too when recursive).
+    let _cut = CTES.with(|c| {
+        let mut c = c.borrow_mut();
+        let keep = if self_ref { k + 1 } else { k };
+        let restore = c.split_off(keep);
+        Frames { keep, restore }
+    });
+    let plan = if self_ref {
+        stack_safe(|| plan_recursive(env, params, &query, name, &names))?
+    } else {
+        crate::sql::parse::surface::query(&query)?;
+        stack_safe(|| plan_query(env, params, &query, &[], None))?
+    };
+    derived_of(plan, alias, &names)
+}
+
+/// Does `q` read a table named `name` (unqualified) anywhere in its FROM clauses?
+fn references(q: &ast::Query, name: &str) -> bool {
+    fn set_expr(e: &ast::SetExpr, name: &str) -> bool {
+        match e {
+            ast::SetExpr::Select(s) => s.from.iter().any(|t| {
+                factor(&t.relation, name) || t.joins.iter().any(|j| factor(&j.relation, name))
+            }),
+            ast::SetExpr::Query(q) => references(q, name),
+            ast::SetExpr::SetOperation { left, right, .. } => {
+                set_expr(left, name) || set_expr(right, name)
+            }
+            _ => false,
+        }
+    }
+    fn factor(f: &ast::TableFactor, name: &str) -> bool {
+        match f {
+            ast::TableFactor::Table { name: n, .. } => {
+                n.0.len() == 1
+                    && matches!(n.0.first(), Some(ast::ObjectNamePart::Identifier(id)) if id.value == name)
+            }
+            ast::TableFactor::Derived { subquery, .. } => references(subquery, name),
+            ast::TableFactor::NestedJoin {
+                table_with_joins, ..
+            } => {
+                factor(&table_with_joins.relation, name)
+                    || table_with_joins
+                        .joins
+                        .iter()
+                        .any(|j| factor(&j.relation, name))
+            }
+            _ => false,
+        }
+    }
+    stack_safe(|| set_expr(&q.body, name))
+}
+
+/// Bind a recursive CTE: `anchor UNION [ALL] step …` where the steps read `name`.
+fn plan_recursive(
+    env: &Env<'_>,
+    params: &[Location],
+    q: &ast::Query,
+    name: &str,
+    names: &[String],
+) -> Result<QueryPlan> {
+    crate::sql::parse::surface::query(q)?;
+    if q.with.is_some() || q.order_by.is_some() || q.limit_clause.is_some() || !q.locks.is_empty() {
+        return Err(unsupported(
+            "WITH, ORDER BY, LIMIT or locking in a recursive CTE's body",
+        ));
+    }
+    // The UNION chain's operands, left to right.
+    let mut operands: Vec<&ast::SetExpr> = Vec::new();
+    let mut distinct = false;
+    let mut stack = vec![q.body.as_ref()];
+    while let Some(e) = stack.pop() {
+        match e {
+            ast::SetExpr::SetOperation {
+                op: ast::SetOperator::Union,
+                set_quantifier,
+                left,
+                right,
+            } => {
+                if !matches!(set_quantifier, ast::SetQuantifier::All) {
+                    distinct = true;
+                }
+                stack.push(right);
+                stack.push(left);
+            }
+            other => operands.push(other),
+        }
+    }
+    let wrap = |e: &ast::SetExpr| ast::Query {
+        with: None,
+        body: Box::new(e.clone()),
+        order_by: None,
+        limit_clause: None,
+        fetch: None,
+        locks: Vec::new(),
+        for_clause: None,
+        settings: None,
+        format_clause: None,
+        pipe_operators: Vec::new(),
+    };
+    let (steps_ast, anchors_ast): (Vec<&ast::SetExpr>, Vec<&ast::SetExpr>) = operands
+        .into_iter()
+        .partition(|e| references(&wrap(e), name));
+    if anchors_ast.is_empty() {
+        return Err(Error::new(
+            ErrorCode::NotSupportedYet,
+            format!("No anchors for recursive WITH element '{name}'"),
+        ));
+    }
+    if steps_ast.is_empty() {
+        return Err(unsupported("this recursive CTE form"));
+    }
+    // The anchors, bound without the CTE itself in sight.
+    let anchors = {
+        let _cut = CTES.with(|c| {
+            let mut c = c.borrow_mut();
+            let keep = c.len() - 1;
+            let restore = c.split_off(keep);
+            Frames { keep, restore }
+        });
+        anchors_ast
+            .iter()
+            .map(|e| plan_set_expr(env, params, e, &[]))
+            .collect::<Result<Vec<_>>>()?
+    };
+    let mut types = anchors[0].types.clone();
+    for a in &anchors[1..] {
+        if a.types.len() != types.len() {
+            return Err(column_count_error());
+        }
+        types = types
+            .iter()
+            .zip(&a.types)
+            .map(|(x, y)| union_type(x, y))
+            .collect();
+    }
+    if !names.is_empty() && names.len() != types.len() {
+        return Err(with_columns_error());
+    }
+    let columns = result_columns(&anchors[0].columns, &types, false);
+    let col_names: Vec<String> = (0..types.len())
+        .map(|i| {
+            names
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| columns[i].name.clone())
+        })
+        .collect();
+    let id = NEXT_WORKING.fetch_add(1, Ordering::Relaxed);
+    let working = Arc::new(Working {
+        id,
+        scope_columns: col_names
+            .iter()
+            .zip(&types)
+            .map(|(n, t)| ScopeColumn {
+                name: n.clone(),
+                ty: t.clone(),
+            })
+            .collect(),
+        columns: columns
+            .iter()
+            .zip(&col_names)
+            .map(|(c, n)| {
+                let mut c = c.clone();
+                c.name = n.clone();
+                c.org_name = n.clone();
+                c
+            })
+            .collect(),
+    });
+    CTES.with(|c| {
+        if let Some(f) = c.borrow_mut().last_mut() {
+            f.working = Some(working);
+        }
+    });
+    let steps = steps_ast
+        .iter()
+        .map(|e| plan_set_expr(env, params, e, &[]))
+        .collect::<Result<Vec<_>>>();
+    CTES.with(|c| {
+        if let Some(f) = c.borrow_mut().last_mut() {
+            f.working = None;
+        }
+    });
+    let steps = steps?;
+    if steps.iter().any(|s| s.types.len() != types.len()) {
+        return Err(column_count_error());
+    }
+    Ok(QueryPlan {
+        node: Node::Recursive(Box::new(Recursive {
+            id,
+            anchors,
+            steps,
+            distinct,
+        })),
+        columns,
+        types,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Execution
+
+/// Run a query expression: its rows (the visible columns, converted to the result types).
+/// Every part reads with `txn` (one read view for the whole statement).
+pub fn run_query(
+    plan: &QueryPlan,
+    env: &Env<'_>,
+    txn: Option<&mut Txn>,
+) -> Result<Vec<Vec<Value>>> {
+    let mut txn = txn;
+    stack_safe(|| run_node(plan, env, &mut txn))
+}
+
+fn run_node(
+    plan: &QueryPlan,
+    env: &Env<'_>,
+    txn: &mut Option<&mut Txn>,
+) -> Result<Vec<Vec<Value>>> {
+    match &plan.node {
+        Node::Select(s) => select::run_select(s, env, txn.as_deref_mut()),
+        Node::SetOp(s) => {
+            let mut left = run_query(&s.left, env, txn.as_deref_mut())?;
+            convert_rows(&mut left, &s.left.types, &plan.types);
+            let mut right = run_query(&s.right, env, txn.as_deref_mut())?;
+            convert_rows(&mut right, &s.right.types, &plan.types);
+            let colls: Vec<Collation> = plan.types.iter().map(sort_coll).collect();
+            combine(s.op, s.all, left, right, &colls)
+        }
+        Node::Sorted(s) => {
+            let limit = select::eval_count(&s.limit, env)?;
+            let offset = select::eval_count(&s.offset, env)?.unwrap_or(0);
+            let mut rows = run_query(&s.input, env, txn.as_deref_mut())?;
+            if !s.order.is_empty() {
+                if !s.hidden.is_empty() {
+                    for r in &mut rows {
+                        let mut extra = Vec::with_capacity(s.hidden.len());
+                        for h in &s.hidden {
+                            extra.push(h.eval(&RowCtx::of(r), env)?);
+                        }
+                        r.extend(extra);
+                    }
+                }
+                select::sort_rows(&s.order, &mut rows);
+            }
+            let start = (offset.min(usize::MAX as u64) as usize).min(rows.len());
+            let end = match limit {
+                Some(l) => start
+                    .saturating_add(l.min(usize::MAX as u64) as usize)
+                    .min(rows.len()),
+                None => rows.len(),
+            };
+            let width = plan.types.len();
+            let mut out: Vec<Vec<Value>> = rows.drain(start..end).collect();
+            for r in &mut out {
+                r.truncate(width);
+            }
+            Ok(out)
+        }
+        Node::Recursive(r) => run_recursive(r, plan, env, txn),
+    }
+}
+
+/// Convert an operand's values to the result's column types.
+fn convert_rows(rows: &mut [Vec<Value>], from: &[SqlType], to: &[SqlType]) {
+    let changes: Vec<(usize, Class)> = from
+        .iter()
+        .zip(to)
+        .enumerate()
+        .filter(|(_, (f, t))| f.class != t.class && t.class != Class::Null)
+        .map(|(i, (_, t))| (i, t.class))
+        .collect();
+    if changes.is_empty() {
+        return;
+    }
+    for r in rows {
+        for &(i, class) in &changes {
+            if let Some(v) = r.get_mut(i) {
+                let old = std::mem::replace(v, Value::Null);
+                *v = coerce(old, class);
+            }
+        }
+    }
+}
+
+fn row_key(r: &[Value], colls: &[Collation]) -> Vec<u8> {
+    let mut k = Vec::new();
+    for (v, c) in r.iter().zip(colls) {
+        compare::group_key(v, *c, &mut k);
+    }
+    k
+}
+
+/// Combine two operands' rows.
+fn combine(
+    op: Op,
+    all: bool,
+    left: Vec<Vec<Value>>,
+    right: Vec<Vec<Value>>,
+    colls: &[Collation],
+) -> Result<Vec<Vec<Value>>> {
+    let mut out = Vec::new();
+    match (op, all) {
+        (Op::Union, true) => {
+            out = left;
+            out.extend(right);
+        }
+        (Op::Union, false) => {
+            let mut seen = HashSet::new();
+            for r in left.into_iter().chain(right) {
+                crate::memory::check(0)?;
+                if seen.insert(row_key(&r, colls)) {
+                    out.push(r);
+                }
+            }
+        }
+        (Op::Intersect | Op::Except, _) => {
+            let mut counts: HashMap<Vec<u8>, u64> = HashMap::new();
+            for r in &right {
+                crate::memory::check(0)?;
+                *counts.entry(row_key(r, colls)).or_default() += 1;
+            }
+            drop(right);
+            let mut emitted = HashSet::new();
+            for r in left {
+                let k = row_key(&r, colls);
+                let n = counts.get(&k).copied().unwrap_or(0);
+                let keep = match (op, all) {
+                    (Op::Intersect, true) => {
+                        if n > 0 {
+                            counts.insert(k, n - 1);
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                    (Op::Except, true) => {
+                        if n > 0 {
+                            counts.insert(k, n - 1);
+                            false
+                        } else {
+                            true
+                        }
+                    }
+                    (Op::Intersect, false) => n > 0 && emitted.insert(k),
+                    _ => n == 0 && emitted.insert(k),
+                };
+                if keep {
+                    out.push(r);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Sets the working table of a recursive CTE for this thread; removed when dropped.
+struct WorkingGuard(u64);
+
+impl Drop for WorkingGuard {
+    fn drop(&mut self) {
+        WORKING.with(|w| w.borrow_mut().remove(&self.0));
+    }
+}
+
+fn run_recursive(
+    r: &Recursive,
+    plan: &QueryPlan,
+    env: &Env<'_>,
+    txn: &mut Option<&mut Txn>,
+) -> Result<Vec<Vec<Value>>> {
+    let max_rounds = match env.sys_var("max_recursive_iterations", false)? {
+        Value::Int(i) => i.max(0) as u64,
+        Value::UInt(u) => u,
+        v => crate::sql::expr::convert::to_i64(&v).max(0) as u64,
+    };
+    let colls: Vec<Collation> = plan.types.iter().map(sort_coll).collect();
+    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    let mut keep = |row: &[Value]| -> Result<bool> {
+        crate::memory::check(0)?;
+        Ok(!r.distinct || seen.insert(row_key(row, &colls)))
+    };
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    for a in &r.anchors {
+        let mut part = run_query(a, env, txn.as_deref_mut())?;
+        convert_rows(&mut part, &a.types, &plan.types);
+        for row in part {
+            if keep(&row)? {
+                rows.push(row);
+            }
+        }
+    }
+    let _guard = WorkingGuard(r.id);
+    let mut fresh = 0..rows.len();
+    let mut rounds = 0u64;
+    while !fresh.is_empty() {
+        if rounds >= max_rounds {
+            env.warn(
+                "Warning",
+                ErrorCode::QueryResultIncomplete,
+                format!(
+                    "Query execution was interrupted. The query exceeded \
+                     max_recursive_iterations = {max_rounds}. The query result may be incomplete"
+                ),
+            );
+            break;
+        }
+        rounds += 1;
+        let working: Vec<Row> = rows[fresh.clone()]
+            .iter()
+            .map(|r| Row::from(r.as_slice()))
+            .collect();
+        WORKING.with(|w| w.borrow_mut().insert(r.id, Arc::new(working)));
+        let start = rows.len();
+        for s in &r.steps {
+            let mut part = run_query(s, env, txn.as_deref_mut())?;
+            convert_rows(&mut part, &s.types, &plan.types);
+            for row in part {
+                if keep(&row)? {
+                    rows.push(row);
+                }
+            }
+        }
+        fresh = start..rows.len();
+    }
+    Ok(rows)
+}
