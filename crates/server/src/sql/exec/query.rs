@@ -508,9 +508,12 @@ pub fn union_type(a: &SqlType, b: &SqlType) -> SqlType {
         (Bin, _) | (_, Bin) => {
             let len = byte_len(a).max(byte_len(b));
             let mut t = SqlType::varbinary(len);
+            // BINARY(n) with BINARY or a number or date stays fixed-length (padded).
+            let fixed =
+                |x: &SqlType| x.wire == ColumnType::STRING || !matches!(x.class, Str | Bin | Null);
             if a.wire == ColumnType::BLOB || b.wire == ColumnType::BLOB {
                 t.wire = ColumnType::BLOB;
-            } else if a.wire == ColumnType::STRING && b.wire == ColumnType::STRING {
+            } else if fixed(a) && fixed(b) {
                 t.wire = ColumnType::STRING;
             }
             t
@@ -753,6 +756,94 @@ fn push_ctes(w: &ast::With) -> Result<Frames> {
         });
     }
     Ok(frames)
+}
+
+/// Is any CTE visible (while binding)?
+pub fn ctes_visible() -> bool {
+    CTES.with(|c| !c.borrow().is_empty())
+}
+
+/// The text of the parts of a SELECT that can read the columns of its FROM items (items,
+/// WHERE, GROUP BY, HAVING, ORDER BY, ON and USING), lower-cased: a derived table's column
+/// whose name it does not contain is never read. None when every column may be read (`*`,
+/// `t.*`, NATURAL joins), or when the SELECT reads no derived table or CTE.
+pub fn outer_text(q: &ast::Query, s: &ast::Select) -> Option<String> {
+    if !from_has_derived(q) && !ctes_visible() {
+        return None;
+    }
+    let mut text = String::new();
+    for item in &s.projection {
+        match item {
+            ast::SelectItem::Wildcard(_) | ast::SelectItem::QualifiedWildcard(..) => return None,
+            other => text.push_str(&other.to_string()),
+        }
+        text.push(' ');
+    }
+    for twj in &s.from {
+        for j in &twj.joins {
+            use ast::JoinOperator as J;
+            let c = match &j.join_operator {
+                J::Join(c)
+                | J::Inner(c)
+                | J::Left(c)
+                | J::LeftOuter(c)
+                | J::Right(c)
+                | J::RightOuter(c)
+                | J::CrossJoin(c)
+                | J::StraightJoin(c) => c,
+                _ => return None,
+            };
+            match c {
+                ast::JoinConstraint::Natural => return None,
+                ast::JoinConstraint::On(e) => text.push_str(&e.to_string()),
+                ast::JoinConstraint::Using(cols) => {
+                    for c in cols {
+                        text.push_str(&c.to_string());
+                        text.push(' ');
+                    }
+                }
+                ast::JoinConstraint::None => {}
+            }
+            text.push(' ');
+        }
+        if matches!(twj.relation, ast::TableFactor::NestedJoin { .. }) {
+            return None;
+        }
+    }
+    if let Some(w) = &s.selection {
+        text.push_str(&w.to_string());
+    }
+    text.push(' ');
+    text.push_str(&s.group_by.to_string());
+    if let Some(h) = &s.having {
+        text.push_str(&h.to_string());
+    }
+    if let Some(o) = &q.order_by {
+        text.push_str(&o.to_string());
+    }
+    Some(text.to_lowercase())
+}
+
+/// Leave out the columns of a derived table the outer query never reads (`outer` from
+/// [`outer_text`]): MariaDB merges such a derived table into the outer query, so it never
+/// computes them (an overflow in an unread column is no error there). Only a plain SELECT body
+/// without DISTINCT or LIMIT (whose rows do not depend on every column) is pruned.
+pub fn prune_unread(d: &mut Derived, outer: &str) {
+    let DerivedBody::Query(q) = &mut d.body else {
+        return;
+    };
+    let Node::Select(sp) = &mut q.node else {
+        return;
+    };
+    if sp.distinct || sp.limit.is_some() || sp.offset.is_some() {
+        return;
+    }
+    for (item, col) in sp.items.iter_mut().zip(&d.scope.columns) {
+        if !outer.contains(&col.name.to_lowercase()) {
+            item.expr = Expr::Lit(Value::Null);
+            item.coerce = None;
+        }
+    }
 }
 
 /// Is a CTE named `name` visible (while binding)? Quick when no WITH is being bound.
@@ -1101,9 +1192,9 @@ fn run_node(
         Node::Select(s) => select::run_select(s, env, txn.as_deref_mut()),
         Node::SetOp(s) => {
             let mut left = run_query(&s.left, env, txn.as_deref_mut())?;
-            convert_rows(&mut left, &s.left.types, &plan.types);
+            convert_rows(&mut left, &s.left.types, &plan.types, env)?;
             let mut right = run_query(&s.right, env, txn.as_deref_mut())?;
-            convert_rows(&mut right, &s.right.types, &plan.types);
+            convert_rows(&mut right, &s.right.types, &plan.types, env)?;
             let colls: Vec<Collation> = plan.types.iter().map(sort_coll).collect();
             combine(s.op, s.all, left, right, &colls)
         }
@@ -1141,26 +1232,93 @@ fn run_node(
     }
 }
 
-/// Convert an operand's values to the result's column types.
-fn convert_rows(rows: &mut [Vec<Value>], from: &[SqlType], to: &[SqlType]) {
-    let changes: Vec<(usize, Class)> = from
+/// Convert an operand's values to the result's column types (a number or date becoming a
+/// string shows as its type shows it: a DECIMAL's scale, a DATETIME(n)'s n digits).
+fn convert_rows(
+    rows: &mut [Vec<Value>],
+    from: &[SqlType],
+    to: &[SqlType],
+    env: &Env<'_>,
+) -> Result<()> {
+    let changes: Vec<(usize, Class, Option<Expr>)> = from
         .iter()
         .zip(to)
         .enumerate()
-        .filter(|(_, (f, t))| f.class != t.class && t.class != Class::Null)
-        .map(|(i, (_, t))| (i, t.class))
+        .filter(|(_, (f, t))| {
+            (f.class != t.class && t.class != Class::Null)
+                || (t.class == Class::Decimal && int_digits(f) > int_digits(t))
+                || padded(t) && f.length < t.length
+        })
+        .map(|(i, (f, t))| {
+            let text = matches!(t.class, Class::Str | Class::Bin).then(|| {
+                crate::sql::bind::number_as_text(
+                    crate::sql::bind::datetime_as_text(Expr::Col(i), f),
+                    f,
+                )
+            });
+            (i, t.class, text.filter(|e| !matches!(e, Expr::Col(_))))
+        })
         .collect();
     if changes.is_empty() {
-        return;
+        return Ok(());
     }
     for r in rows {
-        for &(i, class) in &changes {
-            if let Some(v) = r.get_mut(i) {
-                let old = std::mem::replace(v, Value::Null);
-                *v = coerce(old, class);
+        for (i, class, text) in &changes {
+            let shown = match text {
+                Some(e) => Some(e.eval(&RowCtx::of(r), env)?),
+                None => None,
+            };
+            if let Some(v) = r.get_mut(*i) {
+                let old = match shown {
+                    Some(s) => s,
+                    None => std::mem::replace(v, Value::Null),
+                };
+                *v = coerce(old, *class);
+                if *class == Class::Decimal {
+                    clip_decimal(v, &to[*i]);
+                }
+                if padded(&to[*i]) {
+                    if let Value::Bytes(b) = v {
+                        let want = to[*i].length as usize;
+                        if b.len() < want {
+                            let mut p = b.to_vec();
+                            p.resize(want, 0);
+                            *v = Value::Bytes(p);
+                        }
+                    }
+                }
             }
         }
     }
+    Ok(())
+}
+
+/// A BINARY(n) result: values are padded with zero bytes to n.
+fn padded(t: &SqlType) -> bool {
+    t.class == Class::Bin && t.wire == ColumnType::STRING
+}
+
+fn int_digits(t: &SqlType) -> u32 {
+    match t.class {
+        Class::Int | Class::Decimal => {
+            decimal_precision(t).saturating_sub(u32::from(t.decimals.min(38)))
+        }
+        _ => u32::MAX,
+    }
+}
+
+/// A DECIMAL value past its column's digits becomes the column's largest (or smallest) value,
+/// as when MariaDB stores it in its result table.
+fn clip_decimal(v: &mut Value, t: &SqlType) {
+    let Value::Decimal(d) = v else { return };
+    let scale = t.decimals.min(38);
+    let precision = decimal_precision(t).min(81);
+    let ints = precision.saturating_sub(u32::from(scale));
+    if d.fits_integer_digits(ints) {
+        return;
+    }
+    let max = crate::types::Decimal::max_of(precision as u8, scale);
+    *v = Value::Decimal(if d.is_negative() { max.neg() } else { max });
 }
 
 fn row_key(r: &[Value], colls: &[Collation]) -> Vec<u8> {
@@ -1263,7 +1421,7 @@ fn run_recursive(
     let mut rows: Vec<Vec<Value>> = Vec::new();
     for a in &r.anchors {
         let mut part = run_query(a, env, txn.as_deref_mut())?;
-        convert_rows(&mut part, &a.types, &plan.types);
+        convert_rows(&mut part, &a.types, &plan.types, env)?;
         for row in part {
             if keep(&row)? {
                 rows.push(row);
@@ -1294,7 +1452,7 @@ fn run_recursive(
         let start = rows.len();
         for s in &r.steps {
             let mut part = run_query(s, env, txn.as_deref_mut())?;
-            convert_rows(&mut part, &s.types, &plan.types);
+            convert_rows(&mut part, &s.types, &plan.types, env)?;
             for row in part {
                 if keep(&row)? {
                     rows.push(row);

@@ -256,10 +256,14 @@ pub fn plan_select(
         return Err(unsupported("window functions"));
     }
     let joined = is_join(&s.from);
-    let derived = match (joined, s.from.first()) {
+    let outer_text = query::outer_text(q, s);
+    let mut derived = match (joined, s.from.first()) {
         (false, Some(twj)) => query::derived_factor(env, params, &twj.relation)?,
         _ => None,
     };
+    if let (Some(d), Some(text)) = (&mut derived, &outer_text) {
+        query::prune_unread(d, text);
+    }
     let source = match joined {
         true => None,
         false if derived.is_some() => derived.map(|d| Source::Derived(Box::new(d))),
@@ -283,6 +287,7 @@ pub fn plan_select(
         s.select_modifiers.as_ref().is_some_and(|m| m.straight_join),
     );
     builder.params = params;
+    builder.outer_text = outer_text;
     let join_scope: JoinScope = match joined {
         true => {
             builder.from(&s.from)?;

@@ -158,6 +158,9 @@ pub struct Builder<'a, 'b> {
     straight: bool,
     /// The statement's `?` positions (derived tables bind their own expressions).
     pub params: &'a [sqlparser::tokenizer::Location],
+    /// What the SELECT reads of its FROM items (see `query::outer_text`): derived tables
+    /// leave out the columns it never names.
+    pub outer_text: Option<String>,
     /// Inner-join conjuncts of the top sequence.
     conds: Vec<Expr>,
     raw: Option<Raw>,
@@ -187,6 +190,7 @@ impl<'a, 'b> Builder<'a, 'b> {
             tables: Vec::new(),
             straight,
             params: &[],
+            outer_text: None,
             conds: Vec::new(),
             raw: None,
         }
@@ -244,7 +248,10 @@ impl<'a, 'b> Builder<'a, 'b> {
     }
 
     fn factor(&mut self, f: &ast::TableFactor) -> Result<Node> {
-        if let Some(d) = query::derived_factor(self.env, self.params, f)? {
+        if let Some(mut d) = query::derived_factor(self.env, self.params, f)? {
+            if let Some(text) = &self.outer_text {
+                query::prune_unread(&mut d, text);
+            }
             if self.scope.tables.len() >= MAX_JOIN_TABLES {
                 return Err(too_many_tables());
             }

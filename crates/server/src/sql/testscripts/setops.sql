@@ -130,3 +130,18 @@ SELECT * FROM dst ORDER BY a, b;
 INSERT INTO dst SELECT 1 UNION SELECT 2;
 INSERT INTO dst SELECT a, b FROM dst UNION ALL SELECT 0, 'zero';
 SELECT COUNT(*), SUM(a) FROM dst;
+
+# Found by the difftest (features setop, cte): a DATETIME(n) or DECIMAL becoming a string
+# shows its digits; a BINARY(n) result pads; a DECIMAL past the result's digits is clipped; a
+# derived table's or CTE's column the outer query never reads is never computed.
+CREATE TABLE dt (k INT PRIMARY KEY, d3 DATETIME(3), bn BINARY(2), sm SMALLINT UNSIGNED);
+INSERT INTO dt VALUES (1, '2019-06-18 22:08:52.900', 'ab', 7), (2, '2020-09-25 22:13:31', 'c', 8), (3, NULL, '', NULL);
+SELECT d3 FROM dt UNION ALL SELECT '1000-01-01' ORDER BY 1;
+SELECT c FROM t UNION SELECT 'x' ORDER BY 1;
+SELECT HEX(x) FROM (SELECT bn AS x FROM dt UNION SELECT sm FROM dt) u ORDER BY 1;
+WITH w (x) AS (SELECT 9223372036854775807 FROM dt) SELECT 100.00 UNION SELECT x FROM w;
+WITH w AS (SELECT k, k + 9223372036854775807 AS big FROM dt) SELECT k FROM w ORDER BY k;
+SELECT k FROM (SELECT k, sm - 100 AS neg FROM dt) x ORDER BY k;
+SELECT zz FROM (SELECT k FROM dt) x;
+SELECT k FROM (SELECT k FROM dt) x WHERE zz = 1;
+SELECT k FROM dt UNION SELECT zz FROM dt;
