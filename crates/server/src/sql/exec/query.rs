@@ -71,11 +71,13 @@ pub enum Op {
     Except,
 }
 
+/// `parts[0] ops[0] parts[1] ops[1] parts[2] …`, combined left to right: the parser's
+/// left-deep chain as one node, so a long UNION list stays shallow. An operand that binds
+/// tighter (INTERSECT) or is parenthesized is a nested node.
 pub struct SetOp {
-    pub op: Op,
-    pub all: bool,
-    pub left: QueryPlan,
-    pub right: QueryPlan,
+    /// (operator, ALL) before each operand after the first.
+    pub ops: Vec<(Op, bool)>,
+    pub parts: Vec<QueryPlan>,
 }
 
 /// ORDER BY / LIMIT over a query's result.
@@ -95,6 +97,8 @@ pub struct Recursive {
     pub anchors: Vec<QueryPlan>,
     pub steps: Vec<QueryPlan>,
     pub distinct: bool,
+    /// The CTE's column names (for errors about values that do not fit).
+    pub names: Vec<String>,
 }
 
 /// A derived table or CTE reference: a row set with a table scope.
@@ -122,7 +126,7 @@ impl QueryPlan {
     pub fn is_stale(&self) -> bool {
         match &self.node {
             Node::Select(s) => s.is_stale(),
-            Node::SetOp(s) => s.left.is_stale() || s.right.is_stale(),
+            Node::SetOp(s) => s.parts.iter().any(|p| p.is_stale()),
             Node::Sorted(s) => s.input.is_stale(),
             Node::Recursive(r) => r.anchors.iter().chain(&r.steps).any(|p| p.is_stale()),
         }
@@ -132,11 +136,7 @@ impl QueryPlan {
     pub fn databases(&self) -> Vec<&str> {
         match &self.node {
             Node::Select(s) => s.databases(),
-            Node::SetOp(s) => {
-                let mut v = s.left.databases();
-                v.extend(s.right.databases());
-                v
-            }
+            Node::SetOp(s) => s.parts.iter().flat_map(|p| p.databases()).collect(),
             Node::Sorted(s) => s.input.databases(),
             Node::Recursive(r) => r
                 .anchors
@@ -272,30 +272,45 @@ fn plan_set_expr(
                 env, params, &q, item_texts, None,
             )?))
         }
-        ast::SetExpr::Query(q) => {
+        ast::SetExpr::Query(q) => stack_safe(|| {
             crate::sql::parse::surface::query(q)?;
             plan_query(env, params, q, &[], None)
-        }
-        ast::SetExpr::SetOperation {
-            op,
-            set_quantifier,
-            left,
-            right,
-        } => {
-            let op = match op {
-                ast::SetOperator::Union => Op::Union,
-                ast::SetOperator::Intersect => Op::Intersect,
-                ast::SetOperator::Except => Op::Except,
-                ast::SetOperator::Minus => return Err(Error::parse("MINUS", 1)),
-            };
-            let all = match set_quantifier {
-                ast::SetQuantifier::All => true,
-                ast::SetQuantifier::Distinct | ast::SetQuantifier::None => false,
-                _ => return Err(Error::parse("BY NAME", 1)),
-            };
-            let left = stack_safe(|| plan_set_expr(env, params, left, item_texts))?;
-            let right = stack_safe(|| plan_set_expr(env, params, right, &[]))?;
-            set_op(op, all, left, right)
+        }),
+        ast::SetExpr::SetOperation { .. } => {
+            // The left spine: one node, operands left to right.
+            let mut rights = Vec::new();
+            let mut first = e;
+            while let ast::SetExpr::SetOperation {
+                op,
+                set_quantifier,
+                left,
+                right,
+            } = first
+            {
+                let op = match op {
+                    ast::SetOperator::Union => Op::Union,
+                    ast::SetOperator::Intersect => Op::Intersect,
+                    ast::SetOperator::Except => Op::Except,
+                    ast::SetOperator::Minus => return Err(Error::parse("MINUS", 1)),
+                };
+                let all = match set_quantifier {
+                    ast::SetQuantifier::All => true,
+                    ast::SetQuantifier::Distinct | ast::SetQuantifier::None => false,
+                    _ => return Err(Error::parse("BY NAME", 1)),
+                };
+                rights.push(((op, all), right.as_ref()));
+                first = left;
+            }
+            let mut parts = Vec::with_capacity(rights.len() + 1);
+            let mut ops = Vec::with_capacity(rights.len());
+            parts.push(stack_safe(|| {
+                plan_set_expr(env, params, first, item_texts)
+            })?);
+            for (op, r) in rights.into_iter().rev() {
+                ops.push(op);
+                parts.push(stack_safe(|| plan_set_expr(env, params, r, &[]))?);
+            }
+            set_op(ops, parts)
         }
         ast::SetExpr::Values(_) => Err(unsupported("VALUES as a query")),
         _ => Err(unsupported("this query form")),
@@ -364,24 +379,22 @@ fn column_count_error() -> Error {
     )
 }
 
-fn set_op(op: Op, all: bool, left: QueryPlan, right: QueryPlan) -> Result<QueryPlan> {
-    if left.types.len() != right.types.len() {
-        return Err(column_count_error());
+fn set_op(ops: Vec<(Op, bool)>, parts: Vec<QueryPlan>) -> Result<QueryPlan> {
+    let mut types = parts[0].types.clone();
+    for p in &parts[1..] {
+        if p.types.len() != types.len() {
+            return Err(column_count_error());
+        }
+        types = types
+            .iter()
+            .zip(&p.types)
+            .map(|(a, b)| union_type(a, b))
+            .collect();
     }
-    let types: Vec<SqlType> = left
-        .types
-        .iter()
-        .zip(&right.types)
-        .map(|(a, b)| union_type(a, b))
-        .collect();
-    let columns = result_columns(&left.columns, &types, !all);
+    let distinct = ops.iter().any(|(_, all)| !all);
+    let columns = result_columns(&parts[0].columns, &types, distinct);
     Ok(QueryPlan {
-        node: Node::SetOp(Box::new(SetOp {
-            op,
-            all,
-            left,
-            right,
-        })),
+        node: Node::SetOp(Box::new(SetOp { ops, parts })),
         columns,
         types,
     })
@@ -994,8 +1007,15 @@ fn references(q: &ast::Query, name: &str) -> bool {
                 factor(&t.relation, name) || t.joins.iter().any(|j| factor(&j.relation, name))
             }),
             ast::SetExpr::Query(q) => references(q, name),
-            ast::SetExpr::SetOperation { left, right, .. } => {
-                set_expr(left, name) || set_expr(right, name)
+            ast::SetExpr::SetOperation { .. } => {
+                let mut cur = e;
+                while let ast::SetExpr::SetOperation { left, right, .. } = cur {
+                    if stack_safe(|| set_expr(right, name)) {
+                        return true;
+                    }
+                    cur = left;
+                }
+                stack_safe(|| set_expr(cur, name))
             }
             _ => false,
         }
@@ -1163,6 +1183,7 @@ fn plan_recursive(
             anchors,
             steps,
             distinct,
+            names: col_names,
         })),
         columns,
         types,
@@ -1191,12 +1212,15 @@ fn run_node(
     match &plan.node {
         Node::Select(s) => select::run_select(s, env, txn.as_deref_mut()),
         Node::SetOp(s) => {
-            let mut left = run_query(&s.left, env, txn.as_deref_mut())?;
-            convert_rows(&mut left, &s.left.types, &plan.types, env)?;
-            let mut right = run_query(&s.right, env, txn.as_deref_mut())?;
-            convert_rows(&mut right, &s.right.types, &plan.types, env)?;
             let colls: Vec<Collation> = plan.types.iter().map(sort_coll).collect();
-            combine(s.op, s.all, left, right, &colls)
+            let mut acc = run_query(&s.parts[0], env, txn.as_deref_mut())?;
+            convert_rows(&mut acc, &s.parts[0].types, &plan.types, env)?;
+            for (p, (op, all)) in s.parts[1..].iter().zip(&s.ops) {
+                let mut rows = run_query(p, env, txn.as_deref_mut())?;
+                convert_rows(&mut rows, &p.types, &plan.types, env)?;
+                acc = combine(*op, *all, acc, rows, &colls)?;
+            }
+            Ok(acc)
         }
         Node::Sorted(s) => {
             let limit = select::eval_count(&s.limit, env)?;
@@ -1392,6 +1416,47 @@ fn combine(
     Ok(out)
 }
 
+/// A recursive step's string longer than the CTE's column (typed by the anchors): 1406 in
+/// strict mode, else cut with warning 1265, as MariaDB storing it in the CTE's table.
+fn fit_strings(
+    row: &mut [Value],
+    types: &[SqlType],
+    names: &[String],
+    row_no: usize,
+    env: &Env<'_>,
+) -> Result<()> {
+    for (i, (v, t)) in row.iter_mut().zip(types).enumerate() {
+        if !matches!(t.class, Class::Str | Class::Bin) || t.wire == ColumnType::BLOB {
+            continue;
+        }
+        let Value::Bytes(b) = v else { continue };
+        let cut = if t.class == Class::Str {
+            let max = t.char_len() as usize;
+            match std::str::from_utf8(b) {
+                Ok(text) => text.char_indices().nth(max).map(|(at, _)| at),
+                Err(_) => (b.len() > t.length as usize).then_some(t.length as usize),
+            }
+        } else {
+            (b.len() > t.length as usize).then_some(t.length as usize)
+        };
+        let Some(at) = cut else { continue };
+        let name = names.get(i).map_or("", String::as_str);
+        if env.strict() {
+            return Err(Error::new(
+                ErrorCode::DataTooLong,
+                format!("Data too long for column '{name}' at row {row_no}"),
+            ));
+        }
+        env.warn(
+            "Warning",
+            ErrorCode::WarnDataTruncated,
+            format!("Data truncated for column '{name}' at row {row_no}"),
+        );
+        *v = Value::Bytes(b[..at].to_vec());
+    }
+    Ok(())
+}
+
 /// Sets the working table of a recursive CTE for this thread; removed when dropped.
 struct WorkingGuard(u64);
 
@@ -1453,7 +1518,8 @@ fn run_recursive(
         for s in &r.steps {
             let mut part = run_query(s, env, txn.as_deref_mut())?;
             convert_rows(&mut part, &s.types, &plan.types, env)?;
-            for row in part {
+            for mut row in part {
+                fit_strings(&mut row, &plan.types, &r.names, rows.len() + 1, env)?;
                 if keep(&row)? {
                     rows.push(row);
                 }
@@ -1462,4 +1528,90 @@ fn run_recursive(
         fresh = start..rows.len();
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::session::state::{ServerContext, SessionState};
+    use crate::sql::{execute_text, QueryResult};
+
+    /// Run statements on a connection-sized stack; the last one's row count.
+    fn rows_on_small_stack(sqls: Vec<String>) -> Vec<std::result::Result<usize, u16>> {
+        std::thread::Builder::new()
+            .stack_size(crate::net::CONNECTION_STACK)
+            .spawn(move || {
+                let ctx = ServerContext::for_tests();
+                let mut sess = SessionState::new(1, "root", "%", None);
+                sqls.iter()
+                    .map(|sql| {
+                        let r = execute_text(&ctx, &mut sess, sql);
+                        let _ = sess.end_statement(&ctx, r.is_ok());
+                        match r {
+                            Ok(QueryResult::Rows { rows, .. }) => Ok(rows.len()),
+                            Ok(_) => Ok(0),
+                            Err(e) => Err(e.code().number()),
+                        }
+                    })
+                    .collect()
+            })
+            .expect("thread")
+            .join()
+            .expect("no stack overflow")
+    }
+
+    #[test]
+    fn long_and_deep_query_forms_stay_on_the_stack() {
+        let long_union = format!("SELECT 1{}", " UNION ALL SELECT 1".repeat(20_000));
+        let alternating = format!(
+            "SELECT 1{}",
+            " UNION SELECT 1 UNION ALL SELECT 2".repeat(5_000)
+        );
+        let parens = format!("{}SELECT 1{}", "(".repeat(900), ")".repeat(900));
+        let right_deep = format!(
+            "SELECT 1 UNION {}SELECT 2{}",
+            "(SELECT 1 UNION ".repeat(800),
+            ")".repeat(800)
+        );
+        let derived = format!(
+            "SELECT * FROM {}(SELECT 1 a) x{}",
+            "(SELECT * FROM ".repeat(400),
+            ") x".repeat(400)
+        );
+        let ctes: Vec<String> = (0..300)
+            .map(|i| match i {
+                0 => "w0 AS (SELECT 1 a)".to_string(),
+                _ => format!("w{i} AS (SELECT * FROM w{})", i - 1),
+            })
+            .collect();
+        let cte_chain = format!("WITH {} SELECT * FROM w299", ctes.join(", "));
+        let got = rows_on_small_stack(vec![
+            long_union,
+            alternating,
+            parens,
+            right_deep,
+            derived,
+            cte_chain,
+        ]);
+        assert_eq!(got[0], Ok(20_001));
+        assert_eq!(got[1], Ok(3));
+        assert_eq!(got[2], Ok(1));
+        assert_eq!(got[3], Ok(2));
+        assert_eq!(got[4], Ok(1));
+        assert_eq!(got[5], Ok(1));
+    }
+
+    #[test]
+    fn recursion_is_bounded_by_rounds_and_memory() {
+        let got = rows_on_small_stack(vec![
+            "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT * FROM r"
+                .to_string(),
+            "SET max_recursive_iterations = 5".to_string(),
+            "WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT * FROM r"
+                .to_string(),
+            "WITH RECURSIVE r (n) AS (SELECT 1 UNION SELECT n FROM r) SELECT * FROM r".to_string(),
+        ]);
+        assert_eq!(got[0], Ok(1001));
+        assert_eq!(got[2], Ok(6));
+        assert_eq!(got[3], Ok(1));
+    }
 }

@@ -90,9 +90,14 @@ pub fn query(q: &ast::Query) -> Result<()> {
 fn set_expr(e: &ast::SetExpr) -> Result<()> {
     match e {
         ast::SetExpr::Select(s) => select(s),
-        ast::SetExpr::SetOperation { left, right, .. } => {
-            stacker::maybe_grow(64 * 1024, 1024 * 1024, || set_expr(left))?;
-            set_expr(right)
+        ast::SetExpr::SetOperation { .. } => {
+            // Down the left spine iteratively (a long UNION list is a deep left spine).
+            let mut cur = e;
+            while let ast::SetExpr::SetOperation { left, right, .. } = cur {
+                stacker::maybe_grow(64 * 1024, 1024 * 1024, || set_expr(right))?;
+                cur = left;
+            }
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || set_expr(cur))
         }
         ast::SetExpr::Query(q) => stacker::maybe_grow(64 * 1024, 1024 * 1024, || query(q)),
         _ => Ok(()),
