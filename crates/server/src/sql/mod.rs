@@ -35,8 +35,12 @@
 //!   name), SET [GLOBAL | SESSION] TRANSACTION (without a scope: the next transaction only;
 //!   1568 inside one).
 //!
-//! Not supported, each a 1235 error naming the feature: joins, subqueries, UNION, CTEs,
-//! window functions, views, stored programs, triggers, ALTER TABLE other than
+//! Query expressions — UNION / INTERSECT / EXCEPT, derived tables, `WITH [RECURSIVE]` — are
+//! bound and run by `exec/query.rs` and `exec/cte.rs` (`Plan::Query` when the statement is not
+//! a plain SELECT; a plain SELECT reading a derived table stays a `Plan::Select`).
+//!
+//! Not supported, each a 1235 error naming the feature: subqueries in expressions, `CREATE TABLE
+//! … SELECT`, window functions, views, stored programs, triggers, ALTER TABLE other than
 //! ADD / DROP INDEX and AUTO_INCREMENT = n, KILL, SHOW PROCESSLIST, REGEXP, INTERVAL
 //! arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns, TEMPORARY tables, foreign keys,
 //! grants finer than ALL per database, `FOR UPDATE OF`. Every clause is honoured or refused

@@ -6,11 +6,13 @@
 //! * `admin` — SET, transaction control, accounts and grants, KILL-free session statements.
 //! * `binlog_admin` — SHOW BINARY LOGS / BINLOG EVENTS / MASTER STATUS, PURGE and RESET.
 //! * `show` — the other SHOW statements.
-//! * `query` — query expressions: UNION / INTERSECT / EXCEPT, derived tables, CTEs.
+//! * `query` — query expressions: UNION / INTERSECT / EXCEPT, parenthesized queries; `cte`
+//!   — derived tables and CTEs (`WITH [RECURSIVE]`).
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
 
 pub(in crate::sql) mod admin;
 pub(in crate::sql) mod binlog_admin;
+mod cte;
 pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;
