@@ -287,6 +287,10 @@ pub enum ErrorCode {
     WithColWrongList,
     /// 4004 Duplicate query name %`-.64s in WITH clause
     DupQueryName,
+    /// 1250 Table '%s' from one of the SELECTs cannot be used in %s
+    TableNameInUnionOrder,
+    /// 3028 Expression #%u of ORDER BY contains aggregate function and applies to a UNION
+    AggregateOrderForUnion,
 }
 
 impl ErrorCode {
@@ -298,6 +302,8 @@ impl ErrorCode {
             QueryResultIncomplete => 1931,
             WithColWrongList => 4002,
             DupQueryName => 4004,
+            TableNameInUnionOrder => 1250,
+            AggregateOrderForUnion => 3028,
             UserCreateExists => 1973,
             UserDropExists => 1974,
             PartitionClauseOnNonpartitioned => 1747,
@@ -483,7 +489,8 @@ impl ErrorCode {
             | MaxPreparedStmtCountReached
             | KeyDoesNotExist
             | SpDoesNotExist
-            | NonUniqTable => "42000",
+            | NonUniqTable
+            | TableNameInUnionOrder => "42000",
             NoDb => "3D000",
             UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",

@@ -567,7 +567,28 @@ fn plan_sorted(
                         }
                     }
                 }
-                let (x, t) = b.bind(&o.expr)?;
+                if let Some(table) = qualified_name(&o.expr) {
+                    return Err(Error::new(
+                        ErrorCode::TableNameInUnionOrder,
+                        format!(
+                            "Table '{table}' from one of the SELECTs cannot be used in ORDER BY"
+                        ),
+                    ));
+                }
+                let (x, t) = b.bind(&o.expr).map_err(|e| {
+                    if e.code() == ErrorCode::InvalidGroupFuncUse {
+                        Error::new(
+                            ErrorCode::AggregateOrderForUnion,
+                            format!(
+                                "Expression #{} of ORDER BY contains aggregate function and \
+                                 applies to a UNION",
+                                order.len() + 1
+                            ),
+                        )
+                    } else {
+                        e
+                    }
+                })?;
                 let coll = sort_coll(&t);
                 if let Expr::Col(c) = x {
                     order.push(SortKey { col: c, desc, coll });
@@ -600,6 +621,23 @@ fn plan_sorted(
             offset,
         })),
     })
+}
+
+/// The table of the first qualified column name in an ORDER BY expression over a set
+/// operation's result (MariaDB refuses it: 1250).
+fn qualified_name(e: &ast::Expr) -> Option<String> {
+    match e {
+        ast::Expr::CompoundIdentifier(parts) if parts.len() >= 2 => {
+            Some(parts[parts.len() - 2].value.clone())
+        }
+        ast::Expr::Nested(x) | ast::Expr::UnaryOp { expr: x, .. } => {
+            stack_safe(|| qualified_name(x))
+        }
+        ast::Expr::BinaryOp { left, right, .. } => {
+            stack_safe(|| qualified_name(left).or_else(|| qualified_name(right)))
+        }
+        _ => None,
+    }
 }
 
 pub(super) fn sort_coll(t: &SqlType) -> Collation {
