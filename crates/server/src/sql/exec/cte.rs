@@ -216,6 +216,10 @@ pub fn outer_text(q: &ast::Query, s: &ast::Select) -> Option<String> {
     if let Some(o) = &q.order_by {
         text.push_str(&o.to_string());
     }
+    // A node the parser set aside (`[n]`) hides its text: every column may be read.
+    if text.contains('[') {
+        return None;
+    }
     Some(text.to_lowercase())
 }
 

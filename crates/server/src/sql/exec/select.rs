@@ -454,6 +454,10 @@ fn bind_items(
                 let name = if texts_ok {
                     item_texts[i].clone()
                 } else {
+                    // A node the parser set aside is named by its own text.
+                    let e = crate::sql::parse::dialect::placeholder_index(e)
+                        .and_then(|i| b.env.set_aside.get(i))
+                        .unwrap_or(e);
                     default_name(e)
                 };
                 let (item, col) = bind_item(b, e, column_name(&name), source, join)?;
