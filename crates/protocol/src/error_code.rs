@@ -291,6 +291,8 @@ pub enum ErrorCode {
     TableNameInUnionOrder,
     /// 3028 Expression #%u of ORDER BY contains aggregate function and applies to a UNION
     AggregateOrderForUnion,
+    /// 4008 Restrictions imposed on recursive definitions are violated for table '%s'
+    RecursiveRestrictions,
 }
 
 impl ErrorCode {
@@ -304,6 +306,7 @@ impl ErrorCode {
             DupQueryName => 4004,
             TableNameInUnionOrder => 1250,
             AggregateOrderForUnion => 3028,
+            RecursiveRestrictions => 4008,
             UserCreateExists => 1973,
             UserDropExists => 1974,
             PartitionClauseOnNonpartitioned => 1747,

@@ -387,42 +387,55 @@ fn cte_reference(env: &Env<'_>, params: &[Location], name: &str, alias: &str) ->
 
 /// Does `q` read a table named `name` (unqualified) anywhere in its FROM clauses?
 fn references(q: &ast::Query, name: &str) -> bool {
-    fn set_expr(e: &ast::SetExpr, name: &str) -> bool {
+    reference_count(q, name) > 0
+}
+
+/// How many times `q` reads a table named `name` (unqualified) in its FROM clauses.
+fn reference_count(q: &ast::Query, name: &str) -> usize {
+    fn set_expr(e: &ast::SetExpr, name: &str) -> usize {
         match e {
-            ast::SetExpr::Select(s) => s.from.iter().any(|t| {
-                factor(&t.relation, name) || t.joins.iter().any(|j| factor(&j.relation, name))
-            }),
-            ast::SetExpr::Query(q) => references(q, name),
+            ast::SetExpr::Select(s) => s
+                .from
+                .iter()
+                .map(|t| {
+                    factor(&t.relation, name)
+                        + t.joins
+                            .iter()
+                            .map(|j| factor(&j.relation, name))
+                            .sum::<usize>()
+                })
+                .sum(),
+            ast::SetExpr::Query(q) => reference_count(q, name),
             ast::SetExpr::SetOperation { .. } => {
+                let mut n = 0;
                 let mut cur = e;
                 while let ast::SetExpr::SetOperation { left, right, .. } = cur {
-                    if stack_safe(|| set_expr(right, name)) {
-                        return true;
-                    }
+                    n += stack_safe(|| set_expr(right, name));
                     cur = left;
                 }
-                stack_safe(|| set_expr(cur, name))
+                n + stack_safe(|| set_expr(cur, name))
             }
-            _ => false,
+            _ => 0,
         }
     }
-    fn factor(f: &ast::TableFactor, name: &str) -> bool {
+    fn factor(f: &ast::TableFactor, name: &str) -> usize {
         match f {
-            ast::TableFactor::Table { name: n, .. } => {
+            ast::TableFactor::Table { name: n, .. } => usize::from(
                 n.0.len() == 1
-                    && matches!(n.0.first(), Some(ast::ObjectNamePart::Identifier(id)) if id.value == name)
-            }
-            ast::TableFactor::Derived { subquery, .. } => references(subquery, name),
+                    && matches!(n.0.first(), Some(ast::ObjectNamePart::Identifier(id)) if id.value == name),
+            ),
+            ast::TableFactor::Derived { subquery, .. } => reference_count(subquery, name),
             ast::TableFactor::NestedJoin {
                 table_with_joins, ..
             } => {
                 factor(&table_with_joins.relation, name)
-                    || table_with_joins
+                    + table_with_joins
                         .joins
                         .iter()
-                        .any(|j| factor(&j.relation, name))
+                        .map(|j| factor(&j.relation, name))
+                        .sum::<usize>()
             }
-            _ => false,
+            _ => 0,
         }
     }
     stack_safe(|| set_expr(&q.body, name))
@@ -560,6 +573,21 @@ fn plan_recursive(
         }
     });
     let steps = steps?;
+    // MariaDB's restrictions: one reference per recursive operand, no grouping over it.
+    let restricted = steps_ast
+        .iter()
+        .any(|e| reference_count(&wrap(e), name) > 1)
+        || steps
+            .iter()
+            .any(|p| matches!(&p.node, Node::Select(sp) if sp.group.is_some()));
+    if restricted {
+        return Err(Error::new(
+            ErrorCode::RecursiveRestrictions,
+            format!(
+                "Restrictions imposed on recursive definitions are violated for table '{name}'"
+            ),
+        ));
+    }
     if steps.iter().any(|s| s.types.len() != types.len()) {
         return Err(column_count_error());
     }
