@@ -39,8 +39,11 @@
 //! bound and run by `exec/query.rs` and `exec/cte.rs` (`Plan::Query` when the statement is not
 //! a plain SELECT; a plain SELECT reading a derived table stays a `Plan::Select`).
 //!
-//! Not supported, each a 1235 error naming the feature: subqueries in expressions, `CREATE TABLE
-//! … SELECT`, window functions, views, stored programs, triggers, ALTER TABLE other than
+//! `CREATE TABLE t [AS] SELECT …` is `exec/ddl/create_select.rs` (the generated CREATE TABLE, then
+//! the rows, in the binlog).
+//!
+//! Not supported, each a 1235 error naming the feature: subqueries in expressions, window
+//! functions, views, stored programs, triggers, ALTER TABLE other than
 //! ADD / DROP INDEX and AUTO_INCREMENT = n, KILL, SHOW PROCESSLIST, REGEXP, INTERVAL
 //! arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns, TEMPORARY tables, foreign keys,
 //! grants finer than ALL per database, `FOR UPDATE OF`. Every clause is honoured or refused
@@ -1004,6 +1007,10 @@ fn run_sql_ddl(
     parse::surface::check(st)?;
     let count = |c: StatusCounter| ctx.status.incr(c);
     match st {
+        Statement::CreateTable(ct) if ct.query.is_some() => {
+            count(StatusCounter::ComCreateTable);
+            return exec::ddl::create_select::run(ctx, sess, ct, parsed, prev);
+        }
         Statement::CreateTable(ct) => {
             count(StatusCounter::ComCreateTable);
             ddl(

@@ -14,6 +14,7 @@
 //! BIT / TIME / YEAR columns and TEMPORARY tables are 1235.
 
 pub(in crate::sql) mod alter;
+pub(in crate::sql) mod create_select;
 
 use crate::error::{Error, Result};
 use crate::session::state::SessionState;
