@@ -350,6 +350,19 @@ pub enum ErrorCode {
     SubqueryNotSupportedInCheck,
     /// 1901 Function or expression '%s' cannot be used in the %s clause of %`s
     FunctionNotAllowedInClause,
+    /// 1931 Query execution was interrupted. The query exceeded %s %llu. The query result may
+    /// be incomplete (a warning: max_recursive_iterations)
+    QueryResultIncomplete,
+    /// 4002 WITH column list and SELECT field list have different column counts
+    WithColWrongList,
+    /// 4004 Duplicate query name %`-.64s in WITH clause
+    DupQueryName,
+    /// 1250 Table '%s' from one of the SELECTs cannot be used in %s
+    TableNameInUnionOrder,
+    /// 3028 Expression #%u of ORDER BY contains aggregate function and applies to a UNION
+    AggregateOrderForUnion,
+    /// 4008 Restrictions imposed on recursive definitions are violated for table '%s'
+    RecursiveRestrictions,
 }
 
 impl ErrorCode {
@@ -375,6 +388,12 @@ impl ErrorCode {
             FrameExclusionNotSupported => 4022,
             InvalidNtileArgument => 4024,
             SumFuncWithWindowFuncAsArg => 4074,
+            QueryResultIncomplete => 1931,
+            WithColWrongList => 4002,
+            DupQueryName => 4004,
+            TableNameInUnionOrder => 1250,
+            AggregateOrderForUnion => 3028,
+            RecursiveRestrictions => 4008,
             UserCreateExists => 1973,
             UserDropExists => 1974,
             CantCreateTable => 1005,
@@ -581,6 +600,7 @@ impl ErrorCode {
             | NonUniqTable
             | RegexpError
             | WrongParametersToNativeFct => "42000",
+            | TableNameInUnionOrder => "42000",
             NoDb => "3D000",
             UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",

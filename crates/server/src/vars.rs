@@ -473,6 +473,14 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::UInt { min: 0, max: U32 },
         "16382",
     ),
+    // Rounds of a recursive CTE (MariaDB 10.11's bound; past it the result is cut, 1931).
+    var(
+        "max_recursive_iterations",
+        Scope::Both,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "1000",
+    ),
     // MariaDB's variable; its default there is unlimited. Cohort bounds a connection by
     // default (see the session module doc for what it covers).
     var(

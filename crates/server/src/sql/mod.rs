@@ -35,8 +35,15 @@
 //!   name), SET [GLOBAL | SESSION] TRANSACTION (without a scope: the next transaction only;
 //!   1568 inside one).
 //!
-//! Not supported, each a 1235 error naming the feature: joins, subqueries, UNION, CTEs,
-//! window functions, views, stored programs, triggers, ALTER TABLE other than
+//! Query expressions — UNION / INTERSECT / EXCEPT, derived tables, `WITH [RECURSIVE]` — are
+//! bound and run by `exec/query.rs` and `exec/cte.rs` (`Plan::Query` when the statement is not
+//! a plain SELECT; a plain SELECT reading a derived table stays a `Plan::Select`).
+//!
+//! `CREATE TABLE t [AS] SELECT …` is `exec/ddl/create_select.rs` (the generated CREATE TABLE, then
+//! the rows, in the binlog).
+//!
+//! Not supported, each a 1235 error naming the feature: subqueries in expressions, window
+//! functions, views, stored programs, triggers, ALTER TABLE other than
 //! ADD / DROP INDEX and AUTO_INCREMENT = n, KILL, SHOW PROCESSLIST, REGEXP, INTERVAL
 //! arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns, TEMPORARY tables, foreign keys,
 //! grants finer than ALL per database, `FOR UPDATE OF`. Every clause is honoured or refused
@@ -169,6 +176,8 @@ enum PrepForm {
 /// A bound statement.
 enum Plan {
     Select(Box<SelectPlan>),
+    /// A set operation, parenthesized query or WITH (`exec/query.rs`).
+    Query(Box<exec::query::QueryPlan>),
     Insert(InsertPlan),
     Update(UpdatePlan),
     Delete(DeletePlan),
@@ -178,9 +187,11 @@ impl Plan {
     fn is_stale(&self) -> bool {
         match self {
             Plan::Select(p) => p.is_stale(),
+            Plan::Query(p) => p.is_stale(),
             Plan::Insert(p) => {
                 p.table.is_stale()
                     || matches!(&p.source, exec::dml::InsertSource::Select(s) if s.is_stale())
+                    || matches!(&p.source, exec::dml::InsertSource::Query(s) if s.is_stale())
             }
             Plan::Update(p) => p.table.is_stale(),
             Plan::Delete(p) => p.table.is_stale(),
@@ -192,6 +203,7 @@ impl Plan {
     fn uses_engine(&self) -> bool {
         match self {
             Plan::Select(p) => p.uses_engine(),
+            Plan::Query(_) => true,
             Plan::Insert(_) | Plan::Update(_) | Plan::Delete(_) => true,
         }
     }
@@ -199,6 +211,7 @@ impl Plan {
     fn columns(&self) -> Vec<ColumnDefinition> {
         match self {
             Plan::Select(p) => p.columns.clone(),
+            Plan::Query(p) => p.columns.clone(),
             _ => Vec::new(),
         }
     }
@@ -436,13 +449,16 @@ fn bind_plan(
     let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
     let params = &parsed.params;
     let plan = match st.as_ref() {
-        Statement::Query(q) => Plan::Select(Box::new(exec::select::plan_select(
-            &env,
-            params,
-            q,
-            &parsed.item_texts,
-            parsed.share_lock,
-        )?)),
+        Statement::Query(q) if !exec::query::is_plain_select(q) => Plan::Query(Box::new(
+            exec::query::plan_query(&env, params, q, &parsed.item_texts, parsed.share_lock)?,
+        )),
+        Statement::Query(q) => Plan::Select(Box::new(
+            exec::select::plan_select(&env, params, q, &parsed.item_texts, parsed.share_lock)
+                .map_err(|e| match exec::query::from_has_derived(q) {
+                    true => exec::query::keyword_clauses(e),
+                    false => e,
+                })?,
+        )),
         Statement::Insert(i) => Plan::Insert(exec::dml::plan_insert(&env, params, i)?),
         Statement::Update(u) => Plan::Update(exec::dml::plan_update(&env, params, u)?),
         Statement::Delete(d) => Plan::Delete(exec::dml::plan_delete(&env, params, d)?),
@@ -469,6 +485,10 @@ fn execute_plan(
         Plan::Select(p) => {
             ctx.status.incr(StatusCounter::ComSelect);
             run_select(ctx, sess, p, params, prev)
+        }
+        Plan::Query(p) => {
+            ctx.status.incr(StatusCounter::ComSelect);
+            run_query(ctx, sess, p, params, prev)
         }
         Plan::Insert(p) => {
             let counter = if p.kind == InsertKind::Replace {
@@ -514,6 +534,33 @@ fn run_select(
     } else {
         let env = Env::new(ctx, SessView::of(sess, prev), params);
         let rows = exec::select::run_select(p, &env, None)?;
+        (rows, env.into_effects())
+    };
+    effects.apply(sess);
+    let mut rows = rows;
+    expr::convert::fit_decimal_columns(&p.columns, &mut rows);
+    Ok(QueryResult::Rows {
+        columns: p.columns.clone(),
+        rows,
+    })
+}
+
+/// Run a query expression (set operation, WITH, parenthesized query): every part reads with
+/// the statement's transaction, so from one read view.
+fn run_query(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    p: &exec::query::QueryPlan,
+    params: &[Value],
+    prev: usize,
+) -> Result<QueryResult> {
+    let (rows, effects) = {
+        let (txn, view) = split_session(ctx, sess, prev);
+        let env = Env::new(ctx, view, params);
+        for db in p.databases() {
+            plan::check_db_access(&env, db)?;
+        }
+        let rows = exec::query::run_query(p, &env, Some(txn))?;
         (rows, env.into_effects())
     };
     effects.apply(sess);
@@ -635,7 +682,7 @@ fn run_other(
         Stmt::Explain(inner) => {
             count(StatusCounter::ComSelect);
             match bind_plan(ctx, sess, inner, prev)? {
-                Some(Plan::Select(p)) => Ok(QueryResult::Rows {
+                Some(Plan::Select(p)) if !p.reads_derived() => Ok(QueryResult::Rows {
                     columns: exec::explain::columns(),
                     rows: exec::explain::rows(&p),
                 }),
@@ -964,6 +1011,10 @@ fn run_sql_ddl(
     parse::surface::check(st)?;
     let count = |c: StatusCounter| ctx.status.incr(c);
     match st {
+        Statement::CreateTable(ct) if ct.query.is_some() => {
+            count(StatusCounter::ComCreateTable);
+            return exec::ddl::create_select::run(ctx, sess, ct, parsed, prev);
+        }
         Statement::CreateTable(ct) => {
             count(StatusCounter::ComCreateTable);
             ddl(

@@ -47,6 +47,8 @@ pub enum InsertSource {
     /// Rows of VALUES; `None` is the DEFAULT keyword.
     Values(Vec<Vec<Option<Expr>>>),
     Select(Box<SelectPlan>),
+    /// A set operation, WITH or parenthesized query (`exec/query.rs`).
+    Query(Box<super::query::QueryPlan>),
 }
 
 pub struct InsertPlan {
@@ -261,6 +263,13 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
         let source = match q.body.as_ref() {
             ast::SetExpr::Values(v) => {
                 InsertSource::Values(bind_values_rows(&mut b, &v.rows, cols.len())?)
+            }
+            _ if !super::query::is_plain_select(q) => {
+                let qp = super::query::plan_query(env, params, q, &[], None)?;
+                if qp.columns.len() != cols.len() {
+                    return Err(count_mismatch(1));
+                }
+                InsertSource::Query(Box::new(qp))
             }
             ast::SetExpr::Select(_) => {
                 let sp = select::plan_select(env, params, q, &[], None)?;
@@ -487,6 +496,21 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             if run.strictness().get() {
                 super::strict_values::check_since(env, before)?;
             }
+            for (i, vals) in rows.into_iter().enumerate() {
+                let row = run.build_row(
+                    vals.into_iter().map(|v| Some(Source::Value(v))),
+                    i as u64 + 1,
+                )?;
+                run.insert_row(txn, row)?;
+            }
+            true
+        }
+        InsertSource::Query(qp) => {
+            // The source is read whole (with the statement's read view) before any row is
+            // written, so the statement never reads its own inserts.
+            run.multi_row = true;
+            let mut rows = super::query::run_query(qp, env, Some(txn))?;
+            convert::fit_decimal_columns(&qp.columns, &mut rows);
             for (i, vals) in rows.into_iter().enumerate() {
                 let row = run.build_row(
                     vals.into_iter().map(|v| Some(Source::Value(v))),

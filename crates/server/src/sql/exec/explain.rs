@@ -77,7 +77,9 @@ pub fn rows(p: &SelectPlan) -> Vec<Vec<Value>> {
         let mut leaves = Vec::new();
         collect(&j.units, &mut leaves);
         for (i, leaf) in leaves.iter().enumerate() {
-            let t = &j.tables[leaf.table];
+            let crate::sql::plan::join::JoinTable::Table(t) = &j.tables[leaf.table] else {
+                continue;
+            };
             let mut line = access_line(t, &leaf.access, Some(&j.scope));
             line.table = Some(j.scope.tables[leaf.table].scope.visible_name().to_string());
             if !covered(leaf.filter.as_ref(), &leaf.access, &line) {

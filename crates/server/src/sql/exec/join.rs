@@ -9,6 +9,9 @@
 //! level reads with it too. An outer unit runs its inner sequence and NULL-complements the
 //! inner tables when that produced nothing.
 //!
+//! A derived table (or CTE reference) is materialized once, on first use, and read whole
+//! (filtered by the leaf's conditions) or through a hash table like a table without an index.
+//!
 //! Every table read uses the statement's transaction (its read view, or its locks for
 //! `FOR UPDATE` / `FOR SHARE`, taken on every row read from every table).
 
@@ -16,11 +19,12 @@ use crate::error::Result;
 use crate::sql::env::Env;
 use crate::sql::expr::compare;
 use crate::sql::expr::{Expr, RowCtx};
-use crate::sql::plan::join::{HashKey, JoinPlan, Leaf, Unit};
+use crate::sql::plan::join::{HashKey, JoinPlan, JoinTable, Leaf, Unit};
 use crate::sql::plan::{self, Access};
 use crate::storage::{ReadLock, Row, ScanControl, Txn};
 use crate::types::Value;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// What the consumer of joined rows wants next.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -38,6 +42,8 @@ struct Run<'a, 'e> {
     lock: ReadLock,
     /// Hash tables, built on first use, by table number.
     hashes: HashMap<usize, HashTable>,
+    /// Derived tables' rows, materialized on first use, by table number.
+    derived: HashMap<usize, Arc<Vec<Row>>>,
 }
 
 /// Run a join, passing every joined row (after all conditions) to `emit`.
@@ -54,6 +60,7 @@ pub fn run(
         env,
         lock,
         hashes: HashMap::new(),
+        derived: HashMap::new(),
     };
     run.units(&plan.units, 0, txn, &mut flat, &mut |_,
                                                     flat: &mut Vec<
@@ -182,9 +189,23 @@ impl Run<'_, '_> {
         if let Some(h) = &leaf.hash {
             return self.probe(leaf, h, txn, flat);
         }
-        let tref = &self.plan.tables[leaf.table];
         let off = self.plan.scope.tables[leaf.table].offset;
         let env = self.env;
+        let tref = match &self.plan.tables[leaf.table] {
+            JoinTable::Table(t) => t,
+            JoinTable::Derived(_) => {
+                let rows = self.derived_rows(leaf.table, txn)?;
+                let mut out = Vec::new();
+                for r in rows.iter() {
+                    put(flat, off, r);
+                    if passes(&leaf.filter, flat, env)? {
+                        crate::memory::check(0)?;
+                        out.push(r.clone());
+                    }
+                }
+                return Ok(out);
+            }
+        };
         let outer: Vec<Value> = flat.to_vec();
         let mut out = Vec::new();
         let mut filter = |row: &Row| -> Result<bool> {
@@ -210,6 +231,19 @@ impl Run<'_, '_> {
             },
         )?;
         Ok(out)
+    }
+
+    /// A derived table's rows: run once per statement, with the statement's transaction.
+    fn derived_rows(&mut self, t: usize, txn: &mut Txn) -> Result<Arc<Vec<Row>>> {
+        if let Some(rows) = self.derived.get(&t) {
+            return Ok(rows.clone());
+        }
+        let JoinTable::Derived(d) = &self.plan.tables[t] else {
+            return Err(crate::error::Error::internal("not a derived table"));
+        };
+        let rows = d.materialize(self.env, Some(txn))?;
+        self.derived.insert(t, rows.clone());
+        Ok(rows)
     }
 
     /// A hash join probe: the rows whose key equals the probe value, then the leaf's filter.
@@ -245,12 +279,32 @@ impl Run<'_, '_> {
     }
 
     /// Read a hash join's table once (with the conditions on it alone) into a hash table.
-    fn build(&self, leaf: &Leaf, h: &HashKey, txn: &mut Txn) -> Result<HashTable> {
-        let tref = &self.plan.tables[leaf.table];
+    fn build(&mut self, leaf: &Leaf, h: &HashKey, txn: &mut Txn) -> Result<HashTable> {
         let jt = &self.plan.scope.tables[leaf.table];
         let (off, width) = (jt.offset, jt.scope.columns.len());
         let env = self.env;
         let mut scratch = vec![Value::Null; self.plan.width()];
+        let tref = match &self.plan.tables[leaf.table] {
+            JoinTable::Table(t) => t,
+            JoinTable::Derived(_) => {
+                let rows = self.derived_rows(leaf.table, txn)?;
+                let mut map = HashTable::new();
+                for row in rows.iter() {
+                    put(&mut scratch[..off + width], off, row);
+                    if !passes(&leaf.local, &scratch, env)? {
+                        continue;
+                    }
+                    crate::memory::check(0)?;
+                    let v = row.get(h.build).unwrap_or(&Value::Null);
+                    if !v.is_null() {
+                        let mut key = Vec::new();
+                        compare::group_key(v, h.coll, &mut key);
+                        map.entry(key).or_default().push(row.clone());
+                    }
+                }
+                return Ok(map);
+            }
+        };
         let mut filter = |row: &Row| -> Result<bool> {
             if leaf.local.is_none() {
                 return Ok(true);

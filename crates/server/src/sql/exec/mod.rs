@@ -8,12 +8,15 @@
 //! * `binlog_admin` — SHOW BINARY LOGS / BINLOG EVENTS / MASTER STATUS, PURGE and RESET.
 //! * `show` — the other SHOW statements.
 //! * `fk` — FOREIGN KEY checks and cascades around DML; `check` — CHECK constraints.
+//! * `query` — query expressions: UNION / INTERSECT / EXCEPT, parenthesized queries; `cte`
+//!   — derived tables and CTEs (`WITH [RECURSIVE]`).
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
 
 pub(in crate::sql) mod admin;
 pub(in crate::sql) mod binlog_admin;
 pub(in crate::sql) mod check;
 pub(in crate::sql) mod checksum;
+mod cte;
 pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;
@@ -21,6 +24,7 @@ pub(in crate::sql) mod fk;
 mod group_concat;
 pub(in crate::sql) mod join;
 mod rollup;
+pub(in crate::sql) mod query;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
 mod strict_values;

@@ -14,8 +14,9 @@
 //! several tables: planned in `plan/join.rs`, run by `exec/join.rs`, which hand their joined
 //! rows to the same grouping / DISTINCT / ORDER BY / LIMIT steps). `GROUP BY … WITH ROLLUP`
 //! (`exec/rollup.rs`); window functions (`bind/window.rs`, `exec/window.rs`), computed after
-//! grouping and HAVING, before DISTINCT / ORDER BY / LIMIT. Subqueries, derived tables,
-//! UNION, CTEs and `FOR UPDATE OF` are error 1235.
+//! grouping and HAVING, before DISTINCT / ORDER BY / LIMIT. A derived table or CTE reference
+//! is a [`Source::Derived`] (`exec/cte.rs`), materialized when read; set operations and WITH
+//! are `exec/query.rs`. Subqueries and `FOR UPDATE OF` are 1235.
 //!
 //! A plain SELECT is a consistent read of the transaction's read view; a locking one reads
 //! through the storage's locking read with the WHERE clause as its filter, so the clause is
@@ -31,11 +32,12 @@ use crate::sql::bind::{comparison_collation, AggFunc, AggSpec, Binder, TableScop
 use crate::sql::env::Env;
 use crate::sql::exec::join::{self as join_exec, Flow};
 use crate::sql::exec::window::WindowPlan;
+use crate::sql::exec::query;
 use crate::sql::expr::compare;
 use crate::sql::expr::convert::{self, Num};
 use crate::sql::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
-use crate::sql::plan::join::{Builder as JoinBuilder, JoinPlan};
-use crate::sql::plan::{self, Access, PartCond, Source, TableRef};
+use crate::sql::plan::join::{Builder as JoinBuilder, JoinPlan, JoinTable};
+use crate::sql::plan::{self, Access, PartCond, Source};
 use crate::storage::{LockMode, ReadLock, ScanControl, Txn, WaitPolicy};
 use crate::types::{Collation, Decimal, Value};
 use cohort_protocol::column::ColumnDefinition;
@@ -97,22 +99,40 @@ pub struct SelectPlan {
 
 impl SelectPlan {
     pub fn is_stale(&self) -> bool {
-        matches!(&self.source, Some(Source::Table(t)) if t.is_stale())
-            || self.join.as_ref().is_some_and(|j| j.is_stale())
+        let source = match &self.source {
+            Some(Source::Table(t)) => t.is_stale(),
+            Some(Source::Derived(d)) => d.is_stale(),
+            _ => false,
+        };
+        source || self.join.as_ref().is_some_and(|j| j.is_stale())
     }
 
     /// Does it read engine tables (and so need a transaction)?
     pub fn uses_engine(&self) -> bool {
-        self.table().is_some() || self.join.is_some()
+        self.table().is_some()
+            || self.join.is_some()
+            || matches!(self.source, Some(Source::Derived(_)))
     }
 
     /// The databases of the engine tables it reads.
     pub fn databases(&self) -> Vec<&str> {
         match (&self.join, self.table()) {
-            (Some(j), _) => j.tables.iter().map(|t| t.db.as_str()).collect(),
+            (Some(j), _) => j.tables.iter().flat_map(|t| t.databases()).collect(),
             (None, Some(t)) => vec![t.db.as_str()],
-            (None, None) => Vec::new(),
+            (None, None) => match &self.source {
+                Some(Source::Derived(d)) => d.databases(),
+                _ => Vec::new(),
+            },
         }
+    }
+
+    /// Does it read a derived table or CTE?
+    pub fn reads_derived(&self) -> bool {
+        matches!(self.source, Some(Source::Derived(_)))
+            || self
+                .join
+                .as_ref()
+                .is_some_and(|j| j.tables.iter().any(|t| matches!(t, JoinTable::Derived(_))))
     }
 
     pub fn table(&self) -> Option<&plan::TableRef> {
@@ -210,11 +230,20 @@ pub fn is_join(from: &[ast::TableWithJoins]) -> bool {
     }
 }
 
+/// Does the FROM clause read a derived table or CTE?
+fn reads_derived(source: &Option<Source>, builder: &JoinBuilder<'_, '_>) -> bool {
+    matches!(source, Some(Source::Derived(_)))
+        || builder
+            .tables()
+            .iter()
+            .any(|t| matches!(t, JoinTable::Derived(_)))
+}
+
 /// The tables of a join, for binding names and describing columns.
 #[derive(Clone, Copy)]
 pub struct JoinNames<'a> {
     pub scope: &'a JoinScope,
-    pub tables: &'a [TableRef],
+    pub tables: &'a [JoinTable],
 }
 
 /// Bind a SELECT statement.
@@ -236,8 +265,17 @@ pub fn plan_select(
         return Err(unsupported("QUALIFY"));
     }
     let joined = is_join(&s.from);
+    let outer_text = query::outer_text(q, s);
+    let mut derived = match (joined, s.from.first()) {
+        (false, Some(twj)) => query::derived_factor(env, params, &twj.relation)?,
+        _ => None,
+    };
+    if let (Some(d), Some(text)) = (&mut derived, &outer_text) {
+        query::prune_unread(d, text);
+    }
     let source = match joined {
         true => None,
+        false if derived.is_some() => derived.map(|d| Source::Derived(Box::new(d))),
         false => match single_table(&s.from)? {
             None => None,
             Some((name, alias)) => {
@@ -257,6 +295,8 @@ pub fn plan_select(
         &mut bind_on,
         s.select_modifiers.as_ref().is_some_and(|m| m.straight_join),
     );
+    builder.params = params;
+    builder.outer_text = outer_text;
     let join_scope: JoinScope = match joined {
         true => {
             builder.from(&s.from)?;
@@ -268,11 +308,7 @@ pub fn plan_select(
         scope: &join_scope,
         tables: builder.tables(),
     });
-    let scope: Option<&TableScope> = match &source {
-        None => None,
-        Some(Source::Table(t)) => Some(&t.scope),
-        Some(Source::Virtual(v)) => Some(&v.scope),
-    };
+    let scope: Option<&TableScope> = source.as_ref().map(|s| s.scope());
     let mut b = Binder::new(env, params, scope);
     b.join = names.map(|n| n.scope);
     b.aggs = Some(Vec::new());
@@ -348,6 +384,9 @@ pub fn plan_select(
     });
     let (limit, offset) = bind_limit(&mut b, q)?;
     let lock = lock_clause(q, share_lock)?;
+    if lock.mode != LockMode::None && reads_derived(&source, &builder) {
+        return Err(unsupported("locking reads of derived tables"));
+    }
     let access = match &source {
         Some(Source::Table(t)) => plan::choose_access(&t.def, filter.as_ref()),
         _ => Access::FullScan,
@@ -453,7 +492,11 @@ fn bind_items(
                 let name = if texts_ok {
                     item_texts[i].clone()
                 } else {
-                    e.to_string()
+                    // A node the parser set aside is named by its own text.
+                    let e = crate::sql::parse::dialect::placeholder_index(e)
+                        .and_then(|i| b.env.set_aside.get(i))
+                        .unwrap_or(e);
+                    default_name(e)
                 };
                 let (item, col) = bind_item(b, e, column_name(&name), source, join)?;
                 items.push(item);
@@ -470,6 +513,24 @@ fn bind_items(
         }
     }
     Ok((items, columns, aliases))
+}
+
+/// A column's name without the item's text (a select list the parser did not see, such as
+/// a set operation's later operand or a derived table's): a column by its last name part, a
+/// string literal by its value, anything else by its canonical text.
+fn default_name(e: &ast::Expr) -> String {
+    match e {
+        ast::Expr::Identifier(id) => id.value.clone(),
+        ast::Expr::CompoundIdentifier(parts) => {
+            parts.last().map(|p| p.value.clone()).unwrap_or_default()
+        }
+        ast::Expr::Value(v) => match &v.value {
+            ast::Value::SingleQuotedString(s) | ast::Value::DoubleQuotedString(s) => s.clone(),
+            ast::Value::Null => "NULL".to_string(),
+            _ => e.to_string(),
+        },
+        _ => e.to_string(),
+    }
 }
 
 /// A result column's name as MariaDB sends it: at most 255 bytes, cut at a character boundary
@@ -495,10 +556,7 @@ fn expand_wildcard(
     let Some(source) = source else {
         return Err(Error::new(ErrorCode::NoTablesUsed, "No tables used"));
     };
-    let scope = match source {
-        Source::Table(t) => &t.scope,
-        Source::Virtual(v) => &v.scope,
-    };
+    let scope = source.scope();
     for (i, c) in scope.columns.iter().enumerate() {
         items.push(OutItem {
             expr: Expr::Col(i),
@@ -538,8 +596,18 @@ fn expand_join_columns(
 fn join_column_def(name: &str, col: usize, j: JoinNames<'_>) -> ColumnDefinition {
     let t = j.scope.table_of(col);
     let jt = &j.scope.tables[t];
-    let tref = &j.tables[t];
     let c = col - jt.offset;
+    let tref = match &j.tables[t] {
+        JoinTable::Table(tref) => tref,
+        JoinTable::Derived(d) => {
+            let mut def = d.columns[c].clone();
+            def.name = name.to_string();
+            if jt.scope.columns[c].ty.nullable {
+                def.flags &= !cohort_protocol::column::column_flags::NOT_NULL;
+            }
+            return def;
+        }
+    };
     let mut def = coldef::table_column(
         name,
         &ColumnOrigin {
@@ -566,6 +634,11 @@ fn column_def(name: &str, col: usize, ty: &SqlType, source: &Source) -> ColumnDe
                 column: col,
             },
         ),
+        Source::Derived(d) => {
+            let mut c = d.columns[col].clone();
+            c.name = name.to_string();
+            c
+        }
         Source::Virtual(v) => {
             let mut c = coldef::expr_column(name, ty);
             c.schema = v.scope.db.clone();
@@ -993,6 +1066,13 @@ pub fn run_select_locking(
                 }
             }
         }
+        Some(Source::Derived(d)) => {
+            for r in d.materialize(env, txn)?.iter() {
+                if passes(r)? && consume_filtered(r)? == ScanControl::Stop {
+                    break;
+                }
+            }
+        }
         Some(Source::Table(t)) => {
             let txn = txn.ok_or_else(|| Error::internal("SELECT without a transaction"))?;
             // WHERE runs inside the read: on the version read, after any lock wait.
@@ -1015,8 +1095,7 @@ pub fn run_select_locking(
     if let Some(g) = &plan.group {
         let width = match &plan.source {
             None if plan.join.is_some() => plan.join.as_ref().map_or(0, |j| j.width()),
-            Some(Source::Table(t)) => t.scope.columns.len(),
-            Some(Source::Virtual(v)) => v.scope.columns.len(),
+            Some(s) => s.scope().columns.len(),
             None => 0,
         };
         rows = groups.finish(plan, g, width, env)?;

@@ -545,9 +545,13 @@ fn select_item_texts(tokens: &[TokenWithSpan]) -> Vec<String> {
     let Some(start) = tokens.iter().position(|t| is_word(&t.token, "SELECT")) else {
         return Vec::new();
     };
-    if tokens[..start].iter().any(|t| !is_trivia(&t.token)) {
-        return Vec::new();
-    }
+    let start = match tokens[..start].iter().any(|t| !is_trivia(&t.token)) {
+        false => start,
+        true => match select_after_with(tokens) {
+            Some(s) => s,
+            None => return Vec::new(),
+        },
+    };
     const MODIFIERS: &[&str] = &[
         "DISTINCT",
         "ALL",
@@ -562,8 +566,19 @@ fn select_item_texts(tokens: &[TokenWithSpan]) -> Vec<String> {
         "SQL_CALC_FOUND_ROWS",
     ];
     const ENDS: &[&str] = &[
-        "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "FOR", "INTO", "UNION", "WINDOW",
+        "FROM",
+        "WHERE",
+        "GROUP",
+        "HAVING",
+        "ORDER",
+        "LIMIT",
+        "FOR",
+        "INTO",
+        "UNION",
+        "WINDOW",
         "LOCK",
+        "INTERSECT",
+        "EXCEPT",
     ];
     let mut items = Vec::new();
     let mut cur: Vec<&Token> = Vec::new();
@@ -590,6 +605,70 @@ fn select_item_texts(tokens: &[TokenWithSpan]) -> Vec<String> {
     }
     items.push(item_text(&cur));
     items
+}
+
+/// `WITH [RECURSIVE] name [(cols)] AS (…), … SELECT`: the position of that SELECT (the main
+/// query's, named like a statement's first SELECT); None for any other shape.
+fn select_after_with(tokens: &[TokenWithSpan]) -> Option<usize> {
+    let mut i = 0;
+    let next = |i: &mut usize| -> Option<usize> {
+        while *i < tokens.len() && is_trivia(&tokens[*i].token) {
+            *i += 1;
+        }
+        (*i < tokens.len()).then(|| {
+            *i += 1;
+            *i - 1
+        })
+    };
+    // Skip a parenthesized group starting at `at`; the index after it.
+    let group_end = |at: usize| -> Option<usize> {
+        let mut depth = 0i32;
+        for (k, t) in tokens.iter().enumerate().skip(at) {
+            match t.token {
+                Token::LParen => depth += 1,
+                Token::RParen => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    let w = next(&mut i)?;
+    if !is_word(&tokens[w].token, "WITH") {
+        return None;
+    }
+    loop {
+        let mut k = next(&mut i)?;
+        if is_word(&tokens[k].token, "RECURSIVE") {
+            k = next(&mut i)?;
+        }
+        if !matches!(tokens[k].token, Token::Word(_)) {
+            return None;
+        }
+        k = next(&mut i)?;
+        if matches!(tokens[k].token, Token::LParen) {
+            i = group_end(k)?;
+            k = next(&mut i)?;
+        }
+        if !is_word(&tokens[k].token, "AS") {
+            return None;
+        }
+        k = next(&mut i)?;
+        if !matches!(tokens[k].token, Token::LParen) {
+            return None;
+        }
+        i = group_end(k)?;
+        k = next(&mut i)?;
+        match &tokens[k].token {
+            Token::Comma => continue,
+            t if is_word(t, "SELECT") => return Some(k),
+            _ => return None,
+        }
+    }
 }
 
 fn item_text(tokens: &[&Token]) -> String {

@@ -64,8 +64,8 @@ pub fn query(q: &ast::Query) -> Result<()> {
         format_clause,
         pipe_operators,
     } = q;
-    if with.is_some() {
-        return Err(refuse("WITH (common table expressions)"));
+    if let Some(w) = with {
+        with_clause(w)?;
     }
     if fetch.is_some() || for_clause.is_some() {
         return Err(refuse("FETCH / FOR XML"));
@@ -82,11 +82,61 @@ pub fn query(q: &ast::Query) -> Result<()> {
         }
     }
     lock_clauses(locks)?;
-    match body.as_ref() {
+    set_expr(body)
+}
+
+/// A set operation's operands, parenthesized queries (checked when they are bound: see
+/// `exec/query.rs`); VALUES is refused by the binder.
+fn set_expr(e: &ast::SetExpr) -> Result<()> {
+    match e {
         ast::SetExpr::Select(s) => select(s),
-        // UNION, VALUES, parenthesized queries: refused by the binder.
+        ast::SetExpr::SetOperation { .. } => {
+            // Down the left spine iteratively (a long UNION list is a deep left spine).
+            let mut cur = e;
+            while let ast::SetExpr::SetOperation { left, right, .. } = cur {
+                stacker::maybe_grow(64 * 1024, 1024 * 1024, || set_expr(right))?;
+                cur = left;
+            }
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || set_expr(cur))
+        }
+        ast::SetExpr::Query(q) => stacker::maybe_grow(64 * 1024, 1024 * 1024, || query(q)),
         _ => Ok(()),
     }
+}
+
+/// `WITH [RECURSIVE] name [(columns)] AS (query), …`: the queries are checked when a reference
+/// binds them; MATERIALIZED hints and `FROM` are not MariaDB's syntax.
+fn with_clause(w: &ast::With) -> Result<()> {
+    let ast::With {
+        with_token: _,
+        recursive: _,
+        cte_tables,
+    } = w;
+    for c in cte_tables {
+        let ast::Cte {
+            alias,
+            query: _,
+            from,
+            materialized,
+            closing_paren_token: _,
+        } = c;
+        if from.is_some() || materialized.is_some() {
+            return Err(syntax("MATERIALIZED"));
+        }
+        let ast::TableAlias {
+            explicit: _,
+            at,
+            name: _,
+            columns,
+        } = alias;
+        if at.is_some() {
+            return Err(syntax("@"));
+        }
+        if columns.iter().any(|c| c.data_type.is_some()) {
+            return Err(syntax("a typed column list"));
+        }
+    }
+    Ok(())
 }
 
 fn order_by_clause(ob: &ast::OrderBy) -> Result<()> {

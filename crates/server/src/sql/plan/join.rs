@@ -33,11 +33,16 @@ use crate::error::{Error, Result};
 use crate::sql::bind::join_scope::JoinScope;
 use crate::sql::bind::sqltype::Class;
 use crate::sql::env::Env;
+use crate::sql::exec::query::{self, Derived};
 use crate::sql::expr::{CmpOp, Expr};
 use crate::sql::plan::{self, Access, KeySource, PartCond, TableRef};
 use crate::types::{Collation, DataType};
 use cohort_protocol::ErrorCode;
 use sqlparser::ast;
+use std::sync::Arc;
+
+/// The row count the join order assumes for a derived table.
+const DERIVED_ROWS: f64 = 100.0;
 
 /// MySQL's limit on the tables of one join.
 pub const MAX_JOIN_TABLES: usize = 61;
@@ -77,10 +82,33 @@ pub enum Unit {
     },
 }
 
+/// A table of a join: a catalog table, or a derived table / CTE reference (a materialized
+/// row set: always read whole, by nested loop or hash join).
+pub enum JoinTable {
+    Table(TableRef),
+    Derived(Arc<Derived>),
+}
+
+impl JoinTable {
+    pub fn is_stale(&self) -> bool {
+        match self {
+            JoinTable::Table(t) => t.is_stale(),
+            JoinTable::Derived(d) => d.is_stale(),
+        }
+    }
+
+    pub fn databases(&self) -> Vec<&str> {
+        match self {
+            JoinTable::Table(t) => vec![t.db.as_str()],
+            JoinTable::Derived(d) => d.databases(),
+        }
+    }
+}
+
 /// A planned join.
 pub struct JoinPlan {
     /// The tables, numbered as in `scope`.
-    pub tables: Vec<TableRef>,
+    pub tables: Vec<JoinTable>,
     pub scope: JoinScope,
     pub units: Vec<Unit>,
 }
@@ -126,8 +154,13 @@ pub struct Builder<'a, 'b> {
     env: &'a Env<'a>,
     bind_on: &'b mut BindOn<'b>,
     pub scope: JoinScope,
-    tables: Vec<TableRef>,
+    tables: Vec<JoinTable>,
     straight: bool,
+    /// The statement's `?` positions (derived tables bind their own expressions).
+    pub params: &'a [sqlparser::tokenizer::Location],
+    /// What the SELECT reads of its FROM items (see `query::outer_text`): derived tables
+    /// leave out the columns it never names.
+    pub outer_text: Option<String>,
     /// Inner-join conjuncts of the top sequence.
     conds: Vec<Expr>,
     raw: Option<Raw>,
@@ -135,6 +168,13 @@ pub struct Builder<'a, 'b> {
 
 fn unsupported(what: &str) -> Error {
     Error::unsupported(what)
+}
+
+fn too_many_tables() -> Error {
+    Error::new(
+        ErrorCode::TooManyTables,
+        format!("Too many tables; MariaDB can only use {MAX_JOIN_TABLES} tables in a join"),
+    )
 }
 
 fn bits(set: u64) -> impl Iterator<Item = usize> {
@@ -149,6 +189,8 @@ impl<'a, 'b> Builder<'a, 'b> {
             scope: JoinScope::default(),
             tables: Vec::new(),
             straight,
+            params: &[],
+            outer_text: None,
             conds: Vec::new(),
             raw: None,
         }
@@ -171,7 +213,7 @@ impl<'a, 'b> Builder<'a, 'b> {
         Ok(())
     }
 
-    pub fn tables(&self) -> &[TableRef] {
+    pub fn tables(&self) -> &[JoinTable] {
         &self.tables
     }
 
@@ -206,6 +248,23 @@ impl<'a, 'b> Builder<'a, 'b> {
     }
 
     fn factor(&mut self, f: &ast::TableFactor) -> Result<Node> {
+        if let Some(mut d) = query::derived_factor(self.env, self.params, f)? {
+            if let Some(text) = &self.outer_text {
+                query::prune_unread(&mut d, text);
+            }
+            if self.scope.tables.len() >= MAX_JOIN_TABLES {
+                return Err(too_many_tables());
+            }
+            let n = self.scope.push(d.scope.clone())?;
+            self.tables.push(JoinTable::Derived(Arc::new(d)));
+            let width = self.scope.tables[n].scope.columns.len();
+            return Ok(Node {
+                raw: Raw::Leaf(n),
+                conds: Vec::new(),
+                tables: 1u64 << n,
+                star: (0..width).map(|c| (n, c)).collect(),
+            });
+        }
         match f {
             ast::TableFactor::Table {
                 name, alias, args, ..
@@ -214,18 +273,13 @@ impl<'a, 'b> Builder<'a, 'b> {
                     return Err(unsupported("table functions"));
                 }
                 if self.scope.tables.len() >= MAX_JOIN_TABLES {
-                    return Err(Error::new(
-                        ErrorCode::TooManyTables,
-                        format!(
-                            "Too many tables; MariaDB can only use {MAX_JOIN_TABLES} tables in a join"
-                        ),
-                    ));
+                    return Err(too_many_tables());
                 }
                 let (db, t) = plan::split_name(name, self.env.sess.db)?;
                 let alias = alias.as_ref().map(|a| a.name.value.clone());
                 let tref = plan::resolve_table(self.env, &db, &t, alias)?;
                 let n = self.scope.push(tref.scope.clone())?;
-                self.tables.push(tref);
+                self.tables.push(JoinTable::Table(tref));
                 let width = self.scope.tables[n].scope.columns.len();
                 Ok(Node {
                     raw: Raw::Leaf(n),
@@ -243,7 +297,6 @@ impl<'a, 'b> Builder<'a, 'b> {
                 }
                 self.table_with_joins(table_with_joins)
             }
-            ast::TableFactor::Derived { .. } => Err(unsupported("subqueries in FROM")),
             _ => Err(unsupported("this FROM clause")),
         }
     }
@@ -473,7 +526,7 @@ fn and_of(mut v: Vec<Expr>) -> Option<Expr> {
 /// Orders sequences, places conditions and chooses access paths.
 struct Arrange<'p> {
     scope: &'p JoinScope,
-    tables: &'p [TableRef],
+    tables: &'p [JoinTable],
     straight: bool,
 }
 
@@ -557,7 +610,11 @@ impl Arrange<'_> {
 
     /// Rows expected from table `t` per row of the tables bound before it.
     fn fanout(&self, t: usize, preds: &[&Expr], bound: u64) -> f64 {
-        let tref = &self.tables[t];
+        let tref = match &self.tables[t] {
+            JoinTable::Table(tref) => tref,
+            // A derived table's size is known only once it runs: a guess.
+            JoinTable::Derived(_) => return DERIVED_ROWS,
+        };
         let rows = tref.table.approx_rows().max(1) as f64;
         let access = self.access(t, preds, bound);
         match &access {
@@ -598,7 +655,10 @@ impl Arrange<'_> {
             local: &local,
             key_ok: &key_ok,
         };
-        plan::choose_access_for(&self.tables[t].def, preds, &src)
+        match &self.tables[t] {
+            JoinTable::Table(tref) => plan::choose_access_for(&tref.def, preds, &src),
+            JoinTable::Derived(_) => Access::FullScan,
+        }
     }
 
     /// Can `k` be a key of a column of type `dt` once the tables `bound` are read?

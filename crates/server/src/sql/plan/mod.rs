@@ -63,6 +63,19 @@ impl TableRef {
 pub enum Source {
     Table(TableRef),
     Virtual(VirtualTable),
+    /// A derived table or CTE reference (`exec/query.rs`), materialized when read.
+    Derived(Box<crate::sql::exec::query::Derived>),
+}
+
+impl Source {
+    /// The names its columns are referred to by.
+    pub fn scope(&self) -> &TableScope {
+        match self {
+            Source::Table(t) => &t.scope,
+            Source::Virtual(v) => &v.scope,
+            Source::Derived(d) => &d.scope,
+        }
+    }
 }
 
 /// Split an object name into (database, table), defaulting the database to the session's.

@@ -16,6 +16,7 @@
 
 pub(in crate::sql) mod alter;
 pub(crate) mod fk;
+pub(in crate::sql) mod create_select;
 
 use crate::error::{Error, Result};
 use crate::session::state::SessionState;

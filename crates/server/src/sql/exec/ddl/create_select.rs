@@ -1,0 +1,277 @@
+//! `CREATE TABLE t [AS] SELECT …` (any query expression: set operations, WITH, derived tables).
+//!
+//! The query is bound first (its result columns give the new table's columns: each result
+//! type becomes the column type MariaDB derives, [`column_type`]), then the table is created
+//! under the DDL locks, then the rows are inserted by the ordinary INSERT … SELECT path in the
+//! statement's transaction, and the transaction is committed (a DDL statement ends it). The
+//! binlog gets what MariaDB writes in ROW format: the table's CREATE TABLE statement as
+//! generated (`SHOW CREATE TABLE`'s text, not the statement's, which a replica would run
+//! again), then the row events. The CREATE is logged only once the rows are in; if inserting
+//! fails, the table is dropped again and nothing is logged, as MariaDB leaves no table.
+//!
+//! Refused (1235): a column list or keys before the query (`CREATE TABLE t (a INT) SELECT …`,
+//! which merges the two), table options, `IF NOT EXISTS`, `TEMPORARY`, `OR REPLACE`.
+
+use crate::error::{Error, Result};
+use crate::session::state::{ServerContext, SessionState};
+use crate::sql::bind::decimal_precision;
+use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::env::{Env, SessView};
+use crate::sql::exec::dml::{InsertKind, InsertPlan, InsertSource};
+use crate::sql::exec::query;
+use crate::sql::parse::Parsed;
+use crate::sql::{plan, QueryResult};
+use crate::storage::{ColumnDef, ColumnDefault, TableDef};
+use crate::types::{Collation, DataType, Decimal, Value};
+use cohort_protocol::column::ColumnType;
+use cohort_protocol::ErrorCode;
+use sqlparser::ast;
+
+fn unsupported(what: &str) -> Error {
+    Error::unsupported(what)
+}
+
+/// Run `CREATE TABLE … SELECT`.
+pub fn run(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    ct: &ast::CreateTable,
+    parsed: &Parsed,
+    prev: usize,
+) -> Result<QueryResult> {
+    let Some(q) = &ct.query else {
+        return Err(Error::internal("CREATE TABLE … SELECT without a query"));
+    };
+    if ct.temporary {
+        return Err(unsupported("TEMPORARY tables"));
+    }
+    if ct.or_replace || ct.if_not_exists {
+        return Err(unsupported("CREATE OR REPLACE / IF NOT EXISTS … SELECT"));
+    }
+    if !ct.columns.is_empty() || !ct.constraints.is_empty() || ct.like.is_some() {
+        return Err(unsupported("CREATE TABLE (columns) … SELECT"));
+    }
+    if !matches!(ct.table_options, ast::CreateTableOptions::None) {
+        return Err(unsupported("table options with CREATE TABLE … SELECT"));
+    }
+    let (db, name) = plan::split_name(&ct.name, sess.db.as_deref())?;
+    // Bind the query and derive the table from its result columns.
+    let (qplan, def) = {
+        let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
+        plan::check_db_access(&env, &db)?;
+        crate::sql::parse::surface::query(q)?;
+        let qplan = query::plan_query(&env, &parsed.params, q, &[], None)?;
+        let def = table_def(&name, &qplan)?;
+        (qplan, def)
+    };
+    let text = qualified_create_text(&def, &db);
+    let targets = vec![(db.clone(), name.clone())];
+    // Create it (not logged yet: see the module doc).
+    let created_def = def.clone();
+    crate::sql::ddl(ctx, sess, targets.clone(), prev, None, &[], |env| {
+        if plan::is_system_schema(&db) {
+            return Err(unsupported(&format!("creating tables in {db}")));
+        }
+        env.ctx
+            .engine
+            .create_table(&db, created_def, false)
+            .map(|_| ())
+    })?;
+    let inserted = insert_rows(ctx, sess, prev, &db, &name, qplan);
+    let logged = inserted.and_then(|r| {
+        crate::session::commit::log_ddl(ctx, sess, Some(&db), &text)?;
+        sess.commit(ctx)?;
+        Ok(r)
+    });
+    match logged {
+        Ok(r) => Ok(r),
+        Err(e) => {
+            sess.rollback(ctx);
+            // Leave no table behind (unlogged, like its creation).
+            let _ = crate::sql::ddl(ctx, sess, targets, prev, None, &[], |env| {
+                env.ctx.engine.drop_table(&db, &name, true).map(|_| ())
+            });
+            Err(e)
+        }
+    }
+}
+
+/// Insert the query's rows into the new table through INSERT … SELECT.
+fn insert_rows(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    prev: usize,
+    db: &str,
+    name: &str,
+    qplan: query::QueryPlan,
+) -> Result<QueryResult> {
+    let table = {
+        let env = Env::new(ctx, SessView::of(sess, prev), &[]);
+        plan::resolve_target(&env, db, name, None, "INSERT")?
+    };
+    let width = table.def.columns.len();
+    let iplan = InsertPlan {
+        table,
+        kind: InsertKind::Insert,
+        columns: (0..width).collect(),
+        source: InsertSource::Query(Box::new(qplan)),
+        on_dup: Vec::new(),
+    };
+    crate::sql::run_dml(ctx, sess, &[], prev, db, |env, txn| {
+        crate::sql::exec::dml::run_insert(&iplan, env, txn)
+    })
+}
+
+/// `SHOW CREATE TABLE`'s text, with the database named (the log's default database may be
+/// another).
+fn qualified_create_text(def: &TableDef, db: &str) -> String {
+    let text = crate::sql::exec::show::create_table_text(def, 1, db);
+    let plain = format!("CREATE TABLE `{}`", def.name.replace('`', "``"));
+    match text.strip_prefix(&plain) {
+        Some(rest) => format!(
+            "CREATE TABLE `{}`.`{}`{rest}",
+            db.replace('`', "``"),
+            def.name.replace('`', "``")
+        ),
+        None => text,
+    }
+}
+
+/// The new table: one column per result column, named as the result column.
+fn table_def(name: &str, q: &query::QueryPlan) -> Result<TableDef> {
+    // A set operation's NOT NULL columns come from MariaDB's result table, with a zero default.
+    let set_op = match &q.node {
+        query::Node::SetOp(_) => true,
+        query::Node::Sorted(s) => matches!(s.input.node, query::Node::SetOp(_)),
+        _ => false,
+    };
+    let mut columns: Vec<ColumnDef> = Vec::with_capacity(q.columns.len());
+    for (c, t) in q.columns.iter().zip(&q.types) {
+        if columns.iter().any(|x| x.name.eq_ignore_ascii_case(&c.name)) {
+            return Err(Error::new(
+                ErrorCode::DupFieldName,
+                format!("Duplicate column name '{}'", c.name),
+            ));
+        }
+        let nullable = t.nullable || t.class == Class::Null;
+        let data_type = column_type(t);
+        let default = match (nullable, set_op) {
+            (true, _) => ColumnDefault::Value(Value::Null),
+            (false, true) => zero_default(&data_type),
+            (false, false) => ColumnDefault::None,
+        };
+        columns.push(ColumnDef {
+            name: c.name.clone(),
+            data_type,
+            nullable,
+            default,
+            auto_increment: false,
+            on_update_current_timestamp: false,
+            comment: None,
+        });
+    }
+    Ok(TableDef {
+        name: name.to_string(),
+        columns,
+        primary_key: None,
+        indexes: Vec::new(),
+        engine: "InnoDB".into(),
+        auto_increment_start: 1,
+        comment: None,
+        foreign_keys: Vec::new(),
+        checks: Vec::new(),
+    })
+}
+
+/// The zero value of a column type as its default (none for dates).
+fn zero_default(dt: &DataType) -> ColumnDefault {
+    match dt {
+        DataType::TinyInt { .. }
+        | DataType::SmallInt { .. }
+        | DataType::MediumInt { .. }
+        | DataType::Int { .. }
+        | DataType::BigInt { .. } => ColumnDefault::Value(Value::Int(0)),
+        DataType::Decimal { scale, .. } => ColumnDefault::Value(Value::Decimal(
+            Decimal::ZERO.rescale(*scale).unwrap_or(Decimal::ZERO),
+        )),
+        DataType::Float | DataType::Double => ColumnDefault::Value(Value::Double(0.0)),
+        DataType::Char { .. }
+        | DataType::VarChar { .. }
+        | DataType::Binary { .. }
+        | DataType::VarBinary { .. } => ColumnDefault::Value(Value::Bytes(Vec::new())),
+        _ => ColumnDefault::None,
+    }
+}
+
+/// The column type MariaDB gives a result column of type `t` in CREATE TABLE … SELECT.
+fn column_type(t: &SqlType) -> DataType {
+    let unsigned = t.unsigned;
+    let text_bytes = |bytes: u64| match bytes {
+        0..=255 => 255,
+        256..=65_535 => 65_535,
+        65_536..=16_777_215 => 16_777_215,
+        _ => 4_294_967_295,
+    };
+    match t.class {
+        Class::Null => DataType::Binary { len: 0 },
+        Class::Int => match t.wire {
+            ColumnType::TINY => DataType::TinyInt { unsigned },
+            ColumnType::SHORT => DataType::SmallInt { unsigned },
+            ColumnType::INT24 => DataType::MediumInt { unsigned },
+            ColumnType::LONG => DataType::Int { unsigned },
+            ColumnType::YEAR => DataType::Year,
+            _ => DataType::BigInt { unsigned },
+        },
+        Class::Decimal => {
+            let scale = t.decimals.min(30);
+            let precision = decimal_precision(t).clamp(u32::from(scale).max(1), 65);
+            DataType::Decimal {
+                precision: precision as u8,
+                scale,
+            }
+        }
+        Class::Double if t.wire == ColumnType::FLOAT => DataType::Float,
+        Class::Double => DataType::Double,
+        Class::Date => DataType::Date,
+        Class::DateTime if t.wire == ColumnType::TIMESTAMP => DataType::Timestamp {
+            fsp: t.decimals.min(6),
+        },
+        Class::DateTime => DataType::DateTime {
+            fsp: t.decimals.min(6),
+        },
+        Class::Str => {
+            let collation = match t.collation {
+                Collation::Binary => Collation::Utf8mb4GeneralCi,
+                c => c,
+            };
+            let chars = t.char_len();
+            if t.wire == ColumnType::BLOB || chars > 16_383 {
+                DataType::Text {
+                    max_bytes: text_bytes(u64::from(t.length / 4)),
+                    collation,
+                }
+            } else if t.wire == ColumnType::STRING && chars <= 255 {
+                DataType::Char {
+                    len: chars,
+                    collation,
+                }
+            } else {
+                DataType::VarChar {
+                    len: chars,
+                    collation,
+                }
+            }
+        }
+        Class::Bin => {
+            if t.wire == ColumnType::BLOB || t.length > 65_532 {
+                DataType::Blob {
+                    max_bytes: text_bytes(u64::from(t.length)),
+                }
+            } else if t.wire == ColumnType::STRING && t.length <= 255 {
+                DataType::Binary { len: t.length }
+            } else {
+                DataType::VarBinary { len: t.length }
+            }
+        }
+    }
+}
