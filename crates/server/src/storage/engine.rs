@@ -41,6 +41,8 @@ pub struct TableSnapshot {
 pub struct CatalogSnapshot {
     pub databases: Vec<String>,
     pub tables: Vec<TableSnapshot>,
+    /// Every view, with its database.
+    pub views: Vec<(String, Arc<super::views::ViewDef>)>,
     /// The next table id the engine would hand out.
     pub next_table_id: u64,
 }
@@ -56,6 +58,8 @@ pub struct Engine {
     graph: Arc<WaitGraph>,
     /// Commit sequence, read views, purge (see `mvcc.rs` for its locking).
     mvcc: Arc<Mvcc>,
+    /// View definitions (see `views.rs`).
+    pub(super) views: super::views::ViewCatalog,
 }
 
 impl std::fmt::Debug for Engine {
@@ -72,6 +76,7 @@ impl Engine {
             next_txn_id: AtomicU64::new(1),
             graph: Arc::new(WaitGraph::default()),
             mvcc: Mvcc::new(),
+            views: Default::default(),
         })
     }
 
@@ -109,6 +114,7 @@ impl Engine {
             cat.by_id.remove(&t.id());
         }
         drop(cat);
+        self.drop_views_of(name);
         // Marked dropped once the statement's outcome is known (see `ddl_undo`).
         record(Undo::DroppedDatabase {
             name: name.to_string(),
@@ -138,6 +144,12 @@ impl Engine {
     /// 1049 no database, 1050 exists (Ok(false) with `if_not_exists`), 1060/1061/1068/1072/1113
     /// for a bad definition.
     pub fn create_table(&self, db: &str, def: TableDef, if_not_exists: bool) -> Result<bool> {
+        if self.view(db, &def.name).is_some() {
+            return Err(Error::new(
+                ErrorCode::TableExists,
+                format!("Table '{}' already exists", def.name),
+            ));
+        }
         let id = TableId(self.next_table_id.fetch_add(1, Ordering::Relaxed));
         let auto_inc = def.auto_increment_start;
         let created = self.install_table(db, def, id, auto_inc, if_not_exists)?;
@@ -504,6 +516,7 @@ impl Engine {
         CatalogSnapshot {
             databases: cat.dbs.keys().cloned().collect(),
             tables,
+            views: self.all_views(),
             next_table_id: self.next_table_id.load(Ordering::Relaxed),
         }
     }

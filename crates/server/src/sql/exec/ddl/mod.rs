@@ -14,6 +14,7 @@
 //! BIT / TIME / YEAR columns and TEMPORARY tables are 1235.
 
 pub(in crate::sql) mod alter;
+pub(in crate::sql) mod view;
 
 use crate::error::{Error, Result};
 use crate::session::state::SessionState;
@@ -1139,6 +1140,7 @@ pub fn drop_tables(env: &Env<'_>, names: &[ast::ObjectName], if_exists: bool) ->
     for n in names {
         let (db, t) = plan::split_name(n, env.sess.db)?;
         check_db_access(env, &db)?;
+        view::refuse_view_target(env, &db, &t, "DROP TABLE")?;
         let dropped = if env.ctx.engine.database_exists(&db) {
             env.ctx.engine.drop_table(&db, &t, true)?
         } else {

@@ -67,7 +67,7 @@ pub(super) fn status(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
 }
 
 /// Objects Cohort does not have (ROUTINES, TRIGGERS, EVENTS, PARTITIONS, FILES, PARAMETERS,
-/// REFERENTIAL_CONSTRAINTS, CHECK_CONSTRAINTS, VIEWS): the tables exist and are empty.
+/// REFERENTIAL_CONSTRAINTS, CHECK_CONSTRAINTS): the tables exist and are empty.
 pub(super) fn none(_: &Env<'_>) -> Result<Vec<Vec<Value>>> {
     Ok(Vec::new())
 }
