@@ -33,6 +33,18 @@ pub enum ErrorCode {
     BadDb,
     /// 1050 Table '%s' already exists
     TableExists,
+    /// 1347 '%s.%s' is not of type '%s'
+    WrongObject,
+    /// 1462 `%s`.`%s` contains view recursion
+    ViewRecursive,
+    /// 1353 View's SELECT and view's field list have different column counts
+    ViewWrongList,
+    /// 1368 CHECK OPTION on non-updatable view %s
+    ViewNonupdCheck,
+    /// 1965 '%s' is a view
+    ItIsAView,
+    /// 4092 Unknown VIEW: '%s'
+    UnknownView,
     /// 1051 Unknown table '%s'
     BadTable,
     /// 1052 Column '%s' in %s is ambiguous
@@ -433,6 +445,12 @@ impl ErrorCode {
             BadNull => 1048,
             BadDb => 1049,
             TableExists => 1050,
+            WrongObject => 1347,
+            ViewWrongList => 1353,
+            ViewRecursive => 1462,
+            ViewNonupdCheck => 1368,
+            ItIsAView => 1965,
+            UnknownView => 4092,
             BadTable => 1051,
             NonUniq => 1052,
             BadField => 1054,
@@ -605,7 +623,7 @@ impl ErrorCode {
             UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",
             TableExists => "42S01",
-            BadTable | NoSuchTable | UnknownTable => "42S02",
+            BadTable | NoSuchTable | UnknownTable | ItIsAView | UnknownView => "42S02",
             BadField => "42S22",
             NonUniq => "23000",
             WrongValueCountOnRow => "21S01",

@@ -16,8 +16,9 @@
 //! | 4 | Rows | varint table_id, then rows to the end of the payload (a block is cut at about 64 KiB) |
 //! | 5 | TableEnd | varint table_id, varint rows written, varint auto_increment (final) |
 //! | 6 | Trailer | varint frames before it, varint databases, varint tables, varint rows |
+//! | 7 | View | str db, str name, str query, varint n + n × str column, str algorithm, str definer user, str definer host, str security, str check option |
 //!
-//! Order: Header, Database*, Table*, then for each table in Table order its Rows* and its
+//! Order: Header, Database*, View*, Table*, then for each table in Table order its Rows* and its
 //! TableEnd, then the Trailer, which ends the file.
 //!
 //! `checkpoint.current` is 20 bytes: magic `COHCKCUR`, u64 LE seq, CRC32C (u32 LE) of the
@@ -143,6 +144,7 @@ const BLOCK_TABLE: u8 = 3;
 const BLOCK_ROWS: u8 = 4;
 const BLOCK_TABLE_END: u8 = 5;
 const BLOCK_TRAILER: u8 = 6;
+const BLOCK_VIEW: u8 = 7;
 
 fn file_name(seq: u64) -> String {
     format!("checkpoint.{seq:06}")
@@ -267,6 +269,26 @@ fn write_header(
 fn write_catalog(w: &mut BlockWriter, snap: &CatalogSnapshot) -> io::Result<()> {
     for db in &snap.databases {
         w.frame(BLOCK_DATABASE, |b| put_str(b, db))?;
+    }
+    for (db, v) in &snap.views {
+        w.frame(BLOCK_VIEW, |b| {
+            put_str(b, db);
+            put_str(b, &v.name);
+            put_str(b, &v.query);
+            put_varint(b, v.columns.len() as u64);
+            for c in &v.columns {
+                put_str(b, c);
+            }
+            for s in [
+                &v.algorithm,
+                &v.definer_user,
+                &v.definer_host,
+                &v.security,
+                &v.check_option,
+            ] {
+                put_str(b, s);
+            }
+        })?;
     }
     for t in &snap.tables {
         w.frame(BLOCK_TABLE, |b| {
@@ -493,6 +515,7 @@ impl Loader<'_> {
             BLOCK_ROWS => return self.rows_block(r),
             BLOCK_TABLE_END => self.table_end_block(r)?,
             BLOCK_TRAILER => self.trailer_block(r)?,
+            BLOCK_VIEW => self.view_block(r)?,
             k => return Err(BlockError::Bad(format!("unknown block kind {k}"))),
         }
         r.finish()?;
@@ -532,6 +555,31 @@ impl Loader<'_> {
             .map_err(restore_failed)?;
         self.databases += 1;
         Ok(())
+    }
+
+    fn view_block(&mut self, r: &mut Reader<'_>) -> BlockResult {
+        if !self.tables.is_empty() {
+            return Err(BlockError::Bad("view definition after tables".into()));
+        }
+        let db = r.str()?;
+        let name = r.str()?;
+        let query = r.str()?;
+        let n = r.varint()?;
+        let mut columns = Vec::new();
+        for _ in 0..n {
+            columns.push(r.str()?);
+        }
+        let def = crate::storage::ViewDef {
+            name,
+            query,
+            columns,
+            algorithm: r.str()?,
+            definer_user: r.str()?,
+            definer_host: r.str()?,
+            security: r.str()?,
+            check_option: r.str()?,
+        };
+        self.engine.restore_view(&db, def).map_err(restore_failed)
     }
 
     fn table_block(&mut self, r: &mut Reader<'_>) -> BlockResult {

@@ -20,6 +20,7 @@ pub const MAX_WARNINGS: usize = u16::MAX as usize;
 const MAX_MESSAGE: usize = 512;
 
 /// What a statement may read of its session.
+#[derive(Clone, Copy)]
 pub struct SessView<'a> {
     pub conn_id: u32,
     pub user: &'a str,

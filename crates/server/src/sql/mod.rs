@@ -698,6 +698,19 @@ fn run_other(
             exec::admin::use_db(ctx, sess, db)?;
             Ok(QueryResult::ok())
         }
+        Stmt::CreateView(v) => {
+            count(StatusCounter::ComOther);
+            ddl(
+                ctx,
+                sess,
+                Vec::new(),
+                prev,
+                parsed.ddl_text.as_deref(),
+                &[],
+                |env| exec::ddl::view::create_view(env, v),
+            )?;
+            Ok(QueryResult::ok())
+        }
         Stmt::AlterTable(at) => {
             count(StatusCounter::ComOther);
             let mut outcome = None;
@@ -751,7 +764,9 @@ fn run_other(
         }
         Stmt::DropDatabase { name, if_exists } => {
             count(StatusCounter::ComOther);
-            let tables = ctx.engine.tables(name).map(|t| t.len() as u64).unwrap_or(0);
+            // MariaDB counts the views it drops with the tables.
+            let tables = ctx.engine.tables(name).map(|t| t.len() as u64).unwrap_or(0)
+                + ctx.engine.views_in(name).len() as u64;
             ddl(
                 ctx,
                 sess,
@@ -1077,6 +1092,12 @@ fn run_sql_ddl(
                     |env| exec::ddl::drop_index(env, names, t, *if_exists),
                 )?;
             }
+            ObjectType::View => {
+                count(StatusCounter::ComOther);
+                ddl(ctx, sess, Vec::new(), prev, text, aside, |env| {
+                    exec::ddl::view::drop_views(env, names, *if_exists)
+                })?;
+            }
             other => return Err(Error::unsupported(&format!("DROP {other}"))),
         },
         Statement::Truncate(t) if exec::ddl::truncates_system_tables(sess, t)? => {
@@ -1104,7 +1125,6 @@ fn run_sql_ddl(
                 |env| exec::ddl::truncate(env, t),
             )?;
         }
-        Statement::CreateView(_) => return Err(Error::unsupported("views")),
         other => {
             let text = other.to_string();
             let head: String = text

@@ -14,6 +14,7 @@
 //! | TRUNCATE | new empty state; the old one kept aside | old rows detached | old state back |
 //! | CREATE INDEX | built | — | dropped |
 //! | DROP INDEX | removed | — | rebuilt from the rows, at its old position |
+//! | CREATE / ALTER / DROP VIEW | definition replaced | — | the old definition back |
 //! | ALTER … AUTO_INCREMENT | counter raised | — | lowered back unless an insert took a value |
 //! | ALTER (rebuild) / RENAME | new object (same id) linked, old unlinked (journalled as a DROP of the old and a CREATE of the new) | old marked dropped | new unlinked, old linked again |
 //!
@@ -57,6 +58,16 @@ pub(crate) enum Undo {
         set: u64,
         old: u64,
     },
+    /// CREATE VIEW (or its OR REPLACE / ALTER VIEW, which replaced `replaced`).
+    CreatedView {
+        db: String,
+        name: String,
+        replaced: Option<Arc<super::views::ViewDef>>,
+    },
+    DroppedView {
+        db: String,
+        view: Arc<super::views::ViewDef>,
+    },
 }
 
 impl Undo {
@@ -89,6 +100,10 @@ impl Undo {
                 table.undo_auto_increment(set, old);
                 Ok(())
             }
+            Undo::CreatedView { db, name, replaced } => {
+                engine.undo_create_view(&db, &name, replaced)
+            }
+            Undo::DroppedView { db, view } => engine.undo_drop_view(&db, view),
         };
         if let Err(e) = failed {
             tracing::error!(

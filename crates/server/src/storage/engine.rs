@@ -41,6 +41,8 @@ pub struct TableSnapshot {
 pub struct CatalogSnapshot {
     pub databases: Vec<String>,
     pub tables: Vec<TableSnapshot>,
+    /// Every view, with its database.
+    pub views: Vec<(String, Arc<super::views::ViewDef>)>,
     /// The next table id the engine would hand out.
     pub next_table_id: u64,
 }
@@ -59,6 +61,8 @@ pub struct Engine {
     /// Set once a table with a FOREIGN KEY enters the catalog (never cleared): while it is
     /// false, a DELETE or UPDATE looks for no referencing table (`sql/exec/fk.rs`).
     foreign_keys: std::sync::atomic::AtomicBool,
+    /// View definitions (see `views.rs`).
+    pub(super) views: super::views::ViewCatalog,
 }
 
 impl std::fmt::Debug for Engine {
@@ -76,6 +80,7 @@ impl Engine {
             graph: Arc::new(WaitGraph::default()),
             mvcc: Mvcc::new(),
             foreign_keys: std::sync::atomic::AtomicBool::new(false),
+            views: Default::default(),
         })
     }
 
@@ -145,6 +150,7 @@ impl Engine {
             cat.by_id.remove(&t.id());
         }
         drop(cat);
+        self.drop_views_of(name);
         // Marked dropped once the statement's outcome is known (see `ddl_undo`).
         record(Undo::DroppedDatabase {
             name: name.to_string(),
@@ -174,6 +180,12 @@ impl Engine {
     /// 1049 no database, 1050 exists (Ok(false) with `if_not_exists`), 1060/1061/1068/1072/1113
     /// for a bad definition.
     pub fn create_table(&self, db: &str, def: TableDef, if_not_exists: bool) -> Result<bool> {
+        if self.view(db, &def.name).is_some() {
+            return Err(Error::new(
+                ErrorCode::TableExists,
+                format!("Table '{}' already exists", def.name),
+            ));
+        }
         let id = TableId(self.next_table_id.fetch_add(1, Ordering::Relaxed));
         let auto_inc = def.auto_increment_start;
         let created = self.install_table(db, def, id, auto_inc, if_not_exists)?;
@@ -542,6 +554,7 @@ impl Engine {
         CatalogSnapshot {
             databases: cat.dbs.keys().cloned().collect(),
             tables,
+            views: self.all_views(),
             next_table_id: self.next_table_id.load(Ordering::Relaxed),
         }
     }

@@ -191,6 +191,7 @@ mod testing;
 #[cfg(test)]
 mod tests;
 mod txn;
+mod views;
 
 pub use ddl_undo::DdlUndo;
 pub use engine::{CatalogSnapshot, Engine, TableSnapshot};
@@ -204,6 +205,7 @@ pub use table::{RowHandle, Table};
 pub use txn::{
     read_only_error, Savepoint, Txn, TxnOptions, DEFAULT_LOCK_WAIT_TIMEOUT, DEFAULT_MDL_TIMEOUT,
 };
+pub use views::ViewDef;
 
 pub(crate) use lock::ReadAt;
 

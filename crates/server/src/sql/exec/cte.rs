@@ -31,6 +31,8 @@ pub struct Derived {
     /// Column definitions of its columns as a SELECT of them sends them.
     pub columns: Vec<ColumnDefinition>,
     pub body: DerivedBody,
+    /// For a view: the view catalog's change count it was planned with (stale once it moves).
+    pub view_version: Option<u64>,
 }
 
 pub enum DerivedBody {
@@ -41,6 +43,12 @@ pub enum DerivedBody {
 
 impl Derived {
     pub fn is_stale(&self) -> bool {
+        if self
+            .view_version
+            .is_some_and(|v| v != crate::sql::exec::ddl::view::view_changes())
+        {
+            return true;
+        }
         match &self.body {
             DerivedBody::Query(q) => q.is_stale(),
             DerivedBody::Working(_) => false,
@@ -280,20 +288,37 @@ pub fn derived_factor(
             derived_of(plan, &alias.name.value, &[]).map(Some)
         }
         ast::TableFactor::Table { name, alias, .. } => {
-            if name.0.len() != 1 {
-                return Ok(None);
-            }
-            let Some(ast::ObjectNamePart::Identifier(id)) = name.0.first() else {
-                return Ok(None);
+            let cte = match name.0.as_slice() {
+                [ast::ObjectNamePart::Identifier(id)] if cte_frame(&id.value) => Some(id),
+                _ => None,
             };
-            if !cte_frame(&id.value) {
-                return Ok(None);
-            }
+            let Some(id) = cte else {
+                return view_factor(env, name, alias.as_ref());
+            };
             let visible = alias.as_ref().map_or(&id.value, |a| &a.name.value);
             cte_reference(env, params, &id.value, visible).map(Some)
         }
         _ => Ok(None),
     }
+}
+
+/// A table name that names a view: its query as a derived table (`exec/ddl/view.rs`).
+fn view_factor(
+    env: &Env<'_>,
+    name: &ast::ObjectName,
+    alias: Option<&ast::TableAlias>,
+) -> Result<Option<Derived>> {
+    use crate::sql::exec::ddl::view;
+    let Some((db, v)) = view::view_named(env, name)? else {
+        return Ok(None);
+    };
+    let version = view::view_changes();
+    let plan = stack_safe(|| view::plan_view(env, &db, &v))?;
+    let visible = alias.map_or(v.name.as_str(), |a| a.name.value.as_str());
+    let mut d = derived_of(plan, visible, &v.columns)?;
+    d.view_version = Some(version);
+    d.scope.db = db;
+    Ok(Some(d))
 }
 
 /// A derived table over `plan`, named `alias`, its columns renamed by `names` if given.
@@ -334,6 +359,7 @@ fn derived_of(plan: QueryPlan, alias: &str, names: &[String]) -> Result<Derived>
         },
         columns,
         body: DerivedBody::Query(plan),
+        view_version: None,
     })
 }
 
@@ -366,6 +392,7 @@ fn cte_reference(env: &Env<'_>, params: &[Location], name: &str, alias: &str) ->
             },
             columns,
             body: DerivedBody::Working(w.id),
+            view_version: None,
         });
     }
     let self_ref = recursive && references(&query, name);

@@ -126,6 +126,12 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             *limit,
         ),
         Show::Index { db, table } => Ok(index(env, db.as_deref(), table)?.into_result()),
+        Show::CreateView { db, table } => show_create_view(env, db.as_deref(), table, true),
+        Show::CreateTable { db, table }
+            if show_create_view(env, db.as_deref(), table, false).is_ok() =>
+        {
+            show_create_view(env, db.as_deref(), table, false)
+        }
         Show::CreateTable { db, table } => {
             let (def, t) = def_of(env, db.as_deref(), table)?;
             let next_auto_increment = t.as_ref().map_or(1, |t| t.auto_increment_peek());
@@ -235,11 +241,22 @@ fn target_db(env: &Env<'_>, db: Option<&str>) -> Result<String> {
 
 fn tables(env: &Env<'_>, db: Option<&str>, full: bool, f: &ShowFilter) -> Result<Listing> {
     let db = target_db(env, db)?;
-    let names = if is_system_schema(&db) {
+    let mut names: Vec<(String, &str)> = if is_system_schema(&db) {
+        let kind = match db.eq_ignore_ascii_case("information_schema") {
+            true => "SYSTEM VIEW",
+            false => "BASE TABLE",
+        };
         virtual_tables::names(&db)
+            .into_iter()
+            .map(|n| (n, kind))
+            .collect()
     } else {
-        env.ctx.engine.tables(&db)?
+        let t = env.ctx.engine.tables(&db)?.into_iter();
+        t.map(|n| (n, "BASE TABLE")).collect()
     };
+    let views = env.ctx.engine.views_in(&db);
+    names.extend(views.iter().map(|v| (v.name.clone(), "VIEW")));
+    names.sort();
     let mut columns = vec![text_column(
         &format!("Tables_in_{db}{}", like_suffix(f)),
         64,
@@ -249,10 +266,10 @@ fn tables(env: &Env<'_>, db: Option<&str>, full: bool, f: &ShowFilter) -> Result
     }
     let rows = names
         .into_iter()
-        .map(|n| {
+        .map(|(n, kind)| {
             let mut r = vec![s(&n)];
             if full {
-                r.push(s("BASE TABLE"));
+                r.push(s(kind));
             }
             r
         })
@@ -278,6 +295,96 @@ fn table_of(
 }
 
 /// The definition of a catalog table (with the table) or of a system schema's virtual table.
+/// SHOW COLUMNS / DESCRIBE of a view (None: not a view).
+fn view_columns(
+    env: &Env<'_>,
+    db: Option<&str>,
+    name: &str,
+    full: bool,
+) -> Result<Option<Listing>> {
+    let Some(db) = db.or(env.sess.db) else {
+        return Ok(None);
+    };
+    let Some(v) = env.ctx.engine.view(db, name) else {
+        return Ok(None);
+    };
+    check_db_access(env, db)?;
+    let mut columns = vec![text_column("Field", 64), text_column("Type", 64)];
+    if full {
+        columns.push(nullable_text_column("Collation", 64));
+    }
+    columns.extend([
+        text_column("Null", 3),
+        text_column("Key", 3),
+        nullable_text_column("Default", 64),
+        text_column("Extra", 64),
+    ]);
+    if full {
+        columns.push(text_column("Privileges", 80));
+        columns.push(text_column("Comment", 1024));
+    }
+    let rows = crate::sql::exec::ddl::view::columns(env, db, &v)?
+        .into_iter()
+        .map(|(name, ty, nullable)| {
+            let text = ty.starts_with("varchar") || ty.starts_with("char") || ty.ends_with("text");
+            let mut r = vec![s(&name), s(&ty)];
+            if full {
+                r.push(if text {
+                    s("utf8mb4_general_ci")
+                } else {
+                    Value::Null
+                });
+            }
+            r.extend([
+                s(if nullable { "YES" } else { "NO" }),
+                s(""),
+                Value::Null,
+                s(""),
+            ]);
+            if full {
+                r.push(s("select,insert,update,references"));
+                r.push(s(""));
+            }
+            r
+        })
+        .collect();
+    Ok(Some(Listing { columns, rows }))
+}
+
+/// SHOW CREATE VIEW (and SHOW CREATE TABLE of a view): MariaDB's four columns.
+fn show_create_view(
+    env: &Env<'_>,
+    db: Option<&str>,
+    name: &str,
+    explain_failure: bool,
+) -> Result<QueryResult> {
+    use crate::sql::exec::ddl::view;
+    let db = match db {
+        Some(d) => d,
+        None => env.sess.db.ok_or_else(Error::no_db)?,
+    };
+    let Some(v) = view::show_create(env, db, name)? else {
+        return Err(match explain_failure {
+            true => view::not_a_view(env, db, name),
+            false => Error::internal("not a view"),
+        });
+    };
+    Ok(QueryResult::Rows {
+        columns: vec![
+            text_column("View", 64),
+            text_column("Create View", 1024),
+            text_column("character_set_client", 32),
+            text_column("collation_connection", 64),
+        ],
+        rows: vec![vec![
+            s(&v.name),
+            s(&view::create_text(&v)),
+            s("utf8mb4"),
+            s("utf8mb4_general_ci"),
+        ]],
+    })
+}
+
 fn def_of(
     env: &Env<'_>,
     db: Option<&str>,
@@ -422,6 +529,9 @@ pub(crate) fn extra_text(col: &crate::storage::ColumnDef) -> String {
 }
 
 fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<Listing> {
+    if let Some(listing) = view_columns(env, db, table, full)? {
+        return Ok(listing);
+    }
     let (def, _) = def_of(env, db, table)?;
     let mut columns = vec![text_column("Field", 64), text_column("Type", 64)];
     if full {

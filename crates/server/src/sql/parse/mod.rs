@@ -15,6 +15,7 @@ pub(in crate::sql) mod dialect;
 mod exec_comments;
 pub(in crate::sql) mod interval;
 pub(in crate::sql) mod surface;
+pub(in crate::sql) mod view;
 
 use crate::accounts::TransportRequirement;
 use crate::error::{Error, Result};
@@ -110,6 +111,10 @@ pub enum Show {
         db: Option<String>,
         table: String,
     },
+    CreateView {
+        db: Option<String>,
+        table: String,
+    },
     CreateDatabase(String),
     /// `SHOW CREATE USER [user | CURRENT_USER[()]]` (None: the current user).
     CreateUser(Option<UserHost>),
@@ -176,6 +181,8 @@ pub enum Stmt {
     Explain(Box<Parsed>),
     /// `ALTER TABLE` (see `parse/alter.rs`).
     AlterTable(Box<alter::AlterTable>),
+    /// `CREATE VIEW` / `ALTER VIEW` (see `parse/view.rs`).
+    CreateView(Box<view::ViewStmt>),
     /// `RENAME TABLE a TO b, …`.
     RenameTable(alter::RenameTable),
     /// BEGIN / START TRANSACTION [READ ONLY | READ WRITE] [WITH CONSISTENT SNAPSHOT].
@@ -294,6 +301,16 @@ pub fn parse(sql: &str) -> Result<Parsed> {
             params: Vec::new(),
             share_lock: None,
             ddl_text: None,
+            set_aside: Vec::new(),
+        });
+    }
+    if let Some(view) = view::view_statement(sql) {
+        return Ok(Parsed {
+            stmt: view?,
+            item_texts: Vec::new(),
+            params: Vec::new(),
+            share_lock: None,
+            ddl_text: Some(original.to_string()),
             set_aside: Vec::new(),
         });
     }
@@ -1379,6 +1396,9 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
             if eat(p, "TABLE") {
                 let (db, table) = qualified(p)?;
                 Show::CreateTable { db, table }
+            } else if eat(p, "VIEW") {
+                let (db, table) = qualified(p)?;
+                Show::CreateView { db, table }
             } else if eat(p, "DATABASE") || eat(p, "SCHEMA") {
                 eat_seq(p, &["IF", "NOT", "EXISTS"]);
                 Show::CreateDatabase(ident(p)?)
@@ -1509,8 +1529,8 @@ fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
                 require,
             })
         }
-        Some("VIEW") | Some("PROCEDURE") | Some("FUNCTION") | Some("TRIGGER") | Some("EVENT")
-        | Some("ROLE") | Some("TEMPORARY") | Some("SERVER") | Some("TABLESPACE") => {
+        Some("PROCEDURE") | Some("FUNCTION") | Some("TRIGGER") | Some("EVENT") | Some("ROLE")
+        | Some("TEMPORARY") | Some("SERVER") | Some("TABLESPACE") => {
             let what = peek_nth_word(p, 1).unwrap_or_default();
             Ok(unsupported(p, &format!("CREATE {what}")))
         }
@@ -1573,8 +1593,7 @@ fn parse_drop(p: &mut Parser<'_>) -> PResult<Stmt> {
             }
             Ok(Stmt::DropUser { users, if_exists })
         }
-        Some("VIEW") | Some("PROCEDURE") | Some("FUNCTION") | Some("TRIGGER") | Some("EVENT")
-        | Some("ROLE") => {
+        Some("PROCEDURE") | Some("FUNCTION") | Some("TRIGGER") | Some("EVENT") | Some("ROLE") => {
             let what = peek_nth_word(p, 1).unwrap_or_default();
             Ok(unsupported(p, &format!("DROP {what}")))
         }

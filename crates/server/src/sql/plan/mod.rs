@@ -176,6 +176,7 @@ pub fn resolve_target(
         virtual_tables::refuse_write(env, db, name, command)?;
     }
     crate::session::table_locks::check_statement(env.ctx, &env.sess, db, name, true)?;
+    crate::sql::exec::ddl::view::refuse_view_target(env, db, name, command)?;
     resolve_table(env, db, name, alias)
 }
 

@@ -17,6 +17,7 @@
 pub(in crate::sql) mod alter;
 pub(crate) mod fk;
 pub(in crate::sql) mod create_select;
+pub(in crate::sql) mod view;
 
 use crate::error::{Error, Result};
 use crate::session::state::SessionState;
@@ -1266,6 +1267,7 @@ pub fn drop_tables(env: &Env<'_>, names: &[ast::ObjectName], if_exists: bool) ->
     for n in names {
         let (db, t) = plan::split_name(n, env.sess.db)?;
         check_db_access(env, &db)?;
+        view::refuse_view_target(env, &db, &t, "DROP TABLE")?;
         let dropped = if env.ctx.engine.database_exists(&db) {
             env.ctx.engine.drop_table(&db, &t, true)?
         } else {

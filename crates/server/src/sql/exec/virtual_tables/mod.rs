@@ -138,7 +138,7 @@ static TABLES: &[SystemTable] = &[
         db: "information_schema",
         name: "VIEWS",
         def: || is_def("VIEWS"),
-        rows: server_state::none,
+        rows: schema_objects::views,
         truncate: |_| {},
     },
     SystemTable {

@@ -95,8 +95,40 @@ pub(super) fn tables(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
             text("N"),
         ]);
     }
+    for db in visible_databases(env) {
+        for v in env.ctx.engine.views_in(&db) {
+            let mut row = vec![text("def"), text(&db), text(&v.name), text("VIEW")];
+            row.extend(std::iter::repeat_n(Value::Null, 16));
+            row.extend([text("VIEW"), Value::Null, Value::Null]);
+            rows.push(row);
+        }
+    }
     for name in super::names("information_schema") {
         rows.push(system_table_row("information_schema", &name));
+    }
+    Ok(rows)
+}
+
+/// information_schema.VIEWS: the views of the databases the user sees, their query as
+/// written (MariaDB shows the text it rewrote).
+pub(super) fn views(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    let mut rows = Vec::new();
+    for db in visible_databases(env) {
+        for v in env.ctx.engine.views_in(&db) {
+            rows.push(vec![
+                text("def"),
+                text(&db),
+                text(&v.name),
+                text(&v.query),
+                text(&v.check_option),
+                text("NO"),
+                text(&format!("{}@{}", v.definer_user, v.definer_host)),
+                text(&v.security),
+                text("utf8mb4"),
+                text("utf8mb4_general_ci"),
+                text(&v.algorithm),
+            ]);
+        }
     }
     Ok(rows)
 }

@@ -66,8 +66,8 @@ pub(super) fn status(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
     Ok(upper_names(show::status_rows(env).rows))
 }
 
-/// Objects Cohort does not have (ROUTINES, TRIGGERS, EVENTS, PARTITIONS, FILES, PARAMETERS,
-/// VIEWS): the tables exist and are empty.
+/// Objects Cohort does not have (ROUTINES, TRIGGERS, EVENTS, PARTITIONS, FILES, PARAMETERS):
+/// the tables exist and are empty.
 pub(super) fn none(_: &Env<'_>) -> Result<Vec<Vec<Value>>> {
     Ok(Vec::new())
 }
