@@ -214,13 +214,6 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Text,
         "utf8mb3",
     ),
-    var(
-        "checkpoint_interval_seconds",
-        Scope::Global,
-        true,
-        Kind::UInt { min: 1, max: 86400 },
-        "60",
-    ),
     // OFF: CHECK constraints are not evaluated (`sql/exec/check.rs`).
     var(
         "check_constraint_checks",
@@ -228,6 +221,13 @@ pub static DEFINITIONS: &[VarDef] = &[
         true,
         Kind::Bool,
         "ON",
+    ),
+    var(
+        "checkpoint_interval_seconds",
+        Scope::Global,
+        true,
+        Kind::UInt { min: 1, max: 86400 },
+        "60",
     ),
     var(
         "checkpoint_log_bytes",
