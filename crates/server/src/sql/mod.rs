@@ -181,9 +181,10 @@ impl Plan {
             Plan::Insert(p) => {
                 p.table.is_stale()
                     || matches!(&p.source, exec::dml::InsertSource::Select(s) if s.is_stale())
+                    || p.subq.as_ref().is_some_and(|s| s.is_stale())
             }
-            Plan::Update(p) => p.table.is_stale(),
-            Plan::Delete(p) => p.table.is_stale(),
+            Plan::Update(p) => p.table.is_stale() || p.subq.as_ref().is_some_and(|s| s.is_stale()),
+            Plan::Delete(p) => p.table.is_stale() || p.subq.as_ref().is_some_and(|s| s.is_stale()),
         }
     }
 
@@ -434,6 +435,8 @@ fn bind_plan(
     };
     parse::surface::check(st)?;
     let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
+    // Subqueries may appear in the clauses of these statements (see `bind/subquery.rs`).
+    env.subq.allowed.set(true);
     let params = &parsed.params;
     let plan = match st.as_ref() {
         Statement::Query(q) => Plan::Select(Box::new(exec::select::plan_select(

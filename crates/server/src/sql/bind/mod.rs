@@ -9,6 +9,7 @@ pub(in crate::sql) mod coldef;
 pub(in crate::sql) mod group_concat;
 pub(in crate::sql) mod join_scope;
 pub(in crate::sql) mod sqltype;
+mod subquery;
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
@@ -398,8 +399,12 @@ impl<'a> Binder<'a> {
             e = self.resolve(inner)?;
         }
         match e {
-            E::Identifier(id) => self.bind_identifier(id),
-            E::CompoundIdentifier(parts) => self.bind_compound(parts),
+            E::Identifier(id) => self
+                .bind_identifier(id)
+                .or_else(|err| self.bind_outer_name(std::slice::from_ref(id), err)),
+            E::CompoundIdentifier(parts) => self
+                .bind_compound(parts)
+                .or_else(|err| self.bind_outer_name(parts, err)),
             E::Value(v) => self.bind_value(v),
             E::UnaryOp { op, expr } => self.bind_unary(*op, expr),
             E::BinaryOp {
@@ -426,10 +431,11 @@ impl<'a> Binder<'a> {
                 list,
                 negated,
             } => self.bind_in(expr, list, *negated),
-            E::InSubquery { .. } | E::Subquery(_) | E::Exists { .. } => {
-                Err(unsupported("subqueries"))
-            }
-            E::AnyOp { .. } | E::AllOp { .. } => Err(unsupported("subqueries")),
+            E::InSubquery { .. }
+            | E::Subquery(_)
+            | E::Exists { .. }
+            | E::AnyOp { .. }
+            | E::AllOp { .. } => self.bind_subquery(e),
             E::Between {
                 expr,
                 negated,

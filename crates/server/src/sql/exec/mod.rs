@@ -17,4 +17,5 @@ mod group_concat;
 pub(in crate::sql) mod join;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
+pub(in crate::sql) mod subquery;
 pub(in crate::sql) mod virtual_tables;

@@ -29,6 +29,7 @@ use crate::sql::env::Env;
 use crate::sql::exec::join::{self as join_exec, Flow};
 use crate::sql::expr::compare;
 use crate::sql::expr::convert::{self, Num};
+use crate::sql::expr::subquery::{Host, Subquery};
 use crate::sql::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
 use crate::sql::plan::join::{Builder as JoinBuilder, JoinPlan};
 use crate::sql::plan::{self, Access, PartCond, Source, TableRef};
@@ -39,6 +40,7 @@ use cohort_protocol::ErrorCode;
 use sqlparser::ast;
 use sqlparser::tokenizer::Location;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// One visible output column.
 #[derive(Clone, Debug)]
@@ -85,26 +87,36 @@ pub struct SelectPlan {
     pub backward: bool,
     pub limit: Option<Expr>,
     pub offset: Option<Expr>,
+    /// The subqueries in its expressions (their rows are evaluated after the read: see
+    /// `exec/subquery.rs`); empty for most queries.
+    pub subqueries: Vec<Arc<Subquery>>,
 }
 
 impl SelectPlan {
     pub fn is_stale(&self) -> bool {
         matches!(&self.source, Some(Source::Table(t)) if t.is_stale())
             || self.join.as_ref().is_some_and(|j| j.is_stale())
+            || self.subqueries.iter().any(|s| s.plan.is_stale())
     }
 
     /// Does it read engine tables (and so need a transaction)?
     pub fn uses_engine(&self) -> bool {
-        self.table().is_some() || self.join.is_some()
+        self.table().is_some()
+            || self.join.is_some()
+            || self.subqueries.iter().any(|s| s.plan.uses_engine())
     }
 
     /// The databases of the engine tables it reads.
     pub fn databases(&self) -> Vec<&str> {
-        match (&self.join, self.table()) {
+        let mut dbs = match (&self.join, self.table()) {
             (Some(j), _) => j.tables.iter().map(|t| t.db.as_str()).collect(),
             (None, Some(t)) => vec![t.db.as_str()],
             (None, None) => Vec::new(),
+        };
+        for s in &self.subqueries {
+            dbs.extend(s.plan.databases());
         }
+        dbs
     }
 
     pub fn table(&self) -> Option<&plan::TableRef> {
@@ -209,6 +221,16 @@ pub struct JoinNames<'a> {
     pub tables: &'a [TableRef],
 }
 
+/// The subqueries bound since `mark` (those of the query being planned: a nested query
+/// claimed its own).
+fn claim_subqueries(env: &Env<'_>, mark: usize) -> Vec<Arc<Subquery>> {
+    let mut bound = env.subq.bound.borrow_mut();
+    if bound.len() <= mark {
+        return Vec::new();
+    }
+    bound.split_off(mark)
+}
+
 /// Bind a SELECT statement.
 pub fn plan_select(
     env: &Env<'_>,
@@ -218,6 +240,7 @@ pub fn plan_select(
     share_lock: Option<WaitPolicy>,
 ) -> Result<SelectPlan> {
     let s = simple_select(q)?;
+    let subq_mark = env.subq.bound.borrow().len();
     if s.into.is_some() {
         return Err(unsupported("SELECT … INTO"));
     }
@@ -316,13 +339,22 @@ pub fn plan_select(
         _ => Access::FullScan,
     };
     drop(b);
+    let subqueries = claim_subqueries(env, subq_mark);
     let (join, filter) = match joined {
         true => {
-            let conds = filter
+            let conds: Vec<Expr> = filter
                 .as_ref()
                 .map(|f| plan::conjuncts(f).into_iter().cloned().collect())
                 .unwrap_or_default();
-            (Some(Box::new(builder.finish(conds)?)), None)
+            // Conditions with a subquery filter the joined rows afterwards.
+            let (post, conds): (Vec<Expr>, Vec<Expr>) =
+                conds.into_iter().partition(super::subquery::has_subquery);
+            let post = match post.len() {
+                0 => None,
+                1 => post.into_iter().next(),
+                _ => Some(Expr::And(post)),
+            };
+            (Some(Box::new(builder.finish(conds)?)), post)
         }
         false => (None, filter),
     };
@@ -343,6 +375,7 @@ pub fn plan_select(
         backward: false,
         limit,
         offset,
+        subqueries,
     };
     apply_index_order(&mut plan);
     Ok(plan)
@@ -900,6 +933,9 @@ pub fn run_select_locking(
     txn: Option<&mut Txn>,
     lock: ReadLock,
 ) -> Result<Vec<Vec<Value>>> {
+    if !plan.subqueries.is_empty() {
+        return super::subquery::run_select(plan, env, txn, lock);
+    }
     let limit = eval_count(&plan.limit, env)?;
     let offset = eval_count(&plan.offset, env)?.unwrap_or(0);
     if limit == Some(0) || impossible_condition(plan, env)? {
@@ -912,7 +948,7 @@ pub fn run_select_locking(
     let mut groups = Groups::default();
     let mut consume_filtered = |row: &[Value]| -> Result<ScanControl> {
         match &plan.group {
-            Some(g) => groups.add(g, row, env)?,
+            Some(g) => groups.add(g, &RowCtx::of(row), env)?,
             None => rows.push(output_row(plan, &RowCtx::of(row), env)?),
         }
         if streaming && enough.is_some_and(|n| rows.len() as u64 >= n) {
@@ -968,6 +1004,19 @@ pub fn run_select_locking(
             )?;
         }
     }
+    finish_rows(plan, rows, groups, (limit, offset), env, None)
+}
+
+/// The rows of a query once read: its groups computed (HAVING and the outputs of each), then
+/// DISTINCT, ORDER BY, OFFSET and LIMIT; only the visible columns kept.
+pub(super) fn finish_rows(
+    plan: &SelectPlan,
+    mut rows: Vec<Vec<Value>>,
+    groups: Groups,
+    (limit, offset): (Option<u64>, u64),
+    env: &Env<'_>,
+    host: Option<&dyn Host>,
+) -> Result<Vec<Vec<Value>>> {
     if let Some(g) = &plan.group {
         let width = match &plan.source {
             None if plan.join.is_some() => plan.join.as_ref().map_or(0, |j| j.width()),
@@ -975,7 +1024,7 @@ pub fn run_select_locking(
             Some(Source::Virtual(v)) => v.scope.columns.len(),
             None => 0,
         };
-        rows = groups.finish(plan, g, width, env)?;
+        rows = groups.finish(plan, g, width, env, host)?;
     }
     if plan.distinct {
         distinct(plan, &mut rows)?;
@@ -1002,7 +1051,7 @@ pub fn run_select_locking(
 /// and, as in
 /// MariaDB ("Impossible WHERE / HAVING"), nothing else of the query is evaluated (an item that
 /// would overflow on some row raises no error).
-fn impossible_condition(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
+pub(super) fn impossible_condition(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
     let having = plan.group.as_ref().and_then(|g| g.having.as_ref());
     // With aggregates, an impossible WHERE still gives the group of no rows (COUNT(*) is 0).
     let conjuncts = match &plan.filter {
@@ -1020,7 +1069,7 @@ fn impossible_condition(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
 }
 
 /// The extended output row (visible items, then hidden sort keys) for one row or group.
-fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
+pub(super) fn output_row(plan: &SelectPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<Vec<Value>> {
     let mut out = Vec::with_capacity(plan.items.len() + plan.hidden.len());
     for item in &plan.items {
         // The result is built in memory: hold it to the session's budget, value by value.
@@ -1071,7 +1120,7 @@ pub fn sort_rows(order: &[SortKey], rows: &mut [Vec<Value>]) {
 // Grouping and aggregates
 
 #[derive(Default)]
-struct Groups {
+pub(super) struct Groups {
     index: HashMap<Vec<u8>, usize>,
     list: Vec<Group>,
 }
@@ -1083,9 +1132,9 @@ struct Group {
 }
 
 impl Groups {
-    fn add(&mut self, g: &GroupPlan, row: &[Value], env: &Env<'_>) -> Result<()> {
+    pub(super) fn add(&mut self, g: &GroupPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<()> {
         crate::memory::check(0)?;
-        let rc = RowCtx::of(row);
+        let row = rc.row;
         let mut keys = Vec::with_capacity(g.keys.len());
         let mut kb = Vec::new();
         for (k, coll) in &g.keys {
@@ -1107,7 +1156,7 @@ impl Groups {
         };
         let group = &mut self.list[idx];
         for (acc, spec) in group.accs.iter_mut().zip(&g.aggs) {
-            let (v, keys) = agg_input(spec, &rc, env)?;
+            let (v, keys) = agg_input(spec, rc, env)?;
             acc.add(spec, v, keys);
         }
         Ok(())
@@ -1119,6 +1168,7 @@ impl Groups {
         g: &GroupPlan,
         width: usize,
         env: &Env<'_>,
+        host: Option<&dyn Host>,
     ) -> Result<Vec<Vec<Value>>> {
         if self.list.is_empty() && g.keys.is_empty() {
             self.list.push(Group {
@@ -1149,6 +1199,7 @@ impl Groups {
                 row: &group.first,
                 new: &[],
                 aggs: &aggs,
+                host,
             };
             if let Some(h) = &g.having {
                 if !h.is_true(&rc, env)? {

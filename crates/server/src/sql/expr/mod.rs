@@ -11,6 +11,7 @@
 pub(in crate::sql) mod compare;
 pub(in crate::sql) mod convert;
 pub mod datetime_text;
+pub(in crate::sql) mod subquery;
 mod zero_date;
 
 use crate::error::{Error, Result};
@@ -166,6 +167,13 @@ pub enum Expr {
     },
     Func(Func, Vec<Expr>),
     Cast(Box<Expr>, CastTo),
+    /// A column of the row of an enclosing query, `depth` levels up (see `subquery.rs`).
+    Outer {
+        depth: usize,
+        col: usize,
+    },
+    /// A subquery (scalar, EXISTS, IN, ANY / ALL; see `subquery.rs`).
+    Subquery(std::sync::Arc<subquery::Subquery>),
 }
 
 /// The rows an expression can read.
@@ -174,6 +182,8 @@ pub struct RowCtx<'r> {
     pub row: &'r [Value],
     pub new: &'r [Value],
     pub aggs: &'r [Value],
+    /// Runs subqueries (lends the statement's transaction); None where none can appear.
+    pub host: Option<&'r dyn subquery::Host>,
 }
 
 impl<'r> RowCtx<'r> {
@@ -181,6 +191,7 @@ impl<'r> RowCtx<'r> {
         row: &[],
         new: &[],
         aggs: &[],
+        host: None,
     };
 
     pub fn of(row: &'r [Value]) -> RowCtx<'r> {
@@ -188,6 +199,17 @@ impl<'r> RowCtx<'r> {
             row,
             new: &[],
             aggs: &[],
+            host: None,
+        }
+    }
+
+    /// The context of a row whose expressions may run subqueries through `host`.
+    pub fn hosted(row: &'r [Value], host: Option<&'r dyn subquery::Host>) -> RowCtx<'r> {
+        RowCtx {
+            row,
+            new: &[],
+            aggs: &[],
+            host,
         }
     }
 }
@@ -208,7 +230,11 @@ impl Expr {
         let mut constant = true;
         self.walk(&mut |e| {
             constant &= match e {
-                Expr::Col(_) | Expr::NewCol(_) | Expr::Agg(_) | Expr::SetUserVar(..) => false,
+                Expr::Col(_)
+                | Expr::NewCol(_)
+                | Expr::Agg(_)
+                | Expr::SetUserVar(..)
+                | Expr::Subquery(_) => false,
                 Expr::Func(f, _) => f.is_deterministic(),
                 _ => true,
             }
@@ -236,7 +262,13 @@ impl Expr {
             | Expr::Param(_)
             | Expr::Agg(_)
             | Expr::SysVar { .. }
+            | Expr::Outer { .. }
             | Expr::UserVar(_) => {}
+            Expr::Subquery(s) => match &s.kind {
+                subquery::Kind::In { left, .. } => out.extend(left.iter()),
+                subquery::Kind::Quantified { left, .. } => out.push(left),
+                subquery::Kind::Scalar | subquery::Kind::Exists { .. } => {}
+            },
             Expr::SetUserVar(_, x)
             | Expr::Neg(x)
             | Expr::BitNot(x)
@@ -328,6 +360,8 @@ impl Expr {
             Expr::Agg(i) => Ok(r.aggs.get(*i).cloned().unwrap_or(Value::Null)),
             Expr::SysVar { name, global } => env.sys_var(name, *global),
             Expr::UserVar(name) => Ok(env.user_var(name)),
+            Expr::Outer { depth, col } => Ok(subquery::outer_value(env, *depth, *col)),
+            Expr::Subquery(s) => subquery::eval(s, r, env),
             Expr::SetUserVar(name, e) => {
                 let v = e.eval(r, env)?;
                 env.user_var_sets

@@ -1,0 +1,266 @@
+//! Executing statements whose expressions hold subqueries.
+//!
+//! A subquery reads tables with the statement's transaction, and a storage read holds the
+//! transaction for as long as it runs: a subquery cannot run from inside the read of the
+//! query it appears in. Such a statement therefore runs in two phases:
+//!
+//! 1. the read: the rows of its table (or join, or virtual table) that pass the conditions
+//!    without a subquery — evaluated by the storage on the version it reads, as for any
+//!    statement — are collected;
+//! 2. the evaluation: the transaction is lent to a [`Lender`], which the row context carries
+//!    ([`RowCtx::host`]); the conditions with a subquery, then the select list, grouping,
+//!    HAVING and ORDER BY (or an UPDATE's new values) are evaluated on each collected row,
+//!    and a subquery runs its own plan through the same SELECT executor (nested subqueries
+//!    in turn) with the transaction the lender hands it.
+//!
+//! UPDATE and DELETE compute every row's outcome (the WHERE conditions with a subquery and
+//! the new values) before changing any row, so a subquery reading the table being changed
+//! sees it as the statement found it (MariaDB reads such a statement's rows into a temporary
+//! table first; it allows these statements, no error 1093). ORDER BY / LIMIT with a subquery
+//! condition in UPDATE / DELETE are refused (1235).
+//!
+//! All of a statement reads the transaction's read view (the same snapshot), except what
+//! locking reads read (their latest committed versions).
+//!
+//! # Locks
+//!
+//! The reads of a subquery take the locks InnoDB takes for them (`ha_innobase::store_lock`):
+//! * in a SELECT, those of the statement: `FOR UPDATE` X-locks, `FOR SHARE` / `LOCK IN SHARE
+//!   MODE` S-locks the rows every subquery reads, a plain SELECT reads consistently (a
+//!   `FOR UPDATE` / `FOR SHARE` of the subquery itself applies to it alone);
+//! * in INSERT … SELECT, REPLACE … SELECT and UPDATE: shared next-key locks in REPEATABLE READ
+//!   and SERIALIZABLE, a consistent read in READ COMMITTED and READ UNCOMMITTED;
+//! * in DELETE and INSERT … VALUES: shared locks at every isolation level.
+//!
+//! One difference remains: a condition with a subquery is evaluated after the read, so in
+//! READ COMMITTED a locking read keeps the locks of rows that such a condition then rejects
+//! (InnoDB releases them); with REPEATABLE READ the locks are the same.
+
+use crate::error::{Error, Result};
+use crate::sql::env::Env;
+use crate::sql::exec::join::{self as join_exec, Flow};
+use crate::sql::exec::select::{self, Groups, SelectPlan};
+use crate::sql::expr::subquery::{Host, Subquery};
+use crate::sql::expr::{Expr, RowCtx};
+use crate::sql::plan::{self, Source};
+use crate::storage::{IsolationLevel, LockMode, ReadLock, ScanControl, Txn, WaitPolicy};
+use crate::types::Value;
+use std::cell::RefCell;
+use std::sync::Arc;
+
+/// Does the expression hold a subquery?
+pub fn has_subquery(e: &Expr) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| found |= matches!(x, Expr::Subquery(_)));
+    found
+}
+
+/// Split AND-ed conditions into those without a subquery (for the read) and those with one
+/// (evaluated after it).
+pub fn split_condition(filter: Option<Expr>) -> (Option<Expr>, Option<Expr>) {
+    let Some(f) = filter else {
+        return (None, None);
+    };
+    let (post, pre): (Vec<Expr>, Vec<Expr>) = plan::conjuncts(&f)
+        .into_iter()
+        .cloned()
+        .partition(has_subquery);
+    let and = |mut v: Vec<Expr>| match v.len() {
+        0 => None,
+        1 => v.pop(),
+        _ => Some(Expr::And(v)),
+    };
+    (and(pre), and(post))
+}
+
+/// Lends the statement's transaction to the subqueries evaluated on a row.
+pub struct Lender<'t> {
+    txn: RefCell<Option<&'t mut Txn>>,
+    /// No transaction at all (a statement that reads no engine table).
+    none: bool,
+    /// The lock the subqueries' reads take (see the module doc).
+    lock: ReadLock,
+}
+
+impl<'t> Lender<'t> {
+    pub fn new(txn: Option<&'t mut Txn>, lock: ReadLock) -> Lender<'t> {
+        Lender {
+            none: txn.is_none(),
+            txn: RefCell::new(txn),
+            lock: ReadLock {
+                semi_consistent: false,
+                ..lock
+            },
+        }
+    }
+}
+
+/// The stronger of the statement's lock and the subquery's own.
+fn combined(outer: ReadLock, own: ReadLock) -> ReadLock {
+    match (outer.mode, own.mode) {
+        (LockMode::None, _) => own,
+        (_, LockMode::None) => outer,
+        (LockMode::Exclusive, _) => outer,
+        _ => own,
+    }
+}
+
+impl Host for Lender<'_> {
+    fn run(&self, plan: &SelectPlan, env: &Env<'_>, outer: &[Value]) -> Result<Vec<Vec<Value>>> {
+        crate::memory::check(0)?;
+        let lock = combined(self.lock, plan.lock);
+        let txn = match self.none {
+            true => None,
+            false => Some(
+                self.txn
+                    .borrow_mut()
+                    .take()
+                    .ok_or_else(|| Error::internal("a subquery ran inside a table read"))?,
+            ),
+        };
+        env.subq.outer.borrow_mut().push(outer.to_vec());
+        let mut txn = txn;
+        let r = stacker::maybe_grow(
+            crate::sql::bind::STACK_RED_ZONE,
+            crate::sql::bind::STACK_SEGMENT,
+            || select::run_select_locking(plan, env, txn.as_deref_mut(), lock),
+        );
+        env.subq.outer.borrow_mut().pop();
+        if let Some(t) = txn {
+            *self.txn.borrow_mut() = Some(t);
+        }
+        r
+    }
+}
+
+/// Run a SELECT plan with subqueries in its expressions (see the module doc).
+pub fn run_select(
+    plan: &SelectPlan,
+    env: &Env<'_>,
+    txn: Option<&mut Txn>,
+    lock: ReadLock,
+) -> Result<Vec<Vec<Value>>> {
+    let limit = select::eval_count(&plan.limit, env)?;
+    let offset = select::eval_count(&plan.offset, env)?.unwrap_or(0);
+    if limit == Some(0) || select::impossible_condition(plan, env)? {
+        return Ok(Vec::new());
+    }
+    let mut txn = txn;
+    // Phase 1: the rows read, through the conditions without a subquery.
+    let mut read: Vec<Vec<Value>> = Vec::new();
+    let post = match &plan.source {
+        None if plan.join.is_some() => {
+            let j = plan.join.as_ref().expect("checked");
+            let t = txn
+                .as_deref_mut()
+                .ok_or_else(|| Error::internal("SELECT without a transaction"))?;
+            join_exec::run(j, env, t, lock, &mut |row| {
+                crate::memory::check(0)?;
+                read.push(row.to_vec());
+                Ok(Flow::More)
+            })?;
+            plan.filter.clone()
+        }
+        None => {
+            read.push(Vec::new());
+            plan.filter.clone()
+        }
+        Some(Source::Virtual(v)) => {
+            read = (v.rows)(env)?;
+            plan.filter.clone()
+        }
+        Some(Source::Table(t)) => {
+            let (pre, post) = split_condition(plan.filter.clone());
+            let tx = txn
+                .as_deref_mut()
+                .ok_or_else(|| Error::internal("SELECT without a transaction"))?;
+            let mut filter = |row: &crate::storage::Row| match &pre {
+                Some(f) => f.is_true(&RowCtx::of(row), env),
+                None => Ok(true),
+            };
+            plan::scan(
+                &t.table,
+                &plan.access,
+                tx,
+                env,
+                lock,
+                plan.backward,
+                &mut filter,
+                &mut |_, row| {
+                    crate::memory::check(0)?;
+                    read.push(row.to_vec());
+                    Ok(ScanControl::Continue)
+                },
+            )?;
+            post
+        }
+    };
+    // Phase 2: everything else, with the transaction lent to the subqueries.
+    let lender = Lender::new(txn, lock);
+    let host: Option<&dyn Host> = Some(&lender);
+    let streaming =
+        plan.group.is_none() && !plan.distinct && (plan.order.is_empty() || plan.sorted_by_scan);
+    let enough = limit.map(|l| l.saturating_add(offset));
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    let mut groups = Groups::default();
+    for row in &read {
+        let rc = RowCtx::hosted(row, host);
+        if let Some(f) = &post {
+            if !f.is_true(&rc, env)? {
+                continue;
+            }
+        }
+        match &plan.group {
+            Some(g) => groups.add(g, &rc, env)?,
+            None => rows.push(select::output_row(plan, &rc, env)?),
+        }
+        if streaming && enough.is_some_and(|n| rows.len() as u64 >= n) {
+            break;
+        }
+    }
+    drop(read);
+    select::finish_rows(plan, rows, groups, (limit, offset), env, host)
+}
+
+/// The subqueries of an UPDATE / DELETE / INSERT: those bound, and the WHERE conditions that
+/// hold one (evaluated after the read).
+pub struct DmlSubqueries {
+    pub list: Vec<Arc<Subquery>>,
+    pub post: Option<Expr>,
+}
+
+impl DmlSubqueries {
+    /// The subqueries bound since `mark` (None if none), with the part of `filter` that holds
+    /// them split off (`filter` keeps the rest).
+    pub fn claim(env: &Env<'_>, mark: usize, filter: &mut Option<Expr>) -> Option<Box<Self>> {
+        let list = {
+            let mut bound = env.subq.bound.borrow_mut();
+            if bound.len() <= mark {
+                return None;
+            }
+            bound.split_off(mark)
+        };
+        let (pre, post) = split_condition(filter.take());
+        *filter = pre;
+        Some(Box::new(DmlSubqueries { list, post }))
+    }
+
+    pub fn is_stale(&self) -> bool {
+        self.list.iter().any(|s| s.plan.is_stale())
+    }
+
+    /// The databases the subqueries read (the statement's access check covers them).
+    pub fn databases(&self) -> Vec<&str> {
+        self.list.iter().flat_map(|s| s.plan.databases()).collect()
+    }
+}
+
+/// The lock of the reads of a data-changing statement's subqueries (see the module doc):
+/// `always` for DELETE and INSERT … VALUES, else only above READ COMMITTED.
+pub fn dml_lock(isolation: IsolationLevel, always: bool) -> ReadLock {
+    if always || isolation >= IsolationLevel::RepeatableRead {
+        ReadLock::new(LockMode::Shared, WaitPolicy::Wait)
+    } else {
+        ReadLock::NONE
+    }
+}
