@@ -35,7 +35,7 @@
 //!   name), SET [GLOBAL | SESSION] TRANSACTION (without a scope: the next transaction only;
 //!   1568 inside one).
 //!
-//! Not supported, each a 1235 error naming the feature: joins, subqueries, UNION, CTEs,
+//! Not supported, each a 1235 error naming the feature: subqueries in FROM, UNION, CTEs,
 //! window functions, views, stored programs, triggers, ALTER TABLE other than
 //! ADD / DROP INDEX and AUTO_INCREMENT = n, KILL, SHOW PROCESSLIST, REGEXP, INTERVAL
 //! arithmetic, ENUM / SET / JSON / BIT / TIME / YEAR columns, TEMPORARY tables, foreign keys,

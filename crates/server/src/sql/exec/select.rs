@@ -12,8 +12,9 @@
 //! BIT_*, with DISTINCT, ORDER BY (columns, aliases, positions, expressions), LIMIT / OFFSET,
 //! FOR UPDATE / LOCK IN SHARE MODE / FOR SHARE with NOWAIT or SKIP LOCKED. Joins (FROM with
 //! several tables: planned in `plan/join.rs`, run by `exec/join.rs`, which hand their joined
-//! rows to the same grouping / DISTINCT / ORDER BY / LIMIT steps). Subqueries, derived tables,
-//! UNION, CTEs, window functions and `FOR UPDATE OF` are error 1235.
+//! rows to the same grouping / DISTINCT / ORDER BY / LIMIT steps). Subqueries in expressions
+//! (a plan with any runs through `exec/subquery.rs`). Derived tables, UNION, CTEs, window
+//! functions and `FOR UPDATE OF` are error 1235.
 //!
 //! A plain SELECT is a consistent read of the transaction's read view; a locking one reads
 //! through the storage's locking read with the WHERE clause as its filter, so the clause is
