@@ -510,6 +510,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                 }
             }
             let sub_lock = plan.subq.as_ref().map(|_| dml_lock(txn.isolation(), true));
+            env.subq.lock.set(sub_lock);
             for (i, vals) in rows.iter().enumerate() {
                 let vals = vals.iter().map(|v| v.as_ref().map(Source::Expr));
                 let row = match sub_lock {
@@ -532,6 +533,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             } else {
                 sp.lock
             };
+            env.subq.lock.set(Some(dml_lock(txn.isolation(), false)));
             let rows = select::run_select_locking(sp, env, Some(txn), lock)?;
             for (i, vals) in rows.into_iter().enumerate() {
                 let row = run.build_row(
@@ -971,7 +973,9 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             for db in sq.databases() {
                 plan::check_db_access(env, db)?;
             }
-            let lender = Lender::new(Some(&mut *txn), dml_lock(txn_isolation, false));
+            let lock = dml_lock(txn_isolation, false);
+            env.subq.lock.set(Some(lock));
+            let lender = Lender::new(Some(&mut *txn), lock);
             let host: Option<&dyn Host> = Some(&lender);
             let mut todo = Vec::new();
             for (h, latest) in cands {
@@ -1077,7 +1081,9 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             for db in sq.databases() {
                 plan::check_db_access(env, db)?;
             }
-            let lender = Lender::new(Some(&mut *txn), dml_lock(txn_isolation, true));
+            let lock = dml_lock(txn_isolation, true);
+            env.subq.lock.set(Some(lock));
+            let lender = Lender::new(Some(&mut *txn), lock);
             let host: Option<&dyn Host> = Some(&lender);
             let mut kept = Vec::with_capacity(cands.len());
             for (h, row) in cands {

@@ -25,9 +25,9 @@
 //! # Locks
 //!
 //! The reads of a subquery take the locks InnoDB takes for them (`ha_innobase::store_lock`):
-//! * in a SELECT, those of the statement: `FOR UPDATE` X-locks, `FOR SHARE` / `LOCK IN SHARE
-//!   MODE` S-locks the rows every subquery reads, a plain SELECT reads consistently (a
-//!   `FOR UPDATE` / `FOR SHARE` of the subquery itself applies to it alone);
+//! * in a SELECT, a subquery reads consistently whatever the outer query's locking clause
+//!   (`FOR UPDATE` / `FOR SHARE` lock the outer query's rows only, as in MariaDB), unless it
+//!   has a locking clause of its own;
 //! * in INSERT … SELECT, REPLACE … SELECT and UPDATE: shared next-key locks in REPEATABLE READ
 //!   and SERIALIZABLE, a consistent read in READ COMMITTED and READ UNCOMMITTED;
 //! * in DELETE and INSERT … VALUES: shared locks at every isolation level.
@@ -196,7 +196,7 @@ pub fn run_select(
         }
     };
     // Phase 2: everything else, with the transaction lent to the subqueries.
-    let lender = Lender::new(txn, lock);
+    let lender = Lender::new(txn, env.subq.lock.get().unwrap_or(ReadLock::NONE));
     let host: Option<&dyn Host> = Some(&lender);
     let streaming =
         plan.group.is_none() && !plan.distinct && (plan.order.is_empty() || plan.sorted_by_scan);
@@ -262,5 +262,160 @@ pub fn dml_lock(isolation: IsolationLevel, always: bool) -> ReadLock {
         ReadLock::new(LockMode::Shared, WaitPolicy::Wait)
     } else {
         ReadLock::NONE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::error::Result;
+    use crate::session::state::{ServerContext, SessionState};
+    use crate::sql::{execute_prepared, execute_text, prepare, QueryResult};
+    use crate::types::Value;
+
+    fn run(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<QueryResult> {
+        let r = execute_text(ctx, sess, sql);
+        sess.end_statement(ctx, r.is_ok()).unwrap();
+        r
+    }
+
+    fn rows(r: Result<QueryResult>) -> Vec<Vec<Value>> {
+        match r.unwrap() {
+            QueryResult::Rows { rows, .. } => rows,
+            other => panic!("not rows: {other:?}"),
+        }
+    }
+
+    fn setup() -> (ServerContext, SessionState) {
+        let ctx = ServerContext::for_tests();
+        let mut sess = SessionState::new(1, "root", "%", None);
+        for sql in [
+            "CREATE DATABASE d",
+            "USE d",
+            "CREATE TABLE t (a INT PRIMARY KEY, b INT)",
+            "CREATE TABLE u (x INT PRIMARY KEY, y INT)",
+            "INSERT INTO t VALUES (1, 0), (2, 0), (3, 0)",
+            "INSERT INTO u VALUES (1, 1), (2, 2)",
+        ] {
+            run(&ctx, &mut sess, sql).unwrap();
+        }
+        (ctx, sess)
+    }
+
+    fn session(ctx: &ServerContext, id: u32) -> SessionState {
+        let mut s = SessionState::new(id, "root", "%", None);
+        run(ctx, &mut s, "USE d").unwrap();
+        s
+    }
+
+    #[test]
+    fn a_prepared_statement_sees_fresh_data_at_each_execution() {
+        let (ctx, mut sess) = setup();
+        let sql = "SELECT a, (SELECT COUNT(*) FROM u) FROM t WHERE a IN (SELECT x FROM u WHERE y >= ?) ORDER BY a";
+        let p = prepare(&ctx, &mut sess, sql).unwrap();
+        let count = |rows: &[Vec<Value>]| rows.iter().map(|r| r[0].clone()).collect::<Vec<_>>();
+        let r = rows(execute_prepared(&ctx, &mut sess, &p, &[Value::Int(1)]));
+        assert_eq!(count(&r), vec![Value::Int(1), Value::Int(2)]);
+        assert_eq!(r[0][1], Value::Int(2));
+        sess.end_statement(&ctx, true).unwrap();
+        run(&ctx, &mut sess, "INSERT INTO u VALUES (3, 3)").unwrap();
+        let r = rows(execute_prepared(&ctx, &mut sess, &p, &[Value::Int(2)]));
+        assert_eq!(count(&r), vec![Value::Int(2), Value::Int(3)]);
+        assert_eq!(r[0][1], Value::Int(3), "the scalar subquery ran again");
+        sess.end_statement(&ctx, true).unwrap();
+        // A table of a subquery dropped: the plan is stale and binding it again fails.
+        run(&ctx, &mut sess, "DROP TABLE u").unwrap();
+        let e = execute_prepared(&ctx, &mut sess, &p, &[Value::Int(1)]).unwrap_err();
+        assert_eq!(e.code().number(), 1146);
+    }
+
+    #[test]
+    fn every_subquery_reads_the_transactions_snapshot() {
+        let (ctx, mut s1) = setup();
+        let mut s2 = session(&ctx, 2);
+        run(&ctx, &mut s1, "BEGIN").unwrap();
+        let before = rows(run(
+            &ctx,
+            &mut s1,
+            "SELECT a, (SELECT COUNT(*) FROM u) FROM t WHERE a IN (SELECT x FROM u) ORDER BY a",
+        ));
+        run(&ctx, &mut s2, "INSERT INTO u VALUES (3, 3)").unwrap();
+        let after = rows(run(
+            &ctx,
+            &mut s1,
+            "SELECT a, (SELECT COUNT(*) FROM u) FROM t WHERE a IN (SELECT x FROM u) ORDER BY a",
+        ));
+        assert_eq!(before, after);
+        assert_eq!(after.len(), 2);
+        run(&ctx, &mut s1, "COMMIT").unwrap();
+        let now = rows(run(
+            &ctx,
+            &mut s1,
+            "SELECT a FROM t WHERE a IN (SELECT x FROM u)",
+        ));
+        assert_eq!(now.len(), 3);
+    }
+
+    /// InnoDB S-locks the rows an UPDATE's subquery reads in REPEATABLE READ, not in READ
+    /// COMMITTED; a plain SELECT's subquery never locks.
+    #[test]
+    fn subquery_locks_follow_innodb() {
+        let (ctx, mut s1) = setup();
+        let mut s2 = session(&ctx, 2);
+        run(&ctx, &mut s2, "SET innodb_lock_wait_timeout = 1").unwrap();
+        run(&ctx, &mut s1, "BEGIN").unwrap();
+        run(
+            &ctx,
+            &mut s1,
+            "UPDATE t SET b = (SELECT MAX(y) FROM u) WHERE a = 1",
+        )
+        .unwrap();
+        let e = run(&ctx, &mut s2, "UPDATE u SET y = 5 WHERE x = 2").unwrap_err();
+        assert_eq!(e.code().number(), 1205);
+        run(&ctx, &mut s1, "ROLLBACK").unwrap();
+        run(
+            &ctx,
+            &mut s1,
+            "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+        )
+        .unwrap();
+        run(&ctx, &mut s1, "BEGIN").unwrap();
+        run(
+            &ctx,
+            &mut s1,
+            "UPDATE t SET b = (SELECT MAX(y) FROM u) WHERE a = 1",
+        )
+        .unwrap();
+        run(&ctx, &mut s2, "UPDATE u SET y = 5 WHERE x = 2").unwrap();
+        run(&ctx, &mut s1, "ROLLBACK").unwrap();
+        run(&ctx, &mut s1, "BEGIN").unwrap();
+        rows(run(
+            &ctx,
+            &mut s1,
+            "SELECT * FROM t WHERE b <= (SELECT MAX(y) FROM u) FOR UPDATE",
+        ));
+        run(&ctx, &mut s2, "UPDATE u SET y = 6 WHERE x = 2").unwrap();
+        run(&ctx, &mut s1, "ROLLBACK").unwrap();
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let (ctx, mut sess) = setup();
+        let nest = |n: usize| {
+            let mut q = "SELECT 1".to_string();
+            for _ in 0..n {
+                q = format!("SELECT ({q})");
+            }
+            q
+        };
+        assert_eq!(
+            rows(run(&ctx, &mut sess, &nest(63))),
+            vec![vec![Value::Int(1)]]
+        );
+        for n in [64, 300] {
+            let e = run(&ctx, &mut sess, &nest(n)).unwrap_err();
+            assert_eq!(e.code().number(), 1473, "{n}: {e:?}");
+        }
+        // Deeper still, the parser's own nesting limit answers first.
+        assert!(run(&ctx, &mut sess, &nest(5000)).is_err());
     }
 }

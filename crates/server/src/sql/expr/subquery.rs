@@ -110,6 +110,9 @@ pub struct State {
     pub frames: RefCell<Vec<Frame>>,
     /// Binding: subqueries bound and not yet claimed by the plan of their query.
     pub bound: RefCell<Vec<Arc<Subquery>>>,
+    /// Execution: the lock the reads of subqueries take in a data-changing statement (see
+    /// `exec/subquery.rs`); None in a SELECT, where each subquery takes its own.
+    pub lock: Cell<Option<crate::storage::ReadLock>>,
     /// Execution: the rows of the enclosing queries, outermost first.
     pub outer: RefCell<Vec<Vec<Value>>>,
     /// Execution: results by subquery (its address), with the outer values they were computed
