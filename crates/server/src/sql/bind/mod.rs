@@ -1246,12 +1246,14 @@ impl<'a> Binder<'a> {
         distinct: bool,
         clauses: &[ast::FunctionArgumentClause],
     ) -> Result<(Expr, SqlType)> {
-        let Some(mut collected) = self.aggs.take() else {
+        let own = self.aggs.take();
+        let in_subquery = !self.env.subq.frames.borrow().is_empty();
+        if own.is_none() && !in_subquery {
             return Err(Error::new(
                 ErrorCode::InvalidGroupFuncUse,
                 "Invalid use of group function",
             ));
-        };
+        }
         let is_star = matches!(
             args,
             [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)]
@@ -1287,21 +1289,36 @@ impl<'a> Binder<'a> {
         let (arg, arg_ty, func, concat) = match result {
             Ok(r) => r,
             Err(e) => {
-                self.aggs = Some(collected);
+                self.aggs = own;
                 return Err(e);
             }
         };
         let ty = aggregate_type(func, &arg_ty);
-        let idx = collected.len();
-        collected.push(AggSpec {
+        let spec = AggSpec {
             func,
             arg,
             distinct,
             arg_ty,
             ty: ty.clone(),
             concat,
-        });
-        self.aggs = Some(collected);
+        };
+        self.aggs = own;
+        let spec = match in_subquery {
+            // An aggregate of only outer columns belongs to that query (`bind/subquery.rs`).
+            true => match self.outer_aggregate_of(spec) {
+                Ok(done) => return done,
+                Err(spec) => spec,
+            },
+            false => spec,
+        };
+        let Some(collected) = self.aggs.as_mut() else {
+            return Err(Error::new(
+                ErrorCode::InvalidGroupFuncUse,
+                "Invalid use of group function",
+            ));
+        };
+        let idx = collected.len();
+        collected.push(spec);
         Ok((Expr::Agg(idx), ty))
     }
 }

@@ -20,8 +20,9 @@
 use super::sqltype::{Class, SqlType, NOT_FIXED_DEC};
 use super::{cmp_op, comparison_collation, Binder};
 use crate::error::{Error, Result};
+use crate::sql::bind::AggSpec;
 use crate::sql::exec::select::{self, SelectPlan};
-use crate::sql::expr::subquery::{Frame, Kind, Subquery, MAX_SELECT_NESTING};
+use crate::sql::expr::subquery::{Frame, Kind, Subquery, AGG_TAG, MAX_SELECT_NESTING};
 use crate::sql::expr::{CmpOp, Expr};
 use crate::sql::parse;
 use cohort_protocol::ErrorCode;
@@ -176,15 +177,21 @@ impl Binder<'_> {
                 scope: self.scope.cloned(),
                 join: self.join.cloned(),
                 used: RefCell::new(Vec::new()),
+                aggs: RefCell::new(self.aggs.take()),
             });
             frames.len() - 1
         };
         let r = select::plan_select(self.env, self.params, q, &[], None);
-        let frame = st.frames.borrow_mut().pop();
+        let frame = st
+            .frames
+            .borrow_mut()
+            .pop()
+            .ok_or_else(|| Error::internal("subquery scope lost"))?;
+        self.aggs = frame.aggs.into_inner();
         let plan = r?;
         let mut refs: Vec<(usize, usize)> = frame
-            .map(|f| f.used.into_inner())
-            .unwrap_or_default()
+            .used
+            .into_inner()
             .into_iter()
             .map(|(f, c)| (g - f, c))
             .collect();
@@ -235,6 +242,115 @@ impl Binder<'_> {
             .replace(&format!("in '{}'", self.clause), &format!("in '{word}'"));
         Err(Error::new(ErrorCode::BadField, msg))
     }
+}
+
+impl Binder<'_> {
+    /// An aggregate whose argument reads only columns of enclosing queries belongs to the
+    /// innermost of them (`depth` levels up): its argument, rebased on that query's row, is
+    /// added to that query's aggregates. The aggregate back when the argument reads a column
+    /// of this query (or none at all).
+    pub(super) fn outer_aggregate_of(
+        &mut self,
+        spec: AggSpec,
+    ) -> std::result::Result<Result<(Expr, SqlType)>, AggSpec> {
+        let Some(arg) = spec.arg.as_ref() else {
+            return Err(spec);
+        };
+        let mut depth = usize::MAX;
+        let mut local = false;
+        arg.walk(&mut |x| match x {
+            Expr::Outer { depth: d, .. } | Expr::OuterAgg { depth: d, .. } => depth = depth.min(*d),
+            Expr::Col(_) | Expr::Agg(_) | Expr::NewCol(_) | Expr::Subquery(_) => local = true,
+            _ => {}
+        });
+        if local || depth == usize::MAX {
+            return Err(spec);
+        }
+        // Where that query allows no aggregate (its WHERE), MariaDB aggregates here.
+        let allowed = {
+            let frames = self.env.subq.frames.borrow();
+            let allowed = frames[frames.len() - depth].aggs.borrow().is_some();
+            allowed
+        };
+        if !allowed {
+            return Err(spec);
+        }
+        Ok(self.add_outer_aggregate(spec, depth))
+    }
+
+    fn add_outer_aggregate(&mut self, mut spec: AggSpec, depth: usize) -> Result<(Expr, SqlType)> {
+        if !spec.concat.order.is_empty() {
+            return Err(Error::unsupported(
+                "GROUP_CONCAT … ORDER BY of outer columns",
+            ));
+        }
+        if let Some(arg) = spec.arg.take() {
+            spec.arg = Some(rebase(arg, depth)?);
+        }
+        let frames = self.env.subq.frames.borrow();
+        let frame = &frames[frames.len() - depth];
+        let mut aggs = frame.aggs.borrow_mut();
+        let Some(list) = aggs.as_mut() else {
+            return Err(Error::new(
+                ErrorCode::InvalidGroupFuncUse,
+                "Invalid use of group function",
+            ));
+        };
+        let ty = spec.ty.clone();
+        list.push(spec);
+        let idx = list.len() - 1;
+        // The subqueries between here and that query read its group's value.
+        let f = frames.len() - depth;
+        for g in &frames[f..] {
+            g.used.borrow_mut().push((f, idx | AGG_TAG));
+        }
+        Ok((Expr::OuterAgg { depth, idx }, ty))
+    }
+}
+
+/// An expression of outer references rebased `depth` levels up: references to that level
+/// become its columns (aggregates of it are not allowed inside an aggregate: 1111).
+fn rebase(e: Expr, depth: usize) -> Result<Expr> {
+    let mut bad = false;
+    let out = map_expr(e, &mut |x| match x {
+        Expr::Outer { depth: d, col } if d == depth => Expr::Col(col),
+        Expr::Outer { depth: d, col } => Expr::Outer {
+            depth: d - depth,
+            col,
+        },
+        Expr::OuterAgg { depth: d, idx } if d > depth => Expr::OuterAgg {
+            depth: d - depth,
+            idx,
+        },
+        other @ Expr::OuterAgg { .. } => {
+            bad = true;
+            other
+        }
+        other => other,
+    });
+    if bad {
+        return Err(Error::new(
+            ErrorCode::InvalidGroupFuncUse,
+            "Invalid use of group function",
+        ));
+    }
+    Ok(out)
+}
+
+/// Rewrite the leaves of an expression (outer references only occur as leaves).
+fn map_expr(e: Expr, f: &mut dyn FnMut(Expr) -> Expr) -> Expr {
+    let mut e = e;
+    visit_mut(&mut e, f);
+    e
+}
+
+fn visit_mut(e: &mut Expr, f: &mut dyn FnMut(Expr) -> Expr) {
+    if matches!(e, Expr::Outer { .. } | Expr::OuterAgg { .. }) {
+        let x = std::mem::replace(e, Expr::Lit(crate::types::Value::Null));
+        *e = f(x);
+        return;
+    }
+    e.for_each_child_mut(&mut |c| visit_mut(c, f));
 }
 
 /// MariaDB refuses LIMIT in an IN / ANY / ALL subquery.

@@ -40,7 +40,7 @@ use crate::error::{Error, Result};
 use crate::sql::env::Env;
 use crate::sql::exec::join::{self as join_exec, Flow};
 use crate::sql::exec::select::{self, Groups, SelectPlan};
-use crate::sql::expr::subquery::{Host, Subquery};
+use crate::sql::expr::subquery::{Host, OuterRow, Subquery};
 use crate::sql::expr::{Expr, RowCtx};
 use crate::sql::plan::{self, Source};
 use crate::storage::{IsolationLevel, LockMode, ReadLock, ScanControl, Txn, WaitPolicy};
@@ -106,7 +106,7 @@ fn combined(outer: ReadLock, own: ReadLock) -> ReadLock {
 }
 
 impl Host for Lender<'_> {
-    fn run(&self, plan: &SelectPlan, env: &Env<'_>, outer: &[Value]) -> Result<Vec<Vec<Value>>> {
+    fn run(&self, plan: &SelectPlan, env: &Env<'_>, outer: &RowCtx<'_>) -> Result<Vec<Vec<Value>>> {
         crate::memory::check(0)?;
         let lock = combined(self.lock, plan.lock);
         let txn = match self.none {
@@ -118,7 +118,11 @@ impl Host for Lender<'_> {
                     .ok_or_else(|| Error::internal("a subquery ran inside a table read"))?,
             ),
         };
-        env.subq.outer.borrow_mut().push(outer.to_vec());
+        let impossible_group = env.subq.impossible_group.replace(false);
+        env.subq.outer.borrow_mut().push(OuterRow {
+            row: outer.row.to_vec(),
+            aggs: outer.aggs.to_vec(),
+        });
         let mut txn = txn;
         let r = stacker::maybe_grow(
             crate::sql::bind::STACK_RED_ZONE,
@@ -126,6 +130,7 @@ impl Host for Lender<'_> {
             || select::run_select_locking(plan, env, txn.as_deref_mut(), lock),
         );
         env.subq.outer.borrow_mut().pop();
+        env.subq.impossible_group.set(impossible_group);
         if let Some(t) = txn {
             *self.txn.borrow_mut() = Some(t);
         }
@@ -146,9 +151,17 @@ pub fn run_select(
         return Ok(Vec::new());
     }
     let mut txn = txn;
+    // A WHERE condition whose subqueries are uncorrelated and which reads no column is a
+    // constant: evaluated before the read, as MariaDB does (its error comes first; when not
+    // true, nothing is read: "Impossible WHERE").
+    let impossible = constant_false(plan, env, txn.as_deref_mut())?;
+    if impossible && plan.group.is_none() {
+        return Ok(Vec::new());
+    }
     // Phase 1: the rows read, through the conditions without a subquery.
     let mut read: Vec<Vec<Value>> = Vec::new();
     let post = match &plan.source {
+        _ if impossible => None,
         None if plan.join.is_some() => {
             let j = plan.join.as_ref().expect("checked");
             let t = txn
@@ -219,7 +232,68 @@ pub fn run_select(
         }
     }
     drop(read);
-    select::finish_rows(plan, rows, groups, (limit, offset), env, host)
+    let impossible = impossible || impossible_group(plan, env)?;
+    let saved = env.subq.impossible_group.replace(impossible);
+    let r = select::finish_rows(plan, rows, groups, (limit, offset), env, host);
+    env.subq.impossible_group.set(saved);
+    r
+}
+
+/// Is a WHERE conjunct with uncorrelated subqueries only, and no column, not true?
+fn constant_false(plan: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Result<bool> {
+    let Some(f) = &plan.filter else {
+        return Ok(false);
+    };
+    let constant: Vec<&Expr> = plan::conjuncts(f)
+        .into_iter()
+        .filter(|c| {
+            let mut subquery = false;
+            let mut constant = true;
+            c.walk(&mut |x| match x {
+                Expr::Subquery(s) => {
+                    subquery = true;
+                    constant &= !s.correlated;
+                }
+                Expr::Col(_)
+                | Expr::NewCol(_)
+                | Expr::Agg(_)
+                | Expr::SetUserVar(..)
+                | Expr::Outer { .. }
+                | Expr::OuterAgg { .. } => constant = false,
+                Expr::Func(f, _) => constant &= f.is_deterministic(),
+                _ => {}
+            });
+            subquery && constant
+        })
+        .collect();
+    if constant.is_empty() {
+        return Ok(false);
+    }
+    let lender = Lender::new(txn, env.subq.lock.get().unwrap_or(ReadLock::NONE));
+    for c in constant {
+        if !c.is_true(&RowCtx::hosted(&[], Some(&lender)), env)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// An implicitly grouped query (aggregates, no GROUP BY) with a WHERE conjunct that is
+/// constantly not true: MariaDB's "Impossible WHERE", whose one row has NULL for a correlated
+/// scalar subquery.
+fn impossible_group(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
+    let (Some(g), Some(f)) = (&plan.group, &plan.filter) else {
+        return Ok(false);
+    };
+    if !g.keys.is_empty() {
+        return Ok(false);
+    }
+    for c in plan::conjuncts(f) {
+        if c.is_constant() && !c.is_true(&RowCtx::EMPTY, env)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The subqueries of an UPDATE / DELETE / INSERT: those bound, and the WHERE conditions that

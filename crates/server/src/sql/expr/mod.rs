@@ -172,6 +172,12 @@ pub enum Expr {
         depth: usize,
         col: usize,
     },
+    /// An aggregate of an enclosing query, `depth` levels up: `(SELECT MAX(t.a) FROM u)` in a
+    /// query over `t` aggregates `t.a` over that query's groups.
+    OuterAgg {
+        depth: usize,
+        idx: usize,
+    },
     /// A subquery (scalar, EXISTS, IN, ANY / ALL; see `subquery.rs`).
     Subquery(std::sync::Arc<subquery::Subquery>),
 }
@@ -253,6 +259,71 @@ impl Expr {
         }
     }
 
+    /// Call `f` on each direct child (not into a subquery's plan or operands).
+    pub fn for_each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        match self {
+            Expr::Lit(_)
+            | Expr::Col(_)
+            | Expr::NewCol(_)
+            | Expr::Param(_)
+            | Expr::Agg(_)
+            | Expr::SysVar { .. }
+            | Expr::Outer { .. }
+            | Expr::OuterAgg { .. }
+            | Expr::UserVar(_)
+            | Expr::Subquery(_) => {}
+            Expr::SetUserVar(_, x)
+            | Expr::Neg(x)
+            | Expr::BitNot(x)
+            | Expr::Not(x)
+            | Expr::IsNull(x, _)
+            | Expr::IsBool { e: x, .. }
+            | Expr::Cast(x, _) => f(x),
+            Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::Xor(a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::ArithChain(a, rest) => {
+                f(a);
+                rest.iter_mut().for_each(|(_, x)| f(x));
+            }
+            Expr::And(v) | Expr::Or(v) | Expr::Func(_, v) => v.iter_mut().for_each(f),
+            Expr::Between { e, lo, hi, .. } => {
+                f(e);
+                f(lo);
+                f(hi);
+            }
+            Expr::In { e, list, .. } => {
+                f(e);
+                list.iter_mut().for_each(f);
+            }
+            Expr::Like { e, pat, esc, .. } => {
+                f(e);
+                f(pat);
+                if let Some(x) = esc {
+                    f(x);
+                }
+            }
+            Expr::Case {
+                operand,
+                whens,
+                else_,
+                ..
+            } => {
+                if let Some(x) = operand {
+                    f(x);
+                }
+                for (a, b) in whens {
+                    f(a);
+                    f(b);
+                }
+                if let Some(x) = else_ {
+                    f(x);
+                }
+            }
+        }
+    }
+
     /// Push the direct children of the node, in order.
     fn push_children<'e>(&'e self, out: &mut Vec<&'e Expr>) {
         match self {
@@ -263,6 +334,7 @@ impl Expr {
             | Expr::Agg(_)
             | Expr::SysVar { .. }
             | Expr::Outer { .. }
+            | Expr::OuterAgg { .. }
             | Expr::UserVar(_) => {}
             Expr::Subquery(s) => match &s.kind {
                 subquery::Kind::In { left, .. } => out.extend(left.iter()),
@@ -361,6 +433,9 @@ impl Expr {
             Expr::SysVar { name, global } => env.sys_var(name, *global),
             Expr::UserVar(name) => Ok(env.user_var(name)),
             Expr::Outer { depth, col } => Ok(subquery::outer_value(env, *depth, *col)),
+            Expr::OuterAgg { depth, idx } => {
+                Ok(subquery::outer_value(env, *depth, idx | subquery::AGG_TAG))
+            }
             Expr::Subquery(s) => subquery::eval(s, r, env),
             Expr::SetUserVar(name, e) => {
                 let v = e.eval(r, env)?;

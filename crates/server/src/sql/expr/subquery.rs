@@ -37,6 +37,10 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
+/// Marks an aggregate (its index in the enclosing query's aggregates) where a column
+/// position is expected: in outer references and the keys of kept results.
+pub const AGG_TAG: usize = 1 << 40;
+
 /// Deepest nesting of SELECTs (MariaDB's limit: 1473 past it).
 pub const MAX_SELECT_NESTING: usize = 63;
 
@@ -89,7 +93,23 @@ impl std::fmt::Debug for Subquery {
 /// Runs a subquery's plan with the statement's transaction, `outer` being the row of the
 /// query the subquery expression is evaluated in.
 pub trait Host {
-    fn run(&self, plan: &SelectPlan, env: &Env<'_>, outer: &[Value]) -> Result<Vec<Vec<Value>>>;
+    fn run(&self, plan: &SelectPlan, env: &Env<'_>, outer: &RowCtx<'_>) -> Result<Vec<Vec<Value>>>;
+}
+
+/// The row of an enclosing query, as its subqueries read it.
+pub struct OuterRow {
+    pub row: Vec<Value>,
+    /// Its group's aggregates (a grouped query).
+    pub aggs: Vec<Value>,
+}
+
+impl OuterRow {
+    fn get(&self, col: usize) -> Option<&Value> {
+        match col >= AGG_TAG {
+            true => self.aggs.get(col - AGG_TAG),
+            false => self.row.get(col),
+        }
+    }
 }
 
 /// One scope of an enclosing query, while a subquery inside it is bound.
@@ -99,6 +119,9 @@ pub struct Frame {
     /// The outer references bound while this frame's subquery is bound that reach this
     /// frame or one further out: (frame position, column).
     pub used: RefCell<Vec<(usize, usize)>>,
+    /// The aggregates of the enclosing query, while they are allowed in the clause the
+    /// subquery is in (an aggregate of only its columns belongs to it).
+    pub aggs: RefCell<Option<Vec<crate::sql::bind::AggSpec>>>,
 }
 
 /// The subquery state of one statement execution (a field of [`Env`]).
@@ -113,8 +136,11 @@ pub struct State {
     /// Execution: the lock the reads of subqueries take in a data-changing statement (see
     /// `exec/subquery.rs`); None in a SELECT, where each subquery takes its own.
     pub lock: Cell<Option<crate::storage::ReadLock>>,
+    /// Execution: the one row of an implicitly grouped query whose WHERE is constantly false
+    /// is being computed: a correlated scalar subquery is NULL there (MariaDB).
+    pub impossible_group: Cell<bool>,
     /// Execution: the rows of the enclosing queries, outermost first.
-    pub outer: RefCell<Vec<Vec<Value>>>,
+    pub outer: RefCell<Vec<OuterRow>>,
     /// Execution: results by subquery (its address), with the outer values they were computed
     /// for (empty for an uncorrelated subquery).
     pub cache: RefCell<HashMap<usize, (Vec<Value>, Rc<Materialized>)>>,
@@ -154,6 +180,9 @@ fn too_many_rows() -> Error {
 
 /// The value of a subquery expression for the row `r`.
 pub fn eval(s: &Arc<Subquery>, r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
+    if s.correlated && matches!(s.kind, Kind::Scalar) && env.subq.impossible_group.get() {
+        return Ok(Value::Null);
+    }
     let m = materialize(s, r, env)?;
     Ok(match (&s.kind, &*m) {
         (Kind::Scalar, Materialized::Value(v)) => v.clone(),
@@ -252,6 +281,7 @@ fn materialize(s: &Arc<Subquery>, r: &RowCtx<'_>, env: &Env<'_>) -> Result<Rc<Ma
         s.outer_refs
             .iter()
             .map(|&(depth, col)| match depth {
+                0 if col >= AGG_TAG => r.aggs.get(col - AGG_TAG).cloned().unwrap_or(Value::Null),
                 0 => r.row.get(col).cloned().unwrap_or(Value::Null),
                 d => outer
                     .iter()
@@ -273,7 +303,7 @@ fn materialize(s: &Arc<Subquery>, r: &RowCtx<'_>, env: &Env<'_>) -> Result<Rc<Ma
     let host = r
         .host
         .ok_or_else(|| Error::unsupported("subqueries in this clause"))?;
-    let rows = host.run(&s.plan, env, r.row)?;
+    let rows = host.run(&s.plan, env, r)?;
     let m = Rc::new(match &s.kind {
         Kind::Scalar => match rows.len() {
             0 => Materialized::Value(Value::Null),
@@ -323,7 +353,8 @@ fn same_values(a: &[Value], b: &[Value]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
-/// The value of an outer column reference.
+/// The value of an outer column reference (or of an outer aggregate: `col` tagged with
+/// [`AGG_TAG`]).
 pub fn outer_value(env: &Env<'_>, depth: usize, col: usize) -> Value {
     env.subq
         .outer
