@@ -107,6 +107,22 @@ fn combined(outer: ReadLock, own: ReadLock) -> ReadLock {
 
 impl Host for Lender<'_> {
     fn run(&self, plan: &SelectPlan, env: &Env<'_>, outer: &RowCtx<'_>) -> Result<Vec<Vec<Value>>> {
+        self.run_as(plan, env, outer, false)
+    }
+
+    fn exists(&self, plan: &SelectPlan, env: &Env<'_>, outer: &RowCtx<'_>) -> Result<bool> {
+        Ok(!self.run_as(plan, env, outer, true)?.is_empty())
+    }
+}
+
+impl Lender<'_> {
+    fn run_as(
+        &self,
+        plan: &SelectPlan,
+        env: &Env<'_>,
+        outer: &RowCtx<'_>,
+        exists_only: bool,
+    ) -> Result<Vec<Vec<Value>>> {
         crate::memory::check(0)?;
         let lock = combined(self.lock, plan.lock);
         let txn = match self.none {
@@ -127,7 +143,11 @@ impl Host for Lender<'_> {
         let r = stacker::maybe_grow(
             crate::sql::bind::STACK_RED_ZONE,
             crate::sql::bind::STACK_SEGMENT,
-            || select::run_select_locking(plan, env, txn.as_deref_mut(), lock),
+            || match exists_only {
+                // Only this executor skips the select list (any simple query).
+                true => run_select_as(plan, env, txn.as_deref_mut(), lock, true),
+                false => select::run_select_locking(plan, env, txn.as_deref_mut(), lock),
+            },
         );
         env.subq.outer.borrow_mut().pop();
         env.subq.impossible_group.set(impossible_group);
@@ -145,6 +165,19 @@ pub fn run_select(
     txn: Option<&mut Txn>,
     lock: ReadLock,
 ) -> Result<Vec<Vec<Value>>> {
+    run_select_as(plan, env, txn, lock, false)
+}
+
+/// [`run_select`]; `exists_only`: for EXISTS, rows without their select list, at most one
+/// past OFFSET (a grouped query is run whole).
+fn run_select_as(
+    plan: &SelectPlan,
+    env: &Env<'_>,
+    txn: Option<&mut Txn>,
+    lock: ReadLock,
+    exists_only: bool,
+) -> Result<Vec<Vec<Value>>> {
+    let exists_only = exists_only && plan.group.is_none();
     let limit = select::eval_count(&plan.limit, env)?;
     let offset = select::eval_count(&plan.offset, env)?.unwrap_or(0);
     if limit == Some(0) || select::impossible_condition(plan, env)? {
@@ -213,7 +246,10 @@ pub fn run_select(
     let host: Option<&dyn Host> = Some(&lender);
     let streaming =
         plan.group.is_none() && !plan.distinct && (plan.order.is_empty() || plan.sorted_by_scan);
-    let enough = limit.map(|l| l.saturating_add(offset));
+    let enough = match exists_only {
+        true => Some(limit.unwrap_or(1).min(1).saturating_add(offset)),
+        false => limit.map(|l| l.saturating_add(offset)),
+    };
     let mut rows: Vec<Vec<Value>> = Vec::new();
     let mut groups = Groups::default();
     for row in &read {
@@ -225,9 +261,12 @@ pub fn run_select(
         }
         match &plan.group {
             Some(g) => groups.add(g, &rc, env)?,
+            None if exists_only => {
+                rows.push(vec![Value::Null; plan.items.len() + plan.hidden.len()])
+            }
             None => rows.push(select::output_row(plan, &rc, env)?),
         }
-        if streaming && enough.is_some_and(|n| rows.len() as u64 >= n) {
+        if (streaming || exists_only) && enough.is_some_and(|n| rows.len() as u64 >= n) {
             break;
         }
     }

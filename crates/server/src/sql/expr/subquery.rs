@@ -94,6 +94,9 @@ impl std::fmt::Debug for Subquery {
 /// query the subquery expression is evaluated in.
 pub trait Host {
     fn run(&self, plan: &SelectPlan, env: &Env<'_>, outer: &RowCtx<'_>) -> Result<Vec<Vec<Value>>>;
+
+    /// Does the plan return a row? (Its select list is not evaluated, as in MariaDB.)
+    fn exists(&self, plan: &SelectPlan, env: &Env<'_>, outer: &RowCtx<'_>) -> Result<bool>;
 }
 
 /// The row of an enclosing query, as its subqueries read it.
@@ -303,6 +306,11 @@ fn materialize(s: &Arc<Subquery>, r: &RowCtx<'_>, env: &Env<'_>) -> Result<Rc<Ma
     let host = r
         .host
         .ok_or_else(|| Error::unsupported("subqueries in this clause"))?;
+    if let Kind::Exists { .. } = s.kind {
+        let m = Rc::new(Materialized::Bool(host.exists(&s.plan, env, r)?));
+        env.subq.cache.borrow_mut().insert(id, (key, m.clone()));
+        return Ok(m);
+    }
     let rows = host.run(&s.plan, env, r)?;
     let m = Rc::new(match &s.kind {
         Kind::Scalar => match rows.len() {
