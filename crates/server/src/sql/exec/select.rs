@@ -348,8 +348,13 @@ pub fn plan_select(
                 .map(|f| plan::conjuncts(f).into_iter().cloned().collect())
                 .unwrap_or_default();
             // Conditions with a subquery filter the joined rows afterwards.
-            let (post, conds): (Vec<Expr>, Vec<Expr>) =
+            let (mut post, conds): (Vec<Expr>, Vec<Expr>) =
                 conds.into_iter().partition(super::subquery::has_subquery);
+            if !post.is_empty() {
+                // A constant condition is checked first there too (MariaDB's Impossible WHERE).
+                let constants = conds.iter().filter(|c| c.is_constant()).cloned();
+                post = constants.chain(post).collect();
+            }
             let post = match post.len() {
                 0 => None,
                 1 => post.into_iter().next(),

@@ -187,7 +187,7 @@ fn run_select_as(
     // A WHERE condition whose subqueries are uncorrelated and which reads no column is a
     // constant: evaluated before the read, as MariaDB does (its error comes first; when not
     // true, nothing is read: "Impossible WHERE").
-    let impossible = constant_false(plan, env, txn.as_deref_mut())?;
+    let impossible = impossible_group(plan, env)? || constant_false(plan, env, txn.as_deref_mut())?;
     if impossible && plan.group.is_none() {
         return Ok(Vec::new());
     }
@@ -250,6 +250,31 @@ fn run_select_as(
         true => Some(limit.unwrap_or(1).min(1).saturating_add(offset)),
         false => limit.map(|l| l.saturating_add(offset)),
     };
+    // With ORDER BY … LIMIT, MariaDB computes the select list of the rows it sends only: a
+    // subquery item not sorted on waits until the rows are sorted and cut.
+    let deferred: Vec<bool> = match plan.group.is_none()
+        && !plan.distinct
+        && !exists_only
+        && !plan.order.is_empty()
+        && !plan.sorted_by_scan
+        && limit.is_some()
+    {
+        true => (0..plan.items.len())
+            .map(|i| !plan.order.iter().any(|k| k.col == i) && has_subquery(&plan.items[i].expr))
+            .collect(),
+        false => Vec::new(),
+    };
+    if deferred.iter().any(|d| *d) {
+        return sorted_then_items(
+            plan,
+            &read,
+            post.as_ref(),
+            &deferred,
+            (limit, offset),
+            env,
+            host,
+        );
+    }
     let mut rows: Vec<Vec<Value>> = Vec::new();
     let mut groups = Groups::default();
     for row in &read {
@@ -271,11 +296,74 @@ fn run_select_as(
         }
     }
     drop(read);
-    let impossible = impossible || impossible_group(plan, env)?;
     let saved = env.subq.impossible_group.replace(impossible);
     let r = select::finish_rows(plan, rows, groups, (limit, offset), env, host);
     env.subq.impossible_group.set(saved);
     r
+}
+
+/// The rows of an ungrouped query with ORDER BY … LIMIT whose `deferred` items are computed
+/// after the sort and the cut, for the rows kept only.
+#[allow(clippy::too_many_arguments)]
+fn sorted_then_items(
+    plan: &SelectPlan,
+    read: &[Vec<Value>],
+    post: Option<&Expr>,
+    deferred: &[bool],
+    (limit, offset): (Option<u64>, u64),
+    env: &Env<'_>,
+    host: Option<&dyn Host>,
+) -> Result<Vec<Vec<Value>>> {
+    let item = |i: usize, rc: &RowCtx<'_>| -> Result<Value> {
+        let it = &plan.items[i];
+        let v = it.expr.eval(rc, env)?;
+        Ok(match it.coerce {
+            Some(c) => crate::sql::expr::coerce(v, c),
+            None => v,
+        })
+    };
+    let mut rows: Vec<Vec<Value>> = Vec::new();
+    for (n, row) in read.iter().enumerate() {
+        let rc = RowCtx::hosted(row, host);
+        if let Some(f) = post {
+            if !f.is_true(&rc, env)? {
+                continue;
+            }
+        }
+        crate::memory::check(0)?;
+        let mut out = Vec::with_capacity(plan.items.len() + plan.hidden.len() + 1);
+        for (i, d) in deferred.iter().enumerate() {
+            out.push(if *d { Value::Null } else { item(i, &rc)? });
+        }
+        for h in &plan.hidden {
+            out.push(h.eval(&rc, env)?);
+        }
+        out.push(Value::UInt(n as u64));
+        rows.push(out);
+    }
+    select::sort_rows(&plan.order, &mut rows);
+    let start = (offset as usize).min(rows.len());
+    let end = match limit {
+        Some(l) => start
+            .saturating_add(l.min(usize::MAX as u64) as usize)
+            .min(rows.len()),
+        None => rows.len(),
+    };
+    let mut out: Vec<Vec<Value>> = rows.drain(start..end).collect();
+    for r in &mut out {
+        let n = match r.last() {
+            Some(Value::UInt(n)) => *n as usize,
+            _ => return Err(Error::internal("sorted row without its position")),
+        };
+        let rc = RowCtx::hosted(&read[n], host);
+        for (i, d) in deferred.iter().enumerate() {
+            if *d {
+                r[i] = item(i, &rc)?;
+            }
+        }
+        r.truncate(plan.items.len());
+    }
+    Ok(out)
 }
 
 /// Is a WHERE conjunct with uncorrelated subqueries only, and no column, not true?
