@@ -1307,7 +1307,7 @@ impl<'a> Binder<'a> {
             // An aggregate of only outer columns belongs to that query (`bind/subquery.rs`).
             true => match self.outer_aggregate_of(spec) {
                 Ok(done) => return done,
-                Err(spec) => spec,
+                Err(spec) => *spec,
             },
             false => spec,
         };

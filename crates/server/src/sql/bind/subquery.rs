@@ -252,9 +252,9 @@ impl Binder<'_> {
     pub(super) fn outer_aggregate_of(
         &mut self,
         spec: AggSpec,
-    ) -> std::result::Result<Result<(Expr, SqlType)>, AggSpec> {
+    ) -> std::result::Result<Result<(Expr, SqlType)>, Box<AggSpec>> {
         let Some(arg) = spec.arg.as_ref() else {
-            return Err(spec);
+            return Err(Box::new(spec));
         };
         let mut depth = usize::MAX;
         let mut local = false;
@@ -264,7 +264,7 @@ impl Binder<'_> {
             _ => {}
         });
         if local || depth == usize::MAX {
-            return Err(spec);
+            return Err(Box::new(spec));
         }
         // Where that query allows no aggregate (its WHERE), MariaDB aggregates here.
         let allowed = {
@@ -273,7 +273,7 @@ impl Binder<'_> {
             allowed
         };
         if !allowed {
-            return Err(spec);
+            return Err(Box::new(spec));
         }
         Ok(self.add_outer_aggregate(spec, depth))
     }

@@ -989,7 +989,6 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                     todo.push((h, new));
                 }
             }
-            drop(lender);
             for (h, new) in todo {
                 apply(h, new, txn)?;
             }

@@ -1144,7 +1144,7 @@ impl Groups {
         let mut keys = Vec::with_capacity(g.keys.len());
         let mut kb = Vec::new();
         for (k, coll) in &g.keys {
-            let v = k.eval(&rc, env)?;
+            let v = k.eval(rc, env)?;
             compare::group_key(&v, *coll, &mut kb);
             keys.push(v);
         }

@@ -146,8 +146,11 @@ pub struct State {
     pub outer: RefCell<Vec<OuterRow>>,
     /// Execution: results by subquery (its address), with the outer values they were computed
     /// for (empty for an uncorrelated subquery).
-    pub cache: RefCell<HashMap<usize, (Vec<Value>, Rc<Materialized>)>>,
+    pub cache: RefCell<Cache>,
 }
+
+/// Kept results by subquery (its address), with the outer values each was computed for.
+pub type Cache = HashMap<usize, (Vec<Value>, Rc<Materialized>)>;
 
 /// A subquery's result, as its kind uses it.
 pub enum Materialized {
