@@ -180,14 +180,15 @@ fn run_select_as(
     let exists_only = exists_only && plan.group.is_none();
     let limit = select::eval_count(&plan.limit, env)?;
     let offset = select::eval_count(&plan.offset, env)?.unwrap_or(0);
-    if limit == Some(0) || select::impossible_condition(plan, env)? {
+    // (Ungrouped, the WHERE conditions that read no row are checked below, in their order.)
+    if limit == Some(0) || (plan.group.is_some() && select::impossible_condition(plan, env)?) {
         return Ok(Vec::new());
     }
     let mut txn = txn;
     // A WHERE condition whose subqueries are uncorrelated and which reads no column is a
     // constant: evaluated before the read, as MariaDB does (its error comes first; when not
     // true, nothing is read: "Impossible WHERE").
-    let impossible = impossible_group(plan, env)? || constant_false(plan, env, txn.as_deref_mut())?;
+    let impossible = constant_false(plan, env, txn.as_deref_mut())?;
     if impossible && plan.group.is_none() {
         return Ok(Vec::new());
     }
@@ -366,7 +367,9 @@ fn sorted_then_items(
     Ok(out)
 }
 
-/// Is a WHERE conjunct with uncorrelated subqueries only, and no column, not true?
+/// Is a WHERE conjunct that reads no row (a constant, or with uncorrelated subqueries only)
+/// not true? Checked in their written order, as MariaDB: the first that is not true ends the
+/// check ("Impossible WHERE"; an error of a later one is not raised).
 fn constant_false(plan: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Result<bool> {
     let Some(f) = &plan.filter else {
         return Ok(false);
@@ -390,7 +393,7 @@ fn constant_false(plan: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Re
                 Expr::Func(f, _) => constant &= f.is_deterministic(),
                 _ => {}
             });
-            subquery && constant
+            constant && (subquery || c.is_constant())
         })
         .collect();
     if constant.is_empty() {
@@ -399,24 +402,6 @@ fn constant_false(plan: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Re
     let lender = Lender::new(txn, env.subq.lock.get().unwrap_or(ReadLock::NONE));
     for c in constant {
         if !c.is_true(&RowCtx::hosted(&[], Some(&lender)), env)? {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-/// An implicitly grouped query (aggregates, no GROUP BY) with a WHERE conjunct that is
-/// constantly not true: MariaDB's "Impossible WHERE", whose one row has NULL for a correlated
-/// scalar subquery.
-fn impossible_group(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
-    let (Some(g), Some(f)) = (&plan.group, &plan.filter) else {
-        return Ok(false);
-    };
-    if !g.keys.is_empty() {
-        return Ok(false);
-    }
-    for c in plan::conjuncts(f) {
-        if c.is_constant() && !c.is_true(&RowCtx::EMPTY, env)? {
             return Ok(true);
         }
     }

@@ -86,6 +86,22 @@ SELECT (SELECT nosuch FROM u);
 SELECT (SELECT x FROM u WHERE x = t.nosuch) FROM t;
 SELECT (SELECT (SELECT (SELECT (SELECT (SELECT 5)))));
 
+# Aggregates of outer columns belong to the outer query; EXISTS ignores its select list;
+# with ORDER BY … LIMIT only the rows sent compute their subquery items; Impossible WHERE.
+SELECT (SELECT MAX(t.a) FROM e) FROM t;
+SELECT (SELECT MAX(t.a) FROM u);
+SELECT (SELECT MAX(t.a) FROM u WHERE x = 1) FROM t;
+SELECT b, (SELECT COUNT(*) FROM u WHERE x < MAX(t.a)) FROM t GROUP BY b ORDER BY b;
+SELECT a FROM t WHERE a > (SELECT MAX(t.a) FROM u);
+SELECT a, (SELECT SUM(x) FROM u WHERE x = t.a) FROM t ORDER BY a;
+SELECT EXISTS (SELECT 1 / 0, (SELECT a FROM t) FROM u), EXISTS (SELECT * FROM u ORDER BY x LIMIT 1 OFFSET 4), EXISTS (SELECT * FROM u LIMIT 1 OFFSET 5);
+SELECT a, (SELECT x FROM u WHERE x > t.a - 2) FROM t ORDER BY a DESC LIMIT 1;
+SELECT a, (SELECT x FROM u WHERE x > t.a - 2) AS s FROM t ORDER BY s LIMIT 1;
+SELECT (SELECT COUNT(*) FROM u WHERE x <=> t.a), COUNT(*) FROM t WHERE 0;
+SELECT (SELECT COUNT(*) FROM u WHERE x <=> t.a), COUNT(*) FROM t WHERE a > 100;
+SELECT a FROM t WHERE (SELECT x FROM u) AND 0;
+SELECT t.a FROM t JOIN u ON t.a = u.x WHERE 0 AND (SELECT x FROM u);
+
 # Subqueries in UPDATE, DELETE, INSERT (the table changed may be read by the subquery).
 UPDATE t SET b = (SELECT MAX(x) FROM u) WHERE a = 1;
 SELECT * FROM t ORDER BY a;
