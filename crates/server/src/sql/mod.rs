@@ -638,6 +638,9 @@ fn run_other(
         Stmt::Explain(inner) => {
             count(StatusCounter::ComSelect);
             match bind_plan(ctx, sess, inner, prev)? {
+                Some(Plan::Select(p)) if !p.subqueries.is_empty() => {
+                    Err(Error::unsupported("EXPLAIN of subqueries"))
+                }
                 Some(Plan::Select(p)) => Ok(QueryResult::Rows {
                     columns: exec::explain::columns(),
                     rows: exec::explain::rows(&p),

@@ -511,16 +511,27 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             }
             let sub_lock = plan.subq.as_ref().map(|_| dml_lock(txn.isolation(), true));
             env.subq.lock.set(sub_lock);
-            for (i, vals) in rows.iter().enumerate() {
-                let vals = vals.iter().map(|v| v.as_ref().map(Source::Expr));
-                let row = match sub_lock {
-                    None => run.build_row(vals, i as u64 + 1, None)?,
-                    Some(lock) => {
-                        let lender = Lender::new(Some(&mut *txn), lock);
-                        run.build_row(vals, i as u64 + 1, Some(&lender))?
+            match sub_lock {
+                None => {
+                    for (i, vals) in rows.iter().enumerate() {
+                        let vals = vals.iter().map(|v| v.as_ref().map(Source::Expr));
+                        let row = run.build_row(vals, i as u64 + 1, None)?;
+                        run.insert_row(txn, row)?;
                     }
-                };
-                run.insert_row(txn, row)?;
+                }
+                // With subqueries every row is computed before the first is inserted: a
+                // subquery reading the table sees it as the statement found it (MariaDB).
+                Some(lock) => {
+                    let lender = Lender::new(Some(&mut *txn), lock);
+                    let mut built = Vec::with_capacity(rows.len());
+                    for (i, vals) in rows.iter().enumerate() {
+                        let vals = vals.iter().map(|v| v.as_ref().map(Source::Expr));
+                        built.push(run.build_row(vals, i as u64 + 1, Some(&lender))?);
+                    }
+                    for row in built {
+                        run.insert_row(txn, row)?;
+                    }
+                }
             }
             rows.len() > 1
         }
