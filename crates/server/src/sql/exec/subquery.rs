@@ -42,7 +42,7 @@ use crate::sql::exec::join::{self as join_exec, Flow};
 use crate::sql::exec::select::{self, Groups, SelectPlan};
 use crate::sql::expr::subquery::{Host, OuterRow, Subquery};
 use crate::sql::expr::{Expr, RowCtx};
-use crate::sql::plan::{self, Source};
+use crate::sql::plan::{self, Access, PartCond, Source};
 use crate::storage::{IsolationLevel, LockMode, ReadLock, ScanControl, Txn, WaitPolicy};
 use crate::types::Value;
 use std::cell::RefCell;
@@ -217,6 +217,7 @@ fn run_select_as(
             plan.filter.clone()
         }
         Some(Source::Table(t)) => {
+            key_subqueries(&plan.access, env, txn.as_deref_mut())?;
             let (pre, post) = split_condition(plan.filter.clone());
             let tx = txn
                 .as_deref_mut()
@@ -365,6 +366,41 @@ fn sorted_then_items(
         r.truncate(plan.items.len());
     }
     Ok(out)
+}
+
+/// Run the (uncorrelated) subqueries of the access path's keys before the read, which then
+/// finds their kept values (`WHERE id = (SELECT MAX(id) FROM t)` is a primary key lookup).
+fn key_subqueries(access: &Access, env: &Env<'_>, txn: Option<&mut Txn>) -> Result<()> {
+    let Access::Index { eq, range, .. } = access else {
+        return Ok(());
+    };
+    let mut keys: Vec<&Expr> = Vec::new();
+    for p in eq {
+        match p {
+            PartCond::Eq(e) => keys.push(e),
+            PartCond::In(v) => keys.extend(v.iter()),
+            PartCond::IsNull => {}
+        }
+    }
+    if let Some(r) = range {
+        keys.extend(r.lo.iter().chain(r.hi.iter()).map(|(e, _)| e));
+    }
+    let mut subqueries: Vec<Expr> = Vec::new();
+    for k in keys {
+        k.walk(&mut |x| {
+            if let Expr::Subquery(s) = x {
+                subqueries.push(Expr::Subquery(s.clone()));
+            }
+        });
+    }
+    if subqueries.is_empty() {
+        return Ok(());
+    }
+    let lender = Lender::new(txn, env.subq.lock.get().unwrap_or(ReadLock::NONE));
+    for s in subqueries {
+        s.eval(&RowCtx::hosted(&[], Some(&lender)), env)?;
+    }
+    Ok(())
 }
 
 /// Is a WHERE conjunct that reads no row (a constant, or with uncorrelated subqueries only)

@@ -236,11 +236,10 @@ impl Expr {
         let mut constant = true;
         self.walk(&mut |e| {
             constant &= match e {
-                Expr::Col(_)
-                | Expr::NewCol(_)
-                | Expr::Agg(_)
-                | Expr::SetUserVar(..)
-                | Expr::Subquery(_) => false,
+                Expr::Col(_) | Expr::NewCol(_) | Expr::Agg(_) | Expr::SetUserVar(..) => false,
+                // Its value is kept for the execution: an index key (run before the read,
+                // `exec/subquery.rs`).
+                Expr::Subquery(s) => !s.correlated,
                 Expr::Func(f, _) => f.is_deterministic(),
                 _ => true,
             }
