@@ -245,6 +245,10 @@ pub enum ErrorCode {
     WrongNumberOfColumnsInSelect,
     /// 1242 Subquery returns more than 1 row
     SubqueryNo1Row,
+    /// 1241 Operand should contain %d column(s)
+    OperandColumns,
+    /// 1473 Too high level of nesting for select
+    TooHighLevelOfNestingForSelect,
     /// 1247 Reference '%s' not supported (%s)
     IllegalReference,
     /// 1054-like: 1327 Undeclared variable: %s
@@ -511,6 +515,8 @@ impl ErrorCode {
             NotSupportedYet => 1235,
             IncorrectGlobalLocalVar => 1238,
             SubqueryNo1Row => 1242,
+            OperandColumns => 1241,
+            TooHighLevelOfNestingForSelect => 1473,
             UnknownStmtHandler => 1243,
             IllegalReference => 1247,
             NotSupportedAuthMode => 1251,
@@ -627,7 +633,7 @@ impl ErrorCode {
             BadField => "42S22",
             NonUniq => "23000",
             WrongValueCountOnRow => "21S01",
-            WrongNumberOfColumnsInSelect | SubqueryNo1Row => "21000",
+            WrongNumberOfColumnsInSelect | SubqueryNo1Row | OperandColumns => "21000",
             LockDeadlock => "40001",
             WarnDataOutOfRange | DataOutOfRange | AutoincErange => "22003",
             DataTooLong => "22001",

@@ -144,6 +144,8 @@ pub struct Env<'a> {
     pub last_insert_id_set: Cell<Option<u64>>,
     /// `@x := v` assignments made by the statement, applied to the session at its end.
     pub user_var_sets: RefCell<Vec<(String, Value)>>,
+    /// Subqueries: binding scopes, outer rows and per-execution results (`expr/subquery.rs`).
+    pub subq: super::expr::subquery::State,
     now: OnceCell<DateTime>,
     sql_mode: OnceCell<String>,
 }
@@ -159,6 +161,7 @@ impl<'a> Env<'a> {
             writes: false,
             last_insert_id_set: Cell::new(None),
             user_var_sets: RefCell::new(Vec::new()),
+            subq: Default::default(),
             now: OnceCell::new(),
             sql_mode: OnceCell::new(),
         }

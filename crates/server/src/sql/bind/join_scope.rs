@@ -39,7 +39,7 @@ pub struct JoinScope {
 }
 
 /// How MariaDB names a clause in "Column 'x' in … is ambiguous".
-fn clause_word(clause: &str) -> &str {
+pub fn clause_word(clause: &str) -> &str {
     match clause {
         "field list" => "SELECT",
         "where clause" => "WHERE",

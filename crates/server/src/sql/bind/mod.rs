@@ -11,6 +11,7 @@ pub(in crate::sql) mod join_scope;
 pub(in crate::sql) mod sqltype;
 mod temporal;
 pub(in crate::sql) mod window;
+mod subquery;
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
@@ -403,8 +404,12 @@ impl<'a> Binder<'a> {
             e = self.resolve(inner)?;
         }
         match e {
-            E::Identifier(id) => self.bind_identifier(id),
-            E::CompoundIdentifier(parts) => self.bind_compound(parts),
+            E::Identifier(id) => self
+                .bind_identifier(id)
+                .or_else(|err| self.bind_outer_name(std::slice::from_ref(id), err)),
+            E::CompoundIdentifier(parts) => self
+                .bind_compound(parts)
+                .or_else(|err| self.bind_outer_name(parts, err)),
             E::Value(v) => self.bind_value(v),
             E::UnaryOp { op, expr } => self.bind_unary(*op, expr),
             E::BinaryOp {
@@ -431,10 +436,11 @@ impl<'a> Binder<'a> {
                 list,
                 negated,
             } => self.bind_in(expr, list, *negated),
-            E::InSubquery { .. } | E::Subquery(_) | E::Exists { .. } => {
-                Err(unsupported("subqueries"))
-            }
-            E::AnyOp { .. } | E::AllOp { .. } => Err(unsupported("subqueries")),
+            E::InSubquery { .. }
+            | E::Subquery(_)
+            | E::Exists { .. }
+            | E::AnyOp { .. }
+            | E::AllOp { .. } => self.bind_subquery(e),
             E::Between {
                 expr,
                 negated,
@@ -1298,12 +1304,14 @@ impl<'a> Binder<'a> {
         distinct: bool,
         clauses: &[ast::FunctionArgumentClause],
     ) -> Result<(Expr, SqlType)> {
-        let Some(mut collected) = self.aggs.take() else {
+        let own = self.aggs.take();
+        let in_subquery = !self.env.subq.frames.borrow().is_empty();
+        if own.is_none() && !in_subquery {
             return Err(Error::new(
                 ErrorCode::InvalidGroupFuncUse,
                 "Invalid use of group function",
             ));
-        };
+        }
         let is_star = matches!(
             args,
             [ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Wildcard)]
@@ -1339,21 +1347,36 @@ impl<'a> Binder<'a> {
         let (arg, arg_ty, func, concat) = match result {
             Ok(r) => r,
             Err(e) => {
-                self.aggs = Some(collected);
+                self.aggs = own;
                 return Err(e);
             }
         };
         let ty = aggregate_type(func, &arg_ty);
-        let idx = collected.len();
-        collected.push(AggSpec {
+        let spec = AggSpec {
             func,
             arg,
             distinct,
             arg_ty,
             ty: ty.clone(),
             concat,
-        });
-        self.aggs = Some(collected);
+        };
+        self.aggs = own;
+        let spec = match in_subquery {
+            // An aggregate of only outer columns belongs to that query (`bind/subquery.rs`).
+            true => match self.outer_aggregate_of(spec) {
+                Ok(done) => return done,
+                Err(spec) => *spec,
+            },
+            false => spec,
+        };
+        let Some(collected) = self.aggs.as_mut() else {
+            return Err(Error::new(
+                ErrorCode::InvalidGroupFuncUse,
+                "Invalid use of group function",
+            ));
+        };
+        let idx = collected.len();
+        collected.push(spec);
         Ok((Expr::Agg(idx), ty))
     }
 }

@@ -24,7 +24,9 @@ use crate::sql::bind::sqltype::Class;
 use crate::sql::bind::{Binder, TableScope};
 use crate::sql::env::Env;
 use crate::sql::exec::select::{self, eval_count, SelectPlan, SortKey};
+use crate::sql::exec::subquery::{dml_lock, DmlSubqueries, Lender};
 use crate::sql::expr::convert::{self, StoreCtx, Strict};
+use crate::sql::expr::subquery::Host;
 use crate::sql::expr::{Expr, RowCtx};
 use crate::sql::plan::{self, Access, TableRef};
 use crate::storage::{
@@ -60,6 +62,8 @@ pub struct InsertPlan {
     /// ON DUPLICATE KEY UPDATE assignments (column, expression over the existing row and
     /// `VALUES(col)` of the proposed one).
     pub on_dup: Vec<(usize, Expr)>,
+    /// Subqueries of the VALUES (`exec/subquery.rs`).
+    pub subq: Option<Box<DmlSubqueries>>,
 }
 
 pub struct UpdatePlan {
@@ -69,6 +73,8 @@ pub struct UpdatePlan {
     pub access: Access,
     pub order: Vec<(Expr, SortKey)>,
     pub limit: Option<Expr>,
+    /// Subqueries of SET and WHERE; `filter` then holds only the conditions without one.
+    pub subq: Option<Box<DmlSubqueries>>,
 }
 
 pub struct DeletePlan {
@@ -77,6 +83,8 @@ pub struct DeletePlan {
     pub access: Access,
     pub order: Vec<(Expr, SortKey)>,
     pub limit: Option<Expr>,
+    /// Subqueries of WHERE; `filter` then holds only the conditions without one.
+    pub subq: Option<Box<DmlSubqueries>>,
 }
 
 /// What a DML statement reports in its OK packet.
@@ -235,6 +243,7 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
         InsertKind::Insert
     };
     let scope: &TableScope = &table.scope;
+    let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, Some(scope));
     let (columns, source) = if !ins.assignments.is_empty() {
         let sets = bind_assignments_opt(&mut b, &table, &ins.assignments)?;
@@ -291,12 +300,14 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
         }
         Some(_) => return Err(unsupported("ON CONFLICT")),
     };
+    let subq = DmlSubqueries::claim(env, mark, &mut None);
     Ok(InsertPlan {
         table,
         kind,
         columns,
         source,
         on_dup,
+        subq,
     })
 }
 
@@ -366,6 +377,30 @@ fn bind_value_expr(b: &mut Binder<'_>, e: &ast::Expr) -> Result<Expr> {
     Ok(b.bind(e)?.0)
 }
 
+/// Bind with subqueries refused (ORDER BY / LIMIT of UPDATE and DELETE).
+fn without_subqueries<T>(env: &Env<'_>, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    let allowed = env.subq.allowed.replace(false);
+    let r = f();
+    env.subq.allowed.set(allowed);
+    r
+}
+
+/// The subqueries of an UPDATE / DELETE (see [`DmlSubqueries::claim`]); a condition with one
+/// is not combined with ORDER BY / LIMIT.
+fn claim_subqueries(
+    env: &Env<'_>,
+    mark: usize,
+    filter: &mut Option<Expr>,
+    order: &[(Expr, SortKey)],
+    limit: &Option<Expr>,
+) -> Result<Option<Box<DmlSubqueries>>> {
+    let subq = DmlSubqueries::claim(env, mark, filter);
+    if subq.as_ref().is_some_and(|s| s.post.is_some()) && (!order.is_empty() || limit.is_some()) {
+        return Err(unsupported("ORDER BY or LIMIT with a subquery in WHERE"));
+    }
+    Ok(subq)
+}
+
 pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Result<UpdatePlan> {
     if u.from.is_some() {
         return Err(unsupported("multi-table UPDATE"));
@@ -374,6 +409,7 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         return Err(unsupported("UPDATE … RETURNING"));
     }
     let table = single_target(std::slice::from_ref(&u.table), env, "UPDATE")?;
+    let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, None);
     let scope = table.scope.clone();
     b.scope = Some(&scope);
@@ -383,8 +419,14 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         Some(w) => Some(b.bind(w)?.0),
         None => None,
     };
-    let order = bind_order(&mut b, &u.order_by)?;
-    let limit = bind_limit(&mut b, &u.limit)?;
+    let (order, limit) = without_subqueries(env, || {
+        Ok((
+            bind_order(&mut b, &u.order_by)?,
+            bind_limit(&mut b, &u.limit)?,
+        ))
+    })?;
+    let mut filter = filter;
+    let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
     let access = plan::choose_access(&table.def, filter.as_ref());
     Ok(UpdatePlan {
         table,
@@ -393,6 +435,7 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         access,
         order,
         limit,
+        subq,
     })
 }
 
@@ -408,14 +451,21 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
     };
     let table = single_target(from, env, "DELETE")?;
     let scope = table.scope.clone();
+    let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, Some(&scope));
     b.clause = "where clause";
     let filter = match &d.selection {
         Some(w) => Some(b.bind(w)?.0),
         None => None,
     };
-    let order = bind_order(&mut b, &d.order_by)?;
-    let limit = bind_limit(&mut b, &d.limit)?;
+    let (order, limit) = without_subqueries(env, || {
+        Ok((
+            bind_order(&mut b, &d.order_by)?,
+            bind_limit(&mut b, &d.limit)?,
+        ))
+    })?;
+    let mut filter = filter;
+    let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
     let access = plan::choose_access(&table.def, filter.as_ref());
     Ok(DeletePlan {
         table,
@@ -423,6 +473,7 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
         access,
         order,
         limit,
+        subq,
     })
 }
 
@@ -473,12 +524,34 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     let with_info = match &plan.source {
         InsertSource::Values(rows) => {
             run.multi_row = rows.len() > 1;
-            for (i, vals) in rows.iter().enumerate() {
-                let row = run.build_row(
-                    vals.iter().map(|v| v.as_ref().map(Source::Expr)),
-                    i as u64 + 1,
-                )?;
-                run.insert_row(txn, row)?;
+            if let Some(sq) = &plan.subq {
+                for db in sq.databases() {
+                    plan::check_db_access(env, db)?;
+                }
+            }
+            let sub_lock = plan.subq.as_ref().map(|_| dml_lock(txn.isolation(), true));
+            env.subq.lock.set(sub_lock);
+            match sub_lock {
+                None => {
+                    for (i, vals) in rows.iter().enumerate() {
+                        let vals = vals.iter().map(|v| v.as_ref().map(Source::Expr));
+                        let row = run.build_row(vals, i as u64 + 1, None)?;
+                        run.insert_row(txn, row)?;
+                    }
+                }
+                // With subqueries every row is computed before the first is inserted: a
+                // subquery reading the table sees it as the statement found it (MariaDB).
+                Some(lock) => {
+                    let lender = Lender::new(Some(&mut *txn), lock);
+                    let mut built = Vec::with_capacity(rows.len());
+                    for (i, vals) in rows.iter().enumerate() {
+                        let vals = vals.iter().map(|v| v.as_ref().map(Source::Expr));
+                        built.push(run.build_row(vals, i as u64 + 1, Some(&lender))?);
+                    }
+                    for row in built {
+                        run.insert_row(txn, row)?;
+                    }
+                }
             }
             rows.len() > 1
         }
@@ -492,6 +565,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                 sp.lock
             };
             let before = env.warnings.borrow().len();
+            env.subq.lock.set(Some(dml_lock(txn.isolation(), false)));
             let rows = select::run_select_locking(sp, env, Some(txn), lock)?;
             if run.strictness().get() {
                 super::strict_values::check_since(env, before)?;
@@ -500,6 +574,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                 let row = run.build_row(
                     vals.into_iter().map(|v| Some(Source::Value(v))),
                     i as u64 + 1,
+                    None,
                 )?;
                 run.insert_row(txn, row)?;
             }
@@ -515,6 +590,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                 let row = run.build_row(
                     vals.into_iter().map(|v| Some(Source::Value(v))),
                     i as u64 + 1,
+                    None,
                 )?;
                 run.insert_row(txn, row)?;
             }
@@ -572,6 +648,7 @@ impl<'e> InsertRun<'_, 'e> {
         &mut self,
         vals: impl Iterator<Item = Option<Source<'s>>>,
         row_no: u64,
+        host: Option<&dyn Host>,
     ) -> Result<Vec<Value>> {
         let def = &self.plan.table.def;
         let mut row: Vec<Value> = Vec::with_capacity(def.columns.len());
@@ -586,7 +663,7 @@ impl<'e> InsertRun<'_, 'e> {
             let v = match src {
                 Source::Expr(e) => super::strict_values::eval(
                     e,
-                    &RowCtx::of(&row),
+                    &RowCtx::hosted(&row, host),
                     self.env,
                     self.strictness().get(),
                 )?,
@@ -792,6 +869,7 @@ impl<'e> InsertRun<'_, 'e> {
                 row: &new,
                 new: &proposed,
                 aggs: &[],
+                host: None,
             };
             let v = super::strict_values::eval(e, &rc, self.env, self.strictness().get())?;
             let col = &def.columns[*c];
@@ -958,6 +1036,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     }
     let limit = eval_count(&plan.limit, env)?;
     let t = &plan.table;
+    let txn_isolation = txn.isolation();
     let cands = candidates(
         t,
         &plan.access,
@@ -968,58 +1047,59 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         env,
         txn,
     )?;
-    let strict = Strict::Mode(env);
     let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
     let checks = super::check::Checks::of(env, &t.db, &t.def)?;
     let (mut matched, mut changed) = (0u64, 0u64);
-    for (h, latest) in cands {
-        matched += 1;
-        let mut new = latest.to_vec();
-        for (c, e) in &plan.sets {
-            let v = super::strict_values::eval(e, &RowCtx::of(&new), env, strict.get())?;
-            let col = &t.def.columns[*c];
-            let sc = StoreCtx {
-                strict,
-                row: matched,
-                warnings: &env.warnings,
-            };
-            let mut v = convert::store_value(v, col, &sc)?;
-            if v.is_null() && !col.nullable {
-                let msg = format!("Column '{}' cannot be null", col.name);
-                if strict.get() {
-                    return Err(Error::new(ErrorCode::BadNull, msg));
-                }
-                env.warn("Warning", ErrorCode::BadNull, msg);
-                v = convert::implicit_default(&col.data_type);
-            }
-            new[*c] = v;
-        }
-        if new[..] == latest[..] {
-            continue;
-        }
-        touch_on_update(&t.def, &plan.sets, &mut new, env);
+    let mut apply = |h: RowHandle, latest: &[Value], new: Vec<Value>, txn: &mut Txn| -> Result<()> {
         if let Some(c) = &checks {
             c.check(env, &new)?;
-        }
-        if let Some(ai) = t.def.auto_increment_column() {
-            if plan.sets.iter().any(|(c, _)| *c == ai) {
-                let n = convert::to_num(&new[ai]).to_i128();
-                if n > 0 {
-                    t.table
-                        .observe_auto_increment(u64::try_from(n).unwrap_or(u64::MAX));
-                }
-            }
         }
         let after = (!fk.none()).then(|| new.clone());
         match t.table.update(txn, &h, new)? {
             InsertOutcome::Inserted(_) => {
                 changed += 1;
                 if let Some(new) = after {
-                    fk.after_update(env, txn, &t.table, &latest, &new)?;
+                    fk.after_update(env, txn, &t.table, latest, &new)?;
                 }
             }
             InsertOutcome::Duplicate { index, row, .. } => {
                 return Err(t.table.dup_entry_error(index, &row))
+            }
+        }
+        Ok(())
+    };
+    match &plan.subq {
+        None => {
+            for (h, latest) in cands {
+                matched += 1;
+                if let Some(new) = updated_row(plan, &latest, matched, env, None)? {
+                    apply(h, &latest, new, txn)?;
+                }
+            }
+        }
+        Some(sq) => {
+            // Every row's outcome first, then the changes (see `exec/subquery.rs`).
+            for db in sq.databases() {
+                plan::check_db_access(env, db)?;
+            }
+            let lock = dml_lock(txn_isolation, false);
+            env.subq.lock.set(Some(lock));
+            let lender = Lender::new(Some(&mut *txn), lock);
+            let host: Option<&dyn Host> = Some(&lender);
+            let mut todo = Vec::new();
+            for (h, latest) in cands {
+                if let Some(f) = &sq.post {
+                    if !f.is_true(&RowCtx::hosted(&latest, host), env)? {
+                        continue;
+                    }
+                }
+                matched += 1;
+                if let Some(new) = updated_row(plan, &latest, matched, env, host)? {
+                    todo.push((h, latest, new));
+                }
+            }
+            for (h, latest, new) in todo {
+                apply(h, &latest, new, txn)?;
             }
         }
     }
@@ -1039,12 +1119,61 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     })
 }
 
+/// The new version of a row an UPDATE matched (the `matched`-th), None if unchanged.
+fn updated_row(
+    plan: &UpdatePlan,
+    latest: &[Value],
+    matched: u64,
+    env: &Env<'_>,
+    host: Option<&dyn Host>,
+) -> Result<Option<Vec<Value>>> {
+    let t = &plan.table;
+    let strict = Strict::Mode(env);
+    {
+        let mut new = latest.to_vec();
+        for (c, e) in &plan.sets {
+            let v = super::strict_values::eval(e, &RowCtx::hosted(&new, host), env, strict.get())?;
+            let col = &t.def.columns[*c];
+            let sc = StoreCtx {
+                strict,
+                row: matched,
+                warnings: &env.warnings,
+            };
+            let mut v = convert::store_value(v, col, &sc)?;
+            if v.is_null() && !col.nullable {
+                let msg = format!("Column '{}' cannot be null", col.name);
+                if strict.get() {
+                    return Err(Error::new(ErrorCode::BadNull, msg));
+                }
+                env.warn("Warning", ErrorCode::BadNull, msg);
+                v = convert::implicit_default(&col.data_type);
+            }
+            new[*c] = v;
+        }
+        if new[..] == latest[..] {
+            return Ok(None);
+        }
+        touch_on_update(&t.def, &plan.sets, &mut new, env);
+        if let Some(ai) = t.def.auto_increment_column() {
+            if plan.sets.iter().any(|(c, _)| *c == ai) {
+                let n = convert::to_num(&new[ai]).to_i128();
+                if n > 0 {
+                    t.table
+                        .observe_auto_increment(u64::try_from(n).unwrap_or(u64::MAX));
+                }
+            }
+        }
+        Ok(Some(new))
+    }
+}
+
 pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
     if txn.is_read_only() {
         return Err(crate::storage::read_only_error());
     }
     let limit = eval_count(&plan.limit, env)?;
     let t = &plan.table;
+    let txn_isolation = txn.isolation();
     let cands = candidates(
         t,
         &plan.access,
@@ -1055,6 +1184,26 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         env,
         txn,
     )?;
+    let cands = match &plan.subq {
+        Some(sq) if sq.post.is_some() => {
+            for db in sq.databases() {
+                plan::check_db_access(env, db)?;
+            }
+            let lock = dml_lock(txn_isolation, true);
+            env.subq.lock.set(Some(lock));
+            let lender = Lender::new(Some(&mut *txn), lock);
+            let host: Option<&dyn Host> = Some(&lender);
+            let mut kept = Vec::with_capacity(cands.len());
+            for (h, row) in cands {
+                let post = sq.post.as_ref().expect("checked");
+                if post.is_true(&RowCtx::hosted(&row, host), env)? {
+                    kept.push((h, row));
+                }
+            }
+            kept
+        }
+        _ => cands,
+    };
     let mut deleted = 0u64;
     let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
     for (h, old) in cands {

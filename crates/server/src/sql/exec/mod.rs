@@ -28,6 +28,7 @@ pub(in crate::sql) mod query;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
 mod strict_values;
+pub(in crate::sql) mod subquery;
 pub(in crate::sql) mod virtual_tables;
 pub(in crate::sql) mod window;
 mod window_agg;

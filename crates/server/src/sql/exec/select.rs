@@ -16,7 +16,8 @@
 //! (`exec/rollup.rs`); window functions (`bind/window.rs`, `exec/window.rs`), computed after
 //! grouping and HAVING, before DISTINCT / ORDER BY / LIMIT. A derived table or CTE reference
 //! is a [`Source::Derived`] (`exec/cte.rs`), materialized when read; set operations and WITH
-//! are `exec/query.rs`. Subqueries and `FOR UPDATE OF` are 1235.
+//! are `exec/query.rs`. Subqueries in expressions (a plan with any runs through
+//! `exec/subquery.rs`). `FOR UPDATE OF` is 1235.
 //!
 //! A plain SELECT is a consistent read of the transaction's read view; a locking one reads
 //! through the storage's locking read with the WHERE clause as its filter, so the clause is
@@ -35,6 +36,7 @@ use crate::sql::exec::window::WindowPlan;
 use crate::sql::exec::query;
 use crate::sql::expr::compare;
 use crate::sql::expr::convert::{self, Num};
+use crate::sql::expr::subquery::{Host, Subquery};
 use crate::sql::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
 use crate::sql::plan::join::{Builder as JoinBuilder, JoinPlan, JoinTable};
 use crate::sql::plan::{self, Access, PartCond, Source};
@@ -45,6 +47,7 @@ use cohort_protocol::ErrorCode;
 use sqlparser::ast;
 use sqlparser::tokenizer::Location;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// One visible output column.
 #[derive(Clone, Debug)]
@@ -95,6 +98,9 @@ pub struct SelectPlan {
     pub offset: Option<Expr>,
     /// Window functions (`exec/window.rs`), computed after grouping, before DISTINCT.
     pub window: Option<Box<WindowPlan>>,
+    /// The subqueries in its expressions (their rows are evaluated after the read: see
+    /// `exec/subquery.rs`); empty for most queries.
+    pub subqueries: Vec<Arc<Subquery>>,
 }
 
 impl SelectPlan {
@@ -104,7 +110,9 @@ impl SelectPlan {
             Some(Source::Derived(d)) => d.is_stale(),
             _ => false,
         };
-        source || self.join.as_ref().is_some_and(|j| j.is_stale())
+        source
+            || self.join.as_ref().is_some_and(|j| j.is_stale())
+            || self.subqueries.iter().any(|s| s.plan.is_stale())
     }
 
     /// Does it read engine tables (and so need a transaction)?
@@ -112,18 +120,23 @@ impl SelectPlan {
         self.table().is_some()
             || self.join.is_some()
             || matches!(self.source, Some(Source::Derived(_)))
+            || self.subqueries.iter().any(|s| s.plan.uses_engine())
     }
 
     /// The databases of the engine tables it reads.
     pub fn databases(&self) -> Vec<&str> {
-        match (&self.join, self.table()) {
+        let mut dbs: Vec<&str> = match (&self.join, self.table()) {
             (Some(j), _) => j.tables.iter().flat_map(|t| t.databases()).collect(),
             (None, Some(t)) => vec![t.db.as_str()],
             (None, None) => match &self.source {
                 Some(Source::Derived(d)) => d.databases(),
                 _ => Vec::new(),
             },
+        };
+        for s in &self.subqueries {
+            dbs.extend(s.plan.databases());
         }
+        dbs
     }
 
     /// Does it read a derived table or CTE?
@@ -246,6 +259,16 @@ pub struct JoinNames<'a> {
     pub tables: &'a [JoinTable],
 }
 
+/// The subqueries bound since `mark` (those of the query being planned: a nested query
+/// claimed its own).
+fn claim_subqueries(env: &Env<'_>, mark: usize) -> Vec<Arc<Subquery>> {
+    let mut bound = env.subq.bound.borrow_mut();
+    if bound.len() <= mark {
+        return Vec::new();
+    }
+    bound.split_off(mark)
+}
+
 /// Bind a SELECT statement.
 pub fn plan_select(
     env: &Env<'_>,
@@ -255,6 +278,7 @@ pub fn plan_select(
     share_lock: Option<WaitPolicy>,
 ) -> Result<SelectPlan> {
     let s = simple_select(q)?;
+    let subq_mark = env.subq.bound.borrow().len();
     if s.into.is_some() {
         return Err(unsupported("SELECT … INTO"));
     }
@@ -392,13 +416,27 @@ pub fn plan_select(
         _ => Access::FullScan,
     };
     drop(b);
+    let subqueries = claim_subqueries(env, subq_mark);
     let (join, filter) = match joined {
         true => {
-            let conds = filter
+            let conds: Vec<Expr> = filter
                 .as_ref()
                 .map(|f| plan::conjuncts(f).into_iter().cloned().collect())
                 .unwrap_or_default();
-            (Some(Box::new(builder.finish(conds)?)), None)
+            // Conditions with a subquery filter the joined rows afterwards.
+            let (mut post, conds): (Vec<Expr>, Vec<Expr>) =
+                conds.into_iter().partition(super::subquery::has_subquery);
+            if !post.is_empty() {
+                // A constant condition is checked first there too (MariaDB's Impossible WHERE).
+                let constants = conds.iter().filter(|c| c.is_constant()).cloned();
+                post = constants.chain(post).collect();
+            }
+            let post = match post.len() {
+                0 => None,
+                1 => post.into_iter().next(),
+                _ => Some(Expr::And(post)),
+            };
+            (Some(Box::new(builder.finish(conds)?)), post)
         }
         false => (None, filter),
     };
@@ -420,6 +458,7 @@ pub fn plan_select(
         limit,
         offset,
         window,
+        subqueries,
     };
     apply_index_order(&mut plan);
     Ok(plan)
@@ -1010,6 +1049,9 @@ pub fn run_select_locking(
     txn: Option<&mut Txn>,
     lock: ReadLock,
 ) -> Result<Vec<Vec<Value>>> {
+    if !plan.subqueries.is_empty() {
+        return super::subquery::run_select(plan, env, txn, lock);
+    }
     let limit = eval_count(&plan.limit, env)?;
     let offset = eval_count(&plan.offset, env)?.unwrap_or(0);
     if limit == Some(0) || impossible_condition(plan, env)? {
@@ -1024,7 +1066,7 @@ pub fn run_select_locking(
     let mut groups = Groups::default();
     let mut consume_filtered = |row: &[Value]| -> Result<ScanControl> {
         match &plan.group {
-            Some(g) => groups.add(g, row, env)?,
+            Some(g) => groups.add(g, &RowCtx::of(row), env)?,
             // Window functions need every row first (see `exec/window.rs`).
             None if plan.window.is_some() => {
                 crate::memory::check(0)?;
@@ -1092,13 +1134,26 @@ pub fn run_select_locking(
             )?;
         }
     }
+    finish_rows(plan, rows, groups, (limit, offset), env, None)
+}
+
+/// The rows of a query once read: its groups computed (HAVING and the outputs of each), then
+/// DISTINCT, ORDER BY, OFFSET and LIMIT; only the visible columns kept.
+pub(super) fn finish_rows(
+    plan: &SelectPlan,
+    mut rows: Vec<Vec<Value>>,
+    groups: Groups,
+    (limit, offset): (Option<u64>, u64),
+    env: &Env<'_>,
+    host: Option<&dyn Host>,
+) -> Result<Vec<Vec<Value>>> {
     if let Some(g) = &plan.group {
         let width = match &plan.source {
             None if plan.join.is_some() => plan.join.as_ref().map_or(0, |j| j.width()),
             Some(s) => s.scope().columns.len(),
             None => 0,
         };
-        rows = groups.finish(plan, g, width, env)?;
+        rows = groups.finish(plan, g, width, env, host)?;
         if let Some(w) = &plan.window {
             rows = super::window::run(plan, w, rows, Some(width), env)?;
         }
@@ -1130,7 +1185,7 @@ pub fn run_select_locking(
 /// and, as in
 /// MariaDB ("Impossible WHERE / HAVING"), nothing else of the query is evaluated (an item that
 /// would overflow on some row raises no error).
-fn impossible_condition(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
+pub(super) fn impossible_condition(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
     let having = plan.group.as_ref().and_then(|g| g.having.as_ref());
     // With aggregates, an impossible WHERE still gives the group of no rows (COUNT(*) is 0).
     let conjuncts = match &plan.filter {
@@ -1212,16 +1267,16 @@ pub(super) struct Group {
 }
 
 impl Groups {
-    fn add(&mut self, g: &GroupPlan, row: &[Value], env: &Env<'_>) -> Result<()> {
+    pub(super) fn add(&mut self, g: &GroupPlan, rc: &RowCtx<'_>, env: &Env<'_>) -> Result<()> {
         crate::memory::check(0)?;
+        let row = rc.row;
         if g.rollup {
             return super::rollup::add(self, g, row, env);
         }
-        let rc = RowCtx::of(row);
         let mut keys = Vec::with_capacity(g.keys.len());
         let mut kb = Vec::new();
         for (k, coll) in &g.keys {
-            let v = k.eval(&rc, env)?;
+            let v = k.eval(rc, env)?;
             compare::group_key(&v, *coll, &mut kb);
             keys.push(v);
         }
@@ -1239,7 +1294,7 @@ impl Groups {
         };
         let group = &mut self.list[idx];
         for (acc, spec) in group.accs.iter_mut().zip(&g.aggs) {
-            let (v, keys) = agg_input(spec, &rc, env)?;
+            let (v, keys) = agg_input(spec, rc, env)?;
             acc.add(spec, v, keys);
         }
         Ok(())
@@ -1251,6 +1306,7 @@ impl Groups {
         g: &GroupPlan,
         width: usize,
         env: &Env<'_>,
+        host: Option<&dyn Host>,
     ) -> Result<Vec<Vec<Value>>> {
         if self.list.is_empty() && g.keys.is_empty() {
             self.list.push(Group {
@@ -1287,6 +1343,7 @@ impl Groups {
                 row: &group.first,
                 new: &[],
                 aggs: &aggs,
+                host,
             };
             if let Some(h) = &g.having {
                 if !h.is_true(&rc, env)? {

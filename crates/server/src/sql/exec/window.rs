@@ -88,6 +88,7 @@ pub fn run(
                 row,
                 new: &[],
                 aggs,
+                host: None,
             };
             let mut kv = Vec::with_capacity(np + s0.order.len());
             for (e, _) in &s0.partition {
@@ -147,6 +148,7 @@ pub fn run(
             row,
             new: &[],
             aggs: &ext,
+            host: None,
         };
         let mut row = output_row(plan, &rc, env)?;
         // MariaDB shows a fixed-decimal DOUBLE read back from its temporary table with its
@@ -233,6 +235,7 @@ fn eval_arg(
         row,
         new: &[],
         aggs,
+        host: None,
     };
     if matches!(s.func, WinFunc::Agg(AggFunc::Min | AggFunc::Max)) {
         return Ok(e.eval_compared(&rc, env)?.into_owned());

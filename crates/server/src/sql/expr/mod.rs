@@ -11,6 +11,7 @@
 pub(in crate::sql) mod compare;
 pub(in crate::sql) mod convert;
 pub mod datetime_text;
+pub(in crate::sql) mod subquery;
 mod zero_date;
 
 use crate::error::{Error, Result};
@@ -166,6 +167,19 @@ pub enum Expr {
     },
     Func(Func, Vec<Expr>),
     Cast(Box<Expr>, CastTo),
+    /// A column of the row of an enclosing query, `depth` levels up (see `subquery.rs`).
+    Outer {
+        depth: usize,
+        col: usize,
+    },
+    /// An aggregate of an enclosing query, `depth` levels up: `(SELECT MAX(t.a) FROM u)` in a
+    /// query over `t` aggregates `t.a` over that query's groups.
+    OuterAgg {
+        depth: usize,
+        idx: usize,
+    },
+    /// A subquery (scalar, EXISTS, IN, ANY / ALL; see `subquery.rs`).
+    Subquery(std::sync::Arc<subquery::Subquery>),
 }
 
 /// The rows an expression can read.
@@ -174,6 +188,8 @@ pub struct RowCtx<'r> {
     pub row: &'r [Value],
     pub new: &'r [Value],
     pub aggs: &'r [Value],
+    /// Runs subqueries (lends the statement's transaction); None where none can appear.
+    pub host: Option<&'r dyn subquery::Host>,
 }
 
 impl<'r> RowCtx<'r> {
@@ -181,6 +197,7 @@ impl<'r> RowCtx<'r> {
         row: &[],
         new: &[],
         aggs: &[],
+        host: None,
     };
 
     pub fn of(row: &'r [Value]) -> RowCtx<'r> {
@@ -188,6 +205,17 @@ impl<'r> RowCtx<'r> {
             row,
             new: &[],
             aggs: &[],
+            host: None,
+        }
+    }
+
+    /// The context of a row whose expressions may run subqueries through `host`.
+    pub fn hosted(row: &'r [Value], host: Option<&'r dyn subquery::Host>) -> RowCtx<'r> {
+        RowCtx {
+            row,
+            new: &[],
+            aggs: &[],
+            host,
         }
     }
 }
@@ -209,6 +237,9 @@ impl Expr {
         self.walk(&mut |e| {
             constant &= match e {
                 Expr::Col(_) | Expr::NewCol(_) | Expr::Agg(_) | Expr::SetUserVar(..) => false,
+                // Its value is kept for the execution: an index key (run before the read,
+                // `exec/subquery.rs`).
+                Expr::Subquery(s) => !s.correlated,
                 Expr::Func(f, _) => f.is_deterministic(),
                 _ => true,
             }
@@ -228,57 +259,73 @@ impl Expr {
     }
 
     /// Call `f` on every node, parents before children, letting it change the node (used to
-    /// renumber the placeholders of window functions once binding is done).
+    /// renumber the placeholders of window functions once binding is done). It does not go
+    /// into a subquery's plan. Depth is bounded by the parser's nesting limit.
     pub fn walk_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
-        let mut todo: Vec<&mut Expr> = vec![self];
-        while let Some(e) = todo.pop() {
-            f(e);
-            match e {
-                Expr::Lit(_)
-                | Expr::Col(_)
-                | Expr::NewCol(_)
-                | Expr::Param(_)
-                | Expr::Agg(_)
-                | Expr::SysVar { .. }
-                | Expr::UserVar(_) => {}
-                Expr::SetUserVar(_, x)
-                | Expr::Neg(x)
-                | Expr::BitNot(x)
-                | Expr::Not(x)
-                | Expr::IsNull(x, _)
-                | Expr::IsBool { e: x, .. }
-                | Expr::Cast(x, _) => todo.push(x),
-                Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::Xor(a, b) => {
-                    todo.push(a);
-                    todo.push(b);
+        f(self);
+        self.for_each_child_mut(&mut |c| c.walk_mut(f));
+    }
+
+    /// Call `f` on each direct child (not into a subquery's plan or operands).
+    pub fn for_each_child_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        match self {
+            Expr::Lit(_)
+            | Expr::Col(_)
+            | Expr::NewCol(_)
+            | Expr::Param(_)
+            | Expr::Agg(_)
+            | Expr::SysVar { .. }
+            | Expr::Outer { .. }
+            | Expr::OuterAgg { .. }
+            | Expr::UserVar(_)
+            | Expr::Subquery(_) => {}
+            Expr::SetUserVar(_, x)
+            | Expr::Neg(x)
+            | Expr::BitNot(x)
+            | Expr::Not(x)
+            | Expr::IsNull(x, _)
+            | Expr::IsBool { e: x, .. }
+            | Expr::Cast(x, _) => f(x),
+            Expr::Arith(_, a, b) | Expr::Cmp(_, a, b, _) | Expr::Xor(a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::ArithChain(a, rest) => {
+                f(a);
+                rest.iter_mut().for_each(|(_, x)| f(x));
+            }
+            Expr::And(v) | Expr::Or(v) | Expr::Func(_, v) => v.iter_mut().for_each(f),
+            Expr::Between { e, lo, hi, .. } => {
+                f(e);
+                f(lo);
+                f(hi);
+            }
+            Expr::In { e, list, .. } => {
+                f(e);
+                list.iter_mut().for_each(f);
+            }
+            Expr::Like { e, pat, esc, .. } => {
+                f(e);
+                f(pat);
+                if let Some(x) = esc {
+                    f(x);
                 }
-                Expr::ArithChain(a, rest) => {
-                    todo.push(a);
-                    todo.extend(rest.iter_mut().map(|(_, x)| x));
+            }
+            Expr::Case {
+                operand,
+                whens,
+                else_,
+                ..
+            } => {
+                if let Some(x) = operand {
+                    f(x);
                 }
-                Expr::And(v) | Expr::Or(v) | Expr::Func(_, v) => todo.extend(v.iter_mut()),
-                Expr::Between { e, lo, hi, .. } => todo.extend([&mut **e, &mut **lo, &mut **hi]),
-                Expr::In { e, list, .. } => {
-                    todo.push(e);
-                    todo.extend(list.iter_mut());
+                for (a, b) in whens {
+                    f(a);
+                    f(b);
                 }
-                Expr::Like { e, pat, esc, .. } => {
-                    todo.push(e);
-                    todo.push(pat);
-                    todo.extend(esc.as_deref_mut());
-                }
-                Expr::Case {
-                    operand,
-                    whens,
-                    else_,
-                    ..
-                } => {
-                    todo.extend(operand.as_deref_mut());
-                    for (a, b) in whens {
-                        todo.push(a);
-                        todo.push(b);
-                    }
-                    todo.extend(else_.as_deref_mut());
+                if let Some(x) = else_ {
+                    f(x);
                 }
             }
         }
@@ -293,7 +340,14 @@ impl Expr {
             | Expr::Param(_)
             | Expr::Agg(_)
             | Expr::SysVar { .. }
+            | Expr::Outer { .. }
+            | Expr::OuterAgg { .. }
             | Expr::UserVar(_) => {}
+            Expr::Subquery(s) => match &s.kind {
+                subquery::Kind::In { left, .. } => out.extend(left.iter()),
+                subquery::Kind::Quantified { left, .. } => out.push(left),
+                subquery::Kind::Scalar | subquery::Kind::Exists { .. } => {}
+            },
             Expr::SetUserVar(_, x)
             | Expr::Neg(x)
             | Expr::BitNot(x)
@@ -385,6 +439,11 @@ impl Expr {
             Expr::Agg(i) => Ok(r.aggs.get(*i).cloned().unwrap_or(Value::Null)),
             Expr::SysVar { name, global } => env.sys_var(name, *global),
             Expr::UserVar(name) => Ok(env.user_var(name)),
+            Expr::Outer { depth, col } => Ok(subquery::outer_value(env, *depth, *col)),
+            Expr::OuterAgg { depth, idx } => {
+                Ok(subquery::outer_value(env, *depth, idx | subquery::AGG_TAG))
+            }
+            Expr::Subquery(s) => subquery::eval(s, r, env),
             Expr::SetUserVar(name, e) => {
                 let v = e.eval(r, env)?;
                 env.user_var_sets

@@ -116,6 +116,7 @@ fn insert_rows(
         columns: (0..width).collect(),
         source: InsertSource::Query(Box::new(qplan)),
         on_dup: Vec::new(),
+        subq: None,
     };
     crate::sql::run_dml(ctx, sess, &[], prev, db, |env, txn| {
         crate::sql::exec::dml::run_insert(&iplan, env, txn)
