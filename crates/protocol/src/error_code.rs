@@ -624,7 +624,7 @@ impl ErrorCode {
             | NonUniqTable
             | RegexpError
             | WrongParametersToNativeFct => "42000",
-            | TableNameInUnionOrder => "42000",
+            TableNameInUnionOrder => "42000",
             NoDb => "3D000",
             UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",

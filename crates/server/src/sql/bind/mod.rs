@@ -9,9 +9,9 @@ pub(in crate::sql) mod coldef;
 pub(in crate::sql) mod group_concat;
 pub(in crate::sql) mod join_scope;
 pub(in crate::sql) mod sqltype;
+mod subquery;
 mod temporal;
 pub(in crate::sql) mod window;
-mod subquery;
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};

@@ -1050,24 +1050,25 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
     let checks = super::check::Checks::of(env, &t.db, &t.def)?;
     let (mut matched, mut changed) = (0u64, 0u64);
-    let mut apply = |h: RowHandle, latest: &[Value], new: Vec<Value>, txn: &mut Txn| -> Result<()> {
-        if let Some(c) = &checks {
-            c.check(env, &new)?;
-        }
-        let after = (!fk.none()).then(|| new.clone());
-        match t.table.update(txn, &h, new)? {
-            InsertOutcome::Inserted(_) => {
-                changed += 1;
-                if let Some(new) = after {
-                    fk.after_update(env, txn, &t.table, latest, &new)?;
+    let mut apply =
+        |h: RowHandle, latest: &[Value], new: Vec<Value>, txn: &mut Txn| -> Result<()> {
+            if let Some(c) = &checks {
+                c.check(env, &new)?;
+            }
+            let after = (!fk.none()).then(|| new.clone());
+            match t.table.update(txn, &h, new)? {
+                InsertOutcome::Inserted(_) => {
+                    changed += 1;
+                    if let Some(new) = after {
+                        fk.after_update(env, txn, &t.table, latest, &new)?;
+                    }
+                }
+                InsertOutcome::Duplicate { index, row, .. } => {
+                    return Err(t.table.dup_entry_error(index, &row))
                 }
             }
-            InsertOutcome::Duplicate { index, row, .. } => {
-                return Err(t.table.dup_entry_error(index, &row))
-            }
-        }
-        Ok(())
-    };
+            Ok(())
+        };
     match &plan.subq {
         None => {
             for (h, latest) in cands {

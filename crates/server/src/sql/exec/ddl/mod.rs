@@ -15,8 +15,8 @@
 //! SET / JSON / BIT / TIME columns and TEMPORARY tables are 1235.
 
 pub(in crate::sql) mod alter;
-pub(crate) mod fk;
 pub(in crate::sql) mod create_select;
+pub(crate) mod fk;
 pub(in crate::sql) mod view;
 
 use crate::error::{Error, Result};
