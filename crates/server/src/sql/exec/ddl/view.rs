@@ -80,6 +80,8 @@ fn plan_query_text(env: &Env<'_>, db: &str, text: &str) -> Result<QueryPlan> {
         ..env.sess
     };
     let inner = Env::new(env.ctx, sess, &[]).with_set_aside(&parsed.set_aside);
+    // A view's query may hold subqueries wherever a SELECT may (`bind/subquery.rs`).
+    inner.subq.allowed.set(true);
     let plan = query::plan_query(&inner, &parsed.params, q, &parsed.item_texts, None)?;
     let effects = inner.into_effects();
     env.warnings.borrow_mut().extend(effects.warnings);
