@@ -89,3 +89,6 @@ SELECT doc FROM t WHERE id = 2;
 SELECT doc->'$.name' FROM t;
 SELECT doc->>'$.name' FROM t;
 DROP DATABASE jsondb;
+
+# Result types.
+meta SELECT JSON_VALID('1') AS a, JSON_LENGTH('[]') AS b, JSON_TYPE('1') AS c, JSON_KEYS('{"a":1}') AS d, JSON_CONTAINS('1', '1') AS e, JSON_REMOVE('[1,2,3]', '$[0]') AS f;

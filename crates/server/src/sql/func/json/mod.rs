@@ -130,14 +130,22 @@ pub fn bind(
         }
     }
     let nullable = args.iter().any(|(_, t)| t.nullable);
+    // Text results are VAR_STRING as in MariaDB; the lengths follow MariaDB where it is simple
+    // (the document's length, JSON_TYPE's 12) and are an estimate otherwise.
+    let len0 = args.first().map_or(0, |(_, t)| t.char_len());
+    let total = args
+        .iter()
+        .fold(0u32, |acc, (_, t)| acc.saturating_add(t.char_len()));
     let ty = match f {
-        JsonFn::Valid
-        | JsonFn::Length
-        | JsonFn::Depth
-        | JsonFn::ContainsPath
-        | JsonFn::Contains => SqlType::int(if f == JsonFn::Valid { 1 } else { 10 }),
-        JsonFn::Object | JsonFn::Array => SqlType::text().with_nullable(nullable),
-        _ => SqlType::text(),
+        JsonFn::Valid | JsonFn::ContainsPath | JsonFn::Contains => SqlType::int(1),
+        JsonFn::Length | JsonFn::Depth => SqlType::int(10),
+        JsonFn::Unquote | JsonFn::Keys | JsonFn::Remove => SqlType::varchar(len0),
+        JsonFn::Type => SqlType::varchar(12),
+        JsonFn::Quote => SqlType::varchar(len0.saturating_mul(12).saturating_add(2)),
+        JsonFn::Object | JsonFn::Array => {
+            SqlType::varchar(total.saturating_mul(6)).with_nullable(nullable)
+        }
+        _ => SqlType::varchar(total.saturating_mul(6)),
     };
     Some(Ok((f, mask, ty)))
 }
