@@ -92,3 +92,13 @@ DROP DATABASE jsondb;
 
 # Result types.
 meta SELECT JSON_VALID('1') AS a, JSON_LENGTH('[]') AS b, JSON_TYPE('1') AS c, JSON_KEYS('{"a":1}') AS d, JSON_CONTAINS('1', '1') AS e, JSON_REMOVE('[1,2,3]', '$[0]') AS f;
+
+# JSON_VALUE, JSON_EXISTS, JSON_COMPACT.
+SELECT JSON_VALUE('{"a":"x\\ty"}', '$.a') AS a, JSON_VALUE('{"b":[1]}', '$.b') AS b, JSON_VALUE('{"c":1.50}', '$.c') AS c, JSON_VALUE('{"d":null}', '$.d') AS d, JSON_VALUE('{"e":true}', '$.e') AS e, JSON_VALUE('x', '$') AS g, JSON_VALUE('{"f":false}', '$.f') AS h, JSON_VALUE(NULL, '$') AS i, JSON_VALUE('{"a":"é"}', '$.a') AS j;
+SELECT JSON_VALUE('[1,2]', '$[*]') AS a;
+SHOW WARNINGS;
+SELECT JSON_EXISTS('{"a":1}', '$.a') AS a, JSON_EXISTS('{"a":1}', '$.b') AS b, JSON_EXISTS('{"a":1}', 'x') AS c, JSON_EXISTS('[1,2]', '$[*]') AS d, JSON_EXISTS(NULL, '$') AS e, JSON_EXISTS('x', '$') AS f;
+SELECT JSON_COMPACT('{ "a" : [1, 2] , "b":{"c": 1.50}}') AS a, JSON_COMPACT('[ ]') AS b, JSON_COMPACT(NULL) AS c, JSON_COMPACT(' "x" ') AS d;
+SELECT JSON_COMPACT('x') AS a;
+SHOW WARNINGS;
+SELECT JSON_VALUE('{"a":"x"}', '$.a', 1);

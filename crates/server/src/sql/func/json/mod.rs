@@ -3,7 +3,7 @@
 //! `parse.rs` reads and writes JSON text (scalars keep their source text), `path.rs` reads
 //! and matches JSON paths, `query.rs` holds the functions that read a document (JSON_VALID,
 //! JSON_EXTRACT, JSON_TYPE, JSON_LENGTH, JSON_DEPTH, JSON_KEYS, JSON_CONTAINS_PATH,
-//! JSON_UNQUOTE), `build.rs` those that build one (JSON_QUOTE, JSON_OBJECT, JSON_ARRAY) and
+//! JSON_UNQUOTE, JSON_VALUE, JSON_EXISTS, JSON_COMPACT), `build.rs` those that build one (JSON_QUOTE, JSON_OBJECT, JSON_ARRAY) and
 //! `modify.rs` those that change one (JSON_SET … JSON_MERGE_PATCH) and JSON_CONTAINS.
 //!
 //! Bad JSON text or a bad path is a warning (4037 / 4038 / 4040 / 4042, naming the argument
@@ -46,6 +46,9 @@ pub enum JsonFn {
     MergePatch,
     MergePreserve,
     Contains,
+    Value,
+    Exists,
+    Compact,
 }
 
 impl JsonFn {
@@ -71,6 +74,9 @@ impl JsonFn {
             JsonFn::MergePatch => "json_merge_patch",
             JsonFn::MergePreserve => "json_merge_preserve",
             JsonFn::Contains => "json_contains",
+            JsonFn::Value => "json_value",
+            JsonFn::Exists => "json_exists",
+            JsonFn::Compact => "json_compact",
         }
     }
 
@@ -86,6 +92,8 @@ impl JsonFn {
                 | JsonFn::Unquote
                 | JsonFn::Quote
                 | JsonFn::Contains
+                | JsonFn::Value
+                | JsonFn::Exists
         )
     }
 }
@@ -118,6 +126,9 @@ pub fn bind(
         "JSON_MERGE_PATCH" => (JsonFn::MergePatch, n >= 2),
         "JSON_MERGE_PRESERVE" | "JSON_MERGE" => (JsonFn::MergePreserve, n >= 2),
         "JSON_CONTAINS" => (JsonFn::Contains, n == 2 || n == 3),
+        "JSON_VALUE" => (JsonFn::Value, n == 2),
+        "JSON_EXISTS" => (JsonFn::Exists, n == 2),
+        "JSON_COMPACT" => (JsonFn::Compact, n == 1),
         _ => return None,
     };
     if !ok {
@@ -137,9 +148,11 @@ pub fn bind(
         .iter()
         .fold(0u32, |acc, (_, t)| acc.saturating_add(t.char_len()));
     let ty = match f {
-        JsonFn::Valid | JsonFn::ContainsPath | JsonFn::Contains => SqlType::int(1),
+        JsonFn::Valid | JsonFn::ContainsPath | JsonFn::Contains | JsonFn::Exists => SqlType::int(1),
         JsonFn::Length | JsonFn::Depth => SqlType::int(10),
-        JsonFn::Unquote | JsonFn::Keys | JsonFn::Remove => SqlType::varchar(len0),
+        JsonFn::Unquote | JsonFn::Keys | JsonFn::Remove | JsonFn::Value | JsonFn::Compact => {
+            SqlType::varchar(len0)
+        }
         JsonFn::Type => SqlType::varchar(12),
         JsonFn::Quote => SqlType::varchar(len0.saturating_mul(12).saturating_add(2)),
         JsonFn::Object | JsonFn::Array => {
@@ -161,7 +174,10 @@ pub fn eval(f: JsonFn, mask: u64, args: &[Value], env: &Env<'_>) -> Value {
         | JsonFn::Depth
         | JsonFn::Keys
         | JsonFn::ContainsPath
-        | JsonFn::Unquote => query::eval(f, args, env),
+        | JsonFn::Unquote
+        | JsonFn::Value
+        | JsonFn::Exists
+        | JsonFn::Compact => query::eval(f, args, env),
         _ => modify::eval(f, mask, args, env),
     }
 }
@@ -213,7 +229,7 @@ fn path_arg(f: JsonFn, arg: usize, v: &Value, env: &Env<'_>) -> Option<path::Pat
     let t = crate::sql::expr::convert::to_text(v);
     let (n, name) = (arg + 1, f.name());
     let (code, msg) = match path::parse(&t) {
-        Ok(p) if p.is_wild() && matches!(f, JsonFn::Length | JsonFn::Keys) => (
+        Ok(p) if p.is_wild() && matches!(f, JsonFn::Length | JsonFn::Keys | JsonFn::Value) => (
             ErrorCode::JsonPathNoWildcard,
             format!(
                 "Wildcards or range in JSON path not allowed in argument {n} to function '{name}'"

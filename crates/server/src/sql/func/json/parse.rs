@@ -299,6 +299,36 @@ pub fn write(node: &Node, out: &mut String) {
     }
 }
 
+/// Write a node without spaces (JSON_COMPACT).
+pub fn write_compact(node: &Node, out: &mut String) {
+    match node {
+        Node::Arr(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_compact(item, out);
+            }
+            out.push(']');
+        }
+        Node::Obj(members) => {
+            out.push('{');
+            for (i, (k, v)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('"');
+                out.push_str(k);
+                out.push_str("\":");
+                write_compact(v, out);
+            }
+            out.push('}');
+        }
+        scalar => write(scalar, out),
+    }
+}
+
 /// A node as text.
 pub fn to_string(node: &Node) -> String {
     let mut s = String::new();

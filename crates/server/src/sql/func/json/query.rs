@@ -23,6 +23,15 @@ pub(super) fn eval(f: JsonFn, args: &[Value], env: &Env<'_>) -> Value {
         JsonFn::Unquote => unquote(&args[0], env),
         JsonFn::Extract => extract(args, env).unwrap_or(Value::Null),
         JsonFn::ContainsPath => contains_path(args, env).unwrap_or(Value::Null),
+        JsonFn::Value | JsonFn::Exists => value_or_exists(f, args, env).unwrap_or(Value::Null),
+        JsonFn::Compact => match doc(f, 0, &args[0], env) {
+            Some(d) => {
+                let mut s = String::new();
+                parse::write_compact(&d, &mut s);
+                out(s)
+            }
+            None => Value::Null,
+        },
         _ => {
             let p = match args.get(1) {
                 Some(p) => match path_arg(f, 1, p, env) {
@@ -102,6 +111,36 @@ fn extract(args: &[Value], env: &Env<'_>) -> Option<Value> {
     } else {
         parse::to_string(found[0])
     }))
+}
+
+/// JSON_VALUE: the scalar at a path (a string unescaped, `true` / `false` as 1 / 0; NULL for
+/// `null`, a container, no match or a bad document). JSON_EXISTS: whether the path matches.
+fn value_or_exists(f: JsonFn, args: &[Value], env: &Env<'_>) -> Option<Value> {
+    let p = match path::parse(&convert::to_text(&args[1])) {
+        Ok(p) if p.is_wild() && f == JsonFn::Value => {
+            // A wildcard path is refused with a warning, as MariaDB.
+            path_arg(f, 1, &args[1], env);
+            return None;
+        }
+        Ok(p) => p,
+        Err(_) => return None,
+    };
+    if f == JsonFn::Exists && p.steps.is_empty() {
+        // MariaDB answers `$` before it reads the document.
+        return Some(Value::Int(1));
+    }
+    let d = parse::parse(&convert::to_text(&args[0])).ok()?;
+    let found = path::matches(&d, &p);
+    if f == JsonFn::Exists {
+        return Some(Value::Int(!found.is_empty() as i64));
+    }
+    Some(match found.first()? {
+        Node::Str(raw) => out(parse::unescape(raw)),
+        Node::Num(n) => out(n.clone()),
+        Node::True => out("1".to_string()),
+        Node::False => out("0".to_string()),
+        _ => return None,
+    })
 }
 
 fn contains_path(args: &[Value], env: &Env<'_>) -> Option<Value> {
