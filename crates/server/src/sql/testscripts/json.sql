@@ -102,3 +102,18 @@ SELECT JSON_COMPACT('{ "a" : [1, 2] , "b":{"c": 1.50}}') AS a, JSON_COMPACT('[ ]
 SELECT JSON_COMPACT('x') AS a;
 SHOW WARNINGS;
 SELECT JSON_VALUE('{"a":"x"}', '$.a', 1);
+
+# A bad path is reported before a bad document; JSON results embedded in other JSON functions.
+SELECT JSON_SET('x', 'y', 1) AS a;
+SHOW WARNINGS;
+SELECT JSON_REMOVE('x', 'y') AS a;
+SHOW WARNINGS;
+SELECT JSON_CONTAINS_PATH('x', 'one', 'y') AS a;
+SHOW WARNINGS;
+SELECT JSON_CONTAINS('x', 'y') AS a;
+SHOW WARNINGS;
+SELECT JSON_ARRAY_APPEND('x', 'y', 1) AS a;
+SHOW WARNINGS;
+SELECT JSON_MERGE_PATCH('x', 'y') AS a;
+SHOW WARNINGS;
+SELECT JSON_SET('{"a":1}', '$.b', JSON_OBJECT('c', 'd'), '$.a', JSON_ARRAY()) AS a, JSON_INSERT('[]', '$[0]', JSON_EXTRACT('{"x":"y"}', '$.x')) AS b, JSON_ARRAY_APPEND('[]', '$', JSON_COMPACT('[1, 2]')) AS c, JSON_OBJECT('k', JSON_VALUE('{"a":[1]}', '$.a')) AS d;

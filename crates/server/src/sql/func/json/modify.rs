@@ -43,18 +43,23 @@ pub(super) fn eval(f: JsonFn, mask: u64, args: &[Value], env: &Env<'_>) -> Value
             if args[0].is_null() {
                 return Value::Null;
             }
-            let Some(mut d) = doc(f, 0, &args[0], env) else {
-                return Value::Null;
-            };
             let step = if f == JsonFn::Remove { 1 } else { 2 };
-            let mut i = 1;
-            while i < args.len() {
+            // The paths are read before the document (MariaDB reports a bad path first).
+            let mut paths = Vec::new();
+            for i in (1..args.len()).step_by(step) {
                 if args[i].is_null() {
                     return Value::Null;
                 }
                 let Some(p) = path_arg(f, i, &args[i], env) else {
                     return Value::Null;
                 };
+                paths.push(p);
+            }
+            let Some(mut d) = doc(f, 0, &args[0], env) else {
+                return Value::Null;
+            };
+            let mut i = 1;
+            for p in paths {
                 if p.is_wild() {
                     env.warn(
                         "Warning",

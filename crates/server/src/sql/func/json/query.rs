@@ -148,6 +148,13 @@ fn contains_path(args: &[Value], env: &Env<'_>) -> Option<Value> {
     if args[0].is_null() || args[1].is_null() {
         return None;
     }
+    let mut paths = Vec::new();
+    for (i, a) in args.iter().enumerate().skip(2) {
+        if a.is_null() {
+            return None;
+        }
+        paths.push(path_arg(f, i, a, env)?);
+    }
     let d = doc(f, 0, &args[0], env)?;
     let all = match super::text(&args[1]).to_ascii_lowercase().as_str() {
         "one" => false,
@@ -162,12 +169,8 @@ fn contains_path(args: &[Value], env: &Env<'_>) -> Option<Value> {
         }
     };
     let mut result = all;
-    for (i, a) in args.iter().enumerate().skip(2) {
-        if a.is_null() {
-            return None;
-        }
-        let p = path_arg(f, i, a, env)?;
-        let hit = !path::matches(&d, &p).is_empty();
+    for p in &paths {
+        let hit = !path::matches(&d, p).is_empty();
         if all && !hit {
             result = false;
         } else if !all && hit {
