@@ -167,6 +167,8 @@ pub enum ErrorCode {
     RegexpError,
     /// 1583 Incorrect parameters in the call to native function '%s'
     WrongParametersToNativeFct,
+    /// 1582 Incorrect parameter count in the call to native function '%s'
+    WrongParamcountToNativeFct,
     /// 1958 Bad base64 data as position %u
     BadBase64Data,
     /// 1649 Unknown locale: '%s'
@@ -318,6 +320,24 @@ pub enum ErrorCode {
     InvalidNtileArgument,
     /// 4074 Window functions can not be used as arguments to group functions.
     SumFuncWithWindowFuncAsArg,
+    /// 4037 Unexpected end of JSON text in argument %d to function '%s'
+    JsonEofUnexpected,
+    /// 4036 Character disallowed in JSON in argument %d to function '%s' at position %d
+    JsonBadChr,
+    /// 4038 Syntax error in JSON text in argument %d to function '%s' at position %d
+    JsonSyntax,
+    /// 4040 Limit of %d on JSON nested structures depth is reached in argument %d to function '%s' at position %d
+    JsonDepth,
+    /// 4051 Path expression '$' is not allowed in argument %d to function '%s'.
+    JsonPathDollar,
+    /// 4041 Unexpected end of JSON path in argument %d to function '%s'
+    JsonPathEof,
+    /// 4046 Argument 2 to function '%s' must be "one" or "all".
+    JsonOneOrAll,
+    /// 4042 Syntax error in JSON path in argument %d to function '%s' at position %d
+    JsonPathSyntax,
+    /// 4044 Wildcards or range in JSON path not allowed in argument %d to function '%s'
+    JsonPathNoWildcard,
     /// 1436 Thread stack overrun (here: an expression nested too deeply)
     StackOverrun,
     /// 1467 Failed to read auto-increment value from storage engine
@@ -550,6 +570,7 @@ impl ErrorCode {
             DatetimeFunctionOverflow => 1441,
             RegexpError => 1139,
             WrongParametersToNativeFct => 1583,
+            WrongParamcountToNativeFct => 1582,
             BadBase64Data => 1958,
             UnknownLocale => 1649,
             TooBigScale => 1425,
@@ -571,6 +592,15 @@ impl ErrorCode {
             SlaveSameId => 4052,
             SecureTransportRequired => 3159,
             NoSecureTransportsConfigured => 4167,
+            JsonEofUnexpected => 4037,
+            JsonBadChr => 4036,
+            JsonSyntax => 4038,
+            JsonDepth => 4040,
+            JsonPathSyntax => 4042,
+            JsonPathEof => 4041,
+            JsonPathDollar => 4051,
+            JsonOneOrAll => 4046,
+            JsonPathNoWildcard => 4044,
         }
     }
 
@@ -623,7 +653,8 @@ impl ErrorCode {
             | SpDoesNotExist
             | NonUniqTable
             | RegexpError
-            | WrongParametersToNativeFct => "42000",
+            | WrongParametersToNativeFct
+            | WrongParamcountToNativeFct => "42000",
             TableNameInUnionOrder => "42000",
             NoDb => "3D000",
             UnknownCollation => "HY000",

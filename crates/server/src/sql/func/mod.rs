@@ -12,6 +12,7 @@ mod date_format;
 mod greatest;
 mod hash;
 pub(in crate::sql) mod interval;
+pub(in crate::sql) mod json;
 mod regexp;
 mod text;
 
@@ -139,6 +140,8 @@ pub enum Func {
     Text(text::TextFn),
     Regexp(regexp::RegexpFn, Collation),
     Hash(hash::HashFn),
+    /// A JSON function and which of its arguments are JSON (bit i: argument i).
+    Json(json::JsonFn, u64),
 }
 
 impl Func {
@@ -716,6 +719,15 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::Hash(f), exprs()), ty));
     }
+    if let Some(r) = json::bind(upper, &args) {
+        let (f, mask, ty) = r.map_err(|_| {
+            Error::new(
+                ErrorCode::WrongParamcountToNativeFct,
+                format!("Incorrect parameter count in the call to native function '{name}'"),
+            )
+        })?;
+        return Ok((Expr::Func(Func::Json(f, mask), exprs()), ty));
+    }
     if let Some(r) = regexp::bind(upper, &types) {
         let (f, ty) = r.map_err(bad)?;
         let coll = crate::sql::bind::comparison_collation(&types[0], &types[1]);
@@ -927,6 +939,7 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
     match f {
         Func::Text(t) => return Ok(text::eval(t, &evals(args, r, env)?, env)),
         Func::Hash(h) => return Ok(hash::eval(h, &evals(args, r, env)?, env)),
+        Func::Json(j, mask) => return Ok(json::eval(j, mask, &evals(args, r, env)?, env)),
         _ => {}
     }
     if let Some(v) = eval_nullary(f, env) {

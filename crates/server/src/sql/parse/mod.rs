@@ -322,6 +322,16 @@ pub fn parse(sql: &str) -> Result<Parsed> {
     if tokens.is_empty() {
         return Err(Error::new(ErrorCode::EmptyQuery, "Query was empty"));
     }
+    // MariaDB has no `->` / `->>` operators: it reads `-` and then fails at the `>`.
+    if let Some(t) = tokens
+        .iter()
+        .find(|t| matches!(t.token, Token::Arrow | Token::LongArrow))
+    {
+        let mut at = t.span.start;
+        at.column += 1;
+        let body = sql.trim_end().trim_end_matches(';').trim_end();
+        return Err(syntax_error(body, Some(at)));
+    }
     let share_lock = strip_share_lock(&mut tokens);
     let params = tokens
         .iter()
