@@ -13,6 +13,9 @@
 #       fresh Cohort unedited, and every table there equals MariaDB's;
 #   (c) mariadb-admin status, processlist and kill: kill ends another connection's
 #       SELECT SLEEP, and KILL QUERY ends a lock wait with 1317;
+#   (a) and (b) include a FOREIGN KEY with ON DELETE CASCADE and a view over a join (issue 20
+#       and 21): the dump's stand-in and final view definitions restore, and the view reads
+#       the same rows;
 #   (d) mariadb-dump --single-transaction taken while clients transfer money between accounts:
 #       every dump, restored, has the right total (a consistent snapshot, issue 19).
 #
@@ -73,7 +76,7 @@ start_mariadb() { # NAME PORT
   wait_up "$2"
 }
 
-TABLES="t_int t_dec t_str t_bin t_date"
+TABLES="t_int t_dec t_str t_bin t_date t_parent t_child v_child"
 # The schema and rows, as one script (the same on Cohort and MariaDB).
 make_data() {
   local all rev
@@ -109,6 +112,13 @@ INSERT INTO t_date VALUES
   (1, '2024-02-29', '1999-12-31 23:59:59', '2000-01-01 00:00:00.123456', '2020-01-01 00:00:00'),
   (2, '1000-01-01', '9999-12-31 23:59:59', '1970-01-01 00:00:00.000001', '2038-01-19 03:14:07'),
   (3, NULL, NULL, NULL, NULL);
+CREATE TABLE t_parent (id INT PRIMARY KEY, name VARCHAR(20));
+CREATE TABLE t_child (id INT PRIMARY KEY, pid INT, note VARCHAR(20),
+  CONSTRAINT fk_child_parent FOREIGN KEY (pid) REFERENCES t_parent (id) ON DELETE CASCADE);
+INSERT INTO t_parent VALUES (1, 'one'), (2, 'two');
+INSERT INTO t_child VALUES (1, 1, 'a'), (2, 1, 'b'), (3, 2, NULL), (4, NULL, 'none');
+CREATE VIEW v_child AS SELECT c.id, c.note, p.name FROM t_child c
+  LEFT JOIN t_parent p ON p.id = c.pid WHERE c.id > 1;
 SQL
 }
 
