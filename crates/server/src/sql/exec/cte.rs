@@ -312,6 +312,8 @@ fn view_factor(
     let Some((db, v)) = view::view_named(env, name)? else {
         return Ok(None);
     };
+    // The view's own database must be readable (then its query's tables, as it is planned).
+    crate::sql::plan::check_db_access(env, &db)?;
     let version = view::view_changes();
     let plan = stack_safe(|| view::plan_view(env, &db, &v))?;
     let visible = alias.map_or(v.name.as_str(), |a| a.name.value.as_str());
