@@ -6,8 +6,8 @@
 
 use super::query::{
     column_count_error, convert_rows, from_has_derived, plan_query, plan_set_expr, result_columns,
-    row_key, run_query, sort_coll, stack_safe, union_type, unsupported, with_columns_error, Node,
-    QueryPlan, Recursive,
+    row_key, run_query, sort_coll, stack_safe, unsupported, with_columns_error, Node, QueryPlan,
+    Recursive,
 };
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
@@ -542,17 +542,7 @@ fn plan_recursive(
             .map(|e| plan_set_expr(env, params, e, &[]))
             .collect::<Result<Vec<_>>>()?
     };
-    let mut types = anchors[0].types.clone();
-    for a in &anchors[1..] {
-        if a.types.len() != types.len() {
-            return Err(column_count_error());
-        }
-        types = types
-            .iter()
-            .zip(&a.types)
-            .map(|(x, y)| union_type(x, y))
-            .collect();
-    }
+    let types = super::query::union_types(&anchors)?;
     if !names.is_empty() && names.len() != types.len() {
         return Err(with_columns_error());
     }

@@ -570,14 +570,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             if run.strictness().get() {
                 super::strict_values::check_since(env, before)?;
             }
-            for (i, vals) in rows.into_iter().enumerate() {
-                let row = run.build_row(
-                    vals.into_iter().map(|v| Some(Source::Value(v))),
-                    i as u64 + 1,
-                    None,
-                )?;
-                run.insert_row(txn, row)?;
-            }
+            run.insert_values(txn, rows)?;
             true
         }
         InsertSource::Query(qp) => {
@@ -586,14 +579,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             run.multi_row = true;
             let mut rows = super::query::run_query(qp, env, Some(txn))?;
             convert::fit_decimal_columns(&qp.columns, &mut rows);
-            for (i, vals) in rows.into_iter().enumerate() {
-                let row = run.build_row(
-                    vals.into_iter().map(|v| Some(Source::Value(v))),
-                    i as u64 + 1,
-                    None,
-                )?;
-                run.insert_row(txn, row)?;
-            }
+            run.insert_values(txn, rows)?;
             true
         }
     };
@@ -644,6 +630,19 @@ impl<'e> InsertRun<'_, 'e> {
     }
 
     /// Build a full row from the provided values (None = DEFAULT) and the column defaults.
+    /// Insert rows of plain values read from a query (INSERT … SELECT), numbered from 1.
+    fn insert_values(&mut self, txn: &mut Txn, rows: Vec<Vec<Value>>) -> Result<()> {
+        for (i, vals) in rows.into_iter().enumerate() {
+            let row = self.build_row(
+                vals.into_iter().map(|v| Some(Source::Value(v))),
+                i as u64 + 1,
+                None,
+            )?;
+            self.insert_row(txn, row)?;
+        }
+        Ok(())
+    }
+
     fn build_row<'s>(
         &mut self,
         vals: impl Iterator<Item = Option<Source<'s>>>,

@@ -333,7 +333,9 @@ pub(super) fn column_count_error() -> Error {
     )
 }
 
-fn set_op(ops: Vec<(Op, bool)>, parts: Vec<QueryPlan>) -> Result<QueryPlan> {
+/// The result types of operands combined by a set operation (or a recursive CTE's anchors):
+/// 1222 when their column counts differ.
+pub(super) fn union_types(parts: &[QueryPlan]) -> Result<Vec<SqlType>> {
     let mut types = parts[0].types.clone();
     for p in &parts[1..] {
         if p.types.len() != types.len() {
@@ -345,6 +347,11 @@ fn set_op(ops: Vec<(Op, bool)>, parts: Vec<QueryPlan>) -> Result<QueryPlan> {
             .map(|(a, b)| union_type(a, b))
             .collect();
     }
+    Ok(types)
+}
+
+fn set_op(ops: Vec<(Op, bool)>, parts: Vec<QueryPlan>) -> Result<QueryPlan> {
+    let types = union_types(&parts)?;
     let distinct = ops.iter().any(|(_, all)| !all);
     let columns = result_columns(&parts[0].columns, &types, distinct);
     Ok(QueryPlan {
@@ -655,30 +662,7 @@ fn bind_limit(
 ) -> Result<(Option<Expr>, Option<Expr>)> {
     let mut b = Binder::new(env, params, None);
     b.clause = "field list";
-    Ok(match &q.limit_clause {
-        None => (None, None),
-        Some(ast::LimitClause::LimitOffset {
-            limit,
-            offset,
-            limit_by,
-        }) => {
-            if !limit_by.is_empty() {
-                return Err(unsupported("LIMIT BY"));
-            }
-            let l = match limit {
-                Some(l) => Some(b.bind(l)?.0),
-                None => None,
-            };
-            let o = match offset {
-                Some(o) => Some(b.bind(&o.value)?.0),
-                None => None,
-            };
-            (l, o)
-        }
-        Some(ast::LimitClause::OffsetCommaLimit { offset, limit }) => {
-            (Some(b.bind(limit)?.0), Some(b.bind(offset)?.0))
-        }
-    })
+    super::select::bind_limit(&mut b, q)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -924,7 +924,10 @@ fn bind_order_by(
     Ok(keys)
 }
 
-fn bind_limit(b: &mut Binder<'_>, q: &ast::Query) -> Result<(Option<Expr>, Option<Expr>)> {
+pub(super) fn bind_limit(
+    b: &mut Binder<'_>,
+    q: &ast::Query,
+) -> Result<(Option<Expr>, Option<Expr>)> {
     let saved = b.scope.take();
     let saved_join = b.join.take();
     let aggs = b.aggs.take();

@@ -309,20 +309,7 @@ fn view_columns(
         return Ok(None);
     };
     check_db_access(env, db)?;
-    let mut columns = vec![text_column("Field", 64), text_column("Type", 64)];
-    if full {
-        columns.push(nullable_text_column("Collation", 64));
-    }
-    columns.extend([
-        text_column("Null", 3),
-        text_column("Key", 3),
-        nullable_text_column("Default", 64),
-        text_column("Extra", 64),
-    ]);
-    if full {
-        columns.push(text_column("Privileges", 80));
-        columns.push(text_column("Comment", 1024));
-    }
+    let columns = columns_header(full);
     let rows = crate::sql::exec::ddl::view::columns(env, db, &v)?
         .into_iter()
         .map(|(name, ty, nullable)| {
@@ -528,11 +515,8 @@ pub(crate) fn extra_text(col: &crate::storage::ColumnDef) -> String {
     parts.join(" ")
 }
 
-fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<Listing> {
-    if let Some(listing) = view_columns(env, db, table, full)? {
-        return Ok(listing);
-    }
-    let (def, _) = def_of(env, db, table)?;
+/// SHOW [FULL] COLUMNS' result columns.
+fn columns_header(full: bool) -> Vec<ColumnDefinition> {
     let mut columns = vec![text_column("Field", 64), text_column("Type", 64)];
     if full {
         columns.push(nullable_text_column("Collation", 64));
@@ -547,6 +531,15 @@ fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<L
         columns.push(text_column("Privileges", 80));
         columns.push(text_column("Comment", 1024));
     }
+    columns
+}
+
+fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<Listing> {
+    if let Some(listing) = view_columns(env, db, table, full)? {
+        return Ok(listing);
+    }
+    let (def, _) = def_of(env, db, table)?;
+    let columns = columns_header(full);
     let rows = def
         .columns
         .iter()
