@@ -7,7 +7,10 @@
 //!
 //! Verdicts: *equal* (same rows, or both failed with the same code), *different*, *refused*
 //! (Cohort answered 1235, not supported yet: counted apart, never a pass), *timeout* (MariaDB's
-//! max_statement_time cut it short: neither). A lost connection to Cohort is a difference (a
+//! max_statement_time cut it short: neither), *evaluation order* (one server failed with a data
+//! error — out of range, a subquery of more than one row, … — and the other returned rows: the
+//! error came from a row or expression the other never evaluated, which SQL leaves to each
+//! server's plan; counted apart, never a pass). A lost connection to Cohort is a difference (a
 //! crash or hang), and ends the seed.
 
 use crate::ast::Query;
@@ -49,7 +52,10 @@ pub struct Tally {
     pub different: u64,
     pub refused: u64,
     pub timeouts: u64,
+    pub evaluation_order: u64,
     pub load_differences: u64,
+    /// Connections to Cohort lost (a crash or hang): never allowed.
+    pub lost: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,6 +65,7 @@ enum Verdict {
     Different,
     Refused,
     Timeout,
+    EvaluationOrder,
 }
 
 /// The two connections.
@@ -138,6 +145,9 @@ fn verdict(a: &Outcome, b: &Outcome, ordered: bool) -> Verdict {
     if b.error_code() == Some(STATEMENT_TIMEOUT) {
         return Verdict::Timeout;
     }
+    if outcome::evaluation_order(a, b) {
+        return Verdict::EvaluationOrder;
+    }
     if outcome::same(a, b, ordered) {
         if a.error_code().is_some() {
             Verdict::EqualErrors
@@ -208,10 +218,12 @@ fn run_seed(
                 Verdict::EqualErrors => tally.equal_errors += 1,
                 Verdict::Refused => tally.refused += 1,
                 Verdict::Timeout => tally.timeouts += 1,
+                Verdict::EvaluationOrder => tally.evaluation_order += 1,
                 Verdict::Different => {
                     tally.different += 1;
                     diffs += 1;
                     let lost = matches!(a, Outcome::Lost(_));
+                    tally.lost += u64::from(lost);
                     report_difference(opts, pair, &schema, seed, epoch, i, &q, lost);
                     if lost {
                         pair.reconnect_cohort()

@@ -82,6 +82,10 @@ struct Cli {
     /// run must not pass by testing little).
     #[arg(long, default_value_t = 0)]
     min_queries: u64,
+    /// Pass when at most this many differences were found (a ratchet for known open classes;
+    /// a lost connection or a load difference always fails).
+    #[arg(long, default_value_t = 0)]
+    allow_diffs: u64,
     /// Print every query and its verdict.
     #[arg(long)]
     verbose: bool,
@@ -219,7 +223,7 @@ fn real_main() -> Result<bool, String> {
     let result = driver::run(&opts, &mut pair, &mut tally);
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "\n{} queries in {:.1} s ({:.0} queries/s): {} equal ({} with rows, {} both failing alike), {} different, {} refused by Cohort (1235), {} timed out on MariaDB; {} load differences",
+        "\n{} queries in {:.1} s ({:.0} queries/s): {} equal ({} with rows, {} both failing alike), {} different, {} refused by Cohort (1235), {} timed out on MariaDB, {} evaluation-order (a data error on one side only); {} load differences",
         tally.queries,
         secs,
         tally.queries as f64 / secs.max(1e-9),
@@ -229,6 +233,7 @@ fn real_main() -> Result<bool, String> {
         tally.different,
         tally.refused,
         tally.timeouts,
+        tally.evaluation_order,
         tally.load_differences
     );
     if let Some(p) = &mut _cohort_proc {
@@ -238,6 +243,17 @@ fn real_main() -> Result<bool, String> {
         }
     }
     let clean = result?;
+    let allowed =
+        tally.lost == 0 && tally.load_differences == 0 && tally.different <= cli.allow_diffs;
+    if !clean && allowed {
+        println!(
+            "KNOWN GAP: {} differences, at most {} allowed by --allow-diffs (reports in {})",
+            tally.different,
+            cli.allow_diffs,
+            workdir.display()
+        );
+        return Ok(tally.queries >= cli.min_queries);
+    }
     if !clean {
         println!(
             "FAILED: differences found (reports in {})",

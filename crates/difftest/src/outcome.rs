@@ -16,7 +16,20 @@ pub const NOT_SUPPORTED: u16 = 1235;
 /// MariaDB's max_statement_time exceeded.
 pub const STATEMENT_TIMEOUT: u16 = 1969;
 
+/// Errors a server raises from a value it computes (not from the statement's shape): out of
+/// range (1690), a scalar subquery of more than one row (1242), division by zero in strict mode
+/// (1365), an incorrect value (1292, 1366, 1411). Whether one is raised depends on which rows
+/// and expressions a server's plan evaluates.
+pub const DATA_ERRORS: &[u16] = &[1690, 1242, 1365, 1292, 1366, 1411];
+
 pub type Row = Vec<Option<Vec<u8>>>;
+
+/// One server failed with a data error and the other returned rows (see [`DATA_ERRORS`]).
+pub fn evaluation_order(a: &Outcome, b: &Outcome) -> bool {
+    let data_error = |o: &Outcome| o.error_code().is_some_and(|c| DATA_ERRORS.contains(&c));
+    let rows = |o: &Outcome| matches!(o, Outcome::Rows { .. });
+    (data_error(a) && rows(b)) || (rows(a) && data_error(b))
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {

@@ -61,10 +61,23 @@ pub(super) fn write_result(
 fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], format: RowFormat) {
     // Decimals have no borrowed wire form: their text is built here first (only for rows
     // that hold one).
-    let texts: Vec<Option<String>> = if row.iter().any(|v| matches!(v, Value::Decimal(_))) {
+    // So is a DOUBLE of fixed decimals (`ROUND(2.5e0, 2)` is 2.50 in the text protocol).
+    let fixed_double = |v: &Value, c: &ColumnDefinition| {
+        format == RowFormat::Text && matches!(v, Value::Double(_)) && is_fixed_double(c)
+    };
+    let texts: Vec<Option<String>> = if row
+        .iter()
+        .zip(columns)
+        .any(|(v, c)| matches!(v, Value::Decimal(_)) || fixed_double(v, c))
+    {
         row.iter()
             .zip(columns)
-            .map(|(v, c)| decimal_text(v, c))
+            .map(|(v, c)| match v {
+                Value::Double(f) if fixed_double(v, c) => {
+                    Some(crate::sql::format_double_fixed(*f, c.decimals))
+                }
+                _ => decimal_text(v, c),
+            })
             .collect()
     } else {
         Vec::new()
@@ -81,9 +94,8 @@ fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], 
             // A DOUBLE of fixed decimals carried as a decimal of that scale (PERCENT_RANK):
             // its text is the decimal's.
             if format == RowFormat::Text
-                && c.column_type == ColumnType::DOUBLE
-                && c.decimals < 31 // FLOATING_POINT_DECIMALS: fewer are fixed decimals
-                && matches!(v, Value::Decimal(_))
+                && is_fixed_double(c)
+                && matches!(v, Value::Decimal(_) | Value::Double(_))
             {
                 if let Some(t) = text {
                     return Cell::Bytes(t.as_bytes());
@@ -102,6 +114,11 @@ fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], 
         debug_assert!(false, "row encoding failed: {e}");
         tracing::error!("row encoding failed: {e}");
     }
+}
+
+/// A DOUBLE column of fixed decimals: fewer than FLOATING_POINT_DECIMALS (31).
+fn is_fixed_double(c: &ColumnDefinition) -> bool {
+    c.column_type == ColumnType::DOUBLE && c.decimals < 31
 }
 
 /// The text of a decimal: at the column's scale for a DECIMAL column (MariaDB prints every

@@ -91,6 +91,10 @@ fn format_value(v: &Value, c: &cohort_protocol::ColumnDefinition) -> String {
         Value::DateTime(dt) if c.column_type == ColumnType::DATETIME && c.decimals <= 6 => {
             super::expr::datetime_text::with_fsp(dt, c.decimals)
         }
+        // A DOUBLE of fixed decimals (`ROUND(x, 2)`) with exactly those digits.
+        Value::Double(d) if c.column_type == ColumnType::DOUBLE && c.decimals < 31 => {
+            super::expr::convert::format_double_fixed(*d, c.decimals)
+        }
         Value::Double(d) => super::expr::convert::format_double(*d),
         other => super::expr::convert::to_string(other),
     }

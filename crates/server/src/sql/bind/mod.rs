@@ -190,12 +190,33 @@ fn arith_op(op: &BinaryOperator) -> Option<ArithOp> {
 /// `a op b` for a comparison operator.
 fn comparison(op: CmpOp, (a, ta): (Expr, SqlType), (b, tb): (Expr, SqlType)) -> (Expr, SqlType) {
     let coll = comparison_collation(&ta, &tb);
+    let b = temporal_constant_as_bigint(&a, &ta, b);
+    let a = temporal_constant_as_bigint(&b, &tb, a);
     let (a, b) = (shown(a, &ta), shown(b, &tb));
     let nullable = op != CmpOp::NullSafeEq && (ta.nullable || tb.nullable);
     (
         Expr::Cmp(op, Box::new(a), Box::new(b), coll),
         SqlType::int(1).with_nullable(nullable),
     )
+}
+
+/// A date or datetime literal compared with a BIGINT column: MariaDB stores the constant in
+/// the column's type first (its number `YYYYMMDD[hhmmss]`) and compares integers, so
+/// `bigint_col > DATE'2019-12-31'` holds for 100000000, which as a datetime would be the zero
+/// date. Only BIGINT columns get this (MariaDB converts constants for LONGLONG fields only;
+/// an INT column compares as datetimes).
+fn temporal_constant_as_bigint(column: &Expr, ct: &SqlType, constant: Expr) -> Expr {
+    let is_bigint_column =
+        matches!(column, Expr::Col(_)) && ct.class == Class::Int && ct.wire == ColumnType::LONGLONG;
+    match constant {
+        Expr::Lit(v @ (Value::Date(_) | Value::DateTime(_))) if is_bigint_column => {
+            match crate::sql::expr::convert::to_num(&v) {
+                crate::sql::expr::convert::Num::I(n) => Expr::Lit(Value::Int(n)),
+                _ => Expr::Lit(v),
+            }
+        }
+        other => other,
+    }
 }
 
 /// `e` as MariaDB compares it or makes it a string: a decimal that may carry more digits than
@@ -1282,7 +1303,33 @@ impl<'a> Binder<'a> {
             };
             bound.push((x, t));
         }
+        if matches!(upper.as_str(), "ROUND" | "TRUNCATE") && bound.len() == 2 {
+            self.fold_constant(&mut bound[1].0);
+        }
         func::bind(&name, bound)
+    }
+
+    /// Replace a constant expression built only of literals and deterministic functions
+    /// (`FLOOR(0.5)`, `1 + 1`) by its value, as MariaDB reads a constant argument before the
+    /// statement runs (ROUND / TRUNCATE then fix the result's scale from it). Left as it is
+    /// when it reads a parameter, variable or subquery, or fails.
+    fn fold_constant(&self, e: &mut Expr) {
+        if matches!(e, Expr::Lit(_)) || !e.is_constant() {
+            return;
+        }
+        let mut pure = true;
+        e.walk(&mut |n| {
+            pure &= !matches!(
+                n,
+                Expr::Param(_) | Expr::UserVar(_) | Expr::SysVar { .. } | Expr::Subquery(_)
+            )
+        });
+        if !pure {
+            return;
+        }
+        if let Ok(v) = e.eval(&crate::sql::expr::RowCtx::EMPTY, self.env) {
+            *e = Expr::Lit(v);
+        }
     }
 
     fn bind_values_fn(&mut self, args: &[&ast::FunctionArg]) -> Result<(Expr, SqlType)> {

@@ -204,7 +204,8 @@ pub fn eval(s: &Arc<Subquery>, r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
         ) => {
             let mut x = Vec::with_capacity(left.len());
             for e in left {
-                x.push(e.eval(r, env)?);
+                // An invalid date conversion is the zero date here, as in `=` (zero_date.rs).
+                x.push(e.eval_compared(r, env)?.into_owned());
             }
             bool_value(in_rows(&x, set, colls).map(|b| b != *negated))
         }

@@ -1443,6 +1443,15 @@ fn substring(v: &[Value]) -> Value {
 fn hex_int(v: &Value) -> u64 {
     match convert::to_num(v) {
         Num::F(f) if f.is_nan() || f <= i64::MIN as f64 || f >= u64::MAX as f64 => u64::MAX,
+        // A double is rounded to the nearest integer, half away from zero (HEX(2.5e0) is 3).
+        Num::F(f) => {
+            let r = f.round();
+            if r < 0.0 {
+                r as i64 as u64
+            } else {
+                r as u64
+            }
+        }
         n => n.to_i128().clamp(i64::MIN as i128, u64::MAX as i128) as u64,
     }
 }
@@ -1607,8 +1616,13 @@ fn round(v: &[Value], round: bool, keep_scale: bool) -> Result<Value> {
             } else {
                 (x / m).trunc() * m
             };
-            // Past the digits a double holds, rounding changes nothing (and x * m may be inf).
-            Value::Double(if y.is_finite() { y } else { x })
+            // Past the digits a double holds, rounding changes nothing (and x * m may be inf);
+            // a scale below -308 leaves nothing of any finite double (MariaDB: 0).
+            Value::Double(match () {
+                _ if y.is_finite() => y,
+                _ if d < 0 && m.is_infinite() && x.is_finite() => 0.0,
+                _ => x,
+            })
         }
         Num::D(x) => {
             let places = d.clamp(-200, MAX_SCALE as i128) as i32;

@@ -523,6 +523,18 @@ fn rewrite_pipes_operator(tokens: &mut [TokenWithSpan]) {
     }
 }
 
+/// Keywords that are whole operands (`NULL MOD (x)` is the operator, as after a number).
+const VALUE_KEYWORDS: &[&str] = &[
+    "NULL",
+    "TRUE",
+    "FALSE",
+    "CURRENT_DATE",
+    "CURRENT_TIME",
+    "CURRENT_TIMESTAMP",
+    "LOCALTIME",
+    "LOCALTIMESTAMP",
+];
+
 /// `a MOD b` (not `MOD(a, b)`) is the `%` operator; sqlparser only knows the function form.
 fn rewrite_mod_operator(tokens: &mut [TokenWithSpan]) {
     for i in 0..tokens.len() {
@@ -538,14 +550,24 @@ fn rewrite_mod_operator(tokens: &mut [TokenWithSpan]) {
                     | Token::Number(..)
                     | Token::RParen
                     | Token::SingleQuotedString(_)
+                    | Token::HexStringLiteral(_)
                     | Token::Placeholder(_)
             )
         });
         // `MOD (` after a keyword (`SELECT MOD(a, 2)`, `AND MOD(…)`) is the function; after
         // something that can only end an operand (`) MOD (`, `2 MOD (`, `c MOD (`) the operator.
         let surely_operand = prev.is_some_and(|t| match &t.token {
-            Token::Word(w) => w.quote_style.is_some() || w.keyword == Keyword::NoKeyword,
-            Token::RParen | Token::Number(..) | Token::SingleQuotedString(_) => true,
+            Token::Word(w) => {
+                w.quote_style.is_some()
+                    || w.keyword == Keyword::NoKeyword
+                    || VALUE_KEYWORDS
+                        .iter()
+                        .any(|k| w.value.eq_ignore_ascii_case(k))
+            }
+            Token::RParen
+            | Token::Number(..)
+            | Token::SingleQuotedString(_)
+            | Token::HexStringLiteral(_) => true,
             _ => false,
         });
         let paren_next = next.is_some_and(|t| t.token == Token::LParen);

@@ -178,4 +178,23 @@ INSERT INTO tn VALUES (1, 1e-5), (2, -1e-5), (3, 0), (4, -4);
 SELECT COUNT(*) FROM tn GROUP BY ROUND(d, -1);
 SELECT COUNT(DISTINCT ROUND(d, -1)), COUNT(DISTINCT -d * 0) FROM tn;
 
+# Fourth pass (stop 27). A date literal compared with a BIGINT column is that column's integer
+# (YYYYMMDD[hhmmss]); an INT column still compares as datetimes.
+CREATE TABLE tbd (k INT PRIMARY KEY, b BIGINT, i INT);
+INSERT INTO tbd VALUES (1, 100000000, 100000000), (2, 20191231, 20191231), (3, 9223372036854775806, 1), (4, 20191231100000, 0), (5, NULL, NULL);
+values SELECT k, b > DATE'2019-12-31', b = DATE'2019-12-31', b > TIMESTAMP'2019-12-31 10:00:00', b = TIMESTAMP'2019-12-31 10:00:00', DATE'2019-12-31' < b, i > DATE'2019-12-31' FROM tbd ORDER BY k;
+SELECT k FROM tbd WHERE b > DATE'2019-12-31' ORDER BY k;
+
+# `NULL MOD (x)` is the operator, as after a number.
+SELECT NULL MOD (3), NULL MOD 3, TRUE MOD (2), (NULL MOD (k = 1)) FROM tbd ORDER BY k;
+
+# An invalid date conversion on the left of IN (subquery) is the zero date, as in `=`.
+values SELECT CAST('x' AS DATE) NOT IN (SELECT DATE'2019-01-01'), CAST('x' AS DATE) IN (SELECT DATE'0000-00-00'), CAST(NULL AS DATE) NOT IN (SELECT DATE'2019-01-01');
+
+# HEX of a double rounds half away from zero; ROUND / TRUNCATE of a double to a scale below
+# -308 is 0; a constant scale expression fixes the result's scale.
+SELECT HEX(2.5e0), HEX(2.4e0), HEX(-2.5e0), HEX(0.5e0), HEX(3.5e0);
+SELECT ROUND(2.5e0, -618), ROUND(2.5e0, -400), TRUNCATE(2.5e0, -618), ROUND(-7e0, -309);
+SELECT TRUNCATE(100.00, FLOOR(0.0000000001)), ROUND(100.123, 1 + 1), ROUND(100.123, FLOOR(1.5)), ROUND(2.5e0, ABS(-2)), ROUND(2.5e0, 2), ROUND(-0.001e0, 2), TRUNCATE(1e20, 1);
+
 DROP DATABASE dtdb;
