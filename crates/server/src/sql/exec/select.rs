@@ -1158,10 +1158,10 @@ pub(super) fn finish_rows(
         };
         rows = groups.finish(plan, g, width, env, host)?;
         if let Some(w) = &plan.window {
-            rows = super::window::run(plan, w, rows, Some(width), env)?;
+            rows = super::window::run(plan, w, rows, Some(width), env, host)?;
         }
     } else if let Some(w) = &plan.window {
-        rows = super::window::run(plan, w, rows, None, env)?;
+        rows = super::window::run(plan, w, rows, None, env, host)?;
     }
     if plan.distinct {
         distinct(plan, &mut rows)?;

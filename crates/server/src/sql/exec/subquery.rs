@@ -177,7 +177,8 @@ fn run_select_as(
     lock: ReadLock,
     exists_only: bool,
 ) -> Result<Vec<Vec<Value>>> {
-    let exists_only = exists_only && plan.group.is_none();
+    // Window functions need every row (and their outputs): EXISTS over them runs whole.
+    let exists_only = exists_only && plan.group.is_none() && plan.window.is_none();
     let limit = select::eval_count(&plan.limit, env)?;
     let offset = select::eval_count(&plan.offset, env)?.unwrap_or(0);
     // (Ungrouped, the WHERE conditions that read no row are checked below, in their order.)
@@ -191,11 +192,6 @@ fn run_select_as(
     let impossible = constant_false(plan, env, txn.as_deref_mut())?;
     if impossible && plan.group.is_none() {
         return Ok(Vec::new());
-    }
-    // Window functions read every row before their outputs are computed; this two-phase path
-    // computes outputs row by row, so the two do not combine yet.
-    if plan.window.is_some() {
-        return Err(Error::unsupported("window functions with subqueries"));
     }
     // Phase 1: the rows read, through the conditions without a subquery.
     let mut read: Vec<Vec<Value>> = Vec::new();
@@ -258,8 +254,10 @@ fn run_select_as(
     // Phase 2: everything else, with the transaction lent to the subqueries.
     let lender = Lender::new(txn, env.subq.lock.get().unwrap_or(ReadLock::NONE));
     let host: Option<&dyn Host> = Some(&lender);
-    let streaming =
-        plan.group.is_none() && !plan.distinct && (plan.order.is_empty() || plan.sorted_by_scan);
+    let streaming = plan.group.is_none()
+        && !plan.distinct
+        && plan.window.is_none()
+        && (plan.order.is_empty() || plan.sorted_by_scan);
     let enough = match exists_only {
         true => Some(limit.unwrap_or(1).min(1).saturating_add(offset)),
         false => limit.map(|l| l.saturating_add(offset)),
@@ -267,6 +265,7 @@ fn run_select_as(
     // With ORDER BY … LIMIT, MariaDB computes the select list of the rows it sends only: a
     // subquery item not sorted on waits until the rows are sorted and cut.
     let deferred: Vec<bool> = match plan.group.is_none()
+        && plan.window.is_none()
         && !plan.distinct
         && !exists_only
         && !plan.order.is_empty()
@@ -303,6 +302,8 @@ fn run_select_as(
             None if exists_only => {
                 rows.push(vec![Value::Null; plan.items.len() + plan.hidden.len()])
             }
+            // Window functions compute the outputs once every row is in (`exec/window.rs`).
+            None if plan.window.is_some() => rows.push(row.clone()),
             None => rows.push(select::output_row(plan, &rc, env)?),
         }
         if (streaming || exists_only) && enough.is_some_and(|n| rows.len() as u64 >= n) {

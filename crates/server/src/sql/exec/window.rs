@@ -30,6 +30,7 @@ use crate::sql::bind::{decimal_precision, AggFunc};
 use crate::sql::env::Env;
 use crate::sql::expr::compare;
 use crate::sql::expr::convert::{self, Num};
+use crate::sql::expr::subquery::Host;
 use crate::sql::expr::{Expr, RowCtx};
 use crate::types::{Decimal, Value};
 use cohort_protocol::ErrorCode;
@@ -59,6 +60,7 @@ pub fn run(
     ctxs: Vec<Vec<Value>>,
     width: Option<usize>,
     env: &Env<'_>,
+    host: Option<&dyn Host>,
 ) -> Result<Vec<Vec<Value>>> {
     let n = ctxs.len();
     let k = wp.specs.len();
@@ -88,7 +90,7 @@ pub fn run(
                 row,
                 new: &[],
                 aggs,
-                host: None,
+                host,
             };
             let mut kv = Vec::with_capacity(np + s0.order.len());
             for (e, _) in &s0.partition {
@@ -130,7 +132,12 @@ pub fn run(
             }
             let part = Partition::new(&perm[start..end], &keys, np, s0);
             for &si in members {
-                compute(&wp.specs[si], si, &part, &ctxs, width, env, &mut results)?;
+                let input = Input {
+                    ctxs: &ctxs,
+                    width,
+                    host,
+                };
+                compute(&wp.specs[si], si, &part, &input, env, &mut results)?;
             }
             start = end;
         }
@@ -148,7 +155,7 @@ pub fn run(
             row,
             new: &[],
             aggs: &ext,
-            host: None,
+            host,
         };
         let mut row = output_row(plan, &rc, env)?;
         // MariaDB shows a fixed-decimal DOUBLE read back from its temporary table with its
@@ -220,22 +227,25 @@ impl<'a> Partition<'a> {
     }
 }
 
-fn eval_arg(
-    s: &WinSpec,
-    i: usize,
-    ctx: &[Value],
+/// The rows a window function reads: contexts, their row width when grouped, and the host
+/// that runs subqueries in the arguments.
+struct Input<'a> {
+    ctxs: &'a [Vec<Value>],
     width: Option<usize>,
-    env: &Env<'_>,
-) -> Result<Value> {
+    host: Option<&'a dyn Host>,
+}
+
+fn eval_arg(s: &WinSpec, i: usize, r: usize, input: &Input<'_>, env: &Env<'_>) -> Result<Value> {
     let Some(e) = s.args.get(i) else {
         return Ok(Value::Null);
     };
-    let (row, aggs) = split(ctx, width);
+    let host = input.host;
+    let (row, aggs) = split(&input.ctxs[r], input.width);
     let rc = RowCtx {
         row,
         new: &[],
         aggs,
-        host: None,
+        host,
     };
     if matches!(s.func, WinFunc::Agg(AggFunc::Min | AggFunc::Max)) {
         return Ok(e.eval_compared(&rc, env)?.into_owned());
@@ -247,8 +257,7 @@ fn compute(
     s: &WinSpec,
     si: usize,
     part: &Partition<'_>,
-    ctxs: &[Vec<Value>],
-    width: Option<usize>,
+    input: &Input<'_>,
     env: &Env<'_>,
     results: &mut [Vec<Value>],
 ) -> Result<()> {
@@ -261,7 +270,7 @@ fn compute(
         let mut col = Vec::with_capacity(m);
         for &r in rows {
             crate::memory::check(0)?;
-            let v = eval_arg(s, i, &ctxs[r], width, env)?;
+            let v = eval_arg(s, i, r, input, env)?;
             col.push(v);
         }
         cols.push(col);
