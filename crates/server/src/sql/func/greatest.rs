@@ -40,6 +40,37 @@ pub fn bind_type(types: &[&SqlType]) -> SqlType {
     t
 }
 
+/// The fractional digits of a DATETIME result, as MariaDB derives them from every argument: a
+/// temporal's own, a string literal's as written (`'…59.5'` gives 1), any other string or a
+/// DOUBLE 6, a DECIMAL its scale (at most 6), an integer none.
+pub fn datetime_fsp(args: &[(Expr, SqlType)]) -> u8 {
+    args.iter()
+        .map(|(e, t)| match (e, t.class) {
+            (_, Class::Date | Class::DateTime) => t.decimals,
+            (Expr::Lit(Value::Bytes(b)), Class::Str | Class::Bin) => literal_fsp(b),
+            (_, Class::Str | Class::Bin | Class::Double) => 6,
+            (_, Class::Decimal) => t.decimals,
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+        .min(6)
+}
+
+/// The fractional digits a datetime string is written with: the digits after the point that
+/// follows its seconds.
+fn literal_fsp(b: &[u8]) -> u8 {
+    let s = b.trim_ascii();
+    match s.iter().rposition(|&c| c == b'.') {
+        Some(dot) if s[..dot].contains(&b':') || s[..dot].len() >= 12 => s[dot + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count()
+            .min(6) as u8,
+        _ => 0,
+    }
+}
+
 /// GREATEST (`want` Greater) or LEAST (Less) of the arguments, in `class`.
 pub fn eval(
     want: Ordering,
@@ -71,9 +102,14 @@ pub fn eval(
 fn in_class(v: Value, class: Class) -> Value {
     match class {
         Class::Date | Class::DateTime => {
-            let dt = convert::to_datetime_lenient(&v)
+            let mut dt = convert::to_datetime_lenient(&v)
                 .map(|(d, _)| d)
                 .unwrap_or_default();
+            // A number's fraction is the microseconds, even of the zero date (MariaDB:
+            // LEAST(TIMESTAMP'…', 0.5e0) is '0000-00-00 00:00:00.500000').
+            if let Some(us) = fraction_micros(&v) {
+                dt.micros = us;
+            }
             if class == Class::Date {
                 Value::Date(dt.date)
             } else {
@@ -82,4 +118,27 @@ fn in_class(v: Value, class: Class) -> Value {
         }
         _ => coerce(v, class),
     }
+}
+
+/// The fraction of a DECIMAL or DOUBLE as microseconds (rounded to 6 digits, below one second).
+fn fraction_micros(v: &Value) -> Option<u32> {
+    let f = match v {
+        // Exact: the decimal's own fraction digits.
+        Value::Decimal(d) => {
+            let t = d.to_string();
+            let digits = t.split_once('.')?.1;
+            let us: String = digits
+                .chars()
+                .chain(std::iter::repeat('0'))
+                .take(7)
+                .collect();
+            let n: u32 = us.parse().ok()?;
+            let n = (n + 5) / 10;
+            return (n > 0 && n < 1_000_000).then_some(n);
+        }
+        Value::Double(f) => *f,
+        _ => return None,
+    };
+    let frac = (f.abs().fract() * 1e6).round();
+    (f.is_finite() && frac > 0.0 && frac < 1e6).then_some(frac as u32)
 }

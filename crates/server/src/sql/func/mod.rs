@@ -485,7 +485,10 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "GREATEST" | "LEAST" => {
             need(n >= 2)?;
-            let t = greatest::bind_type(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            let mut t = greatest::bind_type(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            if t.class == Class::DateTime {
+                t.decimals = greatest::datetime_fsp(&args);
+            }
             let f = if upper == "GREATEST" {
                 Func::Greatest(t.class)
             } else {
