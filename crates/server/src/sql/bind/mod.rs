@@ -851,6 +851,7 @@ impl<'a> Binder<'a> {
                         return Ok((Expr::Lit(v), t.not_null()));
                     }
                 }
+                let t = temporal_as_number(&t);
                 let t = match t.class {
                     Class::Decimal => {
                         let mut t = t;
@@ -1508,6 +1509,7 @@ fn comparison_type(a: &SqlType, b: &SqlType) -> SqlType {
 /// Static type of an arithmetic result.
 pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     use Class::*;
+    let (a, b) = (&temporal_as_number(a), &temporal_as_number(b));
     let numeric = |t: &SqlType| match t.class {
         Int | Decimal | Double => t.class,
         Null => Null,
@@ -1550,6 +1552,19 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
             }
         }
     }
+}
+
+/// A DATE or DATETIME operand of arithmetic as MariaDB reads it: the number
+/// `YYYYMMDD[hhmmss]`, an integer, or a DECIMAL with the fractional seconds as its scale
+/// (`ts_col / 3` is a DECIMAL of scale 4, `dt2_col + 0` of scale 2); other types unchanged.
+fn temporal_as_number(t: &SqlType) -> SqlType {
+    let n = match t.class {
+        Class::Date => SqlType::int(8),
+        Class::DateTime if t.decimals == 0 => SqlType::int(14),
+        Class::DateTime => SqlType::decimal(14 + u32::from(t.decimals.min(6)), t.decimals.min(6)),
+        _ => return t.clone(),
+    };
+    n.with_nullable(t.nullable)
 }
 
 /// The static type of a runtime value (for variables).
