@@ -861,10 +861,10 @@ impl<'a> Binder<'a> {
                     Class::Int | Class::Double => t,
                     _ => SqlType::double().with_nullable(t.nullable),
                 };
-                Ok((Expr::Neg(Box::new(x)), t))
+                Ok((Expr::Neg(Box::new(numeric_context(x))), t))
             }
             UnaryOperator::Not | UnaryOperator::BangNot => Ok((
-                Expr::Not(Box::new(x)),
+                Expr::Not(Box::new(numeric_context(x))),
                 SqlType::int(1).with_nullable(t.nullable),
             )),
             UnaryOperator::BitwiseNot => Ok((
@@ -932,8 +932,11 @@ impl<'a> Binder<'a> {
             self.nest()?;
             return Ok(comparison(c, (a, ta), self.bind(right)?));
         }
+        // Every other operator reads its operands as numbers or truth values.
+        let a = numeric_context(a);
         if let Some(op) = arith_op(op) {
             let (b, tb) = self.bind(right)?;
+            let b = numeric_context(b);
             let ty = arith_type(op, &ta, &tb).with_nullable(
                 ta.nullable
                     || tb.nullable
@@ -952,24 +955,33 @@ impl<'a> Binder<'a> {
         match op {
             B::And => {
                 let (b, tb) = self.bind(right)?;
+                let b = numeric_context(b);
                 let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
                 Ok((Expr::And(extend(a, b, Expr::into_and)), ty))
             }
             // `||` is OR unless PIPES_AS_CONCAT, which is not in the default sql_mode.
             B::Or | B::StringConcat => {
                 let (b, tb) = self.bind(right)?;
+                let b = numeric_context(b);
                 let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
                 Ok((Expr::Or(extend(a, b, Expr::into_or)), ty))
             }
             B::Xor => {
                 self.nest()?;
                 let (b, tb) = self.bind(right)?;
+                let b = numeric_context(b);
                 let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
                 Ok((Expr::Xor(Box::new(a), Box::new(b)), ty))
             }
             B::Regexp | B::Match => Err(unsupported("REGEXP")),
             other => Err(unsupported(&format!("the operator {other}"))),
         }
+    }
+
+    /// A WHERE, HAVING or ON condition: bound, and read as a truth value
+    /// ([`numeric_context`]).
+    pub fn bind_condition(&mut self, e: &ast::Expr) -> Result<Expr> {
+        Ok(numeric_context(self.bind(e)?.0))
     }
 
     /// One more level of nesting in the expression being built (a chain step that does not
@@ -1551,6 +1563,23 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
                 t
             }
         }
+    }
+}
+
+/// An operand read as a number or a truth value (NOT, AND, OR, XOR, arithmetic, a WHERE /
+/// HAVING / ON condition): GREATEST / LEAST of strings compare their arguments as numbers
+/// there, as MariaDB's numeric evaluation of them does (`NOT GREATEST('11', 'abc')` is 0: as
+/// numbers 11 is the greatest, where as strings 'abc' is).
+pub fn numeric_context(e: Expr) -> Expr {
+    use crate::sql::func::Func;
+    match e {
+        Expr::Func(Func::Greatest(Class::Str | Class::Bin), a) => {
+            Expr::Func(Func::Greatest(Class::Double), a)
+        }
+        Expr::Func(Func::Least(Class::Str | Class::Bin), a) => {
+            Expr::Func(Func::Least(Class::Double), a)
+        }
+        e => e,
     }
 }
 

@@ -416,7 +416,7 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
     let sets = bind_assignments(&mut b, &table, &u.assignments)?;
     b.clause = "where clause";
     let filter = match &u.selection {
-        Some(w) => Some(b.bind(w)?.0),
+        Some(w) => Some(b.bind_condition(w)?),
         None => None,
     };
     let (order, limit) = without_subqueries(env, || {
@@ -455,7 +455,7 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
     let mut b = Binder::new(env, params, Some(&scope));
     b.clause = "where clause";
     let filter = match &d.selection {
-        Some(w) => Some(b.bind(w)?.0),
+        Some(w) => Some(b.bind_condition(w)?),
         None => None,
     };
     let (order, limit) = without_subqueries(env, || {

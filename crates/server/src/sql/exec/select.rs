@@ -312,7 +312,7 @@ pub fn plan_select(
         let mut b = Binder::new(env, params, None);
         b.join = Some(sc);
         b.clause = "on clause";
-        Ok(b.bind(e)?.0)
+        b.bind_condition(e)
     };
     let mut builder = JoinBuilder::new(
         env,
@@ -344,7 +344,7 @@ pub fn plan_select(
     let aggs = b.aggs.take();
     let windows = b.windows.take();
     let filter = match &s.selection {
-        Some(w) => Some(b.bind(w)?.0),
+        Some(w) => Some(b.bind_condition(w)?),
         None => None,
     };
     let (keys, rollup) = bind_group_by(&mut b, s, &items, &aliases)?;
@@ -359,7 +359,7 @@ pub fn plan_select(
         })
         .collect();
     let having = match &s.having {
-        Some(h) => Some(b.bind(h)?.0),
+        Some(h) => Some(b.bind_condition(h)?),
         None => None,
     };
     // A select-list alias of a window function in HAVING.

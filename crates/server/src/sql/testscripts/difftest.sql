@@ -211,4 +211,13 @@ CREATE TABLE tar (k INT PRIMARY KEY, c1 TIMESTAMP NULL, d DATETIME(2), dt DATE);
 INSERT INTO tar VALUES (1, '2019-01-29 00:00:00', '2019-01-29 00:00:00.25', '2019-01-29'), (2, '2019-01-29 00:00:00', '2019-01-29 00:00:00', '2019-01-29'), (3, NULL, NULL, NULL);
 SELECT k, c1 / 99999999999999999999.99, c1 / 3, c1 * 1.5, d / 3, dt / 3, c1 + 0, d + 0, dt + 0.5, d - 1, d * 2, -d, -c1, d DIV 2, d MOD 7, c1 + 1e0, dt * dt FROM tar ORDER BY k;
 
+# GREATEST / LEAST of strings read as a number or a truth value compare their arguments as
+# numbers (MariaDB's numeric evaluation of them).
+CREATE TABLE tgs (k INT PRIMARY KEY, s VARCHAR(10));
+INSERT INTO tgs VALUES (1, 'abc'), (2, '0'), (3, ''), (4, '11x'), (5, NULL), (6, '-3');
+values SELECT k, NOT GREATEST('11', s), GREATEST('11', s) + 0, -LEAST('2', s), LEAST('2', s) AND 1, GREATEST('0', s) OR 0, GREATEST('11', s) XOR 1, GREATEST('11', s), LEAST('2', s) FROM tgs ORDER BY k;
+values SELECT k FROM tgs WHERE GREATEST('0', s) ORDER BY k;
+values SELECT k FROM tgs WHERE NOT LEAST('5', s) ORDER BY k;
+values SELECT COUNT(*) FROM tgs GROUP BY k > 2 HAVING LEAST('1', MAX(s)) ORDER BY 1;
+
 DROP DATABASE dtdb;
