@@ -759,29 +759,22 @@ fn item_ref(
         // MariaDB sees through parentheses here: `ORDER BY (1)` is a position too.
         // A minus before an integer literal makes a literal too (`-(-1)` is position 1).
         ast::Expr::Nested(_) | ast::Expr::UnaryOp { .. } => match signed_position(e) {
-            Some((false, n)) => item_ref(&number_expr(n), items, aliases, clause_keywords(clause)),
-            Some((true, n)) => Err(Error::new(
-                ErrorCode::BadField,
-                format!("Unknown column '-{n}' in '{}'", clause_keywords(clause)),
-            )),
+            Some((neg, n)) => {
+                let v: i128 = n.parse().unwrap_or(i128::MAX);
+                position(if neg { -v } else { v }, items, clause_keywords(clause))
+            }
             None => Ok(None),
         },
-        ast::Expr::Value(v) => {
-            if let ast::Value::Number(n, _) = &v.value {
-                if !n.bytes().all(|c| c.is_ascii_digit()) {
-                    return Ok(None);
+        ast::Expr::Value(v) => match &v.value {
+            // An integer literal (up to BIGINT UNSIGNED; past it a DECIMAL constant).
+            ast::Value::Number(n, _) if n.bytes().all(|c| c.is_ascii_digit()) => {
+                match n.parse::<u64>() {
+                    Ok(v) => position(i128::from(v), items, clause_keywords(clause)),
+                    Err(_) => Ok(None),
                 }
-                let pos: usize = n.parse().unwrap_or(0);
-                if pos == 0 || pos > items.len() {
-                    return Err(Error::new(
-                        ErrorCode::BadField,
-                        format!("Unknown column '{n}' in '{clause}'"),
-                    ));
-                }
-                return Ok(Some(pos - 1));
             }
-            Ok(None)
-        }
+            _ => Ok(None),
+        },
         ast::Expr::Identifier(id) => Ok(aliases.iter().position(|a| {
             a.as_deref()
                 .is_some_and(|a| a.eq_ignore_ascii_case(&id.value))
@@ -797,7 +790,20 @@ fn signed_position(e: &ast::Expr) -> Option<(bool, &str)> {
         ast::Expr::UnaryOp {
             op: ast::UnaryOperator::Minus,
             expr,
-        } => signed_position(expr).map(|(neg, n)| (!neg, n)),
+        } => {
+            // A minus makes a literal only while the value stays a BIGINT: past it the value
+            // is a DECIMAL (`-(-9223372036854775808)`), a constant and no position.
+            let (neg, n) = signed_position(expr)?;
+            let magnitude: u128 = n.parse().unwrap_or(u128::MAX);
+            let fits = if neg {
+                // -(-n) = n must fit a signed BIGINT.
+                magnitude < 1u128 << 63
+            } else {
+                // -n must fit a signed BIGINT.
+                magnitude <= 1u128 << 63
+            };
+            fits.then_some((!neg, n))
+        }
         ast::Expr::Value(v) => match &v.value {
             ast::Value::Number(n, _) if n.bytes().all(|c| c.is_ascii_digit()) => Some((false, n)),
             _ => None,
@@ -806,8 +812,17 @@ fn signed_position(e: &ast::Expr) -> Option<(bool, &str)> {
     }
 }
 
-fn number_expr(n: &str) -> ast::Expr {
-    ast::Expr::value(ast::Value::Number(n.to_string(), false))
+/// The item an integer position names: MariaDB reads the position as a 32-bit signed int (its
+/// low bits: 4294967297 is 1, 18446744073709551615 is -1), and names a wrong one so.
+fn position(v: i128, items: &[OutItem], clause: &str) -> Result<Option<usize>> {
+    let p = v as i64 as i32;
+    if p <= 0 || p as usize > items.len() {
+        return Err(Error::new(
+            ErrorCode::BadField,
+            format!("Unknown column '{p}' in '{clause}'"),
+        ));
+    }
+    Ok(Some(p as usize - 1))
 }
 
 /// How MariaDB names the clause when a negative or parenthesized position is wrong.
