@@ -216,7 +216,9 @@ impl Plan {
         match self {
             Plan::Select(p) => p.columns.clone(),
             Plan::Query(p) => p.columns.clone(),
-            _ => Vec::new(),
+            Plan::Insert(p) => p.returning.as_ref().map_or(Vec::new(), |r| r.columns.clone()),
+            Plan::Delete(p) => p.returning.as_ref().map_or(Vec::new(), |r| r.columns.clone()),
+            Plan::Update(_) => Vec::new(),
         }
     }
 }
@@ -465,9 +467,9 @@ fn bind_plan(
                     false => e,
                 })?,
         )),
-        Statement::Insert(i) => Plan::Insert(exec::dml::plan_insert(&env, params, i)?),
+        Statement::Insert(i) => Plan::Insert(exec::dml::plan_insert(&env, params, i, &parsed.item_texts)?),
         Statement::Update(u) => Plan::Update(exec::dml::plan_update(&env, params, u)?),
-        Statement::Delete(d) => Plan::Delete(exec::dml::plan_delete(&env, params, d)?),
+        Statement::Delete(d) => Plan::Delete(exec::dml::plan_delete(&env, params, d, &parsed.item_texts)?),
         _ => return Ok(None),
     };
     // A plan is about as large as its syntax tree again: within the statement's budget.
@@ -602,6 +604,9 @@ fn run_dml(
     };
     let r = result?;
     effects.apply(sess);
+    if let Some((columns, rows)) = r.returned {
+        return Ok(QueryResult::Rows { columns, rows });
+    }
     Ok(QueryResult::Ok {
         affected_rows: r.affected,
         last_insert_id: r.last_insert_id,
