@@ -9,7 +9,7 @@ row (SQLAlchemy connects with CLIENT_FOUND_ROWS and checks the count of every OR
 from typing import List, Optional
 
 from drvlib import HOST, PASSWORD, PORT, USER, check, finish, run_case
-from sqlalchemy import (Column, ForeignKey, Index, String, Table, UniqueConstraint, create_engine,
+from sqlalchemy import (Column, ForeignKey, Index, MetaData, String, Table, UniqueConstraint, create_engine,
                         func, inspect, insert, select, text, update)
 from sqlalchemy.orm import (DeclarativeBase, Mapped, Session, joinedload, mapped_column,
                             relationship, selectinload)
@@ -204,6 +204,75 @@ def suite(driver):
                 check("1452" in str(e), f"error {e}")
             c.rollback()
 
+    def core_features():
+        from sqlalchemy import (Boolean, DateTime, Integer, LargeBinary, MetaData, Numeric, Text, and_, case,
+                                cast, delete, exists, literal, or_, union_all)
+        from sqlalchemy.dialects.mysql import insert as my_insert
+        md = MetaData()
+        ev = Table("events", md, Column("id", Integer, primary_key=True),
+                   Column("kind", String(20), nullable=False, server_default="misc"),
+                   Column("at", DateTime, server_default=func.now()),
+                   Column("ok", Boolean, nullable=False, default=True),
+                   Column("amount", Numeric(12, 4)), Column("payload", LargeBinary), Column("note", Text),
+                   Column("user_id", ForeignKey(User.__table__.c.id)))
+        md.create_all(engine)
+        try:
+            core_queries(md, ev)
+        finally:
+            md.drop_all(engine)
+
+    def core_queries(md, ev):
+        from sqlalchemy import Integer, and_, case, cast, delete, exists, literal, or_, union_all
+        from sqlalchemy.dialects.mysql import insert as my_insert
+        refl = Table("events", MetaData(), autoload_with=engine)
+        check([c.name for c in refl.columns] == ["id", "kind", "at", "ok", "amount", "payload", "note", "user_id"],
+              f"reflected {[c.name for c in refl.columns]}")
+        check(str(refl.c.kind.server_default.arg).strip("'") == "misc", f"server default {refl.c.kind.server_default.arg}")
+        check(len(refl.foreign_keys) == 1, "reflected foreign key")
+        with engine.begin() as c:
+            c.execute(insert(ev), [{"kind": k, "amount": i / 8, "payload": bytes([i, 0, 255]), "user_id": [1, 2, 4, 5, 6][i % 5]}
+                                   for i, k in enumerate(["a", "b", "c", "a", "b", "a"])])
+            c.execute(insert(ev).values(note="defaults"))
+            row = c.execute(select(ev).where(ev.c.note == "defaults")).one()
+            check(row.kind == "misc" and row.at is not None and row.ok is True, f"defaults {row}")
+            # ON DUPLICATE KEY UPDATE
+            stmt = my_insert(ev).values(id=1, kind="dup")
+            c.execute(stmt.on_duplicate_key_update(kind=stmt.inserted.kind, note="upserted"))
+            check(c.execute(select(ev.c.kind, ev.c.note).where(ev.c.id == 1)).one() == ("dup", "upserted"), "upsert")
+            # INSERT … SELECT
+            c.execute(insert(ev).from_select(["kind", "amount"], select(ev.c.kind + "-copy", ev.c.amount).where(ev.c.kind == "a")))
+            check(c.scalar(select(func.count()).select_from(ev).where(ev.c.kind.like("%-copy"))) == 2, "from_select")
+            # CTE, window function, UNION ALL, EXISTS, CASE, CAST
+            cte = select(ev.c.kind, func.count().label("n")).group_by(ev.c.kind).cte("kinds")
+            rows = c.execute(select(cte.c.kind, cte.c.n, func.rank().over(order_by=cte.c.n.desc()).label("r"))
+                             .order_by(cte.c.n.desc(), cte.c.kind)).all()
+            check([tuple(r) for r in rows][:2] == [("a", 2, 1), ("a-copy", 2, 1)], f"cte/window {rows}")
+            u = union_all(select(literal(1).label("x")), select(literal(2))).subquery()
+            check(c.scalar(select(func.sum(u.c.x))) == 3, "union all")
+            q = select(User.name).where(exists().where(and_(ev.c.user_id == User.id, ev.c.kind == "b"))).order_by(User.name)
+            check(c.scalars(q).all() == ["user2", "user6"], f"exists {c.scalars(q).all()}")
+            label = case((ev.c.amount > 0.3, "big"), (ev.c.amount > 0, "small"), else_="zero")
+            got = c.execute(select(label, func.count()).group_by(label).order_by(label)).all()
+            check([tuple(r) for r in got] == [("big", 5), ("small", 2), ("zero", 2)], f"case {got}")
+            check(c.scalar(select(cast(ev.c.amount * 100, Integer)).where(ev.c.id == 3)) == 25, "cast")
+            check(c.scalar(select(ev.c.payload).where(ev.c.id == 2)) == bytes([1, 0, 255]), "binary")
+            check(c.execute(select(ev.c.id).where(or_(ev.c.kind == "b", ev.c.id.in_([1, 2]))).order_by(ev.c.id)).scalars().all()
+                  == [1, 2, 5], "or/in")
+            # DELETE … RETURNING (MariaDB), as the ORM's synchronize_session='fetch' uses it
+            gone = c.execute(delete(ev).where(ev.c.kind.like("%-copy")).returning(ev.c.id, ev.c.kind)).all()
+            check(sorted(r.kind for r in gone) == ["a-copy", "a-copy"], f"delete returning {gone}")
+        with Session(engine) as s, s.begin():
+            s.execute(update(User).where(User.name.like("user9%")).values(email=None)
+                      .execution_options(synchronize_session="fetch"))
+            s.execute(delete(Address).where(Address.kind == "work").execution_options(synchronize_session="fetch"))
+            locked = s.scalars(select(User).where(User.id < 5).with_for_update(skip_locked=True)).all()
+            check(len(locked) == 3, f"skip locked {len(locked)}")
+            m = s.merge(User(id=4, name="merged4", email="m4@x.org"))
+            check(m.name == "merged4", "merge")
+        with engine.connect() as c:
+            check(c.scalar(text("SELECT COUNT(*) FROM addresses WHERE kind = 'work'")) == 0, "fetch delete")
+            check(c.scalar(text("SELECT name FROM users WHERE id = 4")) == "merged4", "merged")
+
     def drop_all():
         Base.metadata.drop_all(engine)
         check(inspect(engine).get_table_names() == [], "no tables left")
@@ -211,7 +280,7 @@ def suite(driver):
     for case, fn in [("create_all", create_all), ("bulk_insert", bulk_insert), ("lazy_load", lazy_load),
                      ("joinedload", joined_load), ("selectinload", selectin_load), ("begin_nested", savepoints),
                      ("unchanged_update_found_rows", unchanged_update), ("delete_cascade", delete_cascade),
-                     ("fk_violation", fk_violation), ("drop_all", drop_all)]:
+                     ("fk_violation", fk_violation), ("core_features", core_features), ("drop_all", drop_all)]:
         run_case(name, case, fn)
     engine.dispose()
     with admin.begin() as c:
