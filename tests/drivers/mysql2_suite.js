@@ -26,7 +26,7 @@ async function run(name, fn) {
   await admin.query('DROP DATABASE IF EXISTS drv_mysql2');
   await admin.query('CREATE DATABASE drv_mysql2');
   await admin.end();
-  const c = await mysql.createConnection({ ...base, database: 'drv_mysql2', multipleStatements: true, dateStrings: false });
+  const c = await mysql.createConnection({ ...base, database: 'drv_mysql2', multipleStatements: true, dateStrings: false, supportBigNumbers: true, bigNumberStrings: true });
 
   await run('multi/result-sets', async () => {
     const [res] = await c.query(
@@ -37,7 +37,7 @@ async function run(name, fn) {
     check(res[0].constructor.name === 'ResultSetHeader', 'first is an OK packet');
     check(res[1].affectedRows === 2 && res[1].insertId === 1, `insert ${JSON.stringify(res[1])}`);
     check(JSON.stringify(res[2]) === '[{"id":1,"name":"a"},{"id":2,"name":"b"}]', `select ${JSON.stringify(res[2])}`);
-    check(res[3][0].n === 2, `count ${JSON.stringify(res[3])}`);
+    check(Number(res[3][0].n) === 2, `count ${JSON.stringify(res[3])}`);
     check(res[4].affectedRows === 2 && res[4].changedRows === 2, `update ${JSON.stringify(res[4])}`);
   });
 
@@ -66,7 +66,7 @@ async function run(name, fn) {
     const [r3] = await c.execute('SELECT name, amount FROM t WHERE id = ?', [ins.insertId]);
     check(r3[0].name === 'e' && r3[0].amount === '12.34', `inserted ${JSON.stringify(r3)}`);
     const [r4] = await c.execute('SELECT COUNT(*) AS n FROM t WHERE name LIKE ? AND (amount > ? OR amount IS NULL)', ['%', 0]);
-    check(r4[0].n === 4, `count ${JSON.stringify(r4)}`);
+    check(Number(r4[0].n) === 4, `count ${JSON.stringify(r4)}`);
     const [upd] = await c.execute('UPDATE t SET amount = ? WHERE id = ?', [null, ins.insertId]);
     check(upd.affectedRows === 1, 'update');
     let err = null;
@@ -86,6 +86,22 @@ async function run(name, fn) {
     await c.commit();
     const [rows] = await c.query("SELECT name FROM t WHERE name LIKE 'tx-%'");
     check(JSON.stringify(rows) === '[{"name":"tx-committed"}]', `rows ${JSON.stringify(rows)}`);
+  });
+
+  await run('prepared/after-alter-and-misc', async () => {
+    const [a1] = await c.execute('SELECT * FROM t WHERE id = ?', [1]);
+    check(Object.keys(a1[0]).length === 4, 'four columns');
+    await c.query('ALTER TABLE t ADD COLUMN extra INT DEFAULT 5');
+    const [a2] = await c.execute('SELECT * FROM t WHERE id = ?', [1]);
+    check(Object.keys(a2[0]).length === 5 && a2[0].extra === 5, `after ALTER ${JSON.stringify(a2[0])}`);
+    await c.ping();
+    await c.changeUser({ database: 'drv_mysql2' });
+    const [r] = await c.query({ sql: 'SELECT id, name FROM t WHERE id = :id', namedPlaceholders: true, rowsAsArray: true }, { id: 1 });
+    check(JSON.stringify(r) === '[[1,"A"]]', `rowsAsArray ${JSON.stringify(r)}`);
+    const [big] = await c.query('SELECT 18446744073709551615 AS u, 9007199254740993 AS b, CAST(1.5 AS DECIMAL(5,2)) AS d');
+    check(String(big[0].u) === '18446744073709551615' && String(big[0].b) === '9007199254740993', `big numbers ${JSON.stringify(big)}`);
+    const [m] = await c.query("SELECT 'ü€😀' AS s, X'00ff' AS b");
+    check(m[0].s === 'ü€😀' && Buffer.compare(m[0].b, Buffer.from([0, 255])) === 0, 'utf8mb4 and binary');
   });
 
   await run('pool', async () => {

@@ -114,6 +114,23 @@ public class DriverSuite {
                 Collections.sort(uniq);
                 check(uniq.equals(Arrays.asList("PRIMARY", "uk_email")), "unique only " + uniq);
             });
+            run("metadata/catalogs-and-more", () -> {
+                List<String> cats = col(md.getCatalogs(), "TABLE_CAT");
+                check(cats.contains("drv_jdbc") && cats.contains("information_schema"), "catalogs " + cats);
+                ResultSet ti = md.getTypeInfo();
+                List<String> types = col(ti, "TYPE_NAME");
+                check(types.contains("INT") && types.contains("VARCHAR") && types.contains("DECIMAL"), "type info " + types.size());
+                check(!md.getProcedures("drv_jdbc", null, "%").next(), "no procedures");
+                check(!md.getFunctions("drv_jdbc", null, "%").next(), "no functions");
+                ResultSet cr = md.getCrossReference("drv_jdbc", null, "customer", "drv_jdbc", null, "orders");
+                check(cr.next() && cr.getString("FK_NAME").equals("fk_cust"), "cross reference");
+                List<String> best = col(md.getBestRowIdentifier("drv_jdbc", null, "orders", DatabaseMetaData.bestRowSession, false), "COLUMN_NAME");
+                check(best.equals(Arrays.asList("id", "line")), "best row identifier " + best);
+                List<String> views = col(md.getTables("drv_jdbc", null, "%", new String[] {"VIEW"}), "TABLE_NAME");
+                check(views.isEmpty(), "views " + views);
+                check(md.getMaxStatementLength() >= 0 && md.getIdentifierQuoteString().equals("`"), "quote");
+                check(md.getUserName().startsWith("root"), "user " + md.getUserName());
+            });
             run("batch/rewriteBatchedStatements", () -> {
                 c.setAutoCommit(false);
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO customer (name, email, balance) VALUES (?, ?, ?)",

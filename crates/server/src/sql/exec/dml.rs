@@ -19,6 +19,7 @@
 //!
 //! Statement atomicity (savepoint / rollback to it on error) is done by the caller, `mod.rs`.
 
+use super::returning::Returning;
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::Class;
 use crate::sql::bind::{Binder, TableScope};
@@ -34,7 +35,6 @@ use crate::storage::{
     ScanControl, Txn, WaitPolicy,
 };
 use crate::types::{Collation, DataType, Value};
-use super::returning::Returning;
 use cohort_protocol::column::ColumnDefinition;
 use cohort_protocol::ErrorCode;
 use sqlparser::ast;
@@ -1268,6 +1268,9 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         affected: deleted,
         last_insert_id: 0,
         info: None,
-        returned: plan.returning.as_ref().map(|r| (r.columns.clone(), returned)),
+        returned: plan
+            .returning
+            .as_ref()
+            .map(|r| (r.columns.clone(), returned)),
     })
 }
