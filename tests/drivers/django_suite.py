@@ -41,6 +41,54 @@ for case, args in [("migrate", ("migrate", "--noinput")), ("migrate_shop_zero", 
         if os.environ.get("DRV_VERBOSE") == "1":
             print(out)
 
+# Management commands against the migrated database.
+FIXTURE = os.path.join(os.environ.get("INTEROP_WORKDIR", "/tmp"), f"drv-django-{TARGET}.json")
+
+
+def seed():
+    # a little data through the ORM (the shell command runs it in the project)
+    return manage("shell", "-c", "from shop.models import *; c = Category.objects.create(name='seed'); "
+                  "p = Product.objects.create(category=c, title='seeded', sku='S1', price='1.50'); "
+                  "p.tags.add(Tag.objects.create(label='t')); Review.objects.create(product=p, stars=3)")
+
+
+def inspectdb_ok(out):
+    """The models inspectdb writes; against Cohort, also the very text it wrote against MariaDB (when
+    run.sh ran the MariaDB suite first, in the same work directory)."""
+    if not all(x in out for x in ("class ShopProduct(models.Model)", "models.ForeignKey(ShopCategory, models.DO_NOTHING)",
+                                  "unique_together = (('category', 'sku'),)", "sku = models.CharField(max_length=40)")):
+        return False
+    work = os.environ.get("INTEROP_WORKDIR")
+    if not work:
+        return True
+    with open(os.path.join(work, f"inspectdb-{TARGET}.py"), "w") as f:
+        f.write(out)
+    oracle = os.path.join(work, "inspectdb-mariadb.py")
+    if TARGET != "mariadb" and os.path.exists(oracle):
+        with open(oracle) as f:
+            return f.read() == out
+    return True
+
+
+for case, args, ok in [
+    ("check-database", ("check", "--database", "default"), None),
+    ("showmigrations", ("showmigrations", "shop"), lambda o: "[X] 0005_data" in o),
+    ("sqlmigrate", ("sqlmigrate", "shop", "0004"), lambda o: "ALTER TABLE" in o),
+    ("seed-data", None, None),
+    ("inspectdb", ("inspectdb",), inspectdb_ok),
+    ("dumpdata", ("dumpdata", "shop", "--indent", "1", "-o", FIXTURE), None),
+    ("flush", ("flush", "--noinput"), None),
+    ("loaddata", ("loaddata", FIXTURE), lambda o: "Installed" in o),
+    ("createcachetable", ("createcachetable", "--database", "default"), None),
+]:
+    rc, out = seed() if args is None else manage(*args)
+    if rc == 0 and (ok is None or ok(out)):
+        passed(SUITE, case)
+    else:
+        failed(SUITE, case, (out.strip().splitlines() or [f"exit {rc}"])[-1] if rc else f"unexpected output: {out[:300]}")
+        if os.environ.get("DRV_VERBOSE") == "1":
+            print(out)
+
 rc, out = manage("test", "shop", "-v", "2", "--noinput")
 seen = 0
 for m in re.finditer(r"^(test_\w+) \(([\w.]+)\)[^\n]*? \.\.\. (ok|FAIL|ERROR|skipped.*)$", out, re.M):

@@ -20,6 +20,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 : "${INTEROP_WORKDIR:=$(mktemp -d /tmp/cohort-drivers.XXXXXX)}"
 : "${DRIVERS:=sqlalchemy django java mysql2 connector-python}"
 : "${DRIVERS_TARGETS:=mariadb cohort}"
+export INTEROP_WORKDIR
 W=$INTEROP_WORKDIR
 mkdir -p "$W"
 LOG=$W/drivers.log

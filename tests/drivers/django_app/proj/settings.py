@@ -20,3 +20,4 @@ DATABASES = {
         "TEST": {"NAME": os.environ.get("DRV_DJANGO_DB", "drv_django") + "_test"},
     }
 }
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "drv_cache"}}
