@@ -20,7 +20,10 @@ def manage(*args):
 
 
 def admin_sql(sql):
-    import MySQLdb
+    try:
+        import MySQLdb
+    except ImportError:
+        import pymysql as MySQLdb
     from drvlib import HOST, PASSWORD, PORT, USER
     c = MySQLdb.connect(host=HOST, port=PORT, user=USER, passwd=PASSWORD)
     c.cursor().execute(sql)

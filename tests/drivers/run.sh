@@ -45,6 +45,9 @@ command -v javac >/dev/null || need_apt+=(default-jdk-headless)
 [ -f "$JAR" ] || need_apt+=(libmariadb-java)
 command -v mariadb_config >/dev/null || need_apt+=(libmariadb-dev)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
+command -v gcc >/dev/null || need_apt+=(gcc)
+python3 -c 'import os, sysconfig; exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' ||
+  need_apt+=(python3-dev)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 command -v mariadbd >/dev/null || need_apt+=(mariadb-server)
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -57,9 +60,14 @@ if [ ! -x "$PY" ]; then
   python3 -m venv "$VENV" >"$W/venv.log" 2>&1 || tail -5 "$W/venv.log"
 fi
 # mysql-connector-python 9.0: newer wheels' C extension needs OpenSSL 3.2 (Debian 12 has 3.0).
-if ! "$PY" -c 'import sqlalchemy, django, mysql.connector, MySQLdb, pymysql' 2>/dev/null; then
-  "$PY" -m pip install -q 'sqlalchemy>=2' 'django>=4.2' 'mysql-connector-python==9.0.0' mysqlclient pymysql \
+if ! "$PY" -c 'import sqlalchemy, django, mysql.connector, pymysql' 2>/dev/null; then
+  "$PY" -m pip install -q 'sqlalchemy>=2' 'django>=4.2' 'mysql-connector-python==9.0.0' pymysql \
     >"$W/pip.log" 2>&1 || tail -20 "$W/pip.log"
+fi
+# mysqlclient (Django's MySQL driver) builds against libmariadb-dev; without it the Django suite
+# falls back to PyMySQL posing as MySQLdb (django_app/proj/settings.py).
+if ! "$PY" -c 'import MySQLdb' 2>/dev/null; then
+  "$PY" -m pip install -q mysqlclient >>"$W/pip.log" 2>&1 || echo "mysqlclient did not build: Django runs on PyMySQL"
 fi
 "$PY" -c 'import sqlalchemy, django, mysql.connector, pymysql; print("sqlalchemy", sqlalchemy.__version__, "django", django.__version__, "mysql-connector-python", mysql.connector.__version__, "C extension", mysql.connector.HAVE_CEXT, "pymysql", pymysql.__version__)'
 NODE_DIR=$W/node

@@ -2,6 +2,13 @@
 given by DRV_HOST / DRV_PORT / DRV_USER / DRV_PASSWORD."""
 import os
 
+try:
+    import MySQLdb  # noqa: F401 - mysqlclient, Django's MySQL driver
+except ImportError:  # not built here: PyMySQL stands in for it
+    import pymysql
+
+    pymysql.install_as_MySQLdb()
+
 SECRET_KEY = "driver-suite-not-secret"
 DEBUG = False
 USE_TZ = True
