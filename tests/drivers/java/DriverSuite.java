@@ -219,6 +219,57 @@ public class DriverSuite {
                         "metadata " + rmd.getColumnType(3) + " " + rmd.getTableName(2));
                 }
             });
+            run("server-prepared/batch-and-timeout", () -> {
+                try (Connection c2 = DriverManager.getConnection(base + "drv_jdbc?useServerPrepStmts=true", user, pw)) {
+                    try (PreparedStatement ps = c2.prepareStatement("INSERT INTO customer (name, balance) VALUES (?, ?)",
+                            Statement.RETURN_GENERATED_KEYS)) {
+                        for (int i = 0; i < 50; i++) {
+                            ps.setString(1, "bulk" + i);
+                            ps.setBigDecimal(2, new java.math.BigDecimal("0.5"));
+                            ps.addBatch();
+                        }
+                        int[] r = ps.executeBatch();
+                        check(r.length == 50, "batch " + r.length);
+                    }
+                    try (Statement s = c2.createStatement()) {
+                        ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(balance) FROM customer WHERE name LIKE 'bulk%'");
+                        rs.next();
+                        check(rs.getInt(1) == 50 && rs.getBigDecimal(2).toString().equals("25.00"), "bulk rows " + rs.getInt(1));
+                        s.setFetchSize(Integer.MIN_VALUE);
+                        rs = s.executeQuery("SELECT id FROM customer ORDER BY id");
+                        int n = 0;
+                        while (rs.next()) n++;
+                        check(n >= 550, "streamed " + n);
+                    }
+                }
+            });
+            // setQueryTimeout: Connector/J sends `SET STATEMENT max_statement_time=N FOR …`.
+            boolean setStatement;
+            try (Statement s = c.createStatement()) {
+                s.execute("SET STATEMENT max_statement_time=30 FOR SELECT 1");
+                setStatement = true;
+            } catch (SQLException e) {
+                setStatement = false;
+            }
+            if (!setStatement) {
+                System.out.println("SKIP: " + target + "/connector-j/setQueryTimeout: the server has no "
+                    + "SET STATEMENT … FOR / max_statement_time (Connector/J's query timeout)");
+            } else {
+                run("setQueryTimeout", () -> {
+                    try (Statement s = c.createStatement()) {
+                        s.setQueryTimeout(30);
+                        ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM customer");
+                        check(rs.next() && rs.getInt(1) >= 500, "count");
+                        s.setQueryTimeout(1);
+                        try {
+                            s.executeQuery("SELECT SLEEP(3)").next();
+                            // MariaDB ends SLEEP early and returns 1 for it
+                        } catch (SQLException e) {
+                            check(e.getErrorCode() == 1969 || e instanceof SQLTimeoutException, "timeout " + e.getErrorCode());
+                        }
+                    }
+                });
+            }
             run("fk-cascade", () -> {
                 try (Statement s = c.createStatement()) {
                     check(s.executeUpdate("DELETE FROM customer WHERE id = 1") == 1, "delete");
