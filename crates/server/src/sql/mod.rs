@@ -18,8 +18,8 @@
 //! * [`prepare`] parses and binds once (table resolved, columns resolved, access path chosen);
 //!   [`execute_prepared`] only substitutes the parameters and runs. If a table of the plan was
 //!   dropped or changed its schema version (CREATE / DROP INDEX, TRUNCATE), the statement is
-//!   bound again transparently; if that changes its result columns, the execute fails with
-//!   "Prepared statement needs to be re-prepared". Statements without a plan (BEGIN, COMMIT,
+//!   bound again transparently; if that changes its result columns (`SELECT *` after ADD
+//!   COLUMN), the execute answers with the new ones, as MariaDB does. Statements without a plan (BEGIN, COMMIT,
 //!   SET, SHOW…) are prepared as their parsed form and run like text.
 //! * Data-changing statements are atomic: the executor takes a storage savepoint before the
 //!   statement and rolls back to it when the statement fails (one place: [`run_dml`]). The
@@ -216,7 +216,15 @@ impl Plan {
         match self {
             Plan::Select(p) => p.columns.clone(),
             Plan::Query(p) => p.columns.clone(),
-            _ => Vec::new(),
+            Plan::Insert(p) => p
+                .returning
+                .as_ref()
+                .map_or(Vec::new(), |r| r.columns.clone()),
+            Plan::Delete(p) => p
+                .returning
+                .as_ref()
+                .map_or(Vec::new(), |r| r.columns.clone()),
+            Plan::Update(_) => Vec::new(),
         }
     }
 }
@@ -412,26 +420,16 @@ fn finish(sess: &mut SessionState, r: Result<QueryResult>) -> Result<QueryResult
 /// changed), or its parsed form.
 fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Result<PrepForm> {
     let mut st = stmt.state.lock();
-    let plan = match &*st {
+    match &*st {
         PrepState::Parsed(parsed, _) => return Ok(PrepForm::Parsed(parsed.clone())),
-        PrepState::Bound { plan } if plan.is_stale() => plan,
+        PrepState::Bound { plan } if plan.is_stale() => {}
         PrepState::Bound { plan } => return Ok(PrepForm::Bound(plan.clone())),
-    };
+    }
     let parsed = parse::parse(&stmt.text)?;
     let fresh = bind_plan(ctx, sess, &parsed, sess.warnings.len())?
         .ok_or_else(|| Error::internal("a prepared statement lost its plan"))?;
-    let (old, new) = (plan.columns(), fresh.columns());
-    let same = old.len() == new.len()
-        && old
-            .iter()
-            .zip(&new)
-            .all(|(a, b)| a.column_type == b.column_type && a.name == b.name);
-    if !same {
-        return Err(Error::new(
-            ErrorCode::Unknown,
-            "Prepared statement needs to be re-prepared",
-        ));
-    }
+    // Its result columns may have changed (`SELECT *` after ALTER TABLE … ADD COLUMN): the
+    // execute answers with the new ones, as MariaDB does (each execute sends its metadata).
     let fresh = Arc::new(fresh);
     *st = PrepState::Bound {
         plan: fresh.clone(),
@@ -465,9 +463,13 @@ fn bind_plan(
                     false => e,
                 })?,
         )),
-        Statement::Insert(i) => Plan::Insert(exec::dml::plan_insert(&env, params, i)?),
+        Statement::Insert(i) => {
+            Plan::Insert(exec::dml::plan_insert(&env, params, i, &parsed.item_texts)?)
+        }
         Statement::Update(u) => Plan::Update(exec::dml::plan_update(&env, params, u)?),
-        Statement::Delete(d) => Plan::Delete(exec::dml::plan_delete(&env, params, d)?),
+        Statement::Delete(d) => {
+            Plan::Delete(exec::dml::plan_delete(&env, params, d, &parsed.item_texts)?)
+        }
         _ => return Ok(None),
     };
     // A plan is about as large as its syntax tree again: within the statement's budget.
@@ -602,6 +604,9 @@ fn run_dml(
     };
     let r = result?;
     effects.apply(sess);
+    if let Some((columns, rows)) = r.returned {
+        return Ok(QueryResult::Rows { columns, rows });
+    }
     Ok(QueryResult::Ok {
         affected_rows: r.affected,
         last_insert_id: r.last_insert_id,

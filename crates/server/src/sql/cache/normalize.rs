@@ -100,7 +100,9 @@ fn keyword(w: &[u8]) -> Kw {
     ];
     let is = |k: &[u8]| w.eq_ignore_ascii_case(k);
     match () {
-        _ if is(b"SELECT") => Kw::Select,
+        // A RETURNING list is named by its text like a select list (INSERT / DELETE …
+        // RETURNING); a second one (INSERT … SELECT … RETURNING) is not cached.
+        _ if is(b"SELECT") || is(b"RETURNING") => Kw::Select,
         _ if is(b"FROM") => Kw::From,
         _ if is(b"BETWEEN") => Kw::Between,
         _ if is(b"AND") => Kw::And,
@@ -478,6 +480,10 @@ mod tests {
         assert_eq!(
             params("SELECT 1+1, 'x' = 'x', a = 5 FROM t WHERE a = 5"),
             vec!["5"]
+        );
+        assert_eq!(
+            params("INSERT INTO t VALUES (1, 'x') RETURNING CONCAT(a, '!'), a = 5"),
+            vec!["1", "'x'"]
         );
         assert_eq!(params("SELECT a = 5"), Vec::<&str>::new());
         assert_eq!(

@@ -19,6 +19,7 @@
 //!
 //! Statement atomicity (savepoint / rollback to it on error) is done by the caller, `mod.rs`.
 
+use super::returning::Returning;
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::Class;
 use crate::sql::bind::{Binder, TableScope};
@@ -34,6 +35,7 @@ use crate::storage::{
     ScanControl, Txn, WaitPolicy,
 };
 use crate::types::{Collation, DataType, Value};
+use cohort_protocol::column::ColumnDefinition;
 use cohort_protocol::ErrorCode;
 use sqlparser::ast;
 use sqlparser::tokenizer::Location;
@@ -64,6 +66,8 @@ pub struct InsertPlan {
     pub on_dup: Vec<(usize, Expr)>,
     /// Subqueries of the VALUES (`exec/subquery.rs`).
     pub subq: Option<Box<DmlSubqueries>>,
+    /// RETURNING list (`returning.rs`): the statement answers with the rows it inserted.
+    pub returning: Option<Box<Returning>>,
 }
 
 pub struct UpdatePlan {
@@ -85,13 +89,16 @@ pub struct DeletePlan {
     pub limit: Option<Expr>,
     /// Subqueries of WHERE; `filter` then holds only the conditions without one.
     pub subq: Option<Box<DmlSubqueries>>,
+    /// RETURNING list (`returning.rs`): the statement answers with the rows it deleted.
+    pub returning: Option<Box<Returning>>,
 }
 
-/// What a DML statement reports in its OK packet.
+/// What a DML statement reports in its OK packet (or, with RETURNING, the rows it answers).
 pub struct DmlResult {
     pub affected: u64,
     pub last_insert_id: u64,
     pub info: Option<String>,
+    pub returned: Option<(Vec<ColumnDefinition>, Vec<Vec<Value>>)>,
 }
 
 fn unsupported(what: &str) -> Error {
@@ -219,9 +226,17 @@ fn single_target(from: &[ast::TableWithJoins], env: &Env<'_>, command: &str) -> 
 // ---------------------------------------------------------------------------------------------
 // Binding
 
-pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Result<InsertPlan> {
-    if ins.returning.is_some() || ins.output.is_some() {
-        return Err(unsupported("INSERT … RETURNING"));
+pub fn plan_insert(
+    env: &Env<'_>,
+    params: &[Location],
+    ins: &ast::Insert,
+    item_texts: &[String],
+) -> Result<InsertPlan> {
+    if ins.output.is_some() {
+        return Err(unsupported("INSERT … OUTPUT"));
+    }
+    if ins.returning.is_some() && ins.on.is_some() {
+        return Err(unsupported("RETURNING with ON DUPLICATE KEY UPDATE"));
     }
     if ins.insert_alias.is_some() {
         return Err(unsupported("INSERT … AS alias"));
@@ -301,6 +316,10 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
         Some(_) => return Err(unsupported("ON CONFLICT")),
     };
     let subq = DmlSubqueries::claim(env, mark, &mut None);
+    let returning = match &ins.returning {
+        Some(list) => Some(Returning::bind(env, params, &table, list, item_texts)?),
+        None => None,
+    };
     Ok(InsertPlan {
         table,
         kind,
@@ -308,6 +327,7 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
         source,
         on_dup,
         subq,
+        returning,
     })
 }
 
@@ -439,12 +459,17 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
     })
 }
 
-pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Result<DeletePlan> {
+pub fn plan_delete(
+    env: &Env<'_>,
+    params: &[Location],
+    d: &ast::Delete,
+    item_texts: &[String],
+) -> Result<DeletePlan> {
     if !d.tables.is_empty() || d.using.is_some() {
         return Err(unsupported("multi-table DELETE"));
     }
-    if d.returning.is_some() || d.output.is_some() {
-        return Err(unsupported("DELETE … RETURNING"));
+    if d.output.is_some() {
+        return Err(unsupported("DELETE … OUTPUT"));
     }
     let from = match &d.from {
         ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
@@ -467,6 +492,10 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
     let mut filter = filter;
     let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
     let access = plan::choose_access(&table.def, filter.as_ref());
+    let returning = match &d.returning {
+        Some(list) => Some(Returning::bind(env, params, &table, list, item_texts)?),
+        None => None,
+    };
     Ok(DeletePlan {
         table,
         filter,
@@ -474,6 +503,7 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
         order,
         limit,
         subq,
+        returning,
     })
 }
 
@@ -497,6 +527,8 @@ struct InsertRun<'p, 'e> {
     fk: super::fk::FkWork,
     /// Its CHECK constraints (`check.rs`), if any are enforced.
     checks: Option<super::check::Checks>,
+    /// The RETURNING rows so far (with a RETURNING list).
+    returned: Vec<Vec<Value>>,
 }
 
 pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
@@ -520,6 +552,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         affected: 0,
         duplicates: 0,
         records: 0,
+        returned: Vec::new(),
     };
     let with_info = match &plan.source {
         InsertSource::Values(rows) => {
@@ -599,10 +632,15 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             env.warnings.borrow().len()
         )
     });
+    let returned = plan
+        .returning
+        .as_ref()
+        .map(|r| (r.columns.clone(), std::mem::take(&mut run.returned)));
     Ok(DmlResult {
         affected: run.affected,
         last_insert_id,
         info,
+        returned,
     })
 }
 
@@ -780,12 +818,14 @@ impl<'e> InsertRun<'_, 'e> {
             InsertKind::Replace => self.replace(txn, row),
             _ => {
                 let kept = (!self.fk.none()).then(|| row.clone());
+                let ret = self.plan.returning.as_ref().map(|r| r.row(&row, self.env));
                 // INSERT IGNORE: a row without its parent is skipped with a warning (1452).
                 let sp =
                     (kept.is_some() && self.ignore).then(|| self.env.ctx.engine.savepoint(txn));
                 match table.insert_with(txn, row, LockMode::Shared)? {
                     InsertOutcome::Inserted(_) => {
                         self.affected += 1;
+                        let before = self.affected;
                         if let Some(row) = kept {
                             match self.fk.after_insert(self.env, txn, table, &row) {
                                 Err(e)
@@ -800,6 +840,9 @@ impl<'e> InsertRun<'_, 'e> {
                                 }
                                 other => other?,
                             }
+                        }
+                        if let (Some(r), true) = (ret, self.affected == before) {
+                            self.returned.push(r?);
                         }
                         Ok(())
                     }
@@ -826,6 +869,9 @@ impl<'e> InsertRun<'_, 'e> {
                     self.affected += 1;
                     if !self.fk.none() {
                         self.fk.after_insert(self.env, txn, table, &row)?;
+                    }
+                    if let Some(r) = &self.plan.returning {
+                        self.returned.push(r.row(&row, self.env)?);
                     }
                     return Ok(());
                 }
@@ -1116,6 +1162,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         },
         last_insert_id: env.last_insert_id_set.get().unwrap_or(0),
         info: Some(info),
+        returned: None,
     })
 }
 
@@ -1206,7 +1253,11 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     };
     let mut deleted = 0u64;
     let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
+    let mut returned = Vec::new();
     for (h, old) in cands {
+        if let Some(r) = &plan.returning {
+            returned.push(r.row(&old, env)?);
+        }
         t.table.delete(txn, &h)?;
         if !fk.none() {
             fk.after_delete(env, txn, &t.table, &old)?;
@@ -1217,5 +1268,9 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         affected: deleted,
         last_insert_id: 0,
         info: None,
+        returned: plan
+            .returning
+            .as_ref()
+            .map(|r| (r.columns.clone(), returned)),
     })
 }

@@ -2,7 +2,7 @@
 //!
 //! * `select` — SELECT over a plan (`crate::sql::plan`): scans, filters, grouping, sorting;
 //!   `rollup` (GROUP BY … WITH ROLLUP), `window` and `window_agg` (window functions) for it.
-//! * `dml` — INSERT, UPDATE, DELETE, REPLACE.
+//! * `dml` — INSERT, UPDATE, DELETE, REPLACE; `returning` — their RETURNING lists.
 //! * `ddl` — CREATE/DROP/TRUNCATE of schemas and tables, durable through the log.
 //! * `admin` — SET, transaction control, accounts and grants, KILL-free session statements.
 //! * `binlog_admin` — SHOW BINARY LOGS / BINLOG EVENTS / MASTER STATUS, PURGE and RESET.
@@ -24,6 +24,7 @@ pub(in crate::sql) mod fk;
 mod group_concat;
 pub(in crate::sql) mod join;
 pub(in crate::sql) mod query;
+pub(in crate::sql) mod returning;
 mod rollup;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;

@@ -338,7 +338,7 @@ pub fn plan_select(
     b.aggs = Some(Vec::new());
     b.windows = Some(WindowCtx::new(&s.named_window, &s.projection));
 
-    let (items, columns, aliases) = bind_items(&mut b, s, item_texts, &source, names)?;
+    let (items, columns, aliases) = bind_items(&mut b, &s.projection, item_texts, &source, names)?;
 
     b.clause = "where clause";
     let aggs = b.aggs.take();
@@ -464,11 +464,11 @@ pub fn plan_select(
     Ok(plan)
 }
 
-type Items = (Vec<OutItem>, Vec<ColumnDefinition>, Vec<Option<String>>);
+pub(super) type Items = (Vec<OutItem>, Vec<ColumnDefinition>, Vec<Option<String>>);
 
-fn bind_items(
+pub(super) fn bind_items(
     b: &mut Binder<'_>,
-    s: &ast::Select,
+    projection: &[ast::SelectItem],
     item_texts: &[String],
     source: &Option<Source>,
     join: Option<JoinNames<'_>>,
@@ -476,8 +476,8 @@ fn bind_items(
     let mut items = Vec::new();
     let mut columns = Vec::new();
     let mut aliases = Vec::new();
-    let texts_ok = item_texts.len() == s.projection.len();
-    for (i, item) in s.projection.iter().enumerate() {
+    let texts_ok = item_texts.len() == projection.len();
+    for (i, item) in projection.iter().enumerate() {
         match item {
             ast::SelectItem::Wildcard(_) => match join {
                 Some(j) => {

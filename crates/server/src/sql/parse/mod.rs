@@ -591,6 +591,9 @@ fn first_word(tokens: &[TokenWithSpan]) -> Option<String> {
 /// column reference by its (last) name, a string literal by its value, anything else by its
 /// text as written.
 fn select_item_texts(tokens: &[TokenWithSpan]) -> Vec<String> {
+    if let Some(r) = returning_start(tokens) {
+        return list_item_texts(tokens, r);
+    }
     let Some(start) = tokens.iter().position(|t| is_word(&t.token, "SELECT")) else {
         return Vec::new();
     };
@@ -601,6 +604,33 @@ fn select_item_texts(tokens: &[TokenWithSpan]) -> Vec<String> {
             None => return Vec::new(),
         },
     };
+    list_item_texts(tokens, start)
+}
+
+/// `INSERT / REPLACE / DELETE … RETURNING list`: the position of RETURNING (its list's items
+/// are named like a SELECT list's).
+fn returning_start(tokens: &[TokenWithSpan]) -> Option<usize> {
+    let first = tokens.iter().find(|t| !is_trivia(&t.token))?;
+    if !["INSERT", "REPLACE", "DELETE"]
+        .iter()
+        .any(|w| is_word(&first.token, w))
+    {
+        return None;
+    }
+    let mut depth = 0i32;
+    for (i, t) in tokens.iter().enumerate() {
+        match &t.token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            tok if depth == 0 && is_word(tok, "RETURNING") => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The texts of the items of the list after the keyword at `start` (SELECT or RETURNING).
+fn list_item_texts(tokens: &[TokenWithSpan], start: usize) -> Vec<String> {
     const MODIFIERS: &[&str] = &[
         "DISTINCT",
         "ALL",

@@ -276,6 +276,9 @@ impl<'a, 'b> Builder<'a, 'b> {
                     return Err(too_many_tables());
                 }
                 let (db, t) = plan::split_name(name, self.env.sess.db)?;
+                if let Some(derived) = virtual_as_derived(&db, &t, alias.as_ref()) {
+                    return self.factor(&derived);
+                }
                 let alias = alias.as_ref().map(|a| a.name.value.clone());
                 let tref = plan::resolve_table(self.env, &db, &t, alias)?;
                 let n = self.scope.push(tref.scope.clone())?;
@@ -752,4 +755,40 @@ fn collect_tables(units: &[Unit], out: &mut Vec<usize>) {
             Unit::Outer { tables, .. } => out.extend(tables),
         }
     }
+}
+
+/// A virtual table of a system schema in a join (`information_schema.key_column_usage AS kc,
+/// information_schema.table_constraints AS c`, as ORMs' introspection reads them): joined as
+/// the derived table `(SELECT * FROM db.name) AS alias`, materialized when read. None for any
+/// other table.
+fn virtual_as_derived(
+    db: &str,
+    name: &str,
+    alias: Option<&ast::TableAlias>,
+) -> Option<ast::TableFactor> {
+    if !plan::is_system_schema(db) {
+        return None;
+    }
+    crate::sql::exec::virtual_tables::definition(db, name)?;
+    let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
+    let sql = format!("SELECT * FROM {}.{}", quote(db), quote(name));
+    let dialect = sqlparser::dialect::MySqlDialect {};
+    let Ok(mut stmts) = sqlparser::parser::Parser::parse_sql(&dialect, &sql) else {
+        return None;
+    };
+    let Some(ast::Statement::Query(subquery)) = stmts.pop() else {
+        return None;
+    };
+    let alias = alias.cloned().unwrap_or(ast::TableAlias {
+        explicit: true,
+        name: ast::Ident::new(name),
+        columns: Vec::new(),
+        at: None,
+    });
+    Some(ast::TableFactor::Derived {
+        lateral: false,
+        subquery,
+        alias: Some(alias),
+        sample: None,
+    })
 }

@@ -1,0 +1,23 @@
+# INSERT / REPLACE / DELETE … RETURNING (MariaDB 10.5+; ORMs such as SQLAlchemy 2 and Django
+# use INSERT … RETURNING with MariaDB). Recorded from MariaDB 10.11 with mariadb_golden.py.
+# Not here: RETURNING with ON DUPLICATE KEY UPDATE (Cohort refuses it with 1235); AUTO_INCREMENT
+# values after an INSERT IGNORE skipped a duplicate.
+CREATE DATABASE rtdb;
+USE rtdb;
+CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, a VARCHAR(10) NOT NULL, b INT DEFAULT 7, d DECIMAL(6,2) DEFAULT 1.5, UNIQUE KEY (a));
+meta INSERT INTO t (a) VALUES ('x'), ('y') RETURNING id, a, b, id * 2 AS dbl;
+INSERT INTO t (a) VALUES ('w') RETURNING CONCAT(a, '!'), id + 0.5;
+DELETE FROM t WHERE a = 'w' RETURNING a;
+INSERT INTO t (a, b) VALUES ('z', 1) RETURNING *;
+INSERT INTO t SET a = 'v', b = NULL RETURNING t.*, d + 1;
+INSERT INTO t (a) VALUES ('x') RETURNING id;
+SELECT COUNT(*) FROM t;
+REPLACE INTO t (id, a) VALUES (1, 'xx') RETURNING id, a, b;
+INSERT INTO t (a) SELECT CONCAT(a, '2') FROM t WHERE id < 3 ORDER BY id RETURNING id, a;
+SELECT LAST_INSERT_ID();
+INSERT INTO t (a) VALUES ('q') RETURNING nosuch;
+INSERT INTO t (a) VALUES ('q') RETURNING COUNT(*);
+DELETE FROM t WHERE id > 5 RETURNING id, UPPER(a) AS up;
+DELETE FROM t WHERE id = 100 RETURNING id;
+SELECT * FROM t ORDER BY id;
+DROP DATABASE rtdb;
