@@ -338,6 +338,10 @@ pub enum ErrorCode {
     JsonPathSyntax,
     /// 4044 Wildcards or range in JSON path not allowed in argument %d to function '%s'
     JsonPathNoWildcard,
+    /// 1147 There is no such grant defined for user '%s' on host '%s' on table '%s'
+    NonexistingTableGrant,
+    /// 1144 Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used
+    IllegalGrantForTable,
     /// 1436 Thread stack overrun (here: an expression nested too deeply)
     StackOverrun,
     /// 1467 Failed to read auto-increment value from storage engine
@@ -601,6 +605,8 @@ impl ErrorCode {
             JsonPathDollar => 4051,
             JsonOneOrAll => 4046,
             JsonPathNoWildcard => 4044,
+            NonexistingTableGrant => 1147,
+            IllegalGrantForTable => 1144,
         }
     }
 
@@ -627,6 +633,8 @@ impl ErrorCode {
             | SpecificAccessDenied
             | NotSupportedYet
             | NonexistingGrant
+            | NonexistingTableGrant
+            | IllegalGrantForTable
             | WrongDbName
             | WrongTableName
             | TooLongIdent

@@ -816,16 +816,22 @@ fn run_other(
             exec::admin::drop_users(ctx, sess, users, *if_exists)?;
             Ok(QueryResult::ok())
         }
-        Stmt::Grant { on, users, require } => {
+        Stmt::Grant {
+            privs,
+            on,
+            users,
+            require,
+            grant_option,
+        } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec::admin::grant(ctx, sess, on, users, *require)?;
+            exec::admin::grant(ctx, sess, privs, on, users, *require, *grant_option)?;
             Ok(QueryResult::ok())
         }
-        Stmt::Revoke { on, users } => {
+        Stmt::Revoke { privs, on, users } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec::admin::revoke(ctx, sess, on.as_ref(), users)?;
+            exec::admin::revoke(ctx, sess, privs, on.as_ref(), users)?;
             Ok(QueryResult::ok())
         }
         Stmt::Purge(target) => {

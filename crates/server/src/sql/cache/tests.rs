@@ -325,7 +325,7 @@ fn revoked_access_is_checked_again() {
     assert_eq!(sess.stmt_cache.hits(), 1);
     ctx.accounts.revoke_all("u", "%", Some("db")).unwrap();
     let e = run(&ctx, &mut sess, sql).unwrap_err();
-    assert!(e.starts_with("1044"), "{e}");
+    assert!(e.starts_with("1142"), "{e}");
     run(&ctx, &mut root, "SELECT 1").unwrap();
 }
 

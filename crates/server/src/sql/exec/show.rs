@@ -1,6 +1,7 @@
 //! SHOW statements and DESCRIBE: result sets built from the catalog, the variables, the status
 //! counters and the session.
 
+use crate::accounts::Privs;
 use crate::error::{Error, Result};
 use crate::session::state::Warning;
 use crate::sql::bind::coldef::{
@@ -203,19 +204,18 @@ fn like_suffix(f: &ShowFilter) -> String {
 }
 
 fn databases(env: &Env<'_>, f: &ShowFilter) -> Listing {
+    // SHOW DATABASES on *.* lists them all; otherwise those the user holds something in.
+    let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
+    let all = e.global.contains(Privs::SHOW_DB);
     let mut names: Vec<String> = env
         .ctx
         .engine
         .databases()
         .into_iter()
-        .filter(|d| {
-            env.ctx
-                .accounts
-                .can_access_db(env.sess.user, env.sess.host, d)
-        })
+        .filter(|d| all || e.any_in_db(d))
         .collect();
     names.push("information_schema".into());
-    if env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+    if all {
         names.push("mysql".into());
         names.push("performance_schema".into());
     }
@@ -256,6 +256,11 @@ fn tables(env: &Env<'_>, db: Option<&str>, full: bool, f: &ShowFilter) -> Result
     };
     let views = env.ctx.engine.views_in(&db);
     names.extend(views.iter().map(|v| (v.name.clone(), "VIEW")));
+    if !is_system_schema(&db) {
+        // Only the tables the user holds a privilege on.
+        let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
+        names.retain(|(n, _)| e.any_on_table(&db, n));
+    }
     names.sort();
     let mut columns = vec![text_column(
         &format!("Tables_in_{db}{}", like_suffix(f)),
@@ -868,7 +873,12 @@ fn grants(env: &Env<'_>, user: Option<&UserHost>) -> Result<QueryResult> {
         None => (env.sess.user, env.sess.host),
     };
     let own = u == env.sess.user && h == env.sess.host;
-    if !own && !env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+    if !own
+        && !env
+            .ctx
+            .accounts
+            .has_global(env.sess.user, env.sess.host, Privs::SELECT)
+    {
         return Err(Error::new(
             ErrorCode::DbAccessDenied,
             format!(
@@ -892,7 +902,12 @@ fn create_user(env: &Env<'_>, user: Option<&UserHost>) -> Result<QueryResult> {
         None => (env.sess.user, env.sess.host),
     };
     let own = u == env.sess.user && h == env.sess.host;
-    if !own && !env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+    if !own
+        && !env
+            .ctx
+            .accounts
+            .has_global(env.sess.user, env.sess.host, Privs::SELECT)
+    {
         return Err(Error::new(
             ErrorCode::DbAccessDenied,
             format!(

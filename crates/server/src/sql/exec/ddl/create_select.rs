@@ -58,7 +58,7 @@ pub fn run(
     // Bind the query and derive the table from its result columns.
     let (qplan, def) = {
         let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
-        plan::check_db_access(&env, &db)?;
+        plan::check_table_priv(&env, &db, &name, crate::accounts::Privs::CREATE)?;
         crate::sql::parse::surface::query(q)?;
         let qplan = query::plan_query(&env, &parsed.params, q, &[], None)?;
         let def = table_def(&name, &qplan)?;

@@ -118,7 +118,7 @@ pub fn create_view(env: &Env<'_>, v: &ViewStmt) -> Result<()> {
         Some(d) => d.clone(),
         None => env.sess.db.ok_or_else(Error::no_db)?.to_string(),
     };
-    check_db_access(env, &db)?;
+    plan::check_table_priv(env, &db, &v.name, crate::accounts::Privs::CREATE_VIEW)?;
     if !env.ctx.engine.database_exists(&db) {
         return Err(Error::bad_db(&db));
     }
@@ -198,7 +198,7 @@ pub fn drop_views(env: &Env<'_>, names: &[ast::ObjectName], if_exists: bool) -> 
     let mut missing = Vec::new();
     for n in names {
         let (db, name) = plan::split_name(n, env.sess.db)?;
-        check_db_access(env, &db)?;
+        plan::check_table_priv(env, &db, &name, crate::accounts::Privs::DROP)?;
         if !env.ctx.engine.drop_view(&db, &name)? {
             missing.push(format!("{db}.{name}"));
         }

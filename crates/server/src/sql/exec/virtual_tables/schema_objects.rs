@@ -28,8 +28,12 @@ fn visible_databases(env: &Env<'_>) -> Vec<String> {
 /// Every visible table with its definition and row count, by database and name.
 fn visible_tables(env: &Env<'_>) -> Vec<(String, Arc<crate::storage::Table>, Arc<TableDef>)> {
     let mut out = Vec::new();
+    let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
     for db in visible_databases(env) {
         for name in env.ctx.engine.tables(&db).unwrap_or_default() {
+            if !e.any_on_table(&db, &name) {
+                continue;
+            }
             if let Ok(t) = env.ctx.engine.table(&db, &name) {
                 let def = t.def();
                 out.push((db.clone(), t, def));
