@@ -342,6 +342,8 @@ pub enum ErrorCode {
     NonexistingTableGrant,
     /// 1144 Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used
     IllegalGrantForTable,
+    /// 1143 %s command denied to user '%s'@'%s' for column '%s' in table '%s'
+    ColumnaccessDenied,
     /// 1436 Thread stack overrun (here: an expression nested too deeply)
     StackOverrun,
     /// 1467 Failed to read auto-increment value from storage engine
@@ -607,6 +609,7 @@ impl ErrorCode {
             JsonPathNoWildcard => 4044,
             NonexistingTableGrant => 1147,
             IllegalGrantForTable => 1144,
+            ColumnaccessDenied => 1143,
         }
     }
 
@@ -635,6 +638,7 @@ impl ErrorCode {
             | NonexistingGrant
             | NonexistingTableGrant
             | IllegalGrantForTable
+            | ColumnaccessDenied
             | WrongDbName
             | WrongTableName
             | TooLongIdent

@@ -149,8 +149,9 @@ pub struct Prepared {
 }
 
 enum PrepState {
-    /// SELECT / INSERT / REPLACE / UPDATE / DELETE (the plan holds the result columns).
-    Bound { plan: Arc<Plan> },
+    /// SELECT / INSERT / REPLACE / UPDATE / DELETE (the plan holds the result columns);
+    /// `accounts`: the accounts' generation it was bound (its privileges checked) at.
+    Bound { plan: Arc<Plan>, accounts: u64 },
     /// Everything else runs from its parsed form; the result columns, if known at prepare.
     Parsed(Arc<Parsed>, Vec<ColumnDefinition>),
 }
@@ -282,9 +283,11 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     }
     let prev = sess.warnings.len();
     let params = parsed.params.len();
+    let accounts = ctx.accounts.generation();
     let state = match bind_plan(ctx, sess, &parsed, prev)? {
         Some(plan) => PrepState::Bound {
             plan: Arc::new(plan),
+            accounts,
         },
         None => {
             let columns = generic_columns(ctx, sess, &parsed)?;
@@ -414,10 +417,15 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
     let mut st = stmt.state.lock();
     let plan = match &*st {
         PrepState::Parsed(parsed, _) => return Ok(PrepForm::Parsed(parsed.clone())),
-        PrepState::Bound { plan } if plan.is_stale() => plan,
-        PrepState::Bound { plan } => return Ok(PrepForm::Bound(plan.clone())),
+        PrepState::Bound { plan, accounts }
+            if plan.is_stale() || *accounts != ctx.accounts.generation() =>
+        {
+            plan
+        }
+        PrepState::Bound { plan, .. } => return Ok(PrepForm::Bound(plan.clone())),
     };
     let parsed = parse::parse(&stmt.text)?;
+    let accounts = ctx.accounts.generation();
     let fresh = bind_plan(ctx, sess, &parsed, sess.warnings.len())?
         .ok_or_else(|| Error::internal("a prepared statement lost its plan"))?;
     let (old, new) = (plan.columns(), fresh.columns());
@@ -435,6 +443,7 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
     let fresh = Arc::new(fresh);
     *st = PrepState::Bound {
         plan: fresh.clone(),
+        accounts,
     };
     Ok(PrepForm::Bound(fresh))
 }
@@ -531,10 +540,9 @@ fn run_select(
 ) -> Result<QueryResult> {
     let (rows, effects) = if p.uses_engine() {
         let (txn, view) = split_session(ctx, sess, prev);
+        // Privileges were checked when the plan was bound; a cached or prepared plan is bound
+        // again when the accounts change (their generation).
         let env = Env::new(ctx, view, params);
-        for db in p.databases() {
-            plan::check_db_access(&env, db)?;
-        }
         let rows = exec::select::run_select(p, &env, Some(txn))?;
         (rows, env.into_effects())
     } else {
@@ -563,9 +571,6 @@ fn run_query(
     let (rows, effects) = {
         let (txn, view) = split_session(ctx, sess, prev);
         let env = Env::new(ctx, view, params);
-        for db in p.databases() {
-            plan::check_db_access(&env, db)?;
-        }
         let rows = exec::query::run_query(p, &env, Some(txn))?;
         (rows, env.into_effects())
     };
@@ -846,6 +851,8 @@ fn run_other(
         }
         Stmt::Flush { .. } => {
             count(StatusCounter::ComOther);
+            let reload = crate::accounts::Privs::RELOAD;
+            exec::admin::need_global(ctx, sess, reload, "RELOAD")?;
             Ok(QueryResult::ok())
         }
         Stmt::UnlockTables => {

@@ -111,7 +111,7 @@ fn set_global(
     name: &str,
     value: Option<Value>,
 ) -> Result<()> {
-    need_admin(ctx, sess, "SUPER")?;
+    need_admin(ctx, sess, set_global_privileges(name))?;
     let value = match value {
         Some(v) => v,
         None => match crate::vars::definition(name) {
@@ -126,6 +126,47 @@ fn set_global(
     }
     warn_clamped(sess, clamped);
     Ok(())
+}
+
+/// What SET GLOBAL `name` needs, as MariaDB 10.11 names it (one of the list).
+fn set_global_privileges(name: &str) -> &'static str {
+    const BINLOG: &[&str] = &[
+        "expire_logs_days",
+        "max_binlog_size",
+        "sync_binlog",
+        "max_binlog_cache_size",
+        "max_binlog_stmt_cache_size",
+        "log_bin_trust_function_creators",
+    ];
+    const MASTER: &[&str] = &["server_id", "gtid_domain_id", "master_verify_checksum"];
+    const CONNECTION: &[&str] = &[
+        "max_connections",
+        "connect_timeout",
+        "init_connect",
+        "max_connect_errors",
+        "extra_max_connections",
+        "max_password_errors",
+        "disconnect_on_expired_password",
+        "proxy_protocol_networks",
+    ];
+    if name == "read_only" {
+        "READ_ONLY ADMIN"
+    } else if name.starts_with("binlog_") || BINLOG.contains(&name) {
+        "SUPER, BINLOG ADMIN"
+    } else if name.starts_with("rpl_semi_sync_master") || MASTER.contains(&name) {
+        "SUPER, REPLICATION MASTER ADMIN"
+    } else if name.starts_with("slave_")
+        || name.starts_with("rpl_semi_sync_slave")
+        || name.starts_with("gtid_slave")
+        || name == "gtid_strict_mode"
+        || name.starts_with("replicate_")
+    {
+        "SUPER, REPLICATION SLAVE ADMIN"
+    } else if name.starts_with("thread_pool_") || CONNECTION.contains(&name) {
+        "SUPER, CONNECTION ADMIN"
+    } else {
+        "SUPER"
+    }
 }
 
 /// A numeric setting outside its range is clamped into it with MySQL's 1292 warning.
@@ -575,7 +616,8 @@ pub fn grant(
         need_global(ctx, sess, Privs::CREATE_USER, "CREATE USER")?;
     }
     if let GrantTarget::Table(d, t) = target {
-        if is_system_schema(d) || ctx.engine.table(d, t).is_err() {
+        let exists = ctx.engine.table(d, t).is_ok() || ctx.engine.view(d, t).is_some();
+        if is_system_schema(d) || !exists {
             return Err(Error::new(
                 ErrorCode::NoSuchTable,
                 format!("Table '{d}.{t}' doesn't exist"),

@@ -409,6 +409,11 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         return Err(unsupported("UPDATE … RETURNING"));
     }
     let table = single_target(std::slice::from_ref(&u.table), env, "UPDATE")?;
+    let reads = u.assignments.iter().map(|a| &a.value);
+    let reads = reads
+        .chain(&u.selection)
+        .chain(u.order_by.iter().map(|o| &o.expr));
+    plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, None);
     let scope = table.scope.clone();
@@ -450,6 +455,8 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
         ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
     };
     let table = single_target(from, env, "DELETE")?;
+    let reads = d.selection.iter().chain(d.order_by.iter().map(|o| &o.expr));
+    plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
     let scope = table.scope.clone();
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, Some(&scope));

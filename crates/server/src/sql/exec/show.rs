@@ -134,6 +134,9 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             show_create_view(env, db.as_deref(), table, false)
         }
         Show::CreateTable { db, table } => {
+            if let Some(d) = db.as_deref().or(env.sess.db) {
+                crate::sql::plan::check_any_table_priv(env, d, table, "SHOW")?;
+            }
             let (def, t) = def_of(env, db.as_deref(), table)?;
             let next_auto_increment = t.as_ref().map_or(1, |t| t.auto_increment_peek());
             let own_db = t.as_ref().map(|t| t.db().to_string()).unwrap_or_default();
@@ -291,7 +294,7 @@ fn table_of(
         Some(d) => d.to_string(),
         None => env.sess.db.ok_or_else(Error::no_db)?.to_string(),
     };
-    check_db_access(env, &db)?;
+    crate::sql::plan::check_any_table_priv(env, &db, table, "SELECT")?;
     if is_system_schema(&db) {
         return Err(Error::no_such_table(&db, table));
     }
@@ -313,7 +316,7 @@ fn view_columns(
     let Some(v) = env.ctx.engine.view(db, name) else {
         return Ok(None);
     };
-    check_db_access(env, db)?;
+    crate::sql::plan::check_any_table_priv(env, db, name, "SELECT")?;
     let columns = columns_header(full);
     let rows = crate::sql::exec::ddl::view::columns(env, db, &v)?
         .into_iter()

@@ -1814,6 +1814,7 @@ fn parse_priv_list(p: &mut Parser<'_>) -> PResult<std::result::Result<PrivList, 
         let name = words.join(" ");
         match name.as_str() {
             "ALL" | "ALL PRIVILEGES" => list.all = true,
+            "USAGE" => {}
             "PROXY" => return Ok(Err("PROXY privileges".into())),
             n => match Privs::by_name(n) {
                 Some(x) => list.privs |= x,

@@ -18,6 +18,7 @@
 //! has to return a superset.
 
 pub(in crate::sql) mod join;
+pub mod read_privs;
 
 use crate::accounts::Privs;
 use crate::error::{Error, Result};
@@ -149,6 +150,25 @@ pub fn check_table_priv(env: &Env<'_>, db: &str, table: &str, need: Privs) -> Re
     let name = missing.names(false).next().unwrap_or("GRANT");
     Err(table_denied(
         name,
+        env.sess.user,
+        env.sess.client_host,
+        db,
+        table,
+    ))
+}
+
+/// Check that the session's user holds some privilege on `db`.`table` (SHOW CREATE TABLE,
+/// SHOW COLUMNS …): 1142 naming `what` otherwise.
+pub fn check_any_table_priv(env: &Env<'_>, db: &str, table: &str, what: &str) -> Result<()> {
+    if is_system_schema(db) {
+        return check_db_access(env, db);
+    }
+    let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
+    if e.any_on_table(db, table) {
+        return Ok(());
+    }
+    Err(table_denied(
+        what,
         env.sess.user,
         env.sess.client_host,
         db,
