@@ -86,6 +86,16 @@ SCRIPT = [
     ("pv_w", "UPDATE pv_d.t1 SET b = 'y' WHERE id = 1"),
     ("pv_w", "SELECT * FROM pv_d.t1"),
     ("pv_w", "DELETE FROM pv_d.t1 WHERE id = 3"),
+    ("pv_t", "INSERT INTO pv_d.t2 VALUES (1, 5) ON DUPLICATE KEY UPDATE a = 6"),
+    ("pv_t", "REPLACE INTO pv_d.t2 VALUES (1, 5)"),
+    ("pv_w", "REPLACE INTO pv_d.t1 VALUES (1, 5, 'r')"),
+    ("pv_w", "INSERT INTO pv_d.t1 VALUES (1, 5, 'd') ON DUPLICATE KEY UPDATE b = 'dup'"),
+    ("pv_w", "INSERT INTO pv_d.t1 SELECT * FROM pv_d.v1"),
+    ("pv_w", "UPDATE pv_d.t1 SET b = 'z' WHERE 1 = (SELECT COUNT(*) FROM pv_e.x)"),
+    ("pv_r", "SELECT * FROM (SELECT * FROM pv_e.x) AS dt"),
+    ("pv_r", "WITH c AS (SELECT * FROM pv_e.x) SELECT * FROM c"),
+    ("pv_r", "SELECT id FROM pv_d.t1 UNION SELECT id FROM pv_e.x"),
+    ("pv_r", "SELECT (SELECT MAX(v) FROM pv_e.x) AS m"),
     ("root", "SELECT * FROM pv_d.t1 ORDER BY id"),
     ("root", "SELECT * FROM pv_d.t2 ORDER BY id"),
     # DDL.
@@ -98,6 +108,18 @@ SCRIPT = [
     ("pv_r", "DROP DATABASE pv_e"),
     ("pv_r", "CREATE VIEW pv_d.v2 AS SELECT 1"),
     ("pv_r", "DROP VIEW pv_d.v1"),
+    ("pv_r", "RENAME TABLE pv_d.t1 TO pv_d.t9"),
+    ("pv_r", "CREATE TABLE pv_d.n LIKE pv_e.x"),
+    ("pv_r", "CREATE TABLE pv_d.n AS SELECT * FROM pv_d.t1"),
+    ("pv_g", "CREATE TABLE pv_d.n LIKE pv_e.x"),
+    ("pv_r", "LOCK TABLES pv_d.t1 READ"),
+    ("pv_r", "UNLOCK TABLES"),
+    ("pv_r", "ANALYZE TABLE pv_e.x"),
+    ("pv_r", "CHECK TABLE pv_e.x"),
+    ("pv_r", "OPTIMIZE TABLE pv_d.t1"),
+    ("pv_r", "SHOW INDEX FROM pv_e.x"),
+    ("pv_r", "DESCRIBE pv_e.x"),
+    ("pv_r", "SHOW TABLE STATUS FROM pv_e"),
     # Databases, tables, information_schema.
     # (MariaDB keeps a session's privileges on its current database until its next USE; Cohort
     # applies a change at the next statement. So the users whose grants change below do not
@@ -136,6 +158,12 @@ SCRIPT = [
     ("pv_r", "SHOW MASTER STATUS"),
     ("pv_adm", "SELECT COUNT(*) > 0 FROM information_schema.PROCESSLIST WHERE USER = 'root'"),
     ("pv_r", "SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE USER = 'root'"),
+    ("pv_r", "KILL {root_id}"),
+    ("pv_r", "KILL QUERY {root_id}"),
+    ("pv_adm", "KILL QUERY {root_id}"),
+    ("pv_r", "SHOW GRANTS FOR CURRENT_USER"),
+    ("pv_g", "GRANT SELECT ON pv_d.t1 TO pv_y@'%' IDENTIFIED BY 'pw'"),
+    ("pv_g", "REVOKE SELECT ON pv_e.* FROM pv_r@'%'"),
     # Granting as a non-administrator.
     ("pv_g", "GRANT SELECT ON pv_d.* TO pv_none@'%'"),
     ("pv_g", "GRANT SELECT ON pv_d.t1 TO pv_none@'%'"),
@@ -230,15 +258,23 @@ class Server:
         return self.conns[who]
 
     def run(self, who, sql):
+        # {root_id}: root's connection id on this server (for KILL), named so in the outcome.
+        root_id = None
+        if "{root_id}" in sql:
+            root_id = str(self.conn("root").thread_id())
+            sql = sql.replace("{root_id}", root_id)
         try:
             c = self.conn(who)
         except pymysql.err.MySQLError as e:
             return ("login error", e.args[0], e.args[1] if len(e.args) > 1 else "")
-        return outcome(c, sql)
+        r = outcome(c, sql)
+        if root_id is not None:
+            r = tuple(x.replace(root_id, "{root_id}") if isinstance(x, str) else x for x in r)
+        return r
 
     def cleanup(self):
         root = self.conn("root")
-        for u in USERS + ["pv_x"]:
+        for u in USERS + ["pv_x", "pv_y"]:
             outcome(root, f"DROP USER IF EXISTS {u}@'%'")
         for d in ["pv_d", "pv_e", "pv_new"]:
             outcome(root, f"DROP DATABASE IF EXISTS {d}")

@@ -344,6 +344,8 @@ pub enum ErrorCode {
     IllegalGrantForTable,
     /// 1143 %s command denied to user '%s'@'%s' for column '%s' in table '%s'
     ColumnaccessDenied,
+    /// 1410 You are not allowed to create a user with GRANT
+    CantCreateUserWithGrant,
     /// 1436 Thread stack overrun (here: an expression nested too deeply)
     StackOverrun,
     /// 1467 Failed to read auto-increment value from storage engine
@@ -610,6 +612,7 @@ impl ErrorCode {
             NonexistingTableGrant => 1147,
             IllegalGrantForTable => 1144,
             ColumnaccessDenied => 1143,
+            CantCreateUserWithGrant => 1410,
         }
     }
 
@@ -639,6 +642,7 @@ impl ErrorCode {
             | NonexistingTableGrant
             | IllegalGrantForTable
             | ColumnaccessDenied
+            | CantCreateUserWithGrant
             | WrongDbName
             | WrongTableName
             | TooLongIdent

@@ -872,6 +872,10 @@ fn run_other(
                     Some(d) => d.clone(),
                     None => sess.db.clone().ok_or_else(Error::no_db)?,
                 };
+                // LOCK TABLES on the database (1044), SELECT on the table (1142).
+                let env = Env::new(ctx, SessView::of(sess, 0), &[]);
+                plan::check_db_priv(&env, &db, crate::accounts::Privs::LOCK_TABLES)?;
+                plan::check_table_priv(&env, &db, table, crate::accounts::Privs::SELECT)?;
                 tables.push(crate::session::table_locks::LockedTable {
                     db,
                     table: table.clone(),

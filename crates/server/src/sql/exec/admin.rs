@@ -585,13 +585,12 @@ fn check_grantor(
             ),
         ),
         GrantTarget::Table(d, t) => {
-            let missing = need.without(held);
-            let name = missing
-                .without(Privs::GRANT)
-                .names(false)
-                .next()
-                .unwrap_or("GRANT");
-            crate::sql::plan::table_denied(name, &sess.user, sess.client_host(), d, t)
+            let mut missing = need.without(held);
+            if missing != Privs::GRANT {
+                missing = missing.without(Privs::GRANT);
+            }
+            let names = crate::sql::plan::missing_names(missing);
+            crate::sql::plan::table_denied(&names, &sess.user, sess.client_host(), d, t)
         }
     })
 }
@@ -626,8 +625,15 @@ pub fn grant(
     }
     for (u, pw) in users {
         if let Some(pw) = pw {
-            if ctx.accounts.lookup_exact(&u.user, &u.host).is_none() {
-                need_global(ctx, sess, Privs::CREATE_USER, "CREATE USER")?;
+            if ctx.accounts.lookup_exact(&u.user, &u.host).is_none()
+                && !ctx
+                    .accounts
+                    .has_global(&sess.user, &sess.host, Privs::CREATE_USER)
+            {
+                return Err(Error::new(
+                    ErrorCode::CantCreateUserWithGrant,
+                    "You are not allowed to create a user with GRANT",
+                ));
             }
             ctx.accounts.create_user(&u.user, &u.host, pw, true)?;
             ctx.accounts.alter_user_password(&u.user, &u.host, pw)?;
@@ -680,7 +686,19 @@ pub fn table_maint(
             Some(d) => d.clone(),
             None => sess.db.clone().ok_or_else(Error::no_db)?,
         };
-        check_db_access(&env, &db)?;
+        // ANALYZE / OPTIMIZE / REPAIR: SELECT and INSERT; CHECK: SELECT (named "CHECK TABLE").
+        let (need, what) = match op {
+            "check" => (Privs::SELECT, Some("CHECK TABLE")),
+            _ => (Privs::SELECT | Privs::INSERT, None),
+        };
+        if let Err(e) = crate::sql::plan::check_table_priv(&env, &db, t, need) {
+            return Err(match what {
+                Some(w) => {
+                    crate::sql::plan::table_denied(w, &sess.user, sess.client_host(), &db, t)
+                }
+                None => e,
+            });
+        }
         let name = format!("{db}.{t}");
         let exists = !is_system_schema(&db) && ctx.engine.table(&db, t).is_ok();
         let (kind, msg) = if exists {

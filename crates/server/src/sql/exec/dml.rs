@@ -235,6 +235,7 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
     let (db, tname) = plan::split_name(name, env.sess.db)?;
     // REPLACE needs the INSERT privilege first, so MySQL names INSERT for both.
     let table = plan::resolve_target(env, &db, &tname, None, "INSERT")?;
+    plan::read_privs::check_insert_extras(env, &db, &tname, ins)?;
     let kind = if ins.replace_into {
         InsertKind::Replace
     } else if ins.ignore {
@@ -409,11 +410,6 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         return Err(unsupported("UPDATE … RETURNING"));
     }
     let table = single_target(std::slice::from_ref(&u.table), env, "UPDATE")?;
-    let reads = u.assignments.iter().map(|a| &a.value);
-    let reads = reads
-        .chain(&u.selection)
-        .chain(u.order_by.iter().map(|o| &o.expr));
-    plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, None);
     let scope = table.scope.clone();
@@ -432,6 +428,11 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
     })?;
     let mut filter = filter;
     let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
+    let reads = u.assignments.iter().map(|a| &a.value);
+    let reads = reads
+        .chain(&u.selection)
+        .chain(u.order_by.iter().map(|o| &o.expr));
+    plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
     let access = plan::choose_access(&table.def, filter.as_ref());
     Ok(UpdatePlan {
         table,
@@ -455,8 +456,6 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
         ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
     };
     let table = single_target(from, env, "DELETE")?;
-    let reads = d.selection.iter().chain(d.order_by.iter().map(|o| &o.expr));
-    plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
     let scope = table.scope.clone();
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, Some(&scope));
@@ -473,6 +472,8 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
     })?;
     let mut filter = filter;
     let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
+    let reads = d.selection.iter().chain(d.order_by.iter().map(|o| &o.expr));
+    plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
     let access = plan::choose_access(&table.def, filter.as_ref());
     Ok(DeletePlan {
         table,

@@ -146,15 +146,23 @@ pub fn check_table_priv(env: &Env<'_>, db: &str, table: &str, need: Privs) -> Re
     if have.contains(need) {
         return Ok(());
     }
-    let missing = need.without(have);
-    let name = missing.names(false).next().unwrap_or("GRANT");
     Err(table_denied(
-        name,
+        &missing_names(need.without(have)),
         env.sess.user,
         env.sess.client_host,
         db,
         table,
     ))
+}
+
+/// The privileges missing, as MariaDB's 1142 names them ("DROP, ALTER").
+pub fn missing_names(missing: Privs) -> String {
+    let names: Vec<&str> = missing.names(true).collect();
+    let s = names.join(", ");
+    if s == "GRANT OPTION" {
+        return "GRANT".into();
+    }
+    s
 }
 
 /// Check that the session's user holds some privilege on `db`.`table` (SHOW CREATE TABLE,
