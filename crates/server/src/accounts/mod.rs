@@ -200,7 +200,7 @@ pub struct Accounts {
     accounts: RwLock<Vec<Account>>,
     /// The effective privileges of every account by (user, host), rebuilt (under the
     /// `accounts` write lock) by every change.
-    index: RwLock<HashMap<String, Vec<(String, Arc<Effective>)>>>,
+    index: RwLock<Index>,
     /// Bumped (under the write lock) by every change of the accounts or their grants: a
     /// cached plan checked access when it was bound, and is bound again when this moved.
     generation: AtomicU64,
@@ -380,7 +380,7 @@ impl Accounts {
                 None => missing = target != GrantTarget::Global,
             }
             a.grants
-                .retain(|g| !(g.privs().is_empty() && !matches!(g, Grant::Global(_))));
+                .retain(|g| !g.privs().is_empty() || matches!(g, Grant::Global(_)));
         })?;
         if missing {
             return Err(no_such_grant(user, host, target));
@@ -697,8 +697,10 @@ fn check_table(accounts: &[Account]) -> std::result::Result<(), String> {
 }
 
 /// The effective privileges of every account, by user then host.
-fn index_of(accounts: &[Account]) -> HashMap<String, Vec<(String, Arc<Effective>)>> {
-    let mut out: HashMap<String, Vec<(String, Arc<Effective>)>> = HashMap::new();
+type Index = HashMap<String, Vec<(String, Arc<Effective>)>>;
+
+fn index_of(accounts: &[Account]) -> Index {
+    let mut out: Index = HashMap::new();
     for a in accounts {
         out.entry(a.user.clone())
             .or_default()
@@ -826,6 +828,82 @@ mod tests {
         assert!(a.is_admin("root", "%"));
         a.drop_user("sb", "%", false).unwrap();
         assert!(a.lookup("sb", "127.0.0.1").is_none());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Grants at every level, with GRANT OPTION, survive a restart; a file of the
+    /// all-or-nothing version reads as ALL (global: WITH GRANT OPTION).
+    #[test]
+    fn finer_grants_persist_and_old_files_read() {
+        let dir = scratch("finer");
+        {
+            let a = Accounts::open(&dir, "").unwrap();
+            a.create_user("u", "%", "p", false).unwrap();
+            let sel = Privs::SELECT | Privs::GRANT;
+            a.grant("u", "%", GrantTarget::Database("d"), sel, None)
+                .unwrap();
+            a.grant("u", "%", GrantTarget::Table("d", "t"), Privs::UPDATE, None)
+                .unwrap();
+            a.grant("u", "%", GrantTarget::Global, Privs::PROCESS, None)
+                .unwrap();
+            a.revoke("u", "%", GrantTarget::Table("d", "t"), Privs::UPDATE)
+                .unwrap();
+            a.grant("u", "%", GrantTarget::Table("d", "t"), Privs::INSERT, None)
+                .unwrap();
+        }
+        let a = Accounts::open(&dir, "").unwrap();
+        let e = a.effective("u", "%");
+        assert_eq!(e.global, Privs::PROCESS);
+        assert_eq!(
+            e.db_privs("d"),
+            Privs::PROCESS | Privs::SELECT | Privs::GRANT
+        );
+        assert_eq!(
+            e.table_privs("d", "t"),
+            Privs::PROCESS | Privs::SELECT | Privs::GRANT | Privs::INSERT
+        );
+        assert!(e.any_in_db("d") && !e.any_in_db("x"));
+        assert_eq!(
+            a.show_grants("u", "%").unwrap()[1..],
+            [
+                "GRANT SELECT ON `d`.* TO `u`@`%` WITH GRANT OPTION",
+                "GRANT INSERT ON `d`.`t` TO `u`@`%`"
+            ]
+        );
+        let e = a
+            .revoke("u", "%", GrantTarget::Table("d", "x"), Privs::SELECT)
+            .unwrap_err();
+        assert_eq!(e.code(), ErrorCode::NonexistingTableGrant);
+        fs::remove_dir_all(&dir).unwrap();
+
+        // Written by the all-or-nothing version (the same checksum rule).
+        let dir = scratch("finer-old");
+        let hash = hash_text(&password_hash("pw").unwrap());
+        let canonical = format!(
+            r#"[{{"user":"a","host":"%","password_hash":"{hash}","grants":["global"]}},{{"user":"b","host":"%","password_hash":null,"grants":[{{"database":"shop"}}]}}]"#
+        );
+        let crc = format!("{:08x}", crc32c::crc32c(canonical.as_bytes()));
+        let file = dir.join(store::FILE_NAME);
+        fs::write(
+            &file,
+            format!(
+                r#"{{"format":"cohort-accounts","version":2,"crc32c":"{crc}","accounts":{canonical}}}"#
+            ),
+        )
+        .unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
+        let a = Accounts::open(&dir, "").unwrap();
+        assert!(a.is_admin("a", "%"));
+        assert!(a.has_global("a", "%", Privs::GRANT));
+        assert_eq!(a.effective("b", "%").db_privs("shop"), Privs::DB_ALL);
+        assert!(!a.has_global("b", "%", Privs::SELECT));
+        // The next change writes the new form, which reads back the same.
+        a.create_user("c", "%", "", false).unwrap();
+        let text = fs::read_to_string(&file).unwrap();
+        assert!(text.contains(r#""GRANT OPTION""#), "{text}");
+        let b = Accounts::open(&dir, "").unwrap();
+        assert_eq!(b.effective("b", "%").db_privs("shop"), Privs::DB_ALL);
+        assert!(b.is_admin("a", "%"));
         fs::remove_dir_all(&dir).unwrap();
     }
 
