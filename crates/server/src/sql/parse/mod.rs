@@ -1798,7 +1798,7 @@ fn parse_priv_list(p: &mut Parser<'_>) -> PResult<std::result::Result<PrivList, 
             match p.peek_token().token {
                 Token::Word(w) if w.quote_style.is_none() => {
                     let up = w.value.to_ascii_uppercase();
-                    if up == "ON" && !words.is_empty() || up == "FROM" && !words.is_empty() {
+                    if matches!(up.as_str(), "ON" | "FROM" | "TO") && !words.is_empty() {
                         break;
                     }
                     words.push(up);
@@ -1818,6 +1818,12 @@ fn parse_priv_list(p: &mut Parser<'_>) -> PResult<std::result::Result<PrivList, 
             "PROXY" => return Ok(Err("PROXY privileges".into())),
             n => match Privs::by_name(n) {
                 Some(x) => list.privs |= x,
+                // `GRANT role TO user` / `REVOKE role FROM user`.
+                None if matches!(peek_word(p).as_deref(), Some("TO" | "FROM"))
+                    || p.peek_token().token == Token::Comma =>
+                {
+                    return Ok(Err("roles".into()))
+                }
                 None => return Err(ParserError::ParserError(format!("privilege {n}"))),
             },
         }
