@@ -605,6 +605,20 @@ pub fn grant(
     grant_option: bool,
 ) -> Result<()> {
     let obj = grant_object(sess, on)?;
+    if let Some(d) = obj
+        .0
+        .as_deref()
+        .filter(|d| d.eq_ignore_ascii_case("information_schema"))
+    {
+        // Nothing to grant there: everyone reads it (1044, as MariaDB).
+        return Err(Error::new(
+            ErrorCode::DbAccessDenied,
+            format!(
+                "Access denied for user '{}'@'{}' to database '{d}'",
+                sess.user, sess.host
+            ),
+        ));
+    }
     let target = target_of(&obj);
     let mut privs = level_privs(list, target.level())?;
     if grant_option {
