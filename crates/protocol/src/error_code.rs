@@ -338,6 +338,14 @@ pub enum ErrorCode {
     JsonPathSyntax,
     /// 4044 Wildcards or range in JSON path not allowed in argument %d to function '%s'
     JsonPathNoWildcard,
+    /// 1147 There is no such grant defined for user '%s' on host '%s' on table '%s'
+    NonexistingTableGrant,
+    /// 1144 Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used
+    IllegalGrantForTable,
+    /// 1143 %s command denied to user '%s'@'%s' for column '%s' in table '%s'
+    ColumnaccessDenied,
+    /// 1410 You are not allowed to create a user with GRANT
+    CantCreateUserWithGrant,
     /// 1436 Thread stack overrun (here: an expression nested too deeply)
     StackOverrun,
     /// 1467 Failed to read auto-increment value from storage engine
@@ -601,6 +609,10 @@ impl ErrorCode {
             JsonPathDollar => 4051,
             JsonOneOrAll => 4046,
             JsonPathNoWildcard => 4044,
+            NonexistingTableGrant => 1147,
+            IllegalGrantForTable => 1144,
+            ColumnaccessDenied => 1143,
+            CantCreateUserWithGrant => 1410,
         }
     }
 
@@ -627,6 +639,10 @@ impl ErrorCode {
             | SpecificAccessDenied
             | NotSupportedYet
             | NonexistingGrant
+            | NonexistingTableGrant
+            | IllegalGrantForTable
+            | ColumnaccessDenied
+            | CantCreateUserWithGrant
             | WrongDbName
             | WrongTableName
             | TooLongIdent

@@ -15,7 +15,7 @@
 //! [`super::Accounts::open`]); every migrated account and its grants are logged, so that the
 //! administrator can review them once.
 
-use super::{Account, Grant};
+use super::{Account, Grant, Privs};
 
 /// The file's name in the data directory.
 pub const FILE_NAME: &str = "accounts.txt";
@@ -79,8 +79,8 @@ fn parse_grants(list: &str) -> Result<Vec<Grant>, String> {
     Ok(items
         .into_iter()
         .map(|g| match g {
-            "*" => Grant::Global,
-            db => Grant::Database(db.into()),
+            "*" => super::legacy_global(),
+            db => Grant::Database(db.into(), Privs::DB_ALL),
         })
         .collect())
 }
@@ -100,12 +100,12 @@ mod tests {
         assert_eq!(
             a[0].grants,
             vec![
-                Grant::Database("sbtest".into()),
-                Grant::Database("other".into())
+                Grant::Database("sbtest".into(), Privs::DB_ALL),
+                Grant::Database("other".into(), Privs::DB_ALL)
             ]
         );
         assert_eq!(a[0].hash, super::super::password_hash("sb"));
-        assert_eq!(a[1].grants, vec![Grant::Global]);
+        assert_eq!(a[1].grants, vec![crate::accounts::legacy_global()]);
     }
 
     #[test]

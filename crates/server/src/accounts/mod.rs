@@ -1,8 +1,11 @@
-//! User accounts and database-level grants, persisted in the data directory.
+//! User accounts and their privileges, persisted in the data directory.
 //!
 //! An account is `'user'@'host'` with a `mysql_native_password` hash (`SHA1(SHA1(pw))`) and a
-//! set of grants. Privileges are all-or-nothing per database for now: `GRANT ALL ON *.*` or
-//! `GRANT ALL ON db.*`. Host patterns: `%` matches any host, otherwise an exact match
+//! set of grants: privileges ([`privs`], MariaDB 10.11's list) on `*.*`, on `db.*` or on
+//! `db.tbl`, each with or without GRANT OPTION. Every change rebuilds a per-account index of
+//! the effective privileges ([`Effective`]), so a check is a hash lookup or two; the
+//! statement cache binds again when [`Accounts::generation`] moves, so a GRANT or REVOKE
+//! applies to other sessions from their next statement. Host patterns: `%` matches any host, otherwise an exact match
 //! (`localhost` also matches the loopback addresses).
 //!
 //! `root@%` comes from `--root-password` at every start (so a lost password is recovered by
@@ -25,22 +28,134 @@
 //! exclusively while the file is written, so the file and memory change in the same order.
 
 mod legacy;
+pub mod privs;
 mod store;
+
+pub use privs::{Level, Privs};
 
 use crate::error::{Error, Result};
 use cohort_protocol::ErrorCode;
 use parking_lot::RwLock;
+use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
-/// What an account may touch.
+/// Privileges an account holds at one level. An account has at most one grant per object.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Grant {
-    /// `GRANT ALL ON *.*` (and GRANT OPTION-like administration: users, SET GLOBAL).
+    /// `ON *.*`.
+    Global(Privs),
+    /// `ON db.*`.
+    Database(String, Privs),
+    /// `ON db.tbl`.
+    Table(String, String, Privs),
+}
+
+impl Grant {
+    pub fn privs(&self) -> Privs {
+        match self {
+            Grant::Global(p) | Grant::Database(_, p) | Grant::Table(_, _, p) => *p,
+        }
+    }
+    fn privs_mut(&mut self) -> &mut Privs {
+        match self {
+            Grant::Global(p) | Grant::Database(_, p) | Grant::Table(_, _, p) => p,
+        }
+    }
+    fn target(&self) -> GrantTarget<'_> {
+        match self {
+            Grant::Global(_) => GrantTarget::Global,
+            Grant::Database(d, _) => GrantTarget::Database(d),
+            Grant::Table(d, t, _) => GrantTarget::Table(d, t),
+        }
+    }
+}
+
+/// What a GRANT or REVOKE is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GrantTarget<'a> {
     Global,
-    /// `GRANT ALL ON db.*`.
-    Database(String),
+    Database(&'a str),
+    Table(&'a str, &'a str),
+}
+
+impl GrantTarget<'_> {
+    pub fn level(self) -> Level {
+        match self {
+            GrantTarget::Global => Level::Global,
+            GrantTarget::Database(_) => Level::Database,
+            GrantTarget::Table(..) => Level::Table,
+        }
+    }
+    fn new_grant(self, p: Privs) -> Grant {
+        match self {
+            GrantTarget::Global => Grant::Global(p),
+            GrantTarget::Database(d) => Grant::Database(d.to_string(), p),
+            GrantTarget::Table(d, t) => Grant::Table(d.to_string(), t.to_string(), p),
+        }
+    }
+}
+
+/// One account's privileges, indexed for checks.
+#[derive(Debug, Default)]
+pub struct Effective {
+    pub global: Privs,
+    dbs: HashMap<String, Privs>,
+    tables: HashMap<String, HashMap<String, Privs>>,
+}
+
+impl Effective {
+    fn of(grants: &[Grant]) -> Effective {
+        let mut e = Effective::default();
+        for g in grants {
+            match g {
+                Grant::Global(p) => e.global |= *p,
+                Grant::Database(d, p) => *e.dbs.entry(d.clone()).or_default() |= *p,
+                Grant::Table(d, t, p) => {
+                    *e.tables
+                        .entry(d.clone())
+                        .or_default()
+                        .entry(t.clone())
+                        .or_default() |= *p
+                }
+            }
+        }
+        e
+    }
+
+    /// What the account may do on every table of `db` (global and database grants).
+    pub fn db_privs(&self, db: &str) -> Privs {
+        self.global | self.dbs.get(db).copied().unwrap_or_default()
+    }
+
+    /// What the account may do on `db`.`table`.
+    pub fn table_privs(&self, db: &str, table: &str) -> Privs {
+        let t = self
+            .tables
+            .get(db)
+            .and_then(|m| m.get(table))
+            .copied()
+            .unwrap_or_default();
+        self.db_privs(db) | t
+    }
+
+    /// May the account use `db` at all (USE, SHOW DATABASES): a privilege on it, or on one of
+    /// its tables.
+    pub fn any_in_db(&self, db: &str) -> bool {
+        self.global.intersects(Privs::DB_ALL)
+            || self.dbs.get(db).is_some_and(|p| !p.is_empty())
+            || self
+                .tables
+                .get(db)
+                .is_some_and(|m| m.values().any(|p| !p.is_empty()))
+    }
+
+    /// May the account see `db`.`table` (SHOW TABLES, information_schema): any privilege on it.
+    pub fn any_on_table(&self, db: &str, table: &str) -> bool {
+        !self.table_privs(db, table).is_empty()
+    }
 }
 
 /// What transport an account's logins must use (`REQUIRE`).
@@ -83,6 +198,9 @@ pub struct Accounts {
     dir: Option<PathBuf>,
     /// Protected by this lock: the account list, in creation order (`root@%` first).
     accounts: RwLock<Vec<Account>>,
+    /// The effective privileges of every account by (user, host), rebuilt (under the
+    /// `accounts` write lock) by every change.
+    index: RwLock<Index>,
     /// Bumped (under the write lock) by every change of the accounts or their grants: a
     /// cached plan checked access when it was bound, and is bound again when this moved.
     generation: AtomicU64,
@@ -91,9 +209,11 @@ pub struct Accounts {
 impl Accounts {
     /// Accounts held in memory only, with `root@%` and the given password.
     pub fn in_memory(root_password: &str) -> Accounts {
+        let accounts = vec![root_account(root_password)];
         Accounts {
             dir: None,
-            accounts: RwLock::new(vec![root_account(root_password)]),
+            index: RwLock::new(index_of(&accounts)),
+            accounts: RwLock::new(accounts),
             generation: AtomicU64::new(0),
         }
     }
@@ -107,6 +227,7 @@ impl Accounts {
         accounts.extend(stored);
         Ok(Accounts {
             dir: Some(datadir.to_path_buf()),
+            index: RwLock::new(index_of(&accounts)),
             accounts: RwLock::new(accounts),
             generation: AtomicU64::new(0),
         })
@@ -123,6 +244,15 @@ impl Accounts {
         // The most specific host wins, as in MySQL: exact names before `%`.
         matching.sort_by_key(|a| a.host == "%");
         matching.first().map(|a| (*a).clone())
+    }
+
+    /// The account `user`@`host` itself (no host matching).
+    pub fn lookup_exact(&self, user: &str, host: &str) -> Option<Account> {
+        let accounts = self.accounts.read();
+        accounts
+            .iter()
+            .find(|a| a.user == user && a.host == host)
+            .cloned()
     }
 
     pub fn create_user(
@@ -204,22 +334,24 @@ impl Accounts {
 
     /// `GRANT ALL ON *.*` (db None) or `GRANT ALL ON db.*`.
     pub fn grant_all(&self, user: &str, host: &str, db: Option<&str>) -> Result<()> {
-        self.grant_all_requiring(user, host, db, None)
+        let target = db.map_or(GrantTarget::Global, GrantTarget::Database);
+        self.grant(user, host, target, Privs::all_of(target.level()), None)
     }
 
-    /// GRANT … REQUIRE …: the grant and the transport requirement (None: unchanged) in one
-    /// change.
-    pub fn grant_all_requiring(
+    /// GRANT privs ON target TO user [REQUIRE …]: the privileges are added to what the account
+    /// holds there, and the transport requirement (None: unchanged) set, in one change.
+    pub fn grant(
         &self,
         user: &str,
         host: &str,
-        db: Option<&str>,
+        target: GrantTarget<'_>,
+        privs: Privs,
         require: Option<TransportRequirement>,
     ) -> Result<()> {
-        let grant = db.map_or(Grant::Global, |d| Grant::Database(d.to_string()));
         self.modify_grants(user, host, |a| {
-            if !a.grants.contains(&grant) {
-                a.grants.push(grant.clone());
+            match a.grants.iter_mut().find(|g| g.target() == target) {
+                Some(g) => *g.privs_mut() |= privs,
+                None => a.grants.push(target.new_grant(privs)),
             }
             if let Some(require) = require {
                 a.require = require;
@@ -229,43 +361,88 @@ impl Accounts {
 
     /// `REVOKE ALL ON *.*` (db None) or `REVOKE ALL ON db.*`.
     pub fn revoke_all(&self, user: &str, host: &str, db: Option<&str>) -> Result<()> {
-        let grant = db.map_or(Grant::Global, |d| Grant::Database(d.to_string()));
-        self.modify_grants(user, host, |a| a.grants.retain(|g| *g != grant))
+        let target = db.map_or(GrantTarget::Global, GrantTarget::Database);
+        self.revoke(user, host, target, Privs::GLOBAL_ALL | Privs::GRANT)
     }
 
-    /// May this account use database `db`?
+    /// REVOKE privs ON target FROM user: 1141 if the account holds no grant there.
+    pub fn revoke(
+        &self,
+        user: &str,
+        host: &str,
+        target: GrantTarget<'_>,
+        privs: Privs,
+    ) -> Result<()> {
+        let mut missing = false;
+        self.modify_grants(user, host, |a| {
+            match a.grants.iter_mut().find(|g| g.target() == target) {
+                Some(g) => *g.privs_mut() = g.privs().without(privs),
+                None => missing = target != GrantTarget::Global,
+            }
+            a.grants
+                .retain(|g| !g.privs().is_empty() || matches!(g, Grant::Global(_)));
+        })?;
+        if missing {
+            return Err(no_such_grant(user, host, target));
+        }
+        Ok(())
+    }
+
+    /// Would REVOKE on `target` find a grant (MariaDB: 1141/1147 when not)?
+    pub fn has_grant_on(&self, user: &str, host: &str, target: GrantTarget<'_>) -> bool {
+        let accounts = self.accounts.read();
+        target == GrantTarget::Global
+            || accounts
+                .iter()
+                .filter(|a| a.user == user && a.host == host)
+                .flat_map(|a| a.grants.iter())
+                .any(|g| g.target() == target)
+    }
+
+    /// REVOKE ALL PRIVILEGES, GRANT OPTION FROM user: every grant.
+    pub fn revoke_everything(&self, user: &str, host: &str) -> Result<()> {
+        self.modify_grants(user, host, |a| a.grants.clear())
+    }
+
+    /// The effective privileges of the account `user`@`host` (none if there is no such
+    /// account): one hash lookup under a shared lock.
+    pub fn effective(&self, user: &str, host: &str) -> Arc<Effective> {
+        let index = self.index.read();
+        index
+            .get(user)
+            .and_then(|hosts| hosts.iter().find(|(h, _)| h == host))
+            .map(|(_, e)| e.clone())
+            .unwrap_or_default()
+    }
+
+    /// May this account use database `db` (a privilege on it or one of its tables)?
     pub fn can_access_db(&self, user: &str, host: &str, db: &str) -> bool {
-        let accounts = self.accounts.read();
-        accounts
-            .iter()
-            .filter(|a| a.user == user && a.host == host)
-            .flat_map(|a| a.grants.iter())
-            .any(|g| match g {
-                Grant::Global => true,
-                Grant::Database(d) => d == db,
-            })
+        self.effective(user, host).any_in_db(db)
     }
 
-    /// Does this account hold `ALL ON *.*` (needed for SET GLOBAL and account management)?
+    /// Does this account hold one of `privs` on `*.*`?
+    pub fn has_global(&self, user: &str, host: &str, privs: Privs) -> bool {
+        self.effective(user, host).global.intersects(privs)
+    }
+
+    /// Does this account hold `ALL ON *.*`?
     pub fn is_admin(&self, user: &str, host: &str) -> bool {
-        let accounts = self.accounts.read();
-        accounts
-            .iter()
-            .any(|a| a.user == user && a.host == host && a.grants.contains(&Grant::Global))
+        self.effective(user, host)
+            .global
+            .contains(Privs::GLOBAL_ALL)
     }
 
-    /// Every grant as (user, host, None for `*.*` or Some(db)), for information_schema's
-    /// privilege tables.
-    pub fn all_grants(&self) -> Vec<(String, String, Option<String>)> {
+    /// Every grant as (user, host, grant), for information_schema's privilege tables; every
+    /// account has its global one (USAGE when empty).
+    pub fn all_grants(&self) -> Vec<(String, String, Grant)> {
         let accounts = self.accounts.read();
         let mut out = Vec::new();
         for a in accounts.iter() {
+            if !a.grants.iter().any(|g| matches!(g, Grant::Global(_))) {
+                out.push((a.user.clone(), a.host.clone(), Grant::Global(Privs::NONE)));
+            }
             for g in &a.grants {
-                let db = match g {
-                    Grant::Global => None,
-                    Grant::Database(d) => Some(d.clone()),
-                };
-                out.push((a.user.clone(), a.host.clone(), db));
+                out.push((a.user.clone(), a.host.clone(), g.clone()));
             }
         }
         out
@@ -284,20 +461,50 @@ impl Accounts {
                 )
             })?;
         let mut out = Vec::new();
-        let global = a.grants.contains(&Grant::Global);
-        let usage = if global { "ALL PRIVILEGES" } else { "USAGE" };
+        let global = a
+            .grants
+            .iter()
+            .find_map(|g| match g {
+                Grant::Global(p) => Some(*p),
+                _ => None,
+            })
+            .unwrap_or_default();
         let pw = match a.hash {
             Some(h) => format!(" IDENTIFIED BY PASSWORD '{}'", hash_text(&h)),
             None => String::new(),
         };
         let require = a.require.clause();
+        let with = |p: Privs| {
+            if p.contains(Privs::GRANT) {
+                " WITH GRANT OPTION"
+            } else {
+                ""
+            }
+        };
+        let (u, h) = (quote_ident(user), quote_ident(host));
         out.push(format!(
-            "GRANT {usage} ON *.* TO `{user}`@`{host}`{pw}{require}"
+            "GRANT {} ON *.* TO {u}@{h}{pw}{require}{}",
+            global.grant_text(Level::Global),
+            with(global)
         ));
         for g in &a.grants {
-            if let Grant::Database(d) = g {
+            if let Grant::Database(d, p) = g {
                 out.push(format!(
-                    "GRANT ALL PRIVILEGES ON `{d}`.* TO `{user}`@`{host}`"
+                    "GRANT {} ON {}.* TO {u}@{h}{}",
+                    p.grant_text(Level::Database),
+                    quote_ident(d),
+                    with(*p)
+                ));
+            }
+        }
+        for g in &a.grants {
+            if let Grant::Table(d, t, p) = g {
+                out.push(format!(
+                    "GRANT {} ON {}.{} TO {u}@{h}{}",
+                    p.grant_text(Level::Table),
+                    quote_ident(d),
+                    quote_ident(t),
+                    with(*p)
                 ));
             }
         }
@@ -364,6 +571,7 @@ impl Accounts {
     fn install(&self, current: &mut Vec<Account>, next: Vec<Account>) -> Result<()> {
         self.generation.fetch_add(1, Ordering::AcqRel);
         let Some(dir) = &self.dir else {
+            *self.index.write() = index_of(&next);
             *current = next;
             return Ok(());
         };
@@ -381,11 +589,13 @@ impl Accounts {
         };
         match store::write(dir, &store::encode(&stored)) {
             Ok(()) => {
+                *self.index.write() = index_of(&next);
                 *current = next;
                 Ok(())
             }
             Err(store::WriteError::NotWritten(e)) => Err(failed(&e, "")),
             Err(store::WriteError::NotDurable(e)) => {
+                *self.index.write() = index_of(&next);
                 *current = next;
                 Err(failed(
                     &e,
@@ -486,6 +696,46 @@ fn check_table(accounts: &[Account]) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// The effective privileges of every account, by user then host.
+type Index = HashMap<String, Vec<(String, Arc<Effective>)>>;
+
+fn index_of(accounts: &[Account]) -> Index {
+    let mut out: Index = HashMap::new();
+    for a in accounts {
+        out.entry(a.user.clone())
+            .or_default()
+            .push((a.host.clone(), Arc::new(Effective::of(&a.grants))));
+    }
+    out
+}
+
+/// `` `name` `` with backquotes doubled, as SHOW GRANTS quotes.
+pub fn quote_ident(name: &str) -> String {
+    format!("`{}`", name.replace('`', "``"))
+}
+
+/// 1141 (`*.*`, `db.*`) or 1147 (`db.tbl`): REVOKE of a grant the account does not hold.
+pub fn no_such_grant(user: &str, host: &str, target: GrantTarget<'_>) -> Error {
+    match target {
+        GrantTarget::Table(_, t) => Error::new(
+            ErrorCode::NonexistingTableGrant,
+            format!(
+                "There is no such grant defined for user '{user}' on host '{host}' on table '{t}'"
+            ),
+        ),
+        _ => Error::new(
+            ErrorCode::NonexistingGrant,
+            format!("There is no such grant defined for user '{user}' on host '{host}'"),
+        ),
+    }
+}
+
+/// What an all-or-nothing `*.*` grant of an older version becomes: everything, with GRANT
+/// OPTION (it let its holder manage accounts and grants).
+fn legacy_global() -> Grant {
+    Grant::Global(Privs::GLOBAL_ALL | Privs::GRANT)
+}
+
 fn is_root(user: &str, host: &str) -> bool {
     user == "root" && host == "%"
 }
@@ -495,7 +745,7 @@ fn root_account(password: &str) -> Account {
         user: "root".into(),
         host: "%".into(),
         hash: password_hash(password),
-        grants: vec![Grant::Global],
+        grants: vec![Grant::Global(Privs::GLOBAL_ALL | Privs::GRANT)],
         require: TransportRequirement::None,
     }
 }
@@ -578,6 +828,82 @@ mod tests {
         assert!(a.is_admin("root", "%"));
         a.drop_user("sb", "%", false).unwrap();
         assert!(a.lookup("sb", "127.0.0.1").is_none());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Grants at every level, with GRANT OPTION, survive a restart; a file of the
+    /// all-or-nothing version reads as ALL (global: WITH GRANT OPTION).
+    #[test]
+    fn finer_grants_persist_and_old_files_read() {
+        let dir = scratch("finer");
+        {
+            let a = Accounts::open(&dir, "").unwrap();
+            a.create_user("u", "%", "p", false).unwrap();
+            let sel = Privs::SELECT | Privs::GRANT;
+            a.grant("u", "%", GrantTarget::Database("d"), sel, None)
+                .unwrap();
+            a.grant("u", "%", GrantTarget::Table("d", "t"), Privs::UPDATE, None)
+                .unwrap();
+            a.grant("u", "%", GrantTarget::Global, Privs::PROCESS, None)
+                .unwrap();
+            a.revoke("u", "%", GrantTarget::Table("d", "t"), Privs::UPDATE)
+                .unwrap();
+            a.grant("u", "%", GrantTarget::Table("d", "t"), Privs::INSERT, None)
+                .unwrap();
+        }
+        let a = Accounts::open(&dir, "").unwrap();
+        let e = a.effective("u", "%");
+        assert_eq!(e.global, Privs::PROCESS);
+        assert_eq!(
+            e.db_privs("d"),
+            Privs::PROCESS | Privs::SELECT | Privs::GRANT
+        );
+        assert_eq!(
+            e.table_privs("d", "t"),
+            Privs::PROCESS | Privs::SELECT | Privs::GRANT | Privs::INSERT
+        );
+        assert!(e.any_in_db("d") && !e.any_in_db("x"));
+        assert_eq!(
+            a.show_grants("u", "%").unwrap()[1..],
+            [
+                "GRANT SELECT ON `d`.* TO `u`@`%` WITH GRANT OPTION",
+                "GRANT INSERT ON `d`.`t` TO `u`@`%`"
+            ]
+        );
+        let e = a
+            .revoke("u", "%", GrantTarget::Table("d", "x"), Privs::SELECT)
+            .unwrap_err();
+        assert_eq!(e.code(), ErrorCode::NonexistingTableGrant);
+        fs::remove_dir_all(&dir).unwrap();
+
+        // Written by the all-or-nothing version (the same checksum rule).
+        let dir = scratch("finer-old");
+        let hash = hash_text(&password_hash("pw").unwrap());
+        let canonical = format!(
+            r#"[{{"user":"a","host":"%","password_hash":"{hash}","grants":["global"]}},{{"user":"b","host":"%","password_hash":null,"grants":[{{"database":"shop"}}]}}]"#
+        );
+        let crc = format!("{:08x}", crc32c::crc32c(canonical.as_bytes()));
+        let file = dir.join(store::FILE_NAME);
+        fs::write(
+            &file,
+            format!(
+                r#"{{"format":"cohort-accounts","version":2,"crc32c":"{crc}","accounts":{canonical}}}"#
+            ),
+        )
+        .unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o600)).unwrap();
+        let a = Accounts::open(&dir, "").unwrap();
+        assert!(a.is_admin("a", "%"));
+        assert!(a.has_global("a", "%", Privs::GRANT));
+        assert_eq!(a.effective("b", "%").db_privs("shop"), Privs::DB_ALL);
+        assert!(!a.has_global("b", "%", Privs::SELECT));
+        // The next change writes the new form, which reads back the same.
+        a.create_user("c", "%", "", false).unwrap();
+        let text = fs::read_to_string(&file).unwrap();
+        assert!(text.contains(r#""GRANT OPTION""#), "{text}");
+        let b = Accounts::open(&dir, "").unwrap();
+        assert_eq!(b.effective("b", "%").db_privs("shop"), Privs::DB_ALL);
+        assert!(b.is_admin("a", "%"));
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -6,12 +6,22 @@
 //!   "version": 2,
 //!   "crc32c": "89abcdef",            ← CRC32C of the compact JSON encoding of "accounts"
 //!   "accounts": [
-//!     { "user": "app", "host": "%", "password_hash": "*7FC8…", "grants": [ { "database": "shop" } ] },
-//!     { "user": "ops", "host": "10.0.0.1", "password_hash": null, "grants": [ "global" ],
+//!     { "user": "app", "host": "%", "password_hash": "*7FC8…", "grants": [
+//!         { "on": { "database": "shop", "privileges": [ "SELECT", "INSERT" ] } },
+//!         { "on": { "database": "shop", "table": "t", "privileges": [ "UPDATE" ] } } ] },
+//!     { "user": "ops", "host": "10.0.0.1", "password_hash": null,
+//!       "grants": [ { "on": { "privileges": [ "PROCESS", "GRANT OPTION" ] } } ],
 //!       "require": "ssl" }
 //!   ]
 //! }
 //! ```
+//!
+//! Privileges are MariaDB's names; `on` without `database` is `*.*`, without `table` `db.*`.
+//! Files written before privileges were finer hold `"global"` (all-or-nothing `*.*`, read as
+//! ALL PRIVILEGES WITH GRANT OPTION: it let its holder manage accounts) and
+//! `{ "database": "shop" }` (read as ALL PRIVILEGES on `shop`.*); they read as they are, and
+//! the next change writes the new form. An older server refuses a file in the new form (an
+//! unknown variant) rather than read it wrong.
 //!
 //! `require` (`"ssl"` or `"x509"`: REQUIRE SSL / X509) is written only for an account that has
 //! one, so a file without any reads, writes and checksums exactly as before the field existed;
@@ -45,7 +55,7 @@
 //!    done. A crash before this step may lose the rename: the old table is then what recovery
 //!    reads, and the client was not told the change succeeded.
 
-use super::{Account, Grant, TransportRequirement};
+use super::{Account, Grant, Level, Privs, TransportRequirement};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::{self, Write};
@@ -87,8 +97,24 @@ enum StoredRequire {
 #[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 enum StoredGrant {
+    /// Written before privileges were finer (all-or-nothing `*.*`): read as ALL PRIVILEGES
+    /// WITH GRANT OPTION on `*.*`, never written.
     Global,
+    /// Likewise `ALL ON db.*`: read as ALL PRIVILEGES on `db.*`, never written.
     Database(String),
+    /// Privileges on `*.*` (no database), `db.*` (no table) or `db.tbl`.
+    On(StoredPrivs),
+}
+
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+struct StoredPrivs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    database: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    table: Option<String>,
+    /// MariaDB's names (`"SELECT"`, `"SHOW DATABASES"`, `"GRANT OPTION"`).
+    privileges: Vec<String>,
 }
 
 /// The file's bytes for `accounts` (pretty-printed: one field a line, for the administrator).
@@ -143,9 +169,18 @@ fn to_stored(a: &Account) -> StoredAccount {
         grants: a
             .grants
             .iter()
-            .map(|g| match g {
-                Grant::Global => StoredGrant::Global,
-                Grant::Database(d) => StoredGrant::Database(d.clone()),
+            .map(|g| {
+                let (database, table) = match g {
+                    Grant::Global(_) => (None, None),
+                    Grant::Database(d, _) => (Some(d.clone()), None),
+                    Grant::Table(d, t, _) => (Some(d.clone()), Some(t.clone())),
+                };
+                let privileges = g.privs().names(true).map(String::from).collect();
+                StoredGrant::On(StoredPrivs {
+                    database,
+                    table,
+                    privileges,
+                })
             })
             .collect(),
         require: match a.require {
@@ -167,18 +202,49 @@ fn from_stored(a: &StoredAccount) -> Result<Account, String> {
             )
         })?),
     };
+    let name = || format!("'{}'@'{}'", a.user.escape_debug(), a.host.escape_debug());
+    let mut grants: Vec<Grant> = Vec::new();
+    for g in &a.grants {
+        let g = match g {
+            StoredGrant::Global => super::legacy_global(),
+            StoredGrant::Database(d) => Grant::Database(d.clone(), Privs::DB_ALL),
+            StoredGrant::On(s) => {
+                let mut p = Privs::NONE;
+                for n in &s.privileges {
+                    p |= Privs::by_name(n)
+                        .ok_or_else(|| format!("account {}: unknown privilege {n:?}", name()))?;
+                }
+                let (level, g) = match (&s.database, &s.table) {
+                    (None, None) => (Level::Global, Grant::Global(p)),
+                    (Some(d), None) => (Level::Database, Grant::Database(d.clone(), p)),
+                    (Some(d), Some(t)) => (Level::Table, Grant::Table(d.clone(), t.clone(), p)),
+                    (None, Some(_)) => {
+                        return Err(format!(
+                            "account {}: a table grant without a database",
+                            name()
+                        ))
+                    }
+                };
+                if !(Privs::all_of(level) | Privs::GRANT).contains(p) {
+                    return Err(format!(
+                        "account {}: privileges {:?} cannot be granted at that level",
+                        name(),
+                        s.privileges
+                    ));
+                }
+                g
+            }
+        };
+        if grants.iter().any(|h| h.target() == g.target()) {
+            return Err(format!("account {}: two grants on one object", name()));
+        }
+        grants.push(g);
+    }
     Ok(Account {
         user: a.user.clone(),
         host: a.host.clone(),
         hash,
-        grants: a
-            .grants
-            .iter()
-            .map(|g| match g {
-                StoredGrant::Global => Grant::Global,
-                StoredGrant::Database(d) => Grant::Database(d.clone()),
-            })
-            .collect(),
+        grants,
         require: match a.require {
             None => TransportRequirement::None,
             Some(StoredRequire::Ssl) => TransportRequirement::Ssl,
@@ -261,8 +327,9 @@ mod tests {
                 n,
                 nasty[(i + 3) % nasty.len()],
                 vec![
-                    Grant::Database(n.to_string()),
-                    Grant::Database(format!("{n},*")),
+                    Grant::Database(n.to_string(), Privs::DB_ALL),
+                    Grant::Database(format!("{n},*"), Privs::SELECT | Privs::GRANT),
+                    Grant::Table(n.to_string(), n.to_string(), Privs::INSERT),
                 ],
             ));
         }
@@ -270,7 +337,7 @@ mod tests {
             user: "nopw".into(),
             host: "%".into(),
             hash: None,
-            grants: vec![Grant::Global],
+            grants: vec![Grant::Global(Privs::GLOBAL_ALL)],
             require: TransportRequirement::Ssl,
         });
         accounts.push(Account {
@@ -285,7 +352,11 @@ mod tests {
     /// for accounts without a requirement is byte for byte what was written then.
     #[test]
     fn the_require_field_is_compatible_both_ways() {
-        let accounts = vec![account("app", "%", vec![Grant::Database("shop".into())])];
+        let accounts = vec![account(
+            "app",
+            "%",
+            vec![Grant::Database("shop".into(), Privs::DB_ALL)],
+        )];
         let text = String::from_utf8(encode(&accounts)).unwrap();
         assert!(!text.contains("require"), "{text}");
         // Written by the version before: the same fields, and the checksum over the same
@@ -299,7 +370,6 @@ mod tests {
             r#"{{"format":"cohort-accounts","version":2,"crc32c":"{crc}","accounts":{old_canonical}}}"#
         );
         assert_eq!(decode(before.as_bytes()).unwrap(), accounts);
-        assert!(text.contains(&crc), "the same checksum as before");
         // With a requirement the field is there, and an edit of it breaks the checksum.
         let ssl = vec![Account {
             require: TransportRequirement::Ssl,
@@ -316,7 +386,11 @@ mod tests {
 
     #[test]
     fn a_damaged_or_edited_file_is_refused() {
-        let accounts = vec![account("app", "%", vec![Grant::Database("shop".into())])];
+        let accounts = vec![account(
+            "app",
+            "%",
+            vec![Grant::Database("shop".into(), Privs::DB_ALL)],
+        )];
         let bytes = encode(&accounts);
         let text = String::from_utf8(bytes.clone()).unwrap();
         // Granting oneself *.* without recomputing the checksum.
@@ -348,7 +422,7 @@ mod tests {
         let a = account("app", "%", Vec::new());
         let e = decode(&encode(&[a.clone(), a])).unwrap_err();
         assert!(e.contains("twice"), "{e}");
-        let root = account("root", "%", vec![Grant::Global]);
+        let root = account("root", "%", vec![Grant::Global(Privs::GLOBAL_ALL)]);
         let e = decode(&encode(&[root])).unwrap_err();
         assert!(e.contains("root"), "{e}");
     }

@@ -18,7 +18,12 @@ impl Session {
     /// 1227 unless the session may replicate (REPLICATION SLAVE).
     fn need_replication_slave(&mut self) -> Result<(), Error> {
         let state = self.state.as_ref().expect("logged in");
-        if self.ctx.accounts.is_admin(&state.user, &state.host) {
+        let slave = crate::accounts::Privs::REPL_SLAVE;
+        if self
+            .ctx
+            .accounts
+            .has_global(&state.user, &state.host, slave)
+        {
             return Ok(());
         }
         Err(Error::new(

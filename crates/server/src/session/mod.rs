@@ -391,6 +391,7 @@ impl Session {
         state.found_rows = self.client_caps & cohort_protocol::capability::FOUND_ROWS != 0;
         state.commit_notifier = self.commit_notifier.clone();
         state.tls = self.tls_info();
+        state.client_host = Some(self.host.clone());
         state
     }
 

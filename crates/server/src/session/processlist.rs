@@ -202,7 +202,10 @@ pub fn kill(
     id: u32,
     what: Kill,
 ) -> crate::error::Result<()> {
-    let admin = ctx.accounts.is_admin(user, host);
+    use crate::accounts::Privs;
+    let admin = ctx
+        .accounts
+        .has_global(user, host, Privs::SUPER | Privs::CONNECTION_ADMIN);
     match ctx.processes.kill(id, what, user, admin) {
         Ok(()) => Ok(()),
         Err(KillRefused::NoSuchThread) => Err(crate::error::Error::new(

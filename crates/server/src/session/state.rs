@@ -231,9 +231,16 @@ pub struct SessionState {
     pub found_rows: bool,
     /// The tables this session locked with LOCK TABLES (None: it holds no table locks).
     pub locked_tables: Option<Vec<crate::session::table_locks::LockedTable>>,
+    /// The address the client connected from (MariaDB names it in 1142); None: `host`.
+    pub client_host: Option<String>,
 }
 
 impl SessionState {
+    /// The client's address, or the account's host for a session without a connection.
+    pub fn client_host(&self) -> &str {
+        self.client_host.as_deref().unwrap_or(&self.host)
+    }
+
     pub fn new(conn_id: u32, user: &str, host: &str, db: Option<String>) -> SessionState {
         SessionState {
             conn_id,
@@ -258,6 +265,7 @@ impl SessionState {
             annotations: Vec::new(),
             stmt_cache: crate::sql::StmtCache::default(),
             process: None,
+            client_host: None,
             found_rows: false,
             locked_tables: None,
         }

@@ -41,6 +41,8 @@ pub struct SessView<'a> {
     pub found_rows: bool,
     /// The tables the session locked with LOCK TABLES, if it did.
     pub locked_tables: Option<&'a [crate::session::table_locks::LockedTable]>,
+    /// The client's address (MariaDB names it in 1142).
+    pub client_host: &'a str,
 }
 
 impl<'a> SessView<'a> {
@@ -60,6 +62,7 @@ impl<'a> SessView<'a> {
             tls: sess.tls,
             found_rows: sess.found_rows,
             locked_tables: sess.locked_tables.as_deref(),
+            client_host: sess.client_host(),
         }
     }
 }
@@ -87,6 +90,7 @@ pub fn split_session<'s>(
         tls,
         found_rows,
         locked_tables,
+        client_host,
         ..
     } = sess;
     let view = SessView {
@@ -104,6 +108,7 @@ pub fn split_session<'s>(
         tls: *tls,
         found_rows: *found_rows,
         locked_tables: locked_tables.as_deref(),
+        client_host: client_host.as_deref().unwrap_or(host),
     };
     (txn.as_mut().expect("started above"), view)
 }

@@ -149,8 +149,9 @@ pub struct Prepared {
 }
 
 enum PrepState {
-    /// SELECT / INSERT / REPLACE / UPDATE / DELETE (the plan holds the result columns).
-    Bound { plan: Arc<Plan> },
+    /// SELECT / INSERT / REPLACE / UPDATE / DELETE (the plan holds the result columns);
+    /// `accounts`: the accounts' generation it was bound (its privileges checked) at.
+    Bound { plan: Arc<Plan>, accounts: u64 },
     /// Everything else runs from its parsed form; the result columns, if known at prepare.
     Parsed(Arc<Parsed>, Vec<ColumnDefinition>),
 }
@@ -290,9 +291,11 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     }
     let prev = sess.warnings.len();
     let params = parsed.params.len();
+    let accounts = ctx.accounts.generation();
     let state = match bind_plan(ctx, sess, &parsed, prev)? {
         Some(plan) => PrepState::Bound {
             plan: Arc::new(plan),
+            accounts,
         },
         None => {
             let columns = generic_columns(ctx, sess, &parsed)?;
@@ -422,10 +425,12 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
     let mut st = stmt.state.lock();
     match &*st {
         PrepState::Parsed(parsed, _) => return Ok(PrepForm::Parsed(parsed.clone())),
-        PrepState::Bound { plan } if plan.is_stale() => {}
-        PrepState::Bound { plan } => return Ok(PrepForm::Bound(plan.clone())),
+        PrepState::Bound { plan, accounts }
+            if plan.is_stale() || *accounts != ctx.accounts.generation() => {}
+        PrepState::Bound { plan, .. } => return Ok(PrepForm::Bound(plan.clone())),
     }
     let parsed = parse::parse(&stmt.text)?;
+    let accounts = ctx.accounts.generation();
     let fresh = bind_plan(ctx, sess, &parsed, sess.warnings.len())?
         .ok_or_else(|| Error::internal("a prepared statement lost its plan"))?;
     // Its result columns may have changed (`SELECT *` after ALTER TABLE … ADD COLUMN): the
@@ -433,6 +438,7 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
     let fresh = Arc::new(fresh);
     *st = PrepState::Bound {
         plan: fresh.clone(),
+        accounts,
     };
     Ok(PrepForm::Bound(fresh))
 }
@@ -533,10 +539,9 @@ fn run_select(
 ) -> Result<QueryResult> {
     let (rows, effects) = if p.uses_engine() {
         let (txn, view) = split_session(ctx, sess, prev);
+        // Privileges were checked when the plan was bound; a cached or prepared plan is bound
+        // again when the accounts change (their generation).
         let env = Env::new(ctx, view, params);
-        for db in p.databases() {
-            plan::check_db_access(&env, db)?;
-        }
         let rows = exec::select::run_select(p, &env, Some(txn))?;
         (rows, env.into_effects())
     } else {
@@ -565,9 +570,6 @@ fn run_query(
     let (rows, effects) = {
         let (txn, view) = split_session(ctx, sess, prev);
         let env = Env::new(ctx, view, params);
-        for db in p.databases() {
-            plan::check_db_access(&env, db)?;
-        }
         let rows = exec::query::run_query(p, &env, Some(txn))?;
         (rows, env.into_effects())
     };
@@ -821,16 +823,22 @@ fn run_other(
             exec::admin::drop_users(ctx, sess, users, *if_exists)?;
             Ok(QueryResult::ok())
         }
-        Stmt::Grant { on, users, require } => {
+        Stmt::Grant {
+            privs,
+            on,
+            users,
+            require,
+            grant_option,
+        } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec::admin::grant(ctx, sess, on, users, *require)?;
+            exec::admin::grant(ctx, sess, privs, on, users, *require, *grant_option)?;
             Ok(QueryResult::ok())
         }
-        Stmt::Revoke { on, users } => {
+        Stmt::Revoke { privs, on, users } => {
             count(StatusCounter::ComOther);
             sess.commit(ctx)?;
-            exec::admin::revoke(ctx, sess, on.as_ref(), users)?;
+            exec::admin::revoke(ctx, sess, privs, on.as_ref(), users)?;
             Ok(QueryResult::ok())
         }
         Stmt::Purge(target) => {
@@ -845,6 +853,8 @@ fn run_other(
         }
         Stmt::Flush { .. } => {
             count(StatusCounter::ComOther);
+            let reload = crate::accounts::Privs::RELOAD;
+            exec::admin::need_global(ctx, sess, reload, "RELOAD")?;
             Ok(QueryResult::ok())
         }
         Stmt::UnlockTables => {
@@ -864,6 +874,10 @@ fn run_other(
                     Some(d) => d.clone(),
                     None => sess.db.clone().ok_or_else(Error::no_db)?,
                 };
+                // LOCK TABLES on the database (1044), SELECT on the table (1142).
+                let env = Env::new(ctx, SessView::of(sess, 0), &[]);
+                plan::check_db_priv(&env, &db, crate::accounts::Privs::LOCK_TABLES)?;
+                plan::check_table_priv(&env, &db, table, crate::accounts::Privs::SELECT)?;
                 tables.push(crate::session::table_locks::LockedTable {
                     db,
                     table: table.clone(),

@@ -325,8 +325,37 @@ fn revoked_access_is_checked_again() {
     assert_eq!(sess.stmt_cache.hits(), 1);
     ctx.accounts.revoke_all("u", "%", Some("db")).unwrap();
     let e = run(&ctx, &mut sess, sql).unwrap_err();
-    assert!(e.starts_with("1044"), "{e}");
+    assert!(e.starts_with("1142"), "{e}");
     run(&ctx, &mut root, "SELECT 1").unwrap();
+}
+
+/// A prepared statement and a cached one are bound again after a GRANT or REVOKE: a table
+/// grant lets them run, its revocation stops them (1142), with no check at each execution.
+#[test]
+fn table_grants_apply_to_prepared_and_cached_plans() {
+    let (ctx, _root) = server();
+    ctx.accounts.create_user("u", "%", "", false).unwrap();
+    let t = crate::accounts::GrantTarget::Table("db", "t");
+    let select = crate::accounts::Privs::SELECT;
+    ctx.accounts.grant("u", "%", t, select, None).unwrap();
+    let mut sess = SessionState::new(2, "u", "%", Some("db".into()));
+    let p = super::super::prepare(&ctx, &mut sess, "SELECT s FROM t WHERE id = ?").unwrap();
+    let exec = |sess: &mut SessionState| {
+        let r = super::super::execute_prepared(&ctx, sess, &p, &[crate::types::Value::Int(1)]);
+        let _ = sess.end_statement(&ctx, r.is_ok());
+        r.map_err(|e| e.code().number())
+    };
+    exec(&mut sess).unwrap();
+    run(&ctx, &mut sess, "SELECT s FROM t WHERE id = 1").unwrap();
+    run(&ctx, &mut sess, "SELECT s FROM t WHERE id = 2").unwrap();
+    ctx.accounts.revoke("u", "%", t, select).unwrap();
+    assert_eq!(exec(&mut sess).unwrap_err(), 1142);
+    let e = run(&ctx, &mut sess, "SELECT s FROM t WHERE id = 1").unwrap_err();
+    assert!(e.starts_with("1142"), "{e}");
+    let e = run(&ctx, &mut sess, "UPDATE t SET s = 'x' WHERE id = 1").unwrap_err();
+    assert!(e.starts_with("1142 UPDATE command denied"), "{e}");
+    ctx.accounts.grant("u", "%", t, select, None).unwrap();
+    exec(&mut sess).unwrap();
 }
 
 #[test]

@@ -1,13 +1,13 @@
 //! Session and administration statements: transactions, SET (system and user variables,
 //! NAMES, TRANSACTION, PASSWORD), USE, accounts and grants, table maintenance, DO.
 
-use crate::accounts::TransportRequirement;
+use crate::accounts::{GrantTarget, Level, Privs, TransportRequirement};
 use crate::error::{Error, Result};
 use crate::session::state::{ServerContext, SessionState};
 use crate::sql::bind::Binder;
 use crate::sql::env::{Env, SessView};
 use crate::sql::expr::RowCtx;
-use crate::sql::parse::{GrantOn, SetItem, SetTarget, SetValue, TxScope, UserHost};
+use crate::sql::parse::{GrantOn, PrivList, SetItem, SetTarget, SetValue, TxScope, UserHost};
 use crate::sql::plan::{check_db_access, database_exists, is_system_schema};
 use crate::sql::QueryResult;
 use crate::storage::IsolationLevel;
@@ -16,14 +16,43 @@ use cohort_protocol::ErrorCode;
 use sqlparser::ast;
 use std::time::Duration;
 
-pub(super) fn need_admin(ctx: &ServerContext, sess: &SessionState, privilege: &str) -> Result<()> {
-    if ctx.accounts.is_admin(&sess.user, &sess.host) {
+/// 1227 unless the session holds one of `privs` on `*.*`; `names` is how MariaDB's message
+/// lists them (e.g. "SUPER, CONNECTION ADMIN").
+pub fn need_global(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    privs: Privs,
+    names: &str,
+) -> Result<()> {
+    if ctx.accounts.has_global(&sess.user, &sess.host, privs) {
         return Ok(());
     }
-    Err(Error::new(
+    Err(need_error(names))
+}
+
+/// 1227 unless the session holds on `*.*` one of the privileges `names` lists, as MariaDB's
+/// message does ("SUPER, BINLOG ADMIN").
+pub(super) fn need_admin(ctx: &ServerContext, sess: &SessionState, names: &str) -> Result<()> {
+    need_global(ctx, sess, privs_named(names), names)
+}
+
+/// The privileges a comma-separated list of names means.
+pub fn privs_named(names: &str) -> Privs {
+    let mut p = Privs::NONE;
+    for n in names.split(',') {
+        p |= Privs::by_name(n.trim()).unwrap_or(Privs::SUPER);
+    }
+    p
+}
+
+/// 1227: "you need (at least one of) the X privilege(s)".
+pub fn need_error(names: &str) -> Error {
+    Error::new(
         ErrorCode::SpecificAccessDenied,
-        format!("Access denied; you need (at least one of) the {privilege} privilege(s) for this operation"),
-    ))
+        format!(
+            "Access denied; you need (at least one of) the {names} privilege(s) for this operation"
+        ),
+    )
 }
 
 /// Evaluate one constant expression (no table) in the session's environment; its effects
@@ -82,7 +111,7 @@ fn set_global(
     name: &str,
     value: Option<Value>,
 ) -> Result<()> {
-    need_admin(ctx, sess, "SUPER")?;
+    need_admin(ctx, sess, set_global_privileges(name))?;
     let value = match value {
         Some(v) => v,
         None => match crate::vars::definition(name) {
@@ -97,6 +126,47 @@ fn set_global(
     }
     warn_clamped(sess, clamped);
     Ok(())
+}
+
+/// What SET GLOBAL `name` needs, as MariaDB 10.11 names it (one of the list).
+fn set_global_privileges(name: &str) -> &'static str {
+    const BINLOG: &[&str] = &[
+        "expire_logs_days",
+        "max_binlog_size",
+        "sync_binlog",
+        "max_binlog_cache_size",
+        "max_binlog_stmt_cache_size",
+        "log_bin_trust_function_creators",
+    ];
+    const MASTER: &[&str] = &["server_id", "gtid_domain_id", "master_verify_checksum"];
+    const CONNECTION: &[&str] = &[
+        "max_connections",
+        "connect_timeout",
+        "init_connect",
+        "max_connect_errors",
+        "extra_max_connections",
+        "max_password_errors",
+        "disconnect_on_expired_password",
+        "proxy_protocol_networks",
+    ];
+    if name == "read_only" {
+        "READ_ONLY ADMIN"
+    } else if name.starts_with("binlog_") || BINLOG.contains(&name) {
+        "SUPER, BINLOG ADMIN"
+    } else if name.starts_with("rpl_semi_sync_master") || MASTER.contains(&name) {
+        "SUPER, REPLICATION MASTER ADMIN"
+    } else if name.starts_with("slave_")
+        || name.starts_with("rpl_semi_sync_slave")
+        || name.starts_with("gtid_slave")
+        || name == "gtid_strict_mode"
+        || name.starts_with("replicate_")
+    {
+        "SUPER, REPLICATION SLAVE ADMIN"
+    } else if name.starts_with("thread_pool_") || CONNECTION.contains(&name) {
+        "SUPER, CONNECTION ADMIN"
+    } else {
+        "SUPER"
+    }
 }
 
 /// A numeric setting outside its range is clamped into it with MySQL's 1292 warning.
@@ -431,25 +501,159 @@ pub fn drop_users(
     Ok(())
 }
 
+/// The object of a GRANT / REVOKE, with the session's database filled in.
+fn grant_object(sess: &SessionState, on: &GrantOn) -> Result<(Option<String>, Option<String>)> {
+    let current = || sess.db.clone().ok_or_else(Error::no_db);
+    Ok(match on {
+        GrantOn::Global => (None, None),
+        GrantOn::Db(d) => (Some(d.clone()), None),
+        GrantOn::CurrentDb => (Some(current()?), None),
+        GrantOn::Table(d, t) => (Some(d.clone().map_or_else(current, Ok)?), Some(t.clone())),
+    })
+}
+
+fn target_of<'a>(obj: &'a (Option<String>, Option<String>)) -> GrantTarget<'a> {
+    match obj {
+        (None, _) => GrantTarget::Global,
+        (Some(d), None) => GrantTarget::Database(d),
+        (Some(d), Some(t)) => GrantTarget::Table(d, t),
+    }
+}
+
+/// The privileges a list names at `level`: ALL is everything the level allows; a privilege
+/// the level cannot hold is 1221 (database) or 1144 (table).
+fn level_privs(list: &PrivList, level: Level) -> Result<Privs> {
+    let mut p = list.privs;
+    if list.all {
+        p |= Privs::all_of(level);
+    }
+    if !(Privs::all_of(level) | Privs::GRANT).contains(p) {
+        return Err(match level {
+            Level::Database => Error::new(
+                ErrorCode::WrongUsage,
+                "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES",
+            ),
+            _ => Error::new(
+                ErrorCode::IllegalGrantForTable,
+                "Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used",
+            ),
+        });
+    }
+    Ok(p)
+}
+
+/// May the session grant (or revoke) `privs` on `target`: it must hold them and GRANT OPTION
+/// there. MariaDB's errors: 1045 for `*.*`, 1044 for `db.*`, 1142 naming the first missing
+/// privilege for a table.
+fn check_grantor(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    target: GrantTarget<'_>,
+    privs: Privs,
+) -> Result<()> {
+    let e = ctx.accounts.effective(&sess.user, &sess.host);
+    let held = match target {
+        GrantTarget::Global => e.global,
+        GrantTarget::Database(d) => e.db_privs(d),
+        GrantTarget::Table(d, t) => e.table_privs(d, t),
+    };
+    let need = privs | Privs::GRANT;
+    if held.contains(need) {
+        return Ok(());
+    }
+    Err(match target {
+        GrantTarget::Global => {
+            let pw = ctx
+                .accounts
+                .lookup_exact(&sess.user, &sess.host)
+                .is_some_and(|a| a.hash.is_some());
+            Error::new(
+                ErrorCode::AccessDenied,
+                format!(
+                    "Access denied for user '{}'@'{}' (using password: {})",
+                    sess.user,
+                    sess.host,
+                    if pw { "YES" } else { "NO" }
+                ),
+            )
+        }
+        GrantTarget::Database(d) => Error::new(
+            ErrorCode::DbAccessDenied,
+            format!(
+                "Access denied for user '{}'@'{}' to database '{d}'",
+                sess.user, sess.host
+            ),
+        ),
+        GrantTarget::Table(d, t) => {
+            let mut missing = need.without(held);
+            if missing != Privs::GRANT {
+                missing = missing.without(Privs::GRANT);
+            }
+            let names = crate::sql::plan::missing_names(missing);
+            crate::sql::plan::table_denied(&names, &sess.user, sess.client_host(), d, t)
+        }
+    })
+}
+
 pub fn grant(
     ctx: &ServerContext,
     sess: &SessionState,
+    list: &PrivList,
     on: &GrantOn,
     users: &[(UserHost, Option<String>)],
     require: Option<TransportRequirement>,
+    grant_option: bool,
 ) -> Result<()> {
-    need_admin(ctx, sess, "GRANT OPTION")?;
-    let db = match on {
-        GrantOn::Global => None,
-        GrantOn::Db(d) => Some(d.as_str()),
-    };
+    let obj = grant_object(sess, on)?;
+    if let Some(d) = obj
+        .0
+        .as_deref()
+        .filter(|d| d.eq_ignore_ascii_case("information_schema"))
+    {
+        // Nothing to grant there: everyone reads it (1044, as MariaDB).
+        return Err(Error::new(
+            ErrorCode::DbAccessDenied,
+            format!(
+                "Access denied for user '{}'@'{}' to database '{d}'",
+                sess.user, sess.host
+            ),
+        ));
+    }
+    let target = target_of(&obj);
+    let mut privs = level_privs(list, target.level())?;
+    if grant_option {
+        privs |= Privs::GRANT;
+    }
+    check_grantor(ctx, sess, target, privs.without(Privs::GRANT))?;
+    if require.is_some() {
+        need_global(ctx, sess, Privs::CREATE_USER, "CREATE USER")?;
+    }
+    if let GrantTarget::Table(d, t) = target {
+        let exists = ctx.engine.table(d, t).is_ok() || ctx.engine.view(d, t).is_some();
+        if is_system_schema(d) || !exists {
+            return Err(Error::new(
+                ErrorCode::NoSuchTable,
+                format!("Table '{d}.{t}' doesn't exist"),
+            ));
+        }
+    }
     for (u, pw) in users {
         if let Some(pw) = pw {
+            if ctx.accounts.lookup_exact(&u.user, &u.host).is_none()
+                && !ctx
+                    .accounts
+                    .has_global(&sess.user, &sess.host, Privs::CREATE_USER)
+            {
+                return Err(Error::new(
+                    ErrorCode::CantCreateUserWithGrant,
+                    "You are not allowed to create a user with GRANT",
+                ));
+            }
             ctx.accounts.create_user(&u.user, &u.host, pw, true)?;
             ctx.accounts.alter_user_password(&u.user, &u.host, pw)?;
         }
         ctx.accounts
-            .grant_all_requiring(&u.user, &u.host, db, require)?;
+            .grant(&u.user, &u.host, target, privs, require)?;
     }
     Ok(())
 }
@@ -457,21 +661,24 @@ pub fn grant(
 pub fn revoke(
     ctx: &ServerContext,
     sess: &SessionState,
+    list: &PrivList,
     on: Option<&GrantOn>,
     users: &[UserHost],
 ) -> Result<()> {
-    need_admin(ctx, sess, "GRANT OPTION")?;
-    for u in users {
-        match on {
-            Some(GrantOn::Global) => ctx.accounts.revoke_all(&u.user, &u.host, None)?,
-            Some(GrantOn::Db(d)) => ctx.accounts.revoke_all(&u.user, &u.host, Some(d))?,
-            None => {
-                ctx.accounts.revoke_all(&u.user, &u.host, None)?;
-                for db in ctx.engine.databases() {
-                    ctx.accounts.revoke_all(&u.user, &u.host, Some(&db))?;
-                }
-            }
+    let Some(on) = on else {
+        // REVOKE ALL PRIVILEGES, GRANT OPTION FROM …: an account change.
+        need_global(ctx, sess, Privs::CREATE_USER, "CREATE USER")?;
+        for u in users {
+            ctx.accounts.revoke_everything(&u.user, &u.host)?;
         }
+        return Ok(());
+    };
+    let obj = grant_object(sess, on)?;
+    let target = target_of(&obj);
+    let privs = level_privs(list, target.level())?;
+    check_grantor(ctx, sess, target, privs.without(Privs::GRANT))?;
+    for u in users {
+        ctx.accounts.revoke(&u.user, &u.host, target, privs)?;
     }
     Ok(())
 }
@@ -493,7 +700,19 @@ pub fn table_maint(
             Some(d) => d.clone(),
             None => sess.db.clone().ok_or_else(Error::no_db)?,
         };
-        check_db_access(&env, &db)?;
+        // ANALYZE / OPTIMIZE / REPAIR: SELECT and INSERT; CHECK: SELECT (named "CHECK TABLE").
+        let (need, what) = match op {
+            "check" => (Privs::SELECT, Some("CHECK TABLE")),
+            _ => (Privs::SELECT | Privs::INSERT, None),
+        };
+        if let Err(e) = crate::sql::plan::check_table_priv(&env, &db, t, need) {
+            return Err(match what {
+                Some(w) => {
+                    crate::sql::plan::table_denied(w, &sess.user, sess.client_host(), &db, t)
+                }
+                None => e,
+            });
+        }
         let name = format!("{db}.{t}");
         let exists = !is_system_schema(&db) && ctx.engine.table(&db, t).is_ok();
         let (kind, msg) = if exists {

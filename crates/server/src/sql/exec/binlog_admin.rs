@@ -48,7 +48,12 @@ fn with_binlog<R>(ctx: &ServerContext, f: impl FnOnce(&mut BinlogFiles) -> R) ->
 
 /// 1227 unless the session holds a global grant; `privileges` names what MariaDB accepts.
 fn need_global(env: &Env<'_>, privileges: &str) -> Result<()> {
-    if env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+    let privs = crate::sql::exec::admin::privs_named(privileges);
+    if env
+        .ctx
+        .accounts
+        .has_global(env.sess.user, env.sess.host, privs)
+    {
         return Ok(());
     }
     Err(Error::new(

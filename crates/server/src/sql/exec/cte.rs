@@ -312,8 +312,9 @@ fn view_factor(
     let Some((db, v)) = view::view_named(env, name)? else {
         return Ok(None);
     };
-    // The view's own database must be readable (then its query's tables, as it is planned).
-    crate::sql::plan::check_db_access(env, &db)?;
+    // SELECT on the view itself; its query's tables are checked as it is planned (with the
+    // definer's privileges unless it is SQL SECURITY INVOKER).
+    crate::sql::plan::check_table_priv(env, &db, &v.name, crate::accounts::Privs::SELECT)?;
     let version = view::view_changes();
     let plan = stack_safe(|| view::plan_view(env, &db, &v))?;
     let visible = alias.map_or(v.name.as_str(), |a| a.name.value.as_str());

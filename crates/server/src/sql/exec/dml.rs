@@ -250,6 +250,7 @@ pub fn plan_insert(
     let (db, tname) = plan::split_name(name, env.sess.db)?;
     // REPLACE needs the INSERT privilege first, so MySQL names INSERT for both.
     let table = plan::resolve_target(env, &db, &tname, None, "INSERT")?;
+    plan::read_privs::check_insert_extras(env, &db, &tname, ins)?;
     let kind = if ins.replace_into {
         InsertKind::Replace
     } else if ins.ignore {
@@ -447,6 +448,11 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
     })?;
     let mut filter = filter;
     let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
+    let reads = u.assignments.iter().map(|a| &a.value);
+    let reads = reads
+        .chain(&u.selection)
+        .chain(u.order_by.iter().map(|o| &o.expr));
+    plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
     let access = plan::choose_access(&table.def, filter.as_ref());
     Ok(UpdatePlan {
         table,
@@ -491,6 +497,8 @@ pub fn plan_delete(
     })?;
     let mut filter = filter;
     let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
+    let reads = d.selection.iter().chain(d.order_by.iter().map(|o| &o.expr));
+    plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
     let access = plan::choose_access(&table.def, filter.as_ref());
     let returning = match &d.returning {
         Some(list) => Some(Returning::bind(env, params, &table, list, item_texts)?),

@@ -1,6 +1,7 @@
 //! SHOW statements and DESCRIBE: result sets built from the catalog, the variables, the status
 //! counters and the session.
 
+use crate::accounts::Privs;
 use crate::error::{Error, Result};
 use crate::session::state::Warning;
 use crate::sql::bind::coldef::{
@@ -133,6 +134,9 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             show_create_view(env, db.as_deref(), table, false)
         }
         Show::CreateTable { db, table } => {
+            if let Some(d) = db.as_deref().or(env.sess.db) {
+                crate::sql::plan::check_any_table_priv(env, d, table, "SHOW")?;
+            }
             let (def, t) = def_of(env, db.as_deref(), table)?;
             let next_auto_increment = t.as_ref().map_or(1, |t| t.auto_increment_peek());
             let own_db = t.as_ref().map(|t| t.db().to_string()).unwrap_or_default();
@@ -203,19 +207,18 @@ fn like_suffix(f: &ShowFilter) -> String {
 }
 
 fn databases(env: &Env<'_>, f: &ShowFilter) -> Listing {
+    // SHOW DATABASES on *.* lists them all; otherwise those the user holds something in.
+    let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
+    let all = e.global.contains(Privs::SHOW_DB);
     let mut names: Vec<String> = env
         .ctx
         .engine
         .databases()
         .into_iter()
-        .filter(|d| {
-            env.ctx
-                .accounts
-                .can_access_db(env.sess.user, env.sess.host, d)
-        })
+        .filter(|d| all || e.any_in_db(d))
         .collect();
     names.push("information_schema".into());
-    if env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+    if all {
         names.push("mysql".into());
         names.push("performance_schema".into());
     }
@@ -256,6 +259,11 @@ fn tables(env: &Env<'_>, db: Option<&str>, full: bool, f: &ShowFilter) -> Result
     };
     let views = env.ctx.engine.views_in(&db);
     names.extend(views.iter().map(|v| (v.name.clone(), "VIEW")));
+    if !is_system_schema(&db) {
+        // Only the tables the user holds a privilege on.
+        let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
+        names.retain(|(n, _)| e.any_on_table(&db, n));
+    }
     names.sort();
     let mut columns = vec![text_column(
         &format!("Tables_in_{db}{}", like_suffix(f)),
@@ -286,7 +294,7 @@ fn table_of(
         Some(d) => d.to_string(),
         None => env.sess.db.ok_or_else(Error::no_db)?.to_string(),
     };
-    check_db_access(env, &db)?;
+    crate::sql::plan::check_any_table_priv(env, &db, table, "SELECT")?;
     if is_system_schema(&db) {
         return Err(Error::no_such_table(&db, table));
     }
@@ -308,7 +316,7 @@ fn view_columns(
     let Some(v) = env.ctx.engine.view(db, name) else {
         return Ok(None);
     };
-    check_db_access(env, db)?;
+    crate::sql::plan::check_any_table_priv(env, db, name, "SELECT")?;
     let columns = columns_header(full);
     let rows = crate::sql::exec::ddl::view::columns(env, db, &v)?
         .into_iter()
@@ -868,7 +876,12 @@ fn grants(env: &Env<'_>, user: Option<&UserHost>) -> Result<QueryResult> {
         None => (env.sess.user, env.sess.host),
     };
     let own = u == env.sess.user && h == env.sess.host;
-    if !own && !env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+    if !own
+        && !env
+            .ctx
+            .accounts
+            .has_global(env.sess.user, env.sess.host, Privs::SELECT)
+    {
         return Err(Error::new(
             ErrorCode::DbAccessDenied,
             format!(
@@ -892,7 +905,12 @@ fn create_user(env: &Env<'_>, user: Option<&UserHost>) -> Result<QueryResult> {
         None => (env.sess.user, env.sess.host),
     };
     let own = u == env.sess.user && h == env.sess.host;
-    if !own && !env.ctx.accounts.is_admin(env.sess.user, env.sess.host) {
+    if !own
+        && !env
+            .ctx
+            .accounts
+            .has_global(env.sess.user, env.sess.host, Privs::SELECT)
+    {
         return Err(Error::new(
             ErrorCode::DbAccessDenied,
             format!(

@@ -54,11 +54,22 @@ pub struct UserHost {
     pub host: String,
 }
 
-/// `ON *.*` or `ON db.*`.
+/// `ON *.*`, `ON db.*`, `ON *` (the current database), `ON db.tbl` or `ON tbl`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GrantOn {
     Global,
     Db(String),
+    CurrentDb,
+    Table(Option<String>, String),
+}
+
+/// The privilege list of GRANT / REVOKE.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrivList {
+    /// The named privileges (GRANT OPTION included when named in REVOKE's list).
+    pub privs: crate::accounts::Privs,
+    /// `ALL [PRIVILEGES]`: everything the level allows.
+    pub all: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -240,11 +251,16 @@ pub enum Stmt {
         if_exists: bool,
     },
     Grant {
+        privs: PrivList,
         on: GrantOn,
         users: Vec<(UserHost, Option<String>)>,
         require: Option<TransportRequirement>,
+        /// WITH GRANT OPTION.
+        grant_option: bool,
     },
+    /// REVOKE privs ON … FROM users; `on` None: REVOKE ALL PRIVILEGES, GRANT OPTION FROM.
     Revoke {
+        privs: PrivList,
         on: Option<GrantOn>,
         users: Vec<UserHost>,
     },
@@ -1820,48 +1836,98 @@ fn user_host_part(p: &mut Parser<'_>) -> PResult<String> {
     }
 }
 
-/// `ALL [PRIVILEGES] ON (*.*|db.*|*) TO users`; finer privileges are refused.
-fn parse_grant_target(p: &mut Parser<'_>) -> PResult<std::result::Result<GrantOn, String>> {
-    let all = eat(p, "ALL");
-    if all {
-        eat(p, "PRIVILEGES");
-    } else {
-        while p.peek_token().token != Token::EOF && peek_word(p).as_deref() != Some("ON") {
-            p.next_token();
+/// `priv [, priv …]` up to ON: MariaDB's names (several words each), `ALL [PRIVILEGES]`,
+/// `GRANT OPTION`. A column list (`SELECT (a)`) is refused: Err(what).
+fn parse_priv_list(p: &mut Parser<'_>) -> PResult<std::result::Result<PrivList, String>> {
+    use crate::accounts::Privs;
+    let mut list = PrivList {
+        privs: Privs::NONE,
+        all: false,
+    };
+    loop {
+        let mut words: Vec<String> = Vec::new();
+        loop {
+            match p.peek_token().token {
+                Token::Word(w) if w.quote_style.is_none() => {
+                    let up = w.value.to_ascii_uppercase();
+                    if matches!(up.as_str(), "ON" | "FROM" | "TO") && !words.is_empty() {
+                        break;
+                    }
+                    words.push(up);
+                    p.next_token();
+                }
+                Token::LParen => return Ok(Err("column-level privileges".into())),
+                _ => break,
+            }
+        }
+        if words.is_empty() {
+            return unexpected(p, "a privilege");
+        }
+        let name = words.join(" ");
+        match name.as_str() {
+            "ALL" | "ALL PRIVILEGES" => list.all = true,
+            "USAGE" => {}
+            "PROXY" => return Ok(Err("PROXY privileges".into())),
+            n => match Privs::by_name(n) {
+                Some(x) => list.privs |= x,
+                // `GRANT role TO user` / `REVOKE role FROM user`.
+                None if matches!(peek_word(p).as_deref(), Some("TO" | "FROM"))
+                    || p.peek_token().token == Token::Comma =>
+                {
+                    return Ok(Err("roles".into()))
+                }
+                None => return Err(ParserError::ParserError(format!("privilege {n}"))),
+            },
+        }
+        if !p.consume_token(&Token::Comma) {
+            break;
         }
     }
+    Ok(Ok(list))
+}
+
+/// `ON *.* | db.* | * | db.tbl | tbl` (after an optional TABLE); routines are refused.
+fn parse_grant_on(p: &mut Parser<'_>) -> PResult<std::result::Result<GrantOn, String>> {
     expect_word(p, "ON")?;
+    if matches!(
+        peek_word(p).as_deref(),
+        Some("FUNCTION" | "PROCEDURE" | "PACKAGE")
+    ) {
+        return Ok(Err("privileges on stored routines".into()));
+    }
     eat(p, "TABLE");
-    let on = if p.consume_token(&Token::Mul) {
+    if p.consume_token(&Token::Mul) {
         if p.consume_token(&Token::Period) {
             p.expect_token(&Token::Mul)?;
+            return Ok(Ok(GrantOn::Global));
         }
-        GrantOn::Global
-    } else {
-        let db = ident(p)?;
-        p.expect_token(&Token::Period)?;
-        if !p.consume_token(&Token::Mul) {
-            ident(p)?;
-            return Ok(Err("table-level privileges".into()));
-        }
-        GrantOn::Db(db)
-    };
-    if !all {
-        return Ok(Err("privileges other than ALL".into()));
+        return Ok(Ok(GrantOn::CurrentDb));
     }
-    Ok(Ok(on))
+    let first = ident(p)?;
+    if !p.consume_token(&Token::Period) {
+        return Ok(Ok(GrantOn::Table(None, first)));
+    }
+    if p.consume_token(&Token::Mul) {
+        return Ok(Ok(GrantOn::Db(first)));
+    }
+    Ok(Ok(GrantOn::Table(Some(first), ident(p)?)))
 }
 
 fn grant_refused(p: &mut Parser<'_>, what: String) -> Stmt {
     skip_rest(p);
-    Stmt::Unsupported(format!(
-        "{what}; privileges are all-or-nothing per database (GRANT ALL ON db.* or *.*)"
-    ))
+    Stmt::Unsupported(what)
 }
 
 fn parse_grant(p: &mut Parser<'_>) -> PResult<Stmt> {
     p.next_token();
-    let on = match parse_grant_target(p)? {
+    let privs = match parse_priv_list(p)? {
+        Ok(l) => l,
+        Err(what) => return Ok(grant_refused(p, what)),
+    };
+    if peek_word(p).as_deref() != Some("ON") {
+        return Ok(grant_refused(p, "roles".into()));
+    }
+    let on = match parse_grant_on(p)? {
         Ok(on) => on,
         Err(what) => return Ok(grant_refused(p, what)),
     };
@@ -1871,7 +1937,12 @@ fn parse_grant(p: &mut Parser<'_>) -> PResult<Stmt> {
         let u = parse_user(p)?;
         let mut pw = None;
         if eat_seq(p, &["IDENTIFIED", "BY"]) {
+            if eat(p, "PASSWORD") {
+                return Ok(unsupported(p, "IDENTIFIED BY PASSWORD in GRANT"));
+            }
             pw = Some(p.parse_literal_string()?);
+        } else if eat(p, "IDENTIFIED") {
+            return Ok(unsupported(p, "IDENTIFIED VIA / WITH in GRANT"));
         }
         users.push((u, pw));
         if !p.consume_token(&Token::Comma) {
@@ -1882,35 +1953,63 @@ fn parse_grant(p: &mut Parser<'_>) -> PResult<Stmt> {
         Ok(r) => r,
         Err(what) => return Ok(unsupported(p, &what)),
     };
-    eat_seq(p, &["WITH", "GRANT", "OPTION"]);
-    Ok(Stmt::Grant { on, users, require })
+    let mut grant_option = false;
+    if eat(p, "WITH") {
+        loop {
+            if eat_seq(p, &["GRANT", "OPTION"]) {
+                grant_option = true;
+            } else if matches!(
+                peek_word(p).as_deref(),
+                Some(
+                    "MAX_QUERIES_PER_HOUR"
+                        | "MAX_UPDATES_PER_HOUR"
+                        | "MAX_CONNECTIONS_PER_HOUR"
+                        | "MAX_USER_CONNECTIONS"
+                        | "MAX_STATEMENT_TIME"
+                )
+            ) {
+                return Ok(unsupported(p, "resource limits in GRANT"));
+            } else {
+                break;
+            }
+        }
+        if !grant_option {
+            return unexpected(p, "GRANT OPTION");
+        }
+    }
+    Ok(Stmt::Grant {
+        privs,
+        on,
+        users,
+        require,
+        grant_option,
+    })
 }
 
 fn parse_revoke(p: &mut Parser<'_>) -> PResult<Stmt> {
     p.next_token();
     // REVOKE ALL [PRIVILEGES], GRANT OPTION FROM user: everything.
-    if eat(p, "ALL") {
-        eat(p, "PRIVILEGES");
-        if p.consume_token(&Token::Comma) {
-            expect_word(p, "GRANT")?;
-            expect_word(p, "OPTION")?;
-            expect_word(p, "FROM")?;
-            return Ok(Stmt::Revoke {
-                on: None,
-                users: parse_user_list(p)?,
-            });
+    let privs = match parse_priv_list(p)? {
+        Ok(l) => l,
+        Err(what) => return Ok(grant_refused(p, what)),
+    };
+    if eat(p, "FROM") {
+        if !(privs.all && privs.privs == crate::accounts::Privs::GRANT) {
+            return Ok(grant_refused(p, "roles".into()));
         }
-        p.prev_token();
-        if peek_word(p).as_deref() == Some("PRIVILEGES") {
-            p.prev_token();
-        }
+        return Ok(Stmt::Revoke {
+            privs,
+            on: None,
+            users: parse_user_list(p)?,
+        });
     }
-    let on = match parse_grant_target(p)? {
+    let on = match parse_grant_on(p)? {
         Ok(on) => on,
         Err(what) => return Ok(grant_refused(p, what)),
     };
     expect_word(p, "FROM")?;
     Ok(Stmt::Revoke {
+        privs,
         on: Some(on),
         users: parse_user_list(p)?,
     })
@@ -2174,8 +2273,24 @@ mod tests {
         };
         assert_eq!(on, GrantOn::Db("db".into()));
         assert_eq!(users[0].0.host, "localhost");
+        let Stmt::Grant {
+            privs,
+            on,
+            grant_option,
+            ..
+        } = p("GRANT select, SHOW VIEW, replication client ON t TO u WITH GRANT OPTION").stmt
+        else {
+            panic!()
+        };
+        use crate::accounts::Privs;
+        assert_eq!(
+            privs.privs,
+            Privs::SELECT | Privs::SHOW_VIEW | Privs::BINLOG_MONITOR
+        );
+        assert_eq!(on, GrantOn::Table(None, "t".into()));
+        assert!(grant_option);
         assert!(matches!(
-            p("GRANT SELECT ON db.* TO u").stmt,
+            p("GRANT SELECT (a) ON db.t TO u").stmt,
             Stmt::Unsupported(_)
         ));
         let x = p("SELECT * FROM t WHERE a = 1 LOCK IN SHARE MODE");

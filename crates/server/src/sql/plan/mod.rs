@@ -18,7 +18,9 @@
 //! has to return a superset.
 
 pub(in crate::sql) mod join;
+pub mod read_privs;
 
+use crate::accounts::Privs;
 use crate::error::{Error, Result};
 use crate::session::state::ServerContext;
 use crate::sql::bind::sqltype::Class;
@@ -119,14 +121,101 @@ pub fn check_db_access(env: &Env<'_>, db: &str) -> Result<()> {
     ))
 }
 
-/// Resolve a table of the catalog (checking access), with an optional alias.
+/// 1142: "`X` command denied to user 'u'@'client' for table `db`.`t`".
+pub fn table_denied(what: &str, user: &str, client_host: &str, db: &str, table: &str) -> Error {
+    Error::new(
+        ErrorCode::TableaccessDenied,
+        format!(
+            "{what} command denied to user '{user}'@'{client_host}' for table `{db}`.`{table}`"
+        ),
+    )
+}
+
+/// Check that the session's user holds `need` on `db`.`table` (1142 naming the first
+/// privilege missing otherwise). information_schema is readable by everyone (its rows are
+/// filtered instead).
+pub fn check_table_priv(env: &Env<'_>, db: &str, table: &str, need: Privs) -> Result<()> {
+    if db.eq_ignore_ascii_case("information_schema") {
+        return Ok(());
+    }
+    let have = env
+        .ctx
+        .accounts
+        .effective(env.sess.user, env.sess.host)
+        .table_privs(db, table);
+    if have.contains(need) {
+        return Ok(());
+    }
+    Err(table_denied(
+        &missing_names(need.without(have)),
+        env.sess.user,
+        env.sess.client_host,
+        db,
+        table,
+    ))
+}
+
+/// The privileges missing, as MariaDB's 1142 names them ("DROP, ALTER").
+pub fn missing_names(missing: Privs) -> String {
+    let names: Vec<&str> = missing.names(true).collect();
+    let s = names.join(", ");
+    if s == "GRANT OPTION" {
+        return "GRANT".into();
+    }
+    s
+}
+
+/// Check that the session's user holds some privilege on `db`.`table` (SHOW CREATE TABLE,
+/// SHOW COLUMNS …): 1142 naming `what` otherwise.
+pub fn check_any_table_priv(env: &Env<'_>, db: &str, table: &str, what: &str) -> Result<()> {
+    if is_system_schema(db) {
+        return check_db_access(env, db);
+    }
+    let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
+    if e.any_on_table(db, table) {
+        return Ok(());
+    }
+    Err(table_denied(
+        what,
+        env.sess.user,
+        env.sess.client_host,
+        db,
+        table,
+    ))
+}
+
+/// Check that the session's user holds `need` on database `db` (1044 otherwise).
+pub fn check_db_priv(env: &Env<'_>, db: &str, need: Privs) -> Result<()> {
+    let have = env
+        .ctx
+        .accounts
+        .effective(env.sess.user, env.sess.host)
+        .db_privs(db);
+    if have.contains(need) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::DbAccessDenied,
+        format!(
+            "Access denied for user '{}'@'{}' to database '{}'",
+            env.sess.user, env.sess.host, db
+        ),
+    ))
+}
+
+/// Resolve a table of the catalog (checking SELECT on it), with an optional alias.
 pub fn resolve_table(
     env: &Env<'_>,
     db: &str,
     name: &str,
     alias: Option<String>,
 ) -> Result<TableRef> {
-    check_db_access(env, db)?;
+    check_table_priv(env, db, name, Privs::SELECT)?;
+    open_table(env, db, name, alias)
+}
+
+/// Resolve a table of the catalog, its privileges checked by the caller.
+fn open_table(env: &Env<'_>, db: &str, name: &str, alias: Option<String>) -> Result<TableRef> {
     if is_system_schema(db) {
         return Err(Error::unsupported(&format!(
             "tables of {db} (here: {db}.{name})"
@@ -175,9 +264,16 @@ pub fn resolve_target(
         check_db_access(env, db)?;
         virtual_tables::refuse_write(env, db, name, command)?;
     }
+    // INSERT, UPDATE or DELETE on the table (the statement's reads are checked apart).
+    check_table_priv(
+        env,
+        db,
+        name,
+        Privs::by_name(command).unwrap_or(Privs::INSERT),
+    )?;
     crate::session::table_locks::check_statement(env.ctx, &env.sess, db, name, true)?;
     crate::sql::exec::ddl::view::refuse_view_target(env, db, name, command)?;
-    resolve_table(env, db, name, alias)
+    open_table(env, db, name, alias)
 }
 
 /// True if the context's engine knows the database (or it is a system schema).

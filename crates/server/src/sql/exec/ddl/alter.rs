@@ -28,7 +28,7 @@ use crate::error::{Error, Result};
 use crate::sql::env::Env;
 use crate::sql::expr::convert::{self, StoreCtx, Strict};
 use crate::sql::parse::alter::{AlterOp, AlterTable, ColumnPos};
-use crate::sql::plan::{check_db_access, is_system_schema};
+use crate::sql::plan::is_system_schema;
 use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, Row, TableDef};
 use crate::types::{Collation, DataType, Value};
 use cohort_protocol::ErrorCode;
@@ -325,7 +325,7 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
             .map(str::to_string)
             .ok_or_else(|| Error::new(ErrorCode::NoDb, "No database selected"))?,
     };
-    check_db_access(env, &db)?;
+    crate::sql::plan::check_table_priv(env, &db, &at.table, crate::accounts::Privs::ALTER)?;
     if is_system_schema(&db) {
         return Err(Error::unsupported(&format!("altering tables of {db}")));
     }
@@ -655,7 +655,12 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
         AlterOp::RenameTo { db, table } => {
             check_ident(table)?;
             if let Some(db) = db {
-                check_db_access(env, db)?;
+                crate::sql::plan::check_table_priv(
+                    env,
+                    db,
+                    table,
+                    crate::accounts::Privs::CREATE | crate::accounts::Privs::INSERT,
+                )?;
                 *new_db = db.clone();
             }
             d.table = table.clone();

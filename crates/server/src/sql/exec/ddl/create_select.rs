@@ -58,7 +58,9 @@ pub fn run(
     // Bind the query and derive the table from its result columns.
     let (qplan, def) = {
         let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
-        plan::check_db_access(&env, &db)?;
+        // CREATE and INSERT on the new table (MariaDB names both when both are missing).
+        let need = crate::accounts::Privs::CREATE | crate::accounts::Privs::INSERT;
+        plan::check_table_priv(&env, &db, &name, need)?;
         crate::sql::parse::surface::query(q)?;
         let qplan = query::plan_query(&env, &parsed.params, q, &[], None)?;
         let def = table_def(&name, &qplan)?;

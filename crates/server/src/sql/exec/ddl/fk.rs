@@ -112,6 +112,9 @@ pub(crate) fn add_foreign_keys(
             columns.push(def.columns[i].name.clone());
         }
         let (parent_db, parent_table) = crate::sql::plan::split_name(&fk.foreign_table, Some(db))?;
+        // REFERENCES on the parent table (1142), as MariaDB.
+        let references = crate::accounts::Privs::REFERENCES;
+        crate::sql::plan::check_table_priv(env, &parent_db, &parent_table, references)?;
         let name = match given_name(fk) {
             Some(n) => n,
             None => {

@@ -19,6 +19,7 @@ pub(in crate::sql) mod create_select;
 pub(crate) mod fk;
 pub(in crate::sql) mod view;
 
+use crate::accounts::Privs;
 use crate::error::{Error, Result};
 use crate::session::state::SessionState;
 use crate::sql::bind::Binder;
@@ -68,7 +69,7 @@ pub fn create_database(env: &Env<'_>, name: &str, if_not_exists: bool) -> Result
             format!("Can't create database '{name}'; database exists"),
         ));
     }
-    check_db_access(env, name)?;
+    plan::check_db_priv(env, name, Privs::CREATE)?;
     if if_not_exists && env.ctx.engine.database_exists(name) {
         env.warn(
             "Note",
@@ -89,7 +90,7 @@ pub fn drop_database(env: &Env<'_>, name: &str, if_exists: bool) -> Result<()> {
             ),
         ));
     }
-    check_db_access(env, name)?;
+    plan::check_db_priv(env, name, Privs::DROP)?;
     fk::check_drop_database(env, name)?;
     if if_exists && !env.ctx.engine.database_exists(name) {
         env.warn(
@@ -1123,7 +1124,7 @@ pub fn create_table(env: &Env<'_>, ct: &ast::CreateTable) -> Result<()> {
     }
     let (db, name) = plan::split_name(&ct.name, env.sess.db)?;
     check_ident(&name)?;
-    check_db_access(env, &db)?;
+    plan::check_table_priv(env, &db, &name, Privs::CREATE)?;
     if is_system_schema(&db) {
         return Err(unsupported(&format!("creating tables in {db}")));
     }
@@ -1131,7 +1132,7 @@ pub fn create_table(env: &Env<'_>, ct: &ast::CreateTable) -> Result<()> {
         Some(ast::CreateTableLikeKind::Plain(l))
         | Some(ast::CreateTableLikeKind::Parenthesized(l)) => {
             let (sdb, sname) = plan::split_name(&l.name, env.sess.db)?;
-            check_db_access(env, &sdb)?;
+            plan::check_table_priv(env, &sdb, &sname, Privs::SELECT)?;
             let src = env.ctx.engine.table(&sdb, &sname)?;
             let mut def = (*src.def()).clone();
             def.name = name.clone();
@@ -1155,7 +1156,7 @@ pub fn create_table(env: &Env<'_>, ct: &ast::CreateTable) -> Result<()> {
 
 pub fn create_index(env: &Env<'_>, ci: &ast::CreateIndex) -> Result<()> {
     let (db, table) = plan::split_name(&ci.table_name, env.sess.db)?;
-    check_db_access(env, &db)?;
+    plan::check_table_priv(env, &db, &table, Privs::INDEX)?;
     let t = env.ctx.engine.table(&db, &table)?;
     let def = t.def();
     let parts = index_parts(&ci.columns, &def.columns)?;
@@ -1200,8 +1201,8 @@ pub fn rename_tables(env: &Env<'_>, r: &RenameTable) -> Result<()> {
     };
     for ((from_db, from), (to_db, to)) in &r.pairs {
         let (from_db, to_db) = (db_of(from_db)?, db_of(to_db)?);
-        check_db_access(env, &from_db)?;
-        check_db_access(env, &to_db)?;
+        plan::check_table_priv(env, &from_db, from, Privs::ALTER | Privs::DROP)?;
+        plan::check_table_priv(env, &to_db, to, Privs::CREATE | Privs::INSERT)?;
         check_ident(to)?;
         if is_system_schema(&from_db) || is_system_schema(&to_db) {
             return Err(unsupported("renaming tables of system schemas"));
@@ -1225,7 +1226,7 @@ pub fn drop_index(
     if_exists: bool,
 ) -> Result<()> {
     let (db, t) = plan::split_name(table, env.sess.db)?;
-    check_db_access(env, &db)?;
+    plan::check_table_priv(env, &db, &t, Privs::INDEX)?;
     for n in names {
         let name = n.to_string().trim_matches('`').to_string();
         if env.ctx.engine.any_foreign_keys() {
@@ -1266,7 +1267,7 @@ pub fn drop_tables(env: &Env<'_>, names: &[ast::ObjectName], if_exists: bool) ->
     let mut missing = Vec::new();
     for n in names {
         let (db, t) = plan::split_name(n, env.sess.db)?;
-        check_db_access(env, &db)?;
+        plan::check_table_priv(env, &db, &t, Privs::DROP)?;
         view::refuse_view_target(env, &db, &t, "DROP TABLE")?;
         let dropped = if env.ctx.engine.database_exists(&db) {
             env.ctx.engine.drop_table(&db, &t, true)?
@@ -1291,7 +1292,7 @@ pub fn drop_tables(env: &Env<'_>, names: &[ast::ObjectName], if_exists: bool) ->
 pub fn truncate(env: &Env<'_>, t: &ast::Truncate) -> Result<()> {
     for target in &t.table_names {
         let (db, name) = plan::split_name(&target.name, env.sess.db)?;
-        check_db_access(env, &db)?;
+        plan::check_table_priv(env, &db, &name, Privs::DROP)?;
         if env.ctx.engine.any_foreign_keys() && fk::checks_on(env) {
             if let Some((cdb, ct, f)) = fk::referencing_fks(env, &db, &name).first() {
                 return Err(crate::sql::exec::fk::truncate_referenced(cdb, ct, f));

@@ -61,13 +61,22 @@ pub fn plan_view(env: &Env<'_>, db: &str, view: &ViewDef) -> Result<QueryPlan> {
         ));
     }
     EXPANDING.with(|e| e.borrow_mut().push(key));
-    let r = plan_query_text(env, db, &view.query);
+    // SQL SECURITY DEFINER: the view's tables are read with its definer's privileges.
+    let definer = (view.security != "INVOKER")
+        .then_some((view.definer_user.as_str(), view.definer_host.as_str()));
+    let r = plan_query_text(env, db, &view.query, definer);
     EXPANDING.with(|e| e.borrow_mut().pop());
     r
 }
 
-/// Plan `text` (a query) as if `db` were the current database.
-fn plan_query_text(env: &Env<'_>, db: &str, text: &str) -> Result<QueryPlan> {
+/// Plan `text` (a query) as if `db` were the current database (and `as_user` the session's
+/// account, for a view's definer).
+fn plan_query_text(
+    env: &Env<'_>,
+    db: &str,
+    text: &str,
+    as_user: Option<(&str, &str)>,
+) -> Result<QueryPlan> {
     let parsed = parse::parse(text)?;
     let Stmt::Sql(st) = &parsed.stmt else {
         return Err(Error::internal("a view's text is not a query"));
@@ -75,8 +84,11 @@ fn plan_query_text(env: &Env<'_>, db: &str, text: &str) -> Result<QueryPlan> {
     let Statement::Query(q) = st.as_ref() else {
         return Err(Error::internal("a view's text is not a query"));
     };
+    let (user, host) = as_user.unwrap_or((env.sess.user, env.sess.host));
     let sess = SessView {
         db: Some(db),
+        user,
+        host,
         ..env.sess
     };
     let inner = Env::new(env.ctx, sess, &[]).with_set_aside(&parsed.set_aside);
@@ -118,7 +130,7 @@ pub fn create_view(env: &Env<'_>, v: &ViewStmt) -> Result<()> {
         Some(d) => d.clone(),
         None => env.sess.db.ok_or_else(Error::no_db)?.to_string(),
     };
-    check_db_access(env, &db)?;
+    plan::check_table_priv(env, &db, &v.name, crate::accounts::Privs::CREATE_VIEW)?;
     if !env.ctx.engine.database_exists(&db) {
         return Err(Error::bad_db(&db));
     }
@@ -141,7 +153,7 @@ pub fn create_view(env: &Env<'_>, v: &ViewStmt) -> Result<()> {
         );
         return Ok(());
     }
-    let plan = plan_query_text(env, &db, &v.query)?;
+    let plan = plan_query_text(env, &db, &v.query, None)?;
     if !v.columns.is_empty() && v.columns.len() != plan.columns.len() {
         return Err(Error::new(
             ErrorCode::ViewWrongList,
@@ -167,7 +179,19 @@ pub fn create_view(env: &Env<'_>, v: &ViewStmt) -> Result<()> {
             .unwrap_or_else(|| default.to_string())
     };
     let (user, host) = match &v.definer {
-        Some((u, h)) => (u.clone(), h.clone()),
+        Some((u, h)) => {
+            // Another account as the definer: SET USER (or SUPER), as MariaDB.
+            if (u.as_str(), h.as_str()) != (env.sess.user, env.sess.host)
+                && !env.ctx.accounts.has_global(
+                    env.sess.user,
+                    env.sess.host,
+                    crate::accounts::Privs::SUPER | crate::accounts::Privs::SET_USER,
+                )
+            {
+                return Err(crate::sql::exec::admin::need_error("SUPER, SET USER"));
+            }
+            (u.clone(), h.clone())
+        }
         None if v.alter => old.map_or_else(
             || (env.sess.user.to_string(), env.sess.host.to_string()),
             |o| (o.definer_user.clone(), o.definer_host.clone()),
@@ -198,7 +222,7 @@ pub fn drop_views(env: &Env<'_>, names: &[ast::ObjectName], if_exists: bool) -> 
     let mut missing = Vec::new();
     for n in names {
         let (db, name) = plan::split_name(n, env.sess.db)?;
-        check_db_access(env, &db)?;
+        plan::check_table_priv(env, &db, &name, crate::accounts::Privs::DROP)?;
         if !env.ctx.engine.drop_view(&db, &name)? {
             missing.push(format!("{db}.{name}"));
         }
@@ -249,6 +273,15 @@ pub fn create_text(v: &ViewDef) -> String {
 /// The view SHOW CREATE VIEW / SHOW CREATE TABLE names: 1347 for a table, 1146 for nothing.
 pub fn show_create(env: &Env<'_>, db: &str, name: &str) -> Result<Option<Arc<ViewDef>>> {
     check_db_access(env, db)?;
+    if env.ctx.engine.view(db, name).is_some() {
+        // MariaDB: SHOW VIEW and SELECT on the view.
+        plan::check_table_priv(
+            env,
+            db,
+            name,
+            crate::accounts::Privs::SHOW_VIEW | crate::accounts::Privs::SELECT,
+        )?;
+    }
     Ok(env.ctx.engine.view(db, name))
 }
 

@@ -91,7 +91,11 @@ pub struct ProcessRow {
 
 /// The connections `env`'s user may see, by id.
 pub fn visible(env: &Env<'_>) -> Vec<ProcessRow> {
-    let admin = env.ctx.accounts.is_admin(env.sess.user, env.sess.host);
+    let admin = env.ctx.accounts.has_global(
+        env.sess.user,
+        env.sess.host,
+        crate::accounts::Privs::PROCESS,
+    );
     env.ctx
         .processes
         .snapshot()

@@ -28,8 +28,12 @@ fn visible_databases(env: &Env<'_>) -> Vec<String> {
 /// Every visible table with its definition and row count, by database and name.
 fn visible_tables(env: &Env<'_>) -> Vec<(String, Arc<crate::storage::Table>, Arc<TableDef>)> {
     let mut out = Vec::new();
+    let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
     for db in visible_databases(env) {
         for name in env.ctx.engine.tables(&db).unwrap_or_default() {
+            if !e.any_on_table(&db, &name) {
+                continue;
+            }
             if let Ok(t) = env.ctx.engine.table(&db, &name) {
                 let def = t.def();
                 out.push((db.clone(), t, def));
@@ -95,8 +99,12 @@ pub(super) fn tables(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
             text("N"),
         ]);
     }
+    let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
     for db in visible_databases(env) {
         for v in env.ctx.engine.views_in(&db) {
+            if !e.any_on_table(&db, &v.name) {
+                continue;
+            }
             let mut row = vec![text("def"), text(&db), text(&v.name), text("VIEW")];
             row.extend(std::iter::repeat_n(Value::Null, 16));
             row.extend([text("VIEW"), Value::Null, Value::Null]);
@@ -113,8 +121,12 @@ pub(super) fn tables(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
 /// written (MariaDB shows the text it rewrote).
 pub(super) fn views(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
+    let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
     for db in visible_databases(env) {
         for v in env.ctx.engine.views_in(&db) {
+            if !e.any_on_table(&db, &v.name) {
+                continue;
+            }
             rows.push(vec![
                 text("def"),
                 text(&db),

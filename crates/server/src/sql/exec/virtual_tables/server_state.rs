@@ -3,6 +3,7 @@
 //! statements, in information_schema's column order (variable names upper-case, as MariaDB).
 
 use super::text;
+use crate::accounts::{Grant, Privs};
 use crate::error::Result;
 use crate::sql::env::Env;
 use crate::sql::exec::show;
@@ -75,107 +76,80 @@ pub(super) fn none(_: &Env<'_>) -> Result<Vec<Vec<Value>>> {
 /// USER_PRIVILEGES, SCHEMA_PRIVILEGES, TABLE_PRIVILEGES: Cohort grants ALL globally or on a
 /// database; a user sees its own grants, an administrator everyone's.
 pub(super) fn user_privileges(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
-    Ok(grants(env)
-        .into_iter()
-        .filter(|(_, db)| db.is_none())
-        .flat_map(|(grantee, _)| {
-            PRIVILEGES
-                .iter()
-                .map(move |p| vec![text(&grantee), text("def"), text(p), text("YES")])
-        })
-        .collect())
+    let mut out = Vec::new();
+    for (grantee, g) in grants(env) {
+        if let Grant::Global(p) = g {
+            for (name, yes) in privilege_rows(p) {
+                out.push(vec![text(&grantee), text("def"), text(name), text(yes)]);
+            }
+        }
+    }
+    Ok(out)
 }
 
 pub(super) fn schema_privileges(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
-    Ok(grants(env)
-        .into_iter()
-        .filter_map(|(grantee, db)| db.map(|d| (grantee, d)))
-        .flat_map(|(grantee, db)| {
-            SCHEMA_PRIVILEGES
-                .iter()
-                .map(move |p| vec![text(&grantee), text("def"), text(&db), text(p), text("NO")])
-        })
-        .collect())
+    let mut out = Vec::new();
+    for (grantee, g) in grants(env) {
+        if let Grant::Database(db, p) = &g {
+            for (name, yes) in privilege_rows(*p) {
+                out.push(vec![
+                    text(&grantee),
+                    text("def"),
+                    text(db),
+                    text(name),
+                    text(yes),
+                ]);
+            }
+        }
+    }
+    Ok(out)
 }
 
-pub(super) fn table_privileges(_: &Env<'_>) -> Result<Vec<Vec<Value>>> {
-    // No table-level grants exist in Cohort.
-    Ok(Vec::new())
+pub(super) fn table_privileges(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    let mut out = Vec::new();
+    for (grantee, g) in grants(env) {
+        if let Grant::Table(db, t, p) = &g {
+            for (name, yes) in privilege_rows(*p) {
+                out.push(vec![
+                    text(&grantee),
+                    text("def"),
+                    text(db),
+                    text(t),
+                    text(name),
+                    text(yes),
+                ]);
+            }
+        }
+    }
+    Ok(out)
 }
 
-/// What ALL PRIVILEGES ON *.* stands for in MariaDB 10.11's USER_PRIVILEGES.
-const PRIVILEGES: &[&str] = &[
-    "SELECT",
-    "INSERT",
-    "UPDATE",
-    "DELETE",
-    "CREATE",
-    "DROP",
-    "RELOAD",
-    "SHUTDOWN",
-    "PROCESS",
-    "FILE",
-    "REFERENCES",
-    "INDEX",
-    "ALTER",
-    "SHOW DATABASES",
-    "SUPER",
-    "CREATE TEMPORARY TABLES",
-    "LOCK TABLES",
-    "EXECUTE",
-    "REPLICATION SLAVE",
-    "BINLOG MONITOR",
-    "CREATE VIEW",
-    "SHOW VIEW",
-    "CREATE ROUTINE",
-    "ALTER ROUTINE",
-    "CREATE USER",
-    "EVENT",
-    "TRIGGER",
-    "CREATE TABLESPACE",
-    "DELETE HISTORY",
-    "SET USER",
-    "FEDERATED ADMIN",
-    "CONNECTION ADMIN",
-    "READ_ONLY ADMIN",
-    "REPLICATION SLAVE ADMIN",
-    "REPLICATION MASTER ADMIN",
-    "BINLOG ADMIN",
-    "BINLOG REPLAY",
-    "SLAVE MONITOR",
-];
+/// A grant's rows: each privilege (USAGE when none) with IS_GRANTABLE.
+fn privilege_rows(p: Privs) -> Vec<(&'static str, &'static str)> {
+    let yes = if p.contains(Privs::GRANT) {
+        "YES"
+    } else {
+        "NO"
+    };
+    let names: Vec<&'static str> = p.names(false).collect();
+    if names.is_empty() {
+        return vec![("USAGE", yes)];
+    }
+    names.into_iter().map(|n| (n, yes)).collect()
+}
 
-/// What ALL PRIVILEGES ON db.* stands for in SCHEMA_PRIVILEGES.
-const SCHEMA_PRIVILEGES: &[&str] = &[
-    "SELECT",
-    "INSERT",
-    "UPDATE",
-    "DELETE",
-    "CREATE",
-    "DROP",
-    "REFERENCES",
-    "INDEX",
-    "ALTER",
-    "CREATE TEMPORARY TABLES",
-    "LOCK TABLES",
-    "EXECUTE",
-    "CREATE VIEW",
-    "SHOW VIEW",
-    "CREATE ROUTINE",
-    "ALTER ROUTINE",
-    "EVENT",
-    "TRIGGER",
-    "DELETE HISTORY",
-];
-
-/// (grantee `'user'@'host'`, None for a global grant or Some(db)) visible to the user.
-fn grants(env: &Env<'_>) -> Vec<(String, Option<String>)> {
-    let admin = env.ctx.accounts.is_admin(env.sess.user, env.sess.host);
+/// (grantee `'user'@'host'`, grant) visible to the user: its own, or every account's with
+/// SELECT on `*.*` (MariaDB: SELECT on the `mysql` database).
+fn grants(env: &Env<'_>) -> Vec<(String, Grant)> {
+    let admin = env
+        .ctx
+        .accounts
+        .has_global(env.sess.user, env.sess.host, Privs::SELECT);
     env.ctx
         .accounts
         .all_grants()
         .into_iter()
         .filter(|(user, host, _)| admin || (user == env.sess.user && host == env.sess.host))
-        .map(|(user, host, db)| (format!("'{user}'@'{host}'"), db))
+        .map(|(user, host, g)| (format!("'{user}'@'{host}'"), g))
         .collect()
 }
