@@ -231,6 +231,10 @@ pub struct SessionState {
     pub found_rows: bool,
     /// The tables this session locked with LOCK TABLES (None: it holds no table locks).
     pub locked_tables: Option<Vec<crate::session::table_locks::LockedTable>>,
+    /// `CLIENT_LOCAL_FILES`: the client serves LOAD DATA LOCAL INFILE.
+    pub local_infile: bool,
+    /// A LOAD DATA LOCAL waiting for the client's file (`sql/exec/load.rs`).
+    pub pending_load: Option<Box<crate::sql::LoadJob>>,
 }
 
 impl SessionState {
@@ -260,6 +264,8 @@ impl SessionState {
             process: None,
             found_rows: false,
             locked_tables: None,
+            local_infile: false,
+            pending_load: None,
         }
     }
 

@@ -74,6 +74,7 @@ mod golden;
 
 pub use cache::{StmtCache, STMT_CACHE_ENTRIES};
 pub use env::SessView;
+pub use exec::load::LoadJob;
 pub use expr::convert::{format_double, is_year_0000};
 pub use replay::SqlDdlReplay;
 
@@ -279,6 +280,12 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     crate::memory::check(0)?;
     if let Stmt::Unsupported(what) = &parsed.stmt {
         return Err(Error::unsupported(what));
+    }
+    if let Stmt::LoadData(_) = &parsed.stmt {
+        return Err(Error::new(
+            ErrorCode::UnsupportedPs,
+            "This command is not supported in the prepared statement protocol yet",
+        ));
     }
     let prev = sess.warnings.len();
     let params = parsed.params.len();
@@ -620,6 +627,20 @@ fn run_other(
     let count = |c: StatusCounter| ctx.status.incr(c);
     match &parsed.stmt {
         Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev, parsed),
+        Stmt::LoadData(ld) => {
+            if !ld.local {
+                return exec::load::run_server_file(ctx, sess, ld, prev);
+            }
+            if !sess.local_infile || !ctx.vars.global_bool("local_infile") {
+                return Err(Error::new(
+                    ErrorCode::LoadInfileCapabilityDisabled,
+                    "The used command is not allowed because the MariaDB server or client has disabled the local infile capability",
+                ));
+            }
+            let job = exec::load::LoadJob::start(ctx, sess, ld, prev)?;
+            sess.pending_load = Some(Box::new(job));
+            Ok(QueryResult::ok())
+        }
         Stmt::Begin {
             read_only,
             consistent_snapshot,
@@ -1279,4 +1300,21 @@ mod tests {
             "the error is the statement's diagnostic"
         );
     }
+}
+
+/// LOAD DATA LOCAL: the next piece of the file the client sends (`session/dispatch.rs`).
+pub fn load_local_feed(ctx: &ServerContext, sess: &mut SessionState, data: &[u8]) {
+    if let Some(mut job) = sess.pending_load.take() {
+        job.feed(ctx, sess, data, false);
+        sess.pending_load = Some(job);
+    }
+}
+
+/// LOAD DATA LOCAL: the client's empty packet ended the file; the statement's outcome.
+pub fn load_local_finish(ctx: &ServerContext, sess: &mut SessionState) -> Result<QueryResult> {
+    let r = match sess.pending_load.take() {
+        Some(job) => job.finish(ctx, sess),
+        None => Err(Error::internal("no LOAD DATA LOCAL in progress")),
+    };
+    finish(sess, r)
 }

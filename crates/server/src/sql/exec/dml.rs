@@ -1219,3 +1219,56 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         info: None,
     })
 }
+
+/// LOAD DATA's writer (`exec/load.rs`): whole table rows built by the caller go through
+/// INSERT's auto-increment, CHECK, FOREIGN KEY and duplicate handling one at a time. One
+/// sink lives as long as its `Env`; the caller adds up [`LoadCounts`] across sinks.
+pub struct RowSink<'p, 'e>(InsertRun<'p, 'e>);
+
+/// What a [`RowSink`] did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadCounts {
+    pub affected: u64,
+    pub duplicates: u64,
+    pub records: u64,
+    pub first_generated: Option<u64>,
+}
+
+impl<'p, 'e> RowSink<'p, 'e> {
+    /// A sink for `plan` (its source is not used); `ignore`: conversion problems are warnings.
+    pub fn new(plan: &'p InsertPlan, env: &'e Env<'e>, ignore: bool) -> Result<RowSink<'p, 'e>> {
+        Ok(RowSink(InsertRun {
+            plan,
+            env,
+            fk: super::fk::FkWork::of(
+                env,
+                &plan.table.table,
+                &plan.table.def,
+                plan.kind == InsertKind::Replace,
+            ),
+            checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
+            ignore,
+            multi_row: true,
+            first_generated: None,
+            last_ai: None,
+            affected: 0,
+            duplicates: 0,
+            records: 0,
+        }))
+    }
+
+    /// Insert one full row (numbered `row_no` for messages).
+    pub fn insert(&mut self, txn: &mut Txn, mut row: Vec<Value>, row_no: u64) -> Result<()> {
+        self.0.fill_auto_increment(&mut row, row_no)?;
+        self.0.insert_row(txn, row)
+    }
+
+    pub fn counts(&self) -> LoadCounts {
+        LoadCounts {
+            affected: self.0.affected,
+            duplicates: self.0.duplicates,
+            records: self.0.records,
+            first_generated: self.0.first_generated,
+        }
+    }
+}

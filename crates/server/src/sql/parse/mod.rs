@@ -14,6 +14,7 @@ pub(in crate::sql) mod alter;
 pub(in crate::sql) mod dialect;
 mod exec_comments;
 pub(in crate::sql) mod interval;
+pub(in crate::sql) mod load;
 pub(in crate::sql) mod surface;
 pub(in crate::sql) mod view;
 
@@ -277,6 +278,8 @@ pub enum Stmt {
         db: Option<String>,
         table: String,
     },
+    /// `LOAD DATA [LOCAL] INFILE …` (see `parse/load.rs`).
+    LoadData(Box<load::LoadData>),
     /// Recognised but not supported: executing it gives 1235 naming the feature.
     Unsupported(String),
 }
@@ -988,7 +991,8 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
             p.next_token();
             Ok(Stmt::RenameTable(alter::parse_rename_table(p)?))
         }
-        "HANDLER" | "LOAD" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE"
+        "LOAD" => load::parse_load(p),
+        "HANDLER" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE"
         | "BINLOG" | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => {
             Ok(unsupported(p, first))
         }
