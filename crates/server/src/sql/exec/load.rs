@@ -23,8 +23,8 @@
 //!   Fixed-width rows (empty FIELDS TERMINATED BY and ENCLOSED BY) are refused (1235).
 //! * Rows: too few fields is 1261 (the missing columns get NULL for nullable text, the type's
 //!   zero otherwise), too many 1262, NULL for a NOT NULL column 1263 (the type's zero); in
-//!   strict mode without IGNORE / LOCAL each is an error, as are conversion problems. A
-//!   column not in the list without a default warns 1364 once. `@var` targets set the user
+//!   strict mode without IGNORE / LOCAL each is an error, as are conversion problems. Each
+//!   NOT NULL column not in the list without a default warns 1364 once. `@var` targets set the user
 //!   variable (to the last row's field). `SET` is refused (1235).
 //! * The statement is atomic: a savepoint before the first row, rolled back to on error.
 //!   Rows go through INSERT's path ([`super::dml::RowSink`]): auto-increment, CHECK, FOREIGN
@@ -188,7 +188,7 @@ impl LoadJob {
             LoadDup::Error if ld.local => InsertKind::Ignore,
             LoadDup::Error => InsertKind::Insert,
         };
-        // A NOT NULL column outside the list without a default: one warning (MariaDB).
+        // Each NOT NULL column outside the list without a default: one warning (MariaDB).
         for (c, col) in def.columns.iter().enumerate() {
             if !columns.contains(&c)
                 && !col.nullable
@@ -200,7 +200,6 @@ impl LoadJob {
                     ErrorCode::NoDefaultForField,
                     format!("Field '{}' doesn't have a default value", col.name),
                 );
-                break;
             }
         }
         let savepoint = ctx.engine.savepoint(txn);
@@ -330,7 +329,8 @@ impl Cursor {
         let mut short = false;
         for slot in &self.slots {
             let field = fields.next();
-            if field.is_none() && !short {
+            // Only a column without its field is reported (a variable just becomes NULL).
+            if field.is_none() && !short && matches!(slot, Slot::Column(_)) {
                 short = true;
                 self.problem(
                     env,
@@ -421,9 +421,16 @@ impl LoadJob {
             sess.last_insert_id = id;
         }
         let c = self.counts;
-        let (deleted, skipped) = match self.plan.kind {
-            InsertKind::Replace => (c.affected.saturating_sub(c.records), 0),
-            _ => (0, c.duplicates),
+        let def = &self.plan.table.def;
+        let unique_keys = usize::from(def.primary_key.is_some())
+            + def.indexes.iter().filter(|i| i.unique).count();
+        // With one unique key (and no foreign keys) MariaDB replaces a row in place: it is
+        // neither counted as deleted nor twice in the affected rows.
+        let in_place = unique_keys <= 1 && def.foreign_keys.is_empty();
+        let (affected, deleted, skipped) = match self.plan.kind {
+            InsertKind::Replace if in_place => (c.records, 0, 0),
+            InsertKind::Replace => (c.affected, c.affected.saturating_sub(c.records), 0),
+            _ => (c.affected, 0, c.duplicates),
         };
         let info = format!(
             "Records: {}  Deleted: {deleted}  Skipped: {skipped}  Warnings: {}",
@@ -431,7 +438,7 @@ impl LoadJob {
             sess.warnings.len()
         );
         Ok(QueryResult::Ok {
-            affected_rows: c.affected,
+            affected_rows: affected,
             last_insert_id: 0,
             info: Some(info),
         })
