@@ -17,6 +17,8 @@
 //!   current values is matched but not changed). In a READ ONLY transaction they fail with
 //!   1792.
 //!
+//! * `sql_safe_updates = 1`: UPDATE / DELETE reading the whole table without LIMIT is 1175.
+//!
 //! Statement atomicity (savepoint / rollback to it on error) is done by the caller, `mod.rs`.
 
 use crate::error::{Error, Result};
@@ -1029,10 +1031,36 @@ fn candidates(
     Ok(out)
 }
 
+/// `sql_safe_updates = 1`: an UPDATE / DELETE that reads the whole table (no key in WHERE)
+/// without LIMIT is refused with 1175, as MariaDB does; so is a DELETE without WHERE, LIMIT or
+/// not (`whole`). Only such statements look the variable up.
+fn check_safe_updates(
+    access: &Access,
+    limit: &Option<Expr>,
+    whole: bool,
+    env: &Env<'_>,
+) -> Result<()> {
+    if !whole && (limit.is_some() || !matches!(access, Access::FullScan)) {
+        return Ok(());
+    }
+    let on = match env.sess.session_vars.get("sql_safe_updates") {
+        Some(v) => *v == Value::str("ON"),
+        None => env.ctx.vars.global_bool("sql_safe_updates"),
+    };
+    if on {
+        return Err(Error::new(
+            ErrorCode::UpdateWithoutKeyInSafeMode,
+            "You are using safe update mode and you tried to update a table without a WHERE that uses a KEY column",
+        ));
+    }
+    Ok(())
+}
+
 pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
     if txn.is_read_only() {
         return Err(crate::storage::read_only_error());
     }
+    check_safe_updates(&plan.access, &plan.limit, false, env)?;
     let limit = eval_count(&plan.limit, env)?;
     let t = &plan.table;
     let txn_isolation = txn.isolation();
@@ -1171,6 +1199,8 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     if txn.is_read_only() {
         return Err(crate::storage::read_only_error());
     }
+    let whole = plan.filter.is_none() && plan.subq.is_none();
+    check_safe_updates(&plan.access, &plan.limit, whole, env)?;
     let limit = eval_count(&plan.limit, env)?;
     let t = &plan.table;
     let txn_isolation = txn.isolation();
