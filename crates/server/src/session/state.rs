@@ -235,6 +235,9 @@ pub struct SessionState {
     pub local_infile: bool,
     /// A LOAD DATA LOCAL waiting for the client's file (`sql/exec/load.rs`).
     pub pending_load: Option<Box<crate::sql::LoadJob>>,
+    /// The session's TEMPORARY tables (`sql/exec/ddl/temporary.rs`); they shadow base tables
+    /// of the same name and go away with the session.
+    pub temp_tables: Vec<Arc<crate::storage::Table>>,
 }
 
 impl SessionState {
@@ -266,6 +269,7 @@ impl SessionState {
             locked_tables: None,
             local_infile: false,
             pending_load: None,
+            temp_tables: Vec::new(),
         }
     }
 

@@ -41,6 +41,20 @@ pub struct SessView<'a> {
     pub found_rows: bool,
     /// The tables the session locked with LOCK TABLES, if it did.
     pub locked_tables: Option<&'a [crate::session::table_locks::LockedTable]>,
+    /// The session's TEMPORARY tables.
+    pub temp_tables: &'a [std::sync::Arc<crate::storage::Table>],
+}
+
+impl SessView<'_> {
+    /// The session's TEMPORARY table `db.name`, if it has one.
+    pub fn temp_table(&self, db: &str, name: &str) -> Option<&std::sync::Arc<crate::storage::Table>> {
+        if self.temp_tables.is_empty() {
+            return None;
+        }
+        self.temp_tables
+            .iter()
+            .find(|t| t.db() == db && t.name() == name)
+    }
 }
 
 impl<'a> SessView<'a> {
@@ -60,6 +74,7 @@ impl<'a> SessView<'a> {
             tls: sess.tls,
             found_rows: sess.found_rows,
             locked_tables: sess.locked_tables.as_deref(),
+            temp_tables: &sess.temp_tables,
         }
     }
 }
@@ -87,6 +102,7 @@ pub fn split_session<'s>(
         tls,
         found_rows,
         locked_tables,
+        temp_tables,
         ..
     } = sess;
     let view = SessView {
@@ -104,6 +120,7 @@ pub fn split_session<'s>(
         tls: *tls,
         found_rows: *found_rows,
         locked_tables: locked_tables.as_deref(),
+        temp_tables,
     };
     (txn.as_mut().expect("started above"), view)
 }

@@ -625,6 +625,9 @@ fn run_other(
     prev: usize,
 ) -> Result<QueryResult> {
     let count = |c: StatusCounter| ctx.status.incr(c);
+    if !sess.temp_tables.is_empty() {
+        exec::ddl::temporary::refuse_on_temporary(sess, &base_table_targets(ctx, sess, parsed))?;
+    }
     match &parsed.stmt {
         Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev, parsed),
         Stmt::LoadData(ld) => {
@@ -968,6 +971,47 @@ fn ddl(
     result
 }
 
+/// The tables a statement that knows only base tables names (DDL other than CREATE / DROP
+/// TABLE, SHOW, DESCRIBE, LOCK TABLES, table maintenance): with a TEMPORARY table of the same
+/// name it would reach the base table, so it is refused (`exec/ddl/temporary.rs`).
+fn base_table_targets(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    parsed: &Parsed,
+) -> Vec<(String, String)> {
+    let cur = || sess.db.clone().unwrap_or_default();
+    let named = |db: &Option<String>, t: &str| (db.clone().unwrap_or_else(cur), t.to_string());
+    match &parsed.stmt {
+        Stmt::Sql(st) if matches!(st.as_ref(), Statement::Drop { object_type: ObjectType::Table, .. }) => {
+            Vec::new()
+        }
+        Stmt::Sql(st) => match st.as_ref() {
+            Statement::CreateTable(ct) => match &ct.like {
+                // CREATE TABLE base LIKE temp would copy the shadowed base table.
+                Some(sqlparser::ast::CreateTableLikeKind::Plain(l))
+                | Some(sqlparser::ast::CreateTableLikeKind::Parenthesized(l))
+                    if !ct.temporary =>
+                {
+                    plan::split_name(&l.name, sess.db.as_deref())
+                        .into_iter()
+                        .collect()
+                }
+                _ => Vec::new(),
+            },
+            _ => mdl_targets(ctx, sess, parsed),
+        },
+        Stmt::Show(parse::Show::CreateTable { db, table })
+        | Stmt::Show(parse::Show::Columns { db, table, .. })
+        | Stmt::Show(parse::Show::Index { db, table })
+        | Stmt::Describe { db, table } => vec![named(db, table)],
+        Stmt::LockTables(list) => list.iter().map(|(d, t, _)| named(d, t)).collect(),
+        Stmt::TableMaint { tables, .. } | Stmt::Checksum { tables, .. } => {
+            tables.iter().map(|(d, t)| named(d, t)).collect()
+        }
+        _ => mdl_targets(ctx, sess, parsed),
+    }
+}
+
 /// The tables a DDL statement changes or drops: it holds their metadata locks exclusively
 /// (`storage/mdl.rs`) from before its first change until its outcome is known.
 fn mdl_targets(ctx: &ServerContext, sess: &SessionState, parsed: &Parsed) -> Vec<(String, String)> {
@@ -1056,6 +1100,10 @@ fn run_sql_ddl(
     parse::surface::check(st)?;
     let count = |c: StatusCounter| ctx.status.incr(c);
     match st {
+        Statement::CreateTable(ct) if ct.temporary => {
+            count(StatusCounter::ComCreateTable);
+            return exec::ddl::temporary::create(ctx, sess, ct, prev);
+        }
         Statement::CreateTable(ct) if ct.query.is_some() => {
             count(StatusCounter::ComCreateTable);
             return exec::ddl::create_select::run(ctx, sess, ct, parsed, prev);
@@ -1093,10 +1141,10 @@ fn run_sql_ddl(
             ..
         } => match object_type {
             ObjectType::Table => {
-                if *temporary {
-                    return Err(Error::unsupported("TEMPORARY tables"));
-                }
                 count(StatusCounter::ComDropTable);
+                if let Some(r) = exec::ddl::temporary::drop(sess, names, *if_exists, *temporary) {
+                    return r;
+                }
                 ddl(
                     ctx,
                     sess,

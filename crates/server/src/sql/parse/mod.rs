@@ -1544,7 +1544,7 @@ fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
             })
         }
         Some("PROCEDURE") | Some("FUNCTION") | Some("TRIGGER") | Some("EVENT") | Some("ROLE")
-        | Some("TEMPORARY") | Some("SERVER") | Some("TABLESPACE") => {
+        | Some("SERVER") | Some("TABLESPACE") => {
             let what = peek_nth_word(p, 1).unwrap_or_default();
             Ok(unsupported(p, &format!("CREATE {what}")))
         }

@@ -132,7 +132,10 @@ pub fn resolve_table(
             "tables of {db} (here: {db}.{name})"
         )));
     }
-    let table = env.ctx.engine.table(db, name)?;
+    let table = match env.sess.temp_table(db, name) {
+        Some(t) => t.clone(),
+        None => env.ctx.engine.table(db, name)?,
+    };
     let def = table.def();
     let version = table.schema_version();
     let scope = TableScope::of_def(db, &def, alias);

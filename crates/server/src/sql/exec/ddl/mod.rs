@@ -16,6 +16,7 @@
 
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
+pub(in crate::sql) mod temporary;
 pub(crate) mod fk;
 pub(in crate::sql) mod view;
 
