@@ -113,6 +113,27 @@ fn charset_is_latin1(name: &str) -> Result<bool> {
     }
 }
 
+/// The statement's field and line format, and whether the file is latin1.
+fn format_of(ld: &LoadData) -> Result<(Format, bool)> {
+    let latin1 = match &ld.charset {
+        Some(cs) => charset_is_latin1(cs)?,
+        None => false,
+    };
+    let format = Format {
+        field_term: ld.field_term.clone(),
+        enclosed: one_byte(&ld.enclosed)?,
+        escaped: one_byte(&ld.escaped)?,
+        line_start: ld.line_start.clone(),
+        line_term: ld.line_term.clone(),
+    };
+    if format.field_term.is_empty() || format.line_term.is_empty() {
+        return Err(unsupported(
+            "LOAD DATA with an empty FIELDS or LINES TERMINATED BY (fixed-width rows)",
+        ));
+    }
+    Ok((format, latin1))
+}
+
 impl LoadJob {
     /// Resolve the table and the field targets, take the statement's savepoint.
     pub fn start(
@@ -121,22 +142,7 @@ impl LoadJob {
         ld: &LoadData,
         prev: usize,
     ) -> Result<LoadJob> {
-        let latin1 = match &ld.charset {
-            Some(cs) => charset_is_latin1(cs)?,
-            None => false,
-        };
-        let format = Format {
-            field_term: ld.field_term.clone(),
-            enclosed: one_byte(&ld.enclosed)?,
-            escaped: one_byte(&ld.escaped)?,
-            line_start: ld.line_start.clone(),
-            line_term: ld.line_term.clone(),
-        };
-        if format.field_term.is_empty() || format.line_term.is_empty() {
-            return Err(unsupported(
-                "LOAD DATA with an empty FIELDS or LINES TERMINATED BY (fixed-width rows)",
-            ));
-        }
+        let (format, latin1) = format_of(ld)?;
         let (txn, view) = split_session(ctx, sess, prev);
         if txn.is_read_only() {
             return Err(crate::storage::read_only_error());
@@ -460,6 +466,7 @@ pub fn run_server_file(
     ld: &LoadData,
     prev: usize,
 ) -> Result<QueryResult> {
+    format_of(ld)?;
     if !ctx.accounts.is_admin(&sess.user, &sess.host) {
         return Err(Error::new(
             ErrorCode::AccessDenied,
