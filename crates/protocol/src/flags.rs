@@ -98,12 +98,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn server_capabilities_are_the_recommended_set_with_multi_statements() {
+    fn server_capabilities_are_the_recommended_set_with_multi_statements_and_local_files() {
         assert_eq!(
             SERVER_CAPABILITIES,
-            0x003e_a60f | capability::MULTI_STATEMENTS
+            0x003e_a60f | capability::MULTI_STATEMENTS | capability::LOCAL_FILES
         );
-        assert_eq!(SERVER_CAPABILITIES, 0x003f_a60f);
+        assert_eq!(SERVER_CAPABILITIES, 0x003f_a68f);
         assert_eq!(SERVER_CAPABILITIES & capability::DEPRECATE_EOF, 0);
         assert_eq!(SERVER_CAPABILITIES & capability::SSL, 0);
     }

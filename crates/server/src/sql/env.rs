@@ -47,7 +47,11 @@ pub struct SessView<'a> {
 
 impl SessView<'_> {
     /// The session's TEMPORARY table `db.name`, if it has one.
-    pub fn temp_table(&self, db: &str, name: &str) -> Option<&std::sync::Arc<crate::storage::Table>> {
+    pub fn temp_table(
+        &self,
+        db: &str,
+        name: &str,
+    ) -> Option<&std::sync::Arc<crate::storage::Table>> {
         if self.temp_tables.is_empty() {
             return None;
         }

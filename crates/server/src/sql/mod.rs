@@ -47,8 +47,11 @@
 //!
 //! Views are `exec/ddl/view.rs` (a view is planned as a derived table where it is named).
 //!
+//! `LOAD DATA [LOCAL] INFILE` is `exec/load.rs` (LOCAL streams the client's file through the
+//! session's `LoadLocal` phase); TEMPORARY tables are `exec/ddl/temporary.rs`.
+//!
 //! Not supported, each a 1235 error naming the feature: stored programs, triggers, ENUM / SET /
-//! BIT / TIME columns, generated columns, TEMPORARY tables, LOAD DATA, DML through views,
+//! BIT / TIME columns, generated columns, `CREATE TEMPORARY TABLE … SELECT`, DML through views,
 //! grants finer than ALL per database, `FOR UPDATE OF`. Every clause is honoured or refused
 //! (`parse/surface.rs`; the table is `docs/architecture/sql-surface.md`).
 //!
@@ -982,7 +985,15 @@ fn base_table_targets(
     let cur = || sess.db.clone().unwrap_or_default();
     let named = |db: &Option<String>, t: &str| (db.clone().unwrap_or_else(cur), t.to_string());
     match &parsed.stmt {
-        Stmt::Sql(st) if matches!(st.as_ref(), Statement::Drop { object_type: ObjectType::Table, .. }) => {
+        Stmt::Sql(st)
+            if matches!(
+                st.as_ref(),
+                Statement::Drop {
+                    object_type: ObjectType::Table,
+                    ..
+                }
+            ) =>
+        {
             Vec::new()
         }
         Stmt::Sql(st) => match st.as_ref() {
@@ -1244,6 +1255,23 @@ fn generic_columns(
     }
 }
 
+/// LOAD DATA LOCAL: the next piece of the file the client sends (`session/dispatch.rs`).
+pub fn load_local_feed(ctx: &ServerContext, sess: &mut SessionState, data: &[u8]) {
+    if let Some(mut job) = sess.pending_load.take() {
+        job.feed(ctx, sess, data, false);
+        sess.pending_load = Some(job);
+    }
+}
+
+/// LOAD DATA LOCAL: the client's empty packet ended the file; the statement's outcome.
+pub fn load_local_finish(ctx: &ServerContext, sess: &mut SessionState) -> Result<QueryResult> {
+    let r = match sess.pending_load.take() {
+        Some(job) => job.finish(ctx, sess),
+        None => Err(Error::internal("no LOAD DATA LOCAL in progress")),
+    };
+    finish(sess, r)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1348,21 +1376,4 @@ mod tests {
             "the error is the statement's diagnostic"
         );
     }
-}
-
-/// LOAD DATA LOCAL: the next piece of the file the client sends (`session/dispatch.rs`).
-pub fn load_local_feed(ctx: &ServerContext, sess: &mut SessionState, data: &[u8]) {
-    if let Some(mut job) = sess.pending_load.take() {
-        job.feed(ctx, sess, data, false);
-        sess.pending_load = Some(job);
-    }
-}
-
-/// LOAD DATA LOCAL: the client's empty packet ended the file; the statement's outcome.
-pub fn load_local_finish(ctx: &ServerContext, sess: &mut SessionState) -> Result<QueryResult> {
-    let r = match sess.pending_load.take() {
-        Some(job) => job.finish(ctx, sess),
-        None => Err(Error::internal("no LOAD DATA LOCAL in progress")),
-    };
-    finish(sess, r)
 }

@@ -314,8 +314,7 @@ impl Txn {
                 Some(p) => p.cloned(),
                 None => continue,
             };
-            if !same_image(&rec.before, &after) && !self.tables[rec.table as usize].is_temporary()
-            {
+            if !same_image(&rec.before, &after) && !self.tables[rec.table as usize].is_temporary() {
                 let change = RowChange {
                     cascaded: !rec.direct,
                     table: self.tables[rec.table as usize].clone(),

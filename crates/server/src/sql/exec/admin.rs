@@ -218,7 +218,9 @@ fn is_zone_name(t: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'/' | b'_' | b'-' | b'+'))
         && !t.starts_with('/')
         && !t.split('/').any(|p| p.is_empty() || p.starts_with('.'))
-        && std::path::Path::new("/usr/share/zoneinfo").join(t).is_file()
+        && std::path::Path::new("/usr/share/zoneinfo")
+            .join(t)
+            .is_file()
 }
 
 fn set_session(

@@ -101,11 +101,9 @@ fn charset_is_latin1(name: &str) -> Result<bool> {
         "latin1" => Ok(true),
         "big5" | "dec8" | "cp850" | "hp8" | "koi8r" | "latin2" | "swe7" | "ujis" | "sjis"
         | "hebrew" | "tis620" | "euckr" | "koi8u" | "gb2312" | "greek" | "cp1250" | "gbk"
-        | "latin5" | "armscii8" | "ucs2" | "cp866" | "keybcs2" | "macce" | "macroman"
-        | "cp852" | "latin7" | "cp1251" | "utf16" | "utf16le" | "cp1256" | "cp1257" | "utf32"
-        | "geostd8" | "cp932" | "eucjpms" => Err(unsupported(&format!(
-            "LOAD DATA … CHARACTER SET {name}"
-        ))),
+        | "latin5" | "armscii8" | "ucs2" | "cp866" | "keybcs2" | "macce" | "macroman" | "cp852"
+        | "latin7" | "cp1251" | "utf16" | "utf16le" | "cp1256" | "cp1257" | "utf32" | "geostd8"
+        | "cp932" | "eucjpms" => Err(unsupported(&format!("LOAD DATA … CHARACTER SET {name}"))),
         _ => Err(Error::new(
             ErrorCode::UnknownCharacterSet,
             format!("Unknown character set: '{name}'"),
@@ -150,9 +148,11 @@ impl LoadJob {
         let env = Env::new(ctx, view, &[]);
         let db = match &ld.db {
             Some(d) => d.clone(),
-            None => env.sess.db.map(str::to_string).ok_or_else(|| {
-                Error::new(ErrorCode::NoDb, "No database selected")
-            })?,
+            None => env
+                .sess
+                .db
+                .map(str::to_string)
+                .ok_or_else(|| Error::new(ErrorCode::NoDb, "No database selected"))?,
         };
         let table = plan::resolve_target(&env, &db, &ld.table, None, "INSERT")?;
         let def = table.def.clone();
@@ -272,7 +272,6 @@ impl LoadJob {
         let effects = env.into_effects();
         effects.apply(sess);
     }
-
 }
 
 impl Cursor {
@@ -318,15 +317,17 @@ impl Cursor {
             .iter()
             .map(|col| match &col.default {
                 ColumnDefault::Value(v) => v.clone(),
-                ColumnDefault::CurrentTimestamp => {
-                    Value::DateTime(convert::now_utc()).clone()
-                }
+                ColumnDefault::CurrentTimestamp => Value::DateTime(convert::now_utc()).clone(),
                 ColumnDefault::None if col.nullable || col.auto_increment => Value::Null,
                 ColumnDefault::None => convert::implicit_default(&col.data_type),
             })
             .collect();
         let sc = StoreCtx {
-            strict: if self.lenient { Strict::No } else { Strict::Mode(env) },
+            strict: if self.lenient {
+                Strict::No
+            } else {
+                Strict::Mode(env)
+            },
             row: row_no,
             warnings: &env.warnings,
         };
@@ -346,15 +347,18 @@ impl Cursor {
             }
             let value = match field {
                 Some(Some(bytes)) => {
-                    let bytes = if self.latin1 { latin1_to_utf8(bytes) } else { bytes };
+                    let bytes = if self.latin1 {
+                        latin1_to_utf8(bytes)
+                    } else {
+                        bytes
+                    };
                     Value::Bytes(bytes)
                 }
                 Some(None) => Value::Null,
                 None => match slot {
                     Slot::Column(c) => {
                         let col = &def.columns[*c];
-                        row[*c] = if col.auto_increment
-                            || (col.nullable && col.data_type.is_text())
+                        row[*c] = if col.auto_increment || (col.nullable && col.data_type.is_text())
                         {
                             Value::Null
                         } else {
@@ -455,7 +459,11 @@ fn latin1_to_utf8(bytes: Vec<u8>) -> Vec<u8> {
     if bytes.is_ascii() {
         return bytes;
     }
-    bytes.iter().map(|&b| b as char).collect::<String>().into_bytes()
+    bytes
+        .iter()
+        .map(|&b| b as char)
+        .collect::<String>()
+        .into_bytes()
 }
 
 /// LOAD DATA INFILE without LOCAL: check the FILE privilege and `secure_file_priv`, then
@@ -634,7 +642,12 @@ impl Splitter {
     }
 
     /// Parse the fields of one line from `s[i..]`: the fields and the bytes used.
-    fn row_at(&self, s: &[u8], mut i: usize, eof: bool) -> std::result::Result<(Vec<Field>, usize), NeedMore> {
+    fn row_at(
+        &self,
+        s: &[u8],
+        mut i: usize,
+        eof: bool,
+    ) -> std::result::Result<(Vec<Field>, usize), NeedMore> {
         let f = &self.f;
         let n = s.len();
         let mut fields = Vec::new();
@@ -677,7 +690,10 @@ impl Splitter {
                             i += 1;
                             break;
                         }
-                        if rest.is_empty() || partial(rest, &f.field_term) || partial(rest, &f.line_term) {
+                        if rest.is_empty()
+                            || partial(rest, &f.field_term)
+                            || partial(rest, &f.line_term)
+                        {
                             if eof {
                                 i += 1;
                                 break;

@@ -161,16 +161,14 @@ pub(super) fn parse_load(p: &mut Parser<'_>) -> PResult<Stmt> {
             expect_word(p, "ROWS")?;
         }
     }
-    if p.consume_token(&Token::LParen) {
-        if !p.consume_token(&Token::RParen) {
-            loop {
-                ld.targets.push(target(p)?);
-                if !p.consume_token(&Token::Comma) {
-                    break;
-                }
+    if p.consume_token(&Token::LParen) && !p.consume_token(&Token::RParen) {
+        loop {
+            ld.targets.push(target(p)?);
+            if !p.consume_token(&Token::Comma) {
+                break;
             }
-            p.expect_token(&Token::RParen)?;
         }
+        p.expect_token(&Token::RParen)?;
     }
     if eat(p, "SET") {
         return Ok(unsupported(p, "LOAD DATA … SET"));

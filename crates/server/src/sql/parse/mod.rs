@@ -992,10 +992,8 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
             Ok(Stmt::RenameTable(alter::parse_rename_table(p)?))
         }
         "LOAD" => load::parse_load(p),
-        "HANDLER" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE"
-        | "BINLOG" | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => {
-            Ok(unsupported(p, first))
-        }
+        "HANDLER" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE" | "BINLOG"
+        | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => Ok(unsupported(p, first)),
         _ => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
     }
 }

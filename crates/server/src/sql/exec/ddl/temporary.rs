@@ -108,10 +108,7 @@ pub fn drop(
             .iter()
             .any(|x| x.db() == db && x.name() == t)
     };
-    let found = targets
-        .iter()
-        .filter(|(d, t)| is_temp(sess, d, t))
-        .count();
+    let found = targets.iter().filter(|(d, t)| is_temp(sess, d, t)).count();
     if !temporary {
         if found == 0 {
             return None;
