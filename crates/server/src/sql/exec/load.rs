@@ -19,7 +19,8 @@
 //! * Fields: `FIELDS TERMINATED BY` (default tab), `[OPTIONALLY] ENCLOSED BY` (one byte),
 //!   `ESCAPED BY` (one byte or none; `\N` is NULL, `\0 \b \n \r \t \Z` their bytes), the word
 //!   NULL unenclosed is NULL when ENCLOSED BY is set; `LINES STARTING BY` (text before the
-//!   prefix, and lines without it, are skipped) and `TERMINATED BY`; `IGNORE n LINES`.
+//!   prefix, and lines without it, are skipped) and `TERMINATED BY`; `IGNORE n LINES`. A line
+//!   longer than 64 MiB is refused (1235) rather than held.
 //!   Fixed-width rows (empty FIELDS TERMINATED BY and ENCLOSED BY) are refused (1235).
 //! * Rows: too few fields is 1261 (the missing columns get NULL for nullable text, the type's
 //!   zero otherwise), too many 1262, NULL for a NOT NULL column 1263 (the type's zero); in
@@ -292,6 +293,11 @@ impl Cursor {
             self.row_no += 1;
             let row = self.build_row(plan, env, fields)?;
             sink.insert(txn, row, self.row_no)?;
+        }
+        if self.split.pending() > MAX_LINE {
+            return Err(unsupported(&format!(
+                "LOAD DATA lines longer than {MAX_LINE} bytes"
+            )));
         }
         Ok(())
     }
@@ -566,7 +572,14 @@ struct Splitter {
     f: Format,
     buf: Vec<u8>,
     pos: usize,
+    /// The unfinished line was parsed up to the end of `buf` at this length: a row can only
+    /// end at a line terminator, so it is parsed again only once bytes holding the
+    /// terminator's last byte arrive (a long line over many pieces stays linear).
+    tried: Option<usize>,
 }
+
+/// The longest line LOAD DATA keeps while waiting for its end.
+const MAX_LINE: usize = 64 * 1024 * 1024;
 
 /// A field or row could not be finished with the bytes at hand.
 struct NeedMore;
@@ -594,19 +607,34 @@ impl Splitter {
             f,
             buf: Vec::new(),
             pos: 0,
+            tried: None,
         }
     }
 
     fn push(&mut self, data: &[u8]) {
         if self.pos > 0 {
             self.buf.drain(..self.pos);
+            self.tried = self.tried.map(|t| t - self.pos);
             self.pos = 0;
         }
         self.buf.extend_from_slice(data);
     }
 
+    /// Bytes waiting for the end of their line.
+    fn pending(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
     /// The next row; None when more bytes are needed (or, at the end, there are no more).
     fn next_row(&mut self, eof: bool) -> Option<Vec<Field>> {
+        if let (Some(t), false) = (self.tried, eof) {
+            let last = *self.f.line_term.last().expect("non-empty terminator");
+            if !self.buf[t..].contains(&last) {
+                self.tried = Some(self.buf.len());
+                return None;
+            }
+        }
+        self.tried = None;
         let s = &self.buf[self.pos..];
         if s.is_empty() {
             return None;
@@ -635,6 +663,8 @@ impl Splitter {
             Err(NeedMore) => {
                 if eof {
                     self.pos = self.buf.len();
+                } else {
+                    self.tried = Some(self.buf.len());
                 }
                 None
             }
