@@ -1113,7 +1113,7 @@ fn run_sql_ddl(
     match st {
         Statement::CreateTable(ct) if ct.temporary => {
             count(StatusCounter::ComCreateTable);
-            return exec::ddl::temporary::create(ctx, sess, ct, prev);
+            return exec::ddl::temporary::create(ctx, sess, ct, parsed, prev);
         }
         Statement::CreateTable(ct) if ct.query.is_some() => {
             count(StatusCounter::ComCreateTable);

@@ -13,8 +13,8 @@
 //! transactional (ROLLBACK undoes them, as InnoDB temporary tables).
 //!
 //! While the session has temporary tables, COM_QUERY statements are not taken from the
-//! statement cache (a cached plan may name the shadowed base table). Refused (1235):
-//! `CREATE TEMPORARY TABLE … SELECT`, FOREIGN KEYs on them, and the statements that would
+//! statement cache (a cached plan may name the shadowed base table). `CREATE TEMPORARY TABLE
+//! … SELECT` is `create_select.rs`. Refused (1235): FOREIGN KEYs on them, and the statements that would
 //! otherwise reach the shadowed base table instead (ALTER, RENAME, TRUNCATE, CREATE / DROP
 //! INDEX, SHOW CREATE TABLE / COLUMNS / INDEX, DESCRIBE, LOCK TABLES, CHECK / ANALYZE /
 //! CHECKSUM on a temporary table).
@@ -33,10 +33,11 @@ pub fn create(
     ctx: &ServerContext,
     sess: &mut SessionState,
     ct: &ast::CreateTable,
+    parsed: &crate::sql::parse::Parsed,
     prev: usize,
 ) -> Result<QueryResult> {
     if ct.query.is_some() {
-        return Err(Error::unsupported("CREATE TEMPORARY TABLE … SELECT"));
+        return super::create_select::run(ctx, sess, ct, parsed, prev);
     }
     if ct.or_replace {
         return Err(Error::unsupported("CREATE OR REPLACE TEMPORARY TABLE"));
