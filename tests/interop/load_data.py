@@ -7,7 +7,7 @@ same statements; the script passes against both servers. Checks:
     LINES, an empty integer field (1366 warning: LOCAL makes data problems warnings);
   * too few / too many fields (1261 / 1262) and NULL into NOT NULL (1263);
   * LINES STARTING BY / TERMINATED BY '\\r\\n', a column list with @variables (the variable keeps
-    the last row's field);
+    the last row's field), SET col = expr over them;
   * duplicates: skipped with LOCAL (Skipped: N), REPLACE (in place with one unique key:
     Deleted: 0), REPLACE in strict mode
     fails on a bad value and leaves the table as it was (the statement is atomic);
@@ -200,6 +200,24 @@ def main():
         got == [(None, None, "P2"), (None, "A", "P2"), (None, "B", "P2")],
         repr(got),
     )
+
+    # SET col = expr over @variables and columns.
+    cur.execute("DROP TABLE IF EXISTS ld_d")
+    cur.execute("CREATE TABLE ld_d (id INT, s VARCHAR(20), n INT)")
+    f2 = write("d.csv", b"1,abc\n2,de\n3,\\N\n")
+    got = load(
+        cur,
+        f"LOAD DATA LOCAL INFILE '{f2}' INTO TABLE ld_d FIELDS TERMINATED BY ',' (id, @x) "
+        "SET s = UPPER(@x), n = LENGTH(@x) + id",
+    )
+    check("set: info", got[1] == "Records: 3  Deleted: 0  Skipped: 0  Warnings: 0", repr(got))
+    got = rows(cur, "SELECT id, s, n, @x FROM ld_d ORDER BY id")
+    check(
+        "set: rows",
+        got == [(1, "ABC", 4, None), (2, "DE", 4, None), (3, None, None, None)],
+        repr(got),
+    )
+    cur.execute("DROP TABLE ld_d")
 
     # Inside a transaction: ROLLBACK undoes the load.
     conn.autocommit(False)

@@ -635,7 +635,7 @@ fn run_other(
         Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev, parsed),
         Stmt::LoadData(ld) => {
             if !ld.local {
-                return exec::load::run_server_file(ctx, sess, ld, prev);
+                return exec::load::run_server_file(ctx, sess, ld, &parsed.set_aside, prev);
             }
             if !sess.local_infile || !ctx.vars.global_bool("local_infile") {
                 return Err(Error::new(
@@ -643,7 +643,7 @@ fn run_other(
                     "The used command is not allowed because the MariaDB server or client has disabled the local infile capability",
                 ));
             }
-            let job = exec::load::LoadJob::start(ctx, sess, ld, prev)?;
+            let job = exec::load::LoadJob::start(ctx, sess, ld, &parsed.set_aside, prev)?;
             sess.pending_load = Some(Box::new(job));
             Ok(QueryResult::ok())
         }

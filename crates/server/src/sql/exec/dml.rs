@@ -149,7 +149,7 @@ fn bind_assignments_opt(
 }
 
 /// `col = expr` assignments, `col = DEFAULT` as the column's default value.
-fn bind_assignments(
+pub(in crate::sql) fn bind_assignments(
     b: &mut Binder<'_>,
     t: &TableRef,
     list: &[ast::Assignment],

@@ -26,7 +26,8 @@
 //!   zero otherwise), too many 1262, NULL for a NOT NULL column 1263 (the type's zero); in
 //!   strict mode without IGNORE / LOCAL each is an error, as are conversion problems. Each
 //!   NOT NULL column not in the list without a default warns 1364 once. `@var` targets set the user
-//!   variable (to the last row's field). `SET` is refused (1235).
+//!   variable (to the last row's field). `SET col = expr` is evaluated for each row after its
+//!   fields, seeing the row's `@var`s and columns (subqueries there are refused, 1235).
 //! * The statement is atomic: a savepoint before the first row, rolled back to on error.
 //!   Rows go through INSERT's path ([`super::dml::RowSink`]): auto-increment, CHECK, FOREIGN
 //!   KEY, binlog row events. The OK packet says "Records: N  Deleted: N  Skipped: N
@@ -52,6 +53,8 @@ type Field = Option<Vec<u8>>;
 /// What turns lines into rows, and where it stands.
 struct Cursor {
     slots: Vec<Slot>,
+    /// `SET col = expr`, evaluated after the fields.
+    sets: Vec<(usize, crate::sql::expr::Expr)>,
     split: Splitter,
     /// Problems are warnings (IGNORE, LOCAL), not errors in strict mode.
     lenient: bool,
@@ -139,6 +142,7 @@ impl LoadJob {
         ctx: &ServerContext,
         sess: &mut SessionState,
         ld: &LoadData,
+        aside: &[sqlparser::ast::Expr],
         prev: usize,
     ) -> Result<LoadJob> {
         let (format, latin1) = format_of(ld)?;
@@ -146,7 +150,7 @@ impl LoadJob {
         if txn.is_read_only() {
             return Err(crate::storage::read_only_error());
         }
-        let env = Env::new(ctx, view, &[]);
+        let env = Env::new(ctx, view, &[]).with_set_aside(aside);
         let db = match &ld.db {
             Some(d) => d.clone(),
             None => env
@@ -195,9 +199,21 @@ impl LoadJob {
             LoadDup::Error if ld.local => InsertKind::Ignore,
             LoadDup::Error => InsertKind::Insert,
         };
+        let sets = if ld.sets.is_empty() {
+            Vec::new()
+        } else {
+            let mark = env.subq.bound.borrow().len();
+            let mut b = crate::sql::bind::Binder::new(&env, &[], Some(&table.scope));
+            let sets = super::dml::bind_assignments(&mut b, &table, &ld.sets)?;
+            if env.subq.bound.borrow().len() != mark {
+                return Err(unsupported("subqueries in LOAD DATA … SET"));
+            }
+            sets
+        };
         // Each NOT NULL column outside the list without a default: one warning (MariaDB).
         for (c, col) in def.columns.iter().enumerate() {
             if !columns.contains(&c)
+                && !sets.iter().any(|(s, _)| *s == c)
                 && !col.nullable
                 && !col.auto_increment
                 && matches!(col.default, ColumnDefault::None)
@@ -226,6 +242,7 @@ impl LoadJob {
             plan,
             cur: Cursor {
                 slots,
+                sets,
                 split: Splitter::new(format),
                 lenient,
                 latin1,
@@ -413,7 +430,55 @@ impl Cursor {
                 ),
             )?;
         }
+        if !self.sets.is_empty() {
+            self.apply_sets(def, env, &mut row, &sc)?;
+        }
         Ok(row)
+    }
+
+    /// `SET col = expr`: the row's @variables are visible to the expressions (and left to
+    /// the session, as MariaDB does), columns read the values the fields gave them.
+    fn apply_sets(
+        &self,
+        def: &crate::storage::TableDef,
+        env: &Env<'_>,
+        row: &mut [Value],
+        sc: &StoreCtx<'_>,
+    ) -> Result<()> {
+        {
+            let mut set = env.user_var_sets.borrow_mut();
+            for (n, v) in &self.vars {
+                match set.iter_mut().find(|(m, _)| m == n) {
+                    Some(e) => e.1 = v.clone(),
+                    None => set.push((n.clone(), v.clone())),
+                }
+            }
+        }
+        let strict = !self.lenient && env.strict();
+        for (c, e) in &self.sets {
+            let v = super::strict_values::eval(
+                e,
+                &crate::sql::expr::RowCtx::hosted(row, None),
+                env,
+                strict,
+            )?;
+            let col = &def.columns[*c];
+            row[*c] = if v.is_null() {
+                if col.nullable || col.auto_increment {
+                    Value::Null
+                } else {
+                    let msg = format!("Column '{}' cannot be null", col.name);
+                    if strict {
+                        return Err(Error::new(ErrorCode::BadNull, msg));
+                    }
+                    env.warn("Warning", ErrorCode::BadNull, msg);
+                    convert::implicit_default(&col.data_type)
+                }
+            } else {
+                convert::store_value(v, col, sc)?
+            };
+        }
+        Ok(())
     }
 }
 
@@ -478,6 +543,7 @@ pub fn run_server_file(
     ctx: &ServerContext,
     sess: &mut SessionState,
     ld: &LoadData,
+    aside: &[sqlparser::ast::Expr],
     prev: usize,
 ) -> Result<QueryResult> {
     format_of(ld)?;
@@ -529,7 +595,7 @@ pub fn run_server_file(
     if !file.metadata().map_err(file_error)?.is_file() {
         return Err(refused());
     }
-    let mut job = LoadJob::start(ctx, sess, ld, prev)?;
+    let mut job = LoadJob::start(ctx, sess, ld, aside, prev)?;
     let mut buf = vec![0u8; READ_CHUNK];
     loop {
         use std::io::Read;

@@ -3,8 +3,8 @@
 //! [ESCAPED BY 'c']] [LINES [STARTING BY 's'] [TERMINATED BY 's']] [IGNORE n {LINES | ROWS}]
 //! [(col_or_@var, …)] [SET col = expr, …]` → [`LoadData`].
 //!
-//! `LOAD XML`, `PARTITION (…)` and the `SET` clause are refused (1235). The options are kept as
-//! bytes; running the statement is `exec/load.rs`.
+//! `LOAD XML` and `PARTITION (…)` are refused (1235). The options are kept as bytes; running
+//! the statement is `exec/load.rs`.
 
 use super::{eat, expect_word, ident, qualified, unsupported, PResult, Stmt};
 use sqlparser::parser::Parser;
@@ -44,6 +44,8 @@ pub struct LoadData {
     pub ignore_lines: u64,
     /// Empty: every column of the table, in order.
     pub targets: Vec<LoadTarget>,
+    /// `SET col = expr, …`, evaluated for each row after its fields.
+    pub sets: Vec<sqlparser::ast::Assignment>,
 }
 
 fn string(p: &mut Parser<'_>) -> PResult<Vec<u8>> {
@@ -102,6 +104,7 @@ pub(super) fn parse_load(p: &mut Parser<'_>) -> PResult<Stmt> {
         line_term: b"\n".to_vec(),
         ignore_lines: 0,
         targets: Vec::new(),
+        sets: Vec::new(),
     };
     if eat(p, "CHARACTER") {
         expect_word(p, "SET")?;
@@ -171,7 +174,7 @@ pub(super) fn parse_load(p: &mut Parser<'_>) -> PResult<Stmt> {
         p.expect_token(&Token::RParen)?;
     }
     if eat(p, "SET") {
-        return Ok(unsupported(p, "LOAD DATA … SET"));
+        ld.sets = p.parse_comma_separated(Parser::parse_assignment)?;
     }
     Ok(Stmt::LoadData(Box::new(ld)))
 }
