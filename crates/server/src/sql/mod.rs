@@ -424,7 +424,8 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
     let mut st = stmt.state.lock();
     let plan = match &*st {
         PrepState::Parsed(parsed, _) => return Ok(PrepForm::Parsed(parsed.clone())),
-        PrepState::Bound { plan } if plan.is_stale() => plan,
+        // With TEMPORARY tables a name may now mean another table: bind again each time.
+        PrepState::Bound { plan } if plan.is_stale() || !sess.temp_tables.is_empty() => plan,
         PrepState::Bound { plan } => return Ok(PrepForm::Bound(plan.clone())),
     };
     let parsed = parse::parse(&stmt.text)?;

@@ -13,7 +13,8 @@
 //! transactional (ROLLBACK undoes them, as InnoDB temporary tables).
 //!
 //! While the session has temporary tables, COM_QUERY statements are not taken from the
-//! statement cache (a cached plan may name the shadowed base table). `CREATE TEMPORARY TABLE
+//! statement cache and prepared statements are bound again at each execution (a plan made
+//! before may name the shadowed base table). `CREATE TEMPORARY TABLE
 //! … SELECT` is `create_select.rs`. Refused (1235): FOREIGN KEYs on them, and the statements that would
 //! otherwise reach the shadowed base table instead (ALTER, RENAME, TRUNCATE, CREATE / DROP
 //! INDEX, SHOW CREATE TABLE / COLUMNS / INDEX, DESCRIBE, LOCK TABLES, CHECK / ANALYZE /
