@@ -976,7 +976,7 @@ fn ddl(
 }
 
 /// The tables a statement that knows only base tables names (DDL other than CREATE / DROP
-/// TABLE, SHOW, DESCRIBE, LOCK TABLES, table maintenance): with a TEMPORARY table of the same
+/// TABLE, LOCK TABLES, table maintenance): with a TEMPORARY table of the same
 /// name it would reach the base table, so it is refused (`exec/ddl/temporary.rs`).
 fn base_table_targets(
     ctx: &ServerContext,
@@ -1012,10 +1012,6 @@ fn base_table_targets(
             },
             _ => mdl_targets(ctx, sess, parsed),
         },
-        Stmt::Show(parse::Show::CreateTable { db, table })
-        | Stmt::Show(parse::Show::Columns { db, table, .. })
-        | Stmt::Show(parse::Show::Index { db, table })
-        | Stmt::Describe { db, table } => vec![named(db, table)],
         Stmt::LockTables(list) => list.iter().map(|(d, t, _)| named(d, t)).collect(),
         Stmt::TableMaint { tables, .. } | Stmt::Checksum { tables, .. } => {
             tables.iter().map(|(d, t)| named(d, t)).collect()

@@ -17,8 +17,8 @@
 //! before may name the shadowed base table). `CREATE TEMPORARY TABLE
 //! … SELECT` is `create_select.rs`. Refused (1235): FOREIGN KEYs on them, and the statements that would
 //! otherwise reach the shadowed base table instead (ALTER, RENAME, TRUNCATE, CREATE / DROP
-//! INDEX, SHOW CREATE TABLE / COLUMNS / INDEX, DESCRIBE, LOCK TABLES, CHECK / ANALYZE /
-//! CHECKSUM on a temporary table).
+//! INDEX, LOCK TABLES, CHECK / ANALYZE / CHECKSUM on a temporary table). SHOW CREATE TABLE
+//! (as `CREATE TEMPORARY TABLE`), SHOW COLUMNS / INDEX and DESCRIBE show it.
 
 use super::{check_ident, table_def};
 use crate::error::{Error, Result};
