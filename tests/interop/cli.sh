@@ -67,6 +67,15 @@ want='+--------+-----------+
 +--------+-----------+'
 check_eq cli/batch/-t-table "$out" "$want"
 
+# LOAD DATA LOCAL INFILE with --local-infile=1: the client sends the file; without it, 4166.
+printf '1,alpha\n2,"be,ta"\n3,\\N\n' >"$W/local.csv"
+out=$(sqlq "DROP TABLE IF EXISTS cli_local; CREATE TABLE cli_local (id INT PRIMARY KEY, s VARCHAR(10));
+  LOAD DATA LOCAL INFILE '$W/local.csv' INTO TABLE cli_local FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '\"';
+  SELECT id, IFNULL(s, 'null') FROM cli_local ORDER BY id; DROP TABLE cli_local" --local-infile=1 2>&1)
+check_eq cli/batch/load-data-local "$(echo "$out" | tr '\t\n' ',;')" "1,alpha;2,be,ta;3,null;"
+out=$(sqlq "LOAD DATA LOCAL INFILE '$W/local.csv' INTO TABLE nosuch" --local-infile=0 2>&1)
+check_eq cli/batch/load-data-local-disabled "$(echo "$out" | grep -o '^ERROR 4166')" "ERROR 4166"
+
 # Without --force the client stops at the first error, exits 1 and prints the error on stderr.
 out=$("${CLI[@]}" -N "$COHORT_DB" -e "SELECT 'before'; SELECT * FROM cli_no_such_table; SELECT 'after'" 2>"$W/stop.err")
 rc=$?

@@ -27,7 +27,7 @@
 #   COHORT_BIN [target/release/cohort]  MARIADB_SH [../shared/tools/mariadb.sh]
 #   MARIADB_DATADIR [/tmp/cohort-mariadb]
 #   INTEROP_MYSQL_BIN  the interop-mysql binary [target/{release,debug}/interop-mysql, else cargo build -p interop]
-#   INTEROP_PARTS ["sysbench cli pymysql mysql-crate bad-input binlog tls"]
+#   INTEROP_PARTS ["sysbench cli pymysql load-data mysql-crate bad-input binlog tls"]
 #   COHORT_SSL_CA [$COHORT_DATADIR/ca.pem]  the CA that verifies the server (tls part; cohort
 #       target: the one it generated in its data directory)
 #   INTEROP_WORKDIR    logs [a new /tmp/interop.XXXXXX]
@@ -40,7 +40,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 . "$HERE/lib.sh"
 
 : "${INTEROP_TARGET:=mariadb}"
-: "${INTEROP_PARTS:=sysbench cli pymysql mysql-crate bad-input binlog tls}"
+: "${INTEROP_PARTS:=sysbench cli pymysql load-data mysql-crate bad-input binlog tls}"
 : "${INTEROP_WORKDIR:=$(mktemp -d /tmp/interop.XXXXXX)}"
 : "${COHORT_BIN:=$REPO/target/release/cohort}"
 : "${MARIADB_SH:=$REPO/../shared/tools/mariadb.sh}"
@@ -135,6 +135,7 @@ for part in $INTEROP_PARTS; do
   binlog) run_part binlog 300 "$HERE/binlog.sh" ;;
   tls) run_part tls 600 "$HERE/tls.sh" ;;
   pymysql) run_part pymysql 400 python3 "$HERE/pymysql_bank.py" ;;
+  load-data) run_part load-data 300 python3 "$HERE/load_data.py" ;;
   mysql-crate)
     bin=${INTEROP_MYSQL_BIN:-}
     if [ -z "$bin" ]; then

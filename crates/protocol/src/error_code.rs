@@ -407,6 +407,26 @@ pub enum ErrorCode {
     AggregateOrderForUnion,
     /// 4008 Restrictions imposed on recursive definitions are violated for table '%s'
     RecursiveRestrictions,
+    /// 1261 Row %lu doesn't contain data for all columns
+    WarnTooFewRecords,
+    /// 1262 Row %lu was truncated; it contained more data than there were input columns
+    WarnTooManyRecords,
+    /// 1263 Column set to default value; NULL supplied to NOT NULL column '%s' at row %lu
+    WarnNullToNotnull,
+    /// 1083 Field separator argument is not what is expected; check the manual
+    WrongFieldTerminators,
+    /// 4166 The used command is not allowed because the MariaDB server or client has disabled
+    /// the local infile capability
+    LoadInfileCapabilityDisabled,
+    /// 13 Can't get stat of '%s' (Errcode: %d "%s") (mysys EE_STAT)
+    CantGetStat,
+    /// 29 File '%s' not found (Errcode: %d "%s") (mysys EE_FILENOTFOUND)
+    FileNotFound,
+    /// 1175 You are using safe update mode and you tried to update a table without a WHERE
+    /// that uses a KEY column
+    UpdateWithoutKeyInSafeMode,
+    /// 1298 Unknown or incorrect time zone: '%s'
+    UnknownTimeZone,
 }
 
 impl ErrorCode {
@@ -438,6 +458,15 @@ impl ErrorCode {
             TableNameInUnionOrder => 1250,
             AggregateOrderForUnion => 3028,
             RecursiveRestrictions => 4008,
+            WarnTooFewRecords => 1261,
+            WarnTooManyRecords => 1262,
+            WarnNullToNotnull => 1263,
+            WrongFieldTerminators => 1083,
+            LoadInfileCapabilityDisabled => 4166,
+            CantGetStat => 13,
+            FileNotFound => 29,
+            UpdateWithoutKeyInSafeMode => 1175,
+            UnknownTimeZone => 1298,
             UserCreateExists => 1973,
             UserDropExists => 1974,
             CantCreateTable => 1005,
@@ -699,6 +728,9 @@ impl ErrorCode {
             QueryInterrupted | ConnectionKilled => "70100",
             NoReferencedRow | RowIsReferenced2 | NoReferencedRow2 | ConstraintFailed => "23000",
             TruncateIllegalFk | SubqueryNotSupportedInCheck => "42000",
+            WarnTooFewRecords | WarnTooManyRecords => "01000",
+            WarnNullToNotnull => "22004",
+            WrongFieldTerminators => "42000",
             _ => "HY000",
         }
     }

@@ -36,18 +36,19 @@ pub mod capability {
     pub const QUERY_ATTRIBUTES: u32 = 0x0800_0000;
 }
 
-/// What Cohort advertises in HandshakeV10: `0x003fa60f`.
+/// What Cohort advertises in HandshakeV10: `0x003fa68f`.
 ///
-/// LONG_PASSWORD, FOUND_ROWS, LONG_FLAG, CONNECT_WITH_DB, PROTOCOL_41, INTERACTIVE,
-/// TRANSACTIONS, SECURE_CONNECTION, MULTI_STATEMENTS, MULTI_RESULTS, PS_MULTI_RESULTS,
-/// PLUGIN_AUTH, CONNECT_ATTRS, PLUGIN_AUTH_LENENC_CLIENT_DATA. Deliberately absent: COMPRESS,
-/// LOCAL_FILES, SESSION_TRACK, DEPRECATE_EOF, QUERY_ATTRIBUTES; and SSL, which the server adds
+/// LONG_PASSWORD, FOUND_ROWS, LONG_FLAG, CONNECT_WITH_DB, LOCAL_FILES (LOAD DATA LOCAL INFILE),
+/// PROTOCOL_41, INTERACTIVE, TRANSACTIONS, SECURE_CONNECTION, MULTI_STATEMENTS, MULTI_RESULTS,
+/// PS_MULTI_RESULTS, PLUGIN_AUTH, CONNECT_ATTRS, PLUGIN_AUTH_LENENC_CLIENT_DATA. Deliberately
+/// absent: COMPRESS, SESSION_TRACK, DEPRECATE_EOF, QUERY_ATTRIBUTES; and SSL, which the server adds
 /// to a greeting only when it has TLS configured.
 pub const SERVER_CAPABILITIES: u32 = capability::LONG_PASSWORD
     | capability::FOUND_ROWS
     | capability::MULTI_STATEMENTS
     | capability::LONG_FLAG
     | capability::CONNECT_WITH_DB
+    | capability::LOCAL_FILES
     | capability::PROTOCOL_41
     | capability::INTERACTIVE
     | capability::TRANSACTIONS
@@ -97,12 +98,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn server_capabilities_are_the_recommended_set_with_multi_statements() {
+    fn server_capabilities_are_the_recommended_set_with_multi_statements_and_local_files() {
         assert_eq!(
             SERVER_CAPABILITIES,
-            0x003e_a60f | capability::MULTI_STATEMENTS
+            0x003e_a60f | capability::MULTI_STATEMENTS | capability::LOCAL_FILES
         );
-        assert_eq!(SERVER_CAPABILITIES, 0x003f_a60f);
+        assert_eq!(SERVER_CAPABILITIES, 0x003f_a68f);
         assert_eq!(SERVER_CAPABILITIES & capability::DEPRECATE_EOF, 0);
         assert_eq!(SERVER_CAPABILITIES & capability::SSL, 0);
     }

@@ -35,7 +35,8 @@
 //! server's types: values cross the boundary as [`Cell`] (out) and [`ParamValue`] (in).
 //! Not implemented: TLS, compression, `caching_sha2_password`, CLIENT_DEPRECATE_EOF,
 //! session-state tracking, cursors (COM_STMT_FETCH is parsed but has no response encoder),
-//! LOAD DATA LOCAL INFILE, MariaDB's protocol extensions.
+//! MariaDB's protocol extensions. LOAD DATA LOCAL INFILE is the 0xFB request
+//! ([`PacketWriter::write_local_infile_request`]); the file's packets are plain packets.
 //!
 //! Decoders never panic on any input; failures are [`ProtocolError`]s, which map to the
 //! MySQL error the server should send ([`ProtocolError::error_code`]).

@@ -246,6 +246,15 @@ impl PacketWriter {
         self.write_with(|out| encode_err(out, code, message));
     }
 
+    /// LOAD DATA LOCAL's request (0xFB, then the file name): the client answers with the
+    /// file's bytes in packets of the same sequence, then an empty packet.
+    pub fn write_local_infile_request(&mut self, file: &[u8]) {
+        self.write_with(|out| {
+            out.push(0xFB);
+            out.extend_from_slice(file);
+        });
+    }
+
     pub fn write_eof(&mut self, warnings: u16, status: u16) {
         self.write_with(|out| EofPacket { warnings, status }.encode(out));
     }

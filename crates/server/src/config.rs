@@ -53,6 +53,10 @@ pub struct ServeArgs {
     /// clear unless this is set OFF explicitly].
     #[arg(long, value_name = "ON|OFF")]
     pub require_secure_transport: Option<String>,
+    /// The directory whose files LOAD DATA INFILE (without LOCAL) may read [default: none:
+    /// reading server files is refused with 1290].
+    #[arg(long, value_name = "DIR")]
+    pub secure_file_priv: Option<String>,
     /// Maximum simultaneous client connections; one more is answered with error 1040
     /// [default: 151; 10000 with --thread-handling pool-of-threads].
     #[arg(long)]
@@ -277,7 +281,8 @@ macro_rules! text_settings {
             tls_version,
             require_secure_transport,
             transaction_isolation,
-            innodb_rollback_on_timeout
+            innodb_rollback_on_timeout,
+            secure_file_priv
         )
     };
 }

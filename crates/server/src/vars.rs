@@ -398,6 +398,8 @@ pub static DEFINITIONS: &[VarDef] = &[
         "28800",
     ),
     var("license", Scope::Global, false, Kind::Text, "Apache-2.0"),
+    // LOAD DATA LOCAL INFILE is served (when the client also allows it).
+    var("local_infile", Scope::Global, true, Kind::Bool, "ON"),
     var(
         "lock_wait_timeout",
         Scope::Both,
@@ -465,6 +467,16 @@ pub static DEFINITIONS: &[VarDef] = &[
             max: 100000,
         },
         "151",
+    ),
+    var(
+        "max_join_size",
+        Scope::Both,
+        true,
+        Kind::UInt {
+            min: 1,
+            max: u64::MAX,
+        },
+        "18446744073709551615",
     ),
     var(
         "max_prepared_stmt_count",
@@ -571,6 +583,9 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Enum(&["AFTER_SYNC", "AFTER_COMMIT"]),
         "AFTER_SYNC",
     ),
+    // The directory LOAD DATA INFILE may read server files from; empty (the default): reading
+    // server files is refused (1290). Unlike MariaDB, where an unset value allows any file.
+    var("secure_file_priv", Scope::Global, false, Kind::Text, ""),
     var(
         "server_id",
         Scope::Global,
@@ -591,6 +606,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var("sql_notes", Scope::Both, true, Kind::Bool, "ON"),
     // OFF: SHOW CREATE TABLE quotes only the identifiers that need it (see exec::show).
     var("sql_quote_show_create", Scope::Both, true, Kind::Bool, "ON"),
+    var("sql_safe_updates", Scope::Both, true, Kind::Bool, "OFF"),
     var(
         "sql_select_limit",
         Scope::Both,

@@ -56,7 +56,10 @@ pub fn commit_transaction(
     let xid = ctx.next_xid.fetch_add(1, Ordering::Relaxed);
     let annotations = sess.take_annotations();
     let opts = event_options(ctx, &annotations);
-    let work = if ctx.pipeline.two_phase() {
+    let work = if txn.only_temporary_changes() {
+        // Nothing to log: MariaDB does not log TEMPORARY tables' rows either.
+        Work::new(Some(txn), Vec::new())
+    } else if ctx.pipeline.two_phase() {
         prepare_two_phase(ctx, txn, xid, &opts)?
     } else if ctx.pipeline.writes_binlog() {
         match encode::transaction_events(&txn.changes_positioned(), xid, &opts) {

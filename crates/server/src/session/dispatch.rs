@@ -162,6 +162,24 @@ impl Session {
             Err(e) => Err(record(state, e)),
         };
         let annotation = annotation.map(|first| (first, text.to_string()));
+        let state = self.state.as_mut().expect("logged in");
+        if let Some(job) = state.pending_load.take() {
+            // LOAD DATA LOCAL: ask for the file; its packets come next (`on_local_file`).
+            if more {
+                drop(job);
+                let e = Error::unsupported("LOAD DATA LOCAL followed by more statements");
+                let outcome = self.finish_statement(Err(e), RowFormat::Text, None, more);
+                process.set_command("Sleep", None);
+                return outcome;
+            }
+            self.writer
+                .write_local_infile_request(&crate::types::raw_text::to_bytes(job.file_name()));
+            // The file's packets continue this sequence.
+            self.reader.set_next_seq(self.writer.seq());
+            state.pending_load = Some(job);
+            self.phase = super::Phase::LoadLocal(annotation);
+            return (Flow::Continue, true);
+        }
         let outcome = self.finish_statement(result, RowFormat::Text, annotation, more);
         let state = self.state.as_mut().expect("logged in");
         if notifier.is_some() {
@@ -170,6 +188,31 @@ impl Session {
         process.set_db(state.db.as_deref());
         process.set_command("Sleep", None);
         outcome
+    }
+
+    /// LOAD DATA LOCAL: one packet of the client's file, or the empty packet that ends it
+    /// (then the statement is answered).
+    pub(super) fn on_local_file(
+        &mut self,
+        annotation: Option<(usize, String)>,
+        payload: &[u8],
+    ) -> Flow {
+        let ctx = self.ctx.clone();
+        let state = self.state.as_mut().expect("logged in");
+        if !payload.is_empty() {
+            let _kill = crate::interrupt::enter(self.registration.process.kill.clone());
+            sql::load_local_feed(&ctx, state, payload);
+            self.phase = super::Phase::LoadLocal(annotation);
+            return Flow::Continue;
+        }
+        self.phase = super::Phase::Ready;
+        let result = {
+            let _kill = crate::interrupt::enter(self.registration.process.kill.clone());
+            sql::load_local_finish(&ctx, state)
+        };
+        let (flow, _) = self.finish_statement(result, RowFormat::Text, annotation, false);
+        self.registration.process.set_command("Sleep", None);
+        flow
     }
 
     /// True once a connection kill reached this connection: it is served no more.

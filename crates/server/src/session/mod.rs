@@ -99,6 +99,9 @@ enum Phase {
     AwaitAuthSwitch(connect::PendingLogin),
     /// Logged in; commands are served.
     Ready,
+    /// LOAD DATA LOCAL asked for the client's file: its packets are fed to the statement
+    /// until an empty one (the statement's Annotate_rows text waits here).
+    LoadLocal(Option<(usize, String)>),
     /// Nothing more is read.
     Closed,
 }
@@ -389,6 +392,7 @@ impl Session {
         process.set_login(user, state.db.as_deref());
         state.process = Some(process.clone());
         state.found_rows = self.client_caps & cohort_protocol::capability::FOUND_ROWS != 0;
+        state.local_infile = self.client_caps & cohort_protocol::capability::LOCAL_FILES != 0;
         state.commit_notifier = self.commit_notifier.clone();
         state.tls = self.tls_info();
         state.client_host = Some(self.host.clone());
@@ -422,6 +426,7 @@ impl Session {
                 self.phase = Phase::Ready;
                 self.on_command(payload)
             }
+            Phase::LoadLocal(annotation) => self.on_local_file(annotation, payload),
             Phase::Closed => Flow::Close,
         }
     }

@@ -233,6 +233,13 @@ pub struct SessionState {
     pub locked_tables: Option<Vec<crate::session::table_locks::LockedTable>>,
     /// The address the client connected from (MariaDB names it in 1142); None: `host`.
     pub client_host: Option<String>,
+    /// `CLIENT_LOCAL_FILES`: the client serves LOAD DATA LOCAL INFILE.
+    pub local_infile: bool,
+    /// A LOAD DATA LOCAL waiting for the client's file (`sql/exec/load.rs`).
+    pub pending_load: Option<Box<crate::sql::LoadJob>>,
+    /// The session's TEMPORARY tables (`sql/exec/ddl/temporary.rs`); they shadow base tables
+    /// of the same name and go away with the session.
+    pub temp_tables: Vec<Arc<crate::storage::Table>>,
 }
 
 impl SessionState {
@@ -268,6 +275,9 @@ impl SessionState {
             client_host: None,
             found_rows: false,
             locked_tables: None,
+            local_infile: false,
+            pending_load: None,
+            temp_tables: Vec::new(),
         }
     }
 

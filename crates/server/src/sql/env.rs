@@ -43,6 +43,24 @@ pub struct SessView<'a> {
     pub locked_tables: Option<&'a [crate::session::table_locks::LockedTable]>,
     /// The client's address (MariaDB names it in 1142).
     pub client_host: &'a str,
+    /// The session's TEMPORARY tables.
+    pub temp_tables: &'a [std::sync::Arc<crate::storage::Table>],
+}
+
+impl SessView<'_> {
+    /// The session's TEMPORARY table `db.name`, if it has one.
+    pub fn temp_table(
+        &self,
+        db: &str,
+        name: &str,
+    ) -> Option<&std::sync::Arc<crate::storage::Table>> {
+        if self.temp_tables.is_empty() {
+            return None;
+        }
+        self.temp_tables
+            .iter()
+            .find(|t| t.db() == db && t.name() == name)
+    }
 }
 
 impl<'a> SessView<'a> {
@@ -63,6 +81,7 @@ impl<'a> SessView<'a> {
             found_rows: sess.found_rows,
             locked_tables: sess.locked_tables.as_deref(),
             client_host: sess.client_host(),
+            temp_tables: &sess.temp_tables,
         }
     }
 }
@@ -91,6 +110,7 @@ pub fn split_session<'s>(
         found_rows,
         locked_tables,
         client_host,
+        temp_tables,
         ..
     } = sess;
     let view = SessView {
@@ -109,6 +129,7 @@ pub fn split_session<'s>(
         found_rows: *found_rows,
         locked_tables: locked_tables.as_deref(),
         client_host: client_host.as_deref().unwrap_or(host),
+        temp_tables,
     };
     (txn.as_mut().expect("started above"), view)
 }

@@ -47,8 +47,11 @@
 //!
 //! Views are `exec/ddl/view.rs` (a view is planned as a derived table where it is named).
 //!
+//! `LOAD DATA [LOCAL] INFILE` is `exec/load.rs` (LOCAL streams the client's file through the
+//! session's `LoadLocal` phase); TEMPORARY tables are `exec/ddl/temporary.rs`.
+//!
 //! Not supported, each a 1235 error naming the feature: stored programs, triggers, ENUM / SET /
-//! BIT / TIME columns, generated columns, TEMPORARY tables, LOAD DATA, DML through views,
+//! BIT / TIME columns, generated columns, `CREATE TEMPORARY TABLE … SELECT`, DML through views,
 //! grants finer than ALL per database, `FOR UPDATE OF`. Every clause is honoured or refused
 //! (`parse/surface.rs`; the table is `docs/architecture/sql-surface.md`).
 //!
@@ -74,6 +77,7 @@ mod golden;
 
 pub use cache::{StmtCache, STMT_CACHE_ENTRIES};
 pub use env::SessView;
+pub use exec::load::LoadJob;
 pub use expr::convert::{format_double, format_double_fixed, is_year_0000};
 pub use replay::SqlDdlReplay;
 
@@ -289,6 +293,12 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     if let Stmt::Unsupported(what) = &parsed.stmt {
         return Err(Error::unsupported(what));
     }
+    if let Stmt::LoadData(_) = &parsed.stmt {
+        return Err(Error::new(
+            ErrorCode::UnsupportedPs,
+            "This command is not supported in the prepared statement protocol yet",
+        ));
+    }
     let prev = sess.warnings.len();
     let params = parsed.params.len();
     let accounts = ctx.accounts.generation();
@@ -425,8 +435,11 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
     let mut st = stmt.state.lock();
     match &*st {
         PrepState::Parsed(parsed, _) => return Ok(PrepForm::Parsed(parsed.clone())),
+        // With TEMPORARY tables a name may now mean another table: bind again each time.
         PrepState::Bound { plan, accounts }
-            if plan.is_stale() || *accounts != ctx.accounts.generation() => {}
+            if plan.is_stale()
+                || *accounts != ctx.accounts.generation()
+                || !sess.temp_tables.is_empty() => {}
         PrepState::Bound { plan, .. } => return Ok(PrepForm::Bound(plan.clone())),
     }
     let parsed = parse::parse(&stmt.text)?;
@@ -625,8 +638,25 @@ fn run_other(
     prev: usize,
 ) -> Result<QueryResult> {
     let count = |c: StatusCounter| ctx.status.incr(c);
+    if !sess.temp_tables.is_empty() {
+        exec::ddl::temporary::refuse_on_temporary(sess, &base_table_targets(ctx, sess, parsed))?;
+    }
     match &parsed.stmt {
         Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev, parsed),
+        Stmt::LoadData(ld) => {
+            if !ld.local {
+                return exec::load::run_server_file(ctx, sess, ld, &parsed.set_aside, prev);
+            }
+            if !sess.local_infile || !ctx.vars.global_bool("local_infile") {
+                return Err(Error::new(
+                    ErrorCode::LoadInfileCapabilityDisabled,
+                    "The used command is not allowed because the MariaDB server or client has disabled the local infile capability",
+                ));
+            }
+            let job = exec::load::LoadJob::start(ctx, sess, ld, &parsed.set_aside, prev)?;
+            sess.pending_load = Some(Box::new(job));
+            Ok(QueryResult::ok())
+        }
         Stmt::Begin {
             read_only,
             consistent_snapshot,
@@ -966,6 +996,51 @@ fn ddl(
     result
 }
 
+/// The tables a statement that knows only base tables names (DDL other than CREATE / DROP
+/// TABLE, LOCK TABLES, table maintenance): with a TEMPORARY table of the same
+/// name it would reach the base table, so it is refused (`exec/ddl/temporary.rs`).
+fn base_table_targets(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    parsed: &Parsed,
+) -> Vec<(String, String)> {
+    let cur = || sess.db.clone().unwrap_or_default();
+    let named = |db: &Option<String>, t: &str| (db.clone().unwrap_or_else(cur), t.to_string());
+    match &parsed.stmt {
+        Stmt::Sql(st)
+            if matches!(
+                st.as_ref(),
+                Statement::Drop {
+                    object_type: ObjectType::Table,
+                    ..
+                }
+            ) =>
+        {
+            Vec::new()
+        }
+        Stmt::Sql(st) => match st.as_ref() {
+            Statement::CreateTable(ct) => match &ct.like {
+                // CREATE TABLE base LIKE temp would copy the shadowed base table.
+                Some(sqlparser::ast::CreateTableLikeKind::Plain(l))
+                | Some(sqlparser::ast::CreateTableLikeKind::Parenthesized(l))
+                    if !ct.temporary =>
+                {
+                    plan::split_name(&l.name, sess.db.as_deref())
+                        .into_iter()
+                        .collect()
+                }
+                _ => Vec::new(),
+            },
+            _ => mdl_targets(ctx, sess, parsed),
+        },
+        Stmt::LockTables(list) => list.iter().map(|(d, t, _)| named(d, t)).collect(),
+        Stmt::TableMaint { tables, .. } | Stmt::Checksum { tables, .. } => {
+            tables.iter().map(|(d, t)| named(d, t)).collect()
+        }
+        _ => mdl_targets(ctx, sess, parsed),
+    }
+}
+
 /// The tables a DDL statement changes or drops: it holds their metadata locks exclusively
 /// (`storage/mdl.rs`) from before its first change until its outcome is known.
 fn mdl_targets(ctx: &ServerContext, sess: &SessionState, parsed: &Parsed) -> Vec<(String, String)> {
@@ -1054,6 +1129,10 @@ fn run_sql_ddl(
     parse::surface::check(st)?;
     let count = |c: StatusCounter| ctx.status.incr(c);
     match st {
+        Statement::CreateTable(ct) if ct.temporary => {
+            count(StatusCounter::ComCreateTable);
+            return exec::ddl::temporary::create(ctx, sess, ct, parsed, prev);
+        }
         Statement::CreateTable(ct) if ct.query.is_some() => {
             count(StatusCounter::ComCreateTable);
             return exec::ddl::create_select::run(ctx, sess, ct, parsed, prev);
@@ -1091,10 +1170,10 @@ fn run_sql_ddl(
             ..
         } => match object_type {
             ObjectType::Table => {
-                if *temporary {
-                    return Err(Error::unsupported("TEMPORARY tables"));
-                }
                 count(StatusCounter::ComDropTable);
+                if let Some(r) = exec::ddl::temporary::drop(sess, names, *if_exists, *temporary) {
+                    return r;
+                }
                 ddl(
                     ctx,
                     sess,
@@ -1192,6 +1271,23 @@ fn generic_columns(
         QueryResult::Rows { columns, .. } => Ok(columns),
         QueryResult::Ok { .. } => Ok(Vec::new()),
     }
+}
+
+/// LOAD DATA LOCAL: the next piece of the file the client sends (`session/dispatch.rs`).
+pub fn load_local_feed(ctx: &ServerContext, sess: &mut SessionState, data: &[u8]) {
+    if let Some(mut job) = sess.pending_load.take() {
+        job.feed(ctx, sess, data, false);
+        sess.pending_load = Some(job);
+    }
+}
+
+/// LOAD DATA LOCAL: the client's empty packet ended the file; the statement's outcome.
+pub fn load_local_finish(ctx: &ServerContext, sess: &mut SessionState) -> Result<QueryResult> {
+    let r = match sess.pending_load.take() {
+        Some(job) => job.finish(ctx, sess),
+        None => Err(Error::internal("no LOAD DATA LOCAL in progress")),
+    };
+    finish(sess, r)
 }
 
 #[cfg(test)]

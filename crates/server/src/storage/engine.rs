@@ -230,6 +230,18 @@ impl Engine {
         Ok(Some(table))
     }
 
+    /// A session's TEMPORARY table: a table of database `db` (which, as in MariaDB, need not
+    /// exist) that is not in the catalog — only its session reaches it — and whose changes
+    /// are not logged.
+    pub fn create_temporary_table(&self, db: &str, def: TableDef) -> Result<Arc<Table>> {
+        validate_def(&def)?;
+        let id = TableId(self.next_table_id.fetch_add(1, Ordering::Relaxed));
+        let auto_inc = def.auto_increment_start;
+        let table = Table::new(id, db, def, self.graph.clone(), auto_inc);
+        table.mark_temporary();
+        Ok(table)
+    }
+
     /// 1051 if it does not exist (Ok(false) with `if_exists`).
     pub fn drop_table(&self, db: &str, name: &str, if_exists: bool) -> Result<bool> {
         let mut cat = self.catalog.write();

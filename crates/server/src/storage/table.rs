@@ -168,6 +168,8 @@ pub struct Table {
     pub(crate) next_row_id: AtomicU64,
     /// The metadata lock (`mdl.rs`): its own atomics and wait mutex.
     pub(crate) mdl: super::mdl::MetaLock,
+    /// A session's TEMPORARY table: outside the catalog, its changes never logged.
+    temporary: AtomicBool,
 }
 
 impl std::fmt::Debug for Table {
@@ -198,7 +200,13 @@ impl Table {
             rows: AtomicI64::new(0),
             next_row_id: AtomicU64::new(1),
             mdl: super::mdl::MetaLock::default(),
+            temporary: AtomicBool::new(false),
         })
+    }
+
+    /// True for a session's TEMPORARY table (see [`super::Engine::create_temporary_table`]).
+    pub fn is_temporary(&self) -> bool {
+        self.temporary.load(Ordering::Relaxed)
     }
 
     pub(crate) fn arc(&self) -> Arc<Table> {
@@ -567,6 +575,17 @@ impl Table {
     }
 
     // ---- DDL (called by the engine, which handles the catalog) ----
+
+    pub(crate) fn mark_temporary(&self) {
+        self.temporary.store(true, Ordering::Relaxed);
+    }
+
+    /// Its session dropped a TEMPORARY table (or ended): plans holding it re-bind.
+    pub fn drop_temporary(&self) {
+        if self.is_temporary() {
+            self.mark_dropped();
+        }
+    }
 
     pub(crate) fn mark_dropped(&self) {
         let st = self.state.write();

@@ -314,7 +314,7 @@ impl Txn {
                 Some(p) => p.cloned(),
                 None => continue,
             };
-            if !same_image(&rec.before, &after) {
+            if !same_image(&rec.before, &after) && !self.tables[rec.table as usize].is_temporary() {
                 let change = RowChange {
                     cascaded: !rec.direct,
                     table: self.tables[rec.table as usize].clone(),
@@ -338,7 +338,14 @@ impl Txn {
         self.changes.len()
     }
 
-    /// True if the txn has a net change (what `changes()` would return is not empty).
+    /// True if the transaction changed only TEMPORARY tables (which are not logged); false
+    /// at once when it touched none.
+    pub fn only_temporary_changes(&self) -> bool {
+        self.tables.iter().any(|t| t.is_temporary()) && self.changes_positioned().is_empty()
+    }
+
+    /// True if the txn has a net change (what `changes()` would return is not empty, counting
+    /// TEMPORARY tables' changes too).
     pub fn has_changes(&self) -> bool {
         self.changes
             .iter()

@@ -160,7 +160,8 @@ pub(super) fn execute(
     sess: &mut SessionState,
     sql: &str,
 ) -> Option<Result<QueryResult>> {
-    if !sess.stmt_cache.enabled {
+    if !sess.stmt_cache.enabled || !sess.temp_tables.is_empty() {
+        // A cached plan may name a base table a TEMPORARY table now shadows.
         return None;
     }
     let db = sess.db.as_deref().unwrap_or("");

@@ -17,6 +17,8 @@
 //!   current values is matched but not changed). In a READ ONLY transaction they fail with
 //!   1792.
 //!
+//! * `sql_safe_updates = 1`: UPDATE / DELETE reading the whole table without LIMIT is 1175.
+//!
 //! Statement atomicity (savepoint / rollback to it on error) is done by the caller, `mod.rs`.
 
 use super::returning::Returning;
@@ -154,7 +156,7 @@ fn bind_assignments_opt(
 }
 
 /// `col = expr` assignments, `col = DEFAULT` as the column's default value.
-fn bind_assignments(
+pub(in crate::sql) fn bind_assignments(
     b: &mut Binder<'_>,
     t: &TableRef,
     list: &[ast::Assignment],
@@ -1083,10 +1085,36 @@ fn candidates(
     Ok(out)
 }
 
+/// `sql_safe_updates = 1`: an UPDATE / DELETE that reads the whole table (no key in WHERE)
+/// without LIMIT is refused with 1175, as MariaDB does; so is a DELETE without WHERE, LIMIT or
+/// not (`whole`). Only such statements look the variable up.
+fn check_safe_updates(
+    access: &Access,
+    limit: &Option<Expr>,
+    whole: bool,
+    env: &Env<'_>,
+) -> Result<()> {
+    if !whole && (limit.is_some() || !matches!(access, Access::FullScan)) {
+        return Ok(());
+    }
+    let on = match env.sess.session_vars.get("sql_safe_updates") {
+        Some(v) => *v == Value::str("ON"),
+        None => env.ctx.vars.global_bool("sql_safe_updates"),
+    };
+    if on {
+        return Err(Error::new(
+            ErrorCode::UpdateWithoutKeyInSafeMode,
+            "You are using safe update mode and you tried to update a table without a WHERE that uses a KEY column",
+        ));
+    }
+    Ok(())
+}
+
 pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
     if txn.is_read_only() {
         return Err(crate::storage::read_only_error());
     }
+    check_safe_updates(&plan.access, &plan.limit, false, env)?;
     let limit = eval_count(&plan.limit, env)?;
     let t = &plan.table;
     let txn_isolation = txn.isolation();
@@ -1226,6 +1254,8 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     if txn.is_read_only() {
         return Err(crate::storage::read_only_error());
     }
+    let whole = plan.filter.is_none() && plan.subq.is_none();
+    check_safe_updates(&plan.access, &plan.limit, whole, env)?;
     let limit = eval_count(&plan.limit, env)?;
     let t = &plan.table;
     let txn_isolation = txn.isolation();
@@ -1281,4 +1311,58 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             .as_ref()
             .map(|r| (r.columns.clone(), returned)),
     })
+}
+
+/// LOAD DATA's writer (`exec/load.rs`): whole table rows built by the caller go through
+/// INSERT's auto-increment, CHECK, FOREIGN KEY and duplicate handling one at a time. One
+/// sink lives as long as its `Env`; the caller adds up [`LoadCounts`] across sinks.
+pub struct RowSink<'p, 'e>(InsertRun<'p, 'e>);
+
+/// What a [`RowSink`] did.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadCounts {
+    pub affected: u64,
+    pub duplicates: u64,
+    pub records: u64,
+    pub first_generated: Option<u64>,
+}
+
+impl<'p, 'e> RowSink<'p, 'e> {
+    /// A sink for `plan` (its source is not used); `ignore`: conversion problems are warnings.
+    pub fn new(plan: &'p InsertPlan, env: &'e Env<'e>, ignore: bool) -> Result<RowSink<'p, 'e>> {
+        Ok(RowSink(InsertRun {
+            plan,
+            env,
+            fk: super::fk::FkWork::of(
+                env,
+                &plan.table.table,
+                &plan.table.def,
+                plan.kind == InsertKind::Replace,
+            ),
+            checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
+            ignore,
+            multi_row: true,
+            first_generated: None,
+            last_ai: None,
+            affected: 0,
+            duplicates: 0,
+            records: 0,
+            returned: Vec::new(),
+        }))
+    }
+
+    /// Insert one full row (numbered `row_no` for messages).
+    pub fn insert(&mut self, txn: &mut Txn, mut row: Vec<Value>, row_no: u64) -> Result<()> {
+        self.0.fill_auto_increment(&mut row, row_no)?;
+        self.0.insert_row(txn, row)
+    }
+
+    pub fn counts(&self) -> LoadCounts {
+        LoadCounts {
+            affected: self.0.affected,
+            duplicates: self.0.duplicates,
+            records: self.0.records,
+            first_generated: self.0.first_generated,
+        }
+    }
 }

@@ -10,6 +10,7 @@
 //! * `fk` — FOREIGN KEY checks and cascades around DML; `check` — CHECK constraints.
 //! * `query` — query expressions: UNION / INTERSECT / EXCEPT, parenthesized queries; `cte`
 //!   — derived tables and CTEs (`WITH [RECURSIVE]`).
+//! * `load` — LOAD DATA [LOCAL] INFILE, streamed.
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
 
 pub(in crate::sql) mod admin;
@@ -23,6 +24,7 @@ pub(in crate::sql) mod explain;
 pub(in crate::sql) mod fk;
 mod group_concat;
 pub(in crate::sql) mod join;
+pub(in crate::sql) mod load;
 pub(in crate::sql) mod query;
 pub(in crate::sql) mod returning;
 mod rollup;

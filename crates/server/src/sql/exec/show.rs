@@ -141,6 +141,9 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             let next_auto_increment = t.as_ref().map_or(1, |t| t.auto_increment_peek());
             let own_db = t.as_ref().map(|t| t.db().to_string()).unwrap_or_default();
             let mut ddl = create_table_text(&def, next_auto_increment, &own_db);
+            if t.as_ref().is_some_and(|t| t.is_temporary()) {
+                ddl = ddl.replacen("CREATE TABLE", "CREATE TEMPORARY TABLE", 1);
+            }
             let quote = env.sess.session_vars.get("sql_quote_show_create").cloned();
             let quote = quote.or_else(|| env.ctx.vars.global("sql_quote_show_create"));
             if matches!(quote, Some(Value::Bytes(b)) if b == b"OFF") {
@@ -298,7 +301,11 @@ fn table_of(
     if is_system_schema(&db) {
         return Err(Error::no_such_table(&db, table));
     }
-    let t = env.ctx.engine.table(&db, table)?;
+    // The session's TEMPORARY table first: it shadows a base table of the same name.
+    let t = match env.sess.temp_table(&db, table) {
+        Some(t) => t.clone(),
+        None => env.ctx.engine.table(&db, table)?,
+    };
     Ok((db, t))
 }
 

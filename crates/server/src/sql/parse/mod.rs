@@ -14,6 +14,7 @@ pub(in crate::sql) mod alter;
 pub(in crate::sql) mod dialect;
 mod exec_comments;
 pub(in crate::sql) mod interval;
+pub(in crate::sql) mod load;
 pub(in crate::sql) mod surface;
 pub(in crate::sql) mod view;
 
@@ -293,6 +294,8 @@ pub enum Stmt {
         db: Option<String>,
         table: String,
     },
+    /// `LOAD DATA [LOCAL] INFILE …` (see `parse/load.rs`).
+    LoadData(Box<load::LoadData>),
     /// Recognised but not supported: executing it gives 1235 naming the feature.
     Unsupported(String),
 }
@@ -1056,10 +1059,9 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
             p.next_token();
             Ok(Stmt::RenameTable(alter::parse_rename_table(p)?))
         }
-        "HANDLER" | "LOAD" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE"
-        | "BINLOG" | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => {
-            Ok(unsupported(p, first))
-        }
+        "LOAD" => load::parse_load(p),
+        "HANDLER" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE" | "BINLOG"
+        | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => Ok(unsupported(p, first)),
         _ => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
     }
 }
@@ -1608,7 +1610,7 @@ fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
             })
         }
         Some("PROCEDURE") | Some("FUNCTION") | Some("TRIGGER") | Some("EVENT") | Some("ROLE")
-        | Some("TEMPORARY") | Some("SERVER") | Some("TABLESPACE") => {
+        | Some("SERVER") | Some("TABLESPACE") => {
             let what = peek_nth_word(p, 1).unwrap_or_default();
             Ok(unsupported(p, &format!("CREATE {what}")))
         }

@@ -221,7 +221,10 @@ fn open_table(env: &Env<'_>, db: &str, name: &str, alias: Option<String>) -> Res
             "tables of {db} (here: {db}.{name})"
         )));
     }
-    let table = env.ctx.engine.table(db, name)?;
+    let table = match env.sess.temp_table(db, name) {
+        Some(t) => t.clone(),
+        None => env.ctx.engine.table(db, name)?,
+    };
     let def = table.def();
     let version = table.schema_version();
     let scope = TableScope::of_def(db, &def, alias);

@@ -122,6 +122,21 @@ def main():
         c.execute("DROP DATABASE IF EXISTS golden_src")
         c.execute("CREATE DATABASE golden_src")
         c.execute("USE golden_src")
+    # `[name] SQL;` runs in another session (a new connection as root, no default
+    # database), as golden.rs does; `[name as user@host]` is not supported here.
+    sessions = {"main": conn}
+
+    def session(item):
+        name = item[1 : item.index("]")].strip() if item.startswith("[") else "main"
+        if name not in sessions:
+            sessions[name] = pymysql.connect(
+                host="127.0.0.1", port=args.port, user="root", conv={}, autocommit=True
+            )
+        return sessions[name]
+
+    def session_body(item):
+        return item[item.index("]") + 1 :].lstrip() if item.startswith("[") else item
+
     text = open(args.source).read()
     out = []
     for kind, item in statements(text):
@@ -130,7 +145,7 @@ def main():
             continue
         out.append(item)
         out.append("----")
-        out.extend(run(conn, item))
+        out.extend(run(session(item), session_body(item)))
         out.append("")
     with conn.cursor() as c:
         c.execute("DROP DATABASE IF EXISTS golden_src")

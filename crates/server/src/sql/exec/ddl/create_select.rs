@@ -10,7 +10,10 @@
 //! fails, the table is dropped again and nothing is logged, as MariaDB leaves no table.
 //!
 //! Refused (1235): a column list or keys before the query (`CREATE TABLE t (a INT) SELECT …`,
-//! which merges the two), table options, `IF NOT EXISTS`, `TEMPORARY`, `OR REPLACE`.
+//! which merges the two), table options, `IF NOT EXISTS`, `OR REPLACE`.
+//!
+//! `CREATE TEMPORARY TABLE t SELECT …` makes a session's temporary table the same way, without
+//! DDL locks, commit or logging ([`run_temporary`], `temporary.rs`).
 
 use crate::error::{Error, Result};
 use crate::session::state::{ServerContext, SessionState};
@@ -42,9 +45,6 @@ pub fn run(
     let Some(q) = &ct.query else {
         return Err(Error::internal("CREATE TABLE … SELECT without a query"));
     };
-    if ct.temporary {
-        return Err(unsupported("TEMPORARY tables"));
-    }
     if ct.or_replace || ct.if_not_exists {
         return Err(unsupported("CREATE OR REPLACE / IF NOT EXISTS … SELECT"));
     }
@@ -66,6 +66,9 @@ pub fn run(
         let def = table_def(&name, &qplan)?;
         (qplan, def)
     };
+    if ct.temporary {
+        return run_temporary(ctx, sess, prev, &db, &name, def, qplan);
+    }
     let text = qualified_create_text(&def, &db);
     let targets = vec![(db.clone(), name.clone())];
     // Create it (not logged yet: see the module doc).
@@ -96,6 +99,39 @@ pub fn run(
             Err(e)
         }
     }
+}
+
+/// `CREATE TEMPORARY TABLE t SELECT …`: the query was bound before the table exists (so it
+/// reads a base table the new one will shadow); the table joins the session's temporary
+/// tables and the rows go in inside the session's transaction, without a commit and
+/// unlogged (`temporary.rs`). If inserting fails the table is forgotten again.
+fn run_temporary(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    prev: usize,
+    db: &str,
+    name: &str,
+    def: TableDef,
+    qplan: query::QueryPlan,
+) -> Result<QueryResult> {
+    if plan::is_system_schema(db) {
+        return Err(unsupported(&format!("creating tables in {db}")));
+    }
+    if SessView::of(sess, prev).temp_table(db, name).is_some() {
+        return Err(Error::new(
+            ErrorCode::TableExists,
+            format!("Table '{name}' already exists"),
+        ));
+    }
+    let table = ctx.engine.create_temporary_table(db, def)?;
+    sess.temp_tables.push(table.clone());
+    let r = insert_rows(ctx, sess, prev, db, name, qplan);
+    if r.is_err() {
+        sess.temp_tables
+            .retain(|t| !std::sync::Arc::ptr_eq(t, &table));
+        table.drop_temporary();
+    }
+    r
 }
 
 /// Insert the query's rows into the new table through INSERT … SELECT.

@@ -12,11 +12,13 @@
 //! options ENGINE (accepted, shown), AUTO_INCREMENT=N, COMMENT, charset options (accepted;
 //! every character column is utf8mb4). FOREIGN KEYs (`fk.rs`, enforced by `exec/fk.rs`) and
 //! CHECK constraints (`exec/check.rs`) are kept in the definition. Generated columns, ENUM /
-//! SET / JSON / BIT / TIME columns and TEMPORARY tables are 1235.
+//! SET / JSON / BIT / TIME columns are 1235. TEMPORARY tables are `temporary.rs` (no implicit
+//! commit, nothing logged).
 
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
 pub(crate) mod fk;
+pub(in crate::sql) mod temporary;
 pub(in crate::sql) mod view;
 
 use crate::accounts::Privs;
