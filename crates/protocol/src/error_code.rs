@@ -399,6 +399,11 @@ pub enum ErrorCode {
     AggregateOrderForUnion,
     /// 4008 Restrictions imposed on recursive definitions are violated for table '%s'
     RecursiveRestrictions,
+    /// 1288 The target table %s of the %s is not updatable
+    NonUpdatableTable,
+    /// 1093 Table '%s' is specified twice, both as a target for '%s' and as a separate source
+    /// for data
+    UpdateTableUsed,
 }
 
 impl ErrorCode {
@@ -601,6 +606,8 @@ impl ErrorCode {
             JsonPathDollar => 4051,
             JsonOneOrAll => 4046,
             JsonPathNoWildcard => 4044,
+            NonUpdatableTable => 1288,
+            UpdateTableUsed => 1093,
         }
     }
 

@@ -184,6 +184,8 @@ enum Plan {
     Insert(InsertPlan),
     Update(UpdatePlan),
     Delete(DeletePlan),
+    /// Multi-table UPDATE / DELETE (`exec/multi_dml.rs`).
+    Multi(Box<exec::multi_dml::MultiPlan>),
 }
 
 impl Plan {
@@ -199,6 +201,7 @@ impl Plan {
             }
             Plan::Update(p) => p.table.is_stale() || p.subq.as_ref().is_some_and(|s| s.is_stale()),
             Plan::Delete(p) => p.table.is_stale() || p.subq.as_ref().is_some_and(|s| s.is_stale()),
+            Plan::Multi(p) => p.is_stale(),
         }
     }
 
@@ -208,7 +211,7 @@ impl Plan {
         match self {
             Plan::Select(p) => p.uses_engine(),
             Plan::Query(_) => true,
-            Plan::Insert(_) | Plan::Update(_) | Plan::Delete(_) => true,
+            Plan::Insert(_) | Plan::Update(_) | Plan::Delete(_) | Plan::Multi(_) => true,
         }
     }
 
@@ -466,6 +469,12 @@ fn bind_plan(
                 })?,
         )),
         Statement::Insert(i) => Plan::Insert(exec::dml::plan_insert(&env, params, i)?),
+        Statement::Update(u) if exec::multi_dml::is_multi_update(u) => {
+            Plan::Multi(Box::new(exec::multi_dml::plan_update(&env, params, u)?))
+        }
+        Statement::Delete(d) if exec::multi_dml::is_multi_delete(d) => {
+            Plan::Multi(Box::new(exec::multi_dml::plan_delete(&env, params, d)?))
+        }
         Statement::Update(u) => Plan::Update(exec::dml::plan_update(&env, params, u)?),
         Statement::Delete(d) => Plan::Delete(exec::dml::plan_delete(&env, params, d)?),
         _ => return Ok(None),
@@ -517,6 +526,15 @@ fn execute_plan(
             ctx.status.incr(StatusCounter::ComDelete);
             run_dml(ctx, sess, params, prev, &p.table.db, |env, txn| {
                 exec::dml::run_delete(p, env, txn)
+            })
+        }
+        Plan::Multi(p) => {
+            ctx.status.incr(match p.delete {
+                true => StatusCounter::ComDeleteMulti,
+                false => StatusCounter::ComUpdateMulti,
+            });
+            run_dml(ctx, sess, params, prev, p.db(), |env, txn| {
+                exec::multi_dml::run(p, env, txn)
             })
         }
     }

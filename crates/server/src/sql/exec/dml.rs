@@ -159,7 +159,7 @@ fn bind_assignments(
 }
 
 /// An expression producing a column's default value (for `SET col = DEFAULT`).
-fn default_expr(col: &ColumnDef) -> Expr {
+pub(super) fn default_expr(col: &ColumnDef) -> Expr {
     match &col.default {
         ColumnDefault::Value(v) => Expr::Lit(v.clone()),
         ColumnDefault::CurrentTimestamp => {
@@ -944,7 +944,7 @@ fn current_timestamp(col: &ColumnDef, env: &Env<'_>) -> Value {
 }
 
 /// `ON UPDATE CURRENT_TIMESTAMP` columns not assigned by the statement take the current time.
-fn touch_on_update(
+pub(super) fn touch_on_update(
     def: &crate::storage::TableDef,
     sets: &[(usize, Expr)],
     row: &mut [Value],

@@ -2,7 +2,7 @@
 //!
 //! * `select` — SELECT over a plan (`crate::sql::plan`): scans, filters, grouping, sorting;
 //!   `rollup` (GROUP BY … WITH ROLLUP), `window` and `window_agg` (window functions) for it.
-//! * `dml` — INSERT, UPDATE, DELETE, REPLACE.
+//! * `dml` — INSERT, UPDATE, DELETE, REPLACE; `multi_dml` — multi-table UPDATE and DELETE.
 //! * `ddl` — CREATE/DROP/TRUNCATE of schemas and tables, durable through the log.
 //! * `admin` — SET, transaction control, accounts and grants, KILL-free session statements.
 //! * `binlog_admin` — SHOW BINARY LOGS / BINLOG EVENTS / MASTER STATUS, PURGE and RESET.
@@ -23,6 +23,7 @@ pub(in crate::sql) mod explain;
 pub(in crate::sql) mod fk;
 mod group_concat;
 pub(in crate::sql) mod join;
+pub(in crate::sql) mod multi_dml;
 pub(in crate::sql) mod query;
 mod rollup;
 pub(in crate::sql) mod select;
