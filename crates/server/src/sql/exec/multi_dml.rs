@@ -667,7 +667,8 @@ fn outcomes(
 }
 
 /// The new version of a target row (None if unchanged): every assignment is evaluated on the
-/// joined row as found (a later assignment does not see an earlier one, as in MariaDB).
+/// joined row as found (a later assignment does not see an earlier one, as in MariaDB). Only
+/// its assigned columns count: they are applied to the row's latest version when written.
 fn new_row(
     plan: &MultiPlan,
     target: &Target,
@@ -702,7 +703,6 @@ fn new_row(
     if new[..] == old[..] {
         return Ok(None);
     }
-    super::dml::touch_on_update(&tref.def, &target.sets, &mut new, env);
     if let Some(ai) = tref.def.auto_increment_column() {
         if target.sets.iter().any(|(c, _)| *c == ai) {
             let n = convert::to_num(&new[ai]).to_i128();
@@ -725,7 +725,7 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
             true => None,
             false => super::check::Checks::of(env, &t.db, &t.def)?,
         };
-        for (h, old, new) in list {
+        for (h, _, new) in list {
             if plan.delete {
                 // Gone already (a cascading foreign key of an earlier change): skipped.
                 let Some(latest) = t.table.lock_row(txn, &h, LockMode::Exclusive)? else {
@@ -738,10 +738,21 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
                 changed += 1;
                 continue;
             }
-            let Some(new) = new else { continue };
-            if t.table.lock_row(txn, &h, LockMode::Exclusive)?.is_none() {
+            let Some(assigned) = new else { continue };
+            // The latest version: an earlier change's cascade may have changed it since.
+            let Some(latest) = t.table.lock_row(txn, &h, LockMode::Exclusive)? else {
+                continue;
+            };
+            let sets = &plan.targets[k].sets;
+            let mut new = latest.to_vec();
+            for (c, _) in sets {
+                new[*c] = assigned[*c].clone();
+            }
+            if new[..] == latest[..] {
                 continue;
             }
+            super::dml::touch_on_update(&t.def, sets, &mut new, env);
+            let old = latest.to_vec();
             if let Some(c) = &checks {
                 c.check(env, &new)?;
             }

@@ -70,3 +70,21 @@ DELETE FROM t1 USING nosuch;
 START TRANSACTION READ ONLY;
 DELETE t1 FROM t1, t2;
 ROLLBACK;
+
+# FOREIGN KEY constraints are enforced row by row; cascades.
+CREATE TABLE par (id INT PRIMARY KEY, v INT);
+CREATE TABLE ch (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES par (id) ON DELETE CASCADE);
+CREATE TABLE ch2 (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES par (id));
+CREATE TABLE sel (id INT);
+INSERT INTO par VALUES (1, 1), (2, 2), (3, 3), (4, 4);
+INSERT INTO ch VALUES (10, 1), (20, 2), (30, 4);
+INSERT INTO ch2 VALUES (100, 3);
+INSERT INTO sel VALUES (1), (2), (3);
+DELETE par FROM par JOIN sel ON par.id = sel.id WHERE sel.id < 3;
+SELECT * FROM par ORDER BY id;
+SELECT * FROM ch ORDER BY id;
+DELETE par FROM par JOIN sel ON par.id = sel.id;
+SELECT * FROM par ORDER BY id;
+DELETE ch2, par FROM ch2 JOIN par ON par.id = ch2.pid;
+SELECT * FROM par ORDER BY id;
+SELECT * FROM ch2 ORDER BY id;

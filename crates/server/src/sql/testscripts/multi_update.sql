@@ -120,3 +120,19 @@ UPDATE t1 FROM t2 SET a = 1;
 START TRANSACTION READ ONLY;
 UPDATE t1, t2 SET t1.a = 1 WHERE t1.id = t2.t1id;
 ROLLBACK;
+
+# FOREIGN KEY and CHECK constraints are enforced row by row.
+CREATE TABLE par (id INT PRIMARY KEY, v INT CHECK (v < 100));
+CREATE TABLE ch (id INT PRIMARY KEY, pid INT, w INT, FOREIGN KEY (pid) REFERENCES par (id) ON UPDATE CASCADE);
+CREATE TABLE ch2 (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES par (id));
+INSERT INTO par VALUES (1, 1), (2, 2), (3, 3);
+INSERT INTO ch VALUES (10, 1, 0), (20, 2, 0);
+INSERT INTO ch2 VALUES (100, 3);
+UPDATE par JOIN ch ON par.id = ch.pid SET par.id = par.id + 10, ch.w = par.v;
+SELECT * FROM par ORDER BY id;
+SELECT * FROM ch ORDER BY id;
+UPDATE par JOIN ch2 ON par.id = ch2.pid SET par.id = 30;
+UPDATE ch JOIN par ON par.id = ch.pid SET ch.pid = 99;
+UPDATE ch JOIN par ON par.id = ch.pid SET par.v = 500;
+SELECT * FROM par ORDER BY id;
+SELECT * FROM ch ORDER BY id;
