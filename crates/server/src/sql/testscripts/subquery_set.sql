@@ -1,0 +1,30 @@
+# Subqueries in SET and DO (issue 20): expected outputs recorded from MariaDB 10.11 with
+# mariadb_golden.py: edit subquery_set.sql, then regenerate subquery_set.test. Not here: a
+# later assignment of the same SET reading an earlier one (MariaDB evaluates every value
+# first).
+CREATE DATABASE sqs;
+USE sqs;
+CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10));
+INSERT INTO t VALUES (1, 'x'), (2, 'y');
+SET @v = (SELECT MAX(a) FROM t);
+SELECT @v;
+SET @w = (SELECT b FROM t WHERE a = 2), @z = 3;
+SELECT @w, @z;
+SET @n = (SELECT a FROM t WHERE a > 5);
+SELECT @n;
+SET @s = EXISTS (SELECT * FROM t WHERE a = 1), @i = 2 IN (SELECT a FROM t);
+SELECT @s, @i;
+SET @q = 1 + (SELECT MIN(a) FROM t) * 10;
+SELECT @q;
+SET @c = (SELECT COUNT(*) FROM t WHERE b = (SELECT b FROM t WHERE a = 1));
+SELECT @c;
+SET SESSION sql_mode = (SELECT 'STRICT_TRANS_TABLES');
+SELECT @@session.sql_mode;
+SET sql_mode = DEFAULT;
+SET @e = (SELECT a FROM t);
+SET @x = (SELECT zz FROM t);
+SET @y = (SELECT a FROM nosuch);
+DO (SELECT COUNT(*) FROM t), (SELECT 1);
+DO (SELECT a FROM t);
+SHOW WARNINGS;
+DO (SELECT zz FROM t);
