@@ -161,7 +161,7 @@ impl Binder<'_> {
         if self.clause == "on clause" {
             return Err(Error::unsupported("subqueries in ON"));
         }
-        if !st.allowed.get() || self.values_fn {
+        if !st.allowed.get() {
             return Err(Error::unsupported("subqueries"));
         }
         if st.frames.borrow().len() >= MAX_SELECT_NESTING {

@@ -863,12 +863,27 @@ impl<'e> InsertRun<'_, 'e> {
         self.duplicates += 1;
         let def = &self.plan.table.def;
         let mut new = existing.to_vec();
+        // Subqueries of the assignments run on the transaction, lent for the evaluation.
+        let lend = self.plan.subq.is_some()
+            && self
+                .plan
+                .on_dup
+                .iter()
+                .any(|(_, e)| super::subquery::has_subquery(e));
+        let lock = self
+            .env
+            .subq
+            .lock
+            .get()
+            .unwrap_or_else(|| dml_lock(txn.isolation(), true));
+        let lender = lend.then(|| Lender::new(Some(&mut *txn), lock));
+        let host: Option<&dyn Host> = lender.as_ref().map(|l| l as &dyn Host);
         for (c, e) in &self.plan.on_dup {
             let rc = RowCtx {
                 row: &new,
                 new: &proposed,
                 aggs: &[],
-                host: None,
+                host,
             };
             let v = super::strict_values::eval(e, &rc, self.env, self.strictness().get())?;
             let col = &def.columns[*c];
@@ -878,6 +893,7 @@ impl<'e> InsertRun<'_, 'e> {
             }
             new[*c] = v;
         }
+        drop(lender);
         if new[..] == existing[..] {
             // CLIENT_FOUND_ROWS: the row was found, so it counts once (MariaDB).
             self.affected += u64::from(self.env.sess.found_rows);

@@ -1,7 +1,7 @@
-# Subqueries in SET and DO (issue 20): expected outputs recorded from MariaDB 10.11 with
-# mariadb_golden.py: edit subquery_set.sql, then regenerate subquery_set.test. Not here: a
-# later assignment of the same SET reading an earlier one (MariaDB evaluates every value
-# first).
+# Subqueries in SET, DO and INSERT … ON DUPLICATE KEY UPDATE (issue 20): expected outputs
+# recorded from MariaDB 10.11 with mariadb_golden.py: edit subquery_set.sql, then regenerate
+# subquery_set.test. Not here: a later assignment of the same SET reading an earlier one
+# (MariaDB evaluates every value first); VALUES() inside a subquery (MariaDB: 1064).
 CREATE DATABASE sqs;
 USE sqs;
 CREATE TABLE t (a INT PRIMARY KEY, b VARCHAR(10));
@@ -28,3 +28,19 @@ DO (SELECT COUNT(*) FROM t), (SELECT 1);
 DO (SELECT a FROM t);
 SHOW WARNINGS;
 DO (SELECT zz FROM t);
+
+# ON DUPLICATE KEY UPDATE: the subquery runs for each duplicate, on the existing row.
+CREATE TABLE od (a INT PRIMARY KEY, b INT);
+CREATE TABLE s (k INT, v INT);
+INSERT INTO s VALUES (1, 100), (2, 200), (2, 201);
+INSERT INTO od VALUES (1, 1), (2, 2);
+INSERT INTO od VALUES (1, 5) ON DUPLICATE KEY UPDATE b = (SELECT MAX(v) FROM s);
+SELECT * FROM od ORDER BY a;
+INSERT INTO od VALUES (1, 5), (2, 6), (3, 7) ON DUPLICATE KEY UPDATE b = (SELECT MIN(v) FROM s WHERE s.k = od.a) + VALUES(b);
+SELECT * FROM od ORDER BY a;
+INSERT INTO od VALUES (2, 5) ON DUPLICATE KEY UPDATE b = (SELECT v FROM s WHERE k = 2);
+INSERT INTO od VALUES (2, 5) ON DUPLICATE KEY UPDATE b = b + (SELECT COUNT(*) FROM od);
+SELECT * FROM od ORDER BY a;
+INSERT INTO od SELECT k, v FROM s WHERE k = 1 ON DUPLICATE KEY UPDATE b = (SELECT MAX(v) FROM s) + 1;
+SELECT * FROM od ORDER BY a;
+INSERT INTO od SET a = 1, b = 0 ON DUPLICATE KEY UPDATE b = (SELECT zz FROM s);
