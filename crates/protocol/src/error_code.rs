@@ -404,6 +404,8 @@ pub enum ErrorCode {
     /// 1093 Table '%s' is specified twice, both as a target for '%s' and as a separate source
     /// for data
     UpdateTableUsed,
+    /// 1348 Column '%s' is not updatable
+    NonUpdatableColumn,
 }
 
 impl ErrorCode {
@@ -608,6 +610,7 @@ impl ErrorCode {
             JsonPathNoWildcard => 4044,
             NonUpdatableTable => 1288,
             UpdateTableUsed => 1093,
+            NonUpdatableColumn => 1348,
         }
     }
 

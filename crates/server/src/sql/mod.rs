@@ -199,8 +199,16 @@ impl Plan {
                     || matches!(&p.source, exec::dml::InsertSource::Query(s) if s.is_stale())
                     || p.subq.as_ref().is_some_and(|s| s.is_stale())
             }
-            Plan::Update(p) => p.table.is_stale() || p.subq.as_ref().is_some_and(|s| s.is_stale()),
-            Plan::Delete(p) => p.table.is_stale() || p.subq.as_ref().is_some_and(|s| s.is_stale()),
+            Plan::Update(p) => {
+                p.table.is_stale()
+                    || p.subq.as_ref().is_some_and(|s| s.is_stale())
+                    || exec::dml::view_moved(p.view_version)
+            }
+            Plan::Delete(p) => {
+                p.table.is_stale()
+                    || p.subq.as_ref().is_some_and(|s| s.is_stale())
+                    || exec::dml::view_moved(p.view_version)
+            }
             Plan::Multi(p) => p.is_stale(),
         }
     }

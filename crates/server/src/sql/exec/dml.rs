@@ -25,6 +25,7 @@ use crate::sql::bind::{Binder, TableScope};
 use crate::sql::env::Env;
 use crate::sql::exec::select::{self, eval_count, SelectPlan, SortKey};
 use crate::sql::exec::subquery::{dml_lock, DmlSubqueries, Lender};
+use crate::sql::exec::view_dml::ViewTarget;
 use crate::sql::expr::convert::{self, StoreCtx, Strict};
 use crate::sql::expr::subquery::Host;
 use crate::sql::expr::{Expr, RowCtx};
@@ -75,6 +76,8 @@ pub struct UpdatePlan {
     pub limit: Option<Expr>,
     /// Subqueries of SET and WHERE; `filter` then holds only the conditions without one.
     pub subq: Option<Box<DmlSubqueries>>,
+    /// Through a view: the view catalog's change count it was planned with.
+    pub view_version: Option<u64>,
 }
 
 pub struct DeletePlan {
@@ -85,6 +88,13 @@ pub struct DeletePlan {
     pub limit: Option<Expr>,
     /// Subqueries of WHERE; `filter` then holds only the conditions without one.
     pub subq: Option<Box<DmlSubqueries>>,
+    /// Through a view: the view catalog's change count it was planned with.
+    pub view_version: Option<u64>,
+}
+
+/// Has a view an UPDATE / DELETE was planned through changed since?
+pub fn view_moved(version: Option<u64>) -> bool {
+    version.is_some_and(|v| v != super::ddl::view::view_changes())
 }
 
 /// What a DML statement reports in its OK packet.
@@ -99,6 +109,10 @@ fn unsupported(what: &str) -> Error {
 }
 
 fn column_index(t: &TableRef, name: &ast::ObjectName) -> Result<usize> {
+    scope_column_index(&t.scope, name)
+}
+
+fn scope_column_index(scope: &TableScope, name: &ast::ObjectName) -> Result<usize> {
     let parts: Vec<&str> = name
         .0
         .iter()
@@ -111,11 +125,22 @@ fn column_index(t: &TableRef, name: &ast::ObjectName) -> Result<usize> {
         _ => return Err(unsupported("this column name")),
     };
     if let Some((db, tb)) = qual {
-        if !t.scope.matches(db, tb) {
+        if !scope.matches(db, tb) {
             return Err(unknown_column(&name.to_string()));
         }
     }
-    t.scope.column(col).ok_or_else(|| unknown_column(col))
+    scope.column(col).ok_or_else(|| unknown_column(col))
+}
+
+/// An unknown-column error of `field list` reworded for another clause.
+fn in_clause(e: Error, clause: &str) -> Error {
+    match e.code() {
+        ErrorCode::BadField => Error::new(
+            ErrorCode::BadField,
+            e.message().replace("'field list'", &format!("'{clause}'")),
+        ),
+        _ => e,
+    }
 }
 
 fn unknown_column(name: &str) -> Error {
@@ -213,6 +238,73 @@ fn single_target(from: &[ast::TableWithJoins], env: &Env<'_>, command: &str) -> 
             plan::resolve_target(env, &db, &t, alias, command)
         }
         None => Err(Error::parse("", 1)),
+    }
+}
+
+/// The table an UPDATE / DELETE changes, and the view it names if it names one
+/// (`exec/view_dml.rs`).
+fn target_or_view(
+    from: &[ast::TableWithJoins],
+    env: &Env<'_>,
+    command: &str,
+) -> Result<(TableRef, Option<ViewTarget>)> {
+    if env.ctx.engine.has_views() {
+        if let Some((name, alias)) = select::single_table(from)? {
+            let (db, t) = plan::split_name(name, env.sess.db)?;
+            if let Some((base, view)) = super::view_dml::resolve(env, &db, &t, alias, command)? {
+                return Ok((base, Some(view)));
+            }
+        }
+    }
+    Ok((single_target(from, env, command)?, None))
+}
+
+/// UPDATE through a view: assignments to the view's columns, as base columns and values
+/// over the base row.
+fn view_assignments(
+    b: &mut Binder<'_>,
+    view: &ViewTarget,
+    base: &TableRef,
+    list: &[ast::Assignment],
+) -> Result<Vec<(usize, Expr)>> {
+    let mut out = Vec::with_capacity(list.len());
+    for a in list {
+        let ast::AssignmentTarget::ColumnName(name) = &a.target else {
+            return Err(unsupported("tuple assignments"));
+        };
+        // MariaDB names the clause of a merged view's columns 'SET' (and its WHERE 'FROM').
+        let j = scope_column_index(&view.scope, name).map_err(|e| in_clause(e, "SET"))?;
+        let col = view.base_column(j, &view.scope.columns[j].name)?;
+        let value = if is_default_keyword(&a.value) {
+            default_expr(&base.def.columns[col])
+        } else {
+            b.clause = "SET";
+            let mut x = b.bind(&a.value)?.0;
+            view.rebase(&mut x);
+            x
+        };
+        out.push((col, value));
+    }
+    Ok(out)
+}
+
+/// A statement's WHERE and ORDER BY through a view: over the base row, with the view's WHERE.
+fn view_conditions(
+    view: &Option<ViewTarget>,
+    filter: Option<Expr>,
+    order: &mut [(Expr, SortKey)],
+) -> Option<Expr> {
+    let Some(v) = view else { return filter };
+    for (e, _) in order.iter_mut() {
+        v.rebase(e);
+    }
+    let filter = filter.map(|mut f| {
+        v.rebase(&mut f);
+        f
+    });
+    match (v.filter.clone(), filter) {
+        (Some(a), Some(b)) => Some(Expr::And(vec![a, b])),
+        (a, b) => a.or(b),
     }
 }
 
@@ -408,25 +500,40 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
     if u.returning.is_some() || u.output.is_some() {
         return Err(unsupported("UPDATE … RETURNING"));
     }
-    let table = single_target(std::slice::from_ref(&u.table), env, "UPDATE")?;
+    let view_version = super::ddl::view::view_changes();
+    let (table, view) = target_or_view(std::slice::from_ref(&u.table), env, "UPDATE")?;
+    let view_version = view.as_ref().map(|_| view_version);
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, None);
-    let scope = table.scope.clone();
+    let scope = match &view {
+        Some(v) => v.scope.clone(),
+        None => table.scope.clone(),
+    };
     b.scope = Some(&scope);
-    let sets = bind_assignments(&mut b, &table, &u.assignments)?;
-    b.clause = "where clause";
+    let sets = match &view {
+        Some(v) => view_assignments(&mut b, v, &table, &u.assignments)?,
+        None => bind_assignments(&mut b, &table, &u.assignments)?,
+    };
+    b.clause = if view.is_some() {
+        "FROM"
+    } else {
+        "where clause"
+    };
     let filter = match &u.selection {
         Some(w) => Some(b.bind(w)?.0),
         None => None,
     };
-    let (order, limit) = without_subqueries(env, || {
+    let (mut order, limit) = without_subqueries(env, || {
         Ok((
             bind_order(&mut b, &u.order_by)?,
             bind_limit(&mut b, &u.limit)?,
         ))
     })?;
-    let mut filter = filter;
+    let mut filter = view_conditions(&view, filter, &mut order);
     let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
+    if view.is_some() && subq.is_some() {
+        return Err(unsupported("subqueries in UPDATE through a view"));
+    }
     let access = plan::choose_access(&table.def, filter.as_ref());
     Ok(UpdatePlan {
         table,
@@ -436,6 +543,7 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         order,
         limit,
         subq,
+        view_version,
     })
 }
 
@@ -449,23 +557,35 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
     let from = match &d.from {
         ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
     };
-    let table = single_target(from, env, "DELETE")?;
-    let scope = table.scope.clone();
+    let view_version = super::ddl::view::view_changes();
+    let (table, view) = target_or_view(from, env, "DELETE")?;
+    let view_version = view.as_ref().map(|_| view_version);
+    let scope = match &view {
+        Some(v) => v.scope.clone(),
+        None => table.scope.clone(),
+    };
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, Some(&scope));
-    b.clause = "where clause";
+    b.clause = if view.is_some() {
+        "FROM"
+    } else {
+        "where clause"
+    };
     let filter = match &d.selection {
         Some(w) => Some(b.bind(w)?.0),
         None => None,
     };
-    let (order, limit) = without_subqueries(env, || {
+    let (mut order, limit) = without_subqueries(env, || {
         Ok((
             bind_order(&mut b, &d.order_by)?,
             bind_limit(&mut b, &d.limit)?,
         ))
     })?;
-    let mut filter = filter;
+    let mut filter = view_conditions(&view, filter, &mut order);
     let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
+    if view.is_some() && subq.is_some() {
+        return Err(unsupported("subqueries in DELETE through a view"));
+    }
     let access = plan::choose_access(&table.def, filter.as_ref());
     Ok(DeletePlan {
         table,
@@ -474,6 +594,7 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
         order,
         limit,
         subq,
+        view_version,
     })
 }
 

@@ -9,9 +9,11 @@
 //!
 //! Honoured: `OR REPLACE`, `IF NOT EXISTS`, a column list, `ALGORITHM` / `DEFINER` /
 //! `SQL SECURITY` (kept and shown; the invoker's privileges are checked on the tables
-//! under the view), views over views, joins, set operations and CTEs. Refused: INSERT, UPDATE
-//! and DELETE through a view (1235), and so `WITH CHECK OPTION` (1235: it only constrains
-//! those). View DDL is logged as its text and replayed, and views are in checkpoints.
+//! under the view), views over views, joins, set operations and CTEs. UPDATE and DELETE
+//! through a single-table view are `exec/view_dml.rs`; refused: INSERT through a view and
+//! UPDATE / DELETE through other views (1235), and so `WITH CHECK OPTION` (1235: it only
+//! constrains those). View DDL is logged as its text and replayed, and views are in
+//! checkpoints.
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
