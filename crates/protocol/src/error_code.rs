@@ -406,6 +406,8 @@ pub enum ErrorCode {
     UpdateTableUsed,
     /// 1348 Column '%s' is not updatable
     NonUpdatableColumn,
+    /// 1369 CHECK OPTION failed '%s'
+    ViewCheckFailed,
 }
 
 impl ErrorCode {
@@ -611,6 +613,7 @@ impl ErrorCode {
             NonUpdatableTable => 1288,
             UpdateTableUsed => 1093,
             NonUpdatableColumn => 1348,
+            ViewCheckFailed => 1369,
         }
     }
 
@@ -672,6 +675,7 @@ impl ErrorCode {
             TableExists => "42S01",
             BadTable | NoSuchTable | UnknownTable | ItIsAView | UnknownView => "42S02",
             BadField => "42S22",
+            ViewCheckFailed => "44000",
             NonUniq => "23000",
             WrongValueCountOnRow => "21S01",
             WrongNumberOfColumnsInSelect | SubqueryNo1Row | OperandColumns => "21000",

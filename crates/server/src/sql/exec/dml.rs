@@ -78,6 +78,8 @@ pub struct UpdatePlan {
     pub subq: Option<Box<DmlSubqueries>>,
     /// Through a view: the view catalog's change count it was planned with.
     pub view_version: Option<u64>,
+    /// Through a view `WITH CHECK OPTION`: its WHERE over the base row, and "db.view".
+    pub view_check: Option<Box<(Expr, String)>>,
 }
 
 pub struct DeletePlan {
@@ -535,6 +537,10 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         return Err(unsupported("subqueries in UPDATE through a view"));
     }
     let access = plan::choose_access(&table.def, filter.as_ref());
+    let view_check = view.and_then(|v| match (v.filter, v.check) {
+        (Some(f), Some(name)) => Some(Box::new((f, name))),
+        _ => None,
+    });
     Ok(UpdatePlan {
         table,
         sets,
@@ -544,6 +550,7 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         limit,
         subq,
         view_version,
+        view_check,
     })
 }
 
@@ -1289,6 +1296,9 @@ fn updated_row(
         }
         if new[..] == latest[..] {
             return Ok(None);
+        }
+        if let Some(check) = &plan.view_check {
+            super::view_dml::check_row(check, &new, env)?;
         }
         touch_on_update(&t.def, &plan.sets, &mut new, env);
         if let Some(ai) = t.def.auto_increment_column() {

@@ -30,7 +30,7 @@ pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
 mod strict_values;
 pub(in crate::sql) mod subquery;
-mod view_dml;
+pub(in crate::sql) mod view_dml;
 pub(in crate::sql) mod virtual_tables;
 pub(in crate::sql) mod window;
 mod window_agg;

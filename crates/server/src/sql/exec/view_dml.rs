@@ -8,16 +8,20 @@
 //! stands for its expression over the base row; the view's WHERE joins the statement's; an
 //! assignment must name a view column that is a base column (else 1348).
 //!
+//! `WITH [CASCADED | LOCAL] CHECK OPTION`: an UPDATE's new row must pass the view's WHERE
+//! (1369); CASCADED and LOCAL differ only for views of views, which are not changed through.
+//!
 //! Not supported yet (1235, as before): INSERT through a view, views over joins, views over
-//! views or derived tables, subqueries in a statement through a view. `WITH CHECK OPTION`
-//! is still refused at CREATE VIEW, so no view has one.
+//! views or derived tables, subqueries in a statement through a view.
 
 use crate::error::{Error, Result};
 use crate::sql::bind::{ScopeColumn, TableScope};
 use crate::sql::env::Env;
-use crate::sql::exec::query::Node;
-use crate::sql::expr::Expr;
+use crate::sql::exec::query::{Node, QueryPlan};
+use crate::sql::exec::select::SelectPlan;
+use crate::sql::expr::{Expr, RowCtx};
 use crate::sql::plan::{self, Source, TableRef};
+use crate::types::Value;
 use cohort_protocol::ErrorCode;
 
 /// A view an UPDATE / DELETE changes through (its base table comes with it from [`resolve`]).
@@ -28,6 +32,8 @@ pub struct ViewTarget {
     pub cols: Vec<Expr>,
     /// The view's WHERE, over the base row.
     pub filter: Option<Expr>,
+    /// `WITH CHECK OPTION`: "`db`.`view`" (a changed row must still pass `filter`, else 1369).
+    pub check: Option<String>,
 }
 
 impl ViewTarget {
@@ -53,6 +59,35 @@ impl ViewTarget {
             )),
         }
     }
+}
+
+/// Does MariaDB merge a view with this query (and so change rows through it)?
+fn mergeable(algorithm: &str, sp: &SelectPlan) -> bool {
+    !(algorithm.eq_ignore_ascii_case("TEMPTABLE")
+        || sp.group.is_some()
+        || sp.distinct
+        || sp.window.is_some()
+        || sp.limit.is_some()
+        || !sp.subqueries.is_empty())
+}
+
+/// Can rows be changed through a view of this query (for `WITH CHECK OPTION`, 1368)?
+pub fn updatable(algorithm: &str, plan: &QueryPlan) -> bool {
+    match &plan.node {
+        Node::Select(sp) => mergeable(algorithm, sp),
+        _ => false,
+    }
+}
+
+/// `WITH CHECK OPTION`: a row changed through the view must still be one of its rows.
+pub fn check_row(check: &(Expr, String), row: &[Value], env: &Env<'_>) -> Result<()> {
+    if check.0.is_true(&RowCtx::of(row), env)? {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::ViewCheckFailed,
+        format!("CHECK OPTION failed {}", check.1),
+    ))
 }
 
 fn not_updatable(name: &str, command: &str) -> Error {
@@ -87,13 +122,7 @@ pub fn resolve(
         return Err(not_updatable(name, command));
     };
     let sp = *sp;
-    if view.algorithm.eq_ignore_ascii_case("TEMPTABLE")
-        || sp.group.is_some()
-        || sp.distinct
-        || sp.window.is_some()
-        || sp.limit.is_some()
-        || !sp.subqueries.is_empty()
-    {
+    if !mergeable(&view.algorithm, &sp) {
         return Err(not_updatable(name, command));
     }
     if sp.join.is_some() {
@@ -137,6 +166,8 @@ pub fn resolve(
             scope,
             cols: sp.items.into_iter().map(|it| it.expr).collect(),
             filter: sp.filter,
+            check: (view.check_option != "NONE")
+                .then(|| format!("`{}`.`{}`", db.replace('`', "``"), name.replace('`', "``"))),
         },
     )))
 }
