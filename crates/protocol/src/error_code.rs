@@ -408,6 +408,8 @@ pub enum ErrorCode {
     NonUpdatableColumn,
     /// 1369 CHECK OPTION failed '%s'
     ViewCheckFailed,
+    /// 1471 The target table %s of the %s is not insertable-into
+    NonInsertableTable,
 }
 
 impl ErrorCode {
@@ -614,6 +616,7 @@ impl ErrorCode {
             UpdateTableUsed => 1093,
             NonUpdatableColumn => 1348,
             ViewCheckFailed => 1369,
+            NonInsertableTable => 1471,
         }
     }
 

@@ -198,6 +198,7 @@ impl Plan {
                     || matches!(&p.source, exec::dml::InsertSource::Select(s) if s.is_stale())
                     || matches!(&p.source, exec::dml::InsertSource::Query(s) if s.is_stale())
                     || p.subq.as_ref().is_some_and(|s| s.is_stale())
+                    || exec::dml::view_moved(p.view_version)
             }
             Plan::Update(p) => {
                 p.table.is_stale()

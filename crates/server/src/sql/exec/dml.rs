@@ -65,6 +65,10 @@ pub struct InsertPlan {
     pub on_dup: Vec<(usize, Expr)>,
     /// Subqueries of the VALUES (`exec/subquery.rs`).
     pub subq: Option<Box<DmlSubqueries>>,
+    /// Through a view: the view catalog's change count it was planned with.
+    pub view_version: Option<u64>,
+    /// Through a view `WITH CHECK OPTION`: its WHERE over the base row, and its name.
+    pub view_check: Option<Box<(Expr, String)>>,
 }
 
 pub struct UpdatePlan {
@@ -328,7 +332,31 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
     };
     let (db, tname) = plan::split_name(name, env.sess.db)?;
     // REPLACE needs the INSERT privilege first, so MySQL names INSERT for both.
-    let table = plan::resolve_target(env, &db, &tname, None, "INSERT")?;
+    let view_version = super::ddl::view::view_changes();
+    let viewed = match env.ctx.engine.has_views() {
+        true => super::view_dml::resolve(env, &db, &tname, None, "INSERT")?,
+        false => None,
+    };
+    let (table, view) = match viewed {
+        Some((base, v)) => (base, Some(v)),
+        None => (
+            plan::resolve_target(env, &db, &tname, None, "INSERT")?,
+            None,
+        ),
+    };
+    let view_version = view.as_ref().map(|_| view_version);
+    if view.is_some() && ins.on.is_some() {
+        return Err(unsupported(
+            "INSERT … ON DUPLICATE KEY UPDATE through a view",
+        ));
+    }
+    // Through a view, a column name is the view's (a base column, else 1471).
+    let view_col = |name: &ast::ObjectName| -> Result<usize> {
+        let v = view.as_ref().expect("through a view");
+        let j = scope_column_index(&v.scope, name).map_err(|e| in_clause(e, "INSERT INTO"))?;
+        v.base_column(j, &v.scope.columns[j].name)
+            .map_err(|_| super::view_dml::not_insertable(&tname))
+    };
     let kind = if ins.replace_into {
         InsertKind::Replace
     } else if ins.ignore {
@@ -340,7 +368,23 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, Some(scope));
     let (columns, source) = if !ins.assignments.is_empty() {
-        let sets = bind_assignments_opt(&mut b, &table, &ins.assignments)?;
+        let sets = match &view {
+            None => bind_assignments_opt(&mut b, &table, &ins.assignments)?,
+            Some(_) => {
+                let mut out = Vec::with_capacity(ins.assignments.len());
+                for a in &ins.assignments {
+                    let ast::AssignmentTarget::ColumnName(name) = &a.target else {
+                        return Err(unsupported("tuple assignments"));
+                    };
+                    let col = view_col(name)?;
+                    match is_default_keyword(&a.value) {
+                        true => out.push((col, None)),
+                        false => out.push((col, Some(b.bind(&a.value)?.0))),
+                    }
+                }
+                out
+            }
+        };
         let cols = sets.iter().map(|(c, _)| *c).collect();
         let row = sets.into_iter().map(|(_, e)| e).collect();
         (cols, InsertSource::Values(vec![row]))
@@ -353,7 +397,17 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
             // `INSERT INTO t () VALUES ()`: every column takes its default.
             Vec::new()
         } else if ins.columns.is_empty() {
-            (0..table.def.columns.len()).collect()
+            match &view {
+                None => (0..table.def.columns.len()).collect(),
+                Some(v) => (0..v.cols.len())
+                    .map(|j| {
+                        v.base_column(j, "")
+                            .map_err(|_| super::view_dml::not_insertable(&tname))
+                    })
+                    .collect::<Result<_>>()?,
+            }
+        } else if view.is_some() {
+            ins.columns.iter().map(&view_col).collect::<Result<_>>()?
         } else {
             ins.columns
                 .iter()
@@ -395,6 +449,10 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
         Some(_) => return Err(unsupported("ON CONFLICT")),
     };
     let subq = DmlSubqueries::claim(env, mark, &mut None);
+    let view_check = view.and_then(|v| match (v.filter, v.check) {
+        (Some(f), Some(name)) => Some(Box::new((f, name))),
+        _ => None,
+    });
     Ok(InsertPlan {
         table,
         kind,
@@ -402,6 +460,8 @@ pub fn plan_insert(env: &Env<'_>, params: &[Location], ins: &ast::Insert) -> Res
         source,
         on_dup,
         subq,
+        view_version,
+        view_check,
     })
 }
 
@@ -899,6 +959,9 @@ impl<'e> InsertRun<'_, 'e> {
         crate::sched::admission::spend_ticket();
         if let Some(c) = &self.checks {
             c.check(self.env, &row)?;
+        }
+        if let Some(check) = &self.plan.view_check {
+            super::view_dml::check_row(check, &row, self.env)?;
         }
         let table = &self.plan.table.table;
         if !self.plan.on_dup.is_empty() {

@@ -11,8 +11,12 @@
 //! `WITH [CASCADED | LOCAL] CHECK OPTION`: an UPDATE's new row must pass the view's WHERE
 //! (1369); CASCADED and LOCAL differ only for views of views, which are not changed through.
 //!
-//! Not supported yet (1235, as before): INSERT through a view, views over joins, views over
-//! views or derived tables, subqueries in a statement through a view.
+//! INSERT (and REPLACE) through such a view write the base table: the columns named (all the
+//! view's without a list) must be base columns, not expressions (1471); columns the view
+//! does not show take their defaults; with CHECK OPTION each row must be one of the view's.
+//!
+//! Not supported yet (1235, as before): views over joins, views over views or derived tables,
+//! subqueries in a statement through a view, INSERT … ON DUPLICATE KEY UPDATE through a view.
 
 use crate::error::{Error, Result};
 use crate::sql::bind::{ScopeColumn, TableScope};
@@ -91,9 +95,20 @@ pub fn check_row(check: &(Expr, String), row: &[Value], env: &Env<'_>) -> Result
 }
 
 fn not_updatable(name: &str, command: &str) -> Error {
+    if command == "INSERT" {
+        return not_insertable(name);
+    }
     Error::new(
         ErrorCode::NonUpdatableTable,
         format!("The target table {name} of the {command} is not updatable"),
+    )
+}
+
+/// 1471: INSERT into a view that cannot take it (or into its expression columns).
+pub fn not_insertable(name: &str) -> Error {
+    Error::new(
+        ErrorCode::NonInsertableTable,
+        format!("The target table {name} of the INSERT is not insertable-into"),
     )
 }
 

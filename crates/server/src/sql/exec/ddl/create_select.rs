@@ -117,6 +117,8 @@ fn insert_rows(
         source: InsertSource::Query(Box::new(qplan)),
         on_dup: Vec::new(),
         subq: None,
+        view_version: None,
+        view_check: None,
     };
     crate::sql::run_dml(ctx, sess, &[], prev, db, |env, txn| {
         crate::sql::exec::dml::run_insert(&iplan, env, txn)
