@@ -1084,7 +1084,6 @@ impl<'e> InsertRun<'_, 'e> {
             }
             new[*c] = v;
         }
-        drop(lender);
         if new[..] == existing[..] {
             // CLIENT_FOUND_ROWS: the row was found, so it counts once (MariaDB).
             self.affected += u64::from(self.env.sess.found_rows);

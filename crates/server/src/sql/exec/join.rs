@@ -75,7 +75,7 @@ pub fn run_tracked(
     txn: &mut Txn,
     locks: Vec<ReadLock>,
     tracked: u64,
-    emit: &mut dyn FnMut(&[Value], &[Option<RowHandle>]) -> Result<Flow>,
+    emit: &mut EmitTracked<'_>,
 ) -> Result<()> {
     let mut flat = vec![Value::Null; plan.width()];
     let mut run = Run {
@@ -92,6 +92,9 @@ pub fn run_tracked(
     })?;
     Ok(())
 }
+
+/// The consumer of [`run_tracked`]: a joined row and the tracked tables' row handles.
+pub type EmitTracked<'e> = dyn FnMut(&[Value], &[Option<RowHandle>]) -> Result<Flow> + 'e;
 
 type Next<'n> = dyn FnMut(&mut Txn, &mut Vec<Value>, &[Option<RowHandle>]) -> Result<Flow> + 'n;
 

@@ -617,10 +617,13 @@ fn sort_rows(rows: &mut Vec<Joined>, order: &[(Expr, SortKey)], env: &Env<'_>) -
     Ok(())
 }
 
+/// A target row: its handle, the row as found, its new version (UPDATE; None if unchanged).
+type Outcome = (RowHandle, Vec<Value>, Option<Vec<Value>>);
+
 /// What happens to one target row: its handle, the row as found, and its new version
 /// (UPDATE; None when unchanged) — per target, in the order found.
 struct Work {
-    per_target: Vec<Vec<(RowHandle, Vec<Value>, Option<Vec<Value>>)>>,
+    per_target: Vec<Vec<Outcome>>,
     matched: u64,
 }
 
