@@ -127,7 +127,7 @@ fn with_join<'a, T>(
     env: &'a Env<'a>,
     params: &'a [Location],
     from: &[ast::TableWithJoins],
-    f: impl FnOnce(&JoinScope, &[JoinTable]) -> Result<(Vec<Expr>, T)>,
+    f: impl FnOnce(&JoinScope, &[JoinTable], Vec<Expr>) -> Result<(Vec<Expr>, T)>,
 ) -> Result<(JoinPlan, T)> {
     let mut bind_on = |sc: &JoinScope, e: &ast::Expr| -> Result<Expr> {
         let mut b = Binder::new(env, params, None);
@@ -138,8 +138,10 @@ fn with_join<'a, T>(
     let mut builder = JoinBuilder::new(env, &mut bind_on, false);
     builder.params = params;
     builder.from(from)?;
+    // Inner joins' ON conditions with a subquery join the WHERE conditions with one.
+    let on_post = builder.take_subquery_conds();
     let scope = builder.scope.clone();
-    let (conds, out) = f(&scope, builder.tables())?;
+    let (conds, out) = f(&scope, builder.tables(), on_post)?;
     Ok((builder.finish(conds)?, out))
 }
 
@@ -173,6 +175,19 @@ fn check_target(
     }
 }
 
+/// WHERE with the inner joins' ON conditions that hold a subquery.
+fn with_on_conds(filter: Option<Expr>, on: Vec<Expr>) -> Option<Expr> {
+    if on.is_empty() {
+        return filter;
+    }
+    let mut all: Vec<Expr> = filter.into_iter().collect();
+    all.extend(on);
+    match all.len() {
+        1 => all.pop(),
+        _ => Some(Expr::And(all)),
+    }
+}
+
 /// WHERE split for the join: conjuncts without a subquery (the join's), the rest after it.
 fn where_conds(filter: Option<Expr>) -> Vec<Expr> {
     filter
@@ -196,7 +211,7 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
     }
     let mark = env.subq.bound.borrow().len();
     let (mut join, (targets, order, limit, subq)) =
-        with_join(env, params, &from, |scope, tables| {
+        with_join(env, params, &from, |scope, tables, on_post| {
             let mut b = Binder::new(env, params, None);
             b.join = Some(scope);
             let mut targets: Vec<Target> = Vec::new();
@@ -232,10 +247,11 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
             targets.sort_by_key(|t| t.table);
             refuse_shared_targets(&targets, tables)?;
             b.clause = "WHERE";
-            let mut filter = match &u.selection {
+            let filter = match &u.selection {
                 Some(w) => Some(b.bind(w)?.0),
                 None => None,
             };
+            let mut filter = with_on_conds(filter, on_post);
             let allowed = env.subq.allowed.replace(false);
             let ordered = bind_order(&mut b, &u.order_by).and_then(|o| {
                 let scope = b.join.take();
@@ -311,7 +327,7 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
         }
     }
     let mark = env.subq.bound.borrow().len();
-    let (mut join, (targets, subq)) = with_join(env, params, source, |scope, tables| {
+    let (mut join, (targets, subq)) = with_join(env, params, source, |scope, tables, on_post| {
         let mut targets: Vec<Target> = Vec::new();
         for name in &names {
             let t = delete_target(scope, name)?;
@@ -328,10 +344,11 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
         let mut b = Binder::new(env, params, None);
         b.join = Some(scope);
         b.clause = "WHERE";
-        let mut filter = match &d.selection {
+        let filter = match &d.selection {
             Some(w) => Some(b.bind(w)?.0),
             None => None,
         };
+        let mut filter = with_on_conds(filter, on_post);
         let subq = DmlSubqueries::claim(env, mark, &mut filter);
         if let Some(sq) = &subq {
             refuse_target_in_subquery(&targets, tables, sq)?;
