@@ -427,6 +427,17 @@ pub enum ErrorCode {
     UpdateWithoutKeyInSafeMode,
     /// 1298 Unknown or incorrect time zone: '%s'
     UnknownTimeZone,
+    /// 1288 The target table %s of the %s is not updatable
+    NonUpdatableTable,
+    /// 1093 Table '%s' is specified twice, both as a target for '%s' and as a separate source
+    /// for data
+    UpdateTableUsed,
+    /// 1348 Column '%s' is not updatable
+    NonUpdatableColumn,
+    /// 1369 CHECK OPTION failed '%s'
+    ViewCheckFailed,
+    /// 1471 The target table %s of the %s is not insertable-into
+    NonInsertableTable,
 }
 
 impl ErrorCode {
@@ -642,6 +653,11 @@ impl ErrorCode {
             IllegalGrantForTable => 1144,
             ColumnaccessDenied => 1143,
             CantCreateUserWithGrant => 1410,
+            NonUpdatableTable => 1288,
+            UpdateTableUsed => 1093,
+            NonUpdatableColumn => 1348,
+            ViewCheckFailed => 1369,
+            NonInsertableTable => 1471,
         }
     }
 
@@ -707,6 +723,7 @@ impl ErrorCode {
             TableExists => "42S01",
             BadTable | NoSuchTable | UnknownTable | ItIsAView | UnknownView => "42S02",
             BadField => "42S22",
+            ViewCheckFailed => "44000",
             NonUniq => "23000",
             WrongValueCountOnRow => "21S01",
             WrongNumberOfColumnsInSelect | SubqueryNo1Row | OperandColumns => "21000",

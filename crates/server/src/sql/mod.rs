@@ -189,6 +189,8 @@ enum Plan {
     Insert(InsertPlan),
     Update(UpdatePlan),
     Delete(DeletePlan),
+    /// Multi-table UPDATE / DELETE (`exec/multi_dml.rs`).
+    Multi(Box<exec::multi_dml::MultiPlan>),
 }
 
 impl Plan {
@@ -201,9 +203,19 @@ impl Plan {
                     || matches!(&p.source, exec::dml::InsertSource::Select(s) if s.is_stale())
                     || matches!(&p.source, exec::dml::InsertSource::Query(s) if s.is_stale())
                     || p.subq.as_ref().is_some_and(|s| s.is_stale())
+                    || exec::dml::view_moved(p.view_version)
             }
-            Plan::Update(p) => p.table.is_stale() || p.subq.as_ref().is_some_and(|s| s.is_stale()),
-            Plan::Delete(p) => p.table.is_stale() || p.subq.as_ref().is_some_and(|s| s.is_stale()),
+            Plan::Update(p) => {
+                p.table.is_stale()
+                    || p.subq.as_ref().is_some_and(|s| s.is_stale())
+                    || exec::dml::view_moved(p.view_version)
+            }
+            Plan::Delete(p) => {
+                p.table.is_stale()
+                    || p.subq.as_ref().is_some_and(|s| s.is_stale())
+                    || exec::dml::view_moved(p.view_version)
+            }
+            Plan::Multi(p) => p.is_stale(),
         }
     }
 
@@ -213,7 +225,7 @@ impl Plan {
         match self {
             Plan::Select(p) => p.uses_engine(),
             Plan::Query(_) => true,
-            Plan::Insert(_) | Plan::Update(_) | Plan::Delete(_) => true,
+            Plan::Insert(_) | Plan::Update(_) | Plan::Delete(_) | Plan::Multi(_) => true,
         }
     }
 
@@ -229,7 +241,7 @@ impl Plan {
                 .returning
                 .as_ref()
                 .map_or(Vec::new(), |r| r.columns.clone()),
-            Plan::Update(_) => Vec::new(),
+            Plan::Update(_) | Plan::Multi(_) => Vec::new(),
         }
     }
 }
@@ -485,6 +497,12 @@ fn bind_plan(
         Statement::Insert(i) => {
             Plan::Insert(exec::dml::plan_insert(&env, params, i, &parsed.item_texts)?)
         }
+        Statement::Update(u) if exec::multi_dml::is_multi_update(u) => {
+            Plan::Multi(Box::new(exec::multi_dml::plan_update(&env, params, u)?))
+        }
+        Statement::Delete(d) if exec::multi_dml::is_multi_delete(d) => {
+            Plan::Multi(Box::new(exec::multi_dml::plan_delete(&env, params, d)?))
+        }
         Statement::Update(u) => Plan::Update(exec::dml::plan_update(&env, params, u)?),
         Statement::Delete(d) => {
             Plan::Delete(exec::dml::plan_delete(&env, params, d, &parsed.item_texts)?)
@@ -538,6 +556,15 @@ fn execute_plan(
             ctx.status.incr(StatusCounter::ComDelete);
             run_dml(ctx, sess, params, prev, &p.table.db, |env, txn| {
                 exec::dml::run_delete(p, env, txn)
+            })
+        }
+        Plan::Multi(p) => {
+            ctx.status.incr(match p.delete {
+                true => StatusCounter::ComDeleteMulti,
+                false => StatusCounter::ComUpdateMulti,
+            });
+            run_dml(ctx, sess, params, prev, p.db(), |env, txn| {
+                exec::multi_dml::run(p, env, txn)
             })
         }
     }

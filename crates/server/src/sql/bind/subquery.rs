@@ -9,10 +9,12 @@
 //! kept result (see `expr/subquery.rs`).
 //!
 //! Where a subquery may appear: a clause of SELECT (select list, WHERE, GROUP BY, HAVING,
-//! ORDER BY), the VALUES of INSERT, the SET and WHERE of UPDATE, the WHERE of DELETE — where
-//! the executor can lend the transaction (`State::allowed`). Elsewhere (ON, LIMIT, SET of a
-//! variable, DO, defaults, ON DUPLICATE KEY UPDATE, ORDER BY of UPDATE / DELETE) it is still
-//! error 1235. Nesting deeper than MariaDB's 63 levels is error 1473.
+//! ORDER BY), an inner join's ON (`State::inner_on`: run on the joined rows, as WHERE), the
+//! VALUES and ON DUPLICATE KEY UPDATE of INSERT, the SET and WHERE of UPDATE, the WHERE of
+//! DELETE, `SET @v = …` and DO (run as a SELECT, `exec/admin.rs`) — where the executor can
+//! lend the transaction (`State::allowed`). Elsewhere (an outer join's ON, LIMIT, defaults,
+//! ORDER BY of UPDATE / DELETE) it is still error 1235. Nesting deeper than MariaDB's 63
+//! levels is error 1473.
 //!
 //! Types: a scalar subquery has its column's type, nullable (no row is NULL); IN, ANY / ALL
 //! are nullable INT(1), EXISTS a NOT NULL INT(1).
@@ -158,10 +160,10 @@ impl Binder<'_> {
     /// past the subquery, as (levels above the query it appears in, column).
     fn plan_subquery(&mut self, q: &ast::Query) -> Result<(SelectPlan, Vec<(usize, usize)>)> {
         let st = &self.env.subq;
-        if self.clause == "on clause" {
+        if (self.clause == "on clause" || self.clause == "ON") && !st.inner_on.get() {
             return Err(Error::unsupported("subqueries in ON"));
         }
-        if !st.allowed.get() || self.values_fn {
+        if !st.allowed.get() {
             return Err(Error::unsupported("subqueries"));
         }
         if st.frames.borrow().len() >= MAX_SELECT_NESTING {

@@ -63,16 +63,74 @@ fn eval_constant(
     params: &[Value],
     parsed: &crate::sql::parse::Parsed,
     e: &ast::Expr,
+    is_do: bool,
 ) -> Result<Value> {
-    let env = Env::new(ctx, SessView::of(sess, sess.warnings.len()), params)
-        .with_set_aside(&parsed.set_aside);
-    let v = {
-        let mut b = Binder::new(&env, &parsed.params, None);
-        let (x, _) = b.bind(e)?;
-        x.eval(&RowCtx::EMPTY, &env)?
+    let prev = sess.warnings.len();
+    {
+        let env = Env::new(ctx, SessView::of(sess, prev), params).with_set_aside(&parsed.set_aside);
+        env.subq.allowed.set(true);
+        let x = {
+            let mut b = Binder::new(&env, &parsed.params, None);
+            b.bind(e)?.0
+        };
+        if env.subq.bound.borrow().is_empty() {
+            let v = x.eval(&RowCtx::EMPTY, &env)?;
+            env.into_effects().apply(sess);
+            return Ok(v);
+        }
+    }
+    eval_as_select(ctx, sess, params, parsed, e, prev, is_do)
+}
+
+/// An expression with a subquery (`SET @v = (SELECT …)`, `DO (SELECT …)`): run as
+/// `SELECT <expr>` with the session's transaction, as a SELECT's subqueries run. `DO` reports
+/// an error of the run (not of the binding) as a warning of level Error and succeeds, as
+/// MariaDB's DO does.
+fn eval_as_select(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    params: &[Value],
+    parsed: &crate::sql::parse::Parsed,
+    e: &ast::Expr,
+    prev: usize,
+    is_do: bool,
+) -> Result<Value> {
+    use sqlparser::parser::Parser;
+    let template = Parser::parse_sql(&sqlparser::dialect::MySqlDialect {}, "SELECT 1")
+        .map_err(|_| Error::internal("SELECT template"))?;
+    let Some(ast::Statement::Query(mut q)) = template.into_iter().next() else {
+        return Err(Error::internal("SELECT template"));
     };
+    let ast::SetExpr::Select(sel) = q.body.as_mut() else {
+        return Err(Error::internal("SELECT template"));
+    };
+    sel.projection = vec![ast::SelectItem::UnnamedExpr(e.clone())];
+    let (txn, view) = crate::sql::env::split_session(ctx, sess, prev);
+    let env = Env::new(ctx, view, params).with_set_aside(&parsed.set_aside);
+    env.subq.allowed.set(true);
+    let plan =
+        crate::sql::exec::select::plan_select(&env, &parsed.params, &q, &[e.to_string()], None)?;
+    for db in plan.databases() {
+        check_db_access(&env, db)?;
+    }
+    let rows = crate::sql::exec::select::run_select(&plan, &env, Some(txn));
     env.into_effects().apply(sess);
-    Ok(v)
+    let rows = match rows {
+        Err(err) if is_do && err.action() == crate::error::Action::RollbackStatement => {
+            sess.warnings.push(crate::session::Warning {
+                level: "Error",
+                code: err.code().number(),
+                message: err.message().to_string(),
+            });
+            Vec::new()
+        }
+        r => r?,
+    };
+    Ok(rows
+        .into_iter()
+        .next()
+        .and_then(|r| r.into_iter().next())
+        .unwrap_or(Value::Null))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -88,7 +146,7 @@ pub fn set(
     // Assignments take effect in order: `SET @a = 1, @b = @a + 1` sees the new @a.
     for item in items {
         let value = match &item.value {
-            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, parsed, e)?),
+            SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, parsed, e, false)?),
             SetValue::Default => None,
         };
         match &item.target {
@@ -819,7 +877,7 @@ pub fn do_exprs(
     parsed: &crate::sql::parse::Parsed,
 ) -> Result<()> {
     for e in exprs {
-        eval_constant(ctx, sess, params, parsed, e)?;
+        eval_constant(ctx, sess, params, parsed, e, true)?;
     }
     Ok(())
 }

@@ -28,6 +28,7 @@ use crate::sql::bind::{Binder, TableScope};
 use crate::sql::env::Env;
 use crate::sql::exec::select::{self, eval_count, SelectPlan, SortKey};
 use crate::sql::exec::subquery::{dml_lock, DmlSubqueries, Lender};
+use crate::sql::exec::view_dml::ViewTarget;
 use crate::sql::expr::convert::{self, StoreCtx, Strict};
 use crate::sql::expr::subquery::Host;
 use crate::sql::expr::{Expr, RowCtx};
@@ -70,6 +71,10 @@ pub struct InsertPlan {
     pub subq: Option<Box<DmlSubqueries>>,
     /// RETURNING list (`returning.rs`): the statement answers with the rows it inserted.
     pub returning: Option<Box<Returning>>,
+    /// Through a view: the view catalog's change count it was planned with.
+    pub view_version: Option<u64>,
+    /// Through a view `WITH CHECK OPTION`: its WHERE over the base row, and its name.
+    pub view_check: Option<Box<(Expr, String)>>,
 }
 
 pub struct UpdatePlan {
@@ -81,6 +86,10 @@ pub struct UpdatePlan {
     pub limit: Option<Expr>,
     /// Subqueries of SET and WHERE; `filter` then holds only the conditions without one.
     pub subq: Option<Box<DmlSubqueries>>,
+    /// Through a view: the view catalog's change count it was planned with.
+    pub view_version: Option<u64>,
+    /// Through a view `WITH CHECK OPTION`: its WHERE over the base row, and "db.view".
+    pub view_check: Option<Box<(Expr, String)>>,
 }
 
 pub struct DeletePlan {
@@ -93,6 +102,13 @@ pub struct DeletePlan {
     pub subq: Option<Box<DmlSubqueries>>,
     /// RETURNING list (`returning.rs`): the statement answers with the rows it deleted.
     pub returning: Option<Box<Returning>>,
+    /// Through a view: the view catalog's change count it was planned with.
+    pub view_version: Option<u64>,
+}
+
+/// Has a view an UPDATE / DELETE was planned through changed since?
+pub fn view_moved(version: Option<u64>) -> bool {
+    version.is_some_and(|v| v != super::ddl::view::view_changes())
 }
 
 /// What a DML statement reports in its OK packet (or, with RETURNING, the rows it answers).
@@ -108,6 +124,10 @@ fn unsupported(what: &str) -> Error {
 }
 
 fn column_index(t: &TableRef, name: &ast::ObjectName) -> Result<usize> {
+    scope_column_index(&t.scope, name)
+}
+
+fn scope_column_index(scope: &TableScope, name: &ast::ObjectName) -> Result<usize> {
     let parts: Vec<&str> = name
         .0
         .iter()
@@ -120,11 +140,22 @@ fn column_index(t: &TableRef, name: &ast::ObjectName) -> Result<usize> {
         _ => return Err(unsupported("this column name")),
     };
     if let Some((db, tb)) = qual {
-        if !t.scope.matches(db, tb) {
+        if !scope.matches(db, tb) {
             return Err(unknown_column(&name.to_string()));
         }
     }
-    t.scope.column(col).ok_or_else(|| unknown_column(col))
+    scope.column(col).ok_or_else(|| unknown_column(col))
+}
+
+/// An unknown-column error of `field list` reworded for another clause.
+fn in_clause(e: Error, clause: &str) -> Error {
+    match e.code() {
+        ErrorCode::BadField => Error::new(
+            ErrorCode::BadField,
+            e.message().replace("'field list'", &format!("'{clause}'")),
+        ),
+        _ => e,
+    }
 }
 
 fn unknown_column(name: &str) -> Error {
@@ -168,7 +199,7 @@ pub(in crate::sql) fn bind_assignments(
 }
 
 /// An expression producing a column's default value (for `SET col = DEFAULT`).
-fn default_expr(col: &ColumnDef) -> Expr {
+pub(super) fn default_expr(col: &ColumnDef) -> Expr {
     match &col.default {
         ColumnDefault::Value(v) => Expr::Lit(v.clone()),
         ColumnDefault::CurrentTimestamp => {
@@ -225,6 +256,73 @@ fn single_target(from: &[ast::TableWithJoins], env: &Env<'_>, command: &str) -> 
     }
 }
 
+/// The table an UPDATE / DELETE changes, and the view it names if it names one
+/// (`exec/view_dml.rs`).
+fn target_or_view(
+    from: &[ast::TableWithJoins],
+    env: &Env<'_>,
+    command: &str,
+) -> Result<(TableRef, Option<ViewTarget>)> {
+    if env.ctx.engine.has_views() {
+        if let Some((name, alias)) = select::single_table(from)? {
+            let (db, t) = plan::split_name(name, env.sess.db)?;
+            if let Some((base, view)) = super::view_dml::resolve(env, &db, &t, alias, command)? {
+                return Ok((base, Some(view)));
+            }
+        }
+    }
+    Ok((single_target(from, env, command)?, None))
+}
+
+/// UPDATE through a view: assignments to the view's columns, as base columns and values
+/// over the base row.
+fn view_assignments(
+    b: &mut Binder<'_>,
+    view: &ViewTarget,
+    base: &TableRef,
+    list: &[ast::Assignment],
+) -> Result<Vec<(usize, Expr)>> {
+    let mut out = Vec::with_capacity(list.len());
+    for a in list {
+        let ast::AssignmentTarget::ColumnName(name) = &a.target else {
+            return Err(unsupported("tuple assignments"));
+        };
+        // MariaDB names the clause of a merged view's columns 'SET' (and its WHERE 'FROM').
+        let j = scope_column_index(&view.scope, name).map_err(|e| in_clause(e, "SET"))?;
+        let col = view.base_column(j, &view.scope.columns[j].name)?;
+        let value = if is_default_keyword(&a.value) {
+            default_expr(&base.def.columns[col])
+        } else {
+            b.clause = "SET";
+            let mut x = b.bind(&a.value)?.0;
+            view.rebase(&mut x);
+            x
+        };
+        out.push((col, value));
+    }
+    Ok(out)
+}
+
+/// A statement's WHERE and ORDER BY through a view: over the base row, with the view's WHERE.
+fn view_conditions(
+    view: &Option<ViewTarget>,
+    filter: Option<Expr>,
+    order: &mut [(Expr, SortKey)],
+) -> Option<Expr> {
+    let Some(v) = view else { return filter };
+    for (e, _) in order.iter_mut() {
+        v.rebase(e);
+    }
+    let filter = filter.map(|mut f| {
+        v.rebase(&mut f);
+        f
+    });
+    match (v.filter.clone(), filter) {
+        (Some(a), Some(b)) => Some(Expr::And(vec![a, b])),
+        (a, b) => a.or(b),
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Binding
 
@@ -251,7 +349,31 @@ pub fn plan_insert(
     };
     let (db, tname) = plan::split_name(name, env.sess.db)?;
     // REPLACE needs the INSERT privilege first, so MySQL names INSERT for both.
-    let table = plan::resolve_target(env, &db, &tname, None, "INSERT")?;
+    let view_version = super::ddl::view::view_changes();
+    let viewed = match env.ctx.engine.has_views() {
+        true => super::view_dml::resolve(env, &db, &tname, None, "INSERT")?,
+        false => None,
+    };
+    let (table, view) = match viewed {
+        Some((base, v)) => (base, Some(v)),
+        None => (
+            plan::resolve_target(env, &db, &tname, None, "INSERT")?,
+            None,
+        ),
+    };
+    let view_version = view.as_ref().map(|_| view_version);
+    if view.is_some() && ins.on.is_some() {
+        return Err(unsupported(
+            "INSERT … ON DUPLICATE KEY UPDATE through a view",
+        ));
+    }
+    // Through a view, a column name is the view's (a base column, else 1471).
+    let view_col = |name: &ast::ObjectName| -> Result<usize> {
+        let v = view.as_ref().expect("through a view");
+        let j = scope_column_index(&v.scope, name).map_err(|e| in_clause(e, "INSERT INTO"))?;
+        v.base_column(j, &v.scope.columns[j].name)
+            .map_err(|_| super::view_dml::not_insertable(&tname))
+    };
     plan::read_privs::check_insert_extras(env, &db, &tname, ins)?;
     let kind = if ins.replace_into {
         InsertKind::Replace
@@ -264,7 +386,23 @@ pub fn plan_insert(
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, Some(scope));
     let (columns, source) = if !ins.assignments.is_empty() {
-        let sets = bind_assignments_opt(&mut b, &table, &ins.assignments)?;
+        let sets = match &view {
+            None => bind_assignments_opt(&mut b, &table, &ins.assignments)?,
+            Some(_) => {
+                let mut out = Vec::with_capacity(ins.assignments.len());
+                for a in &ins.assignments {
+                    let ast::AssignmentTarget::ColumnName(name) = &a.target else {
+                        return Err(unsupported("tuple assignments"));
+                    };
+                    let col = view_col(name)?;
+                    match is_default_keyword(&a.value) {
+                        true => out.push((col, None)),
+                        false => out.push((col, Some(b.bind(&a.value)?.0))),
+                    }
+                }
+                out
+            }
+        };
         let cols = sets.iter().map(|(c, _)| *c).collect();
         let row = sets.into_iter().map(|(_, e)| e).collect();
         (cols, InsertSource::Values(vec![row]))
@@ -277,7 +415,17 @@ pub fn plan_insert(
             // `INSERT INTO t () VALUES ()`: every column takes its default.
             Vec::new()
         } else if ins.columns.is_empty() {
-            (0..table.def.columns.len()).collect()
+            match &view {
+                None => (0..table.def.columns.len()).collect(),
+                Some(v) => (0..v.cols.len())
+                    .map(|j| {
+                        v.base_column(j, "")
+                            .map_err(|_| super::view_dml::not_insertable(&tname))
+                    })
+                    .collect::<Result<_>>()?,
+            }
+        } else if view.is_some() {
+            ins.columns.iter().map(&view_col).collect::<Result<_>>()?
         } else {
             ins.columns
                 .iter()
@@ -323,6 +471,10 @@ pub fn plan_insert(
         Some(list) => Some(Returning::bind(env, params, &table, list, item_texts)?),
         None => None,
     };
+    let view_check = view.and_then(|v| match (v.filter, v.check) {
+        (Some(f), Some(name)) => Some(Box::new((f, name))),
+        _ => None,
+    });
     Ok(InsertPlan {
         table,
         kind,
@@ -331,6 +483,8 @@ pub fn plan_insert(
         on_dup,
         subq,
         returning,
+        view_version,
+        view_check,
     })
 }
 
@@ -431,31 +585,50 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
     if u.returning.is_some() || u.output.is_some() {
         return Err(unsupported("UPDATE … RETURNING"));
     }
-    let table = single_target(std::slice::from_ref(&u.table), env, "UPDATE")?;
+    let view_version = super::ddl::view::view_changes();
+    let (table, view) = target_or_view(std::slice::from_ref(&u.table), env, "UPDATE")?;
+    let view_version = view.as_ref().map(|_| view_version);
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, None);
-    let scope = table.scope.clone();
+    let scope = match &view {
+        Some(v) => v.scope.clone(),
+        None => table.scope.clone(),
+    };
     b.scope = Some(&scope);
-    let sets = bind_assignments(&mut b, &table, &u.assignments)?;
-    b.clause = "where clause";
+    let sets = match &view {
+        Some(v) => view_assignments(&mut b, v, &table, &u.assignments)?,
+        None => bind_assignments(&mut b, &table, &u.assignments)?,
+    };
+    b.clause = if view.is_some() {
+        "FROM"
+    } else {
+        "where clause"
+    };
     let filter = match &u.selection {
         Some(w) => Some(b.bind_condition(w)?),
         None => None,
     };
-    let (order, limit) = without_subqueries(env, || {
+    let (mut order, limit) = without_subqueries(env, || {
         Ok((
             bind_order(&mut b, &u.order_by)?,
             bind_limit(&mut b, &u.limit)?,
         ))
     })?;
-    let mut filter = filter;
+    let mut filter = view_conditions(&view, filter, &mut order);
     let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
     let reads = u.assignments.iter().map(|a| &a.value);
     let reads = reads
         .chain(&u.selection)
         .chain(u.order_by.iter().map(|o| &o.expr));
     plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
+    if view.is_some() && subq.is_some() {
+        return Err(unsupported("subqueries in UPDATE through a view"));
+    }
     let access = plan::choose_access(&table.def, filter.as_ref());
+    let view_check = view.and_then(|v| match (v.filter, v.check) {
+        (Some(f), Some(name)) => Some(Box::new((f, name))),
+        _ => None,
+    });
     Ok(UpdatePlan {
         table,
         sets,
@@ -464,6 +637,8 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         order,
         limit,
         subq,
+        view_version,
+        view_check,
     })
 }
 
@@ -482,25 +657,37 @@ pub fn plan_delete(
     let from = match &d.from {
         ast::FromTable::WithFromKeyword(f) | ast::FromTable::WithoutKeyword(f) => f,
     };
-    let table = single_target(from, env, "DELETE")?;
-    let scope = table.scope.clone();
+    let view_version = super::ddl::view::view_changes();
+    let (table, view) = target_or_view(from, env, "DELETE")?;
+    let view_version = view.as_ref().map(|_| view_version);
+    let scope = match &view {
+        Some(v) => v.scope.clone(),
+        None => table.scope.clone(),
+    };
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, Some(&scope));
-    b.clause = "where clause";
+    b.clause = if view.is_some() {
+        "FROM"
+    } else {
+        "where clause"
+    };
     let filter = match &d.selection {
         Some(w) => Some(b.bind_condition(w)?),
         None => None,
     };
-    let (order, limit) = without_subqueries(env, || {
+    let (mut order, limit) = without_subqueries(env, || {
         Ok((
             bind_order(&mut b, &d.order_by)?,
             bind_limit(&mut b, &d.limit)?,
         ))
     })?;
-    let mut filter = filter;
+    let mut filter = view_conditions(&view, filter, &mut order);
     let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
     let reads = d.selection.iter().chain(d.order_by.iter().map(|o| &o.expr));
     plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
+    if view.is_some() && subq.is_some() {
+        return Err(unsupported("subqueries in DELETE through a view"));
+    }
     let access = plan::choose_access(&table.def, filter.as_ref());
     let returning = match &d.returning {
         Some(list) => Some(Returning::bind(env, params, &table, list, item_texts)?),
@@ -514,6 +701,7 @@ pub fn plan_delete(
         limit,
         subq,
         returning,
+        view_version,
     })
 }
 
@@ -820,6 +1008,9 @@ impl<'e> InsertRun<'_, 'e> {
         if let Some(c) = &self.checks {
             c.check(self.env, &row)?;
         }
+        if let Some(check) = &self.plan.view_check {
+            super::view_dml::check_row(check, &row, self.env)?;
+        }
         let table = &self.plan.table.table;
         if !self.plan.on_dup.is_empty() {
             return self.insert_or_update(txn, row);
@@ -919,12 +1110,27 @@ impl<'e> InsertRun<'_, 'e> {
         self.duplicates += 1;
         let def = &self.plan.table.def;
         let mut new = existing.to_vec();
+        // Subqueries of the assignments run on the transaction, lent for the evaluation.
+        let lend = self.plan.subq.is_some()
+            && self
+                .plan
+                .on_dup
+                .iter()
+                .any(|(_, e)| super::subquery::has_subquery(e));
+        let lock = self
+            .env
+            .subq
+            .lock
+            .get()
+            .unwrap_or_else(|| dml_lock(txn.isolation(), true));
+        let lender = lend.then(|| Lender::new(Some(&mut *txn), lock));
+        let host: Option<&dyn Host> = lender.as_ref().map(|l| l as &dyn Host);
         for (c, e) in &self.plan.on_dup {
             let rc = RowCtx {
                 row: &new,
                 new: &proposed,
                 aggs: &[],
-                host: None,
+                host,
             };
             let v = super::strict_values::eval(e, &rc, self.env, self.strictness().get())?;
             let col = &def.columns[*c];
@@ -1000,7 +1206,7 @@ fn current_timestamp(col: &ColumnDef, env: &Env<'_>) -> Value {
 }
 
 /// `ON UPDATE CURRENT_TIMESTAMP` columns not assigned by the statement take the current time.
-fn touch_on_update(
+pub(super) fn touch_on_update(
     def: &crate::storage::TableDef,
     sets: &[(usize, Expr)],
     row: &mut [Value],
@@ -1235,6 +1441,9 @@ fn updated_row(
         }
         if new[..] == latest[..] {
             return Ok(None);
+        }
+        if let Some(check) = &plan.view_check {
+            super::view_dml::check_row(check, &new, env)?;
         }
         touch_on_update(&t.def, &plan.sets, &mut new, env);
         if let Some(ai) = t.def.auto_increment_column() {

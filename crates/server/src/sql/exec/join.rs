@@ -14,6 +14,10 @@
 //!
 //! Every table read uses the statement's transaction (its read view, or its locks for
 //! `FOR UPDATE` / `FOR SHARE`, taken on every row read from every table).
+//!
+//! Multi-table UPDATE / DELETE ([`run_tracked`]) read each table with its own lock (the
+//! targets exclusively) and are told, with each joined row, the handle of the row of each
+//! target table in it (None when NULL-complemented).
 
 use crate::error::Result;
 use crate::sql::env::Env;
@@ -21,7 +25,7 @@ use crate::sql::expr::compare;
 use crate::sql::expr::{Expr, RowCtx};
 use crate::sql::plan::join::{HashKey, JoinPlan, JoinTable, Leaf, Unit};
 use crate::sql::plan::{self, Access};
-use crate::storage::{ReadLock, Row, ScanControl, Txn};
+use crate::storage::{ReadLock, Row, RowHandle, ScanControl, Txn};
 use crate::types::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -39,7 +43,11 @@ type HashTable = HashMap<Vec<u8>, Vec<Row>>;
 struct Run<'a, 'e> {
     plan: &'a JoinPlan,
     env: &'a Env<'e>,
-    lock: ReadLock,
+    /// The lock of each table's reads.
+    locks: Vec<ReadLock>,
+    /// Tables whose row handles are tracked (bit set), and the current ones by table.
+    tracked: u64,
+    handles: Vec<Option<RowHandle>>,
     /// Hash tables, built on first use, by table number.
     hashes: HashMap<usize, HashTable>,
     /// Derived tables' rows, materialized on first use, by table number.
@@ -54,22 +62,41 @@ pub fn run(
     lock: ReadLock,
     emit: &mut dyn FnMut(&[Value]) -> Result<Flow>,
 ) -> Result<()> {
+    let locks = vec![lock; plan.tables.len()];
+    run_tracked(plan, env, txn, locks, 0, &mut |flat, _| emit(flat))
+}
+
+/// Run a join reading table `t` with `locks[t]`, passing every joined row and the handles of
+/// the rows of the `tracked` tables in it (indexed by table number) to `emit`. A tracked
+/// table must not be read by hash join (see `exec/multi_dml.rs`).
+pub fn run_tracked(
+    plan: &JoinPlan,
+    env: &Env<'_>,
+    txn: &mut Txn,
+    locks: Vec<ReadLock>,
+    tracked: u64,
+    emit: &mut EmitTracked<'_>,
+) -> Result<()> {
     let mut flat = vec![Value::Null; plan.width()];
     let mut run = Run {
         plan,
         env,
-        lock,
+        locks,
+        tracked,
+        handles: vec![None; plan.tables.len()],
         hashes: HashMap::new(),
         derived: HashMap::new(),
     };
-    run.units(&plan.units, 0, txn, &mut flat, &mut |_,
-                                                    flat: &mut Vec<
-        Value,
-    >| { emit(flat) })?;
+    run.units(&plan.units, 0, txn, &mut flat, &mut |_, flat, handles| {
+        emit(flat, handles)
+    })?;
     Ok(())
 }
 
-type Next<'n> = dyn FnMut(&mut Txn, &mut Vec<Value>) -> Result<Flow> + 'n;
+/// The consumer of [`run_tracked`]: a joined row and the tracked tables' row handles.
+pub type EmitTracked<'e> = dyn FnMut(&[Value], &[Option<RowHandle>]) -> Result<Flow> + 'e;
+
+type Next<'n> = dyn FnMut(&mut Txn, &mut Vec<Value>, &[Option<RowHandle>]) -> Result<Flow> + 'n;
 
 /// Copy a table's row into its place in the joined row (never past the end: a row read under
 /// a newer definition than the plan's cannot overrun it).
@@ -98,14 +125,18 @@ impl Run<'_, '_> {
         next: &mut Next<'_>,
     ) -> Result<Flow> {
         let Some(unit) = units.get(i) else {
-            return next(txn, flat);
+            return next(txn, flat, &self.handles);
         };
         match unit {
             Unit::Leaf(leaf) => {
-                let rows = self.read(leaf, txn, flat)?;
+                let mut hs = Vec::new();
+                let rows = self.read(leaf, txn, flat, &mut hs)?;
                 let off = self.plan.scope.tables[leaf.table].offset;
-                for r in rows {
+                for (k, r) in rows.into_iter().enumerate() {
                     put(flat, off, &r);
+                    if let Some(h) = hs.get(k) {
+                        self.handles[leaf.table] = Some(h.clone());
+                    }
                     if self.units(units, i + 1, txn, flat, next)? == Flow::Stop {
                         return Ok(Flow::Stop);
                     }
@@ -124,14 +155,18 @@ impl Run<'_, '_> {
                 if segs.is_empty() {
                     for &t in tables {
                         self.null_table(t, flat);
+                        self.handles[t] = None;
                     }
                     if passes(post, flat, env)? {
                         return self.units(units, i + 1, txn, flat, next);
                     }
                     return Ok(Flow::More);
                 }
-                for seg in segs {
+                for (seg, hs) in segs {
                     self.restore(tables, &seg, flat);
+                    for (&t, h) in tables.iter().zip(hs) {
+                        self.handles[t] = h;
+                    }
                     if passes(post, flat, env)?
                         && self.units(units, i + 1, txn, flat, next)? == Flow::Stop
                     {
@@ -144,26 +179,38 @@ impl Run<'_, '_> {
     }
 
     /// Every combination of rows the inner sequence produces for the current outer row, as
-    /// the values of the inner tables' columns.
+    /// the values of the inner tables' columns (and their row handles when tracked).
+    #[allow(clippy::type_complexity)]
     fn inner_rows(
         &mut self,
         inner: &[Unit],
         txn: &mut Txn,
         flat: &mut Vec<Value>,
         tables: &[usize],
-    ) -> Result<Vec<Vec<Value>>> {
+    ) -> Result<Vec<(Vec<Value>, Vec<Option<RowHandle>>)>> {
         let scope = &self.plan.scope;
-        let mut out: Vec<Vec<Value>> = Vec::new();
-        self.units(inner, 0, txn, flat, &mut |_, flat: &mut Vec<Value>| {
-            crate::memory::check(0)?;
-            let mut seg = Vec::new();
-            for &t in tables {
-                let jt = &scope.tables[t];
-                seg.extend_from_slice(&flat[jt.offset..jt.offset + jt.scope.columns.len()]);
-            }
-            out.push(seg);
-            Ok(Flow::More)
-        })?;
+        let tracked = self.tracked;
+        let mut out = Vec::new();
+        self.units(
+            inner,
+            0,
+            txn,
+            flat,
+            &mut |_, flat: &mut Vec<Value>, handles| {
+                crate::memory::check(0)?;
+                let mut seg = Vec::new();
+                for &t in tables {
+                    let jt = &scope.tables[t];
+                    seg.extend_from_slice(&flat[jt.offset..jt.offset + jt.scope.columns.len()]);
+                }
+                let hs = match tracked {
+                    0 => Vec::new(),
+                    _ => tables.iter().map(|&t| handles[t].clone()).collect(),
+                };
+                out.push((seg, hs));
+                Ok(Flow::More)
+            },
+        )?;
         Ok(out)
     }
 
@@ -185,7 +232,14 @@ impl Run<'_, '_> {
     }
 
     /// The rows of a leaf's table that match for the current outer row.
-    fn read(&mut self, leaf: &Leaf, txn: &mut Txn, flat: &mut [Value]) -> Result<Vec<Row>> {
+    /// With the table tracked, its rows' handles go to `hs`.
+    fn read(
+        &mut self,
+        leaf: &Leaf,
+        txn: &mut Txn,
+        flat: &mut [Value],
+        hs: &mut Vec<RowHandle>,
+    ) -> Result<Vec<Row>> {
         if let Some(h) = &leaf.hash {
             return self.probe(leaf, h, txn, flat);
         }
@@ -207,6 +261,7 @@ impl Run<'_, '_> {
             }
         };
         let outer: Vec<Value> = flat.to_vec();
+        let track = self.tracked & (1u64 << leaf.table) != 0;
         let mut out = Vec::new();
         let mut filter = |row: &Row| -> Result<bool> {
             if leaf.filter.is_none() {
@@ -220,12 +275,15 @@ impl Run<'_, '_> {
             &leaf.access,
             txn,
             env,
-            self.lock,
+            self.locks[leaf.table],
             false,
             &outer,
             &mut filter,
-            &mut |_, row| {
+            &mut |h, row| {
                 crate::memory::check(0)?;
+                if track {
+                    hs.push(h.clone());
+                }
                 out.push(row.clone());
                 Ok(ScanControl::Continue)
             },
@@ -318,7 +376,7 @@ impl Run<'_, '_> {
             &Access::FullScan,
             txn,
             env,
-            self.lock,
+            self.locks[leaf.table],
             false,
             &[],
             &mut filter,

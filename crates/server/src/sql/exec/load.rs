@@ -236,6 +236,8 @@ impl LoadJob {
             on_dup: Vec::new(),
             subq: None,
             returning: None,
+            view_version: None,
+            view_check: None,
         };
         ctx.status.incr(crate::status::StatusCounter::ComInsert);
         Ok(LoadJob {

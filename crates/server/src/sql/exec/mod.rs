@@ -2,7 +2,8 @@
 //!
 //! * `select` — SELECT over a plan (`crate::sql::plan`): scans, filters, grouping, sorting;
 //!   `rollup` (GROUP BY … WITH ROLLUP), `window` and `window_agg` (window functions) for it.
-//! * `dml` — INSERT, UPDATE, DELETE, REPLACE; `returning` — their RETURNING lists.
+//! * `dml` — INSERT, UPDATE, DELETE, REPLACE; `returning` — their RETURNING lists;
+//!   `multi_dml` — multi-table UPDATE and DELETE.
 //! * `ddl` — CREATE/DROP/TRUNCATE of schemas and tables, durable through the log.
 //! * `admin` — SET, transaction control, accounts and grants, KILL-free session statements.
 //! * `binlog_admin` — SHOW BINARY LOGS / BINLOG EVENTS / MASTER STATUS, PURGE and RESET.
@@ -25,6 +26,7 @@ pub(in crate::sql) mod fk;
 mod group_concat;
 pub(in crate::sql) mod join;
 pub(in crate::sql) mod load;
+pub(in crate::sql) mod multi_dml;
 pub(in crate::sql) mod query;
 pub(in crate::sql) mod returning;
 mod rollup;
@@ -32,6 +34,7 @@ pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
 mod strict_values;
 pub(in crate::sql) mod subquery;
+pub(in crate::sql) mod view_dml;
 pub(in crate::sql) mod virtual_tables;
 pub(in crate::sql) mod window;
 mod window_agg;

@@ -426,6 +426,8 @@ pub fn plan_select(
             // Conditions with a subquery filter the joined rows afterwards.
             let (mut post, conds): (Vec<Expr>, Vec<Expr>) =
                 conds.into_iter().partition(super::subquery::has_subquery);
+            // Inner joins' ON conditions with a subquery run there too.
+            post.extend(builder.take_subquery_conds());
             if !post.is_empty() {
                 // A constant condition is checked first there too (MariaDB's Impossible WHERE).
                 let constants = conds.iter().filter(|c| c.is_constant()).cloned();

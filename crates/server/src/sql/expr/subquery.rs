@@ -132,6 +132,9 @@ pub struct Frame {
 pub struct State {
     /// Binding: subqueries may appear in the clause being bound.
     pub allowed: Cell<bool>,
+    /// Binding: the ON clause being bound is an inner join's, whose conditions run as WHERE
+    /// conditions do (after the read when they hold a subquery): subqueries may appear in it.
+    pub inner_on: Cell<bool>,
     /// Binding: the scopes of the enclosing queries, outermost first.
     pub frames: RefCell<Vec<Frame>>,
     /// Binding: subqueries bound and not yet claimed by the plan of their query.

@@ -372,6 +372,10 @@ pub fn parse(sql: &str) -> Result<Parsed> {
         });
     }
     strip_no_op_modifiers(&mut tokens, first.as_deref());
+    if let Some(at) = rewrite_multi_table(&mut tokens, first.as_deref()) {
+        let body = sql.trim_end().trim_end_matches(';').trim_end();
+        return Err(syntax_error(body, Some(at)));
+    }
     let words = tokens.iter().filter(|t| !is_trivia(&t.token)).count();
     let shallow = ShallowMySql::new(words);
     let stmt = {
@@ -528,6 +532,82 @@ fn strip_no_op_modifiers(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) {
             tokens.remove(i);
         } else {
             break;
+        }
+    }
+}
+
+/// Multi-table UPDATE and DELETE forms sqlparser does not read (see `strip_delete_stars`).
+/// `UPDATE t1, t2 … SET`: sqlparser reads one table (with joins) before SET, so the first
+/// comma of the table list becomes `FROM` (`UPDATE t1 FROM t2, … SET`, which the binder reads
+/// as the multi-table list; see `exec/multi_dml.rs`). A `FROM` written before SET is not
+/// MariaDB syntax: its position is returned (a syntax error there).
+fn rewrite_multi_table(tokens: &mut [TokenWithSpan], first: Option<&str>) -> Option<Location> {
+    if first == Some("DELETE") {
+        strip_delete_stars(tokens);
+        return multi_delete_order_limit(tokens);
+    }
+    if first != Some("UPDATE") {
+        return None;
+    }
+    let mut depth = 0i32;
+    let mut comma = None;
+    let mut set = false;
+    for (i, t) in tokens.iter().enumerate().skip(1) {
+        match &t.token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            Token::Comma if depth == 0 && !set && comma.is_none() => comma = Some(i),
+            tok if depth == 0 && is_word(tok, "SET") => set = true,
+            // `UPDATE t FROM …` and `UPDATE t SET … FROM …` are not MariaDB's.
+            tok if depth == 0 && is_word(tok, "FROM") => return Some(t.span.start),
+            _ => {}
+        }
+    }
+    if let Some(i) = comma {
+        tokens[i].token = Token::make_keyword("FROM");
+    }
+    None
+}
+
+/// A multi-table DELETE (targets before FROM, or USING) has no ORDER BY or LIMIT: the
+/// position of one is a syntax error.
+fn multi_delete_order_limit(tokens: &[TokenWithSpan]) -> Option<Location> {
+    let mut words = tokens.iter().filter(|t| !is_trivia(&t.token)).skip(1);
+    let mut multi = words.next().is_some_and(|t| !is_word(&t.token, "FROM"));
+    let mut depth = 0i32;
+    for t in tokens {
+        match &t.token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            tok if depth == 0 && is_word(tok, "USING") => multi = true,
+            tok if depth == 0 && multi && (is_word(tok, "ORDER") || is_word(tok, "LIMIT")) => {
+                return Some(t.span.start)
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `DELETE t1.*, t2.* FROM …`: a multi-table DELETE's targets may be written `t.*`; the
+/// `.*` (before WHERE, outside parentheses) is blanked out for sqlparser.
+fn strip_delete_stars(tokens: &mut [TokenWithSpan]) {
+    let mut depth = 0i32;
+    for i in 0..tokens.len() {
+        match &tokens[i].token {
+            Token::LParen => depth += 1,
+            Token::RParen => depth -= 1,
+            tok if depth == 0 && is_word(tok, "WHERE") => return,
+            Token::Period
+                if depth == 0
+                    && i > 0
+                    && matches!(tokens[i - 1].token, Token::Word(_))
+                    && tokens.get(i + 1).is_some_and(|t| t.token == Token::Mul) =>
+            {
+                tokens[i].token = Token::Whitespace(Whitespace::Space);
+                tokens[i + 1].token = Token::Whitespace(Whitespace::Space);
+            }
+            _ => {}
         }
     }
 }

@@ -230,7 +230,11 @@ impl Head<'_> {
         let mut end = self.toks.len();
         let mut check = None;
         let w = |k: usize, s: &str| k < self.toks.len() && is_word(&self.toks[k].token, s);
-        let n = self.toks.len();
+        // A trailing `;` (what a client may send) is not part of the clause.
+        let mut n = self.toks.len();
+        while n > 0 && self.toks[n - 1].token == Token::SemiColon {
+            n -= 1;
+        }
         if n >= 3 && w(n - 2, "CHECK") && w(n - 1, "OPTION") {
             if n >= 4 && w(n - 3, "WITH") {
                 end = n - 3;

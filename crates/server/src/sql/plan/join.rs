@@ -217,6 +217,16 @@ impl<'a, 'b> Builder<'a, 'b> {
         &self.tables
     }
 
+    /// The inner joins' ON conditions that hold a subquery, taken out of the join: the caller
+    /// runs them on the joined rows, with its WHERE conditions that hold one.
+    pub fn take_subquery_conds(&mut self) -> Vec<Expr> {
+        let (with, without): (Vec<Expr>, Vec<Expr>) = std::mem::take(&mut self.conds)
+            .into_iter()
+            .partition(crate::sql::exec::subquery::has_subquery);
+        self.conds = without;
+        with
+    }
+
     /// The plan, with the WHERE clause's conjuncts.
     pub fn finish(mut self, where_conds: Vec<Expr>) -> Result<JoinPlan> {
         let mut conds = std::mem::take(&mut self.conds);
@@ -329,7 +339,13 @@ impl<'a, 'b> Builder<'a, 'b> {
             return Err(Error::parse("", 1));
         }
         let right_join = matches!(kind, Kind::Right);
-        let (mut on, merged) = self.constraint(constraint, &left, &right, right_join)?;
+        // An inner join's ON may hold subqueries: such a condition runs after the read, as a
+        // WHERE condition (see `take_subquery_conds`); an outer join's may not.
+        let inner = matches!(kind, Kind::Inner);
+        let was = self.env.subq.inner_on.replace(inner);
+        let r = self.constraint(constraint, &left, &right, right_join);
+        self.env.subq.inner_on.set(was);
+        let (mut on, merged) = r?;
         let star = self.merged_star(&left, &right, &merged, right_join);
         let (raw, conds) = match kind {
             Kind::Inner => {
@@ -348,6 +364,15 @@ impl<'a, 'b> Builder<'a, 'b> {
                 };
                 for t in bits(inner.tables) {
                     self.scope.make_nullable(t);
+                }
+                if inner
+                    .conds
+                    .iter()
+                    .any(crate::sql::exec::subquery::has_subquery)
+                {
+                    return Err(unsupported(
+                        "subqueries in ON of a join inside an outer join",
+                    ));
                 }
                 on.extend(inner.conds);
                 (

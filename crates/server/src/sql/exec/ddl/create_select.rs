@@ -156,6 +156,8 @@ fn insert_rows(
         on_dup: Vec::new(),
         subq: None,
         returning: None,
+        view_version: None,
+        view_check: None,
     };
     crate::sql::run_dml(ctx, sess, &[], prev, db, |env, txn| {
         crate::sql::exec::dml::run_insert(&iplan, env, txn)

@@ -9,9 +9,11 @@
 //!
 //! Honoured: `OR REPLACE`, `IF NOT EXISTS`, a column list, `ALGORITHM` / `DEFINER` /
 //! `SQL SECURITY` (kept and shown; the invoker's privileges are checked on the tables
-//! under the view), views over views, joins, set operations and CTEs. Refused: INSERT, UPDATE
-//! and DELETE through a view (1235), and so `WITH CHECK OPTION` (1235: it only constrains
-//! those). View DDL is logged as its text and replayed, and views are in checkpoints.
+//! under the view), views over views, joins, set operations and CTEs. UPDATE and DELETE
+//! through a single-table view are `exec/view_dml.rs` (with `WITH CHECK OPTION` checked on
+//! each changed row, 1369; at CREATE, 1368 on a view MariaDB cannot change through); refused:
+//! INSERT through a view and UPDATE / DELETE through other views (1235). View DDL is logged
+//! as its text and replayed, and views are in checkpoints.
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
@@ -134,10 +136,6 @@ pub fn create_view(env: &Env<'_>, v: &ViewStmt) -> Result<()> {
     if !env.ctx.engine.database_exists(&db) {
         return Err(Error::bad_db(&db));
     }
-    if v.check_option.is_some() {
-        // Our views take no INSERT / UPDATE / DELETE, which is all the clause constrains.
-        return Err(Error::unsupported("WITH CHECK OPTION"));
-    }
     let existing = env.ctx.engine.view(&db, &v.name);
     if v.alter && existing.is_none() {
         return Err(Error::new(
@@ -154,6 +152,17 @@ pub fn create_view(env: &Env<'_>, v: &ViewStmt) -> Result<()> {
         return Ok(());
     }
     let plan = plan_query_text(env, &db, &v.query, None)?;
+    let algorithm = keep_algorithm(v, existing.as_deref());
+    if v.check_option.is_some() && !crate::sql::exec::view_dml::updatable(&algorithm, &plan) {
+        return Err(Error::new(
+            ErrorCode::ViewNonupdCheck,
+            format!(
+                "CHECK OPTION on non-updatable view {}.{}",
+                quote(&db),
+                quote(&v.name)
+            ),
+        ));
+    }
     if !v.columns.is_empty() && v.columns.len() != plan.columns.len() {
         return Err(Error::new(
             ErrorCode::ViewWrongList,
@@ -203,17 +212,26 @@ pub fn create_view(env: &Env<'_>, v: &ViewStmt) -> Result<()> {
         name: v.name.clone(),
         query: v.query.clone(),
         columns: v.columns.clone(),
-        algorithm: keep(&v.algorithm, alter_old(|o| &o.algorithm), "UNDEFINED"),
+        algorithm,
         definer_user: user,
         definer_host: host,
         security: keep(&v.security, alter_old(|o| &o.security), "DEFINER"),
-        check_option: "NONE".into(),
+        check_option: v.check_option.clone().unwrap_or_else(|| "NONE".into()),
     };
     env.ctx
         .engine
         .create_view(&db, def, v.or_replace || v.alter)?;
     changed();
     Ok(())
+}
+
+/// The algorithm a CREATE / ALTER VIEW gives the view (ALTER keeps the old one if none).
+fn keep_algorithm(v: &ViewStmt, old: Option<&ViewDef>) -> String {
+    match (&v.algorithm, old) {
+        (Some(a), _) => a.clone(),
+        (None, Some(o)) if v.alter => o.algorithm.clone(),
+        _ => "UNDEFINED".to_string(),
+    }
 }
 
 /// DROP VIEW [IF EXISTS] a, b: the views that exist are dropped; the others are 4092 (notes
@@ -258,15 +276,20 @@ pub fn create_text(v: &ViewDef) -> String {
             format!("({})", c.join(","))
         }
     };
+    let check = match v.check_option.as_str() {
+        "CASCADED" | "LOCAL" => format!(" WITH {} CHECK OPTION", v.check_option),
+        _ => String::new(),
+    };
     format!(
-        "CREATE ALGORITHM={} DEFINER={}@{} SQL SECURITY {} VIEW {}{} AS {}",
+        "CREATE ALGORITHM={} DEFINER={}@{} SQL SECURITY {} VIEW {}{} AS {}{}",
         v.algorithm,
         quote(&v.definer_user),
         quote(&v.definer_host),
         v.security,
         quote(&v.name),
         cols,
-        v.query
+        v.query,
+        check
     )
 }
 
