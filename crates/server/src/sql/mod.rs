@@ -685,18 +685,24 @@ fn run_other(
                 Env::new(ctx, SessView::of(sess, prev), params).with_set_aside(&parsed.set_aside);
             exec::show::show(&env, &sess.warnings, s)
         }
-        Stmt::Explain(inner) => {
+        Stmt::Explain(inner, format) => {
             count(StatusCounter::ComSelect);
-            match bind_plan(ctx, sess, inner, prev)? {
-                Some(Plan::Select(p)) if !p.subqueries.is_empty() => {
-                    Err(Error::unsupported("EXPLAIN of subqueries"))
-                }
-                Some(Plan::Select(p)) if !p.reads_derived() => Ok(QueryResult::Rows {
-                    columns: exec::explain::columns(),
-                    rows: exec::explain::rows(&p),
-                }),
-                _ => Err(Error::unsupported("EXPLAIN of this statement")),
-            }
+            let explained = match bind_plan(ctx, sess, inner, prev)? {
+                Some(Plan::Select(p)) => exec::explain::of_select(&p),
+                Some(Plan::Query(q)) => exec::explain::of_query(&q),
+                Some(Plan::Insert(p)) => exec::explain::of_insert(&p),
+                Some(Plan::Update(p)) => exec::explain::of_update(&p),
+                Some(Plan::Delete(p)) => exec::explain::of_delete(&p),
+                None => return Err(Error::unsupported("EXPLAIN of this statement")),
+            };
+            let rows = match format {
+                exec::explain::Format::Json => vec![vec![Value::str(&explained.json())]],
+                f => explained.rows(*f),
+            };
+            Ok(QueryResult::Rows {
+                columns: exec::explain::columns(*format),
+                rows,
+            })
         }
         Stmt::Describe { db, table } => {
             count(StatusCounter::ComShow);

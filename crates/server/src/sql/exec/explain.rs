@@ -1,133 +1,982 @@
-//! EXPLAIN SELECT: the plan in MariaDB's tabular form.
+//! EXPLAIN: Cohort's plan in MariaDB 10.11's forms.
 //!
-//! One row per table read, in execution order, with MariaDB 10.11's columns (id, select_type,
-//! table, type, possible_keys, key, key_len, ref, rows, Extra; MariaDB shows `filtered` only
-//! with EXPLAIN EXTENDED). The access type names what the plan does, as MariaDB names it:
+//! The plan of a statement is first described as a tree of [`Block`]s (one per SELECT, set
+//! operation or DML statement, with the tables each reads and the blocks nested in it:
+//! subqueries, derived tables, CTE references), numbered as MariaDB numbers its SELECTs: in
+//! the order they appear in the text (the statement's own SELECT is 1, a CTE's body comes
+//! after the SELECT that carries the WITH). That tree is then printed
+//!
+//! * as the table of `EXPLAIN` (columns id, select_type, table, type, possible_keys, key,
+//!   key_len, ref, rows, Extra; `EXPLAIN EXTENDED` adds `filtered`, `EXPLAIN PARTITIONS` a
+//!   `partitions` column, always NULL: Cohort has no partitioned tables). A SELECT's nested
+//!   blocks follow its own rows, the last one in the text first, as MariaDB prints them; a set
+//!   operation that deduplicates (or sorts) ends with its `UNION RESULT` / `INTERSECT RESULT`
+//!   / `EXCEPT RESULT` row (`UNIT RESULT` when the operators are mixed);
+//! * as `EXPLAIN FORMAT=JSON`: MariaDB's `query_block` / `nested_loop` / `table` objects,
+//!   `union_result` with its `query_specifications`, a derived table's body under
+//!   `materialized`, subqueries under `subqueries`.
+//!
+//! The access type names what Cohort's plan does, as MariaDB names it:
 //!
 //! * `const`: every part of the primary key or of a unique index equal to a constant;
 //! * `eq_ref`: the same with keys from tables read before (a join);
 //! * `ref`: equality on an index prefix (not unique, or partly);
-//! * `range`: a range, or an IN list, on an index;
+//! * `range`: a range, or an IN list, on an index (and any index read of a single-table
+//!   UPDATE / DELETE, which MariaDB calls a range too);
 //! * `ALL`: a full scan (a hash join's table too: "Using join buffer").
 //!
-//! `rows` is the planner's estimate (storage row counts), not a count.
+//! Where Cohort's plan differs from MariaDB's, EXPLAIN says what Cohort does:
+//!
+//! * derived tables and CTE references are always materialized (`<derivedN>` with a `DERIVED`
+//!   block): MariaDB merges a simple one into the outer query (`SIMPLE`);
+//! * `IN (SELECT …)` is never a semi-join: an uncorrelated one that can be hashed is
+//!   `MATERIALIZED` (its rows are read once into a hash set), another uncorrelated one a
+//!   `SUBQUERY`, a correlated one a `DEPENDENT SUBQUERY` (MariaDB, with its default
+//!   optimizer_switch, shows a semi-join: `<subquery2>` and `MATERIALIZED`);
+//! * no covering-index reads (`index`, "Using index"), no index condition pushdown;
+//! * a set operation materializes its operands; its `… RESULT` row is shown when it removes
+//!   duplicates or sorts, as in MariaDB;
+//! * EXPLAIN EXTENDED adds no note 1003 with the rewritten query;
+//! * FORMAT=JSON has no `attached_condition` text, no `filesort` / `temporary_table` wrappers
+//!   and no `expression_cache` around a correlated subquery: a table object says
+//!   `"using_where": true`, `"using_filesort": true`, `"using_temporary_table": true` instead.
+//!
+//! `rows` is the planner's estimate (storage row counts), not a count; `filtered` is 100.
 
 use crate::sql::bind::sqltype::SqlType;
 use crate::sql::bind::{coldef, join_scope::JoinScope};
+use crate::sql::exec::cte::DerivedBody;
+use crate::sql::exec::dml::{DeletePlan, InsertPlan, InsertSource, UpdatePlan};
+use crate::sql::exec::query::{Derived, Node, Op, QueryPlan};
 use crate::sql::exec::select::SelectPlan;
+use crate::sql::expr::subquery::{Kind, Subquery};
 use crate::sql::expr::Expr;
-use crate::sql::plan::join::{Leaf, Unit};
+use crate::sql::plan::join::{JoinTable, Leaf, Unit};
 use crate::sql::plan::{self, Access, PartCond, Source, TableRef};
 use crate::storage::TableDef;
 use crate::types::{DataType, Value};
 use cohort_protocol::column::ColumnDefinition;
+use std::collections::HashMap;
+use std::sync::Arc;
 
-/// The result columns of EXPLAIN.
-pub fn columns() -> Vec<ColumnDefinition> {
-    let int = |n: &str| coldef::expr_column(n, &SqlType::int(3).with_nullable(false));
+/// The form asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Traditional,
+    /// `EXPLAIN EXTENDED`: with `filtered`.
+    Extended,
+    /// `EXPLAIN PARTITIONS`: with `partitions`.
+    Partitions,
+    Json,
+}
+
+/// The result columns of EXPLAIN in `format`.
+pub fn columns(format: Format) -> Vec<ColumnDefinition> {
+    let int = |n: &str| coldef::expr_column(n, &SqlType::int(3).with_nullable(true));
     let text =
         |n: &str, len: u32| coldef::expr_column(n, &SqlType::varchar(len).with_nullable(true));
-    vec![
-        int("id"),
-        text("select_type", 19),
-        text("table", 64),
+    if format == Format::Json {
+        return vec![coldef::expr_column(
+            "EXPLAIN",
+            &SqlType::varchar(65535).with_nullable(false),
+        )];
+    }
+    let mut cols = vec![int("id"), text("select_type", 19), text("table", 64)];
+    if format == Format::Partitions {
+        cols.push(text("partitions", 64));
+    }
+    cols.extend([
         text("type", 10),
         text("possible_keys", 4096),
         text("key", 64),
         text("key_len", 4096),
         text("ref", 2048),
         coldef::expr_column("rows", &SqlType::int(10).with_nullable(true)),
-        text("Extra", 255),
-    ]
+    ]);
+    if format == Format::Extended {
+        cols.push(coldef::expr_column(
+            "filtered",
+            &SqlType::decimal(4, 2).with_nullable(true),
+        ));
+    }
+    cols.push(text("Extra", 255));
+    cols
 }
 
-/// One EXPLAIN row.
+// ---------------------------------------------------------------------------------------------
+// The plan tree
+
+/// A table read.
+struct Tab {
+    name: String,
+    kind: Option<&'static str>,
+    key: Option<String>,
+    key_len: Option<u32>,
+    used_parts: Vec<String>,
+    refs: Option<Vec<String>>,
+    rows: Option<u64>,
+    extra: Vec<&'static str>,
+    /// The block of a derived table (an index into the SELECT's children).
+    derived: Option<usize>,
+}
+
+impl Tab {
+    fn new(name: String) -> Tab {
+        Tab {
+            name,
+            kind: Some("ALL"),
+            key: None,
+            key_len: None,
+            used_parts: Vec::new(),
+            refs: None,
+            rows: None,
+            extra: Vec::new(),
+            derived: None,
+        }
+    }
+}
+
+enum Block {
+    Select(Sel),
+    Set(SetBlock),
+}
+
+struct Sel {
+    id: u64,
+    select_type: String,
+    /// A JSON `"operation"` for a set operation's later operands.
+    operation: Option<&'static str>,
+    tables: Vec<Tab>,
+    /// Extra of a SELECT without tables / of an INSERT … VALUES (None: NULL).
+    message: Option<&'static str>,
+    /// `INSERT … VALUES`: the target line (MariaDB's `INSERT` row, Extra NULL).
+    insert: bool,
+    children: Vec<Block>,
+}
+
+struct SetBlock {
+    /// "union", "intersect", "except" or "unit" (mixed).
+    name: &'static str,
+    parts: Vec<Block>,
+    /// Ids of the operands, for `<union1,2>`.
+    ids: Vec<u64>,
+    /// It has a result row (deduplicates or sorts).
+    result: bool,
+    filesort: bool,
+}
+
+impl Block {
+    fn first_id(&self) -> u64 {
+        match self {
+            Block::Select(s) => s.id,
+            Block::Set(s) => s.parts.first().map_or(0, Block::first_id),
+        }
+    }
+
+    fn first_select(&mut self) -> Option<&mut Sel> {
+        match self {
+            Block::Select(s) => Some(s),
+            Block::Set(s) => s.parts.first_mut().and_then(Block::first_select),
+        }
+    }
+}
+
+/// Builds the tree, numbering SELECTs in text order.
+#[derive(Default)]
+struct Builder {
+    next: u64,
+    /// Recursive CTE working tables: id → the select id of the CTE's body.
+    working: HashMap<u64, u64>,
+}
+
+impl Builder {
+    fn id(&mut self) -> u64 {
+        self.next += 1;
+        self.next
+    }
+
+    /// A query expression; `first` is the select_type of its first SELECT.
+    fn query(&mut self, q: &QueryPlan, first: &str, dependent: bool) -> Block {
+        match &q.node {
+            Node::Select(p) => Block::Select(self.select(p, first)),
+            Node::Sorted(s) => {
+                let mut b = self.query(&s.input, first, dependent);
+                match &mut b {
+                    Block::Set(set) => {
+                        set.result = true;
+                        set.filesort = !s.order.is_empty();
+                    }
+                    Block::Select(sel) => {
+                        if !s.order.is_empty() {
+                            if let Some(t) = sel.tables.first_mut() {
+                                if !t.extra.contains(&"Using filesort") {
+                                    t.extra.push("Using filesort");
+                                }
+                            }
+                        }
+                    }
+                }
+                b
+            }
+            Node::SetOp(s) => {
+                let mut parts = Vec::new();
+                let mut ids = Vec::new();
+                for (i, part) in s.parts.iter().enumerate() {
+                    let (ty, op) = match i {
+                        0 => (first.to_string(), None),
+                        _ => {
+                            let op = match s.ops[i - 1].0 {
+                                Op::Union => "UNION",
+                                Op::Intersect => "INTERSECT",
+                                Op::Except => "EXCEPT",
+                            };
+                            let dep = if dependent { "DEPENDENT " } else { "" };
+                            (format!("{dep}{op}"), Some(op))
+                        }
+                    };
+                    let block = match &part.node {
+                        Node::Select(_) => {
+                            let mut b = self.query(part, &ty, dependent);
+                            if let Some(sel) = b.first_select() {
+                                sel.operation = op;
+                            }
+                            b
+                        }
+                        // A nested set operation or parenthesized query: MariaDB reads it as a
+                        // derived table of the operand.
+                        _ => {
+                            let inner = self.query(part, "DERIVED", dependent);
+                            let id = self.id();
+                            let mut tab = Tab::new(format!("<derived{}>", inner.first_id()));
+                            tab.derived = Some(0);
+                            Block::Select(Sel {
+                                id,
+                                select_type: ty,
+                                operation: op,
+                                tables: vec![tab],
+                                message: None,
+                                insert: false,
+                                children: vec![inner],
+                            })
+                        }
+                    };
+                    ids.push(block.first_id());
+                    parts.push(block);
+                }
+                let all_ops: Vec<Op> = s.ops.iter().map(|o| o.0).collect();
+                let name = if all_ops.iter().all(|o| *o == all_ops[0]) {
+                    match all_ops.first() {
+                        Some(Op::Intersect) => "intersect",
+                        Some(Op::Except) => "except",
+                        _ => "union",
+                    }
+                } else {
+                    "unit"
+                };
+                let result = !s.ops.iter().all(|(o, all)| *o == Op::Union && *all);
+                Block::Set(SetBlock {
+                    name,
+                    parts,
+                    ids,
+                    result,
+                    filesort: false,
+                })
+            }
+            Node::Recursive(r) => {
+                let mut parts = Vec::new();
+                let mut ids = Vec::new();
+                let base = self.next + 1;
+                self.working.insert(r.id, base);
+                for (i, a) in r.anchors.iter().enumerate() {
+                    let ty = if i == 0 { first } else { "UNION" };
+                    let b = self.query(a, ty, dependent);
+                    ids.push(b.first_id());
+                    parts.push(b);
+                }
+                for s in &r.steps {
+                    let b = self.query(s, "RECURSIVE UNION", dependent);
+                    ids.push(b.first_id());
+                    parts.push(b);
+                }
+                Block::Set(SetBlock {
+                    name: "union",
+                    parts,
+                    ids,
+                    result: true,
+                    filesort: false,
+                })
+            }
+        }
+    }
+
+    /// A SELECT and the blocks nested in it.
+    fn select(&mut self, p: &SelectPlan, select_type: &str) -> Sel {
+        let id = self.id();
+        let mut sel = Sel {
+            id,
+            select_type: select_type.to_string(),
+            operation: None,
+            tables: Vec::new(),
+            message: None,
+            insert: false,
+            children: Vec::new(),
+        };
+        // Nested blocks in text order: select list, FROM, WHERE, GROUP BY / HAVING, ORDER BY.
+        let order = subquery_order(p);
+        let mut pending = order.iter().peekable();
+        let in_items = |s: &&&Arc<Subquery>| {
+            p.items
+                .iter()
+                .any(|i| holds(&i.expr, s) && !p.filter.as_ref().is_some_and(|f| holds(f, s)))
+        };
+        while let Some(s) = pending.next_if(in_items) {
+            let b = self.subquery(s);
+            sel.children.push(b);
+        }
+        if let Some(j) = &p.join {
+            let mut leaves = Vec::new();
+            collect(&j.units, &mut leaves);
+            let mut derived_ids = HashMap::new();
+            for (t, jt) in j.tables.iter().enumerate() {
+                if let JoinTable::Derived(d) = jt {
+                    let b = self.derived(d);
+                    derived_ids.insert(t, (b.first_id(), sel.children.len()));
+                    sel.children.push(b);
+                }
+            }
+            for (i, leaf) in leaves.iter().enumerate() {
+                let mut tab = match &j.tables[leaf.table] {
+                    JoinTable::Table(t) => {
+                        let mut tab = access_tab(t, &leaf.access, Some(&j.scope));
+                        tab.name = j.scope.tables[leaf.table].scope.visible_name().to_string();
+                        tab
+                    }
+                    JoinTable::Derived(d) => self.derived_tab(d, derived_ids.get(&leaf.table)),
+                };
+                if !covered(leaf.filter.as_ref(), &leaf.access, &tab) {
+                    tab.extra.push("Using where");
+                }
+                if leaf.hash.is_some() || (i > 0 && tab.kind == Some("ALL")) {
+                    tab.extra.push("Using join buffer (flat, BNL join)");
+                }
+                sel.tables.push(tab);
+            }
+            if p.filter.is_some() {
+                if let Some(last) = sel.tables.last_mut() {
+                    if !last.extra.contains(&"Using where") {
+                        last.extra.push("Using where");
+                    }
+                }
+            }
+            if !p.order.is_empty() || p.group.as_ref().is_some_and(|g| !g.keys.is_empty()) {
+                if let Some(first) = sel.tables.first_mut() {
+                    first.extra.insert(0, "Using temporary; Using filesort");
+                }
+            }
+        } else {
+            match &p.source {
+                Some(Source::Table(t)) => {
+                    let mut tab = access_tab(t, &p.access, None);
+                    tab.name = t.scope.visible_name().to_string();
+                    if !covered(p.filter.as_ref(), &p.access, &tab) {
+                        tab.extra.push("Using where");
+                    }
+                    sel.tables.push(tab);
+                }
+                Some(Source::Derived(d)) => {
+                    let b = self.derived(d);
+                    let at = (b.first_id(), sel.children.len());
+                    sel.children.push(b);
+                    let mut tab = self.derived_tab(d, Some(&at));
+                    if p.filter.is_some() {
+                        tab.extra.push("Using where");
+                    }
+                    sel.tables.push(tab);
+                }
+                Some(Source::Virtual(v)) => {
+                    let mut tab = Tab::new(v.scope.visible_name().to_string());
+                    if p.filter.is_some() {
+                        tab.extra.push("Using where");
+                    }
+                    sel.tables.push(tab);
+                }
+                None => sel.message = Some("No tables used"),
+            }
+            if let Some(tab) = sel.tables.first_mut() {
+                let grouped = p.group.as_ref().is_some_and(|g| !g.keys.is_empty());
+                if grouped {
+                    tab.extra.push("Using temporary; Using filesort");
+                } else if p.window.is_some() || p.distinct {
+                    // Computed over a temporary table, as MariaDB does.
+                    tab.extra.push("Using temporary");
+                }
+                if !grouped && !p.order.is_empty() && !p.sorted_by_scan {
+                    tab.extra.push("Using filesort");
+                }
+            }
+        }
+        for s in pending {
+            let b = self.subquery(s);
+            sel.children.push(b);
+        }
+        sel
+    }
+
+    fn subquery(&mut self, s: &Subquery) -> Block {
+        let ty = match (&s.kind, s.correlated) {
+            (_, true) => "DEPENDENT SUBQUERY",
+            (Kind::In { hashable: true, .. }, false) => "MATERIALIZED",
+            _ => "SUBQUERY",
+        };
+        Block::Select(self.select(&s.plan, ty))
+    }
+
+    fn derived(&mut self, d: &Derived) -> Block {
+        match &d.body {
+            DerivedBody::Query(q) => self.query(q, "DERIVED", false),
+            DerivedBody::Working(_) => Block::Set(SetBlock {
+                name: "union",
+                parts: Vec::new(),
+                ids: Vec::new(),
+                result: false,
+                filesort: false,
+            }),
+        }
+    }
+
+    /// The row of a derived table read whole; `at` is (its block's id, index in children).
+    fn derived_tab(&self, d: &Derived, at: Option<&(u64, usize)>) -> Tab {
+        match &d.body {
+            DerivedBody::Working(w) => {
+                let id = self.working.get(w).copied().unwrap_or(0);
+                Tab::new(format!("<derived{id}>"))
+            }
+            DerivedBody::Query(_) => {
+                let (id, index) = at.copied().unwrap_or((0, 0));
+                let mut tab = Tab::new(format!("<derived{id}>"));
+                tab.derived = Some(index);
+                tab
+            }
+        }
+    }
+
+    /// The single table an UPDATE or DELETE reads, with the subqueries of its clauses.
+    fn dml(
+        &mut self,
+        table: &TableRef,
+        access: &Access,
+        filter: Option<&Expr>,
+        subq: Option<&crate::sql::exec::subquery::DmlSubqueries>,
+        sorted: bool,
+    ) -> Sel {
+        let id = self.id();
+        let mut tab = access_tab(table, access, None);
+        tab.name = table.scope.visible_name().to_string();
+        if tab.kind != Some("ALL") {
+            // A single-table UPDATE / DELETE reads through the range optimizer in MariaDB.
+            tab.kind = Some("range");
+            tab.refs = None;
+        }
+        if filter.is_some() || subq.is_some_and(|s| s.post.is_some()) {
+            tab.extra.push("Using where");
+        }
+        if sorted {
+            tab.extra.push("Using filesort");
+        }
+        let mut sel = Sel {
+            id,
+            select_type: "SIMPLE".into(),
+            operation: None,
+            tables: vec![tab],
+            message: None,
+            insert: false,
+            children: Vec::new(),
+        };
+        if let Some(s) = subq {
+            for q in &s.list {
+                let b = self.subquery(q);
+                sel.children.push(b);
+            }
+        }
+        sel
+    }
+}
+
+/// Does `e` hold the subquery `s` (not inside another subquery)?
+fn holds(e: &Expr, s: &Arc<Subquery>) -> bool {
+    let mut found = false;
+    e.walk(&mut |x| found |= matches!(x, Expr::Subquery(y) if Arc::ptr_eq(y, s)));
+    found
+}
+
+/// The subqueries of a SELECT in text order as far as the plan tells: those of the select
+/// list, then WHERE (and ON), then the rest in binding order.
+fn subquery_order(p: &SelectPlan) -> Vec<&Arc<Subquery>> {
+    let mut out: Vec<&Arc<Subquery>> = Vec::new();
+    let mut push = |e: &Expr| {
+        for s in &p.subqueries {
+            if holds(e, s) && !out.iter().any(|o| Arc::ptr_eq(o, s)) {
+                out.push(s);
+            }
+        }
+    };
+    for i in &p.items {
+        push(&i.expr);
+    }
+    if let Some(f) = &p.filter {
+        push(f);
+    }
+    for s in &p.subqueries {
+        if !out.iter().any(|o| Arc::ptr_eq(o, s)) {
+            out.push(s);
+        }
+    }
+    // A subquery of both the select list and WHERE counts where it first appears: the list.
+    out
+}
+
+/// Mark the statement's lone SELECT `SIMPLE` (MariaDB: no subquery, derived table or UNION).
+fn finish(mut b: Block, builder: &Builder) -> Block {
+    if builder.next == 1 {
+        if let Block::Select(s) = &mut b {
+            if s.select_type == "PRIMARY" {
+                s.select_type = "SIMPLE".into();
+            }
+        }
+    }
+    b
+}
+
+/// The plan tree of a SELECT statement.
+pub struct Explained(Block);
+
+pub fn of_select(p: &SelectPlan) -> Explained {
+    let mut b = Builder::default();
+    let block = Block::Select(b.select(p, "PRIMARY"));
+    Explained(finish(block, &b))
+}
+
+pub fn of_query(q: &QueryPlan) -> Explained {
+    let mut b = Builder::default();
+    let block = b.query(q, "PRIMARY", false);
+    Explained(finish(block, &b))
+}
+
+pub fn of_update(p: &UpdatePlan) -> Explained {
+    let mut b = Builder::default();
+    let mut sel = b.dml(
+        &p.table,
+        &p.access,
+        p.filter.as_ref(),
+        p.subq.as_deref(),
+        !p.order.is_empty(),
+    );
+    if !sel.children.is_empty() {
+        sel.select_type = "PRIMARY".into();
+    }
+    Explained(Block::Select(sel))
+}
+
+pub fn of_delete(p: &DeletePlan) -> Explained {
+    let mut b = Builder::default();
+    let mut sel = b.dml(
+        &p.table,
+        &p.access,
+        p.filter.as_ref(),
+        p.subq.as_deref(),
+        !p.order.is_empty(),
+    );
+    if !sel.children.is_empty() {
+        sel.select_type = "PRIMARY".into();
+    }
+    Explained(Block::Select(sel))
+}
+
+pub fn of_insert(p: &InsertPlan) -> Explained {
+    match &p.source {
+        InsertSource::Select(s) => of_select(s),
+        InsertSource::Query(q) => of_query(q),
+        InsertSource::Values(_) => {
+            let mut b = Builder::default();
+            let id = b.id();
+            let mut sel = Sel {
+                id,
+                select_type: "INSERT".into(),
+                operation: None,
+                tables: vec![Tab {
+                    rows: None,
+                    ..Tab::new(p.table.scope.visible_name().to_string())
+                }],
+                message: None,
+                insert: true,
+                children: Vec::new(),
+            };
+            if let Some(s) = &p.subq {
+                for q in &s.list {
+                    let c = b.subquery(q);
+                    sel.children.push(c);
+                }
+            }
+            Explained(Block::Select(sel))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table form
+
 struct Line {
+    id: Option<u64>,
+    select_type: String,
     table: Option<String>,
     kind: Option<&'static str>,
     key: Option<String>,
     key_len: Option<u32>,
     refs: Option<String>,
     rows: Option<u64>,
-    extra: Vec<&'static str>,
+    filtered: bool,
+    extra: Option<String>,
 }
 
-impl Line {
-    fn into_row(self) -> Vec<Value> {
-        let s = |v: Option<String>| v.map_or(Value::Null, |s| Value::Bytes(s.into_bytes()));
-        vec![
-            Value::Int(1),
-            s(Some("SIMPLE".into())),
-            s(self.table),
-            s(self.kind.map(str::to_string)),
-            s(self.key.clone()),
-            s(self.key),
-            s(self.key_len.map(|l| l.to_string())),
-            s(self.refs),
-            self.rows.map_or(Value::Null, Value::UInt),
-            s(Some(self.extra.join("; "))),
-        ]
+impl Explained {
+    /// The rows of the table form.
+    pub fn rows(&self, format: Format) -> Vec<Vec<Value>> {
+        let mut lines = Vec::new();
+        table_lines(&self.0, &mut lines);
+        lines
+            .into_iter()
+            .map(|l| {
+                let s = |v: Option<String>| v.map_or(Value::Null, |s| Value::Bytes(s.into_bytes()));
+                let mut row = vec![
+                    l.id.map_or(Value::Null, |i| Value::Int(i as i64)),
+                    s(Some(l.select_type)),
+                    s(l.table),
+                ];
+                if format == Format::Partitions {
+                    row.push(Value::Null);
+                }
+                row.extend([
+                    s(l.kind.map(str::to_string)),
+                    s(l.key.clone()),
+                    s(l.key),
+                    s(l.key_len.map(|l| l.to_string())),
+                    s(l.refs),
+                    l.rows.map_or(Value::Null, Value::UInt),
+                ]);
+                if format == Format::Extended {
+                    row.push(match l.filtered {
+                        true => Value::str("100.00"),
+                        false => Value::Null,
+                    });
+                }
+                row.push(s(l.extra));
+                row
+            })
+            .collect()
+    }
+
+    /// The text of FORMAT=JSON.
+    pub fn json(&self) -> String {
+        let mut out = String::new();
+        let mut w = Json::new(&mut out);
+        w.open(None);
+        json_query_block(&self.0, &mut w);
+        w.close();
+        out
     }
 }
 
-/// The EXPLAIN rows of a bound SELECT.
-pub fn rows(p: &SelectPlan) -> Vec<Vec<Value>> {
-    let mut lines = Vec::new();
-    if let Some(j) = &p.join {
-        let mut leaves = Vec::new();
-        collect(&j.units, &mut leaves);
-        for (i, leaf) in leaves.iter().enumerate() {
-            let crate::sql::plan::join::JoinTable::Table(t) = &j.tables[leaf.table] else {
-                continue;
-            };
-            let mut line = access_line(t, &leaf.access, Some(&j.scope));
-            line.table = Some(j.scope.tables[leaf.table].scope.visible_name().to_string());
-            if !covered(leaf.filter.as_ref(), &leaf.access, &line) {
-                line.extra.push("Using where");
+fn table_lines(b: &Block, out: &mut Vec<Line>) {
+    match b {
+        Block::Select(s) => {
+            if s.tables.is_empty() {
+                out.push(Line {
+                    id: Some(s.id),
+                    select_type: s.select_type.clone(),
+                    table: None,
+                    kind: None,
+                    key: None,
+                    key_len: None,
+                    refs: None,
+                    rows: None,
+                    filtered: false,
+                    extra: s.message.map(str::to_string),
+                });
             }
-            if leaf.hash.is_some() || (i > 0 && line.kind == Some("ALL")) {
-                line.extra.push("Using join buffer (flat, BNL join)");
+            for t in &s.tables {
+                out.push(Line {
+                    id: Some(s.id),
+                    select_type: s.select_type.clone(),
+                    table: Some(t.name.clone()),
+                    kind: t.kind,
+                    key: t.key.clone(),
+                    key_len: t.key_len,
+                    refs: t.refs.as_ref().map(|r| r.join(",")),
+                    rows: t.rows,
+                    filtered: !s.insert,
+                    extra: (!s.insert).then(|| t.extra.join("; ")),
+                });
             }
-            lines.push(line);
-        }
-        if !p.order.is_empty() || p.group.is_some() {
-            if let Some(first) = lines.first_mut() {
-                first.extra.insert(0, "Using temporary; Using filesort");
+            let mut children: Vec<&Block> = s.children.iter().collect();
+            children.sort_by_key(|c| std::cmp::Reverse(c.first_id()));
+            for c in children {
+                table_lines(c, out);
             }
         }
-    } else if let Some(Source::Table(t)) = &p.source {
-        let mut line = access_line(t, &p.access, None);
-        line.table = Some(t.scope.visible_name().to_string());
-        if !covered(p.filter.as_ref(), &p.access, &line) {
-            line.extra.push("Using where");
+        Block::Set(set) => {
+            for p in &set.parts {
+                table_lines(p, out);
+            }
+            if set.result && !set.ids.is_empty() {
+                out.push(Line {
+                    id: None,
+                    select_type: format!("{} RESULT", set.name.to_ascii_uppercase()),
+                    table: Some(result_name(set)),
+                    kind: Some("ALL"),
+                    key: None,
+                    key_len: None,
+                    refs: None,
+                    rows: None,
+                    filtered: false,
+                    extra: Some(if set.filesort { "Using filesort" } else { "" }.into()),
+                });
+            }
         }
-        if p.window.is_some() {
-            // Window functions: MariaDB computes them over a temporary table.
-            line.extra.push("Using temporary");
+    }
+}
+
+fn result_name(set: &SetBlock) -> String {
+    let ids: Vec<String> = set.ids.iter().map(u64::to_string).collect();
+    format!("<{}{}>", set.name, ids.join(","))
+}
+
+// ---------------------------------------------------------------------------------------------
+// FORMAT=JSON
+
+/// A small writer of MariaDB's JSON layout: two-space indents, one member a line, arrays of
+/// strings on one line.
+struct Json<'a> {
+    out: &'a mut String,
+    depth: usize,
+    /// Whether the current container has a member yet.
+    first: Vec<bool>,
+}
+
+impl<'a> Json<'a> {
+    fn new(out: &'a mut String) -> Json<'a> {
+        Json {
+            out,
+            depth: 0,
+            first: Vec::new(),
         }
-        if !p.order.is_empty() && !p.sorted_by_scan {
-            line.extra.push("Using filesort");
+    }
+
+    fn sep(&mut self) {
+        if let Some(f) = self.first.last_mut() {
+            if !*f {
+                self.out.push(',');
+            }
+            *f = false;
+            self.out.push('\n');
+            self.out.push_str(&"  ".repeat(self.depth));
         }
-        lines.push(line);
+    }
+
+    fn key(&mut self, k: Option<&str>) {
+        self.sep();
+        if let Some(k) = k {
+            self.out.push_str(&quote(k));
+            self.out.push_str(": ");
+        }
+    }
+
+    fn open(&mut self, k: Option<&str>) {
+        self.key(k);
+        self.out.push('{');
+        self.depth += 1;
+        self.first.push(true);
+    }
+
+    fn close(&mut self) {
+        self.depth -= 1;
+        self.first.pop();
+        self.out.push('\n');
+        self.out.push_str(&"  ".repeat(self.depth));
+        self.out.push('}');
+    }
+
+    fn open_array(&mut self, k: &str) {
+        self.key(Some(k));
+        self.out.push('[');
+        self.depth += 1;
+        self.first.push(true);
+    }
+
+    fn close_array(&mut self) {
+        self.depth -= 1;
+        self.first.pop();
+        self.out.push('\n');
+        self.out.push_str(&"  ".repeat(self.depth));
+        self.out.push(']');
+    }
+
+    fn raw(&mut self, k: &str, v: &str) {
+        self.key(Some(k));
+        self.out.push_str(v);
+    }
+
+    fn str(&mut self, k: &str, v: &str) {
+        self.raw(k, &quote(v));
+    }
+
+    fn strs(&mut self, k: &str, v: &[String]) {
+        let items: Vec<String> = v.iter().map(|s| quote(s)).collect();
+        self.raw(k, &format!("[{}]", items.join(", ")));
+    }
+}
+
+fn quote(s: &str) -> String {
+    let mut q = String::with_capacity(s.len() + 2);
+    q.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => q.push_str("\\\""),
+            '\\' => q.push_str("\\\\"),
+            '\n' => q.push_str("\\n"),
+            c if (c as u32) < 0x20 => q.push_str(&format!("\\u{:04x}", c as u32)),
+            c => q.push(c),
+        }
+    }
+    q.push('"');
+    q
+}
+
+/// `"query_block": {…}` of a block.
+fn json_query_block(b: &Block, w: &mut Json<'_>) {
+    w.open(Some("query_block"));
+    match b {
+        Block::Select(s) => json_select_body(s, w),
+        Block::Set(set) => json_set(set, w),
+    }
+    w.close();
+}
+
+fn json_set(set: &SetBlock, w: &mut Json<'_>) {
+    w.open(Some("union_result"));
+    if set.result {
+        w.str("table_name", &result_name(set));
+        w.str("access_type", "ALL");
+        if set.filesort {
+            w.raw("using_filesort", "true");
+        }
+    }
+    w.open_array("query_specifications");
+    for p in &set.parts {
+        w.open(None);
+        json_query_block(p, w);
+        w.close();
+    }
+    w.close_array();
+    w.close();
+}
+
+fn json_select_body(s: &Sel, w: &mut Json<'_>) {
+    w.raw("select_id", &s.id.to_string());
+    if let Some(op) = s.operation {
+        w.str("operation", op);
+    }
+    if s.tables.is_empty() {
+        w.open(Some("table"));
+        w.str("message", s.message.unwrap_or(""));
+        w.close();
+    } else if s.insert {
+        w.open(Some("table"));
+        w.str("table_name", &s.tables[0].name);
+        w.close();
     } else {
-        lines.push(Line {
-            table: None,
-            kind: None,
-            key: None,
-            key_len: None,
-            refs: None,
-            rows: None,
-            extra: vec!["No tables used"],
-        });
+        w.open_array("nested_loop");
+        for t in &s.tables {
+            w.open(None);
+            w.open(Some("table"));
+            json_table(t, s, w);
+            w.close();
+            w.close();
+        }
+        w.close_array();
     }
-    lines.into_iter().map(Line::into_row).collect()
+    let subqueries: Vec<&Block> = s
+        .children
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !s.tables.iter().any(|t| t.derived == Some(*i)))
+        .map(|(_, c)| c)
+        .collect();
+    if !subqueries.is_empty() {
+        w.open_array("subqueries");
+        for c in subqueries {
+            w.open(None);
+            json_query_block(c, w);
+            w.close();
+        }
+        w.close_array();
+    }
 }
+
+fn json_table(t: &Tab, s: &Sel, w: &mut Json<'_>) {
+    w.str("table_name", &t.name);
+    w.str("access_type", t.kind.unwrap_or("ALL"));
+    if let Some(k) = &t.key {
+        w.strs("possible_keys", std::slice::from_ref(k));
+        w.str("key", k);
+    }
+    if let Some(l) = t.key_len {
+        w.str("key_length", &l.to_string());
+    }
+    if !t.used_parts.is_empty() {
+        w.strs("used_key_parts", &t.used_parts);
+    }
+    if let Some(r) = &t.refs {
+        w.strs("ref", r);
+    }
+    if let Some(r) = t.rows {
+        w.raw("rows", &r.to_string());
+    }
+    w.raw("filtered", "100");
+    for e in &t.extra {
+        match *e {
+            "Using where" => w.raw("using_where", "true"),
+            "Using filesort" => w.raw("using_filesort", "true"),
+            "Using temporary" => w.raw("using_temporary_table", "true"),
+            "Using temporary; Using filesort" => {
+                w.raw("using_temporary_table", "true");
+                w.raw("using_filesort", "true");
+            }
+            "Using join buffer (flat, BNL join)" => {
+                w.open(Some("block-nl-join"));
+                w.str("join_type", "BNL");
+                w.close();
+            }
+            _ => {}
+        }
+    }
+    if let Some(i) = t.derived {
+        if let Some(c) = s.children.get(i) {
+            w.open(Some("materialized"));
+            json_query_block(c, w);
+            w.close();
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Access paths
 
 /// Does the index lookup alone decide the filter (no "Using where")? A const read does; an
 /// equality lookup does when the filter has no conjunct beyond its key parts.
-fn covered(filter: Option<&Expr>, access: &Access, line: &Line) -> bool {
+fn covered(filter: Option<&Expr>, access: &Access, tab: &Tab) -> bool {
     let Some(f) = filter else { return true };
-    match (line.kind, access) {
+    match (tab.kind, access) {
         (Some("const"), _) => true,
         (Some("ref" | "eq_ref"), Access::Index { eq, .. }) => plan::conjuncts(f).len() <= eq.len(),
         _ => false,
@@ -143,22 +992,15 @@ fn collect<'a>(units: &'a [Unit], out: &mut Vec<&'a Leaf>) {
     }
 }
 
-fn access_line(t: &TableRef, access: &Access, scope: Option<&JoinScope>) -> Line {
+fn access_tab(t: &TableRef, access: &Access, scope: Option<&JoinScope>) -> Tab {
     let rows = t.table.approx_rows();
-    let mut line = Line {
-        table: None,
-        kind: Some("ALL"),
-        key: None,
-        key_len: None,
-        refs: None,
-        rows: Some(rows),
-        extra: Vec::new(),
-    };
+    let mut tab = Tab::new(String::new());
+    tab.rows = Some(rows);
     let Access::Index { index, eq, range } = access else {
-        return line;
+        return tab;
     };
     let Some(idx) = plan::index_def(&t.def, *index) else {
-        return line;
+        return tab;
     };
     let name = match index {
         None => "PRIMARY".to_string(),
@@ -171,6 +1013,12 @@ fn access_line(t: &TableRef, access: &Access, scope: Option<&JoinScope>) -> Line
         .take(parts)
         .map(|p| part_len(&t.def, p.column, p.prefix_len))
         .sum();
+    tab.used_parts = idx
+        .parts
+        .iter()
+        .take(parts)
+        .map(|p| t.def.columns[p.column].name.clone())
+        .collect();
     let unique = index.is_none() || idx.unique;
     let in_list = eq
         .iter()
@@ -193,10 +1041,10 @@ fn access_line(t: &TableRef, access: &Access, scope: Option<&JoinScope>) -> Line
     } else {
         ("ref", (rows / 10).max(1))
     };
-    line.kind = Some(kind);
-    line.key = Some(name);
-    line.key_len = Some(key_len);
-    line.rows = Some(est);
+    tab.kind = Some(kind);
+    tab.key = Some(name);
+    tab.key_len = Some(key_len);
+    tab.rows = Some(est);
     if kind != "range" {
         let refs: Vec<String> = eq
             .iter()
@@ -215,9 +1063,9 @@ fn access_line(t: &TableRef, access: &Access, scope: Option<&JoinScope>) -> Line
                 _ => "func".into(),
             })
             .collect();
-        line.refs = Some(refs.join(","));
+        tab.refs = Some(refs);
     }
-    line
+    tab
 }
 
 /// MariaDB's key_len of one index part: the stored key bytes, +1 when nullable, +2 for a
