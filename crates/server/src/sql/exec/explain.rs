@@ -47,6 +47,7 @@ use crate::sql::bind::sqltype::SqlType;
 use crate::sql::bind::{coldef, join_scope::JoinScope};
 use crate::sql::exec::cte::DerivedBody;
 use crate::sql::exec::dml::{DeletePlan, InsertPlan, InsertSource, UpdatePlan};
+use crate::sql::exec::explain_cond;
 use crate::sql::exec::query::{Derived, Node, Op, QueryPlan};
 use crate::sql::exec::select::SelectPlan;
 use crate::sql::expr::subquery::{Kind, Subquery};
@@ -119,6 +120,8 @@ struct Tab {
     extra: Vec<&'static str>,
     /// The block of a derived table (an index into the SELECT's children).
     derived: Option<usize>,
+    /// The text of the condition checked on its rows (FORMAT=JSON's `attached_condition`).
+    cond: Option<String>,
 }
 
 impl Tab {
@@ -133,6 +136,7 @@ impl Tab {
             rows: None,
             extra: Vec::new(),
             derived: None,
+            cond: None,
         }
     }
 }
@@ -152,6 +156,10 @@ struct Sel {
     message: Option<&'static str>,
     /// `INSERT … VALUES`: the target line (MariaDB's `INSERT` row, Extra NULL).
     insert: bool,
+    /// A single-table UPDATE / DELETE ("update" / "delete"; JSON's `"update": 1`).
+    dml: Option<&'static str>,
+    /// ORDER BY of a single-table SELECT sorted after the read (JSON's `sort_key`).
+    sort_key: Option<String>,
     children: Vec<Block>,
 }
 
@@ -188,6 +196,10 @@ struct Builder {
     next: u64,
     /// Recursive CTE working tables: id → the select id of the CTE's body.
     working: HashMap<u64, u64>,
+    /// The column names of the enclosing SELECTs (for outer references), innermost last.
+    outer: Vec<Vec<String>>,
+    /// Subquery ids by the subquery's address.
+    subqueries: HashMap<usize, u64>,
 }
 
 impl Builder {
@@ -257,6 +269,8 @@ impl Builder {
                                 tables: vec![tab],
                                 message: None,
                                 insert: false,
+                                dml: None,
+                                sort_key: None,
                                 children: vec![inner],
                             })
                         }
@@ -320,8 +334,14 @@ impl Builder {
             tables: Vec::new(),
             message: None,
             insert: false,
+            dml: None,
+            sort_key: None,
             children: Vec::new(),
         };
+        let names = column_names(p);
+        self.outer.push(names.clone());
+        // The conditions checked on each table's rows: (table, condition).
+        let mut conds: Vec<(usize, &Expr)> = Vec::new();
         // Nested blocks in text order: select list, FROM, WHERE, GROUP BY / HAVING, ORDER BY.
         let order = subquery_order(p);
         let mut pending = order.iter().peekable();
@@ -356,17 +376,21 @@ impl Builder {
                 };
                 if !covered(leaf.filter.as_ref(), &leaf.access, &tab) {
                     tab.extra.push("Using where");
+                    if let Some(f) = &leaf.filter {
+                        conds.push((sel.tables.len(), f));
+                    }
                 }
                 if leaf.hash.is_some() || (i > 0 && tab.kind == Some("ALL")) {
                     tab.extra.push("Using join buffer (flat, BNL join)");
                 }
                 sel.tables.push(tab);
             }
-            if p.filter.is_some() {
+            if let Some(f) = &p.filter {
                 if let Some(last) = sel.tables.last_mut() {
                     if !last.extra.contains(&"Using where") {
                         last.extra.push("Using where");
                     }
+                    conds.push((sel.tables.len() - 1, f));
                 }
             }
             if !p.order.is_empty() || p.group.as_ref().is_some_and(|g| !g.keys.is_empty()) {
@@ -381,6 +405,9 @@ impl Builder {
                     tab.name = t.scope.visible_name().to_string();
                     if !covered(p.filter.as_ref(), &p.access, &tab) {
                         tab.extra.push("Using where");
+                        if let Some(f) = &p.filter {
+                            conds.push((0, f));
+                        }
                     }
                     sel.tables.push(tab);
                 }
@@ -389,15 +416,17 @@ impl Builder {
                     let at = (b.first_id(), sel.children.len());
                     sel.children.push(b);
                     let mut tab = self.derived_tab(d, Some(&at));
-                    if p.filter.is_some() {
+                    if let Some(f) = &p.filter {
                         tab.extra.push("Using where");
+                        conds.push((0, f));
                     }
                     sel.tables.push(tab);
                 }
                 Some(Source::Virtual(v)) => {
                     let mut tab = Tab::new(v.scope.visible_name().to_string());
-                    if p.filter.is_some() {
+                    if let Some(f) = &p.filter {
                         tab.extra.push("Using where");
+                        conds.push((0, f));
                     }
                     sel.tables.push(tab);
                 }
@@ -420,10 +449,51 @@ impl Builder {
             let b = self.subquery(s);
             sel.children.push(b);
         }
+        self.outer.pop();
+        for (i, f) in conds {
+            let n = explain_cond::Names {
+                own: &names,
+                outer: &self.outer,
+                subqueries: &self.subqueries,
+            };
+            sel.tables[i].cond = Some(explain_cond::text(f, &n));
+        }
+        if p.join.is_none()
+            && sel
+                .tables
+                .first()
+                .is_some_and(|t| t.extra.contains(&"Using filesort"))
+        {
+            let n = explain_cond::Names {
+                own: &names,
+                outer: &self.outer,
+                subqueries: &self.subqueries,
+            };
+            let keys: Vec<String> = p
+                .order
+                .iter()
+                .map(|k| {
+                    let e = p
+                        .items
+                        .get(k.col)
+                        .map(|i| &i.expr)
+                        .or_else(|| p.hidden.get(k.col - p.items.len()));
+                    let t = e.map_or("?".into(), |e| explain_cond::text(e, &n));
+                    if k.desc {
+                        format!("{t} desc")
+                    } else {
+                        t
+                    }
+                })
+                .collect();
+            sel.sort_key = Some(keys.join(", "));
+        }
         sel
     }
 
-    fn subquery(&mut self, s: &Subquery) -> Block {
+    fn subquery(&mut self, s: &Arc<Subquery>) -> Block {
+        self.subqueries
+            .insert(Arc::as_ptr(s) as usize, self.next + 1);
         let ty = match (&s.kind, s.correlated) {
             (_, true) => "DEPENDENT SUBQUERY",
             (Kind::In { hashable: true, .. }, false) => "MATERIALIZED",
@@ -452,10 +522,11 @@ impl Builder {
                 let id = self.working.get(w).copied().unwrap_or(0);
                 Tab::new(format!("<derived{id}>"))
             }
-            DerivedBody::Query(_) => {
+            DerivedBody::Query(q) => {
                 let (id, index) = at.copied().unwrap_or((0, 0));
                 let mut tab = Tab::new(format!("<derived{id}>"));
                 tab.derived = Some(index);
+                tab.rows = Some(estimate(q));
                 tab
             }
         }
@@ -469,6 +540,7 @@ impl Builder {
         filter: Option<&Expr>,
         subq: Option<&crate::sql::exec::subquery::DmlSubqueries>,
         sorted: bool,
+        kind: &'static str,
     ) -> Sel {
         let id = self.id();
         let mut tab = access_tab(table, access, None);
@@ -484,6 +556,12 @@ impl Builder {
         if sorted {
             tab.extra.push("Using filesort");
         }
+        let names: Vec<String> = table
+            .scope
+            .columns
+            .iter()
+            .map(|c| format!("{}.{}", table.scope.visible_name(), c.name))
+            .collect();
         let mut sel = Sel {
             id,
             select_type: "SIMPLE".into(),
@@ -491,16 +569,78 @@ impl Builder {
             tables: vec![tab],
             message: None,
             insert: false,
+            dml: Some(kind),
+            sort_key: None,
             children: Vec::new(),
         };
+        self.outer.push(names.clone());
         if let Some(s) = subq {
             for q in &s.list {
                 let b = self.subquery(q);
                 sel.children.push(b);
             }
         }
+        self.outer.pop();
+        let conjuncts: Vec<&Expr> = filter
+            .into_iter()
+            .chain(subq.and_then(|s| s.post.as_ref()))
+            .collect();
+        if !conjuncts.is_empty() {
+            let n = explain_cond::Names {
+                own: &names,
+                outer: &self.outer,
+                subqueries: &self.subqueries,
+            };
+            let texts: Vec<String> = conjuncts
+                .iter()
+                .map(|c| explain_cond::text(c, &n))
+                .collect();
+            sel.tables[0].cond = Some(texts.join(" and "));
+        }
         sel
     }
+}
+
+/// A guess at the rows of a query: its first SELECT's tables' row counts, multiplied.
+fn estimate(q: &QueryPlan) -> u64 {
+    match &q.node {
+        Node::Select(p) => match (&p.join, &p.source) {
+            (Some(j), _) => j
+                .tables
+                .iter()
+                .map(|t| match t {
+                    JoinTable::Table(t) => t.table.approx_rows().max(1),
+                    JoinTable::Derived(_) => 1,
+                })
+                .fold(1u64, |a, b| a.saturating_mul(b)),
+            (None, Some(Source::Table(t))) => t.table.approx_rows(),
+            _ => 1,
+        },
+        Node::Sorted(s) => estimate(&s.input),
+        Node::SetOp(s) => s.parts.iter().map(estimate).fold(0u64, u64::saturating_add),
+        Node::Recursive(r) => r.anchors.iter().map(estimate).sum(),
+    }
+}
+
+/// `table.column` of each column of the SELECT's row.
+fn column_names(p: &SelectPlan) -> Vec<String> {
+    let scoped = |s: &crate::sql::bind::TableScope| -> Vec<String> {
+        s.columns
+            .iter()
+            .map(|c| format!("{}.{}", s.visible_name(), c.name))
+            .collect()
+    };
+    if let Some(j) = &p.join {
+        return j
+            .scope
+            .tables
+            .iter()
+            .flat_map(|t| scoped(&t.scope))
+            .collect();
+    }
+    p.source
+        .as_ref()
+        .map_or_else(Vec::new, |s| scoped(s.scope()))
 }
 
 /// Does `e` hold the subquery `s` (not inside another subquery)?
@@ -571,6 +711,7 @@ pub fn of_update(p: &UpdatePlan) -> Explained {
         p.filter.as_ref(),
         p.subq.as_deref(),
         !p.order.is_empty(),
+        "update",
     );
     if !sel.children.is_empty() {
         sel.select_type = "PRIMARY".into();
@@ -586,6 +727,7 @@ pub fn of_delete(p: &DeletePlan) -> Explained {
         p.filter.as_ref(),
         p.subq.as_deref(),
         !p.order.is_empty(),
+        "delete",
     );
     if !sel.children.is_empty() {
         sel.select_type = "PRIMARY".into();
@@ -610,6 +752,8 @@ pub fn of_insert(p: &InsertPlan) -> Explained {
                 }],
                 message: None,
                 insert: true,
+                dml: None,
+                sort_key: None,
                 children: Vec::new(),
             };
             if let Some(s) = &p.subq {
@@ -894,13 +1038,30 @@ fn json_select_body(s: &Sel, w: &mut Json<'_>) {
         w.open(Some("table"));
         w.str("table_name", &s.tables[0].name);
         w.close();
+    } else if let Some(kind) = s.dml {
+        w.open(Some("table"));
+        w.raw(kind, "1");
+        json_table(&s.tables[0], s, w);
+        w.close();
     } else {
         w.open_array("nested_loop");
         for t in &s.tables {
             w.open(None);
+            match &s.sort_key {
+                Some(k) => {
+                    w.open(Some("read_sorted_file"));
+                    w.open(Some("filesort"));
+                    w.str("sort_key", k);
+                }
+                None => {}
+            }
             w.open(Some("table"));
             json_table(t, s, w);
             w.close();
+            if s.sort_key.is_some() {
+                w.close();
+                w.close();
+            }
             w.close();
         }
         w.close_array();
@@ -916,7 +1077,16 @@ fn json_select_body(s: &Sel, w: &mut Json<'_>) {
         w.open_array("subqueries");
         for c in subqueries {
             w.open(None);
+            let dependent = matches!(c, Block::Select(s) if s.select_type.starts_with("DEPENDENT"));
+            if dependent {
+                // Cohort keeps a correlated subquery's last result by its outer values.
+                w.open(Some("expression_cache"));
+                w.str("state", "uninitialized");
+            }
             json_query_block(c, w);
+            if dependent {
+                w.close();
+            }
             w.close();
         }
         w.close_array();
@@ -942,11 +1112,18 @@ fn json_table(t: &Tab, s: &Sel, w: &mut Json<'_>) {
     if let Some(r) = t.rows {
         w.raw("rows", &r.to_string());
     }
-    w.raw("filtered", "100");
+    if s.dml.is_none() {
+        w.raw("filtered", "100");
+    }
     for e in &t.extra {
         match *e {
-            "Using where" => w.raw("using_where", "true"),
-            "Using filesort" => w.raw("using_filesort", "true"),
+            "Using where" => match &t.cond {
+                Some(c) => w.str("attached_condition", c),
+                None => w.raw("using_where", "true"),
+            },
+            "Using filesort" if s.sort_key.is_none() && s.dml.is_none() => {
+                w.raw("using_filesort", "true")
+            }
             "Using temporary" => w.raw("using_temporary_table", "true"),
             "Using temporary; Using filesort" => {
                 w.raw("using_temporary_table", "true");
