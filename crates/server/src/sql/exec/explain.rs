@@ -1047,13 +1047,10 @@ fn json_select_body(s: &Sel, w: &mut Json<'_>) {
         w.open_array("nested_loop");
         for t in &s.tables {
             w.open(None);
-            match &s.sort_key {
-                Some(k) => {
-                    w.open(Some("read_sorted_file"));
-                    w.open(Some("filesort"));
-                    w.str("sort_key", k);
-                }
-                None => {}
+            if let Some(k) = &s.sort_key {
+                w.open(Some("read_sorted_file"));
+                w.open(Some("filesort"));
+                w.str("sort_key", k);
             }
             w.open(Some("table"));
             json_table(t, s, w);
