@@ -687,7 +687,31 @@ fn run_other(
         }
         Stmt::Explain(inner, format) => {
             count(StatusCounter::ComSelect);
-            let explained = match bind_plan(ctx, sess, inner, prev)? {
+            let bound = bind_plan(ctx, sess, inner, prev)?;
+            let analyze = matches!(
+                format,
+                exec::explain::Format::Analyze | exec::explain::Format::AnalyzeJson
+            );
+            let explained = match bound {
+                Some(Plan::Select(p)) if analyze => {
+                    exec::analyze::check(&p)?;
+                    let counts = if p.uses_engine() {
+                        let (txn, view) = split_session(ctx, sess, prev);
+                        let env = Env::new(ctx, view, params);
+                        for db in p.databases() {
+                            plan::check_db_access(&env, db)?;
+                        }
+                        exec::analyze::run(&p, &env, Some(txn))?
+                    } else {
+                        Default::default()
+                    };
+                    exec::explain::analyzed(&p, counts)
+                }
+                Some(_) if analyze => {
+                    return Err(Error::unsupported(
+                        "ANALYZE of set operations, WITH, INSERT, UPDATE and DELETE",
+                    ))
+                }
                 Some(Plan::Select(p)) => exec::explain::of_select(&p),
                 Some(Plan::Query(q)) => exec::explain::of_query(&q),
                 Some(Plan::Insert(p)) => exec::explain::of_insert(&p),
@@ -696,7 +720,9 @@ fn run_other(
                 None => return Err(Error::unsupported("EXPLAIN of this statement")),
             };
             let rows = match format {
-                exec::explain::Format::Json => vec![vec![Value::str(&explained.json())]],
+                exec::explain::Format::Json | exec::explain::Format::AnalyzeJson => {
+                    vec![vec![Value::str(&explained.json())]]
+                }
                 f => explained.rows(*f),
             };
             Ok(QueryResult::Rows {

@@ -70,6 +70,10 @@ pub enum Format {
     /// `EXPLAIN PARTITIONS`: with `partitions`.
     Partitions,
     Json,
+    /// `ANALYZE stmt`: with `r_rows`, `filtered` and `r_filtered`.
+    Analyze,
+    /// `ANALYZE FORMAT=JSON stmt`.
+    AnalyzeJson,
 }
 
 /// The result columns of EXPLAIN in `format`.
@@ -77,9 +81,13 @@ pub fn columns(format: Format) -> Vec<ColumnDefinition> {
     let int = |n: &str| coldef::expr_column(n, &SqlType::int(3).with_nullable(true));
     let text =
         |n: &str, len: u32| coldef::expr_column(n, &SqlType::varchar(len).with_nullable(true));
-    if format == Format::Json {
+    if matches!(format, Format::Json | Format::AnalyzeJson) {
+        let name = match format {
+            Format::Json => "EXPLAIN",
+            _ => "ANALYZE",
+        };
         return vec![coldef::expr_column(
-            "EXPLAIN",
+            name,
             &SqlType::varchar(65535).with_nullable(false),
         )];
     }
@@ -95,6 +103,11 @@ pub fn columns(format: Format) -> Vec<ColumnDefinition> {
         text("ref", 2048),
         coldef::expr_column("rows", &SqlType::int(10).with_nullable(true)),
     ]);
+    if format == Format::Analyze {
+        cols.push(text("r_rows", 23));
+        cols.push(text("filtered", 23));
+        cols.push(text("r_filtered", 23));
+    }
     if format == Format::Extended {
         cols.push(coldef::expr_column(
             "filtered",
@@ -122,6 +135,8 @@ struct Tab {
     derived: Option<usize>,
     /// The text of the condition checked on its rows (FORMAT=JSON's `attached_condition`).
     cond: Option<String>,
+    /// ANALYZE: (loops, rows read, rows kept), if it was read.
+    r: Option<(u64, u64, u64)>,
 }
 
 impl Tab {
@@ -137,6 +152,7 @@ impl Tab {
             extra: Vec::new(),
             derived: None,
             cond: None,
+            r: None,
         }
     }
 }
@@ -200,6 +216,8 @@ struct Builder {
     outer: Vec<Vec<String>>,
     /// Subquery ids by the subquery's address.
     subqueries: HashMap<usize, u64>,
+    /// ANALYZE's counts (`exec/analyze.rs`).
+    stats: crate::sql::exec::join::Counts,
 }
 
 impl Builder {
@@ -374,6 +392,7 @@ impl Builder {
                     }
                     JoinTable::Derived(d) => self.derived_tab(d, derived_ids.get(&leaf.table)),
                 };
+                tab.r = self.stats.get(&(*leaf as *const Leaf as usize)).copied();
                 if !covered(leaf.filter.as_ref(), &leaf.access, &tab) {
                     tab.extra.push("Using where");
                     if let Some(f) = &leaf.filter {
@@ -403,6 +422,7 @@ impl Builder {
                 Some(Source::Table(t)) => {
                     let mut tab = access_tab(t, &p.access, None);
                     tab.name = t.scope.visible_name().to_string();
+                    tab.r = self.stats.get(&(p as *const SelectPlan as usize)).copied();
                     if !covered(p.filter.as_ref(), &p.access, &tab) {
                         tab.extra.push("Using where");
                         if let Some(f) = &p.filter {
@@ -692,7 +712,15 @@ fn finish(mut b: Block, builder: &Builder) -> Block {
 pub struct Explained(Block);
 
 pub fn of_select(p: &SelectPlan) -> Explained {
-    let mut b = Builder::default();
+    analyzed(p, Default::default())
+}
+
+/// The plan tree of a SELECT that ANALYZE ran, with its counts (`exec/analyze.rs`).
+pub fn analyzed(p: &SelectPlan, stats: crate::sql::exec::join::Counts) -> Explained {
+    let mut b = Builder {
+        stats,
+        ..Default::default()
+    };
     let block = Block::Select(b.select(p, "PRIMARY"));
     Explained(finish(block, &b))
 }
@@ -780,6 +808,7 @@ struct Line {
     refs: Option<String>,
     rows: Option<u64>,
     filtered: bool,
+    r: Option<(u64, u64, u64)>,
     extra: Option<String>,
 }
 
@@ -808,6 +837,12 @@ impl Explained {
                     s(l.refs),
                     l.rows.map_or(Value::Null, Value::UInt),
                 ]);
+                if format == Format::Analyze {
+                    let r = l.r.filter(|r| r.0 > 0);
+                    row.push(s(r.map(|r| format!("{:.2}", r_rows(r)))));
+                    row.push(s(l.filtered.then(|| "100.00".to_string())));
+                    row.push(s(r.map(|r| format!("{:.2}", r_filtered(r)))));
+                }
                 if format == Format::Extended {
                     row.push(match l.filtered {
                         true => Value::str("100.00"),
@@ -845,6 +880,7 @@ fn table_lines(b: &Block, out: &mut Vec<Line>) {
                     refs: None,
                     rows: None,
                     filtered: false,
+                    r: None,
                     extra: s.message.map(str::to_string),
                 });
             }
@@ -859,6 +895,7 @@ fn table_lines(b: &Block, out: &mut Vec<Line>) {
                     refs: t.refs.as_ref().map(|r| r.join(",")),
                     rows: t.rows,
                     filtered: !s.insert,
+                    r: t.r,
                     extra: (!s.insert).then(|| t.extra.join("; ")),
                 });
             }
@@ -883,10 +920,33 @@ fn table_lines(b: &Block, out: &mut Vec<Line>) {
                     refs: None,
                     rows: None,
                     filtered: false,
+                    r: None,
                     extra: Some(if set.filesort { "Using filesort" } else { "" }.into()),
                 });
             }
         }
+    }
+}
+
+/// ANALYZE's `r_rows`: the rows read per loop.
+fn r_rows((loops, read, _): (u64, u64, u64)) -> f64 {
+    read as f64 / loops.max(1) as f64
+}
+
+/// ANALYZE's `r_filtered`: the percentage of the rows read that passed the conditions.
+fn r_filtered((_, read, kept): (u64, u64, u64)) -> f64 {
+    match read {
+        0 => 100.0,
+        n => kept as f64 * 100.0 / n as f64,
+    }
+}
+
+/// A JSON number as MariaDB prints a double: no fraction when whole.
+fn json_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
     }
 }
 
@@ -1027,6 +1087,9 @@ fn json_set(set: &SetBlock, w: &mut Json<'_>) {
 
 fn json_select_body(s: &Sel, w: &mut Json<'_>) {
     w.raw("select_id", &s.id.to_string());
+    if s.tables.iter().any(|t| t.r.is_some()) {
+        w.raw("r_loops", "1");
+    }
     if let Some(op) = s.operation {
         w.str("operation", op);
     }
@@ -1106,11 +1169,20 @@ fn json_table(t: &Tab, s: &Sel, w: &mut Json<'_>) {
     if let Some(r) = &t.refs {
         w.strs("ref", r);
     }
+    if let Some(r) = t.r {
+        w.raw("r_loops", &r.0.to_string());
+    }
     if let Some(r) = t.rows {
         w.raw("rows", &r.to_string());
     }
+    if let Some(r) = t.r.filter(|r| r.0 > 0) {
+        w.raw("r_rows", &json_number(r_rows(r)));
+    }
     if s.dml.is_none() {
         w.raw("filtered", "100");
+    }
+    if let Some(r) = t.r.filter(|r| r.0 > 0) {
+        w.raw("r_filtered", &json_number(r_filtered(r)));
     }
     for e in &t.extra {
         match *e {

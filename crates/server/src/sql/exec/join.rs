@@ -23,6 +23,7 @@ use crate::sql::plan::join::{HashKey, JoinPlan, JoinTable, Leaf, Unit};
 use crate::sql::plan::{self, Access};
 use crate::storage::{ReadLock, Row, ScanControl, Txn};
 use crate::types::Value;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -44,7 +45,13 @@ struct Run<'a, 'e> {
     hashes: HashMap<usize, HashTable>,
     /// Derived tables' rows, materialized on first use, by table number.
     derived: HashMap<usize, Arc<Vec<Row>>>,
+    /// ANALYZE: the rows each leaf reads and keeps (None otherwise: no counting).
+    stats: Option<&'a RefCell<Counts>>,
 }
+
+/// ANALYZE's counts of each table read, by the address of its [`Leaf`] (or, for a
+/// single-table SELECT, of its plan): (loops, rows read, rows that passed the conditions).
+pub type Counts = HashMap<usize, (u64, u64, u64)>;
 
 /// Run a join, passing every joined row (after all conditions) to `emit`.
 pub fn run(
@@ -54,6 +61,18 @@ pub fn run(
     lock: ReadLock,
     emit: &mut dyn FnMut(&[Value]) -> Result<Flow>,
 ) -> Result<()> {
+    run_counted(plan, env, txn, lock, None, emit)
+}
+
+/// [`run`], counting each leaf's reads into `stats` when given (ANALYZE).
+pub fn run_counted(
+    plan: &JoinPlan,
+    env: &Env<'_>,
+    txn: &mut Txn,
+    lock: ReadLock,
+    stats: Option<&RefCell<Counts>>,
+    emit: &mut dyn FnMut(&[Value]) -> Result<Flow>,
+) -> Result<()> {
     let mut flat = vec![Value::Null; plan.width()];
     let mut run = Run {
         plan,
@@ -61,6 +80,7 @@ pub fn run(
         lock,
         hashes: HashMap::new(),
         derived: HashMap::new(),
+        stats,
     };
     run.units(&plan.units, 0, txn, &mut flat, &mut |_,
                                                     flat: &mut Vec<
@@ -215,6 +235,19 @@ impl Run<'_, '_> {
             put(flat, off, row);
             passes(&leaf.filter, flat, env)
         };
+        // ANALYZE counts the rows read; a plain statement's filter is not wrapped.
+        let mut read = 0u64;
+        let mut counted;
+        let filter: &mut dyn FnMut(&Row) -> Result<bool> = match self.stats {
+            Some(_) => {
+                counted = |row: &Row| {
+                    read += 1;
+                    filter(row)
+                };
+                &mut counted
+            }
+            None => &mut filter,
+        };
         plan::scan_at(
             &tref.table,
             &leaf.access,
@@ -223,14 +256,25 @@ impl Run<'_, '_> {
             self.lock,
             false,
             &outer,
-            &mut filter,
+            filter,
             &mut |_, row| {
                 crate::memory::check(0)?;
                 out.push(row.clone());
                 Ok(ScanControl::Continue)
             },
         )?;
+        self.count(leaf, read, out.len());
         Ok(out)
+    }
+
+    fn count(&self, leaf: &Leaf, read: u64, passed: usize) {
+        if let Some(s) = self.stats {
+            let mut m = s.borrow_mut();
+            let e = m.entry(leaf as *const Leaf as usize).or_default();
+            e.0 += 1;
+            e.1 += read;
+            e.2 += passed as u64;
+        }
     }
 
     /// A derived table's rows: run once per statement, with the statement's transaction.
@@ -260,11 +304,13 @@ impl Run<'_, '_> {
         }
         let v = h.probe.eval(&RowCtx::of(flat), self.env)?;
         if v.is_null() {
+            self.count(leaf, 0, 0);
             return Ok(Vec::new());
         }
         let mut key = Vec::new();
         compare::group_key(&v, h.coll, &mut key);
         let Some(cands) = self.hashes.get(&leaf.table).and_then(|m| m.get(&key)) else {
+            self.count(leaf, 0, 0);
             return Ok(Vec::new());
         };
         let off = self.plan.scope.tables[leaf.table].offset;
@@ -275,6 +321,7 @@ impl Run<'_, '_> {
                 out.push(r.clone());
             }
         }
+        self.count(leaf, cands.len() as u64, out.len());
         Ok(out)
     }
 

@@ -1945,8 +1945,12 @@ fn explained_statement(sql: &str) -> Option<Explained<'_>> {
         let a = a.strip_prefix('=')?;
         let (f, after) = word(a);
         if is(f, "JSON") {
-            format = Format::Json;
-        } else if !is(f, "TRADITIONAL") || analyze {
+            format = if analyze {
+                Format::AnalyzeJson
+            } else {
+                Format::Json
+            };
+        } else if !is(f, "TRADITIONAL") {
             return None;
         }
         rest = after;
@@ -1956,8 +1960,8 @@ fn explained_statement(sql: &str) -> Option<Explained<'_>> {
     if !explainable(rest) {
         return None;
     }
-    if analyze {
-        return Some(Explained::Refused("ANALYZE of statements"));
+    if analyze && format == Format::Traditional {
+        format = Format::Analyze;
     }
     Some(Explained::Statement(format, rest))
 }

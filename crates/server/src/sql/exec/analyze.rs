@@ -1,0 +1,100 @@
+//! ANALYZE SELECT: run the statement's reads and count, for each table read, how often it was
+//! read (loops), the rows it read and the rows that passed its conditions, for EXPLAIN's
+//! `r_rows` / `r_filtered` (`exec/explain.rs`).
+//!
+//! The reads are those of the SELECT itself (same access paths, locks, filters; a LIMIT
+//! that stops a streaming read stops here too); the rows are counted and dropped, as MariaDB
+//! drops ANALYZE's result. The join counts through [`join::run_counted`]; a single-table read
+//! wraps its own filter here, so the plain SELECT path (`exec/select.rs`) is not touched and
+//! a plain join wraps nothing.
+//!
+//! Refused (1235) for now: statements with subqueries, derived tables or CTEs, set
+//! operations, and UPDATE / DELETE / INSERT (whose ANALYZE changes rows in MariaDB).
+
+use super::join::{self, Counts, Flow};
+use super::select::{self, SelectPlan};
+use crate::error::{Error, Result};
+use crate::sql::env::Env;
+use crate::sql::expr::RowCtx;
+use crate::sql::plan::{self, Source};
+use crate::storage::{ScanControl, Txn};
+use std::cell::RefCell;
+
+/// Can ANALYZE run `p`?
+pub fn check(p: &SelectPlan) -> Result<()> {
+    let derived = matches!(p.source, Some(Source::Derived(_)))
+        || p.join.as_ref().is_some_and(|j| {
+            j.tables
+                .iter()
+                .any(|t| matches!(t, crate::sql::plan::join::JoinTable::Derived(_)))
+        });
+    if !p.subqueries.is_empty() || derived {
+        return Err(Error::unsupported(
+            "ANALYZE of statements with subqueries or derived tables",
+        ));
+    }
+    Ok(())
+}
+
+/// Run the reads of `p`, counting (see the module doc).
+pub fn run(p: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Result<Counts> {
+    let stats = RefCell::new(Counts::new());
+    let limit = select::eval_count(&p.limit, env)?;
+    let offset = select::eval_count(&p.offset, env)?.unwrap_or(0);
+    if limit == Some(0) || select::impossible_condition(p, env)? {
+        return Ok(stats.into_inner());
+    }
+    let streaming = p.group.is_none()
+        && !p.distinct
+        && p.window.is_none()
+        && (p.order.is_empty() || p.sorted_by_scan);
+    let enough = limit
+        .map(|l| l.saturating_add(offset))
+        .filter(|_| streaming);
+    let mut produced = 0u64;
+    let mut stop = move || {
+        produced += 1;
+        enough.is_some_and(|n| produced >= n)
+    };
+    let no_txn = || Error::internal("ANALYZE without a transaction");
+    match (&p.join, &p.source) {
+        (Some(j), _) => {
+            let txn = txn.ok_or_else(no_txn)?;
+            join::run_counted(j, env, txn, p.lock, Some(&stats), &mut |_| {
+                Ok(if stop() { Flow::Stop } else { Flow::More })
+            })?;
+        }
+        (None, Some(Source::Table(t))) => {
+            let txn = txn.ok_or_else(no_txn)?;
+            let (mut read, mut passed) = (0u64, 0u64);
+            plan::scan(
+                &t.table,
+                &p.access,
+                txn,
+                env,
+                p.lock,
+                p.backward,
+                &mut |row| {
+                    read += 1;
+                    match &p.filter {
+                        Some(f) => f.is_true(&RowCtx::of(row), env),
+                        None => Ok(true),
+                    }
+                },
+                &mut |_, _| {
+                    passed += 1;
+                    Ok(if stop() {
+                        ScanControl::Stop
+                    } else {
+                        ScanControl::Continue
+                    })
+                },
+            )?;
+            stats
+                .borrow_mut()
+                .insert(p as *const SelectPlan as usize, (1, read, passed));
+        }
+        _ => {}
+    }
+    Ok(stats.into_inner())
+}
