@@ -218,6 +218,8 @@ struct Builder {
     subqueries: HashMap<usize, u64>,
     /// ANALYZE's counts (`exec/analyze.rs`).
     stats: crate::sql::exec::join::Counts,
+    /// `db.table.column` names of the enclosing SELECTs' columns, innermost last (`ref`).
+    refs: Vec<Vec<String>>,
 }
 
 impl Builder {
@@ -357,7 +359,9 @@ impl Builder {
             children: Vec::new(),
         };
         let names = column_names(p);
-        self.outer.push(names.clone());
+        // The enclosing SELECTs' names are in sight of this one's tables; its own, of the
+        // blocks nested in it.
+        let own_refs = ref_names(p);
         // The conditions checked on each table's rows: (table, condition).
         let mut conds: Vec<(usize, &Expr)> = Vec::new();
         // Nested blocks in text order: select list, FROM, WHERE, GROUP BY / HAVING, ORDER BY.
@@ -369,7 +373,7 @@ impl Builder {
                 .any(|i| holds(&i.expr, s) && !p.filter.as_ref().is_some_and(|f| holds(f, s)))
         };
         while let Some(s) = pending.next_if(in_items) {
-            let b = self.subquery(s);
+            let b = self.nested(&names, &own_refs, |me| me.subquery(s));
             sel.children.push(b);
         }
         if let Some(j) = &p.join {
@@ -378,7 +382,7 @@ impl Builder {
             let mut derived_ids = HashMap::new();
             for (t, jt) in j.tables.iter().enumerate() {
                 if let JoinTable::Derived(d) = jt {
-                    let b = self.derived(d);
+                    let b = self.nested(&names, &own_refs, |me| me.derived(d));
                     derived_ids.insert(t, (b.first_id(), sel.children.len()));
                     sel.children.push(b);
                 }
@@ -386,7 +390,7 @@ impl Builder {
             for (i, leaf) in leaves.iter().enumerate() {
                 let mut tab = match &j.tables[leaf.table] {
                     JoinTable::Table(t) => {
-                        let mut tab = access_tab(t, &leaf.access, Some(&j.scope));
+                        let mut tab = access_tab(t, &leaf.access, Some(&j.scope), &self.refs);
                         tab.name = j.scope.tables[leaf.table].scope.visible_name().to_string();
                         tab
                     }
@@ -420,7 +424,7 @@ impl Builder {
         } else {
             match &p.source {
                 Some(Source::Table(t)) => {
-                    let mut tab = access_tab(t, &p.access, None);
+                    let mut tab = access_tab(t, &p.access, None, &self.refs);
                     tab.name = t.scope.visible_name().to_string();
                     tab.r = self.stats.get(&(p as *const SelectPlan as usize)).copied();
                     if !covered(p.filter.as_ref(), &p.access, &tab) {
@@ -432,7 +436,7 @@ impl Builder {
                     sel.tables.push(tab);
                 }
                 Some(Source::Derived(d)) => {
-                    let b = self.derived(d);
+                    let b = self.nested(&names, &own_refs, |me| me.derived(d));
                     let at = (b.first_id(), sel.children.len());
                     sel.children.push(b);
                     let mut tab = self.derived_tab(d, Some(&at));
@@ -466,10 +470,9 @@ impl Builder {
             }
         }
         for s in pending {
-            let b = self.subquery(s);
+            let b = self.nested(&names, &own_refs, |me| me.subquery(s));
             sel.children.push(b);
         }
-        self.outer.pop();
         for (i, f) in conds {
             let n = explain_cond::Names {
                 own: &names,
@@ -509,6 +512,21 @@ impl Builder {
             sel.sort_key = Some(keys.join(", "));
         }
         sel
+    }
+
+    /// Build a block nested in a SELECT whose columns are `names` / `refs`.
+    fn nested(
+        &mut self,
+        names: &[String],
+        refs: &[String],
+        f: impl FnOnce(&mut Self) -> Block,
+    ) -> Block {
+        self.outer.push(names.to_vec());
+        self.refs.push(refs.to_vec());
+        let b = f(self);
+        self.outer.pop();
+        self.refs.pop();
+        b
     }
 
     fn subquery(&mut self, s: &Arc<Subquery>) -> Block {
@@ -563,7 +581,7 @@ impl Builder {
         kind: &'static str,
     ) -> Sel {
         let id = self.id();
-        let mut tab = access_tab(table, access, None);
+        let mut tab = access_tab(table, access, None, &self.refs);
         tab.name = table.scope.visible_name().to_string();
         if tab.kind != Some("ALL") {
             // A single-table UPDATE / DELETE reads through the range optimizer in MariaDB.
@@ -593,14 +611,18 @@ impl Builder {
             sort_key: None,
             children: Vec::new(),
         };
-        self.outer.push(names.clone());
+        let refs: Vec<String> = table
+            .scope
+            .columns
+            .iter()
+            .map(|c| format!("{}.{}.{}", table.db, table.scope.visible_name(), c.name))
+            .collect();
         if let Some(s) = subq {
             for q in &s.list {
-                let b = self.subquery(q);
+                let b = self.nested(&names, &refs, |me| me.subquery(q));
                 sel.children.push(b);
             }
         }
-        self.outer.pop();
         let conjuncts: Vec<&Expr> = filter
             .into_iter()
             .chain(subq.and_then(|s| s.post.as_ref()))
@@ -1238,7 +1260,42 @@ fn collect<'a>(units: &'a [Unit], out: &mut Vec<&'a Leaf>) {
     }
 }
 
-fn access_tab(t: &TableRef, access: &Access, scope: Option<&JoinScope>) -> Tab {
+/// `db.table.column` of each column of a SELECT's row (how `ref` names a column).
+fn ref_names(p: &SelectPlan) -> Vec<String> {
+    let scoped = |s: &crate::sql::bind::TableScope| -> Vec<String> {
+        s.columns
+            .iter()
+            .map(|c| format!("{}.{}.{}", s.db, s.visible_name(), c.name))
+            .collect()
+    };
+    if let Some(j) = &p.join {
+        return j
+            .scope
+            .tables
+            .iter()
+            .flat_map(|t| scoped(&t.scope))
+            .collect();
+    }
+    p.source
+        .as_ref()
+        .map_or_else(Vec::new, |s| scoped(s.scope()))
+}
+
+/// A key value known before the read (no column of this query or an enclosing one).
+fn fixed(e: &Expr) -> bool {
+    let mut outer = false;
+    e.walk(&mut |x| outer |= matches!(x, Expr::Outer { .. }));
+    !outer && e.is_constant()
+}
+
+/// The row of a table read by `access`; `outer` names the enclosing SELECTs' columns
+/// (`db.table.column`, innermost last) for keys a correlated subquery takes from them.
+fn access_tab(
+    t: &TableRef,
+    access: &Access,
+    scope: Option<&JoinScope>,
+    outer: &[Vec<String>],
+) -> Tab {
     let rows = t.table.approx_rows();
     let mut tab = Tab::new(String::new());
     tab.rows = Some(rows);
@@ -1274,8 +1331,8 @@ fn access_tab(t: &TableRef, access: &Access, scope: Option<&JoinScope>) -> Tab {
         && eq.len() == idx.parts.len()
         && eq.iter().all(|c| matches!(c, PartCond::Eq(_)));
     let constant = eq.iter().all(|c| match c {
-        PartCond::Eq(e) => e.is_constant(),
-        PartCond::In(l) => l.iter().all(Expr::is_constant),
+        PartCond::Eq(e) => fixed(e),
+        PartCond::In(l) => l.iter().all(fixed),
         PartCond::IsNull => true,
     });
     let (kind, est) = if full_eq && constant {
@@ -1304,7 +1361,14 @@ fn access_tab(t: &TableRef, access: &Access, scope: Option<&JoinScope>) -> Tab {
                         jt.scope.columns[j - jt.offset].name
                     )
                 }),
-                PartCond::Eq(e) if e.is_constant() => "const".into(),
+                PartCond::Eq(Expr::Outer { depth, col }) => outer
+                    .len()
+                    .checked_sub(*depth)
+                    .and_then(|d| outer.get(d))
+                    .and_then(|v| v.get(*col))
+                    .cloned()
+                    .unwrap_or_else(|| "func".into()),
+                PartCond::Eq(e) if fixed(e) => "const".into(),
                 PartCond::IsNull => "const".into(),
                 _ => "func".into(),
             })
