@@ -1186,6 +1186,9 @@ fn generic_columns(
     sess: &mut SessionState,
     parsed: &Parsed,
 ) -> Result<Vec<ColumnDefinition>> {
+    if let Stmt::Explain(_, format) = &parsed.stmt {
+        return Ok(exec::explain::columns(*format));
+    }
     let has_rows = matches!(
         parsed.stmt,
         Stmt::Show(_) | Stmt::Describe { .. } | Stmt::TableMaint { .. } | Stmt::Checksum { .. }

@@ -382,6 +382,9 @@ impl Builder {
             let mut derived_ids = HashMap::new();
             for (t, jt) in j.tables.iter().enumerate() {
                 if let JoinTable::Derived(d) = jt {
+                    if matches!(d.body, DerivedBody::Working(_)) {
+                        continue;
+                    }
                     let b = self.nested(&names, &own_refs, |me| me.derived(d));
                     derived_ids.insert(t, (b.first_id(), sel.children.len()));
                     sel.children.push(b);
@@ -436,10 +439,17 @@ impl Builder {
                     sel.tables.push(tab);
                 }
                 Some(Source::Derived(d)) => {
-                    let b = self.nested(&names, &own_refs, |me| me.derived(d));
-                    let at = (b.first_id(), sel.children.len());
-                    sel.children.push(b);
-                    let mut tab = self.derived_tab(d, Some(&at));
+                    let at = match &d.body {
+                        // The working table of a recursive CTE: read, not built, here.
+                        DerivedBody::Working(_) => None,
+                        DerivedBody::Query(_) => {
+                            let b = self.nested(&names, &own_refs, |me| me.derived(d));
+                            let at = (b.first_id(), sel.children.len());
+                            sel.children.push(b);
+                            Some(at)
+                        }
+                    };
+                    let mut tab = self.derived_tab(d, at.as_ref());
                     if let Some(f) = &p.filter {
                         tab.extra.push("Using where");
                         conds.push((0, f));

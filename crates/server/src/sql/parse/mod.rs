@@ -296,14 +296,19 @@ pub fn parse(sql: &str) -> Result<Parsed> {
     let expanded = exec_comments::expand(sql);
     let sql = expanded.as_ref();
     if let Some(explained) = explained_statement(sql) {
-        let stmt = match explained {
-            Explained::Statement(format, inner) => Stmt::Explain(Box::new(parse(inner)?), format),
-            Explained::Refused(what) => Stmt::Unsupported(what.to_string()),
+        let (stmt, params) = match explained {
+            Explained::Statement(format, inner) => {
+                let inner = parse(inner)?;
+                // A prepared EXPLAIN takes the explained statement's parameters.
+                let params = inner.params.clone();
+                (Stmt::Explain(Box::new(inner), format), params)
+            }
+            Explained::Refused(what) => (Stmt::Unsupported(what.to_string()), Vec::new()),
         };
         return Ok(Parsed {
             stmt,
             item_texts: Vec::new(),
-            params: Vec::new(),
+            params,
             share_lock: None,
             ddl_text: None,
             set_aside: Vec::new(),
