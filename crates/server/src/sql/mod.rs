@@ -707,10 +707,18 @@ fn run_other(
                     };
                     exec::explain::analyzed(&p, counts)
                 }
+                Some(Plan::Query(q)) if analyze => {
+                    exec::analyze::check_query(&q)?;
+                    let (txn, view) = split_session(ctx, sess, prev);
+                    let env = Env::new(ctx, view, params);
+                    for db in q.databases() {
+                        plan::check_db_access(&env, db)?;
+                    }
+                    let (counts, result) = exec::analyze::run_query(&q, &env, Some(txn))?;
+                    exec::explain::analyzed_query(&q, counts, result)
+                }
                 Some(_) if analyze => {
-                    return Err(Error::unsupported(
-                        "ANALYZE of set operations, WITH, INSERT, UPDATE and DELETE",
-                    ))
+                    return Err(Error::unsupported("ANALYZE of INSERT, UPDATE and DELETE"))
                 }
                 Some(Plan::Select(p)) => exec::explain::of_select(&p),
                 Some(Plan::Query(q)) => exec::explain::of_query(&q),

@@ -8,10 +8,15 @@
 //! wraps its own filter here, so the plain SELECT path (`exec/select.rs`) is not touched and
 //! a plain join wraps nothing.
 //!
-//! Refused (1235) for now: statements with subqueries, derived tables or CTEs, set
-//! operations, and UPDATE / DELETE / INSERT (whose ANALYZE changes rows in MariaDB).
+//! A set operation ([`run_query`]): each operand SELECT's reads are counted as above, then the
+//! whole query runs once more for the rows of its result (`UNION RESULT`'s `r_rows`): ANALYZE
+//! reads the tables twice, a plain query is not touched.
+//!
+//! Refused (1235) for now: statements with subqueries, derived tables or CTEs, recursive
+//! CTEs, and UPDATE / DELETE / INSERT (whose ANALYZE changes rows in MariaDB).
 
 use super::join::{self, Counts, Flow};
+use super::query::{Node, QueryPlan};
 use super::select::{self, SelectPlan};
 use crate::error::{Error, Result};
 use crate::sql::env::Env;
@@ -97,4 +102,42 @@ pub fn run(p: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Result<Count
         _ => {}
     }
     Ok(stats.into_inner())
+}
+
+/// Can ANALYZE run `q` (operand SELECTs it can run, combined by set operations)?
+pub fn check_query(q: &QueryPlan) -> Result<()> {
+    match &q.node {
+        Node::Select(p) => check(p),
+        Node::SetOp(s) => s.parts.iter().try_for_each(check_query),
+        Node::Sorted(s) => check_query(&s.input),
+        Node::Recursive(_) => Err(Error::unsupported("ANALYZE of recursive CTEs")),
+    }
+}
+
+/// Run a set operation's operand reads, counting, then the query itself: the counts and the
+/// number of result rows.
+pub fn run_query(q: &QueryPlan, env: &Env<'_>, mut txn: Option<&mut Txn>) -> Result<(Counts, u64)> {
+    let mut counts = Counts::new();
+    count_parts(q, env, &mut txn, &mut counts)?;
+    let rows = super::query::run_query(q, env, txn)?;
+    Ok((counts, rows.len() as u64))
+}
+
+fn count_parts(
+    q: &QueryPlan,
+    env: &Env<'_>,
+    txn: &mut Option<&mut Txn>,
+    counts: &mut Counts,
+) -> Result<()> {
+    match &q.node {
+        Node::Select(p) => counts.extend(run(p, env, txn.as_deref_mut())?),
+        Node::SetOp(s) => {
+            for part in &s.parts {
+                count_parts(part, env, txn, counts)?;
+            }
+        }
+        Node::Sorted(s) => count_parts(&s.input, env, txn, counts)?,
+        Node::Recursive(_) => return Err(Error::unsupported("ANALYZE of recursive CTEs")),
+    }
+    Ok(())
 }

@@ -188,6 +188,8 @@ struct SetBlock {
     /// It has a result row (deduplicates or sorts).
     result: bool,
     filesort: bool,
+    /// ANALYZE: the rows of its result.
+    r_rows: Option<u64>,
 }
 
 impl Block {
@@ -315,6 +317,7 @@ impl Builder {
                     ids,
                     result,
                     filesort: false,
+                    r_rows: None,
                 })
             }
             Node::Recursive(r) => {
@@ -339,6 +342,7 @@ impl Builder {
                     ids,
                     result: true,
                     filesort: false,
+                    r_rows: None,
                 })
             }
         }
@@ -559,6 +563,7 @@ impl Builder {
                 ids: Vec::new(),
                 result: false,
                 filesort: false,
+                r_rows: None,
             }),
         }
     }
@@ -763,6 +768,24 @@ pub fn of_query(q: &QueryPlan) -> Explained {
     Explained(finish(block, &b))
 }
 
+/// The plan tree of a query expression that ANALYZE ran: its operands' counts and the rows
+/// of its result (`exec/analyze.rs`).
+pub fn analyzed_query(
+    q: &QueryPlan,
+    stats: crate::sql::exec::join::Counts,
+    result_rows: u64,
+) -> Explained {
+    let mut b = Builder {
+        stats,
+        ..Default::default()
+    };
+    let mut block = b.query(q, "PRIMARY", false);
+    if let Block::Set(s) = &mut block {
+        s.r_rows = Some(result_rows);
+    }
+    Explained(finish(block, &b))
+}
+
 pub fn of_update(p: &UpdatePlan) -> Explained {
     let mut b = Builder::default();
     let mut sel = b.dml(
@@ -873,7 +896,8 @@ impl Explained {
                     let r = l.r.filter(|r| r.0 > 0);
                     row.push(s(r.map(|r| format!("{:.2}", r_rows(r)))));
                     row.push(s(l.filtered.then(|| "100.00".to_string())));
-                    row.push(s(r.map(|r| format!("{:.2}", r_filtered(r)))));
+                    let kept = r.filter(|_| l.filtered);
+                    row.push(s(kept.map(|r| format!("{:.2}", r_filtered(r)))));
                 }
                 if format == Format::Extended {
                     row.push(match l.filtered {
@@ -952,7 +976,7 @@ fn table_lines(b: &Block, out: &mut Vec<Line>) {
                     refs: None,
                     rows: None,
                     filtered: false,
-                    r: None,
+                    r: set.r_rows.map(|n| (1, n, n)),
                     extra: Some(if set.filesort { "Using filesort" } else { "" }.into()),
                 });
             }
@@ -1103,6 +1127,10 @@ fn json_set(set: &SetBlock, w: &mut Json<'_>) {
     if set.result {
         w.str("table_name", &result_name(set));
         w.str("access_type", "ALL");
+        if let Some(n) = set.r_rows {
+            w.raw("r_loops", "1");
+            w.raw("r_rows", &n.to_string());
+        }
         if set.filesort {
             w.raw("using_filesort", "true");
         }

@@ -1,7 +1,8 @@
 # ANALYZE SELECT (issue 20): the statement runs and each table's row shows r_rows (rows read
 # per loop) and r_filtered (percentage kept by its conditions). Recorded from MariaDB 10.11
 # with the estimates (`rows`, `filtered`) masked; the counts are compared. Queries where the
-# plans agree (no const tables: MariaDB reads those while planning and shows NULL counts).
+# plans agree (no const tables: MariaDB reads those while planning and shows NULL counts). A
+# set operation's result row counts the rows of the result.
 CREATE DATABASE xadb;
 USE xadb;
 CREATE TABLE t (a INT PRIMARY KEY, b INT, c VARCHAR(10), KEY kb (b));
@@ -17,5 +18,11 @@ mask rows,filtered ANALYZE SELECT * FROM t;
 mask rows,filtered ANALYZE SELECT 1;
 mask rows,filtered ANALYZE SELECT c, count(*) FROM t WHERE c LIKE 't%' GROUP BY c;
 mask rows,filtered ANALYZE FORMAT=TRADITIONAL SELECT c FROM t WHERE c LIKE '%o%';
+mask rows,filtered ANALYZE SELECT c FROM t UNION SELECT e FROM u;
+mask rows,filtered ANALYZE SELECT c FROM t WHERE c <> 'one' UNION ALL SELECT e FROM u WHERE e LIKE 'u1%';
+mask rows,filtered ANALYZE SELECT c FROM t UNION SELECT c FROM t WHERE c <> 'two';
+mask rows,filtered ANALYZE SELECT c FROM t INTERSECT SELECT c FROM t WHERE c LIKE 't%';
+mask rows,filtered ANALYZE SELECT c FROM t EXCEPT SELECT c FROM t WHERE c LIKE 't%';
+mask rows,filtered ANALYZE SELECT c FROM t UNION SELECT e FROM u ORDER BY 1 LIMIT 3;
 SELECT c FROM t ORDER BY a;
 DROP DATABASE xadb;
