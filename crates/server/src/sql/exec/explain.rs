@@ -14,7 +14,18 @@
 //!   / `EXCEPT RESULT` row (`UNIT RESULT` when the operators are mixed);
 //! * as `EXPLAIN FORMAT=JSON`: MariaDB's `query_block` / `nested_loop` / `table` objects,
 //!   `union_result` with its `query_specifications`, a derived table's body under
-//!   `materialized`, subqueries under `subqueries`.
+//!   `materialized`, subqueries under `subqueries`, `attached_condition` printed from the
+//!   bound condition (`exec/explain_cond.rs`);
+//! * for `ANALYZE stmt` (`exec/analyze.rs` runs the reads and counts them): the table with
+//!   `r_rows` (rows read per loop) after `rows` and `filtered`, `r_filtered` (percentage the
+//!   conditions kept) before Extra, a set operation's result row with the rows of the result;
+//!   `ANALYZE FORMAT=JSON` adds `r_loops`, `r_rows`, `r_filtered` to the JSON.
+//!
+//! Statement forms: `EXPLAIN` / `DESCRIBE` / `DESC` [`EXTENDED` | `PARTITIONS` |
+//! `FORMAT=TRADITIONAL` | `FORMAT=JSON`] of SELECT, WITH, a parenthesized query, INSERT /
+//! REPLACE (… VALUES, … SELECT), UPDATE, DELETE; `ANALYZE [FORMAT=JSON]` of SELECTs and set
+//! operations (not of subqueries, derived tables, CTEs or DML: 1235). `EXPLAIN FOR CONNECTION`
+//! and `SHOW EXPLAIN` are refused (1235): sessions do not publish their running plans.
 //!
 //! The access type names what Cohort's plan does, as MariaDB names it:
 //!
@@ -37,9 +48,16 @@
 //! * a set operation materializes its operands; its `… RESULT` row is shown when it removes
 //!   duplicates or sorts, as in MariaDB;
 //! * EXPLAIN EXTENDED adds no note 1003 with the rewritten query;
-//! * FORMAT=JSON has no `attached_condition` text, no `filesort` / `temporary_table` wrappers
-//!   and no `expression_cache` around a correlated subquery: a table object says
-//!   `"using_where": true`, `"using_filesort": true`, `"using_temporary_table": true` instead.
+//! * `possible_keys` names only the index the plan uses (MariaDB lists every candidate);
+//! * FORMAT=JSON has no `filesort` / `temporary_table` wrappers for GROUP BY, DISTINCT or a
+//!   join's ORDER BY (a table object says `"using_temporary_table": true`,
+//!   `"using_filesort": true` instead; a single-table ORDER BY is MariaDB's
+//!   `read_sorted_file` / `filesort` with its `sort_key`), no join buffer details beyond
+//!   `"block-nl-join": {"join_type": "BNL"}`, and no `cost` members;
+//! * ANALYZE FORMAT=JSON has no timings (`query_optimization`, `r_total_time_ms`,
+//!   `r_table_time_ms`, `r_other_time_ms`) and no `r_engine_stats`: Cohort does not time each
+//!   read; a const table's counts are real counts (MariaDB reads it while planning and shows
+//!   NULL);
 //!
 //! `rows` is the planner's estimate (storage row counts), not a count; `filtered` is 100.
 
