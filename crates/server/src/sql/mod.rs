@@ -714,8 +714,8 @@ fn run_other(
                     for db in q.databases() {
                         plan::check_db_access(&env, db)?;
                     }
-                    let (counts, result) = exec::analyze::run_query(&q, &env, Some(txn))?;
-                    exec::explain::analyzed_query(&q, counts, result)
+                    let counts = exec::analyze::run_query(&q, &env, Some(txn))?;
+                    exec::explain::analyzed_query(&q, counts)
                 }
                 Some(_) if analyze => {
                     return Err(Error::unsupported("ANALYZE of INSERT, UPDATE and DELETE"))

@@ -12,38 +12,68 @@
 //! whole query runs once more for the rows of its result (`UNION RESULT`'s `r_rows`): ANALYZE
 //! reads the tables twice, a plain query is not touched.
 //!
-//! Refused (1235) for now: statements with subqueries, derived tables or CTEs, recursive
-//! CTEs, and UPDATE / DELETE / INSERT (whose ANALYZE changes rows in MariaDB).
+//! A derived table or CTE reference: its body is counted by a run of its own, then the outer
+//! SELECT's read materializes it again and counts the rows it reads from it.
+//!
+//! Refused (1235) for now: statements with subqueries, recursive CTEs, and UPDATE / DELETE /
+//! INSERT (whose ANALYZE changes rows in MariaDB).
 
+use super::cte::DerivedBody;
 use super::join::{self, Counts, Flow};
-use super::query::{Node, QueryPlan};
+use super::query::{Derived, Node, QueryPlan};
 use super::select::{self, SelectPlan};
 use crate::error::{Error, Result};
 use crate::sql::env::Env;
 use crate::sql::expr::RowCtx;
+use crate::sql::plan::join::JoinTable;
 use crate::sql::plan::{self, Source};
 use crate::storage::{ScanControl, Txn};
 use std::cell::RefCell;
 
+/// The derived tables (and CTE references) `p` reads.
+fn derived_of(p: &SelectPlan) -> Vec<&Derived> {
+    match (&p.join, &p.source) {
+        (Some(j), _) => j
+            .tables
+            .iter()
+            .filter_map(|t| match t {
+                JoinTable::Derived(d) => Some(d.as_ref()),
+                JoinTable::Table(_) => None,
+            })
+            .collect(),
+        (None, Some(Source::Derived(d))) => vec![d.as_ref()],
+        _ => Vec::new(),
+    }
+}
+
 /// Can ANALYZE run `p`?
 pub fn check(p: &SelectPlan) -> Result<()> {
-    let derived = matches!(p.source, Some(Source::Derived(_)))
-        || p.join.as_ref().is_some_and(|j| {
-            j.tables
-                .iter()
-                .any(|t| matches!(t, crate::sql::plan::join::JoinTable::Derived(_)))
-        });
-    if !p.subqueries.is_empty() || derived {
-        return Err(Error::unsupported(
-            "ANALYZE of statements with subqueries or derived tables",
-        ));
+    if !p.subqueries.is_empty() {
+        return Err(Error::unsupported("ANALYZE of statements with subqueries"));
+    }
+    for d in derived_of(p) {
+        match &d.body {
+            DerivedBody::Query(q) => check_query(q)?,
+            DerivedBody::Working(_) => return Err(Error::unsupported("ANALYZE of recursive CTEs")),
+        }
     }
     Ok(())
 }
 
-/// Run the reads of `p`, counting (see the module doc).
-pub fn run(p: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Result<Counts> {
-    let stats = RefCell::new(Counts::new());
+/// Run the reads of `p`, counting (see the module doc). A derived table's body is counted by
+/// a run of its own first; the read of `p` then materializes it again.
+pub fn run(p: &SelectPlan, env: &Env<'_>, mut txn: Option<&mut Txn>) -> Result<Counts> {
+    let mut inner = Counts::new();
+    for d in derived_of(p) {
+        match &d.body {
+            DerivedBody::Query(q) if matches!(q.node, Node::Select(_)) => {
+                count_parts(q, env, &mut txn, &mut inner)?
+            }
+            DerivedBody::Query(q) => inner.extend(run_query(q, env, txn.as_deref_mut())?),
+            DerivedBody::Working(_) => {}
+        }
+    }
+    let stats = RefCell::new(inner);
     let limit = select::eval_count(&p.limit, env)?;
     let offset = select::eval_count(&p.offset, env)?.unwrap_or(0);
     if limit == Some(0) || select::impossible_condition(p, env)? {
@@ -68,6 +98,25 @@ pub fn run(p: &SelectPlan, env: &Env<'_>, txn: Option<&mut Txn>) -> Result<Count
             join::run_counted(j, env, txn, p.lock, Some(&stats), &mut |_| {
                 Ok(if stop() { Flow::Stop } else { Flow::More })
             })?;
+        }
+        (None, Some(Source::Derived(d))) => {
+            let (mut read, mut passed) = (0u64, 0u64);
+            for r in d.materialize(env, txn)?.iter() {
+                read += 1;
+                let keep = match &p.filter {
+                    Some(f) => f.is_true(&RowCtx::of(r), env)?,
+                    None => true,
+                };
+                if keep {
+                    passed += 1;
+                    if stop() {
+                        break;
+                    }
+                }
+            }
+            stats
+                .borrow_mut()
+                .insert(p as *const SelectPlan as usize, (1, read, passed));
         }
         (None, Some(Source::Table(t))) => {
             let txn = txn.ok_or_else(no_txn)?;
@@ -114,13 +163,14 @@ pub fn check_query(q: &QueryPlan) -> Result<()> {
     }
 }
 
-/// Run a set operation's operand reads, counting, then the query itself: the counts and the
-/// number of result rows.
-pub fn run_query(q: &QueryPlan, env: &Env<'_>, mut txn: Option<&mut Txn>) -> Result<(Counts, u64)> {
+/// Run a set operation's operand reads, counting, then the query itself for the number of
+/// its result rows (counted under the query plan's address).
+pub fn run_query(q: &QueryPlan, env: &Env<'_>, mut txn: Option<&mut Txn>) -> Result<Counts> {
     let mut counts = Counts::new();
     count_parts(q, env, &mut txn, &mut counts)?;
-    let rows = super::query::run_query(q, env, txn)?;
-    Ok((counts, rows.len() as u64))
+    let n = super::query::run_query(q, env, txn)?.len() as u64;
+    counts.insert(q as *const QueryPlan as usize, (1, n, n));
+    Ok(counts)
 }
 
 fn count_parts(

@@ -24,7 +24,7 @@
 //! Statement forms: `EXPLAIN` / `DESCRIBE` / `DESC` [`EXTENDED` | `PARTITIONS` |
 //! `FORMAT=TRADITIONAL` | `FORMAT=JSON`] of SELECT, WITH, a parenthesized query, INSERT /
 //! REPLACE (… VALUES, … SELECT), UPDATE, DELETE; `ANALYZE [FORMAT=JSON]` of SELECTs and set
-//! operations (not of subqueries, derived tables, CTEs or DML: 1235). `EXPLAIN FOR CONNECTION`
+//! operations, derived tables and CTEs (not of subqueries, recursive CTEs or DML: 1235). `EXPLAIN FOR CONNECTION`
 //! and `SHOW EXPLAIN` are refused (1235): sessions do not publish their running plans.
 //!
 //! The access type names what Cohort's plan does, as MariaDB names it:
@@ -250,6 +250,16 @@ impl Builder {
 
     /// A query expression; `first` is the select_type of its first SELECT.
     fn query(&mut self, q: &QueryPlan, first: &str, dependent: bool) -> Block {
+        let mut b = self.query_node(q, first, dependent);
+        if let Block::Set(s) = &mut b {
+            if let Some(r) = self.stats.get(&(q as *const QueryPlan as usize)) {
+                s.r_rows = Some(r.1);
+            }
+        }
+        b
+    }
+
+    fn query_node(&mut self, q: &QueryPlan, first: &str, dependent: bool) -> Block {
         match &q.node {
             Node::Select(p) => Block::Select(self.select(p, first)),
             Node::Sorted(s) => {
@@ -472,6 +482,7 @@ impl Builder {
                         }
                     };
                     let mut tab = self.derived_tab(d, at.as_ref());
+                    tab.r = self.stats.get(&(p as *const SelectPlan as usize)).copied();
                     if let Some(f) = &p.filter {
                         tab.extra.push("Using where");
                         conds.push((0, f));
@@ -788,19 +799,12 @@ pub fn of_query(q: &QueryPlan) -> Explained {
 
 /// The plan tree of a query expression that ANALYZE ran: its operands' counts and the rows
 /// of its result (`exec/analyze.rs`).
-pub fn analyzed_query(
-    q: &QueryPlan,
-    stats: crate::sql::exec::join::Counts,
-    result_rows: u64,
-) -> Explained {
+pub fn analyzed_query(q: &QueryPlan, stats: crate::sql::exec::join::Counts) -> Explained {
     let mut b = Builder {
         stats,
         ..Default::default()
     };
-    let mut block = b.query(q, "PRIMARY", false);
-    if let Block::Set(s) = &mut block {
-        s.r_rows = Some(result_rows);
-    }
+    let block = b.query(q, "PRIMARY", false);
     Explained(finish(block, &b))
 }
 

@@ -226,6 +226,7 @@ impl Run<'_, '_> {
                         out.push(r.clone());
                     }
                 }
+                self.count(leaf, rows.len() as u64, out.len());
                 return Ok(out);
             }
         };

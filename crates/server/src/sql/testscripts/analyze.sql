@@ -24,5 +24,8 @@ mask rows,filtered ANALYZE SELECT c FROM t UNION SELECT c FROM t WHERE c <> 'two
 mask rows,filtered ANALYZE SELECT c FROM t INTERSECT SELECT c FROM t WHERE c LIKE 't%';
 mask rows,filtered ANALYZE SELECT c FROM t EXCEPT SELECT c FROM t WHERE c LIKE 't%';
 mask rows,filtered ANALYZE SELECT c FROM t UNION SELECT e FROM u ORDER BY 1 LIMIT 3;
+mask rows,filtered ANALYZE SELECT * FROM (SELECT c, count(*) FROM t GROUP BY c) d;
+mask rows,filtered ANALYZE WITH w AS (SELECT c, count(*) n FROM t WHERE c <> 'one' GROUP BY c) SELECT * FROM w;
+mask rows,filtered ANALYZE SELECT * FROM (SELECT c FROM t UNION SELECT e FROM u) d;
 SELECT c FROM t ORDER BY a;
 DROP DATABASE xadb;
