@@ -21,7 +21,6 @@ mod cte;
 pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;
-mod explain_cond;
 pub(in crate::sql) mod fk;
 mod group_concat;
 pub(in crate::sql) mod join;

@@ -1,7 +1,7 @@
 # EXPLAIN FORMAT=JSON (issue 20), recorded from MariaDB 10.11 with the estimates (`rows`,
 # `filtered`) masked. The queries are ones where Cohort's plan and MariaDB's agree; see
 # exec/explain.rs for the JSON members Cohort leaves out (filesort and temporary-table
-# wrappers) and exec/explain_cond.rs for the condition text.
+# wrappers) and exec/explain/cond.rs for the condition text.
 CREATE DATABASE xjdb;
 USE xjdb;
 CREATE TABLE t (a INT PRIMARY KEY, b INT, c VARCHAR(10), KEY kb (b));
