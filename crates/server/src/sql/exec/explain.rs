@@ -49,11 +49,11 @@
 //!   duplicates or sorts, as in MariaDB;
 //! * EXPLAIN EXTENDED adds no note 1003 with the rewritten query;
 //! * `possible_keys` names only the index the plan uses (MariaDB lists every candidate);
-//! * FORMAT=JSON has no `filesort` / `temporary_table` wrappers for GROUP BY, DISTINCT or a
-//!   join's ORDER BY (a table object says `"using_temporary_table": true`,
-//!   `"using_filesort": true` instead; a single-table ORDER BY is MariaDB's
-//!   `read_sorted_file` / `filesort` with its `sort_key`), no join buffer details beyond
-//!   `"block-nl-join": {"join_type": "BNL"}`, and no `cost` members;
+//! * FORMAT=JSON writes MariaDB's `filesort` / `temporary_table` / `read_sorted_file` wrappers
+//!   (GROUP BY, DISTINCT, window functions, a join's ORDER BY, a single table's ORDER BY), but
+//!   a hash-joined table is only `"block-nl-join": {"join_type": "BNL"}` (no buffer details,
+//!   the table object stays at its place in `nested_loop`), a recursive CTE's steps have no
+//!   `"operation"`, and there are no `cost` members;
 //! * ANALYZE FORMAT=JSON has no timings (`query_optimization`, `r_total_time_ms`,
 //!   `r_table_time_ms`, `r_other_time_ms`) and no `r_engine_stats`: Cohort does not time each
 //!   read; a const table's counts are real counts (MariaDB reads it while planning and shows
@@ -194,8 +194,12 @@ struct Sel {
     insert: bool,
     /// A single-table UPDATE / DELETE ("update" / "delete"; JSON's `"update": 1`).
     dml: Option<&'static str>,
-    /// ORDER BY of a single-table SELECT sorted after the read (JSON's `sort_key`).
+    /// ORDER BY of a single-table SELECT sorted after the read, or the keys a temporary table
+    /// is sorted by (JSON's `sort_key`).
     sort_key: Option<String>,
+    /// Grouping, DISTINCT or window functions go through a temporary table (JSON's
+    /// `temporary_table`).
+    temp: bool,
     children: Vec<Block>,
 }
 
@@ -323,6 +327,7 @@ impl Builder {
                                 insert: false,
                                 dml: None,
                                 sort_key: None,
+                                temp: false,
                                 children: vec![inner],
                             })
                         }
@@ -390,6 +395,7 @@ impl Builder {
             insert: false,
             dml: None,
             sort_key: None,
+            temp: false,
             children: Vec::new(),
         };
         let names = column_names(p);
@@ -526,17 +532,27 @@ impl Builder {
             };
             sel.tables[i].cond = Some(cond::text(f, &n));
         }
-        if p.join.is_none()
-            && sel
-                .tables
-                .first()
-                .is_some_and(|t| t.extra.contains(&"Using filesort"))
-        {
-            let n = cond::Names {
-                own: &names,
-                outer: &self.outer,
-                subqueries: &self.subqueries,
-            };
+        let extra = sel
+            .tables
+            .first()
+            .map(|t| t.extra.clone())
+            .unwrap_or_default();
+        let sorted_temp = extra.contains(&"Using temporary; Using filesort");
+        sel.temp = sorted_temp || extra.contains(&"Using temporary");
+        let n = cond::Names {
+            own: &names,
+            outer: &self.outer,
+            subqueries: &self.subqueries,
+        };
+        let key = |e: Option<&Expr>, desc: bool| {
+            let t = e.map_or("?".into(), |e| cond::text(e, &n));
+            if desc {
+                format!("{t} desc")
+            } else {
+                t
+            }
+        };
+        let order_keys = || -> String {
             let keys: Vec<String> = p
                 .order
                 .iter()
@@ -546,15 +562,20 @@ impl Builder {
                         .get(k.col)
                         .map(|i| &i.expr)
                         .or_else(|| p.hidden.get(k.col - p.items.len()));
-                    let t = e.map_or("?".into(), |e| cond::text(e, &n));
-                    if k.desc {
-                        format!("{t} desc")
-                    } else {
-                        t
-                    }
+                    key(e, k.desc)
                 })
                 .collect();
-            sel.sort_key = Some(keys.join(", "));
+            keys.join(", ")
+        };
+        match &p.group {
+            Some(g) if sorted_temp && !g.keys.is_empty() => {
+                let keys: Vec<String> = g.keys.iter().map(|(e, _)| key(Some(e), false)).collect();
+                sel.sort_key = Some(keys.join(", "));
+            }
+            _ if sorted_temp || (p.join.is_none() && extra.contains(&"Using filesort")) => {
+                sel.sort_key = Some(order_keys());
+            }
+            _ => {}
         }
         sel
     }
@@ -655,6 +676,7 @@ impl Builder {
             insert: false,
             dml: Some(kind),
             sort_key: None,
+            temp: false,
             children: Vec::new(),
         };
         let refs: Vec<String> = table
@@ -858,6 +880,7 @@ pub fn of_insert(p: &InsertPlan) -> Explained {
                 insert: true,
                 dml: None,
                 sort_key: None,
+                temp: false,
                 children: Vec::new(),
             };
             if let Some(s) = &p.subq {

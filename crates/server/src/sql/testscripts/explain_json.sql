@@ -1,7 +1,7 @@
 # EXPLAIN FORMAT=JSON (issue 20), recorded from MariaDB 10.11 with the estimates (`rows`,
 # `filtered`) masked. The queries are ones where Cohort's plan and MariaDB's agree; see
 # exec/explain.rs for the JSON members Cohort leaves out (filesort and temporary-table
-# wrappers) and exec/explain/cond.rs for the condition text.
+# wrappers of joins) and exec/explain/cond.rs for the condition text.
 CREATE DATABASE xjdb;
 USE xjdb;
 CREATE TABLE t (a INT PRIMARY KEY, b INT, c VARCHAR(10), KEY kb (b));
@@ -16,6 +16,8 @@ mask rows,filtered EXPLAIN FORMAT=JSON SELECT * FROM t WHERE c IS NULL OR c LIKE
 mask rows,filtered EXPLAIN FORMAT=JSON SELECT * FROM t WHERE a > 1 AND c <> 'x';
 mask rows,filtered EXPLAIN FORMAT=JSON SELECT * FROM t WHERE b = 10;
 mask rows,filtered EXPLAIN FORMAT=JSON SELECT * FROM u WHERE a = 1 AND d = 2;
+mask rows,filtered EXPLAIN FORMAT=JSON SELECT c, count(*) FROM t WHERE c <> 'x' GROUP BY c;
+mask rows,filtered EXPLAIN FORMAT=JSON SELECT DISTINCT c FROM t;
 mask rows,filtered EXPLAIN FORMAT=JSON SELECT c FROM t UNION SELECT e FROM u;
 mask rows,filtered EXPLAIN FORMAT=JSON SELECT c FROM t UNION ALL SELECT e FROM u;
 mask rows,filtered EXPLAIN FORMAT=JSON SELECT c FROM t INTERSECT SELECT e FROM u;

@@ -167,25 +167,20 @@ fn json_select_body(s: &Sel, w: &mut Json<'_>) {
         w.raw(kind, "1");
         json_table(&s.tables[0], s, w);
         w.close();
-    } else {
-        w.open_array("nested_loop");
-        for t in &s.tables {
-            w.open(None);
-            if let Some(k) = &s.sort_key {
-                w.open(Some("read_sorted_file"));
-                w.open(Some("filesort"));
-                w.str("sort_key", k);
-            }
-            w.open(Some("table"));
-            json_table(t, s, w);
-            w.close();
-            if s.sort_key.is_some() {
-                w.close();
-                w.close();
-            }
+    } else if s.temp {
+        // Grouping / DISTINCT: the rows go to a temporary table, sorted by the keys if any.
+        if let Some(k) = &s.sort_key {
+            w.open(Some("filesort"));
+            w.str("sort_key", k);
+        }
+        w.open(Some("temporary_table"));
+        nested_loop(s, false, w);
+        w.close();
+        if s.sort_key.is_some() {
             w.close();
         }
-        w.close_array();
+    } else {
+        nested_loop(s, s.sort_key.is_some(), w);
     }
     let subqueries: Vec<&Block> = s
         .children
@@ -212,6 +207,29 @@ fn json_select_body(s: &Sel, w: &mut Json<'_>) {
         }
         w.close_array();
     }
+}
+
+/// `"nested_loop": [...]` of a SELECT's tables; `sorted`: a single table read into a filesort
+/// (`read_sorted_file`).
+fn nested_loop(s: &Sel, sorted: bool, w: &mut Json<'_>) {
+    w.open_array("nested_loop");
+    for t in &s.tables {
+        w.open(None);
+        if sorted {
+            w.open(Some("read_sorted_file"));
+            w.open(Some("filesort"));
+            w.str("sort_key", s.sort_key.as_deref().unwrap_or(""));
+        }
+        w.open(Some("table"));
+        json_table(t, s, w);
+        w.close();
+        if sorted {
+            w.close();
+            w.close();
+        }
+        w.close();
+    }
+    w.close_array();
 }
 
 fn json_table(t: &Tab, s: &Sel, w: &mut Json<'_>) {
@@ -254,8 +272,8 @@ fn json_table(t: &Tab, s: &Sel, w: &mut Json<'_>) {
             "Using filesort" if s.sort_key.is_none() && s.dml.is_none() => {
                 w.raw("using_filesort", "true")
             }
-            "Using temporary" => w.raw("using_temporary_table", "true"),
-            "Using temporary; Using filesort" => {
+            "Using temporary" if !s.temp => w.raw("using_temporary_table", "true"),
+            "Using temporary; Using filesort" if !s.temp => {
                 w.raw("using_temporary_table", "true");
                 w.raw("using_filesort", "true");
             }
