@@ -16,6 +16,7 @@
 //! | `[s1] & SQL;` | start the statement in the background (it may block on a lock) |
 //! | `[s1] wait;` | wait for the background statement of `s1` and print its result |
 //! | `fields TABLE;` | COM_FIELD_LIST |
+//! | `mask a,b SQL;` | print `#` for the values of the columns `a`, `b`, and for the members `"a": …`, `"b": …` of a JSON text value (estimates: EXPLAIN's `rows`) |
 //!
 //! After each statement the runner does what the session layer does: on an error whose action
 //! is to roll back the transaction (1213) it rolls back, otherwise `end_statement`.
@@ -367,6 +368,13 @@ impl Runner {
             }
             return format_result(&r, false, warning_count(sess, &r));
         }
+        let (masked, body) = match body.strip_prefix("mask ") {
+            Some(rest) => {
+                let (names, sql) = rest.split_once(' ').unwrap_or((rest, ""));
+                (names.split(',').map(str::to_string).collect(), sql)
+            }
+            None => (Vec::new(), body),
+        };
         let (meta, sql) = match body.strip_prefix("meta ") {
             Some(s) => (true, s),
             None => (false, body),
@@ -375,8 +383,11 @@ impl Runner {
             Some(s) => (true, s),
             None => (false, sql),
         };
-        let r = execute_text(&ctx, sess, sql);
+        let mut r = execute_text(&ctx, sess, sql);
         end_statement(&ctx, sess, &r);
+        if let Ok(QueryResult::Rows { columns, rows }) = &mut r {
+            mask(columns, rows, &masked);
+        }
         let warnings = if values_only {
             0
         } else {
@@ -384,6 +395,44 @@ impl Runner {
         };
         format_result(&r, meta, warnings)
     }
+}
+
+/// The `mask` prefix: `#` for the named columns' values and JSON members.
+fn mask(columns: &[cohort_protocol::ColumnDefinition], rows: &mut [Vec<Value>], names: &[String]) {
+    if names.is_empty() {
+        return;
+    }
+    for row in rows {
+        for (v, c) in row.iter_mut().zip(columns) {
+            if names.contains(&c.name) {
+                *v = Value::str("#");
+            } else if let Value::Bytes(b) = v {
+                if b.starts_with(b"{") {
+                    let text = String::from_utf8_lossy(b).into_owned();
+                    *v = Value::str(&mask_json(&text, names));
+                }
+            }
+        }
+    }
+}
+
+/// `"name": value[,]` lines of a JSON text become `"name": #[,]`.
+fn mask_json(text: &str, names: &[String]) -> String {
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|l| {
+            let t = l.trim_start();
+            let indent = &l[..l.len() - t.len()];
+            for n in names {
+                if let Some(rest) = t.strip_prefix(&format!("\"{n}\": ")) {
+                    let comma = if rest.ends_with(',') { "," } else { "" };
+                    return format!("{indent}\"{n}\": #{comma}");
+                }
+            }
+            l.to_string()
+        })
+        .collect();
+    lines.join("\n")
 }
 
 fn warning_count(sess: &SessionState, r: &Result<QueryResult>) -> usize {

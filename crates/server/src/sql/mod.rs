@@ -749,18 +749,63 @@ fn run_other(
                 Env::new(ctx, SessView::of(sess, prev), params).with_set_aside(&parsed.set_aside);
             exec::show::show(&env, &sess.warnings, s)
         }
-        Stmt::Explain(inner) => {
+        Stmt::Explain(inner, format) => {
             count(StatusCounter::ComSelect);
-            match bind_plan(ctx, sess, inner, prev)? {
-                Some(Plan::Select(p)) if !p.subqueries.is_empty() => {
-                    Err(Error::unsupported("EXPLAIN of subqueries"))
+            let bound = bind_plan(ctx, sess, inner, prev)?;
+            let analyze = matches!(
+                format,
+                exec::explain::Format::Analyze | exec::explain::Format::AnalyzeJson
+            );
+            let explained = match bound {
+                Some(Plan::Select(p)) if analyze => {
+                    exec::analyze::check(&p)?;
+                    let counts = if p.uses_engine() {
+                        let (txn, view) = split_session(ctx, sess, prev);
+                        let env = Env::new(ctx, view, params);
+                        for db in p.databases() {
+                            plan::check_db_access(&env, db)?;
+                        }
+                        exec::analyze::run(&p, &env, Some(txn))?
+                    } else {
+                        Default::default()
+                    };
+                    exec::explain::analyzed(&p, counts)
                 }
-                Some(Plan::Select(p)) if !p.reads_derived() => Ok(QueryResult::Rows {
-                    columns: exec::explain::columns(),
-                    rows: exec::explain::rows(&p),
-                }),
-                _ => Err(Error::unsupported("EXPLAIN of this statement")),
-            }
+                Some(Plan::Query(q)) if analyze => {
+                    exec::analyze::check_query(&q)?;
+                    let (txn, view) = split_session(ctx, sess, prev);
+                    let env = Env::new(ctx, view, params);
+                    for db in q.databases() {
+                        plan::check_db_access(&env, db)?;
+                    }
+                    let counts = exec::analyze::run_query(&q, &env, Some(txn))?;
+                    exec::explain::analyzed_query(&q, counts)
+                }
+                Some(_) if analyze => {
+                    return Err(Error::unsupported("ANALYZE of INSERT, UPDATE and DELETE"))
+                }
+                Some(Plan::Select(p)) => exec::explain::of_select(&p),
+                Some(Plan::Query(q)) => exec::explain::of_query(&q),
+                Some(Plan::Insert(p)) => exec::explain::of_insert(&p),
+                Some(Plan::Update(p)) => exec::explain::of_update(&p),
+                Some(Plan::Delete(p)) => exec::explain::of_delete(&p),
+                Some(Plan::Multi(_)) => {
+                    return Err(Error::unsupported(
+                        "EXPLAIN of a multi-table UPDATE or DELETE",
+                    ))
+                }
+                None => return Err(Error::unsupported("EXPLAIN of this statement")),
+            };
+            let rows = match format {
+                exec::explain::Format::Json | exec::explain::Format::AnalyzeJson => {
+                    vec![vec![Value::str(&explained.json())]]
+                }
+                f => explained.rows(*f),
+            };
+            Ok(QueryResult::Rows {
+                columns: exec::explain::columns(*format),
+                rows,
+            })
         }
         Stmt::Describe { db, table } => {
             count(StatusCounter::ComShow);
@@ -1279,6 +1324,9 @@ fn generic_columns(
     sess: &mut SessionState,
     parsed: &Parsed,
 ) -> Result<Vec<ColumnDefinition>> {
+    if let Stmt::Explain(_, format) = &parsed.stmt {
+        return Ok(exec::explain::columns(*format));
+    }
     let has_rows = matches!(
         parsed.stmt,
         Stmt::Show(_) | Stmt::Describe { .. } | Stmt::TableMaint { .. } | Stmt::Checksum { .. }

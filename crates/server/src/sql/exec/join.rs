@@ -12,6 +12,9 @@
 //! A derived table (or CTE reference) is materialized once, on first use, and read whole
 //! (filtered by the leaf's conditions) or through a hash table like a table without an index.
 //!
+//! ANALYZE ([`run_counted`]) counts each leaf's loops, rows read and rows kept; a plain join
+//! passes no counters and wraps no filter.
+//!
 //! Every table read uses the statement's transaction (its read view, or its locks for
 //! `FOR UPDATE` / `FOR SHARE`, taken on every row read from every table).
 //!
@@ -27,6 +30,7 @@ use crate::sql::plan::join::{HashKey, JoinPlan, JoinTable, Leaf, Unit};
 use crate::sql::plan::{self, Access};
 use crate::storage::{ReadLock, Row, RowHandle, ScanControl, Txn};
 use crate::types::Value;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -52,7 +56,13 @@ struct Run<'a, 'e> {
     hashes: HashMap<usize, HashTable>,
     /// Derived tables' rows, materialized on first use, by table number.
     derived: HashMap<usize, Arc<Vec<Row>>>,
+    /// ANALYZE: the rows each leaf reads and keeps (None otherwise: no counting).
+    stats: Option<&'a RefCell<Counts>>,
 }
+
+/// ANALYZE's counts of each table read, by the address of its [`Leaf`] (or, for a
+/// single-table SELECT, of its plan): (loops, rows read, rows that passed the conditions).
+pub type Counts = HashMap<usize, (u64, u64, u64)>;
 
 /// Run a join, passing every joined row (after all conditions) to `emit`.
 pub fn run(
@@ -62,18 +72,31 @@ pub fn run(
     lock: ReadLock,
     emit: &mut dyn FnMut(&[Value]) -> Result<Flow>,
 ) -> Result<()> {
-    let locks = vec![lock; plan.tables.len()];
-    run_tracked(plan, env, txn, locks, 0, &mut |flat, _| emit(flat))
+    run_counted(plan, env, txn, lock, None, emit)
 }
 
-/// Run a join reading table `t` with `locks[t]`, passing every joined row and the handles of
-/// the rows of the `tracked` tables in it (indexed by table number) to `emit`. A tracked
-/// table must not be read by hash join (see `exec/multi_dml.rs`).
+/// [`run`], counting each leaf's reads into `stats` when given (ANALYZE).
+pub fn run_counted(
+    plan: &JoinPlan,
+    env: &Env<'_>,
+    txn: &mut Txn,
+    lock: ReadLock,
+    stats: Option<&RefCell<Counts>>,
+    emit: &mut dyn FnMut(&[Value]) -> Result<Flow>,
+) -> Result<()> {
+    let locks = vec![lock; plan.tables.len()];
+    run_tracked(plan, env, txn, (locks, stats), 0, &mut |flat, _| emit(flat))
+}
+
+/// Run a join reading table `t` with `locks[t]` (and counting reads into `stats` when given),
+/// passing every joined row and the handles of the rows of the `tracked` tables in it (indexed
+/// by table number) to `emit`. A tracked table must not be read by hash join (see
+/// `exec/multi_dml.rs`).
 pub fn run_tracked(
     plan: &JoinPlan,
     env: &Env<'_>,
     txn: &mut Txn,
-    locks: Vec<ReadLock>,
+    (locks, stats): (Vec<ReadLock>, Option<&RefCell<Counts>>),
     tracked: u64,
     emit: &mut EmitTracked<'_>,
 ) -> Result<()> {
@@ -86,6 +109,7 @@ pub fn run_tracked(
         handles: vec![None; plan.tables.len()],
         hashes: HashMap::new(),
         derived: HashMap::new(),
+        stats,
     };
     run.units(&plan.units, 0, txn, &mut flat, &mut |_, flat, handles| {
         emit(flat, handles)
@@ -257,6 +281,7 @@ impl Run<'_, '_> {
                         out.push(r.clone());
                     }
                 }
+                self.count(leaf, rows.len() as u64, out.len());
                 return Ok(out);
             }
         };
@@ -270,6 +295,19 @@ impl Run<'_, '_> {
             put(flat, off, row);
             passes(&leaf.filter, flat, env)
         };
+        // ANALYZE counts the rows read; a plain statement's filter is not wrapped.
+        let mut read = 0u64;
+        let mut counted;
+        let filter: &mut dyn FnMut(&Row) -> Result<bool> = match self.stats {
+            Some(_) => {
+                counted = |row: &Row| {
+                    read += 1;
+                    filter(row)
+                };
+                &mut counted
+            }
+            None => &mut filter,
+        };
         plan::scan_at(
             &tref.table,
             &leaf.access,
@@ -278,7 +316,7 @@ impl Run<'_, '_> {
             self.locks[leaf.table],
             false,
             &outer,
-            &mut filter,
+            filter,
             &mut |h, row| {
                 crate::memory::check(0)?;
                 if track {
@@ -288,7 +326,18 @@ impl Run<'_, '_> {
                 Ok(ScanControl::Continue)
             },
         )?;
+        self.count(leaf, read, out.len());
         Ok(out)
+    }
+
+    fn count(&self, leaf: &Leaf, read: u64, passed: usize) {
+        if let Some(s) = self.stats {
+            let mut m = s.borrow_mut();
+            let e = m.entry(leaf as *const Leaf as usize).or_default();
+            e.0 += 1;
+            e.1 += read;
+            e.2 += passed as u64;
+        }
     }
 
     /// A derived table's rows: run once per statement, with the statement's transaction.
@@ -318,11 +367,13 @@ impl Run<'_, '_> {
         }
         let v = h.probe.eval(&RowCtx::of(flat), self.env)?;
         if v.is_null() {
+            self.count(leaf, 0, 0);
             return Ok(Vec::new());
         }
         let mut key = Vec::new();
         compare::group_key(&v, h.coll, &mut key);
         let Some(cands) = self.hashes.get(&leaf.table).and_then(|m| m.get(&key)) else {
+            self.count(leaf, 0, 0);
             return Ok(Vec::new());
         };
         let off = self.plan.scope.tables[leaf.table].offset;
@@ -333,6 +384,7 @@ impl Run<'_, '_> {
                 out.push(r.clone());
             }
         }
+        self.count(leaf, cands.len() as u64, out.len());
         Ok(out)
     }
 

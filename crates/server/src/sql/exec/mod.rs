@@ -15,6 +15,7 @@
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
 
 pub(in crate::sql) mod admin;
+pub(in crate::sql) mod analyze;
 pub(in crate::sql) mod binlog_admin;
 pub(in crate::sql) mod check;
 pub(in crate::sql) mod checksum;

@@ -139,15 +139,6 @@ impl SelectPlan {
         dbs
     }
 
-    /// Does it read a derived table or CTE?
-    pub fn reads_derived(&self) -> bool {
-        matches!(self.source, Some(Source::Derived(_)))
-            || self
-                .join
-                .as_ref()
-                .is_some_and(|j| j.tables.iter().any(|t| matches!(t, JoinTable::Derived(_))))
-    }
-
     pub fn table(&self) -> Option<&plan::TableRef> {
         match &self.source {
             Some(Source::Table(t)) => Some(t),

@@ -189,8 +189,10 @@ pub enum TxScope {
 pub enum Stmt {
     /// Parsed by sqlparser: SELECT / INSERT / UPDATE / DELETE / DDL on tables.
     Sql(Box<Statement>),
-    /// `EXPLAIN SELECT …` / `DESCRIBE SELECT …`: the SELECT, parsed on its own.
-    Explain(Box<Parsed>),
+    /// `EXPLAIN [EXTENDED | PARTITIONS | FORMAT=…] stmt` / `DESCRIBE stmt`: the explained
+    /// statement (SELECT, WITH, a parenthesized query, INSERT, REPLACE, UPDATE, DELETE),
+    /// parsed on its own.
+    Explain(Box<Parsed>, crate::sql::exec::explain::Format),
     /// `ALTER TABLE` (see `parse/alter.rs`).
     AlterTable(Box<alter::AlterTable>),
     /// `CREATE VIEW` / `ALTER VIEW` (see `parse/view.rs`).
@@ -312,12 +314,20 @@ pub fn parse(sql: &str) -> Result<Parsed> {
     let original = sql;
     let expanded = exec_comments::expand(sql);
     let sql = expanded.as_ref();
-    if let Some(inner) = explained_select(sql) {
-        let parsed = parse(inner)?;
+    if let Some(explained) = explained_statement(sql) {
+        let (stmt, params) = match explained {
+            Explained::Statement(format, inner) => {
+                let inner = parse(inner)?;
+                // A prepared EXPLAIN takes the explained statement's parameters.
+                let params = inner.params.clone();
+                (Stmt::Explain(Box::new(inner), format), params)
+            }
+            Explained::Refused(what) => (Stmt::Unsupported(what.to_string()), Vec::new()),
+        };
         return Ok(Parsed {
-            stmt: Stmt::Explain(Box::new(parsed)),
+            stmt,
             item_texts: Vec::new(),
-            params: Vec::new(),
+            params,
             share_lock: None,
             ddl_text: None,
             set_aside: Vec::new(),
@@ -2126,26 +2136,72 @@ fn parse_table_maint(p: &mut Parser<'_>, first: &str) -> PResult<Stmt> {
     Ok(Stmt::TableMaint { op, tables })
 }
 
-/// The SELECT of `EXPLAIN SELECT …` (also DESCRIBE / DESC), if that is what `sql` is.
-fn explained_select(sql: &str) -> Option<&str> {
-    let t = sql.trim_start();
-    let word_end = t
-        .find(|c: char| !c.is_ascii_alphabetic())
-        .unwrap_or(t.len());
-    let (word, rest) = t.split_at(word_end);
-    if !["EXPLAIN", "DESCRIBE", "DESC"]
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(word))
-    {
+/// What `explained_statement` found.
+enum Explained<'s> {
+    Statement(crate::sql::exec::explain::Format, &'s str),
+    /// A form Cohort does not run (error 1235).
+    Refused(&'static str),
+}
+
+/// `EXPLAIN …` / `DESCRIBE …` / `DESC …` of a statement, or `ANALYZE` of one, if that is
+/// what `sql` is (`DESCRIBE t` and `ANALYZE TABLE` are parsed elsewhere).
+fn explained_statement(sql: &str) -> Option<Explained<'_>> {
+    use crate::sql::exec::explain::Format;
+    fn word(s: &str) -> (&str, &str) {
+        let s = s.trim_start();
+        let end = s
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .unwrap_or(s.len());
+        s.split_at(end)
+    }
+    let is = |w: &str, k: &str| w.eq_ignore_ascii_case(k);
+    let explainable = |rest: &str| {
+        let (w, _) = word(rest);
+        rest.trim_start().starts_with('(')
+            || [
+                "SELECT", "WITH", "INSERT", "REPLACE", "UPDATE", "DELETE", "VALUES",
+            ]
+            .iter()
+            .any(|k| is(w, k))
+    };
+    let (first, mut rest) = word(sql);
+    let analyze = is(first, "ANALYZE");
+    if !analyze && !["EXPLAIN", "DESCRIBE", "DESC"].iter().any(|k| is(first, k)) {
         return None;
     }
-    let rest = rest.trim_start();
-    let next_end = rest
-        .find(|c: char| !c.is_ascii_alphabetic())
-        .unwrap_or(rest.len());
-    rest[..next_end]
-        .eq_ignore_ascii_case("SELECT")
-        .then_some(rest)
+    let mut format = Format::Traditional;
+    let (w, after) = word(rest);
+    if !analyze && (is(w, "EXTENDED") || is(w, "PARTITIONS")) {
+        format = if is(w, "EXTENDED") {
+            Format::Extended
+        } else {
+            Format::Partitions
+        };
+        rest = after;
+    } else if is(w, "FORMAT") {
+        let a = after.trim_start();
+        let a = a.strip_prefix('=')?;
+        let (f, after) = word(a);
+        if is(f, "JSON") {
+            format = if analyze {
+                Format::AnalyzeJson
+            } else {
+                Format::Json
+            };
+        } else if !is(f, "TRADITIONAL") {
+            return None;
+        }
+        rest = after;
+    } else if !analyze && is(w, "FOR") {
+        return Some(Explained::Refused("EXPLAIN FOR CONNECTION"));
+    }
+    if !explainable(rest) {
+        return None;
+    }
+    if analyze && format == Format::Traditional {
+        format = Format::Analyze;
+    }
+    Some(Explained::Statement(format, rest))
 }
 
 fn parse_describe(p: &mut Parser<'_>) -> PResult<Stmt> {

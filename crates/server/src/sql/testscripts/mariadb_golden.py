@@ -60,7 +60,27 @@ def fmt(v):
     return str(v)
 
 
+def mask_json(text, names):
+    """`"name": value[,]` lines of a JSON text become `"name": #[,]` (see golden.rs)."""
+    out = []
+    for line in text.split("\n"):
+        t = line.lstrip()
+        indent = line[: len(line) - len(t)]
+        for n in names:
+            prefix = f'"{n}": '
+            if t.startswith(prefix):
+                line = indent + prefix + "#" + ("," if t.endswith(",") else "")
+                break
+        out.append(line)
+    return "\n".join(out)
+
+
 def run(conn, cmd):
+    # `mask a,b `: `#` for the values of columns a, b and of JSON members "a", "b".
+    masked = []
+    if cmd.startswith("mask "):
+        names, _, cmd = cmd[5:].partition(" ")
+        masked = names.split(",")
     meta = cmd.startswith("meta ")
     sql = cmd[5:] if meta else cmd
     # `values `: the result without its warning count (see golden.rs).
@@ -99,7 +119,15 @@ def run(conn, cmd):
     out.append(" | ".join(d[0] for d in cur.description))
     rows = cur.fetchall()
     for row in rows:
-        out.append(" | ".join(fmt(v) for v in row))
+        cells = []
+        for v, d in zip(row, cur.description):
+            cell = fmt(v)
+            if d[0] in masked:
+                cell = "#"
+            elif masked and cell.startswith("{"):
+                cell = mask_json(cell, masked)
+            cells.append(cell)
+        out.append(" | ".join(cells))
     if sql.strip().upper() == "SHOW WARNINGS":
         # MariaDB's EOF reports 0 here; golden.rs prints the session's warning count, which
         # is the number of warnings listed. Checked: the listed warnings themselves.
