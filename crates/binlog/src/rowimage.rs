@@ -192,6 +192,18 @@ pub fn encode_value(kind: &ColumnKind, value: &BinValue, out: &mut Vec<u8>) -> R
             }
             _ => return Err(mismatch(kind, value)),
         },
+        ColumnKind::Enum { pack_len: n } | ColumnKind::Set { pack_len: n } => {
+            let v: u64 = match value {
+                BinValue::Int(v) => *v as u64,
+                BinValue::UInt(v) => *v,
+                _ => return Err(mismatch(kind, value)),
+            };
+            let n = *n as usize;
+            if n < 8 && v >> (8 * n) != 0 {
+                return Err(format!("{v} does not fit in {n} bytes"));
+            }
+            out.extend_from_slice(&v.to_le_bytes()[..n]);
+        }
         ColumnKind::Year => {
             let y: i128 = match value {
                 BinValue::Int(v) => *v as i128,
@@ -309,6 +321,12 @@ pub(crate) fn decode_value(
             let len = u64::from_le_bytes(le);
             let len = usize::try_from(len).map_err(|_| "blob length overflow".to_string())?;
             BinValue::Bytes(Cow::Owned(cur.take(len)?.to_vec()))
+        }
+        ColumnKind::Enum { pack_len: n } | ColumnKind::Set { pack_len: n } => {
+            let raw = cur.take(n as usize)?;
+            let mut le = [0u8; 8];
+            le[..raw.len()].copy_from_slice(raw);
+            BinValue::UInt(u64::from_le_bytes(le))
         }
         ColumnKind::Year => match cur.u8()? {
             0 => BinValue::Int(0),

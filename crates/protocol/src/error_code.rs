@@ -399,6 +399,10 @@ pub enum ErrorCode {
     AggregateOrderForUnion,
     /// 4008 Restrictions imposed on recursive definitions are violated for table '%s'
     RecursiveRestrictions,
+    /// 1291 Column '%s' has duplicated value '%s' in %s
+    DuplicatedValueInType,
+    /// 1097 Too many strings for column %s and SET
+    TooBigSet,
 }
 
 impl ErrorCode {
@@ -556,6 +560,8 @@ impl ErrorCode {
             DivisionByZero => 1365,
             TruncatedWrongValueForField => 1366,
             IllegalValueForType => 1367,
+            DuplicatedValueInType => 1291,
+            TooBigSet => 1097,
             UnknownTargetBinlog => 1373,
             NoBinaryLogging => 1381,
             CannotUser => 1396,

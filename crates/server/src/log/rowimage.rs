@@ -51,6 +51,12 @@ pub fn kind_of(t: &DataType) -> ColumnKind {
         DataType::DateTime { fsp } => ColumnKind::DateTime2 { fsp },
         DataType::Timestamp { fsp } => ColumnKind::Timestamp2 { fsp },
         DataType::Year => ColumnKind::Year,
+        DataType::Enum { ref members, .. } => ColumnKind::Enum {
+            pack_len: if members.len() < 256 { 1 } else { 2 },
+        },
+        DataType::Set { ref members, .. } => ColumnKind::Set {
+            pack_len: members.len().div_ceil(8).max(1) as u8,
+        },
     }
 }
 
@@ -142,6 +148,9 @@ pub fn row_from_bin(def: &TableDef, row: &[BinValue]) -> Vec<Value> {
 pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
     match (t, v) {
         (_, Value::Null) => BinValue::Null,
+        (DataType::Enum { .. } | DataType::Set { .. }, Value::Bytes(b)) => {
+            BinValue::UInt(crate::types::enumset::number_of(t, b))
+        }
         (DataType::Float, v) => BinValue::Float(as_f64(v) as f32),
         (DataType::Double, v) => BinValue::Double(as_f64(v)),
         (DataType::Decimal { scale, .. }, v) => BinValue::Decimal(decimal_at(v, *scale)),
@@ -177,6 +186,14 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
 pub fn from_bin(t: &DataType, v: &BinValue) -> Value {
     match v {
         BinValue::Null => Value::Null,
+        BinValue::Int(_) | BinValue::UInt(_) if t.is_enum_or_set() => {
+            let n = match v {
+                BinValue::Int(i) => *i as u64,
+                BinValue::UInt(u) => *u,
+                _ => 0,
+            };
+            Value::Bytes(crate::types::enumset::text_of(t, n))
+        }
         BinValue::Int(i) if t.is_unsigned() => unsigned_value(as_unsigned(t, *i)),
         BinValue::Int(i) => Value::Int(*i),
         BinValue::UInt(u) => unsigned_value(*u),

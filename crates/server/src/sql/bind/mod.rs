@@ -187,8 +187,55 @@ fn arith_op(op: &BinaryOperator) -> Option<ArithOp> {
     })
 }
 
+/// An ENUM or SET value where a number is read (arithmetic, a comparison with a number,
+/// ORDER BY): its member position or bitmask (see [`CastTo::EnumNumber`]); anything else
+/// unchanged.
+pub fn enum_as_number((e, t): (Expr, SqlType)) -> (Expr, SqlType) {
+    match &t.enumset {
+        Some(dt) => {
+            // MariaDB's type of `e + 0`: an integer one digit wider than the longest text.
+            let ty = SqlType::int(t.char_len() + 1);
+            (
+                Expr::Cast(Box::new(e), CastTo::EnumNumber(dt.clone())),
+                ty.with_nullable(t.nullable),
+            )
+        }
+        None => (e, t),
+    }
+}
+
+/// An ENUM / SET compared with a parameter (a prepared `?`, or a literal the statement
+/// cache made one): number or text as the parameter's value turns out.
+fn enum_vs_param((e, t): (Expr, SqlType), other: &Expr) -> (Expr, SqlType) {
+    match (&t.enumset, other) {
+        (Some(dt), Expr::Param(i)) => {
+            let to = CastTo::EnumVsParam(dt.clone(), *i);
+            (Expr::Cast(Box::new(e), to), t)
+        }
+        _ => (e, t),
+    }
+}
+
+fn is_number(t: &SqlType) -> bool {
+    matches!(t.class, Class::Int | Class::Decimal | Class::Double)
+}
+
 /// `a op b` for a comparison operator.
 fn comparison(op: CmpOp, (a, ta): (Expr, SqlType), (b, tb): (Expr, SqlType)) -> (Expr, SqlType) {
+    // An ENUM / SET against a number compares its number (`e = 2`).
+    let ((a, ta), (b, tb)) = match (ta.enumset.is_some() && is_number(&tb), tb.enumset.is_some() && is_number(&ta)) {
+        (true, _) => (enum_as_number((a, ta)), (b, tb)),
+        (_, true) => ((a, ta), enum_as_number((b, tb))),
+        _ => {
+            let a_param = matches!(a, Expr::Param(_)).then(|| a.clone());
+            let a = enum_vs_param((a, ta), &b);
+            let b = match a_param {
+                Some(p) => enum_vs_param((b, tb), &p),
+                None => (b, tb),
+            };
+            (a, b)
+        }
+    };
     let coll = comparison_collation(&ta, &tb);
     let (a, b) = (shown(a, &ta), shown(b, &tb));
     let nullable = op != CmpOp::NullSafeEq && (ta.nullable || tb.nullable);
@@ -813,6 +860,13 @@ impl<'a> Binder<'a> {
 
     fn bind_unary(&mut self, op: UnaryOperator, e: &ast::Expr) -> Result<(Expr, SqlType)> {
         let (x, t) = self.bind(e)?;
+        let (x, t) = match op {
+            UnaryOperator::Minus
+            | UnaryOperator::BitwiseNot
+            | UnaryOperator::Not
+            | UnaryOperator::BangNot => enum_as_number((x, t)),
+            _ => (x, t),
+        };
         match op {
             UnaryOperator::Plus => Ok((x, t)),
             UnaryOperator::Minus => {
@@ -911,7 +965,8 @@ impl<'a> Binder<'a> {
             return Ok(comparison(c, (a, ta), self.bind(right)?));
         }
         if let Some(op) = arith_op(op) {
-            let (b, tb) = self.bind(right)?;
+            let (a, ta) = enum_as_number((a, ta));
+            let (b, tb) = enum_as_number(self.bind(right)?);
             let ty = arith_type(op, &ta, &tb).with_nullable(
                 ta.nullable
                     || tb.nullable
@@ -927,21 +982,27 @@ impl<'a> Binder<'a> {
             };
             return Ok((x, ty));
         }
+        // A truth value of an ENUM / SET is its number's.
+        let (a, ta) = if matches!(op, B::And | B::Or | B::StringConcat | B::Xor) {
+            enum_as_number((a, ta))
+        } else {
+            (a, ta)
+        };
         match op {
             B::And => {
-                let (b, tb) = self.bind(right)?;
+                let (b, tb) = enum_as_number(self.bind(right)?);
                 let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
                 Ok((Expr::And(extend(a, b, Expr::into_and)), ty))
             }
             // `||` is OR unless PIPES_AS_CONCAT, which is not in the default sql_mode.
             B::Or | B::StringConcat => {
-                let (b, tb) = self.bind(right)?;
+                let (b, tb) = enum_as_number(self.bind(right)?);
                 let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
                 Ok((Expr::Or(extend(a, b, Expr::into_or)), ty))
             }
             B::Xor => {
                 self.nest()?;
-                let (b, tb) = self.bind(right)?;
+                let (b, tb) = enum_as_number(self.bind(right)?);
                 let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
                 Ok((Expr::Xor(Box::new(a), Box::new(b)), ty))
             }
@@ -1159,6 +1220,16 @@ impl<'a> Binder<'a> {
     fn bind_cast(&mut self, e: &ast::Expr, dt: &ast::DataType) -> Result<(Expr, SqlType)> {
         use ast::DataType as D;
         let (x, tx) = self.bind(e)?;
+        let (x, tx) = match dt {
+            D::Signed
+            | D::SignedInteger
+            | D::Unsigned
+            | D::UnsignedInteger
+            | D::Decimal(_)
+            | D::Double(_)
+            | D::Float(_) => enum_as_number((x, tx)),
+            _ => (x, tx),
+        };
         let x = match dt {
             ast::DataType::Char(_)
             | ast::DataType::Character(_)
@@ -1328,6 +1399,14 @@ impl<'a> Binder<'a> {
                 .and_then(|a| self.bind(a))
                 .map(|(x, t)| {
                     // GROUP_CONCAT makes its argument a string: as shown.
+                    let (x, t) = match func {
+                        AggFunc::Sum
+                        | AggFunc::Avg
+                        | AggFunc::BitAnd
+                        | AggFunc::BitOr
+                        | AggFunc::BitXor => enum_as_number((x, t)),
+                        _ => (x, t),
+                    };
                     let x = if func == AggFunc::GroupConcat {
                         number_as_text(datetime_as_text(shown(x, &t), &t), &t)
                     } else {
