@@ -1400,6 +1400,11 @@ impl<'a> Binder<'a> {
                 .map(|(x, t)| {
                     // GROUP_CONCAT makes its argument a string: as shown.
                     let (x, t) = match func {
+                        // MIN / MAX of an ENUM / SET compare numbers (given back as text).
+                        AggFunc::Min | AggFunc::Max if t.enumset.is_some() => {
+                            let (x, _) = enum_as_number((x, t.clone()));
+                            (x, t)
+                        }
                         AggFunc::Sum
                         | AggFunc::Avg
                         | AggFunc::BitAnd
@@ -1455,8 +1460,18 @@ impl<'a> Binder<'a> {
             ));
         };
         let idx = collected.len();
+        let enum_text = match spec.func {
+            AggFunc::Min | AggFunc::Max => spec.arg_ty.enumset.clone(),
+            _ => None,
+        };
         collected.push(spec);
-        Ok((Expr::Agg(idx), ty))
+        match enum_text {
+            Some(dt) => Ok((
+                Expr::Cast(Box::new(Expr::Agg(idx)), CastTo::EnumText(dt)),
+                ty,
+            )),
+            None => Ok((Expr::Agg(idx), ty)),
+        }
     }
 }
 

@@ -372,6 +372,14 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         "FIND_IN_SET" => {
             need(n == 2)?;
             let coll = crate::sql::bind::comparison_collation(&args[0].1, &args[1].1);
+            // In a SET column the position is the member's, in the declaration (MariaDB):
+            // the member list goes along as a third argument.
+            if let Some(crate::types::DataType::Set { members, .. }) =
+                args[1].1.enumset.as_deref()
+            {
+                let all = Value::str(&members.join(","));
+                args.push((Expr::Lit(all), SqlType::varchar(0)));
+            }
             (Func::FindInSet(coll), int_ty(3))
         }
         "CHAR" => {
@@ -1155,9 +1163,14 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             if list.is_empty() || needle.contains(&b',') {
                 return Ok(Value::Int(0));
             }
-            let pos = list
-                .split(|&c| c == b',')
-                .position(|e| compare::compare_strings(e, &needle, coll) == Ordering::Equal);
+            let find = |list: &[u8]| {
+                list.split(|&c| c == b',')
+                    .position(|e| compare::compare_strings(e, &needle, coll) == Ordering::Equal)
+            };
+            let pos = match (find(&list), v.get(2)) {
+                (Some(_), Some(members)) => find(&convert::to_text(members)),
+                (p, _) => p,
+            };
             Value::Int(pos.map_or(0, |p| p as i64 + 1))
         }
         Func::Locate => {
