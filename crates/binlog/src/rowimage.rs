@@ -457,6 +457,41 @@ mod tests {
         assert!(out.is_empty());
     }
 
+    /// ENUM is the member position and SET the bitmask, little-endian in the column's pack
+    /// length; the Table_map metadata is the real type and that length.
+    #[test]
+    fn enum_and_set() {
+        assert_eq!(enc(ColumnKind::Enum { pack_len: 1 }, BinValue::UInt(3)), [3]);
+        assert_eq!(
+            enc(ColumnKind::Enum { pack_len: 2 }, BinValue::UInt(300)),
+            [44, 1]
+        );
+        assert_eq!(
+            enc(ColumnKind::Set { pack_len: 2 }, BinValue::UInt(0x202)),
+            [2, 2]
+        );
+        assert_eq!(
+            enc(ColumnKind::Set { pack_len: 8 }, BinValue::UInt(u64::MAX)),
+            [0xff; 8]
+        );
+        let mut out = Vec::new();
+        assert!(
+            encode_value(&ColumnKind::Enum { pack_len: 1 }, &BinValue::UInt(256), &mut out)
+                .is_err()
+        );
+        let mut meta = Vec::new();
+        ColumnKind::Set { pack_len: 2 }.write_metadata(&mut meta);
+        assert_eq!(meta, [0xf8, 2]);
+        assert_eq!(
+            ColumnKind::from_type_and_metadata(0xfe, &meta),
+            Ok(ColumnKind::Set { pack_len: 2 })
+        );
+        assert_eq!(
+            ColumnKind::from_type_and_metadata(0xfe, &[0xf7, 1]),
+            Ok(ColumnKind::Enum { pack_len: 1 })
+        );
+    }
+
     #[test]
     fn temporal() {
         // 2024-02-29 → 29 | 2<<5 | 2024<<9
