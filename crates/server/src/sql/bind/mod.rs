@@ -216,6 +216,13 @@ fn enum_vs_param((e, t): (Expr, SqlType), other: &Expr) -> (Expr, SqlType) {
     }
 }
 
+/// A function's or operator's result type: a plain string even when it passes an ENUM / SET
+/// argument through (`LEAST(s, 'c')`, `MAX(e)`), as in MariaDB; only a column is an ENUM.
+fn plain(mut t: SqlType) -> SqlType {
+    t.enumset = None;
+    t
+}
+
 fn is_number(t: &SqlType) -> bool {
     matches!(t.class, Class::Int | Class::Decimal | Class::Double)
 }
@@ -280,6 +287,40 @@ pub fn number_as_text(e: Expr, t: &SqlType) -> Expr {
         return Expr::Cast(Box::new(e), CastTo::DecimalText(t.decimals));
     }
     double_as_text(e, t)
+}
+
+/// The functions that read every argument as a number: an ENUM / SET gives its number.
+fn reads_numbers(upper: &str) -> bool {
+    matches!(
+        upper,
+        "ABS"
+            | "SQRT"
+            | "ROUND"
+            | "TRUNCATE"
+            | "FLOOR"
+            | "CEIL"
+            | "CEILING"
+            | "SIGN"
+            | "POW"
+            | "POWER"
+            | "EXP"
+            | "LN"
+            | "LOG"
+            | "LOG2"
+            | "LOG10"
+            | "MOD"
+            | "SIN"
+            | "COS"
+            | "TAN"
+            | "ASIN"
+            | "ACOS"
+            | "ATAN"
+            | "ATAN2"
+            | "COT"
+            | "DEGREES"
+            | "RADIANS"
+            | "BIT_COUNT"
+    )
 }
 
 /// The functions that read every argument as a string (a number's digits as shown).
@@ -1066,7 +1107,7 @@ impl<'a> Binder<'a> {
         want: Option<bool>,
         negated: bool,
     ) -> Result<(Expr, SqlType)> {
-        let (x, _) = self.bind(e)?;
+        let (x, _) = enum_as_number(self.bind(e)?);
         Ok((
             Expr::IsBool {
                 e: Box::new(x),
@@ -1091,14 +1132,22 @@ impl<'a> Binder<'a> {
             Collation::Utf8mb4GeneralCi
         };
         let mut nullable = tx.nullable;
+        let mut all_numbers = true;
         for item in list {
             let (y, ty) = self.bind(item)?;
             if ty.class == Class::Bin || tx.class == Class::Bin {
                 coll = Collation::Binary;
             }
             nullable |= ty.nullable;
+            all_numbers &= is_number(&ty);
             items.push(shown(y, &ty));
         }
+        // An ENUM / SET in a list of numbers compares its number.
+        let (x, tx) = if all_numbers {
+            enum_as_number((x, tx))
+        } else {
+            (x, tx)
+        };
         Ok((
             Expr::In {
                 e: Box::new(shown(x, &tx)),
@@ -1120,6 +1169,11 @@ impl<'a> Binder<'a> {
         let (x, tx) = self.bind(e)?;
         let (l, tl) = self.bind(lo)?;
         let (h, th) = self.bind(hi)?;
+        let (x, tx) = if is_number(&tl) || is_number(&th) {
+            enum_as_number((x, tx))
+        } else {
+            (x, tx)
+        };
         let coll = comparison_collation(&tx, &comparison_type(&tl, &th));
         Ok((
             Expr::Between {
@@ -1173,7 +1227,11 @@ impl<'a> Binder<'a> {
         let mut result_types = Vec::new();
         let mut coll = Collation::Utf8mb4GeneralCi;
         for cw in conditions {
-            let (w, tw) = self.bind(&cw.condition)?;
+            let (w, tw) = match operand {
+                Some(_) => self.bind(&cw.condition)?,
+                // A searched CASE's condition is a truth value.
+                None => enum_as_number(self.bind(&cw.condition)?),
+            };
             if let Some((_, to)) = &operand {
                 coll = comparison_collation(to, &tw);
             }
@@ -1213,7 +1271,7 @@ impl<'a> Binder<'a> {
                 coll,
                 out: ty.class,
             },
-            ty,
+            plain(ty),
         ))
     }
 
@@ -1351,9 +1409,14 @@ impl<'a> Binder<'a> {
             } else {
                 x
             };
+            let (x, t) = if reads_numbers(&upper) || (upper == "IF" && bound.is_empty()) {
+                enum_as_number((x, t))
+            } else {
+                (x, t)
+            };
             bound.push((x, t));
         }
-        func::bind(&name, bound)
+        func::bind(&name, bound).map(|(x, t)| (x, plain(t)))
     }
 
     fn bind_values_fn(&mut self, args: &[&ast::FunctionArg]) -> Result<(Expr, SqlType)> {
@@ -1435,7 +1498,7 @@ impl<'a> Binder<'a> {
                 return Err(e);
             }
         };
-        let ty = aggregate_type(func, &arg_ty);
+        let ty = plain(aggregate_type(func, &arg_ty));
         let spec = AggSpec {
             func,
             arg,
