@@ -11,8 +11,10 @@
 //! PRIMARY KEY / UNIQUE / KEY / INDEX, COMMENT, column COLLATE / CHARACTER SET, and the table
 //! options ENGINE (accepted, shown), AUTO_INCREMENT=N, COMMENT, charset options (accepted;
 //! every character column is utf8mb4). FOREIGN KEYs (`fk.rs`, enforced by `exec/fk.rs`) and
-//! CHECK constraints (`exec/check.rs`) are kept in the definition. Generated columns, ENUM /
-//! SET / JSON / BIT / TIME columns and TEMPORARY tables are 1235.
+//! CHECK constraints (`exec/check.rs`) are kept in the definition. ENUM / SET keep their
+//! members (`types/enumset.rs`); JSON is LONGTEXT in utf8mb4_bin with a column CHECK
+//! (json_valid(c)), as in MariaDB. Generated columns, BIT / TIME columns and TEMPORARY tables
+//! are 1235.
 
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
