@@ -461,7 +461,10 @@ mod tests {
     /// length; the Table_map metadata is the real type and that length.
     #[test]
     fn enum_and_set() {
-        assert_eq!(enc(ColumnKind::Enum { pack_len: 1 }, BinValue::UInt(3)), [3]);
+        assert_eq!(
+            enc(ColumnKind::Enum { pack_len: 1 }, BinValue::UInt(3)),
+            [3]
+        );
         assert_eq!(
             enc(ColumnKind::Enum { pack_len: 2 }, BinValue::UInt(300)),
             [44, 1]
@@ -475,10 +478,12 @@ mod tests {
             [0xff; 8]
         );
         let mut out = Vec::new();
-        assert!(
-            encode_value(&ColumnKind::Enum { pack_len: 1 }, &BinValue::UInt(256), &mut out)
-                .is_err()
-        );
+        assert!(encode_value(
+            &ColumnKind::Enum { pack_len: 1 },
+            &BinValue::UInt(256),
+            &mut out
+        )
+        .is_err());
         let mut meta = Vec::new();
         ColumnKind::Set { pack_len: 2 }.write_metadata(&mut meta);
         assert_eq!(meta, [0xf8, 2]);

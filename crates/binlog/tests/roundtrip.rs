@@ -124,7 +124,11 @@ fn value_strategy(kind: ColumnKind) -> BoxedStrategy<BinValue<'static>> {
             .prop_map(BinValue::Int)
             .boxed(),
         Enum { pack_len: n } | Set { pack_len: n } => {
-            let max = if n >= 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+            let max = if n >= 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            };
             (0..=max).prop_map(BinValue::UInt).boxed()
         }
     }

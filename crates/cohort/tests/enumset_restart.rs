@@ -33,10 +33,7 @@ fn read(server: &Server) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = c.query_map(SELECT, to_strings).unwrap();
     let binary: Vec<Vec<String>> = c.exec_map(SELECT, (), to_strings).unwrap();
     assert_eq!(out, binary, "text and binary protocol differ");
-    let create: (String, String) = c
-        .query_first("SHOW CREATE TABLE d.t")
-        .unwrap()
-        .unwrap();
+    let create: (String, String) = c.query_first("SHOW CREATE TABLE d.t").unwrap().unwrap();
     out.push(vec![create.1]);
     let by_key: Vec<u32> = c
         .query("SELECT id FROM d.t WHERE e = 'MID' ORDER BY id")

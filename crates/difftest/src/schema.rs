@@ -26,18 +26,36 @@ pub enum Kind {
 /// A column type, as declared.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ColType {
-    Int { width: &'static str, unsigned: bool },
-    Decimal { m: u8, d: u8 },
+    Int {
+        width: &'static str,
+        unsigned: bool,
+    },
+    Decimal {
+        m: u8,
+        d: u8,
+    },
     Float,
     Double,
-    Char { len: u32, ci: bool },
-    VarChar { len: u32, ci: bool },
+    Char {
+        len: u32,
+        ci: bool,
+    },
+    VarChar {
+        len: u32,
+        ci: bool,
+    },
     Text,
-    Binary { len: u32 },
-    VarBinary { len: u32 },
+    Binary {
+        len: u32,
+    },
+    VarBinary {
+        len: u32,
+    },
     Blob,
     Date,
-    DateTime { fsp: u8 },
+    DateTime {
+        fsp: u8,
+    },
     Timestamp,
     /// ENUM of [`ENUM_MEMBERS`]: not in alphabetical order, so that ORDER BY (member
     /// position) and string comparisons (text) differ.
@@ -120,7 +138,11 @@ impl ColType {
             ColType::Timestamp => "TIMESTAMP NULL".into(),
             ColType::Enum | ColType::Set => {
                 let list: Vec<String> = ENUM_MEMBERS.iter().map(|m| format!("'{m}'")).collect();
-                let kw = if *self == ColType::Enum { "ENUM" } else { "SET" };
+                let kw = if *self == ColType::Enum {
+                    "ENUM"
+                } else {
+                    "SET"
+                };
                 format!("{kw}({})", list.join(","))
             }
         }

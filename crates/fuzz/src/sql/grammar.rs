@@ -494,7 +494,8 @@ impl Generator {
                 Kind::Text,
             ),
             4 => (
-                rng.pick(&["TEXT", "LONGTEXT", "TINYTEXT", "JSON"]).to_string(),
+                rng.pick(&["TEXT", "LONGTEXT", "TINYTEXT", "JSON"])
+                    .to_string(),
                 Kind::Other,
             ),
             5 => (

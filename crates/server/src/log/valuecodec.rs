@@ -860,9 +860,15 @@ pub(crate) mod tests {
             any::<u64>().prop_map(|max_bytes| DataType::Blob { max_bytes }),
             Just(DataType::Date),
             Just(DataType::Year),
-            (proptest::collection::vec("[a-z ,']{0,6}", 0..70), arb_collation())
+            (
+                proptest::collection::vec("[a-z ,']{0,6}", 0..70),
+                arb_collation()
+            )
                 .prop_map(|(members, collation)| DataType::Enum { members, collation }),
-            (proptest::collection::vec("[a-z ']{0,6}", 0..65), arb_collation())
+            (
+                proptest::collection::vec("[a-z ']{0,6}", 0..65),
+                arb_collation()
+            )
                 .prop_map(|(members, collation)| DataType::Set { members, collation }),
             any::<u8>().prop_map(|fsp| DataType::DateTime { fsp }),
             any::<u8>().prop_map(|fsp| DataType::Timestamp { fsp }),

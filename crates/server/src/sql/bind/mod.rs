@@ -230,7 +230,10 @@ fn is_number(t: &SqlType) -> bool {
 /// `a op b` for a comparison operator.
 fn comparison(op: CmpOp, (a, ta): (Expr, SqlType), (b, tb): (Expr, SqlType)) -> (Expr, SqlType) {
     // An ENUM / SET against a number compares its number (`e = 2`).
-    let ((a, ta), (b, tb)) = match (ta.enumset.is_some() && is_number(&tb), tb.enumset.is_some() && is_number(&ta)) {
+    let ((a, ta), (b, tb)) = match (
+        ta.enumset.is_some() && is_number(&tb),
+        tb.enumset.is_some() && is_number(&ta),
+    ) {
         (true, _) => (enum_as_number((a, ta)), (b, tb)),
         (_, true) => ((a, ta), enum_as_number((b, tb))),
         _ => {

@@ -876,7 +876,7 @@ fn store_enum_or_set(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Val
                 }
             };
             match found {
-                Ok(text) if !(text.is_empty() && !is_set) => Ok(Value::Bytes(text)),
+                Ok(text) if !text.is_empty() || is_set => Ok(Value::Bytes(text)),
                 Ok(_) | Err(_) => {
                     let p = parse_num(&b);
                     if p.used > 0 && p.complete && p.used == b.len() {

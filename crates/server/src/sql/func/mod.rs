@@ -374,8 +374,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             let coll = crate::sql::bind::comparison_collation(&args[0].1, &args[1].1);
             // In a SET column the position is the member's, in the declaration (MariaDB):
             // the member list goes along as a third argument.
-            if let Some(crate::types::DataType::Set { members, .. }) =
-                args[1].1.enumset.as_deref()
+            if let Some(crate::types::DataType::Set { members, .. }) = args[1].1.enumset.as_deref()
             {
                 let all = Value::str(&members.join(","));
                 args.push((Expr::Lit(all), SqlType::varchar(0)));

@@ -710,8 +710,13 @@ fn column_def(
             max_bytes: 4_294_967_295,
             collation: Collation::Utf8mb4Bin,
         };
-        if !keys.checks.iter().any(|(_, c, _)| c.as_deref() == Some(name.as_str())) {
-            keys.checks.push((None, Some(name.clone()), json_valid_check(&name)?));
+        if !keys
+            .checks
+            .iter()
+            .any(|(_, c, _)| c.as_deref() == Some(name.as_str()))
+        {
+            keys.checks
+                .push((None, Some(name.clone()), json_valid_check(&name)?));
         }
     }
     if on_update && !matches!(dt, DataType::DateTime { .. } | DataType::Timestamp { .. }) {
