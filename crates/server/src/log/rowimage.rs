@@ -87,6 +87,15 @@ pub fn table_map(id: u64, db: &str, def: &TableDef, level: RowMetadata) -> Table
                         .collect(),
                 ),
                 column_names: full.then(|| def.columns.iter().map(|c| c.name.clone()).collect()),
+                enum_set_charsets: Some(
+                    def.columns
+                        .iter()
+                        .filter(|c| c.data_type.is_enum_or_set())
+                        .map(|c| collation_id(&c.data_type))
+                        .collect(),
+                ),
+                set_values: full.then(|| members_of(def, true)),
+                enum_values: full.then(|| members_of(def, false)),
                 primary_key: def.primary_key.as_ref().filter(|_| full).map(|pk| {
                     pk.parts
                         .iter()
@@ -113,6 +122,18 @@ pub fn table_map(id: u64, db: &str, def: &TableDef, level: RowMetadata) -> Table
             .collect(),
         meta,
     }
+}
+
+/// The member lists of the table's SET (`sets`) or ENUM columns, in column order.
+fn members_of(def: &TableDef, sets: bool) -> Vec<Vec<String>> {
+    def.columns
+        .iter()
+        .filter_map(|c| match &c.data_type {
+            DataType::Set { members, .. } if sets => Some(members.clone()),
+            DataType::Enum { members, .. } if !sets => Some(members.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// MariaDB's collation id of a character (or binary) column: utf8mb4_general_ci 45,
