@@ -461,10 +461,7 @@ mod tests {
         };
         let mut out = Vec::new();
         meta.encode(&kinds, &mut out);
-        assert_eq!(
-            hex(&out),
-            "0101000a032d022e050602017802797a060401016100"
-        );
+        assert_eq!(hex(&out), "0101000a032d022e050602017802797a060401016100");
         let mut k = kinds;
         let back = TableMeta::decode(&mut Cursor::new(&out), &mut k).unwrap();
         assert_eq!(back, meta);
