@@ -54,6 +54,10 @@ SELECT e, COUNT(*) FROM t GROUP BY e;
 SELECT DISTINCT e, e + 0 FROM t ORDER BY e;
 SELECT e AS x, id FROM t ORDER BY x, id;
 SELECT id, e FROM t ORDER BY 2, 1;
+SELECT GROUP_CONCAT(e ORDER BY e), GROUP_CONCAT(DISTINCT e ORDER BY 1 DESC) FROM t;
+SELECT d.e, d.id FROM (SELECT e, id FROM t) AS d ORDER BY d.e, d.id;
+SELECT e FROM t WHERE id < 5 UNION SELECT e FROM t WHERE id < 5 ORDER BY e;
+SELECT CONCAT(e) AS c, id FROM t ORDER BY c, id;
 
 # String context: the member text; numeric context: the position.
 SELECT id, CONCAT(e, '!'), LENGTH(e), UPPER(e), e + 0, -e, e * 2, CAST(e AS SIGNED), e || 0 FROM t ORDER BY id;
