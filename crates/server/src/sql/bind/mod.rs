@@ -1466,11 +1466,6 @@ impl<'a> Binder<'a> {
                 .map(|(x, t)| {
                     // GROUP_CONCAT makes its argument a string: as shown.
                     let (x, t) = match func {
-                        // MIN / MAX of an ENUM / SET compare numbers (given back as text).
-                        AggFunc::Min | AggFunc::Max if t.enumset.is_some() => {
-                            let (x, _) = enum_as_number((x, t.clone()));
-                            (x, t)
-                        }
                         AggFunc::Sum
                         | AggFunc::Avg
                         | AggFunc::BitAnd
@@ -1526,18 +1521,8 @@ impl<'a> Binder<'a> {
             ));
         };
         let idx = collected.len();
-        let enum_text = match spec.func {
-            AggFunc::Min | AggFunc::Max => spec.arg_ty.enumset.clone(),
-            _ => None,
-        };
         collected.push(spec);
-        match enum_text {
-            Some(dt) => Ok((
-                Expr::Cast(Box::new(Expr::Agg(idx)), CastTo::EnumText(dt)),
-                ty,
-            )),
-            None => Ok((Expr::Agg(idx), ty)),
-        }
+        Ok((Expr::Agg(idx), ty))
     }
 }
 

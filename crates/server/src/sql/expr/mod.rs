@@ -105,9 +105,6 @@ pub enum CastTo {
     /// type is known only at execution: its number when the parameter is a number, else
     /// its text.
     EnumVsParam(std::sync::Arc<crate::types::DataType>, usize),
-    /// Not a CAST the user wrote: an ENUM or SET number back as its text (MIN / MAX compare
-    /// the numbers and give the text).
-    EnumText(std::sync::Arc<crate::types::DataType>),
 }
 
 /// A bound expression.
@@ -1079,10 +1076,6 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             ) => Value::Int(crate::types::enumset::number_of(dt, b) as i64),
             _ => v,
         },
-        CastTo::EnumText(dt) => {
-            let n = convert::to_num(&v).to_i128().clamp(0, u64::MAX as i128) as u64;
-            Value::Bytes(crate::types::enumset::text_of(dt, n))
-        }
         CastTo::Shown(s) => match v {
             Value::Decimal(d) if d.scale() > *s => match d.rescale(*s) {
                 Ok(r) => Value::Decimal(r),

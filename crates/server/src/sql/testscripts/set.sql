@@ -40,7 +40,12 @@ SELECT id, s FROM t ORDER BY s, id;
 SELECT id, s FROM t ORDER BY s DESC, id;
 SELECT s, s + 0, COUNT(*) FROM t GROUP BY s;
 SELECT DISTINCT s, s + 0 FROM t ORDER BY s;
-SELECT SUM(s), BIT_OR(s), MAX(s), MIN(s) FROM t;
+SELECT SUM(s), BIT_OR(s), COUNT(DISTINCT s) FROM t;
+# MIN / MAX compare the text (MariaDB reads them from an index in number order instead: not
+# here, where s has no index).
+CREATE TABLE m (s SET('x','y','z'), e ENUM('m','b','Z','a'));
+INSERT INTO m VALUES ('z', 'm'), ('y,z', 'a'), ('x', NULL), (NULL, 'b');
+values SELECT MAX(s), MIN(s), MAX(e), MIN(e), MAX(s) + 0 FROM m;
 SELECT id, CONCAT('[', s, ']'), LENGTH(s), s | 8 FROM t ORDER BY id;
 
 # UPDATE, DEFAULT.
