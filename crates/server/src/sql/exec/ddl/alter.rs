@@ -516,6 +516,13 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
             }
             let mut keys = Keys::default();
             let col = column_def(env, def, i, &mut keys, Collation::Utf8mb4GeneralCi)?;
+            // The new definition replaces the column's own CHECK (MariaDB drops it; a JSON
+            // column gets its json_valid() again from `column_def`).
+            d.checks.retain(|c| {
+                !c.column
+                    .as_deref()
+                    .is_some_and(|n| n.eq_ignore_ascii_case(&old_name))
+            });
             let mut moved = d.cols.remove(i);
             if !same_type_but_collation(&moved.def.data_type, &col.data_type) {
                 d.converts = true;
