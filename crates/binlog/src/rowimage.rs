@@ -192,6 +192,18 @@ pub fn encode_value(kind: &ColumnKind, value: &BinValue, out: &mut Vec<u8>) -> R
             }
             _ => return Err(mismatch(kind, value)),
         },
+        ColumnKind::Enum { pack_len: n } | ColumnKind::Set { pack_len: n } => {
+            let v: u64 = match value {
+                BinValue::Int(v) => *v as u64,
+                BinValue::UInt(v) => *v,
+                _ => return Err(mismatch(kind, value)),
+            };
+            let n = *n as usize;
+            if n < 8 && v >> (8 * n) != 0 {
+                return Err(format!("{v} does not fit in {n} bytes"));
+            }
+            out.extend_from_slice(&v.to_le_bytes()[..n]);
+        }
         ColumnKind::Year => {
             let y: i128 = match value {
                 BinValue::Int(v) => *v as i128,
@@ -309,6 +321,12 @@ pub(crate) fn decode_value(
             let len = u64::from_le_bytes(le);
             let len = usize::try_from(len).map_err(|_| "blob length overflow".to_string())?;
             BinValue::Bytes(Cow::Owned(cur.take(len)?.to_vec()))
+        }
+        ColumnKind::Enum { pack_len: n } | ColumnKind::Set { pack_len: n } => {
+            let raw = cur.take(n as usize)?;
+            let mut le = [0u8; 8];
+            le[..raw.len()].copy_from_slice(raw);
+            BinValue::UInt(u64::from_le_bytes(le))
         }
         ColumnKind::Year => match cur.u8()? {
             0 => BinValue::Int(0),
@@ -437,6 +455,46 @@ mod tests {
             assert!(encode_value(&ColumnKind::Year, &BinValue::Int(bad), &mut out).is_err());
         }
         assert!(out.is_empty());
+    }
+
+    /// ENUM is the member position and SET the bitmask, little-endian in the column's pack
+    /// length; the Table_map metadata is the real type and that length.
+    #[test]
+    fn enum_and_set() {
+        assert_eq!(
+            enc(ColumnKind::Enum { pack_len: 1 }, BinValue::UInt(3)),
+            [3]
+        );
+        assert_eq!(
+            enc(ColumnKind::Enum { pack_len: 2 }, BinValue::UInt(300)),
+            [44, 1]
+        );
+        assert_eq!(
+            enc(ColumnKind::Set { pack_len: 2 }, BinValue::UInt(0x202)),
+            [2, 2]
+        );
+        assert_eq!(
+            enc(ColumnKind::Set { pack_len: 8 }, BinValue::UInt(u64::MAX)),
+            [0xff; 8]
+        );
+        let mut out = Vec::new();
+        assert!(encode_value(
+            &ColumnKind::Enum { pack_len: 1 },
+            &BinValue::UInt(256),
+            &mut out
+        )
+        .is_err());
+        let mut meta = Vec::new();
+        ColumnKind::Set { pack_len: 2 }.write_metadata(&mut meta);
+        assert_eq!(meta, [0xf8, 2]);
+        assert_eq!(
+            ColumnKind::from_type_and_metadata(0xfe, &meta),
+            Ok(ColumnKind::Set { pack_len: 2 })
+        );
+        assert_eq!(
+            ColumnKind::from_type_and_metadata(0xfe, &[0xf7, 1]),
+            Ok(ColumnKind::Enum { pack_len: 1 })
+        );
     }
 
     #[test]

@@ -11,7 +11,11 @@
 //! | 1 | SIGNEDNESS | MINIMAL, FULL | one bit per numeric column (integers, DECIMAL, FLOAT, DOUBLE), most significant bit first, 1 = unsigned |
 //! | 2 | DEFAULT_CHARSET | MINIMAL, FULL | the most used collation id (lenenc), then `(index, collation)` lenenc pairs for the character columns that differ (index among character columns) |
 //! | 3 | COLUMN_CHARSET | MINIMAL, FULL | one collation id (lenenc) per character column — instead of 2 when shorter |
+//! | 10 | ENUM_AND_SET_DEFAULT_CHARSET | MINIMAL, FULL | as 2, over the ENUM and SET columns |
+//! | 11 | ENUM_AND_SET_COLUMN_CHARSET | MINIMAL, FULL | as 3, over the ENUM and SET columns — instead of 10 when shorter |
 //! | 4 | COLUMN_NAME | FULL | one lenenc string per column |
+//! | 5 | SET_STR_VALUE | FULL | per SET column: the member count (lenenc), then each member as a lenenc string |
+//! | 6 | ENUM_STR_VALUE | FULL | the same for each ENUM column |
 //! | 8 | SIMPLE_PRIMARY_KEY | FULL | the key's column indexes (lenenc), in key order |
 //! | 9 | PRIMARY_KEY_WITH_PREFIX | FULL | `(column, prefix length)` lenenc pairs, 0 = the whole column — instead of 8 when a part is a prefix |
 //!
@@ -29,8 +33,12 @@ mod field {
     pub const DEFAULT_CHARSET: u8 = 2;
     pub const COLUMN_CHARSET: u8 = 3;
     pub const COLUMN_NAME: u8 = 4;
+    pub const SET_STR_VALUE: u8 = 5;
+    pub const ENUM_STR_VALUE: u8 = 6;
     pub const SIMPLE_PRIMARY_KEY: u8 = 8;
     pub const PRIMARY_KEY_WITH_PREFIX: u8 = 9;
+    pub const ENUM_AND_SET_DEFAULT_CHARSET: u8 = 10;
+    pub const ENUM_AND_SET_COLUMN_CHARSET: u8 = 11;
 }
 
 /// What `binlog_row_metadata` asks for.
@@ -66,6 +74,12 @@ pub struct TableMeta {
     pub column_names: Option<Vec<String>>,
     /// The primary key, if the table has one.
     pub primary_key: Option<Vec<KeyPart>>,
+    /// The collation id of every ENUM and SET column, in column order.
+    pub enum_set_charsets: Option<Vec<u16>>,
+    /// SET_STR_VALUE: the members of every SET column, in column order.
+    pub set_values: Option<Vec<Vec<String>>>,
+    /// ENUM_STR_VALUE: the members of every ENUM column, in column order.
+    pub enum_values: Option<Vec<Vec<String>>>,
 }
 
 impl TableMeta {
@@ -95,6 +109,15 @@ impl TableMeta {
             let (code, value) = charset_field(charsets);
             put_field(out, code, &value);
         }
+        if let Some(charsets) = self.enum_set_charsets.as_deref().filter(|c| !c.is_empty()) {
+            let (code, value) = charset_field(charsets);
+            let code = if code == field::DEFAULT_CHARSET {
+                field::ENUM_AND_SET_DEFAULT_CHARSET
+            } else {
+                field::ENUM_AND_SET_COLUMN_CHARSET
+            };
+            put_field(out, code, &value);
+        }
         if let Some(names) = &self.column_names {
             let mut value = Vec::new();
             for n in names {
@@ -102,6 +125,23 @@ impl TableMeta {
                 value.extend_from_slice(n.as_bytes());
             }
             put_field(out, field::COLUMN_NAME, &value);
+        }
+        for (code, lists) in [
+            (field::SET_STR_VALUE, &self.set_values),
+            (field::ENUM_STR_VALUE, &self.enum_values),
+        ] {
+            let Some(lists) = lists.as_ref().filter(|l| !l.is_empty()) else {
+                continue;
+            };
+            let mut value = Vec::new();
+            for members in lists {
+                put_lenenc(&mut value, members.len() as u64);
+                for m in members {
+                    put_lenenc(&mut value, m.len() as u64);
+                    value.extend_from_slice(m.as_bytes());
+                }
+            }
+            put_field(out, code, &value);
         }
         if let Some(parts) = &self.primary_key {
             let mut value = Vec::new();
@@ -159,6 +199,49 @@ impl TableMeta {
                         all.push(lenenc_u16(&mut v)?);
                     }
                     meta.charsets = Some(all);
+                }
+                field::ENUM_AND_SET_DEFAULT_CHARSET | field::ENUM_AND_SET_COLUMN_CHARSET => {
+                    let n = kinds
+                        .iter()
+                        .filter(|k| matches!(k, ColumnKind::Enum { .. } | ColumnKind::Set { .. }))
+                        .count();
+                    let mut all = Vec::with_capacity(n);
+                    if code == field::ENUM_AND_SET_DEFAULT_CHARSET {
+                        let default = lenenc_u16(&mut v)?;
+                        all = vec![default; n];
+                        while !v.is_empty() {
+                            let i = v.lenenc()? as usize;
+                            let cs = lenenc_u16(&mut v)?;
+                            *all.get_mut(i).ok_or("charset of a column out of range")? = cs;
+                        }
+                    } else {
+                        while !v.is_empty() && all.len() <= n {
+                            all.push(lenenc_u16(&mut v)?);
+                        }
+                    }
+                    meta.enum_set_charsets = Some(all);
+                }
+                field::SET_STR_VALUE | field::ENUM_STR_VALUE => {
+                    let mut lists = Vec::new();
+                    while !v.is_empty() && lists.len() <= kinds.len() {
+                        let count = v.lenenc()?;
+                        let mut members = Vec::new();
+                        for _ in 0..count {
+                            // Each member takes at least its length byte: a count past
+                            // the field's bytes ends here.
+                            if v.is_empty() {
+                                return Err("member list past the field".into());
+                            }
+                            let n = v.lenenc()? as usize;
+                            members.push(utf8(v.take(n)?, "member")?);
+                        }
+                        lists.push(members);
+                    }
+                    if code == field::SET_STR_VALUE {
+                        meta.set_values = Some(lists);
+                    } else {
+                        meta.enum_values = Some(lists);
+                    }
                 }
                 field::COLUMN_NAME => {
                     let mut names = Vec::with_capacity(kinds.len());
@@ -301,6 +384,7 @@ mod tests {
                 column: 0,
                 prefix: 0,
             }]),
+            ..TableMeta::default()
         };
         let mut out = Vec::new();
         meta.encode(&kinds, &mut out);
@@ -340,6 +424,7 @@ mod tests {
                     prefix: 0,
                 },
             ]),
+            ..TableMeta::default()
         };
         let mut out = Vec::new();
         meta.encode(&kinds, &mut out);
@@ -356,6 +441,33 @@ mod tests {
             &mut out,
         );
         assert_eq!(hex(&out), "010100020108");
+    }
+
+    /// ENUM / SET: their character sets (MINIMAL and FULL) and member lists (FULL).
+    #[test]
+    fn enum_and_set_fields() {
+        let kinds = [
+            K::Long { unsigned: false },
+            K::Enum { pack_len: 1 },
+            K::Set { pack_len: 1 },
+            K::Enum { pack_len: 1 },
+        ];
+        let meta = TableMeta {
+            signedness: true,
+            enum_set_charsets: Some(vec![45, 45, 46]),
+            set_values: Some(vec![vec!["x".into(), "yz".into()]]),
+            enum_values: Some(vec![vec!["a".into()], vec![]]),
+            ..TableMeta::default()
+        };
+        let mut out = Vec::new();
+        meta.encode(&kinds, &mut out);
+        assert_eq!(hex(&out), "0101000a032d022e050602017802797a060401016100");
+        let mut k = kinds;
+        let back = TableMeta::decode(&mut Cursor::new(&out), &mut k).unwrap();
+        assert_eq!(back, meta);
+        // A member count past the field's bytes is an error, not a long loop.
+        let bad = [5u8, 2, 0xfe, 0xff];
+        assert!(TableMeta::decode(&mut Cursor::new(&bad), &mut k).is_err());
     }
 
     #[test]
@@ -377,8 +489,8 @@ mod tests {
         let mut out = Vec::new();
         meta.encode(&kinds, &mut out);
         assert_eq!(hex(&out), "0904000a0100");
-        // An unknown field (ENUM values, 6) is skipped.
-        let mut with_unknown = vec![6, 3, 1, 2, 3];
+        // An unknown field (GEOMETRY_TYPE, 7) is skipped.
+        let mut with_unknown = vec![7, 3, 1, 2, 3];
         with_unknown.extend_from_slice(&out);
         let mut k = kinds;
         let back = TableMeta::decode(&mut Cursor::new(&with_unknown), &mut k).unwrap();

@@ -42,9 +42,9 @@ pub mod type_code {
     pub const TIME2: u8 = 0x13;
     /// DECIMAL, packed binary decimal.
     pub const NEWDECIMAL: u8 = 0xf6;
-    /// ENUM (only as a CHAR real type; not written by us).
+    /// ENUM (only as a CHAR real type in the metadata).
     pub const ENUM: u8 = 0xf7;
-    /// SET (only as a CHAR real type; not written by us).
+    /// SET (only as a CHAR real type in the metadata).
     pub const SET: u8 = 0xf8;
     /// BLOB/TEXT of any size (the size is in the metadata).
     pub const BLOB: u8 = 0xfc;
@@ -97,6 +97,12 @@ pub enum ColumnKind {
     /// YEAR: 1 byte, the year minus 1900 (0 for the year `0000`). Values are `Int` years.
     /// MariaDB counts it as an unsigned number in the SIGNEDNESS optional metadata.
     Year,
+    /// ENUM (type 0xfe, real type 0xf7 in the metadata): the member's 1-based position
+    /// (0 for ''), `pack_len` (1 or 2) bytes little-endian. Values are `UInt`/`Int`.
+    Enum { pack_len: u8 },
+    /// SET (type 0xfe, real type 0xf8): the members' bitmask, `pack_len` (1..=8) bytes
+    /// little-endian. Values are `UInt`/`Int`.
+    Set { pack_len: u8 },
 }
 
 impl ColumnKind {
@@ -118,6 +124,7 @@ impl ColumnKind {
             ColumnKind::DateTime2 { .. } => type_code::DATETIME2,
             ColumnKind::Timestamp2 { .. } => type_code::TIMESTAMP2,
             ColumnKind::Year => type_code::YEAR,
+            ColumnKind::Enum { .. } | ColumnKind::Set { .. } => type_code::STRING,
         }
     }
 
@@ -188,6 +195,12 @@ impl ColumnKind {
             ColumnKind::DateTime2 { fsp } | ColumnKind::Timestamp2 { fsp } if fsp > 6 => {
                 format!("fractional seconds precision {fsp} > 6")
             }
+            ColumnKind::Enum { pack_len } if !(1..=2).contains(&pack_len) => {
+                format!("ENUM pack length {pack_len} not in 1..=2")
+            }
+            ColumnKind::Set { pack_len } if !(1..=8).contains(&pack_len) => {
+                format!("SET pack length {pack_len} not in 1..=8")
+            }
             _ => return Ok(()),
         })
     }
@@ -210,6 +223,8 @@ impl ColumnKind {
             ColumnKind::VarString { max_bytes } => out.extend_from_slice(&max_bytes.to_le_bytes()),
             ColumnKind::Blob { len_bytes } => out.push(len_bytes),
             ColumnKind::DateTime2 { fsp } | ColumnKind::Timestamp2 { fsp } => out.push(fsp),
+            ColumnKind::Enum { pack_len } => out.extend_from_slice(&[type_code::ENUM, pack_len]),
+            ColumnKind::Set { pack_len } => out.extend_from_slice(&[type_code::SET, pack_len]),
             ColumnKind::Tiny { .. }
             | ColumnKind::Short { .. }
             | ColumnKind::Int24 { .. }
@@ -263,12 +278,14 @@ impl ColumnKind {
                 } else {
                     (b0, b1 as u16)
                 };
-                if real_type != STRING {
-                    return Err(format!(
-                        "unsupported CHAR real type 0x{real_type:02x} (ENUM/SET)"
-                    ));
+                match real_type {
+                    STRING => ColumnKind::String { max_bytes },
+                    ENUM => ColumnKind::Enum { pack_len: b1 },
+                    SET => ColumnKind::Set { pack_len: b1 },
+                    _ => {
+                        return Err(format!("unsupported CHAR real type 0x{real_type:02x}"));
+                    }
                 }
-                ColumnKind::String { max_bytes }
             }
             VARCHAR => ColumnKind::VarString {
                 max_bytes: u16::from_le_bytes([meta[0], meta[1]]),

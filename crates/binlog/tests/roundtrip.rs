@@ -28,6 +28,8 @@ fn kind_strategy() -> impl Strategy<Value = ColumnKind> {
         (0u8..=6).prop_map(|fsp| DateTime2 { fsp }),
         (0u8..=6).prop_map(|fsp| Timestamp2 { fsp }),
         Just(Year),
+        (1u8..=2).prop_map(|pack_len| Enum { pack_len }),
+        (1u8..=8).prop_map(|pack_len| Set { pack_len }),
     ]
 }
 
@@ -121,6 +123,14 @@ fn value_strategy(kind: ColumnKind) -> BoxedStrategy<BinValue<'static>> {
         Year => prop_oneof![Just(0i64), 1901i64..=2155]
             .prop_map(BinValue::Int)
             .boxed(),
+        Enum { pack_len: n } | Set { pack_len: n } => {
+            let max = if n >= 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * n)) - 1
+            };
+            (0..=max).prop_map(BinValue::UInt).boxed()
+        }
     }
 }
 

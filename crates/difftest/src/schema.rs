@@ -26,26 +26,52 @@ pub enum Kind {
 /// A column type, as declared.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ColType {
-    Int { width: &'static str, unsigned: bool },
-    Decimal { m: u8, d: u8 },
+    Int {
+        width: &'static str,
+        unsigned: bool,
+    },
+    Decimal {
+        m: u8,
+        d: u8,
+    },
     Float,
     Double,
-    Char { len: u32, ci: bool },
-    VarChar { len: u32, ci: bool },
+    Char {
+        len: u32,
+        ci: bool,
+    },
+    VarChar {
+        len: u32,
+        ci: bool,
+    },
     Text,
-    Binary { len: u32 },
-    VarBinary { len: u32 },
+    Binary {
+        len: u32,
+    },
+    VarBinary {
+        len: u32,
+    },
     Blob,
     Date,
-    DateTime { fsp: u8 },
+    DateTime {
+        fsp: u8,
+    },
     Timestamp,
+    /// ENUM of [`ENUM_MEMBERS`]: not in alphabetical order, so that ORDER BY (member
+    /// position) and string comparisons (text) differ.
+    Enum,
+    /// SET of [`ENUM_MEMBERS`]: ORDER BY is by bitmask.
+    Set,
 }
+
+/// The members of the ENUM and SET columns.
+const ENUM_MEMBERS: [&str; 4] = ["m", "b", "Z", "a"];
 
 const INT_WIDTHS: [&str; 5] = ["TINYINT", "SMALLINT", "MEDIUMINT", "INT", "BIGINT"];
 
 impl ColType {
     fn random(rng: &mut Rng) -> ColType {
-        match rng.below(13) {
+        match rng.below(15) {
             0 | 1 => ColType::Int {
                 width: rng.one(&INT_WIDTHS),
                 unsigned: rng.chance(1, 3),
@@ -79,7 +105,9 @@ impl ColType {
             11 => ColType::DateTime {
                 fsp: rng.one(&[0u8, 0, 3, 6]),
             },
-            _ => ColType::Timestamp,
+            12 => ColType::Timestamp,
+            13 => ColType::Enum,
+            _ => ColType::Set,
         }
     }
 
@@ -108,6 +136,15 @@ impl ColType {
             ColType::DateTime { fsp } if *fsp > 0 => format!("DATETIME({fsp})"),
             ColType::DateTime { .. } => "DATETIME".into(),
             ColType::Timestamp => "TIMESTAMP NULL".into(),
+            ColType::Enum | ColType::Set => {
+                let list: Vec<String> = ENUM_MEMBERS.iter().map(|m| format!("'{m}'")).collect();
+                let kw = if *self == ColType::Enum {
+                    "ENUM"
+                } else {
+                    "SET"
+                };
+                format!("{kw}({})", list.join(","))
+            }
         }
     }
 
@@ -121,6 +158,7 @@ impl ColType {
             ColType::Binary { .. } | ColType::VarBinary { .. } | ColType::Blob => Kind::Bin,
             ColType::Date => Kind::Date,
             ColType::DateTime { .. } | ColType::Timestamp => Kind::DateTime,
+            ColType::Enum | ColType::Set => Kind::Str { ci: true },
         }
     }
 
@@ -183,6 +221,15 @@ impl ColType {
                 format!("'{} {}{frac}'", date(rng), time(rng))
             }
             ColType::Timestamp => format!("'{} {}'", date_between(rng, 1971, 2037), time(rng)),
+            ColType::Enum => format!("'{}'", rng.one(&ENUM_MEMBERS)),
+            ColType::Set => {
+                let bits = rng.below(16);
+                let parts: Vec<&str> = (0..4)
+                    .filter(|i| bits & (1 << i) != 0)
+                    .map(|i| ENUM_MEMBERS[i])
+                    .collect();
+                format!("'{}'", parts.join(","))
+            }
         }
     }
 }

@@ -76,6 +76,10 @@ pub mod column_flags {
     pub const ON_UPDATE_NOW: u16 = 0x2000;
     pub const PART_KEY: u16 = 0x4000;
     pub const NUM: u16 = 0x8000;
+    /// An ENUM column.
+    pub const ENUM: u16 = 0x0100;
+    /// A SET column.
+    pub const SET: u16 = 0x0800;
 }
 
 /// Character set / collation ids used in column definitions.

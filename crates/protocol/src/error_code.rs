@@ -438,6 +438,10 @@ pub enum ErrorCode {
     ViewCheckFailed,
     /// 1471 The target table %s of the %s is not insertable-into
     NonInsertableTable,
+    /// 1291 Column '%s' has duplicated value '%s' in %s
+    DuplicatedValueInType,
+    /// 1097 Too many strings for column %s and SET
+    TooBigSet,
 }
 
 impl ErrorCode {
@@ -604,6 +608,8 @@ impl ErrorCode {
             DivisionByZero => 1365,
             TruncatedWrongValueForField => 1366,
             IllegalValueForType => 1367,
+            DuplicatedValueInType => 1291,
+            TooBigSet => 1097,
             UnknownTargetBinlog => 1373,
             NoBinaryLogging => 1381,
             CannotUser => 1396,

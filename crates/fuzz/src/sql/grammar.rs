@@ -486,12 +486,16 @@ impl Generator {
                     "CHAR(1)",
                     "CHAR(255)",
                     "VARCHAR(64) COLLATE utf8mb4_bin",
+                    "ENUM('a','b','c ')",
+                    "SET('a','b','c')",
+                    "ENUM('x','X') COLLATE utf8mb4_bin",
                 ])
                 .to_string(),
                 Kind::Text,
             ),
             4 => (
-                rng.pick(&["TEXT", "LONGTEXT", "TINYTEXT"]).to_string(),
+                rng.pick(&["TEXT", "LONGTEXT", "TINYTEXT", "JSON"])
+                    .to_string(),
                 Kind::Other,
             ),
             5 => (

@@ -98,6 +98,20 @@ fn column_types() -> Vec<(&'static str, DataType)> {
         ("ts0", Timestamp { fsp: 0 }),
         ("ts6", Timestamp { fsp: 6 }),
         ("yr", Year),
+        (
+            "en",
+            Enum {
+                members: vec!["lo".into(), "Mid".into(), "hi".into()],
+                collation: ci,
+            },
+        ),
+        (
+            "st",
+            Set {
+                members: (0..10).map(|i| format!("m{i}")).collect(),
+                collation: ci,
+            },
+        ),
     ]);
     v
 }
@@ -282,6 +296,11 @@ fn cell(t: &DataType) -> BoxedStrategy<Value> {
             ]
         }
         Year => vec![Value::Int(0), Value::Int(1901), Value::Int(2155)],
+        Enum { .. } | Set { .. } => vec![
+            Value::Bytes(crate::types::enumset::text_of(t, 0)),
+            Value::Bytes(crate::types::enumset::text_of(t, 1)),
+            Value::Bytes(crate::types::enumset::text_of(t, 3)),
+        ],
         _ => vec![],
     };
     let random = random_cell(t);
@@ -388,6 +407,12 @@ fn random_cell(t: &DataType) -> BoxedStrategy<Value> {
             .boxed(),
         Year => prop_oneof![Just(0i64), 1901i64..=2155]
             .prop_map(Value::Int)
+            .boxed(),
+        dt @ Enum { .. } => (0u64..=3)
+            .prop_map(move |n| Value::Bytes(crate::types::enumset::text_of(&dt, n)))
+            .boxed(),
+        dt @ Set { .. } => (0u64..1024)
+            .prop_map(move |n| Value::Bytes(crate::types::enumset::text_of(&dt, n)))
             .boxed(),
         _ => Just(Value::Null).boxed(),
     }

@@ -51,6 +51,12 @@ pub fn kind_of(t: &DataType) -> ColumnKind {
         DataType::DateTime { fsp } => ColumnKind::DateTime2 { fsp },
         DataType::Timestamp { fsp } => ColumnKind::Timestamp2 { fsp },
         DataType::Year => ColumnKind::Year,
+        DataType::Enum { ref members, .. } => ColumnKind::Enum {
+            pack_len: if members.len() < 256 { 1 } else { 2 },
+        },
+        DataType::Set { ref members, .. } => ColumnKind::Set {
+            pack_len: members.len().div_ceil(8).max(1) as u8,
+        },
     }
 }
 
@@ -81,6 +87,15 @@ pub fn table_map(id: u64, db: &str, def: &TableDef, level: RowMetadata) -> Table
                         .collect(),
                 ),
                 column_names: full.then(|| def.columns.iter().map(|c| c.name.clone()).collect()),
+                enum_set_charsets: Some(
+                    def.columns
+                        .iter()
+                        .filter(|c| c.data_type.is_enum_or_set())
+                        .map(|c| collation_id(&c.data_type))
+                        .collect(),
+                ),
+                set_values: full.then(|| members_of(def, true)),
+                enum_values: full.then(|| members_of(def, false)),
                 primary_key: def.primary_key.as_ref().filter(|_| full).map(|pk| {
                     pk.parts
                         .iter()
@@ -107,6 +122,18 @@ pub fn table_map(id: u64, db: &str, def: &TableDef, level: RowMetadata) -> Table
             .collect(),
         meta,
     }
+}
+
+/// The member lists of the table's SET (`sets`) or ENUM columns, in column order.
+fn members_of(def: &TableDef, sets: bool) -> Vec<Vec<String>> {
+    def.columns
+        .iter()
+        .filter_map(|c| match &c.data_type {
+            DataType::Set { members, .. } if sets => Some(members.clone()),
+            DataType::Enum { members, .. } if !sets => Some(members.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// MariaDB's collation id of a character (or binary) column: utf8mb4_general_ci 45,
@@ -142,6 +169,9 @@ pub fn row_from_bin(def: &TableDef, row: &[BinValue]) -> Vec<Value> {
 pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
     match (t, v) {
         (_, Value::Null) => BinValue::Null,
+        (DataType::Enum { .. } | DataType::Set { .. }, Value::Bytes(b)) => {
+            BinValue::UInt(crate::types::enumset::number_of(t, b))
+        }
         (DataType::Float, v) => BinValue::Float(as_f64(v) as f32),
         (DataType::Double, v) => BinValue::Double(as_f64(v)),
         (DataType::Decimal { scale, .. }, v) => BinValue::Decimal(decimal_at(v, *scale)),
@@ -177,6 +207,14 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
 pub fn from_bin(t: &DataType, v: &BinValue) -> Value {
     match v {
         BinValue::Null => Value::Null,
+        BinValue::Int(_) | BinValue::UInt(_) if t.is_enum_or_set() => {
+            let n = match v {
+                BinValue::Int(i) => *i as u64,
+                BinValue::UInt(u) => *u,
+                _ => 0,
+            };
+            Value::Bytes(crate::types::enumset::text_of(t, n))
+        }
         BinValue::Int(i) if t.is_unsigned() => unsigned_value(as_unsigned(t, *i)),
         BinValue::Int(i) => Value::Int(*i),
         BinValue::UInt(u) => unsigned_value(*u),

@@ -235,6 +235,19 @@ fn encode_data_type(out: &mut Vec<u8>, t: &DataType) {
         DataType::DateTime { fsp } => out.extend_from_slice(&[16, *fsp]),
         DataType::Timestamp { fsp } => out.extend_from_slice(&[17, *fsp]),
         DataType::Year => out.push(18),
+        // 19..=23 are left for other new types; ENUM and SET carry their members.
+        DataType::Enum { members, collation } | DataType::Set { members, collation } => {
+            out.push(if matches!(t, DataType::Enum { .. }) {
+                24
+            } else {
+                25
+            });
+            out.push(collation_tag(*collation));
+            put_varint(out, members.len() as u64);
+            for m in members {
+                put_str(out, m);
+            }
+        }
     }
 }
 
@@ -617,6 +630,27 @@ fn decode_data_type(r: &mut Reader<'_>) -> CodecResult<DataType> {
         16 => DataType::DateTime { fsp: r.u8()? },
         17 => DataType::Timestamp { fsp: r.u8()? },
         18 => DataType::Year,
+        tag @ (24 | 25) => {
+            let collation = decode_collation(r)?;
+            let n = r.varint()?;
+            let limit = if tag == 24 {
+                crate::types::enumset::MAX_ENUM_MEMBERS
+            } else {
+                crate::types::enumset::MAX_SET_MEMBERS
+            };
+            if n as usize > limit {
+                return Err(r.error(format!("{n} members")));
+            }
+            let mut members = Vec::with_capacity(n as usize);
+            for _ in 0..n {
+                members.push(r.str()?);
+            }
+            if tag == 24 {
+                DataType::Enum { members, collation }
+            } else {
+                DataType::Set { members, collation }
+            }
+        }
         t => return Err(r.error(format!("unknown data type tag {t}"))),
     })
 }
@@ -826,6 +860,16 @@ pub(crate) mod tests {
             any::<u64>().prop_map(|max_bytes| DataType::Blob { max_bytes }),
             Just(DataType::Date),
             Just(DataType::Year),
+            (
+                proptest::collection::vec("[a-z ,']{0,6}", 0..70),
+                arb_collation()
+            )
+                .prop_map(|(members, collation)| DataType::Enum { members, collation }),
+            (
+                proptest::collection::vec("[a-z ']{0,6}", 0..65),
+                arb_collation()
+            )
+                .prop_map(|(members, collation)| DataType::Set { members, collation }),
             any::<u8>().prop_map(|fsp| DataType::DateTime { fsp }),
             any::<u8>().prop_map(|fsp| DataType::Timestamp { fsp }),
         ]

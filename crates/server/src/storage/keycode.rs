@@ -152,6 +152,14 @@ pub(crate) fn encode_value(ty: &DataType, prefix_len: Option<u32>, v: &Value, ou
     match ty {
         t if t.is_integer() => encode_int(value_to_i128(v), out),
         DataType::Year => encode_int(value_to_i128(v), out),
+        // ENUM and SET keys order by number (member position, bitmask), as ORDER BY does.
+        DataType::Enum { .. } | DataType::Set { .. } => {
+            let n = match v {
+                Value::Bytes(b) => crate::types::enumset::number_of(ty, b) as i128,
+                other => value_to_i128(other),
+            };
+            encode_int(n, out)
+        }
         DataType::Decimal { .. } => match v {
             Value::Decimal(d) => encode_decimal(d, out),
             other => encode_decimal(&value_to_decimal(other), out),

@@ -62,6 +62,19 @@ pub enum DataType {
     },
     /// YEAR(4): 1901..=2155, or 0 for `0000`; the value is an integer (`Value::Int`).
     Year,
+    /// ENUM('a', …): one of the members (their text as declared, trailing spaces removed),
+    /// or '' (index 0, the error value). The value is the member's text (`Value::Bytes`);
+    /// its number is the member's 1-based position (see [`super::enumset`]).
+    Enum {
+        members: Vec<String>,
+        collation: Collation,
+    },
+    /// SET('a', …): any subset of the members (at most 64), the value their texts in
+    /// declaration order joined by commas; its number is the bitmask (member i = bit i).
+    Set {
+        members: Vec<String>,
+        collation: Collation,
+    },
 }
 
 impl DataType {
@@ -95,6 +108,11 @@ impl DataType {
         )
     }
 
+    /// True for ENUM and SET.
+    pub fn is_enum_or_set(&self) -> bool {
+        matches!(self, DataType::Enum { .. } | DataType::Set { .. })
+    }
+
     /// True for BINARY / VARBINARY / BLOB.
     pub fn is_binary(&self) -> bool {
         matches!(
@@ -108,7 +126,9 @@ impl DataType {
         match self {
             DataType::Char { collation, .. }
             | DataType::VarChar { collation, .. }
-            | DataType::Text { collation, .. } => *collation,
+            | DataType::Text { collation, .. }
+            | DataType::Enum { collation, .. }
+            | DataType::Set { collation, .. } => *collation,
             _ => Collation::Binary,
         }
     }

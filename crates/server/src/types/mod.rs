@@ -6,6 +6,7 @@
 
 pub mod collation;
 mod datatype;
+pub mod enumset;
 pub mod raw_text;
 mod value;
 

@@ -117,6 +117,8 @@ pub fn table_column_flags(def: &TableDef, i: usize) -> u16 {
         DataType::Timestamp { .. } => flags |= f::BINARY | f::TIMESTAMP,
         // MariaDB marks a YEAR column UNSIGNED ZEROFILL (not BINARY), as for a padded integer.
         DataType::Year => flags |= f::UNSIGNED | f::ZEROFILL,
+        DataType::Enum { .. } => flags |= f::ENUM,
+        DataType::Set { .. } => flags |= f::SET,
         _ => {}
     }
     if !col.nullable && !col.auto_increment && col.default == crate::storage::ColumnDefault::None {

@@ -95,6 +95,8 @@ impl Binder<'_> {
             }
             _ => (key, ty),
         };
+        // An ENUM / SET sorts by its number, as in ORDER BY.
+        let (key, ty) = super::enum_as_number((key, ty));
         Ok(ConcatOrder {
             key,
             desc,

@@ -187,8 +187,65 @@ fn arith_op(op: &BinaryOperator) -> Option<ArithOp> {
     })
 }
 
+/// An ENUM or SET value where a number is read (arithmetic, a comparison with a number,
+/// ORDER BY): its member position or bitmask (see [`CastTo::EnumNumber`]); anything else
+/// unchanged.
+pub fn enum_as_number((e, t): (Expr, SqlType)) -> (Expr, SqlType) {
+    match &t.enumset {
+        Some(dt) => {
+            // MariaDB's type of `e + 0`: an integer one digit wider than the longest text.
+            let ty = SqlType::int(t.char_len() + 1);
+            (
+                Expr::Cast(Box::new(e), CastTo::EnumNumber(dt.clone())),
+                ty.with_nullable(t.nullable),
+            )
+        }
+        None => (e, t),
+    }
+}
+
+/// An ENUM / SET compared with a parameter (a prepared `?`, or a literal the statement
+/// cache made one): number or text as the parameter's value turns out.
+fn enum_vs_param((e, t): (Expr, SqlType), other: &Expr) -> (Expr, SqlType) {
+    match (&t.enumset, other) {
+        (Some(dt), Expr::Param(i)) => {
+            let to = CastTo::EnumVsParam(dt.clone(), *i);
+            (Expr::Cast(Box::new(e), to), t)
+        }
+        _ => (e, t),
+    }
+}
+
+/// A function's or operator's result type: a plain string even when it passes an ENUM / SET
+/// argument through (`LEAST(s, 'c')`, `MAX(e)`), as in MariaDB; only a column is an ENUM.
+fn plain(mut t: SqlType) -> SqlType {
+    t.enumset = None;
+    t
+}
+
+fn is_number(t: &SqlType) -> bool {
+    matches!(t.class, Class::Int | Class::Decimal | Class::Double)
+}
+
 /// `a op b` for a comparison operator.
 fn comparison(op: CmpOp, (a, ta): (Expr, SqlType), (b, tb): (Expr, SqlType)) -> (Expr, SqlType) {
+    // An ENUM / SET against a number compares its number (`e = 2`).
+    let ((a, ta), (b, tb)) = match (
+        ta.enumset.is_some() && is_number(&tb),
+        tb.enumset.is_some() && is_number(&ta),
+    ) {
+        (true, _) => (enum_as_number((a, ta)), (b, tb)),
+        (_, true) => ((a, ta), enum_as_number((b, tb))),
+        _ => {
+            let a_param = matches!(a, Expr::Param(_)).then(|| a.clone());
+            let a = enum_vs_param((a, ta), &b);
+            let b = match a_param {
+                Some(p) => enum_vs_param((b, tb), &p),
+                None => (b, tb),
+            };
+            (a, b)
+        }
+    };
     let coll = comparison_collation(&ta, &tb);
     let b = temporal_constant_as_bigint(&a, &ta, b);
     let a = temporal_constant_as_bigint(&b, &tb, a);
@@ -254,6 +311,40 @@ pub fn number_as_text(e: Expr, t: &SqlType) -> Expr {
         return Expr::Cast(Box::new(e), CastTo::DecimalText(t.decimals));
     }
     double_as_text(e, t)
+}
+
+/// The functions that read every argument as a number: an ENUM / SET gives its number.
+fn reads_numbers(upper: &str) -> bool {
+    matches!(
+        upper,
+        "ABS"
+            | "SQRT"
+            | "ROUND"
+            | "TRUNCATE"
+            | "FLOOR"
+            | "CEIL"
+            | "CEILING"
+            | "SIGN"
+            | "POW"
+            | "POWER"
+            | "EXP"
+            | "LN"
+            | "LOG"
+            | "LOG2"
+            | "LOG10"
+            | "MOD"
+            | "SIN"
+            | "COS"
+            | "TAN"
+            | "ASIN"
+            | "ACOS"
+            | "ATAN"
+            | "ATAN2"
+            | "COT"
+            | "DEGREES"
+            | "RADIANS"
+            | "BIT_COUNT"
+    )
 }
 
 /// The functions that read every argument as a string (a number's digits as shown).
@@ -834,6 +925,13 @@ impl<'a> Binder<'a> {
 
     fn bind_unary(&mut self, op: UnaryOperator, e: &ast::Expr) -> Result<(Expr, SqlType)> {
         let (x, t) = self.bind(e)?;
+        let (x, t) = match op {
+            UnaryOperator::Minus
+            | UnaryOperator::BitwiseNot
+            | UnaryOperator::Not
+            | UnaryOperator::BangNot => enum_as_number((x, t)),
+            _ => (x, t),
+        };
         match op {
             UnaryOperator::Plus => Ok((x, t)),
             UnaryOperator::Minus => {
@@ -935,7 +1033,8 @@ impl<'a> Binder<'a> {
         // Every other operator reads its operands as numbers or truth values.
         let a = numeric_context(a);
         if let Some(op) = arith_op(op) {
-            let (b, tb) = self.bind(right)?;
+            let (a, ta) = enum_as_number((a, ta));
+            let (b, tb) = enum_as_number(self.bind(right)?);
             let b = numeric_context(b);
             let ty = arith_type(op, &ta, &tb).with_nullable(
                 ta.nullable
@@ -952,23 +1051,29 @@ impl<'a> Binder<'a> {
             };
             return Ok((x, ty));
         }
+        // A truth value of an ENUM / SET is its number's.
+        let (a, ta) = if matches!(op, B::And | B::Or | B::StringConcat | B::Xor) {
+            enum_as_number((a, ta))
+        } else {
+            (a, ta)
+        };
         match op {
             B::And => {
-                let (b, tb) = self.bind(right)?;
+                let (b, tb) = enum_as_number(self.bind(right)?);
                 let b = numeric_context(b);
                 let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
                 Ok((Expr::And(extend(a, b, Expr::into_and)), ty))
             }
             // `||` is OR unless PIPES_AS_CONCAT, which is not in the default sql_mode.
             B::Or | B::StringConcat => {
-                let (b, tb) = self.bind(right)?;
+                let (b, tb) = enum_as_number(self.bind(right)?);
                 let b = numeric_context(b);
                 let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
                 Ok((Expr::Or(extend(a, b, Expr::into_or)), ty))
             }
             B::Xor => {
                 self.nest()?;
-                let (b, tb) = self.bind(right)?;
+                let (b, tb) = enum_as_number(self.bind(right)?);
                 let b = numeric_context(b);
                 let ty = SqlType::int(1).with_nullable(ta.nullable || tb.nullable);
                 Ok((Expr::Xor(Box::new(a), Box::new(b)), ty))
@@ -981,7 +1086,7 @@ impl<'a> Binder<'a> {
     /// A WHERE, HAVING or ON condition: bound, and read as a truth value
     /// ([`numeric_context`]).
     pub fn bind_condition(&mut self, e: &ast::Expr) -> Result<Expr> {
-        Ok(numeric_context(self.bind(e)?.0))
+        Ok(numeric_context(enum_as_number(self.bind(e)?).0))
     }
 
     /// One more level of nesting in the expression being built (a chain step that does not
@@ -1039,7 +1144,7 @@ impl<'a> Binder<'a> {
         want: Option<bool>,
         negated: bool,
     ) -> Result<(Expr, SqlType)> {
-        let (x, _) = self.bind(e)?;
+        let (x, _) = enum_as_number(self.bind(e)?);
         Ok((
             Expr::IsBool {
                 e: Box::new(x),
@@ -1064,14 +1169,22 @@ impl<'a> Binder<'a> {
             Collation::Utf8mb4GeneralCi
         };
         let mut nullable = tx.nullable;
+        let mut all_numbers = true;
         for item in list {
             let (y, ty) = self.bind(item)?;
             if ty.class == Class::Bin || tx.class == Class::Bin {
                 coll = Collation::Binary;
             }
             nullable |= ty.nullable;
+            all_numbers &= is_number(&ty);
             items.push(shown(y, &ty));
         }
+        // An ENUM / SET in a list of numbers compares its number.
+        let (x, tx) = if all_numbers {
+            enum_as_number((x, tx))
+        } else {
+            (x, tx)
+        };
         Ok((
             Expr::In {
                 e: Box::new(shown(x, &tx)),
@@ -1093,6 +1206,11 @@ impl<'a> Binder<'a> {
         let (x, tx) = self.bind(e)?;
         let (l, tl) = self.bind(lo)?;
         let (h, th) = self.bind(hi)?;
+        let (x, tx) = if is_number(&tl) || is_number(&th) {
+            enum_as_number((x, tx))
+        } else {
+            (x, tx)
+        };
         let coll = comparison_collation(&tx, &comparison_type(&tl, &th));
         Ok((
             Expr::Between {
@@ -1146,7 +1264,11 @@ impl<'a> Binder<'a> {
         let mut result_types = Vec::new();
         let mut coll = Collation::Utf8mb4GeneralCi;
         for cw in conditions {
-            let (w, tw) = self.bind(&cw.condition)?;
+            let (w, tw) = match operand {
+                Some(_) => self.bind(&cw.condition)?,
+                // A searched CASE's condition is a truth value.
+                None => enum_as_number(self.bind(&cw.condition)?),
+            };
             if let Some((_, to)) = &operand {
                 coll = comparison_collation(to, &tw);
             }
@@ -1186,13 +1308,23 @@ impl<'a> Binder<'a> {
                 coll,
                 out: ty.class,
             },
-            ty,
+            plain(ty),
         ))
     }
 
     fn bind_cast(&mut self, e: &ast::Expr, dt: &ast::DataType) -> Result<(Expr, SqlType)> {
         use ast::DataType as D;
         let (x, tx) = self.bind(e)?;
+        let (x, tx) = match dt {
+            D::Signed
+            | D::SignedInteger
+            | D::Unsigned
+            | D::UnsignedInteger
+            | D::Decimal(_)
+            | D::Double(_)
+            | D::Float(_) => enum_as_number((x, tx)),
+            _ => (x, tx),
+        };
         let x = match dt {
             ast::DataType::Char(_)
             | ast::DataType::Character(_)
@@ -1314,12 +1446,17 @@ impl<'a> Binder<'a> {
             } else {
                 x
             };
+            let (x, t) = if reads_numbers(&upper) || (upper == "IF" && bound.is_empty()) {
+                enum_as_number((x, t))
+            } else {
+                (x, t)
+            };
             bound.push((x, t));
         }
         if matches!(upper.as_str(), "ROUND" | "TRUNCATE") && bound.len() == 2 {
             self.fold_constant(&mut bound[1].0);
         }
-        func::bind(&name, bound)
+        func::bind(&name, bound).map(|(x, t)| (x, plain(t)))
     }
 
     /// Replace a constant expression built only of literals and deterministic functions
@@ -1388,6 +1525,14 @@ impl<'a> Binder<'a> {
                 .and_then(|a| self.bind(a))
                 .map(|(x, t)| {
                     // GROUP_CONCAT makes its argument a string: as shown.
+                    let (x, t) = match func {
+                        AggFunc::Sum
+                        | AggFunc::Avg
+                        | AggFunc::BitAnd
+                        | AggFunc::BitOr
+                        | AggFunc::BitXor => enum_as_number((x, t)),
+                        _ => (x, t),
+                    };
                     let x = if func == AggFunc::GroupConcat {
                         number_as_text(datetime_as_text(shown(x, &t), &t), &t)
                     } else {
@@ -1411,7 +1556,7 @@ impl<'a> Binder<'a> {
                 return Err(e);
             }
         };
-        let ty = aggregate_type(func, &arg_ty);
+        let ty = plain(aggregate_type(func, &arg_ty));
         let spec = AggSpec {
             func,
             arg,

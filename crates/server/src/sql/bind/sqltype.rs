@@ -42,6 +42,9 @@ pub struct SqlType {
     pub length: u32,
     pub decimals: u8,
     pub nullable: bool,
+    /// The column type of an ENUM or SET column's value (its members): numeric context
+    /// reads its number (see [`crate::types::enumset`]). None for everything else.
+    pub enumset: Option<std::sync::Arc<DataType>>,
 }
 
 impl SqlType {
@@ -54,6 +57,7 @@ impl SqlType {
             length,
             decimals: 0,
             nullable: true,
+            enumset: None,
         }
     }
 
@@ -199,6 +203,12 @@ impl SqlType {
                 t
             }
             DataType::Year => SqlType::year(),
+            DataType::Enum { collation, .. } | DataType::Set { collation, .. } => {
+                let chars = crate::types::enumset::max_chars(dt);
+                let mut t = text_type(ColumnType::STRING, chars.saturating_mul(4), *collation);
+                t.enumset = Some(std::sync::Arc::new(dt.clone()));
+                t
+            }
         };
         t.with_nullable(nullable)
     }

@@ -210,7 +210,10 @@ pub(super) fn default_expr(col: &ColumnDef) -> Expr {
             Expr::Func(crate::sql::func::Func::Now(fsp), Vec::new())
         }
         ColumnDefault::None if col.nullable => Expr::Lit(Value::Null),
-        ColumnDefault::None => Expr::Lit(convert::implicit_default(&col.data_type)),
+        ColumnDefault::None => Expr::Lit(
+            convert::enum_first_member(&col.data_type)
+                .unwrap_or_else(|| convert::implicit_default(&col.data_type)),
+        ),
     }
 }
 
@@ -218,7 +221,7 @@ fn bind_order(b: &mut Binder<'_>, order_by: &[ast::OrderByExpr]) -> Result<Vec<(
     b.clause = "order clause";
     let mut out = Vec::new();
     for (i, o) in order_by.iter().enumerate() {
-        let (x, t) = b.bind(&o.expr)?;
+        let (x, t) = crate::sql::bind::enum_as_number(b.bind(&o.expr)?);
         let coll = if t.class == Class::Str {
             t.collation
         } else {
@@ -925,6 +928,11 @@ impl<'e> InsertRun<'_, 'e> {
         Ok(match &col.default {
             ColumnDefault::Value(v) => v.clone(),
             ColumnDefault::CurrentTimestamp => current_timestamp(col, self.env),
+            // A NOT NULL ENUM without DEFAULT takes its first member (MariaDB), even in strict
+            // mode.
+            ColumnDefault::None if !col.nullable => {
+                convert::enum_first_member(&col.data_type).unwrap_or(Value::Null)
+            }
             ColumnDefault::None => Value::Null,
         })
     }

@@ -1189,6 +1189,11 @@ fn part_len(def: &TableDef, col: usize, prefix: Option<u32>) -> u32 {
     let chars = |n: u32| prefix.map_or(n, |p| p.min(n));
     let base = match &c.data_type {
         DataType::TinyInt { .. } | DataType::Year => 1,
+        DataType::Enum { members, .. } => 1 + u32::from(members.len() > 255),
+        DataType::Set { members, .. } => match members.len().div_ceil(8) {
+            n @ 1..=4 => n as u32,
+            _ => 8,
+        },
         DataType::SmallInt { .. } => 2,
         DataType::MediumInt { .. } => 3,
         DataType::Int { .. } => 4,

@@ -867,10 +867,22 @@ fn bind_group_by(
                     format!("Can't group on '{name}'"),
                 ));
             }
+            if items[i].ty.enumset.is_some() && !rollup {
+                // Groups of an ENUM / SET come out in number order, as MariaDB sorts them.
+                let (x, _) =
+                    crate::sql::bind::enum_as_number((items[i].expr.clone(), items[i].ty.clone()));
+                keys.push((x, Collation::Binary));
+                continue;
+            }
             keys.push((items[i].expr.clone(), items[i].coll));
             continue;
         }
         let (x, t) = b.bind(e)?;
+        let (x, t) = if rollup {
+            (x, t)
+        } else {
+            crate::sql::bind::enum_as_number((x, t))
+        };
         let coll = if t.class == Class::Str {
             t.collation
         } else {
@@ -899,6 +911,18 @@ fn bind_order_by(
     for o in exprs {
         let desc = matches!(o.options.sort, Some(ast::OrderBySort::Desc));
         if let Some(i) = item_ref(&o.expr, items, aliases, "order clause")? {
+            if items[i].ty.enumset.is_some() {
+                // An ENUM / SET sorts by its number (member position, bitmask).
+                let (x, _) =
+                    crate::sql::bind::enum_as_number((items[i].expr.clone(), items[i].ty.clone()));
+                hidden.push(x);
+                keys.push(SortKey {
+                    col: items.len() + hidden.len() - 1,
+                    desc,
+                    coll: Collation::Binary,
+                });
+                continue;
+            }
             keys.push(SortKey {
                 col: i,
                 desc,
@@ -906,7 +930,7 @@ fn bind_order_by(
             });
             continue;
         }
-        let (x, t) = b.bind(&o.expr)?;
+        let (x, t) = crate::sql::bind::enum_as_number(b.bind(&o.expr)?);
         let coll = if t.class == Class::Str {
             t.collation
         } else {

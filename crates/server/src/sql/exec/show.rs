@@ -452,6 +452,7 @@ pub fn type_text(dt: &DataType) -> String {
         DataType::DateTime { fsp } => with_fsp("datetime", *fsp),
         DataType::Timestamp { fsp } => with_fsp("timestamp", *fsp),
         DataType::Year => "year(4)".into(),
+        DataType::Enum { .. } | DataType::Set { .. } => crate::types::enumset::type_text(dt),
     }
 }
 
@@ -562,7 +563,7 @@ fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<L
         .map(|(i, c)| {
             let mut r = vec![s(&c.name), s(&type_text(&c.data_type))];
             if full {
-                r.push(if c.data_type.is_text() {
+                r.push(if c.data_type.is_text() || c.data_type.is_enum_or_set() {
                     s(collation_name(c.data_type.collation()))
                 } else {
                     Value::Null
@@ -648,11 +649,16 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
     let mut lines = Vec::new();
     for c in &def.columns {
         let mut l = format!("  `{}` {}", c.name, type_text(&c.data_type));
-        if c.data_type.is_text() && c.data_type.collation() != Collation::Utf8mb4GeneralCi {
-            l.push_str(&format!(
-                " COLLATE {}",
-                collation_name(c.data_type.collation())
-            ));
+        if c.data_type.is_text() || c.data_type.is_enum_or_set() {
+            // MariaDB 10.11 names the character set with the collation.
+            match c.data_type.collation() {
+                Collation::Utf8mb4GeneralCi => {}
+                Collation::Binary => l.push_str(" CHARACTER SET binary"),
+                other => l.push_str(&format!(
+                    " CHARACTER SET utf8mb4 COLLATE {}",
+                    collation_name(other)
+                )),
+            }
         }
         if !c.nullable {
             l.push_str(" NOT NULL");

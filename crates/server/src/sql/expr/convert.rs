@@ -753,6 +753,14 @@ impl StoreCtx<'_> {
     }
 }
 
+/// The first member of an ENUM: the default of a NOT NULL ENUM column without DEFAULT.
+pub fn enum_first_member(dt: &DataType) -> Option<Value> {
+    match dt {
+        DataType::Enum { members, .. } => members.first().map(|m| Value::str(m)),
+        _ => None,
+    }
+}
+
 /// The "implicit default" of a type: what a NOT NULL column gets in non-strict mode.
 pub fn implicit_default(dt: &DataType) -> Value {
     match dt {
@@ -804,7 +812,87 @@ pub fn store_value(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value
         DataType::DateTime { fsp } => store_datetime(v, *fsp, false, col, sc),
         DataType::Timestamp { fsp } => store_datetime(v, *fsp, true, col, sc),
         DataType::Year => store_year(v, col, sc),
+        DataType::Enum { .. } | DataType::Set { .. } => store_enum_or_set(v, col, sc),
         _ => Ok(v),
+    }
+}
+
+/// Convert `v` for an ENUM or SET column, as MariaDB: a string names a member (the
+/// collation's way) or, for SET, comma-separated members; a string that names none but is a
+/// number, or a number, is the member position / bitmask. Anything else is 1265 (a warning
+/// and '' — or the valid part of a SET — outside strict mode). The value kept is the text.
+fn store_enum_or_set(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
+    use crate::types::enumset;
+    let dt = &col.data_type;
+    let is_set = matches!(dt, DataType::Set { .. });
+    let (members, coll) = match dt {
+        DataType::Enum { members, collation } | DataType::Set { members, collation } => {
+            (members, *collation)
+        }
+        _ => return Ok(v),
+    };
+    let limit: u64 = if is_set {
+        if members.len() >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << members.len()) - 1
+        }
+    } else {
+        members.len() as u64
+    };
+    // A number: the position / bitmask.
+    let by_number = |n: i128, sc: &StoreCtx<'_>| -> Result<Value> {
+        let ok = if is_set {
+            n >= 0 && n as u64 <= limit
+        } else {
+            n >= 1 && n as u64 <= limit
+        };
+        if !ok {
+            sc.truncated(col)?;
+            let kept = if is_set && n > 0 {
+                (n as u64) & limit
+            } else {
+                0
+            };
+            return Ok(Value::Bytes(enumset::text_of(dt, kept)));
+        }
+        Ok(Value::Bytes(enumset::text_of(dt, n as u64)))
+    };
+    match v {
+        Value::Int(i) => by_number(i as i128, sc),
+        Value::UInt(u) => by_number(u as i128, sc),
+        Value::Double(_) | Value::Decimal(_) => by_number(to_num(&v).to_i128(), sc),
+        other => {
+            let b = match other {
+                Value::Bytes(b) => b,
+                o => to_text(&o).into_owned(),
+            };
+            let found = if is_set {
+                enumset::set_bits(members, coll, &b).map(|bits| enumset::set_text(members, bits))
+            } else {
+                match enumset::enum_position(members, coll, &b) {
+                    Some(i) => Ok(members[i - 1].as_bytes().to_vec()),
+                    None => Err(0),
+                }
+            };
+            match found {
+                Ok(text) if !text.is_empty() || is_set => Ok(Value::Bytes(text)),
+                Ok(_) | Err(_) => {
+                    let p = parse_num(&b);
+                    if p.used > 0 && p.complete && p.used == b.len() {
+                        if let Num::I(n) = p.num {
+                            return by_number(n as i128, sc);
+                        }
+                    }
+                    sc.truncated(col)?;
+                    let kept = match found {
+                        Err(bits) if is_set => bits,
+                        _ => 0,
+                    };
+                    Ok(Value::Bytes(enumset::text_of(dt, kept)))
+                }
+            }
+        }
     }
 }
 
@@ -1228,6 +1316,21 @@ pub fn exact_key(v: &Value, dt: &DataType) -> Option<Value> {
         }
         // A YEAR column holds 0 or 1901..=2155 as integers; other numbers match no row, but
         // a scan decides that (a key lookup on a converted 2-digit year would differ).
+        // An ENUM key is the member a string names (the comparison is the collation's); a
+        // SET key only a value already in its stored form ('b,a' is no 'a,b').
+        DataType::Enum { members, collation } => match v {
+            Value::Bytes(b) => crate::types::enumset::enum_position(members, *collation, b)
+                .map(|i| Value::str(&members[i - 1])),
+            _ => None,
+        },
+        DataType::Set { members, collation } => match v {
+            Value::Bytes(b) => {
+                let bits = crate::types::enumset::set_bits(members, *collation, b).ok()?;
+                let text = crate::types::enumset::set_text(members, bits);
+                (text == *b).then_some(Value::Bytes(text))
+            }
+            _ => None,
+        },
         DataType::Year => match exact_key(v, &DataType::SmallInt { unsigned: false })? {
             Value::Int(n) if n == 0 || (1901..=2155).contains(&n) => Some(Value::Int(n)),
             _ => None,

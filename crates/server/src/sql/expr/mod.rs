@@ -98,6 +98,13 @@ pub enum CastTo {
     /// exactly its type's scale, as MariaDB: `CONCAT(IF(NULL, 3.14159, 100.00))` is
     /// '100.00000', `CAST(-1 / -1 AS CHAR)` '1.0000'.
     DecimalText(u8),
+    /// Not a CAST the user wrote: an ENUM or SET column's value (its text) where a number is
+    /// read (`e + 0`, `e = 2`, ORDER BY): the member's position or the bitmask, as MariaDB.
+    EnumNumber(std::sync::Arc<crate::types::DataType>),
+    /// Not a CAST the user wrote: an ENUM or SET value compared with parameter `.1`, whose
+    /// type is known only at execution: its number when the parameter is a number, else
+    /// its text.
+    EnumVsParam(std::sync::Arc<crate::types::DataType>, usize),
 }
 
 /// A bound expression.
@@ -1058,6 +1065,17 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             Value::Bytes(b)
         }
         CastTo::Decimal(p, s) => cast_decimal(&v, *p, *s, env),
+        CastTo::EnumNumber(dt) => match &v {
+            Value::Bytes(b) => Value::Int(crate::types::enumset::number_of(dt, b) as i64),
+            _ => v,
+        },
+        CastTo::EnumVsParam(dt, i) => match (&v, env.params.get(*i)) {
+            (
+                Value::Bytes(b),
+                Some(Value::Int(_) | Value::UInt(_) | Value::Double(_) | Value::Decimal(_)),
+            ) => Value::Int(crate::types::enumset::number_of(dt, b) as i64),
+            _ => v,
+        },
         CastTo::Shown(s) => match v {
             Value::Decimal(d) if d.scale() > *s => match d.rescale(*s) {
                 Ok(r) => Value::Decimal(r),

@@ -66,6 +66,9 @@ pub enum Func {
     Elt,
     /// FIELD(x, a, b, …) comparing with this collation (for strings).
     Field(Collation),
+    /// FIND_IN_SET(s, list): the 1-based position of `s` among the comma-separated elements
+    /// of `list` (compared with this collation), 0 if none.
+    FindInSet(Collation),
     /// CHAR(n, …): a binary string of the numbers' bytes.
     Char,
     /// STRCMP under the collation of its arguments.
@@ -365,6 +368,18 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                 .find(|c| *c != Collation::Utf8mb4GeneralCi)
                 .unwrap_or(Collation::Utf8mb4GeneralCi);
             (Func::Field(coll), SqlType::int(3).not_null())
+        }
+        "FIND_IN_SET" => {
+            need(n == 2)?;
+            let coll = crate::sql::bind::comparison_collation(&args[0].1, &args[1].1);
+            // In a SET column the position is the member's, in the declaration (MariaDB):
+            // the member list goes along as a third argument.
+            if let Some(crate::types::DataType::Set { members, .. }) = args[1].1.enumset.as_deref()
+            {
+                let all = Value::str(&members.join(","));
+                args.push((Expr::Lit(all), SqlType::varchar(0)));
+            }
+            (Func::FindInSet(coll), int_ty(3))
         }
         "CHAR" => {
             need(n >= 1)?;
@@ -1145,6 +1160,21 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::Reverse => s(text(&v[0]).chars().rev().collect()),
         Func::Lpad | Func::Rpad => return pad(v, f == Func::Lpad, env),
         Func::Instr => Value::Int(locate(&text(&v[1]), &text(&v[0]), None)),
+        Func::FindInSet(coll) => {
+            let (needle, list) = (convert::to_text(&v[0]), convert::to_text(&v[1]));
+            if list.is_empty() || needle.contains(&b',') {
+                return Ok(Value::Int(0));
+            }
+            let find = |list: &[u8]| {
+                list.split(|&c| c == b',')
+                    .position(|e| compare::compare_strings(e, &needle, coll) == Ordering::Equal)
+            };
+            let pos = match (find(&list), v.get(2)) {
+                (Some(_), Some(members)) => find(&convert::to_text(members)),
+                (p, _) => p,
+            };
+            Value::Int(pos.map_or(0, |p| p as i64 + 1))
+        }
         Func::Locate => {
             let pos = v.get(2).map(int_arg);
             Value::Int(locate(&text(&v[0]), &text(&v[1]), pos))

@@ -366,14 +366,16 @@ fn usable(dt: &DataType, k: &Expr) -> bool {
         Expr::Lit(Value::Null) => None,
         _ => None,
     };
-    let string_col = dt.is_text() || dt.is_binary();
+    let string_col = dt.is_text() || dt.is_binary() || dt.is_enum_or_set();
     !(string_col && lit_class == Some(Class::Int))
 }
 
 /// Does the index order of a column agree with the collation a predicate compares with?
 /// (A `COLLATE` clause can make a comparison looser than the index.)
 fn same_order(dt: &DataType, coll: crate::types::Collation) -> bool {
-    !dt.is_text() || dt.collation() == coll || coll == crate::types::Collation::Binary
+    !(dt.is_text() || dt.is_enum_or_set())
+        || dt.collation() == coll
+        || coll == crate::types::Collation::Binary
 }
 
 /// What a key may be built from, for one table's access path: `local` maps an expression
@@ -417,6 +419,11 @@ fn collect_conds(def: &TableDef, preds: &[&Expr], src: &KeySource<'_>) -> Vec<Co
                 if !usable(dt, k) || !same_order(dt, *coll) {
                     continue;
                 }
+                // An ENUM / SET key is in number order, a comparison with a string in text
+                // order: only equality can use it.
+                if dt.is_enum_or_set() && !matches!(op, CmpOp::Eq | CmpOp::NullSafeEq) {
+                    continue;
+                }
                 let cc = &mut conds[col];
                 match op {
                     CmpOp::Eq => {
@@ -448,6 +455,7 @@ fn collect_conds(def: &TableDef, preds: &[&Expr], src: &KeySource<'_>) -> Vec<Co
                 if let Some(i) = src.col(e) {
                     let dt = &def.columns[i].data_type;
                     if same_order(dt, *coll)
+                        && !dt.is_enum_or_set()
                         && (src.key_ok)(lo, dt)
                         && (src.key_ok)(hi, dt)
                         && usable(dt, lo)

@@ -398,7 +398,7 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     }
     check_algorithm(&draft, &old, &def, !rows.is_empty())?;
     let copied = rows.len() as u64;
-    let (rows, max_ai) = convert_rows(env, &draft, &def, rows)?;
+    let (rows, max_ai) = convert_rows(env, &draft, &old, &def, rows)?;
     if !def.checks.is_empty() {
         // Copied rows meet every constraint (MariaDB checks them all as it copies).
         crate::sql::exec::check::check_rows(env, &new_db, &def, &rows)?;
@@ -516,6 +516,13 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
             }
             let mut keys = Keys::default();
             let col = column_def(env, def, i, &mut keys, Collation::Utf8mb4GeneralCi)?;
+            // The new definition replaces the column's own CHECK (MariaDB drops it; a JSON
+            // column gets its json_valid() again from `column_def`).
+            d.checks.retain(|c| {
+                !c.column
+                    .as_deref()
+                    .is_some_and(|n| n.eq_ignore_ascii_case(&old_name))
+            });
             let mut moved = d.cols.remove(i);
             if !same_type_but_collation(&moved.def.data_type, &col.data_type) {
                 d.converts = true;
@@ -824,6 +831,7 @@ fn check_algorithm(d: &Draft, old: &TableDef, new: &TableDef, rows: bool) -> Res
 fn convert_rows(
     env: &Env<'_>,
     d: &Draft,
+    old: &TableDef,
     def: &TableDef,
     rows: Vec<Row>,
 ) -> Result<(Vec<Row>, u64)> {
@@ -857,7 +865,10 @@ fn convert_rows(
         let mut new = Vec::with_capacity(d.cols.len());
         for (i, c) in d.cols.iter().enumerate() {
             let v = match c.src {
-                Some(s) => convert_value(row[s].clone(), &c.def, &sc)?,
+                Some(s) => {
+                    let v = enum_into(&old.columns[s].data_type, &c.def.data_type, &row[s]);
+                    convert_value(v, &c.def, &sc)?
+                }
                 None if c.def.auto_increment => {
                     next_ai += 1;
                     match c.def.data_type.is_unsigned() {
@@ -885,6 +896,27 @@ fn convert_rows(
         }
     }
     Ok((out, max_ai))
+}
+
+/// An ENUM / SET value going into a numeric column is its number (member position,
+/// bitmask), as MariaDB's copy converts it; anything else as it is.
+fn enum_into(from: &DataType, to: &DataType, v: &Value) -> Value {
+    match v {
+        Value::Bytes(b)
+            if from.is_enum_or_set()
+                && (to.is_integer()
+                    || matches!(
+                        to,
+                        DataType::Decimal { .. }
+                            | DataType::Float
+                            | DataType::Double
+                            | DataType::Year
+                    )) =>
+        {
+            Value::Int(crate::types::enumset::number_of(from, b) as i64)
+        }
+        _ => v.clone(),
+    }
 }
 
 /// One value into its new column: as an INSERT stores it; NULL into NOT NULL is 1265 (strict)

@@ -254,6 +254,9 @@ fn column_type(t: &SqlType) -> DataType {
         65_536..=16_777_215 => 16_777_215,
         _ => 4_294_967_295,
     };
+    if let Some(dt) = &t.enumset {
+        return (**dt).clone();
+    }
     match t.class {
         Class::Null => DataType::Binary { len: 0 },
         Class::Int => match t.wire {

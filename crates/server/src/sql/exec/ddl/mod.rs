@@ -11,9 +11,10 @@
 //! PRIMARY KEY / UNIQUE / KEY / INDEX, COMMENT, column COLLATE / CHARACTER SET, and the table
 //! options ENGINE (accepted, shown), AUTO_INCREMENT=N, COMMENT, charset options (accepted;
 //! every character column is utf8mb4). FOREIGN KEYs (`fk.rs`, enforced by `exec/fk.rs`) and
-//! CHECK constraints (`exec/check.rs`) are kept in the definition. Generated columns, ENUM /
-//! SET / JSON / BIT / TIME columns are 1235. TEMPORARY tables are `temporary.rs` (no implicit
-//! commit, nothing logged).
+//! CHECK constraints (`exec/check.rs`) are kept in the definition. ENUM / SET keep their
+//! members (`types/enumset.rs`); JSON is LONGTEXT in utf8mb4_bin with a column CHECK
+//! (json_valid(c)), as in MariaDB. Generated columns and BIT / TIME columns are 1235.
+//! TEMPORARY tables are `temporary.rs` (no implicit commit, nothing logged).
 
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
@@ -341,6 +342,13 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             fsp: fsp_of(*fsp, col)?,
         },
         D::Custom(name, mods) if name.to_string().eq_ignore_ascii_case("year") => year_type(mods)?,
+        D::Enum(members, None) => enum_type(members, col)?,
+        D::Set(members) => set_type(members, col)?,
+        // JSON is LONGTEXT in utf8mb4_bin; `column_def` adds its CHECK (json_valid(c)).
+        D::JSON => DataType::Text {
+            max_bytes: 4_294_967_295,
+            collation: Collation::Utf8mb4Bin,
+        },
         other => {
             let name = other.to_string();
             let name = name.split('(').next().unwrap_or("").to_ascii_uppercase();
@@ -378,6 +386,74 @@ fn float_m_d(m: u64, d: i64, col: &str, name: &str) -> Error {
     unsupported(&format!(
         "{name}(M,D) columns (values rounded to D decimals)"
     ))
+}
+
+/// ENUM('a', …): the members with their trailing spaces removed (MariaDB). Duplicates are
+/// found once the column's collation is known ([`check_members`]).
+fn enum_type(members: &[ast::EnumMember], col: &str) -> Result<DataType> {
+    let mut out = Vec::with_capacity(members.len());
+    for m in members {
+        match m {
+            ast::EnumMember::Name(n) => out.push(n.trim_end_matches(' ').to_string()),
+            ast::EnumMember::NamedValue(..) => return Err(unsupported("ENUM members with values")),
+        }
+    }
+    if out.len() > crate::types::enumset::MAX_ENUM_MEMBERS {
+        return Err(Error::new(
+            ErrorCode::TooBigSet,
+            format!("Too many strings for column {col} and SET"),
+        ));
+    }
+    Ok(DataType::Enum {
+        members: out,
+        collation: Collation::Utf8mb4GeneralCi,
+    })
+}
+
+/// SET('a', …): at most 64 members, none with a comma (1367).
+fn set_type(members: &[String], col: &str) -> Result<DataType> {
+    if members.len() > crate::types::enumset::MAX_SET_MEMBERS {
+        return Err(Error::new(
+            ErrorCode::TooBigSet,
+            format!("Too many strings for column {col} and SET"),
+        ));
+    }
+    let mut out = Vec::with_capacity(members.len());
+    for m in members {
+        if m.contains(',') {
+            return Err(Error::new(
+                ErrorCode::IllegalValueForType,
+                format!("Illegal set '{m}' value found during parsing"),
+            ));
+        }
+        out.push(m.trim_end_matches(' ').to_string());
+    }
+    Ok(DataType::Set {
+        members: out,
+        collation: Collation::Utf8mb4GeneralCi,
+    })
+}
+
+/// Two ENUM / SET members equal under the column's collation: 1291 (an error in strict mode,
+/// a note otherwise, as MariaDB).
+fn check_members(env: &Env<'_>, dt: &DataType, col: &str) -> Result<()> {
+    let (members, coll, kind) = match dt {
+        DataType::Enum { members, collation } => (members, *collation, "ENUM"),
+        DataType::Set { members, collation } => (members, *collation, "SET"),
+        _ => return Ok(()),
+    };
+    for (i, m) in members.iter().enumerate() {
+        if let Some(j) = crate::types::enumset::enum_position(&members[..i], coll, m.as_bytes()) {
+            let first = &members[j - 1];
+            let msg = format!("Column '{col}' has duplicated value '{first}' in {kind}");
+            if env.strict() {
+                return Err(Error::new(ErrorCode::DuplicatedValueInType, msg));
+            }
+            env.warn("Note", ErrorCode::DuplicatedValueInType, msg);
+            return Ok(());
+        }
+    }
+    Ok(())
 }
 
 /// YEAR and YEAR(4). MariaDB keeps YEAR(2) (two-digit display) and turns other widths into
@@ -418,6 +494,14 @@ fn with_collation(dt: DataType, coll: Collation) -> DataType {
         },
         DataType::Text { max_bytes, .. } => DataType::Text {
             max_bytes,
+            collation: coll,
+        },
+        DataType::Enum { members, .. } => DataType::Enum {
+            members,
+            collation: coll,
+        },
+        DataType::Set { members, .. } => DataType::Set {
+            members,
             collation: coll,
         },
         other => other,
@@ -620,6 +704,23 @@ fn column_def(
             other => return Err(unsupported(&format!("the column option {other}"))),
         }
     }
+    check_members(env, &dt, &name)?;
+    if matches!(c.data_type, ast::DataType::JSON) {
+        // MariaDB's JSON: LONGTEXT in utf8mb4_bin whatever the table's collation, checked
+        // with json_valid() unless the column has a CHECK of its own.
+        dt = DataType::Text {
+            max_bytes: 4_294_967_295,
+            collation: Collation::Utf8mb4Bin,
+        };
+        if !keys
+            .checks
+            .iter()
+            .any(|(_, c, _)| c.as_deref() == Some(name.as_str()))
+        {
+            keys.checks
+                .push((None, Some(name.clone()), json_valid_check(&name)?));
+        }
+    }
     if on_update && !matches!(dt, DataType::DateTime { .. } | DataType::Timestamp { .. }) {
         return Err(invalid_on_update(&name));
     }
@@ -645,6 +746,15 @@ fn column_def(
     };
     col.default = column_default(env, &col, default_expr.as_ref())?;
     Ok(col)
+}
+
+/// `json_valid(`col`)`, the CHECK a JSON column gets.
+fn json_valid_check(col: &str) -> Result<ast::Expr> {
+    let text = format!("json_valid(`{}`)", col.replace('`', "``"));
+    sqlparser::parser::Parser::new(&sqlparser::dialect::MySqlDialect {})
+        .try_with_sql(&text)
+        .and_then(|mut p| p.parse_expr())
+        .map_err(|_| Error::parse(&text, 1))
 }
 
 fn invalid_on_update(col: &str) -> Error {

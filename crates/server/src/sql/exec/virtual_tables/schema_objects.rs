@@ -219,7 +219,8 @@ fn type_facts(dt: &DataType) -> [Value; 8] {
             collation,
         } => {
             let (_, _, cs, coll) = chars(0, collation);
-            (u(*max_bytes / 4), u(*max_bytes), cs, coll)
+            // MariaDB gives a TEXT's byte limit as its character length too.
+            (u(*max_bytes), u(*max_bytes), cs, coll)
         }
         DataType::Binary { len } | DataType::VarBinary { len } => (
             u(u64::from(*len)),
@@ -228,6 +229,9 @@ fn type_facts(dt: &DataType) -> [Value; 8] {
             none.clone(),
         ),
         DataType::Blob { max_bytes } => (u(*max_bytes), u(*max_bytes), none.clone(), none.clone()),
+        DataType::Enum { collation, .. } | DataType::Set { collation, .. } => {
+            chars(u64::from(crate::types::enumset::max_chars(dt)), collation)
+        }
         _ => (none.clone(), none.clone(), none.clone(), none.clone()),
     };
     let (precision, scale) = match dt {
