@@ -97,6 +97,13 @@ pub enum ColumnKind {
     /// YEAR: 1 byte, the year minus 1900 (0 for the year `0000`). Values are `Int` years.
     /// MariaDB counts it as an unsigned number in the SIGNEDNESS optional metadata.
     Year,
+    /// TIME(fsp) in the 5.6 format (type 0x13, metadata fsp): 3 bytes big-endian of
+    /// `hour << 12 | minute << 6 | second` plus `(fsp + 1) / 2` fraction bytes, the whole
+    /// signed and offset so that byte order is value order. Values are `Time` microseconds.
+    Time2 { fsp: u8 },
+    /// BIT(bits), 1..=64 (type 0x10, metadata `bits % 8`, `bits / 8`): `(bits + 7) / 8`
+    /// bytes big-endian. Values are `UInt`.
+    Bit { bits: u8 },
 }
 
 impl ColumnKind {
@@ -118,6 +125,8 @@ impl ColumnKind {
             ColumnKind::DateTime2 { .. } => type_code::DATETIME2,
             ColumnKind::Timestamp2 { .. } => type_code::TIMESTAMP2,
             ColumnKind::Year => type_code::YEAR,
+            ColumnKind::Time2 { .. } => type_code::TIME2,
+            ColumnKind::Bit { .. } => type_code::BIT,
         }
     }
 
@@ -185,8 +194,15 @@ impl ColumnKind {
             ColumnKind::Blob { len_bytes } if !(1..=4).contains(&len_bytes) => {
                 format!("BLOB len_bytes {len_bytes} not in 1..=4")
             }
-            ColumnKind::DateTime2 { fsp } | ColumnKind::Timestamp2 { fsp } if fsp > 6 => {
+            ColumnKind::DateTime2 { fsp }
+            | ColumnKind::Timestamp2 { fsp }
+            | ColumnKind::Time2 { fsp }
+                if fsp > 6 =>
+            {
                 format!("fractional seconds precision {fsp} > 6")
+            }
+            ColumnKind::Bit { bits } if !(1..=64).contains(&bits) => {
+                format!("BIT({bits}) not in 1..=64")
             }
             _ => return Ok(()),
         })
@@ -209,7 +225,10 @@ impl ColumnKind {
             }
             ColumnKind::VarString { max_bytes } => out.extend_from_slice(&max_bytes.to_le_bytes()),
             ColumnKind::Blob { len_bytes } => out.push(len_bytes),
-            ColumnKind::DateTime2 { fsp } | ColumnKind::Timestamp2 { fsp } => out.push(fsp),
+            ColumnKind::DateTime2 { fsp }
+            | ColumnKind::Timestamp2 { fsp }
+            | ColumnKind::Time2 { fsp } => out.push(fsp),
+            ColumnKind::Bit { bits } => out.extend_from_slice(&[bits % 8, bits / 8]),
             ColumnKind::Tiny { .. }
             | ColumnKind::Short { .. }
             | ColumnKind::Int24 { .. }
@@ -278,6 +297,10 @@ impl ColumnKind {
             YEAR => ColumnKind::Year,
             DATETIME2 => ColumnKind::DateTime2 { fsp: meta[0] },
             TIMESTAMP2 => ColumnKind::Timestamp2 { fsp: meta[0] },
+            TIME2 => ColumnKind::Time2 { fsp: meta[0] },
+            BIT => ColumnKind::Bit {
+                bits: meta[1].saturating_mul(8).saturating_add(meta[0]),
+            },
             other => return Err(format!("unsupported column type 0x{other:02x}")),
         };
         kind.validate()?;
@@ -348,6 +371,8 @@ pub enum BinValue<'a> {
     },
     /// TIMESTAMP(fsp): seconds since the Unix epoch (UTC) and microseconds.
     Timestamp { secs: u32, micro: u32 },
+    /// TIME(fsp): signed microseconds; no more precision than the column's fsp.
+    Time { micros: i64 },
 }
 
 impl BinValue<'_> {
@@ -364,6 +389,7 @@ impl BinValue<'_> {
             BinValue::Date { .. } => "Date",
             BinValue::DateTime { .. } => "DateTime",
             BinValue::Timestamp { .. } => "Timestamp",
+            BinValue::Time { .. } => "Time",
         }
     }
 

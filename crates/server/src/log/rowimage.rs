@@ -51,6 +51,8 @@ pub fn kind_of(t: &DataType) -> ColumnKind {
         DataType::DateTime { fsp } => ColumnKind::DateTime2 { fsp },
         DataType::Timestamp { fsp } => ColumnKind::Timestamp2 { fsp },
         DataType::Year => ColumnKind::Year,
+        DataType::Time { fsp } => ColumnKind::Time2 { fsp },
+        DataType::Bit { width } => ColumnKind::Bit { bits: width },
     }
 }
 
@@ -142,6 +144,17 @@ pub fn row_from_bin(def: &TableDef, row: &[BinValue]) -> Vec<Value> {
 pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
     match (t, v) {
         (_, Value::Null) => BinValue::Null,
+        (DataType::Time { fsp }, v) => BinValue::Time {
+            micros: match v {
+                Value::Time(t) => crate::sql::time_value::truncate_fsp(*t, *fsp),
+                _ => 0,
+            },
+        },
+        (DataType::Bit { .. }, v) => BinValue::UInt(match v {
+            Value::Int(i) => *i as u64,
+            Value::UInt(u) => *u,
+            _ => 0,
+        }),
         (DataType::Float, v) => BinValue::Float(as_f64(v) as f32),
         (DataType::Double, v) => BinValue::Double(as_f64(v)),
         (DataType::Decimal { scale, .. }, v) => BinValue::Decimal(decimal_at(v, *scale)),
@@ -168,6 +181,7 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
         },
         (_, Value::Double(d)) => BinValue::Double(*d),
         (_, Value::Decimal(d)) => BinValue::Decimal(d.clone()),
+        (_, Value::Time(t)) => BinValue::Time { micros: *t },
     }
 }
 
@@ -212,6 +226,7 @@ pub fn from_bin(t: &DataType, v: &BinValue) -> Value {
             let _ = t;
             Value::DateTime(from_epoch_seconds(*secs as i64, *micro))
         }
+        BinValue::Time { micros } => Value::Time(*micros),
     }
 }
 

@@ -69,12 +69,24 @@ fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], 
     } else {
         Vec::new()
     };
+    // BIT values go out as their big-endian bytes (only for result sets with a BIT column).
+    let bits: Vec<Option<Vec<u8>>> = if columns.iter().any(|c| c.column_type == ColumnType::BIT) {
+        row.iter()
+            .zip(columns)
+            .map(|(v, c)| bit_bytes(v, c))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let cells: Vec<Cell> = row
         .iter()
         .enumerate()
         .zip(columns)
         .map(|((i, v), c)| {
             let text = texts.get(i).and_then(|t| t.as_deref());
+            if let Some(Some(b)) = bits.get(i) {
+                return Cell::Bytes(b);
+            }
             if format == RowFormat::Text && crate::sql::is_year_0000(v, c) {
                 return Cell::Bytes(b"0000");
             }
@@ -102,6 +114,20 @@ fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], 
         debug_assert!(false, "row encoding failed: {e}");
         tracing::error!("row encoding failed: {e}");
     }
+}
+
+/// The bytes of a value in a BIT(n) column: the number big-endian in `(n + 7) / 8` bytes.
+fn bit_bytes(v: &Value, c: &ColumnDefinition) -> Option<Vec<u8>> {
+    if c.column_type != ColumnType::BIT {
+        return None;
+    }
+    let n = match v {
+        Value::Int(i) => *i as u64,
+        Value::UInt(u) => *u,
+        _ => return None,
+    };
+    let len = (c.column_length.clamp(1, 64) as usize).div_ceil(8);
+    Some(n.to_be_bytes()[8 - len..].to_vec())
 }
 
 /// The text of a decimal: at the column's scale for a DECIMAL column (MariaDB prints every
@@ -143,6 +169,18 @@ fn to_cell<'a>(v: &'a Value, text: Option<&'a str>, ty: ColumnType) -> Cell<'a> 
             second: dt.second,
             micros: dt.micros,
         }),
+        Value::Time(t) => {
+            let a = t.unsigned_abs();
+            let secs = a / 1_000_000;
+            Cell::Time(cohort_protocol::Time {
+                negative: *t < 0,
+                days: (secs / 86_400) as u32,
+                hours: ((secs / 3600) % 24) as u8,
+                minutes: ((secs / 60) % 60) as u8,
+                seconds: (secs % 60) as u8,
+                micros: (a % 1_000_000) as u32,
+            })
+        }
     }
 }
 

@@ -75,6 +75,7 @@ mod golden;
 pub use cache::{StmtCache, STMT_CACHE_ENTRIES};
 pub use env::SessView;
 pub use expr::convert::{format_double, is_year_0000};
+pub use expr::time_value;
 pub use replay::SqlDdlReplay;
 
 /// A value as text (what a system variable holds).

@@ -62,6 +62,14 @@ pub enum DataType {
     },
     /// YEAR(4): 1901..=2155, or 0 for `0000`; the value is an integer (`Value::Int`).
     Year,
+    /// TIME(fsp): a signed duration, -838:59:59.999999 ..= 838:59:59.999999 (`Value::Time`).
+    Time {
+        fsp: u8,
+    },
+    /// BIT(width), 1..=64 bits; the value is an unsigned integer (`Value::UInt`).
+    Bit {
+        width: u8,
+    },
 }
 
 impl DataType {

@@ -37,6 +37,7 @@ pub fn expr_column(name: &str, ty: &SqlType) -> ColumnDefinition {
         Class::Int | Class::Decimal | Class::Double | Class::Date | Class::DateTime => {
             flags |= f::BINARY
         }
+        Class::Time => flags |= f::BINARY,
         Class::Bin => flags |= f::BINARY,
         Class::Null => flags |= f::BINARY,
         Class::Str => {}
@@ -117,6 +118,8 @@ pub fn table_column_flags(def: &TableDef, i: usize) -> u16 {
         DataType::Timestamp { .. } => flags |= f::BINARY | f::TIMESTAMP,
         // MariaDB marks a YEAR column UNSIGNED ZEROFILL (not BINARY), as for a padded integer.
         DataType::Year => flags |= f::UNSIGNED | f::ZEROFILL,
+        DataType::Time { .. } => flags |= f::BINARY,
+        DataType::Bit { .. } => flags |= f::UNSIGNED,
         _ => {}
     }
     if !col.nullable && !col.auto_increment && col.default == crate::storage::ColumnDefault::None {

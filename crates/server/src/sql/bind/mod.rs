@@ -211,7 +211,7 @@ fn shown(e: Expr, t: &SqlType) -> Expr {
 /// A DATETIME(n) expression where it becomes a string: shown with exactly n fractional
 /// digits (see [`CastTo::DateTimeText`]).
 pub fn datetime_as_text(e: Expr, t: &SqlType) -> Expr {
-    if t.class == Class::DateTime && t.decimals > 0 {
+    if matches!(t.class, Class::DateTime | Class::Time) && t.decimals > 0 {
         return Expr::Cast(Box::new(e), CastTo::DateTimeText(t.decimals.min(6)));
     }
     e
@@ -756,12 +756,12 @@ impl<'a> Binder<'a> {
             V::HexStringLiteral(h) => {
                 let bytes = hex_bytes(h)?;
                 let n = bytes.len() as u32;
-                (Value::Bytes(bytes), SqlType::varbinary(n).not_null())
+                (Value::Bytes(bytes), hybrid_literal_type(n))
             }
             V::SingleQuotedByteStringLiteral(b) | V::DoubleQuotedByteStringLiteral(b) => {
                 let bytes = bit_bytes(b)?;
                 let n = bytes.len() as u32;
-                (Value::Bytes(bytes), SqlType::varbinary(n).not_null())
+                (Value::Bytes(bytes), hybrid_literal_type(n))
             }
             V::Boolean(b) => (Value::Int(*b as i64), SqlType::int(1).not_null()),
             V::Null => (Value::Null, SqlType::null()),
@@ -908,10 +908,18 @@ impl<'a> Binder<'a> {
         let (a, ta) = left;
         if let Some(c) = cmp_op(op) {
             self.nest()?;
-            return Ok(comparison(c, (a, ta), self.bind(right)?));
+            let (b, tb) = self.bind(right)?;
+            let ((a, ta), (b, tb)) = if is_number(&ta) || is_number(&tb) {
+                (hybrid_as_number(a, ta), hybrid_as_number(b, tb))
+            } else {
+                ((a, ta), (b, tb))
+            };
+            return Ok(comparison(c, (a, ta), (b, tb)));
         }
         if let Some(op) = arith_op(op) {
+            let (a, ta) = hybrid_as_number(a, ta);
             let (b, tb) = self.bind(right)?;
+            let (b, tb) = hybrid_as_number(b, tb);
             let ty = arith_type(op, &ta, &tb).with_nullable(
                 ta.nullable
                     || tb.nullable
@@ -1218,9 +1226,14 @@ impl<'a> Binder<'a> {
                 let fsp = func::fsp_arg(&Value::UInt(fsp.unwrap_or(0)), &name)?;
                 (CastTo::DateTime(fsp), SqlType::datetime(fsp))
             }
+            D::Time(fsp, ast::TimezoneInfo::None) => {
+                let fsp = func::fsp_arg(&Value::UInt(fsp.unwrap_or(0)), &name)?;
+                (CastTo::Time(fsp), SqlType::time(fsp))
+            }
             other => return Err(unsupported(&format!("CAST to {other}"))),
         };
-        let nullable = tx.nullable || matches!(to, CastTo::Date | CastTo::DateTime(_));
+        let nullable =
+            tx.nullable || matches!(to, CastTo::Date | CastTo::DateTime(_) | CastTo::Time(_));
         Ok((Expr::Cast(Box::new(x), to), ty.with_nullable(nullable)))
     }
 
@@ -1458,12 +1471,40 @@ fn comparison_type(a: &SqlType, b: &SqlType) -> SqlType {
     b.clone()
 }
 
+/// The type of a hex or bit literal (`x'41'`, `0x41`, `b'101'`): a binary string, marked
+/// UNSIGNED with 0 decimals as MariaDB sends it; in arithmetic and in comparisons with a number
+/// it is the number its bytes spell ([`hybrid_as_number`]).
+fn hybrid_literal_type(bytes: u32) -> SqlType {
+    let mut t = SqlType::varbinary(bytes).not_null();
+    t.unsigned = true;
+    t.decimals = 0;
+    t
+}
+
+/// A hex or bit literal where a number is wanted: its bytes as a big-endian unsigned integer.
+fn hybrid_as_number(e: Expr, t: SqlType) -> (Expr, SqlType) {
+    match &e {
+        Expr::Lit(Value::Bytes(b)) if t.class == Class::Bin && t.unsigned && t.decimals == 0 => {
+            let n = b.iter().fold(0u64, |a, &c| (a << 8) | u64::from(c));
+            (Expr::Lit(Value::UInt(n)), SqlType::ubigint().not_null())
+        }
+        _ => (e, t),
+    }
+}
+
+fn is_number(t: &SqlType) -> bool {
+    matches!(t.class, Class::Int | Class::Decimal | Class::Double)
+}
+
 /// Static type of an arithmetic result.
 pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     use Class::*;
     let numeric = |t: &SqlType| match t.class {
         Int | Decimal | Double => t.class,
         Null => Null,
+        // TIME is HHMMSS[.f]: an integer, or a decimal of its fractional digits.
+        Time if t.decimals == 0 => Int,
+        Time => Decimal,
         _ => Double,
     };
     let (ca, cb) = (numeric(a), numeric(b));
@@ -1519,6 +1560,7 @@ pub fn value_type(v: &Value) -> SqlType {
         }
         Value::Date(_) => SqlType::date().not_null(),
         Value::DateTime(dt) => SqlType::datetime(if dt.micros > 0 { 6 } else { 0 }).not_null(),
+        Value::Time(t) => SqlType::time(if t % 1_000_000 != 0 { 6 } else { 0 }).not_null(),
     }
 }
 

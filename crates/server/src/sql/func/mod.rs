@@ -101,7 +101,8 @@ pub enum Func {
     Now(u8),
     SysDate(u8),
     CurDate,
-    CurTime,
+    /// CURTIME(fsp): a TIME.
+    CurTime(u8),
     UnixTimestamp,
     FromUnixtime,
     DateOf,
@@ -576,9 +577,14 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => {
             need(n <= 1)?;
+            let fsp = match args.first() {
+                Some((Expr::Lit(v), _)) => fsp_arg(v, "curtime")?,
+                Some(_) => return Err(wrong_args(&upper)),
+                None => 0,
+            };
             return Ok((
-                Expr::Func(Func::CurTime, Vec::new()),
-                SqlType::varchar(8).not_null(),
+                Expr::Func(Func::CurTime(fsp), Vec::new()),
+                SqlType::time(fsp).not_null(),
             ));
         }
         "UNIX_TIMESTAMP" => {
@@ -956,10 +962,10 @@ fn eval_nullary(f: Func, env: &Env<'_>) -> Option<Value> {
         Func::Now(fsp) => Value::DateTime(truncate_fsp(env.now(), fsp)),
         Func::SysDate(fsp) => Value::DateTime(truncate_fsp(convert::now_utc(), fsp)),
         Func::CurDate => Value::Date(env.now().date),
-        Func::CurTime => {
-            let n = env.now();
-            s(format!("{:02}:{:02}:{:02}", n.hour, n.minute, n.second))
-        }
+        Func::CurTime(fsp) => Value::Time(crate::sql::expr::time_value::truncate_fsp(
+            crate::sql::expr::time_value::of_datetime(&env.now()),
+            fsp,
+        )),
         Func::Database => match env.sess.db {
             Some(db) => Value::str(db),
             None => Value::Null,
@@ -1254,6 +1260,18 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             Some((dt, _)) => Value::Date(dt.date),
             None => Value::Null,
         },
+        Func::Hour | Func::Minute | Func::Second if matches!(v[0], Value::Time(_)) => {
+            // A TIME's hours may pass 23 (HOUR('100:00:00') is 100).
+            let Value::Time(t) = v[0] else {
+                return Ok(Value::Null);
+            };
+            let secs = t.unsigned_abs() / 1_000_000;
+            Value::Int(match f {
+                Func::Hour => (secs / 3600) as i64,
+                Func::Minute => ((secs / 60) % 60) as i64,
+                _ => (secs % 60) as i64,
+            })
+        }
         Func::Hour | Func::Minute | Func::Second
             if matches!(
                 v[0],

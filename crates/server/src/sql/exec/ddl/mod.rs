@@ -11,8 +11,8 @@
 //! PRIMARY KEY / UNIQUE / KEY / INDEX, COMMENT, column COLLATE / CHARACTER SET, and the table
 //! options ENGINE (accepted, shown), AUTO_INCREMENT=N, COMMENT, charset options (accepted;
 //! every character column is utf8mb4). FOREIGN KEYs (`fk.rs`, enforced by `exec/fk.rs`) and
-//! CHECK constraints (`exec/check.rs`) are kept in the definition. Generated columns, ENUM /
-//! SET / JSON / BIT / TIME columns and TEMPORARY tables are 1235.
+//! CHECK constraints (`exec/check.rs`) are kept in the definition. TIME(fsp) and BIT(n) columns
+//! are kept; generated columns, ENUM / SET / JSON columns and TEMPORARY tables are 1235.
 
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
@@ -338,6 +338,16 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             fsp: fsp_of(*fsp, col)?,
         },
         D::Custom(name, mods) if name.to_string().eq_ignore_ascii_case("year") => year_type(mods)?,
+        D::Time(fsp, ast::TimezoneInfo::None) => DataType::Time {
+            fsp: fsp_of(*fsp, col)?,
+        },
+        // BIT(0) is BIT(1), as MariaDB takes it.
+        D::Bit(width) => match width.unwrap_or(1) {
+            w if w > 64 => return Err(width_out_of_range(64)),
+            w => DataType::Bit {
+                width: w.max(1) as u8,
+            },
+        },
         other => {
             let name = other.to_string();
             let name = name.split('(').next().unwrap_or("").to_ascii_uppercase();
