@@ -15,6 +15,7 @@ pub(in crate::sql) mod interval;
 pub(in crate::sql) mod json;
 mod regexp;
 mod text;
+mod time_fn;
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
@@ -136,6 +137,8 @@ pub enum Func {
     TimestampDiff(interval::Unit),
     /// A calendar function, with its result's class and decimals (see `calendar.rs`).
     Cal(calendar::CalFn, Class, u8),
+    /// A TIME function (see `time_fn.rs`), with its result's fractional digits.
+    TimeFn(time_fn::TimeFn, u8),
     DateFormat,
     StrToDate(date_format::StrOut),
     Text(text::TextFn),
@@ -710,6 +713,22 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
     if let Some(r) = calendar::bind(upper, &types, first_fsp) {
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::Cal(f, ty.class, ty.decimals), exprs()), ty));
+    }
+    let fsps: Vec<u8> = args
+        .iter()
+        .map(|(e, t)| match t.class {
+            Class::Time | Class::DateTime => t.decimals.min(6),
+            _ => interval::text_fsp(e, t),
+        })
+        .collect();
+    if let Some(r) = time_fn::bind(upper, &types, &fsps) {
+        let (f, ty) = r.map_err(bad)?;
+        let fsp = if ty.class == Class::Str {
+            6
+        } else {
+            ty.decimals
+        };
+        return Ok((Expr::Func(Func::TimeFn(f, fsp), exprs()), ty));
     }
     let places = match args.get(1) {
         Some((Expr::Lit(v), _)) if upper == "FORMAT" && !v.is_null() => {
@@ -1336,6 +1355,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::AddInterval { unit, sub, out } => interval::eval(unit, sub, out, &v[0], &v[1], env),
         Func::TimestampDiff(unit) => interval::diff(unit, &v[0], &v[1], env),
         Func::Cal(c, class, dec) => calendar::eval(c, v, (class, dec), env),
+        Func::TimeFn(t, fsp) => time_fn::eval(t, v, fsp, env),
         Func::DateFormat => date_format::date_format(&v[0], &v[1], env),
         Func::StrToDate(out) => date_format::str_to_date(&v[0], &v[1], out, env),
         Func::Regexp(rf, coll) => return regexp::eval(rf, coll, v, env),
