@@ -444,6 +444,37 @@ mod tests {
     }
 
     #[test]
+    fn time2_and_bit() {
+        let t = |fsp, micros| enc(ColumnKind::Time2 { fsp }, BinValue::Time { micros });
+        assert_eq!(t(0, 0), [0x80, 0, 0]);
+        assert_eq!(t(0, -1_000_000), [0x7f, 0xff, 0xff]);
+        assert_eq!(t(0, 45_296_000_000), [0x80, 0xc8, 0xb8]);
+        assert_eq!(t(1, -1_500_000), [0x7f, 0xff, 0xfe, 0xce]);
+        assert_eq!(t(3, 1_001_000).len(), 5);
+        assert_eq!(t(6, -3_020_399_999_999).len(), 6);
+        // Byte order is value order.
+        let vals = [-3_020_399_999_999i64, -1_500_000, -1, 0, 1, 999_999, 3_020_399_999_999];
+        let bytes: Vec<Vec<u8>> = vals.iter().map(|&v| t(6, v)).collect();
+        assert!(bytes.windows(2).all(|w| w[0] < w[1]));
+        let mut out = Vec::new();
+        assert!(encode_value(
+            &ColumnKind::Time2 { fsp: 2 },
+            &BinValue::Time { micros: 1 },
+            &mut out
+        )
+        .is_err());
+        assert_eq!(enc(ColumnKind::Bit { bits: 9 }, BinValue::UInt(300)), [1, 0x2c]);
+        assert_eq!(enc(ColumnKind::Bit { bits: 1 }, BinValue::UInt(1)), [1]);
+        assert_eq!(
+            enc(ColumnKind::Bit { bits: 64 }, BinValue::UInt(u64::MAX)),
+            [0xff; 8]
+        );
+        assert!(
+            encode_value(&ColumnKind::Bit { bits: 3 }, &BinValue::UInt(8), &mut out).is_err()
+        );
+    }
+
+    #[test]
     fn integers() {
         assert_eq!(
             enc(ColumnKind::Long { unsigned: false }, BinValue::Int(5)),

@@ -28,6 +28,8 @@ fn kind_strategy() -> impl Strategy<Value = ColumnKind> {
         (0u8..=6).prop_map(|fsp| DateTime2 { fsp }),
         (0u8..=6).prop_map(|fsp| Timestamp2 { fsp }),
         Just(Year),
+        (0u8..=6).prop_map(|fsp| Time2 { fsp }),
+        (1u8..=64).prop_map(|bits| Bit { bits }),
     ]
 }
 
@@ -120,6 +122,21 @@ fn value_strategy(kind: ColumnKind) -> BoxedStrategy<BinValue<'static>> {
             .boxed(),
         Year => prop_oneof![Just(0i64), 1901i64..=2155]
             .prop_map(BinValue::Int)
+            .boxed(),
+        Time2 { fsp } => (
+            any::<bool>(),
+            0i64..=3_020_399,
+            micro_strategy(fsp),
+        )
+            .prop_map(|(neg, secs, micro)| {
+                let v = secs * 1_000_000 + i64::from(micro);
+                BinValue::Time {
+                    micros: if neg { -v } else { v },
+                }
+            })
+            .boxed(),
+        Bit { bits } => any::<u64>()
+            .prop_map(move |v| BinValue::UInt(if bits == 64 { v } else { v & ((1 << bits) - 1) }))
             .boxed(),
     }
 }
