@@ -453,7 +453,15 @@ mod tests {
         assert_eq!(t(3, 1_001_000).len(), 5);
         assert_eq!(t(6, -3_020_399_999_999).len(), 6);
         // Byte order is value order.
-        let vals = [-3_020_399_999_999i64, -1_500_000, -1, 0, 1, 999_999, 3_020_399_999_999];
+        let vals = [
+            -3_020_399_999_999i64,
+            -1_500_000,
+            -1,
+            0,
+            1,
+            999_999,
+            3_020_399_999_999,
+        ];
         let bytes: Vec<Vec<u8>> = vals.iter().map(|&v| t(6, v)).collect();
         assert!(bytes.windows(2).all(|w| w[0] < w[1]));
         let mut out = Vec::new();
@@ -463,15 +471,16 @@ mod tests {
             &mut out
         )
         .is_err());
-        assert_eq!(enc(ColumnKind::Bit { bits: 9 }, BinValue::UInt(300)), [1, 0x2c]);
+        assert_eq!(
+            enc(ColumnKind::Bit { bits: 9 }, BinValue::UInt(300)),
+            [1, 0x2c]
+        );
         assert_eq!(enc(ColumnKind::Bit { bits: 1 }, BinValue::UInt(1)), [1]);
         assert_eq!(
             enc(ColumnKind::Bit { bits: 64 }, BinValue::UInt(u64::MAX)),
             [0xff; 8]
         );
-        assert!(
-            encode_value(&ColumnKind::Bit { bits: 3 }, &BinValue::UInt(8), &mut out).is_err()
-        );
+        assert!(encode_value(&ColumnKind::Bit { bits: 3 }, &BinValue::UInt(8), &mut out).is_err());
     }
 
     #[test]

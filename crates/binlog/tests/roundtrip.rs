@@ -123,11 +123,7 @@ fn value_strategy(kind: ColumnKind) -> BoxedStrategy<BinValue<'static>> {
         Year => prop_oneof![Just(0i64), 1901i64..=2155]
             .prop_map(BinValue::Int)
             .boxed(),
-        Time2 { fsp } => (
-            any::<bool>(),
-            0i64..=3_020_399,
-            micro_strategy(fsp),
-        )
+        Time2 { fsp } => (any::<bool>(), 0i64..=3_020_399, micro_strategy(fsp))
             .prop_map(|(neg, secs, micro)| {
                 let v = secs * 1_000_000 + i64::from(micro);
                 BinValue::Time {

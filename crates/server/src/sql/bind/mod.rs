@@ -208,9 +208,13 @@ fn shown(e: Expr, t: &SqlType) -> Expr {
     e
 }
 
-/// A DATETIME(n) expression where it becomes a string: shown with exactly n fractional
-/// digits (see [`CastTo::DateTimeText`]).
+/// A DATETIME(n) or TIME(n) expression where it becomes a string: shown with exactly n
+/// fractional digits (see [`CastTo::DateTimeText`]); a BIT(n) one as its bytes
+/// ([`CastTo::BitBytes`]).
 pub fn datetime_as_text(e: Expr, t: &SqlType) -> Expr {
+    if t.wire == cohort_protocol::ColumnType::BIT {
+        return Expr::Cast(Box::new(e), CastTo::BitBytes(t.length.clamp(1, 64) as u8));
+    }
     if matches!(t.class, Class::DateTime | Class::Time) && t.decimals > 0 {
         return Expr::Cast(Box::new(e), CastTo::DateTimeText(t.decimals.min(6)));
     }

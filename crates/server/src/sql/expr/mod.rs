@@ -83,6 +83,9 @@ pub enum CastTo {
     DateTime(u8),
     /// CAST(… AS TIME(fsp)): fractions beyond fsp truncated; no time → NULL with 1292.
     Time(u8),
+    /// Not a CAST the user wrote: a BIT(n) value where it becomes a string (CONCAT, CAST AS
+    /// CHAR, GROUP_CONCAT) is its `(n + 7) / 8` big-endian bytes, as MariaDB.
+    BitBytes(u8),
     /// Not a CAST the user wrote: a decimal computed with more digits than its type's scale
     /// (a quotient keeps whole 9-digit words, as MariaDB's arithmetic does) rounded half up
     /// to that scale where MariaDB uses the shown value: in comparisons and where it becomes
@@ -1089,6 +1092,14 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
         CastTo::DateTimeText(fsp) => match v {
             Value::DateTime(dt) => Value::Bytes(datetime_text::with_fsp(&dt, *fsp).into_bytes()),
             Value::Time(t) => Value::Bytes(time_value::format(t, Some(*fsp)).into_bytes()),
+            v => v,
+        },
+        CastTo::BitBytes(width) => match v {
+            Value::Int(_) | Value::UInt(_) => {
+                let n = convert::to_num(&v).to_i128() as u64;
+                let len = usize::from(*width).div_ceil(8);
+                Value::Bytes(n.to_be_bytes()[8 - len..].to_vec())
+            }
             v => v,
         },
         CastTo::Time(fsp) => match time_value::from_value(&v) {
