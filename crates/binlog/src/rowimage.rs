@@ -250,7 +250,7 @@ pub fn encode_value(kind: &ColumnKind, value: &BinValue, out: &mut Vec<u8>) -> R
                 if secs > 1023 * 3600 {
                     return Err(format!("TIME of {secs} seconds out of range"));
                 }
-                let hms = (secs / 3600) << 12 | ((secs / 60) % 60) << 6 | secs % 60;
+                let hms = ((secs / 3600) << 12) | (((secs / 60) % 60) << 6) | (secs % 60);
                 let (shift, units, nbytes) = time2_layout(*fsp, a % 1_000_000);
                 let v = ((hms << shift) | units) as i64;
                 let v = if micros < 0 { -v } else { v };
@@ -268,7 +268,7 @@ pub fn encode_value(kind: &ColumnKind, value: &BinValue, out: &mut Vec<u8>) -> R
             if *bits < 64 && n >> bits != 0 {
                 return Err(format!("{n} does not fit BIT({bits})"));
             }
-            let nbytes = (usize::from(*bits) + 7) / 8;
+            let nbytes = usize::from(*bits).div_ceil(8);
             out.extend_from_slice(&n.to_be_bytes()[8 - nbytes..]);
         }
     }
@@ -422,7 +422,7 @@ pub(crate) fn decode_value(
             }
         }
         ColumnKind::Bit { bits } => {
-            let nbytes = (usize::from(bits) + 7) / 8;
+            let nbytes = usize::from(bits).div_ceil(8);
             let mut be = [0u8; 8];
             be[8 - nbytes..].copy_from_slice(cur.take(nbytes)?);
             BinValue::UInt(u64::from_be_bytes(be))

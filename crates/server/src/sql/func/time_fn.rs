@@ -199,8 +199,8 @@ fn make_time(v: &[Value], fsp: u8, env: &Env<'_>) -> Value {
         return Value::Null;
     }
     let neg = h < 0;
-    let ha = i128::from(h).abs();
-    let total = (ha * 3600 + i128::from(m) * 60) * 1_000_000 + s_micros;
+    let ha = h.abs();
+    let total = (ha * 3600 + m * 60) * 1_000_000 + s_micros;
     let max = i128::from(MAX_MICROS);
     if total > max {
         env.warn(
