@@ -1440,13 +1440,13 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
         // MariaDB: SUM widens the precision by 22 digits (at most 65), AVG by 4 (not capped)
         // with 4 more digits of scale (at most 38).
         AggFunc::Sum => match arg.class {
-            Class::Int | Class::Decimal => {
+            Class::Int | Class::Decimal | Class::Time => {
                 SqlType::decimal((decimal_precision(arg) + 22).min(65), arg.decimals)
             }
             _ => SqlType::double(),
         },
         AggFunc::Avg => match arg.class {
-            Class::Int | Class::Decimal => SqlType::decimal(
+            Class::Int | Class::Decimal | Class::Time => SqlType::decimal(
                 decimal_precision(arg) + 4,
                 (arg.decimals + DIV_PRECISION_INCREMENT).min(MAX_SCALE),
             ),
@@ -1578,6 +1578,8 @@ pub fn decimal_precision(t: &SqlType) -> u32 {
             .saturating_sub(1 + u32::from(t.decimals > 0))
             .max(1),
         Class::Int if t.length >= 11 && !t.unsigned => t.length - 1,
+        // TIME as a number: HHHMMSS and its fractional digits.
+        Class::Time => 7 + u32::from(t.decimals.min(6)),
         _ => t.length.max(1),
     }
 }
