@@ -1287,7 +1287,8 @@ impl<'a> Binder<'a> {
         for a in args {
             let (x, t) = self.bind(function_arg_expr(a)?)?;
             let x = if every_digit { x } else { shown(x, &t) };
-            let x = if matches!(upper.as_str(), "CONCAT" | "CONCAT_WS") {
+            // String functions read a DATETIME(n) / TIME(n) with n digits, a BIT as bytes.
+            let x = if reads_text(&upper) {
                 datetime_as_text(x, &t)
             } else {
                 x

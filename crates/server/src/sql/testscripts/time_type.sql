@@ -21,7 +21,7 @@ SELECT id FROM t WHERE a BETWEEN '-2:00:00' AND '03:04:05' ORDER BY id;
 SELECT id FROM t WHERE a = 123456 ORDER BY id;
 SELECT MIN(a), MAX(a), MIN(b), MAX(b) FROM t;
 SELECT a, COUNT(*) FROM t GROUP BY a ORDER BY a;
-SELECT CONCAT(a), CONCAT(b) FROM t WHERE id = 1;
+SELECT CONCAT(a), CONCAT(b), LENGTH(b), UPPER(b) FROM t WHERE id = 1;
 SELECT id, b + INTERVAL 1 HOUR, b - INTERVAL 90 MINUTE, a + INTERVAL 1 DAY FROM t WHERE id < 5 ORDER BY id;
 
 # Strict mode: 1292 for what is no time, clipped or truncated (not here: the messages, where
