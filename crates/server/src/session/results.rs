@@ -147,6 +147,12 @@ fn decimal_text(v: &Value, c: &ColumnDefinition) -> Option<String> {
 
 /// The wire form of one value for a column of wire type `ty`.
 fn to_cell<'a>(v: &'a Value, text: Option<&'a str>, ty: ColumnType) -> Cell<'a> {
+    // A TIME column's value that is not a TIME (a string from a mixed expression): read as
+    // one, so the binary protocol can carry it.
+    if ty == ColumnType::TIME && !matches!(v, Value::Time(_) | Value::Null) {
+        let t = crate::sql::time_value::from_value(v).map_or(0, |(t, _)| t);
+        return time_cell(t);
+    }
     match v {
         Value::Null => Cell::Null,
         Value::Int(i) => Cell::Int(*i),
@@ -169,19 +175,22 @@ fn to_cell<'a>(v: &'a Value, text: Option<&'a str>, ty: ColumnType) -> Cell<'a> 
             second: dt.second,
             micros: dt.micros,
         }),
-        Value::Time(t) => {
-            let a = t.unsigned_abs();
-            let secs = a / 1_000_000;
-            Cell::Time(cohort_protocol::Time {
-                negative: *t < 0,
-                days: (secs / 86_400) as u32,
-                hours: ((secs / 3600) % 24) as u8,
-                minutes: ((secs / 60) % 60) as u8,
-                seconds: (secs % 60) as u8,
-                micros: (a % 1_000_000) as u32,
-            })
-        }
+        Value::Time(t) => time_cell(*t),
     }
+}
+
+/// The wire form of a TIME (signed microseconds): days, then hours below 24.
+fn time_cell(t: i64) -> Cell<'static> {
+    let a = t.unsigned_abs();
+    let secs = a / 1_000_000;
+    Cell::Time(cohort_protocol::Time {
+        negative: t < 0,
+        days: (secs / 86_400) as u32,
+        hours: ((secs / 3600) % 24) as u8,
+        minutes: ((secs / 60) % 60) as u8,
+        seconds: (secs % 60) as u8,
+        micros: (a % 1_000_000) as u32,
+    })
 }
 
 /// A decimal in a column whose wire type is not DECIMAL (a value the binder typed as an
