@@ -809,6 +809,18 @@ impl<'a> Binder<'a> {
                     SqlType::datetime(fsp).not_null(),
                 ))
             }
+            ast::DataType::Time(_, ast::TimezoneInfo::None) => {
+                let (t, _) = crate::sql::expr::time_value::parse(text.as_bytes())
+                    .filter(|(_, p)| *p == crate::sql::expr::time_value::Parsed::Exact)
+                    .ok_or_else(|| {
+                        Error::new(
+                            ErrorCode::WrongValue,
+                            format!("Incorrect TIME value: '{text}'"),
+                        )
+                    })?;
+                let fsp = crate::sql::func::interval::text_fraction_digits(&Value::str(&text));
+                Ok((Expr::Lit(Value::Time(t)), SqlType::time(fsp).not_null()))
+            }
             other => Err(unsupported(&format!("{other} literals"))),
         }
     }

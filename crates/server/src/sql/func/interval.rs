@@ -442,7 +442,7 @@ pub fn add(dt: DateTime, iv: Interval, sub: bool) -> Option<DateTime> {
 }
 
 /// The fractional digits a string shows for its time (`'10:00:00.5'`: 1).
-fn text_fraction_digits(v: &Value) -> u8 {
+pub fn text_fraction_digits(v: &Value) -> u8 {
     let Value::Bytes(b) = v else {
         return 0;
     };
