@@ -50,15 +50,23 @@ pub(super) fn write_result(
         }),
         QueryResult::Rows { columns, rows } => {
             w.write_result_set_start(columns, flags);
+            // Checked once per result set: BIT columns send their values as bytes.
+            let has_bit = columns.iter().any(|c| c.column_type == ColumnType::BIT);
             for row in rows {
-                write_row(w, columns, row, format);
+                write_row(w, columns, row, format, has_bit);
             }
             w.write_result_set_end(warnings, flags);
         }
     }
 }
 
-fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], format: RowFormat) {
+fn write_row(
+    w: &mut PacketWriter,
+    columns: &[ColumnDefinition],
+    row: &[Value],
+    format: RowFormat,
+    has_bit: bool,
+) {
     // Decimals have no borrowed wire form: their text is built here first (only for rows
     // that hold one).
     let texts: Vec<Option<String>> = if row.iter().any(|v| matches!(v, Value::Decimal(_))) {
@@ -70,7 +78,7 @@ fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], 
         Vec::new()
     };
     // BIT values go out as their big-endian bytes (only for result sets with a BIT column).
-    let bits: Vec<Option<Vec<u8>>> = if columns.iter().any(|c| c.column_type == ColumnType::BIT) {
+    let bits: Vec<Option<Vec<u8>>> = if has_bit {
         row.iter()
             .zip(columns)
             .map(|(v, c)| bit_bytes(v, c))
