@@ -140,6 +140,13 @@ fn restart_keeps_time_and_bit(name: &str, extra: &[&str]) {
         .unwrap()
         .unwrap();
     assert_eq!(n, 10, "{name}");
+    // A raw BIT value is its big-endian bytes over both protocols.
+    let sql = "SELECT c, e FROM d.t WHERE id = 1";
+    let text: Option<(Vec<u8>, Vec<u8>)> = c.query_first(sql).unwrap();
+    let binary: Option<(Vec<u8>, Vec<u8>)> = c.exec_first(sql, ()).unwrap();
+    let want = Some((vec![0x15], vec![0xff; 8]));
+    assert_eq!(text, want, "{name}");
+    assert_eq!(binary, want, "{name}");
     server.kill();
     let _ = std::fs::remove_dir_all(&datadir);
     let _ = std::fs::remove_file(datadir.with_extension("log"));
