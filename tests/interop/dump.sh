@@ -5,7 +5,7 @@
 #   (a) a database with a table of every column type Cohort has (integers at their extremes,
 #       decimals, floats, strings with quotes, backslashes, tabs, newlines and 4-byte UTF-8,
 #       BINARY / VARBINARY / BLOB holding all 256 byte values, dates, datetimes, ENUM / SET /
-#       JSON, NULLs) is
+#       JSON, TIME(fsp) and BIT(n) (raw bytes in the dump), NULLs) is
 #       created in Cohort; `mariadb-dump --single-transaction` of it restores into a fresh
 #       Cohort, and every table there equals the original;
 #   (b) the same database created in MariaDB, dumped with mariadb-dump's default options (raw
@@ -77,7 +77,7 @@ start_mariadb() { # NAME PORT
   wait_up "$2"
 }
 
-TABLES="t_int t_dec t_str t_bin t_date t_enum t_parent t_child v_child"
+TABLES="t_int t_dec t_str t_bin t_date t_enum t_timebit t_parent t_child v_child"
 # The schema and rows, as one script (the same on Cohort and MariaDB).
 make_data() {
   local all rev
@@ -117,6 +117,12 @@ CREATE TABLE t_enum (id INT PRIMARY KEY, e ENUM('lo','it''s','hi') NOT NULL DEFA
   s SET('a','b','c','d','e','f','g','h','i'), j JSON, KEY (e), UNIQUE KEY (s));
 INSERT INTO t_enum VALUES (1, 'lo', 'i,a', '{"k": [1, "two", null]}'), (2, 'it''s', '', '"x"'),
   (3, 'hi', NULL, NULL), (4, 2, 3, 'true');
+CREATE TABLE t_timebit (id INT PRIMARY KEY, t TIME, t6 TIME(6) DEFAULT '-01:02:03.5', b BIT,
+  b9 BIT(9) DEFAULT b'101', b64 BIT(64), KEY (t), KEY (b9));
+INSERT INTO t_timebit VALUES
+  (1, '-838:59:59', '838:59:59.999999', 1, b'100101100', 18446744073709551615),
+  (2, '00:00:00', '-00:00:00.000001', 0, 0, 0),
+  (3, '100:00:01', DEFAULT, b'0', DEFAULT, 39), (4, NULL, NULL, NULL, NULL, NULL);
 CREATE TABLE t_parent (id INT PRIMARY KEY, name VARCHAR(20));
 CREATE TABLE t_child (id INT PRIMARY KEY, pid INT, note VARCHAR(20),
   CONSTRAINT fk_child_parent FOREIGN KEY (pid) REFERENCES t_parent (id) ON DELETE CASCADE);

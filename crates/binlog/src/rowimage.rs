@@ -254,8 +254,48 @@ pub fn encode_value(kind: &ColumnKind, value: &BinValue, out: &mut Vec<u8>) -> R
             }
             _ => return Err(mismatch(kind, value)),
         },
+        ColumnKind::Time2 { fsp } => match *value {
+            BinValue::Time { micros } => {
+                let a = micros.unsigned_abs();
+                check_fraction((a % 1_000_000) as u32, *fsp)?;
+                let secs = a / 1_000_000;
+                if secs > 1023 * 3600 {
+                    return Err(format!("TIME of {secs} seconds out of range"));
+                }
+                let hms = ((secs / 3600) << 12) | (((secs / 60) % 60) << 6) | (secs % 60);
+                let (shift, units, nbytes) = time2_layout(*fsp, a % 1_000_000);
+                let v = ((hms << shift) | units) as i64;
+                let v = if micros < 0 { -v } else { v };
+                let stored = (v + (0x80_0000i64 << shift)) as u64;
+                out.extend_from_slice(&stored.to_be_bytes()[8 - nbytes..]);
+            }
+            _ => return Err(mismatch(kind, value)),
+        },
+        ColumnKind::Bit { bits } => {
+            let n = match *value {
+                BinValue::UInt(u) => u,
+                BinValue::Int(i) if i >= 0 => i as u64,
+                _ => return Err(mismatch(kind, value)),
+            };
+            if *bits < 64 && n >> bits != 0 {
+                return Err(format!("{n} does not fit BIT({bits})"));
+            }
+            let nbytes = usize::from(*bits).div_ceil(8);
+            out.extend_from_slice(&n.to_be_bytes()[8 - nbytes..]);
+        }
     }
     Ok(())
+}
+
+/// TIME2's fraction layout for `fsp`: how far the `hms` part is shifted, the fraction in the
+/// stored units (1/100 s, 1/10000 s or microseconds) and the total byte count.
+fn time2_layout(fsp: u8, micros: u64) -> (u32, u64, usize) {
+    match fsp {
+        0 => (0, 0, 3),
+        1 | 2 => (8, micros / 10_000, 4),
+        3 | 4 => (16, micros / 100, 5),
+        _ => (24, micros, 6),
+    }
 }
 
 fn check_date(year: u16, month: u8, day: u8) -> Result<(), String> {
@@ -376,6 +416,35 @@ pub(crate) fn decode_value(
             let micro = read_fraction(fsp, cur)?;
             BinValue::Timestamp { secs, micro }
         }
+        ColumnKind::Time2 { fsp } => {
+            let (shift, _, nbytes) = time2_layout(fsp, 0);
+            let mut be = [0u8; 8];
+            be[8 - nbytes..].copy_from_slice(cur.take(nbytes)?);
+            let v = u64::from_be_bytes(be) as i64 - (0x80_0000i64 << shift);
+            let a = v.unsigned_abs();
+            let hms = a >> shift;
+            let units = a & ((1u64 << shift) - 1);
+            let micros = match fsp {
+                0 => 0,
+                1 | 2 => units * 10_000,
+                3 | 4 => units * 100,
+                _ => units,
+            };
+            let (h, m, s) = (hms >> 12, (hms >> 6) & 0x3f, hms & 0x3f);
+            if m > 59 || s > 59 || micros > 999_999 {
+                return Err(format!("invalid TIME2 {h}:{m}:{s}.{micros}"));
+            }
+            let t = (((h * 60 + m) * 60 + s) * 1_000_000 + micros) as i64;
+            BinValue::Time {
+                micros: if v < 0 { -t } else { t },
+            }
+        }
+        ColumnKind::Bit { bits } => {
+            let nbytes = usize::from(bits).div_ceil(8);
+            let mut be = [0u8; 8];
+            be[8 - nbytes..].copy_from_slice(cur.take(nbytes)?);
+            BinValue::UInt(u64::from_be_bytes(be))
+        }
     })
 }
 
@@ -390,6 +459,46 @@ mod tests {
         assert_eq!(decode_value(&kind, &mut cur).unwrap(), v);
         assert!(cur.is_empty());
         out
+    }
+
+    #[test]
+    fn time2_and_bit() {
+        let t = |fsp, micros| enc(ColumnKind::Time2 { fsp }, BinValue::Time { micros });
+        assert_eq!(t(0, 0), [0x80, 0, 0]);
+        assert_eq!(t(0, -1_000_000), [0x7f, 0xff, 0xff]);
+        assert_eq!(t(0, 45_296_000_000), [0x80, 0xc8, 0xb8]);
+        assert_eq!(t(1, -1_500_000), [0x7f, 0xff, 0xfe, 0xce]);
+        assert_eq!(t(3, 1_001_000).len(), 5);
+        assert_eq!(t(6, -3_020_399_999_999).len(), 6);
+        // Byte order is value order.
+        let vals = [
+            -3_020_399_999_999i64,
+            -1_500_000,
+            -1,
+            0,
+            1,
+            999_999,
+            3_020_399_999_999,
+        ];
+        let bytes: Vec<Vec<u8>> = vals.iter().map(|&v| t(6, v)).collect();
+        assert!(bytes.windows(2).all(|w| w[0] < w[1]));
+        let mut out = Vec::new();
+        assert!(encode_value(
+            &ColumnKind::Time2 { fsp: 2 },
+            &BinValue::Time { micros: 1 },
+            &mut out
+        )
+        .is_err());
+        assert_eq!(
+            enc(ColumnKind::Bit { bits: 9 }, BinValue::UInt(300)),
+            [1, 0x2c]
+        );
+        assert_eq!(enc(ColumnKind::Bit { bits: 1 }, BinValue::UInt(1)), [1]);
+        assert_eq!(
+            enc(ColumnKind::Bit { bits: 64 }, BinValue::UInt(u64::MAX)),
+            [0xff; 8]
+        );
+        assert!(encode_value(&ColumnKind::Bit { bits: 3 }, &BinValue::UInt(8), &mut out).is_err());
     }
 
     #[test]

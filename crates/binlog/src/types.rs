@@ -103,6 +103,13 @@ pub enum ColumnKind {
     /// SET (type 0xfe, real type 0xf8): the members' bitmask, `pack_len` (1..=8) bytes
     /// little-endian. Values are `UInt`/`Int`.
     Set { pack_len: u8 },
+    /// TIME(fsp) in the 5.6 format (type 0x13, metadata fsp): 3 bytes big-endian of
+    /// `hour << 12 | minute << 6 | second` plus `(fsp + 1) / 2` fraction bytes, the whole
+    /// signed and offset so that byte order is value order. Values are `Time` microseconds.
+    Time2 { fsp: u8 },
+    /// BIT(bits), 1..=64 (type 0x10, metadata `bits % 8`, `bits / 8`): `(bits + 7) / 8`
+    /// bytes big-endian. Values are `UInt`.
+    Bit { bits: u8 },
 }
 
 impl ColumnKind {
@@ -125,6 +132,8 @@ impl ColumnKind {
             ColumnKind::Timestamp2 { .. } => type_code::TIMESTAMP2,
             ColumnKind::Year => type_code::YEAR,
             ColumnKind::Enum { .. } | ColumnKind::Set { .. } => type_code::STRING,
+            ColumnKind::Time2 { .. } => type_code::TIME2,
+            ColumnKind::Bit { .. } => type_code::BIT,
         }
     }
 
@@ -192,7 +201,11 @@ impl ColumnKind {
             ColumnKind::Blob { len_bytes } if !(1..=4).contains(&len_bytes) => {
                 format!("BLOB len_bytes {len_bytes} not in 1..=4")
             }
-            ColumnKind::DateTime2 { fsp } | ColumnKind::Timestamp2 { fsp } if fsp > 6 => {
+            ColumnKind::DateTime2 { fsp }
+            | ColumnKind::Timestamp2 { fsp }
+            | ColumnKind::Time2 { fsp }
+                if fsp > 6 =>
+            {
                 format!("fractional seconds precision {fsp} > 6")
             }
             ColumnKind::Enum { pack_len } if !(1..=2).contains(&pack_len) => {
@@ -200,6 +213,9 @@ impl ColumnKind {
             }
             ColumnKind::Set { pack_len } if !(1..=8).contains(&pack_len) => {
                 format!("SET pack length {pack_len} not in 1..=8")
+            }
+            ColumnKind::Bit { bits } if !(1..=64).contains(&bits) => {
+                format!("BIT({bits}) not in 1..=64")
             }
             _ => return Ok(()),
         })
@@ -222,9 +238,12 @@ impl ColumnKind {
             }
             ColumnKind::VarString { max_bytes } => out.extend_from_slice(&max_bytes.to_le_bytes()),
             ColumnKind::Blob { len_bytes } => out.push(len_bytes),
-            ColumnKind::DateTime2 { fsp } | ColumnKind::Timestamp2 { fsp } => out.push(fsp),
+            ColumnKind::DateTime2 { fsp }
+            | ColumnKind::Timestamp2 { fsp }
+            | ColumnKind::Time2 { fsp } => out.push(fsp),
             ColumnKind::Enum { pack_len } => out.extend_from_slice(&[type_code::ENUM, pack_len]),
             ColumnKind::Set { pack_len } => out.extend_from_slice(&[type_code::SET, pack_len]),
+            ColumnKind::Bit { bits } => out.extend_from_slice(&[bits % 8, bits / 8]),
             ColumnKind::Tiny { .. }
             | ColumnKind::Short { .. }
             | ColumnKind::Int24 { .. }
@@ -295,6 +314,10 @@ impl ColumnKind {
             YEAR => ColumnKind::Year,
             DATETIME2 => ColumnKind::DateTime2 { fsp: meta[0] },
             TIMESTAMP2 => ColumnKind::Timestamp2 { fsp: meta[0] },
+            TIME2 => ColumnKind::Time2 { fsp: meta[0] },
+            BIT => ColumnKind::Bit {
+                bits: meta[1].saturating_mul(8).saturating_add(meta[0]),
+            },
             other => return Err(format!("unsupported column type 0x{other:02x}")),
         };
         kind.validate()?;
@@ -365,6 +388,8 @@ pub enum BinValue<'a> {
     },
     /// TIMESTAMP(fsp): seconds since the Unix epoch (UTC) and microseconds.
     Timestamp { secs: u32, micro: u32 },
+    /// TIME(fsp): signed microseconds; no more precision than the column's fsp.
+    Time { micros: i64 },
 }
 
 impl BinValue<'_> {
@@ -381,6 +406,7 @@ impl BinValue<'_> {
             BinValue::Date { .. } => "Date",
             BinValue::DateTime { .. } => "DateTime",
             BinValue::Timestamp { .. } => "Timestamp",
+            BinValue::Time { .. } => "Time",
         }
     }
 

@@ -30,6 +30,8 @@ fn kind_strategy() -> impl Strategy<Value = ColumnKind> {
         Just(Year),
         (1u8..=2).prop_map(|pack_len| Enum { pack_len }),
         (1u8..=8).prop_map(|pack_len| Set { pack_len }),
+        (0u8..=6).prop_map(|fsp| Time2 { fsp }),
+        (1u8..=64).prop_map(|bits| Bit { bits }),
     ]
 }
 
@@ -131,6 +133,17 @@ fn value_strategy(kind: ColumnKind) -> BoxedStrategy<BinValue<'static>> {
             };
             (0..=max).prop_map(BinValue::UInt).boxed()
         }
+        Time2 { fsp } => (any::<bool>(), 0i64..=3_020_399, micro_strategy(fsp))
+            .prop_map(|(neg, secs, micro)| {
+                let v = secs * 1_000_000 + i64::from(micro);
+                BinValue::Time {
+                    micros: if neg { -v } else { v },
+                }
+            })
+            .boxed(),
+        Bit { bits } => any::<u64>()
+            .prop_map(move |v| BinValue::UInt(if bits == 64 { v } else { v & ((1 << bits) - 1) }))
+            .boxed(),
     }
 }
 

@@ -1121,6 +1121,7 @@ pub fn display(v: &Value) -> String {
         Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
         Value::Date(d) => d.to_string(),
         Value::DateTime(d) => d.to_string(),
+        Value::Time(t) => crate::sql::time_value::format(*t, None),
     }
 }
 

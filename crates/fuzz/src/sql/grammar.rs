@@ -499,7 +499,8 @@ impl Generator {
                 Kind::Other,
             ),
             5 => (
-                rng.pick(&["VARBINARY(255)", "BINARY(16)"]).to_string(),
+                rng.pick(&["VARBINARY(255)", "BINARY(16)", "BIT(8)", "BIT(64)", "BIT"])
+                    .to_string(),
                 Kind::Binary,
             ),
             _ => (
@@ -509,6 +510,8 @@ impl Generator {
                     "DATETIME(6)",
                     "TIMESTAMP(3)",
                     "TIMESTAMP",
+                    "TIME",
+                    "TIME(3)",
                 ])
                 .to_string(),
                 Kind::Temporal,

@@ -57,6 +57,8 @@ pub fn kind_of(t: &DataType) -> ColumnKind {
         DataType::Set { ref members, .. } => ColumnKind::Set {
             pack_len: members.len().div_ceil(8).max(1) as u8,
         },
+        DataType::Time { fsp } => ColumnKind::Time2 { fsp },
+        DataType::Bit { width } => ColumnKind::Bit { bits: width },
     }
 }
 
@@ -172,6 +174,17 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
         (DataType::Enum { .. } | DataType::Set { .. }, Value::Bytes(b)) => {
             BinValue::UInt(crate::types::enumset::number_of(t, b))
         }
+        (DataType::Time { fsp }, v) => BinValue::Time {
+            micros: match v {
+                Value::Time(t) => crate::sql::time_value::truncate_fsp(*t, *fsp),
+                _ => 0,
+            },
+        },
+        (DataType::Bit { .. }, v) => BinValue::UInt(match v {
+            Value::Int(i) => *i as u64,
+            Value::UInt(u) => *u,
+            _ => 0,
+        }),
         (DataType::Float, v) => BinValue::Float(as_f64(v) as f32),
         (DataType::Double, v) => BinValue::Double(as_f64(v)),
         (DataType::Decimal { scale, .. }, v) => BinValue::Decimal(decimal_at(v, *scale)),
@@ -198,6 +211,7 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
         },
         (_, Value::Double(d)) => BinValue::Double(*d),
         (_, Value::Decimal(d)) => BinValue::Decimal(d.clone()),
+        (_, Value::Time(t)) => BinValue::Time { micros: *t },
     }
 }
 
@@ -250,6 +264,7 @@ pub fn from_bin(t: &DataType, v: &BinValue) -> Value {
             let _ = t;
             Value::DateTime(from_epoch_seconds(*secs as i64, *micro))
         }
+        BinValue::Time { micros } => Value::Time(*micros),
     }
 }
 

@@ -15,6 +15,7 @@
 //! | 1 | first layout; DECIMAL as tag 4 (`rust_decimal`'s 96-bit form, at most 28 digits) |
 //! | 2 | DECIMAL as tag 8 (65 digits, scale 38, exact); tag 4 is still read, so version 1 files stay readable |
 //! | 3 | a table definition ends with its FOREIGN KEYs and CHECK constraints; versions 1 and 2 are read without them |
+//! | 4 | TIME values (value tag 20) and the TIME / BIT column types (data type tags 30, 31); older versions never hold them |
 //!
 //! # Primitives
 //!
@@ -41,6 +42,7 @@
 //! | 6 | `Date` | `u16le` year, `u8` month, `u8` day |
 //! | 7 | `DateTime` | date as above, `u8` hour, minute, second, `u32le` micros |
 //! | 8 | `Decimal` | `u8` scale (≤ 81), `bool` negative, `bytes` coefficient little-endian without high zero bytes (below 10^81; a zero is never negative) |
+//! | 20 | `Time` | `zigzag` signed microseconds |
 //!
 //! A row is `varint` column count, then each value.
 //!
@@ -59,7 +61,8 @@
 //!   6 Decimal: u8 precision, u8 scale        7 Float        8 Double
 //!   9 Char / 10 VarChar: varint len, collation     11 Text: varint max_bytes, collation
 //!   12 Binary / 13 VarBinary: varint len     14 Blob: varint max_bytes
-//!   15 Date    16 DateTime: u8 fsp    17 Timestamp: u8 fsp
+//!   15 Date    16 DateTime: u8 fsp    17 Timestamp: u8 fsp    18 Year
+//!   30 Time: u8 fsp (≤ 6)    31 Bit: u8 width (1..=64)
 //! collation := 0 utf8mb4_general_ci | 1 utf8mb4_bin | 2 binary
 //! ```
 
@@ -70,7 +73,7 @@ use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
 
 /// The version of every layout in this file, recorded in the header of each file that uses it.
-pub const CODEC_VERSION: u8 = 3;
+pub const CODEC_VERSION: u8 = 4;
 
 /// True for a codec version this build reads: the current one and version 1 (whose only
 /// difference is the DECIMAL layout, still decoded).
@@ -174,6 +177,10 @@ pub fn encode_value(out: &mut Vec<u8>, v: &Value) {
             out.extend_from_slice(&[dt.hour, dt.minute, dt.second]);
             out.extend_from_slice(&dt.micros.to_le_bytes());
         }
+        Value::Time(t) => {
+            out.push(20);
+            put_zigzag(out, *t);
+        }
     }
 }
 
@@ -248,6 +255,8 @@ fn encode_data_type(out: &mut Vec<u8>, t: &DataType) {
                 put_str(out, m);
             }
         }
+        DataType::Time { fsp } => out.extend_from_slice(&[30, *fsp]),
+        DataType::Bit { width } => out.extend_from_slice(&[31, *width]),
     }
 }
 
@@ -559,6 +568,7 @@ pub fn decode_value(r: &mut Reader<'_>) -> CodecResult<Value> {
         5 => Value::Bytes(r.bytes()?.to_vec()),
         6 => Value::Date(decode_date(r)?),
         7 => Value::DateTime(decode_datetime(r)?),
+        20 => Value::Time(decode_zigzag(r.varint()?)),
         8 => Value::Decimal(decode_decimal(r)?),
         t => return Err(r.error(format!("unknown value tag {t}"))),
     })
@@ -651,6 +661,14 @@ fn decode_data_type(r: &mut Reader<'_>) -> CodecResult<DataType> {
                 DataType::Set { members, collation }
             }
         }
+        30 => match r.u8()? {
+            fsp @ 0..=6 => DataType::Time { fsp },
+            f => return Err(r.error(format!("TIME precision {f}"))),
+        },
+        31 => match r.u8()? {
+            width @ 1..=64 => DataType::Bit { width },
+            w => return Err(r.error(format!("BIT width {w}"))),
+        },
         t => return Err(r.error(format!("unknown data type tag {t}"))),
     })
 }
@@ -815,6 +833,7 @@ pub(crate) mod tests {
             arb_decimal().prop_map(Value::Decimal),
             proptest::collection::vec(any::<u8>(), 0..40).prop_map(Value::Bytes),
             date.clone().prop_map(Value::Date),
+            any::<i64>().prop_map(Value::Time),
             (date, any::<[u8; 3]>(), any::<u32>()).prop_map(|(date, t, micros)| {
                 Value::DateTime(DateTime {
                     date,
@@ -872,6 +891,8 @@ pub(crate) mod tests {
                 .prop_map(|(members, collation)| DataType::Set { members, collation }),
             any::<u8>().prop_map(|fsp| DataType::DateTime { fsp }),
             any::<u8>().prop_map(|fsp| DataType::Timestamp { fsp }),
+            (0u8..=6).prop_map(|fsp| DataType::Time { fsp }),
+            (1u8..=64).prop_map(|width| DataType::Bit { width }),
         ]
     }
 
@@ -1135,7 +1156,7 @@ pub(crate) mod tests {
         old.extend_from_slice(&[0; 8]);
         let v = decode_value(&mut Reader::new(&old)).unwrap();
         assert_eq!(convert_text(&v), "-12.345");
-        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(4));
+        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(5));
     }
 
     fn convert_text(v: &Value) -> String {

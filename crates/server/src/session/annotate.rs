@@ -103,6 +103,7 @@ fn literal(v: &Value) -> String {
         }
         Value::Date(d) => format!("'{d}'"),
         Value::DateTime(dt) => format!("'{dt}'"),
+        Value::Time(t) => format!("'{}'", crate::sql::time_value::format(*t, None)),
     }
 }
 

@@ -50,15 +50,23 @@ pub(super) fn write_result(
         }),
         QueryResult::Rows { columns, rows } => {
             w.write_result_set_start(columns, flags);
+            // Checked once per result set: BIT columns send their values as bytes.
+            let has_bit = columns.iter().any(|c| c.column_type == ColumnType::BIT);
             for row in rows {
-                write_row(w, columns, row, format);
+                write_row(w, columns, row, format, has_bit);
             }
             w.write_result_set_end(warnings, flags);
         }
     }
 }
 
-fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], format: RowFormat) {
+fn write_row(
+    w: &mut PacketWriter,
+    columns: &[ColumnDefinition],
+    row: &[Value],
+    format: RowFormat,
+    has_bit: bool,
+) {
     // Decimals have no borrowed wire form: their text is built here first (only for rows
     // that hold one).
     // So is a DOUBLE of fixed decimals (`ROUND(2.5e0, 2)` is 2.50 in the text protocol).
@@ -82,12 +90,24 @@ fn write_row(w: &mut PacketWriter, columns: &[ColumnDefinition], row: &[Value], 
     } else {
         Vec::new()
     };
+    // BIT values go out as their big-endian bytes (only for result sets with a BIT column).
+    let bits: Vec<Option<Vec<u8>>> = if has_bit {
+        row.iter()
+            .zip(columns)
+            .map(|(v, c)| bit_bytes(v, c))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let cells: Vec<Cell> = row
         .iter()
         .enumerate()
         .zip(columns)
         .map(|((i, v), c)| {
             let text = texts.get(i).and_then(|t| t.as_deref());
+            if let Some(Some(b)) = bits.get(i) {
+                return Cell::Bytes(b);
+            }
             if format == RowFormat::Text && crate::sql::is_year_0000(v, c) {
                 return Cell::Bytes(b"0000");
             }
@@ -121,6 +141,20 @@ fn is_fixed_double(c: &ColumnDefinition) -> bool {
     c.column_type == ColumnType::DOUBLE && c.decimals < 31
 }
 
+/// The bytes of a value in a BIT(n) column: the number big-endian in `(n + 7) / 8` bytes.
+fn bit_bytes(v: &Value, c: &ColumnDefinition) -> Option<Vec<u8>> {
+    if c.column_type != ColumnType::BIT {
+        return None;
+    }
+    let n = match v {
+        Value::Int(i) => *i as u64,
+        Value::UInt(u) => *u,
+        _ => return None,
+    };
+    let len = (c.column_length.clamp(1, 64) as usize).div_ceil(8);
+    Some(n.to_be_bytes()[8 - len..].to_vec())
+}
+
 /// The text of a decimal: at the column's scale for a DECIMAL column (MariaDB prints every
 /// value of a column with the column's digits).
 fn decimal_text(v: &Value, c: &ColumnDefinition) -> Option<String> {
@@ -138,6 +172,12 @@ fn decimal_text(v: &Value, c: &ColumnDefinition) -> Option<String> {
 
 /// The wire form of one value for a column of wire type `ty`.
 fn to_cell<'a>(v: &'a Value, text: Option<&'a str>, ty: ColumnType) -> Cell<'a> {
+    // A TIME column's value that is not a TIME (a string from a mixed expression): read as
+    // one, so the binary protocol can carry it.
+    if ty == ColumnType::TIME && !matches!(v, Value::Time(_) | Value::Null) {
+        let t = crate::sql::time_value::from_value(v).map_or(0, |(t, _)| t);
+        return time_cell(t);
+    }
     match v {
         Value::Null => Cell::Null,
         Value::Int(i) => Cell::Int(*i),
@@ -160,7 +200,22 @@ fn to_cell<'a>(v: &'a Value, text: Option<&'a str>, ty: ColumnType) -> Cell<'a> 
             second: dt.second,
             micros: dt.micros,
         }),
+        Value::Time(t) => time_cell(*t),
     }
+}
+
+/// The wire form of a TIME (signed microseconds): days, then hours below 24.
+fn time_cell(t: i64) -> Cell<'static> {
+    let a = t.unsigned_abs();
+    let secs = a / 1_000_000;
+    Cell::Time(cohort_protocol::Time {
+        negative: t < 0,
+        days: (secs / 86_400) as u32,
+        hours: ((secs / 3600) % 24) as u8,
+        minutes: ((secs / 60) % 60) as u8,
+        seconds: (secs % 60) as u8,
+        micros: (a % 1_000_000) as u32,
+    })
 }
 
 /// A decimal in a column whose wire type is not DECIMAL (a value the binder typed as an

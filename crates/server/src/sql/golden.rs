@@ -96,6 +96,13 @@ fn format_value(v: &Value, c: &cohort_protocol::ColumnDefinition) -> String {
         Value::Double(d) if c.column_type == ColumnType::DOUBLE && c.decimals < 31 => {
             super::expr::convert::format_double_fixed(*d, c.decimals)
         }
+        Value::Time(t) if c.decimals <= 6 => super::expr::time_value::format(*t, Some(c.decimals)),
+        // BIT: the big-endian bytes the text protocol sends, read as UTF-8 (as the recorder).
+        Value::Int(_) | Value::UInt(_) if c.column_type == ColumnType::BIT => {
+            let n = super::expr::convert::to_num(v).to_i128() as u64;
+            let len = (c.column_length.clamp(1, 64) as usize).div_ceil(8);
+            String::from_utf8_lossy(&n.to_be_bytes()[8 - len..]).into_owned()
+        }
         Value::Double(d) => super::expr::convert::format_double(*d),
         other => super::expr::convert::to_string(other),
     }

@@ -160,6 +160,8 @@ pub(crate) fn encode_value(ty: &DataType, prefix_len: Option<u32>, v: &Value, ou
             };
             encode_int(n, out)
         }
+        // TIME keys are the signed microseconds; BIT keys the unsigned number.
+        DataType::Time { .. } | DataType::Bit { .. } => encode_int(value_to_i128(v), out),
         DataType::Decimal { .. } => match v {
             Value::Decimal(d) => encode_decimal(d, out),
             other => encode_decimal(&value_to_decimal(other), out),
@@ -348,6 +350,7 @@ fn value_to_i128(v: &Value) -> i128 {
                 + dt.minute as i128 * 100
                 + dt.second as i128
         }
+        Value::Time(t) => *t as i128,
     }
 }
 
@@ -390,6 +393,7 @@ fn value_to_bytes(v: &Value) -> std::borrow::Cow<'_, [u8]> {
         Value::Decimal(d) => Cow::Owned(d.to_string().into_bytes()),
         Value::Date(d) => Cow::Owned(d.to_string().into_bytes()),
         Value::DateTime(dt) => Cow::Owned(dt.to_string().into_bytes()),
+        Value::Time(t) => Cow::Owned(crate::sql::time_value::format(*t, None).into_bytes()),
     }
 }
 

@@ -944,6 +944,7 @@ pub(crate) fn format_value(v: &Value) -> String {
         Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
         Value::Date(d) => d.to_string(),
         Value::DateTime(dt) => dt.to_string(),
+        Value::Time(t) => crate::sql::time_value::format(*t, None),
     }
 }
 

@@ -75,6 +75,14 @@ pub enum DataType {
         members: Vec<String>,
         collation: Collation,
     },
+    /// TIME(fsp): a signed duration, -838:59:59.999999 ..= 838:59:59.999999 (`Value::Time`).
+    Time {
+        fsp: u8,
+    },
+    /// BIT(width), 1..=64 bits; the value is an unsigned integer (`Value::UInt`).
+    Bit {
+        width: u8,
+    },
 }
 
 impl DataType {

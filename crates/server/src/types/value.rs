@@ -36,6 +36,8 @@ pub enum Value {
     Bytes(Vec<u8>),
     Date(Date),
     DateTime(DateTime),
+    /// A TIME value in signed microseconds (|v| ≤ 838:59:59.999999 for stored values).
+    Time(i64),
 }
 
 impl Value {

@@ -37,6 +37,7 @@ pub fn expr_column(name: &str, ty: &SqlType) -> ColumnDefinition {
         Class::Int | Class::Decimal | Class::Double | Class::Date | Class::DateTime => {
             flags |= f::BINARY
         }
+        Class::Time => flags |= f::BINARY,
         Class::Bin => flags |= f::BINARY,
         Class::Null => flags |= f::BINARY,
         Class::Str => {}
@@ -119,6 +120,8 @@ pub fn table_column_flags(def: &TableDef, i: usize) -> u16 {
         DataType::Year => flags |= f::UNSIGNED | f::ZEROFILL,
         DataType::Enum { .. } => flags |= f::ENUM,
         DataType::Set { .. } => flags |= f::SET,
+        DataType::Time { .. } => flags |= f::BINARY,
+        DataType::Bit { .. } => flags |= f::UNSIGNED,
         _ => {}
     }
     if !col.nullable && !col.auto_increment && col.default == crate::storage::ColumnDefault::None {

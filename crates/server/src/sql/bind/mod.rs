@@ -286,10 +286,14 @@ fn shown(e: Expr, t: &SqlType) -> Expr {
     e
 }
 
-/// A DATETIME(n) expression where it becomes a string: shown with exactly n fractional
-/// digits (see [`CastTo::DateTimeText`]).
+/// A DATETIME(n) or TIME(n) expression where it becomes a string: shown with exactly n
+/// fractional digits (see [`CastTo::DateTimeText`]); a BIT(n) one as its bytes
+/// ([`CastTo::BitBytes`]).
 pub fn datetime_as_text(e: Expr, t: &SqlType) -> Expr {
-    if t.class == Class::DateTime && t.decimals > 0 {
+    if t.wire == cohort_protocol::ColumnType::BIT {
+        return Expr::Cast(Box::new(e), CastTo::BitBytes(t.length.clamp(1, 64) as u8));
+    }
+    if matches!(t.class, Class::DateTime | Class::Time) && t.decimals > 0 {
         return Expr::Cast(Box::new(e), CastTo::DateTimeText(t.decimals.min(6)));
     }
     e
@@ -868,12 +872,12 @@ impl<'a> Binder<'a> {
             V::HexStringLiteral(h) => {
                 let bytes = hex_bytes(h)?;
                 let n = bytes.len() as u32;
-                (Value::Bytes(bytes), SqlType::varbinary(n).not_null())
+                (Value::Bytes(bytes), hybrid_literal_type(n))
             }
             V::SingleQuotedByteStringLiteral(b) | V::DoubleQuotedByteStringLiteral(b) => {
                 let bytes = bit_bytes(b)?;
                 let n = bytes.len() as u32;
-                (Value::Bytes(bytes), SqlType::varbinary(n).not_null())
+                (Value::Bytes(bytes), hybrid_literal_type(n))
             }
             V::Boolean(b) => (Value::Int(*b as i64), SqlType::int(1).not_null()),
             V::Null => (Value::Null, SqlType::null()),
@@ -916,6 +920,18 @@ impl<'a> Binder<'a> {
                     Expr::Lit(Value::DateTime(dt)),
                     SqlType::datetime(fsp).not_null(),
                 ))
+            }
+            ast::DataType::Time(_, ast::TimezoneInfo::None) => {
+                let (t, _) = crate::sql::expr::time_value::parse(text.as_bytes())
+                    .filter(|(_, p)| *p == crate::sql::expr::time_value::Parsed::Exact)
+                    .ok_or_else(|| {
+                        Error::new(
+                            ErrorCode::WrongValue,
+                            format!("Incorrect TIME value: '{text}'"),
+                        )
+                    })?;
+                let fsp = crate::sql::func::interval::text_fraction_digits(&Value::str(&text));
+                Ok((Expr::Lit(Value::Time(t)), SqlType::time(fsp).not_null()))
             }
             other => Err(unsupported(&format!("{other} literals"))),
         }
@@ -1028,13 +1044,21 @@ impl<'a> Binder<'a> {
         let (a, ta) = left;
         if let Some(c) = cmp_op(op) {
             self.nest()?;
-            return Ok(comparison(c, (a, ta), self.bind(right)?));
+            let (b, tb) = self.bind(right)?;
+            let ((a, ta), (b, tb)) = if is_number(&ta) || is_number(&tb) {
+                (hybrid_as_number(a, ta), hybrid_as_number(b, tb))
+            } else {
+                ((a, ta), (b, tb))
+            };
+            return Ok(comparison(c, (a, ta), (b, tb)));
         }
         // Every other operator reads its operands as numbers or truth values.
         let a = numeric_context(a);
         if let Some(op) = arith_op(op) {
             let (a, ta) = enum_as_number((a, ta));
+            let (a, ta) = hybrid_as_number(a, ta);
             let (b, tb) = enum_as_number(self.bind(right)?);
+            let (b, tb) = hybrid_as_number(b, tb);
             let b = numeric_context(b);
             let ty = arith_type(op, &ta, &tb).with_nullable(
                 ta.nullable
@@ -1384,9 +1408,14 @@ impl<'a> Binder<'a> {
                 let fsp = func::fsp_arg(&Value::UInt(fsp.unwrap_or(0)), &name)?;
                 (CastTo::DateTime(fsp), SqlType::datetime(fsp))
             }
+            D::Time(fsp, ast::TimezoneInfo::None) => {
+                let fsp = func::fsp_arg(&Value::UInt(fsp.unwrap_or(0)), &name)?;
+                (CastTo::Time(fsp), SqlType::time(fsp))
+            }
             other => return Err(unsupported(&format!("CAST to {other}"))),
         };
-        let nullable = tx.nullable || matches!(to, CastTo::Date | CastTo::DateTime(_));
+        let nullable =
+            tx.nullable || matches!(to, CastTo::Date | CastTo::DateTime(_) | CastTo::Time(_));
         Ok((Expr::Cast(Box::new(x), to), ty.with_nullable(nullable)))
     }
 
@@ -1436,7 +1465,8 @@ impl<'a> Binder<'a> {
         for a in args {
             let (x, t) = self.bind(function_arg_expr(a)?)?;
             let x = if every_digit { x } else { shown(x, &t) };
-            let x = if matches!(upper.as_str(), "CONCAT" | "CONCAT_WS") {
+            // String functions read a DATETIME(n) / TIME(n) with n digits, a BIT as bytes.
+            let x = if reads_text(&upper) {
                 datetime_as_text(x, &t)
             } else {
                 x
@@ -1628,13 +1658,13 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
         // MariaDB: SUM widens the precision by 22 digits (at most 65), AVG by 4 (not capped)
         // with 4 more digits of scale (at most 38).
         AggFunc::Sum => match arg.class {
-            Class::Int | Class::Decimal => {
+            Class::Int | Class::Decimal | Class::Time => {
                 SqlType::decimal((decimal_precision(arg) + 22).min(65), arg.decimals)
             }
             _ => SqlType::double(),
         },
         AggFunc::Avg => match arg.class {
-            Class::Int | Class::Decimal => SqlType::decimal(
+            Class::Int | Class::Decimal | Class::Time => SqlType::decimal(
                 decimal_precision(arg) + 4,
                 (arg.decimals + DIV_PRECISION_INCREMENT).min(MAX_SCALE),
             ),
@@ -1663,6 +1693,27 @@ fn comparison_type(a: &SqlType, b: &SqlType) -> SqlType {
     b.clone()
 }
 
+/// The type of a hex or bit literal (`x'41'`, `0x41`, `b'101'`): a binary string, marked
+/// UNSIGNED with 0 decimals as MariaDB sends it; in arithmetic and in comparisons with a number
+/// it is the number its bytes spell ([`hybrid_as_number`]).
+fn hybrid_literal_type(bytes: u32) -> SqlType {
+    let mut t = SqlType::varbinary(bytes).not_null();
+    t.unsigned = true;
+    t.decimals = 0;
+    t
+}
+
+/// A hex or bit literal where a number is wanted: its bytes as a big-endian unsigned integer.
+fn hybrid_as_number(e: Expr, t: SqlType) -> (Expr, SqlType) {
+    match &e {
+        Expr::Lit(Value::Bytes(b)) if t.class == Class::Bin && t.unsigned && t.decimals == 0 => {
+            let n = b.iter().fold(0u64, |a, &c| (a << 8) | u64::from(c));
+            (Expr::Lit(Value::UInt(n)), SqlType::ubigint().not_null())
+        }
+        _ => (e, t),
+    }
+}
+
 /// Static type of an arithmetic result.
 pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     use Class::*;
@@ -1670,6 +1721,9 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     let numeric = |t: &SqlType| match t.class {
         Int | Decimal | Double => t.class,
         Null => Null,
+        // TIME is HHMMSS[.f]: an integer, or a decimal of its fractional digits.
+        Time if t.decimals == 0 => Int,
+        Time => Decimal,
         _ => Double,
     };
     let (ca, cb) = (numeric(a), numeric(b));
@@ -1755,6 +1809,7 @@ pub fn value_type(v: &Value) -> SqlType {
         }
         Value::Date(_) => SqlType::date().not_null(),
         Value::DateTime(dt) => SqlType::datetime(if dt.micros > 0 { 6 } else { 0 }).not_null(),
+        Value::Time(t) => SqlType::time(if t % 1_000_000 != 0 { 6 } else { 0 }).not_null(),
     }
 }
 
@@ -1768,6 +1823,8 @@ pub fn decimal_precision(t: &SqlType) -> u32 {
             .saturating_sub(1 + u32::from(t.decimals > 0))
             .max(1),
         Class::Int if t.length >= 11 && !t.unsigned => t.length - 1,
+        // TIME as a number: HHHMMSS and its fractional digits.
+        Class::Time => 7 + u32::from(t.decimals.min(6)),
         _ => t.length.max(1),
     }
 }

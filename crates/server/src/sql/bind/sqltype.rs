@@ -19,6 +19,8 @@ pub enum Class {
     Bin,
     Date,
     DateTime,
+    /// TIME (a signed duration, `Value::Time`).
+    Time,
     /// The type of a bare NULL literal.
     Null,
 }
@@ -137,6 +139,21 @@ impl SqlType {
         t
     }
 
+    /// TIME(fsp).
+    pub fn time(fsp: u8) -> SqlType {
+        let len = 10 + if fsp > 0 { u32::from(fsp) + 1 } else { 0 };
+        let mut t = SqlType::new(Class::Time, ColumnType::TIME, len);
+        t.decimals = fsp;
+        t
+    }
+
+    /// BIT(width): an unsigned integer sent as its big-endian bytes (wire type BIT).
+    pub fn bit(width: u8) -> SqlType {
+        let mut t = SqlType::new(Class::Int, ColumnType::BIT, u32::from(width));
+        t.unsigned = true;
+        t
+    }
+
     pub fn null() -> SqlType {
         SqlType::new(Class::Null, ColumnType::NULL, 0)
     }
@@ -209,6 +226,8 @@ impl SqlType {
                 t.enumset = Some(std::sync::Arc::new(dt.clone()));
                 t
             }
+            DataType::Time { fsp } => SqlType::time(*fsp),
+            DataType::Bit { width } => SqlType::bit(*width),
         };
         t.with_nullable(nullable)
     }

@@ -1209,6 +1209,8 @@ fn part_len(def: &TableDef, col: usize, prefix: Option<u32>) -> u32 {
         DataType::Date => 3,
         DataType::DateTime { fsp } => 5 + (*fsp as u32).div_ceil(2),
         DataType::Timestamp { fsp } => 4 + (*fsp as u32).div_ceil(2),
+        DataType::Time { fsp } => 3 + (*fsp as u32).div_ceil(2),
+        DataType::Bit { width } => (*width as u32).div_ceil(8),
     };
     base + c.nullable as u32
 }

@@ -453,6 +453,20 @@ pub fn type_text(dt: &DataType) -> String {
         DataType::Timestamp { fsp } => with_fsp("timestamp", *fsp),
         DataType::Year => "year(4)".into(),
         DataType::Enum { .. } | DataType::Set { .. } => crate::types::enumset::type_text(dt),
+        DataType::Time { fsp } => with_fsp("time", *fsp),
+        DataType::Bit { width } => format!("bit({width})"),
+    }
+}
+
+/// The default of a TIME column (`01:02:03.000`, at the column's precision) or of a BIT
+/// column (`b'101'`, as MariaDB writes it in DESCRIBE and SHOW CREATE TABLE).
+fn typed_default(dt: &DataType, v: &Value) -> Option<String> {
+    match (dt, v) {
+        (DataType::Time { fsp }, Value::Time(t)) => {
+            Some(crate::sql::time_value::format(*t, Some(*fsp)))
+        }
+        (DataType::Bit { .. }, Value::UInt(n)) => Some(format!("b'{n:b}'")),
+        _ => None,
     }
 }
 
@@ -486,6 +500,9 @@ pub(crate) fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
         ColumnDefault::Value(Value::Null) => None,
         ColumnDefault::Value(v) if col.data_type == DataType::Year => {
             Some(crate::sql::expr::convert::year_text(v))
+        }
+        ColumnDefault::Value(v) if typed_default(&col.data_type, v).is_some() => {
+            typed_default(&col.data_type, v)
         }
         ColumnDefault::Value(v) => Some(crate::sql::expr::convert::to_string(v)),
         ColumnDefault::CurrentTimestamp => Some(match &col.data_type {
@@ -672,6 +689,16 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
                 " DEFAULT {}",
                 crate::sql::expr::convert::year_text(v)
             )),
+            ColumnDefault::Value(v @ Value::Time(_)) => l.push_str(&format!(
+                " DEFAULT '{}'",
+                typed_default(&c.data_type, v).unwrap_or_default()
+            )),
+            ColumnDefault::Value(v) if matches!(c.data_type, DataType::Bit { .. }) => {
+                l.push_str(&format!(
+                    " DEFAULT {}",
+                    typed_default(&c.data_type, v).unwrap_or_default()
+                ))
+            }
             // Numbers are printed bare, everything else quoted, as MariaDB prints them.
             ColumnDefault::Value(v) if is_numeric(&c.data_type) => l.push_str(&format!(
                 " DEFAULT {}",

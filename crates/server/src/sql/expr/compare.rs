@@ -23,6 +23,17 @@ pub fn compare(a: &Value, b: &Value, coll: Collation) -> Option<Ordering> {
         (Value::Bytes(x), Value::Bytes(y)) => Some(compare_strings(x, y, coll)),
         (Value::Date(x), Value::Date(y)) => Some(x.cmp(y)),
         (Value::DateTime(x), Value::DateTime(y)) => Some(x.cmp(y)),
+        (Value::Time(x), Value::Time(y)) => Some(x.cmp(y)),
+        // TIME against a date or datetime: the time on today's date (MariaDB).
+        (Value::Time(t), Value::Date(_) | Value::DateTime(_)) => {
+            Some(time_on_today(*t).cmp(&convert::to_datetime_lossy(b)))
+        }
+        (Value::Date(_) | Value::DateTime(_), Value::Time(t)) => {
+            Some(convert::to_datetime_lossy(a).cmp(&time_on_today(*t)))
+        }
+        // TIME against a string or number: the other side read as a TIME.
+        (Value::Time(x), _) => Some(x.cmp(&as_time(b))),
+        (_, Value::Time(y)) => Some(as_time(a).cmp(y)),
         (Value::Date(_) | Value::DateTime(_), Value::Date(_) | Value::DateTime(_)) => {
             Some(convert::to_datetime_lossy(a).cmp(&convert::to_datetime_lossy(b)))
         }
@@ -42,6 +53,21 @@ pub fn compare(a: &Value, b: &Value, coll: Collation) -> Option<Ordering> {
         }
         _ => Some(compare_nums(&convert::to_num(a), &convert::to_num(b))),
     }
+}
+
+/// A value read as a TIME for a comparison (00:00:00 when it is none).
+fn as_time(v: &Value) -> i64 {
+    super::time_value::from_value(v).map_or(0, |(t, _)| t)
+}
+
+/// A TIME as a datetime on today's date (UTC).
+pub fn time_on_today(t: i64) -> crate::types::DateTime {
+    let today = convert::now_utc().date;
+    let secs = convert::unix_seconds(&crate::types::DateTime {
+        date: today,
+        ..Default::default()
+    }) + t.div_euclid(1_000_000);
+    convert::datetime_from_unix(secs, t.rem_euclid(1_000_000) as u32)
 }
 
 /// A string against a date or datetime compares as a datetime: its leading datetime, or the
@@ -185,6 +211,10 @@ pub fn group_key(v: &Value, coll: Collation, out: &mut Vec<u8>) {
         Value::Date(_) | Value::DateTime(_) => {
             out.push(2);
             out.extend_from_slice(convert::to_datetime_lossy(v).to_string().as_bytes());
+        }
+        Value::Time(t) => {
+            out.push(4);
+            out.extend_from_slice(&t.to_be_bytes());
         }
         Value::Double(f) => {
             out.push(3);

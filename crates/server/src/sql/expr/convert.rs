@@ -217,6 +217,12 @@ pub fn to_num(v: &Value) -> Num {
                 Num::D(Decimal::new(n as i128 * 1_000_000 + dt.micros as i128, 6))
             }
         }
+        Value::Time(t) => {
+            match super::time_value::to_number(*t, if t % 1_000_000 != 0 { 6 } else { 0 }) {
+                Value::Decimal(d) => Num::D(d),
+                other => Num::I(to_i64(&other)),
+            }
+        }
     }
 }
 
@@ -242,6 +248,7 @@ pub fn to_bool(v: &Value) -> Option<bool> {
         Value::Decimal(d) => Some(!d.is_zero()),
         Value::Bytes(b) => Some(parse_num(b).num.to_f64() != 0.0),
         Value::Date(_) | Value::DateTime(_) => Some(!to_num(v).is_zero()),
+        Value::Time(t) => Some(*t != 0),
     }
 }
 
@@ -263,6 +270,7 @@ pub fn to_text(v: &Value) -> Cow<'_, [u8]> {
         Value::Decimal(d) => Cow::Owned(d.to_string().into_bytes()),
         Value::Date(d) => Cow::Owned(d.to_string().into_bytes()),
         Value::DateTime(dt) => Cow::Owned(dt.to_string().into_bytes()),
+        Value::Time(t) => Cow::Owned(super::time_value::format(*t, None).into_bytes()),
     }
 }
 
@@ -736,7 +744,7 @@ impl StoreCtx<'_> {
     }
 
     fn incorrect(&self, what: &str, v: &[u8], col: &ColumnDef) -> Result<()> {
-        let code = if what.ends_with("date") || what.ends_with("datetime") {
+        let code = if what.ends_with("date") || what.ends_with("time") {
             ErrorCode::TruncatedWrongValue
         } else {
             ErrorCode::TruncatedWrongValueForField
@@ -774,6 +782,8 @@ pub fn implicit_default(dt: &DataType) -> Value {
             Value::DateTime(DateTime::default())
         }
         DataType::Year => Value::Int(0),
+        DataType::Time { .. } => Value::Time(0),
+        DataType::Bit { .. } => Value::UInt(0),
         _ => Value::Bytes(Vec::new()),
     }
 }
@@ -813,6 +823,8 @@ pub fn store_value(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value
         DataType::Timestamp { fsp } => store_datetime(v, *fsp, true, col, sc),
         DataType::Year => store_year(v, col, sc),
         DataType::Enum { .. } | DataType::Set { .. } => store_enum_or_set(v, col, sc),
+        DataType::Time { fsp } => store_time(v, *fsp, col, sc),
+        DataType::Bit { width } => store_bit(v, *width, col, sc),
         _ => Ok(v),
     }
 }
@@ -1258,6 +1270,89 @@ fn store_datetime(
     Ok(Value::DateTime(dt))
 }
 
+/// Convert `v` for a TIME(fsp) column, as MariaDB: what is no time, or has trailing
+/// characters, is 1265 (stored as 00:00:00 when none); past ±838:59:59 clips with 1264; in
+/// strict mode each of these is 1292. A datetime keeps its time with a 1265 note.
+fn store_time(v: Value, fsp: u8, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
+    use super::time_value::{self, Parsed};
+    let parsed = time_value::from_value(&v);
+    let bad = match parsed {
+        None | Some((_, Parsed::Trailing | Parsed::Clipped)) => true,
+        Some((_, Parsed::Exact | Parsed::DateDropped)) => false,
+    };
+    if bad && sc.strict.get() {
+        let text = match &v {
+            Value::Double(f) => format_double(*f).into_bytes(),
+            other => to_text(other).into_owned(),
+        };
+        sc.incorrect("time", &text, col)?;
+    }
+    let t = match parsed {
+        None => {
+            sc.truncated(col)?;
+            0
+        }
+        Some((t, Parsed::Clipped)) => {
+            sc.out_of_range(col)?;
+            t
+        }
+        Some((t, Parsed::Trailing)) => {
+            sc.truncated(col)?;
+            t
+        }
+        Some((t, Parsed::DateDropped)) => {
+            if !matches!(v, Value::Date(_)) {
+                sc.warn(
+                    "Note",
+                    ErrorCode::WarnDataTruncated,
+                    format!("Data truncated for column '{}' at row {}", col.name, sc.row),
+                );
+            }
+            t
+        }
+        Some((t, Parsed::Exact)) => t,
+    };
+    Ok(Value::Time(time_value::truncate_fsp(t, fsp)))
+}
+
+/// Convert `v` for a BIT(width) column: numbers are rounded; a string is its bytes read as a
+/// big-endian number. More bits than the column has is 1406 in strict mode, otherwise 1264
+/// with the largest value stored.
+fn store_bit(v: Value, width: u8, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
+    let max: u64 = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let n: Option<u64> = match &v {
+        Value::Bytes(b) => {
+            let significant = b.iter().skip_while(|&&c| c == 0).count();
+            if significant > 8 {
+                None
+            } else {
+                Some(b.iter().fold(0u64, |a, &c| (a << 8) | u64::from(c)))
+            }
+        }
+        other => {
+            let i = to_num(other).to_i128();
+            u64::try_from(i).ok()
+        }
+    };
+    match n {
+        Some(n) if n <= max => Ok(Value::UInt(n)),
+        _ => {
+            if sc.strict.get() {
+                return Err(Error::new(
+                    ErrorCode::DataTooLong,
+                    format!("Data too long for column '{}' at row {}", col.name, sc.row),
+                ));
+            }
+            sc.out_of_range(col)?;
+            Ok(Value::UInt(max))
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Result columns
 
@@ -1384,6 +1479,21 @@ pub fn exact_key(v: &Value, dt: &DataType) -> Option<Value> {
         DataType::DateTime { .. } | DataType::Timestamp { .. } => match v {
             Value::Date(_) | Value::DateTime(_) | Value::Bytes(_) => {
                 Some(Value::DateTime(to_datetime(v)?.0))
+            }
+            _ => None,
+        },
+        DataType::Time { fsp } => match super::time_value::from_value(v)? {
+            (t, super::time_value::Parsed::Exact)
+                if super::time_value::truncate_fsp(t, *fsp) == t =>
+            {
+                Some(Value::Time(t))
+            }
+            _ => None,
+        },
+        DataType::Bit { width } => match exact_key(v, &DataType::BigInt { unsigned: true })? {
+            Value::UInt(n) if *width >= 64 || n < (1u64 << width) => Some(Value::UInt(n)),
+            Value::Int(n) if n >= 0 && (*width >= 64 || (n as u64) < (1u64 << width)) => {
+                Some(Value::UInt(n as u64))
             }
             _ => None,
         },

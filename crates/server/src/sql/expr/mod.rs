@@ -12,6 +12,7 @@ pub(in crate::sql) mod compare;
 pub(in crate::sql) mod convert;
 pub mod datetime_text;
 pub(in crate::sql) mod subquery;
+pub mod time_value;
 mod zero_date;
 
 use crate::error::{Error, Result};
@@ -80,6 +81,11 @@ pub enum CastTo {
     Double,
     Date,
     DateTime(u8),
+    /// CAST(… AS TIME(fsp)): fractions beyond fsp truncated; no time → NULL with 1292.
+    Time(u8),
+    /// Not a CAST the user wrote: a BIT(n) value where it becomes a string (CONCAT, CAST AS
+    /// CHAR, GROUP_CONCAT) is its `(n + 7) / 8` big-endian bytes, as MariaDB.
+    BitBytes(u8),
     /// Not a CAST the user wrote: a decimal computed with more digits than its type's scale
     /// (a quotient keeps whole 9-digit words, as MariaDB's arithmetic does) rounded half up
     /// to that scale where MariaDB uses the shown value: in comparisons and where it becomes
@@ -659,6 +665,8 @@ pub fn coerce(v: Value, class: Class) -> Value {
         (Class::DateTime, _) => {
             convert::to_datetime_lenient(&v).map_or(Value::Null, |(d, _)| Value::DateTime(d))
         }
+        (Class::Time, Value::Time(_)) => v,
+        (Class::Time, _) => time_value::from_value(&v).map_or(Value::Null, |(t, _)| Value::Time(t)),
         (Class::Null, _) => v,
     }
 }
@@ -1101,7 +1109,31 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
         },
         CastTo::DateTimeText(fsp) => match v {
             Value::DateTime(dt) => Value::Bytes(datetime_text::with_fsp(&dt, *fsp).into_bytes()),
+            Value::Time(t) => Value::Bytes(time_value::format(t, Some(*fsp)).into_bytes()),
             v => v,
+        },
+        CastTo::BitBytes(width) => match v {
+            Value::Int(_) | Value::UInt(_) => {
+                let n = convert::to_num(&v).to_i128() as u64;
+                let len = usize::from(*width).div_ceil(8);
+                Value::Bytes(n.to_be_bytes()[8 - len..].to_vec())
+            }
+            v => v,
+        },
+        CastTo::Time(fsp) => match time_value::from_value(&v) {
+            Some((t, status)) => {
+                if matches!(
+                    status,
+                    time_value::Parsed::Trailing | time_value::Parsed::Clipped
+                ) {
+                    truncated_warning(env, "time", &v);
+                }
+                Value::Time(time_value::truncate_fsp(t, *fsp))
+            }
+            None => {
+                truncated_warning(env, "time", &v);
+                Value::Null
+            }
         },
         CastTo::Double => Value::Double(convert::to_num(&v).to_f64()),
         CastTo::Date | CastTo::DateTime(_) => match convert::to_datetime_lenient(&v) {

@@ -102,6 +102,8 @@ pub fn bind(
                 Some((Class::Int, _)) | Some((Class::Date, _)) => SqlType::int(17),
                 Some((Class::DateTime, 0)) => SqlType::int(17),
                 Some((Class::DateTime, d)) => SqlType::decimal(17 + u32::from(d), d),
+                Some((Class::Time, 0)) => SqlType::int(10),
+                Some((Class::Time, d)) => SqlType::decimal(10 + u32::from(d), d),
                 _ => SqlType::double(),
             };
             (CalFn::TimeToSec, n == 1, t)
@@ -112,10 +114,7 @@ pub fn bind(
                 Some((Class::Decimal, d)) => d.min(6),
                 _ => 6,
             };
-            let len = 10 + if d > 0 { u32::from(d) + 1 } else { 0 };
-            let mut t = SqlType::varchar(len);
-            t.decimals = d;
-            (CalFn::SecToTime, n == 1, t)
+            (CalFn::SecToTime, n == 1, SqlType::time(d))
         }
         "CONVERT_TZ" => {
             let d = match args.first().map(|t| (t.class, t.decimals)) {
@@ -258,6 +257,7 @@ fn real_date(v: &Value, env: &Env<'_>) -> Option<DateTime> {
 fn time_micros(v: &Value) -> Option<i128> {
     match v {
         Value::DateTime(dt) => Some(time_of(dt)),
+        Value::Time(t) => Some(i128::from(*t)),
         Value::Date(_) => Some(0),
         Value::Bytes(b) => {
             let t = std::str::from_utf8(b).ok()?.trim();
@@ -484,7 +484,12 @@ pub fn eval(f: CalFn, v: &[Value], ty: (Class, u8), env: &Env<'_>) -> Value {
                 Value::Null
             }
         },
-        CalFn::SecToTime => sec_to_time(&v[0], ty.1, env),
+        CalFn::SecToTime => match sec_to_time(&v[0], ty.1, env) {
+            Value::Bytes(b) => {
+                crate::sql::expr::time_value::parse(&b).map_or(Value::Null, |(t, _)| Value::Time(t))
+            }
+            other => other,
+        },
         CalFn::ConvertTz => {
             let Some((dt, _)) = interval::date_arg(&v[0], env) else {
                 return Value::Null;

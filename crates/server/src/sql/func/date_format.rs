@@ -179,10 +179,7 @@ pub fn str_to_date_type(fmt: Option<&[u8]>) -> (StrOut, SqlType) {
     let fsp = if frac { 6 } else { 0 };
     match (date, time) {
         (true, false) => (StrOut::Date, SqlType::date()),
-        (false, true) => (
-            StrOut::Time(fsp),
-            SqlType::varchar(10 + if frac { 7 } else { 0 }),
-        ),
+        (false, true) => (StrOut::Time(fsp), SqlType::time(fsp)),
         _ => (StrOut::DateTime(fsp), SqlType::datetime(fsp)),
     }
 }
@@ -439,12 +436,9 @@ pub fn str_to_date(v: &Value, fmt: &Value, out: StrOut, env: &Env<'_>) -> Value 
                 ..dt
             })
         }
-        StrOut::Time(fsp) => {
-            let mut t = format!("{:02}:{:02}:{:02}", dt.hour, dt.minute, dt.second);
-            if fsp > 0 {
-                t.push_str(&format!(".{:06}", dt.micros));
-            }
-            Value::Bytes(t.into_bytes())
-        }
+        StrOut::Time(fsp) => Value::Time(crate::sql::expr::time_value::truncate_fsp(
+            crate::sql::expr::time_value::of_datetime(&dt),
+            fsp,
+        )),
     }
 }

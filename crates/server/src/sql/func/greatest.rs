@@ -28,6 +28,19 @@ pub fn bind_type(types: &[&SqlType]) -> SqlType {
         };
         return t.with_nullable(nullable);
     }
+    // With a TIME (and no date): compared and returned as TIME (MariaDB).
+    if types.iter().any(|t| t.class == Class::Time) {
+        let fsp = types
+            .iter()
+            .map(|t| match t.class {
+                Class::Time | Class::Decimal => t.decimals.min(6),
+                Class::Double => 6,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        return SqlType::time(fsp).with_nullable(nullable);
+    }
     let mut t = super::unify(types);
     if t.class == Class::Str
         && types

@@ -143,6 +143,8 @@ pub enum Out {
     DateTime(u8),
     /// A string (the first argument was a string or a number); `u8`: the interval's digits.
     Text(u8),
+    /// A TIME moved by a time interval (NULL past the TIME range).
+    Time(u8),
 }
 
 /// The fractional digits an interval value brings: six for microsecond units, a SECOND
@@ -190,6 +192,18 @@ pub fn bind_type(
         Class::DateTime => {
             let fsp = fsp.max(date.decimals.min(6));
             (Out::DateTime(fsp), SqlType::datetime(fsp))
+        }
+        // TIME + months is a DATETIME (MariaDB's type; the value is NULL).
+        Class::Time if unit.is_months() => {
+            let fsp = fsp.max(date.decimals.min(6));
+            (
+                Out::DateTime(fsp),
+                SqlType::datetime(fsp).with_nullable(true),
+            )
+        }
+        Class::Time => {
+            let fsp = fsp.max(date.decimals.min(6));
+            (Out::Time(fsp), SqlType::time(fsp).with_nullable(true))
         }
         _ => {
             let fsp = fsp.max(text_fsp(date_expr, date));
@@ -428,7 +442,7 @@ pub fn add(dt: DateTime, iv: Interval, sub: bool) -> Option<DateTime> {
 }
 
 /// The fractional digits a string shows for its time (`'10:00:00.5'`: 1).
-fn text_fraction_digits(v: &Value) -> u8 {
+pub fn text_fraction_digits(v: &Value) -> u8 {
     let Value::Bytes(b) = v else {
         return 0;
     };
@@ -448,6 +462,12 @@ fn text_fraction_digits(v: &Value) -> u8 {
 /// DATE_ADD / DATE_SUB of evaluated arguments.
 pub fn eval(unit: Unit, sub: bool, out: Out, date: &Value, n: &Value, env: &Env<'_>) -> Value {
     if date.is_null() || n.is_null() {
+        return Value::Null;
+    }
+    if let Value::Time(t) = date {
+        return time_add(*t, unit, sub, out, n, env);
+    }
+    if let Out::Time(_) = out {
         return Value::Null;
     }
     let Some((dt, has_time)) = date_arg(date, env) else {
@@ -475,7 +495,34 @@ pub fn eval(unit: Unit, sub: bool, out: Out, date: &Value, n: &Value, env: &Env<
                 Value::Bytes(crate::sql::expr::datetime_text::with_fsp(&r, fsp).into_bytes())
             }
         }
+        Out::Time(_) => Value::Null,
     }
+}
+
+/// TIME ± INTERVAL: a time interval moves the duration (NULL past ±838:59:59.999999); a
+/// month interval gives NULL.
+fn time_add(t: i64, unit: Unit, sub: bool, out: Out, n: &Value, env: &Env<'_>) -> Value {
+    use crate::sql::expr::time_value;
+    let Out::Time(fsp) = out else {
+        return Value::Null;
+    };
+    let Some(iv) = interval_of(unit, n, env) else {
+        return Value::Null;
+    };
+    if iv.months != 0 {
+        return Value::Null;
+    }
+    let d = if sub { -iv.micros } else { iv.micros };
+    let r = i128::from(t) + d;
+    if r.abs() > i128::from(time_value::MAX_MICROS) {
+        env.warn(
+            "Warning",
+            ErrorCode::DatetimeFunctionOverflow,
+            "Datetime function: time field overflow",
+        );
+        return Value::Null;
+    }
+    Value::Time(time_value::truncate_fsp(r as i64, fsp))
 }
 
 /// TIMESTAMPDIFF(unit, a, b): `b - a` in whole units.

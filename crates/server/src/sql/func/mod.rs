@@ -15,6 +15,7 @@ pub(in crate::sql) mod interval;
 pub(in crate::sql) mod json;
 mod regexp;
 mod text;
+mod time_fn;
 
 use crate::error::{Error, Result};
 use crate::sql::bind::sqltype::{Class, SqlType};
@@ -104,7 +105,8 @@ pub enum Func {
     Now(u8),
     SysDate(u8),
     CurDate,
-    CurTime,
+    /// CURTIME(fsp): a TIME.
+    CurTime(u8),
     UnixTimestamp,
     FromUnixtime,
     DateOf,
@@ -138,6 +140,8 @@ pub enum Func {
     TimestampDiff(interval::Unit),
     /// A calendar function, with its result's class and decimals (see `calendar.rs`).
     Cal(calendar::CalFn, Class, u8),
+    /// A TIME function (see `time_fn.rs`), with its result's fractional digits.
+    TimeFn(time_fn::TimeFn, u8),
     DateFormat,
     StrToDate(date_format::StrOut),
     Text(text::TextFn),
@@ -594,9 +598,14 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => {
             need(n <= 1)?;
+            let fsp = match args.first() {
+                Some((Expr::Lit(v), _)) => fsp_arg(v, "curtime")?,
+                Some(_) => return Err(wrong_args(&upper)),
+                None => 0,
+            };
             return Ok((
-                Expr::Func(Func::CurTime, Vec::new()),
-                SqlType::varchar(8).not_null(),
+                Expr::Func(Func::CurTime(fsp), Vec::new()),
+                SqlType::time(fsp).not_null(),
             ));
         }
         "UNIX_TIMESTAMP" => {
@@ -722,6 +731,22 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
     if let Some(r) = calendar::bind(upper, &types, first_fsp) {
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::Cal(f, ty.class, ty.decimals), exprs()), ty));
+    }
+    let fsps: Vec<u8> = args
+        .iter()
+        .map(|(e, t)| match t.class {
+            Class::Time | Class::DateTime => t.decimals.min(6),
+            _ => interval::text_fsp(e, t),
+        })
+        .collect();
+    if let Some(r) = time_fn::bind(upper, &types, &fsps) {
+        let (f, ty) = r.map_err(bad)?;
+        let fsp = if ty.class == Class::Str {
+            6
+        } else {
+            ty.decimals
+        };
+        return Ok((Expr::Func(Func::TimeFn(f, fsp), exprs()), ty));
     }
     let places = match args.get(1) {
         Some((Expr::Lit(v), _)) if upper == "FORMAT" && !v.is_null() => {
@@ -974,10 +999,10 @@ fn eval_nullary(f: Func, env: &Env<'_>) -> Option<Value> {
         Func::Now(fsp) => Value::DateTime(truncate_fsp(env.now(), fsp)),
         Func::SysDate(fsp) => Value::DateTime(truncate_fsp(convert::now_utc(), fsp)),
         Func::CurDate => Value::Date(env.now().date),
-        Func::CurTime => {
-            let n = env.now();
-            s(format!("{:02}:{:02}:{:02}", n.hour, n.minute, n.second))
-        }
+        Func::CurTime(fsp) => Value::Time(crate::sql::expr::time_value::truncate_fsp(
+            crate::sql::expr::time_value::of_datetime(&env.now()),
+            fsp,
+        )),
         Func::Database => match env.sess.db {
             Some(db) => Value::str(db),
             None => Value::Null,
@@ -1287,6 +1312,18 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             Some((dt, _)) => Value::Date(dt.date),
             None => Value::Null,
         },
+        Func::Hour | Func::Minute | Func::Second if matches!(v[0], Value::Time(_)) => {
+            // A TIME's hours may pass 23 (HOUR('100:00:00') is 100).
+            let Value::Time(t) = v[0] else {
+                return Ok(Value::Null);
+            };
+            let secs = t.unsigned_abs() / 1_000_000;
+            Value::Int(match f {
+                Func::Hour => (secs / 3600) as i64,
+                Func::Minute => ((secs / 60) % 60) as i64,
+                _ => (secs % 60) as i64,
+            })
+        }
         Func::Hour | Func::Minute | Func::Second
             if matches!(
                 v[0],
@@ -1351,6 +1388,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::AddInterval { unit, sub, out } => interval::eval(unit, sub, out, &v[0], &v[1], env),
         Func::TimestampDiff(unit) => interval::diff(unit, &v[0], &v[1], env),
         Func::Cal(c, class, dec) => calendar::eval(c, v, (class, dec), env),
+        Func::TimeFn(t, fsp) => time_fn::eval(t, v, fsp, env),
         Func::DateFormat => date_format::date_format(&v[0], &v[1], env),
         Func::StrToDate(out) => date_format::str_to_date(&v[0], &v[1], out, env),
         Func::Regexp(rf, coll) => return regexp::eval(rf, coll, v, env),

@@ -265,6 +265,9 @@ fn column_type(t: &SqlType) -> DataType {
             ColumnType::INT24 => DataType::MediumInt { unsigned },
             ColumnType::LONG => DataType::Int { unsigned },
             ColumnType::YEAR => DataType::Year,
+            ColumnType::BIT => DataType::Bit {
+                width: t.length.clamp(1, 64) as u8,
+            },
             _ => DataType::BigInt { unsigned },
         },
         Class::Decimal => {
@@ -278,6 +281,9 @@ fn column_type(t: &SqlType) -> DataType {
         Class::Double if t.wire == ColumnType::FLOAT => DataType::Float,
         Class::Double => DataType::Double,
         Class::Date => DataType::Date,
+        Class::Time => DataType::Time {
+            fsp: t.decimals.min(6),
+        },
         Class::DateTime if t.wire == ColumnType::TIMESTAMP => DataType::Timestamp {
             fsp: t.decimals.min(6),
         },

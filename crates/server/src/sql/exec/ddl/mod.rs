@@ -13,8 +13,8 @@
 //! every character column is utf8mb4). FOREIGN KEYs (`fk.rs`, enforced by `exec/fk.rs`) and
 //! CHECK constraints (`exec/check.rs`) are kept in the definition. ENUM / SET keep their
 //! members (`types/enumset.rs`); JSON is LONGTEXT in utf8mb4_bin with a column CHECK
-//! (json_valid(c)), as in MariaDB. Generated columns and BIT / TIME columns are 1235.
-//! TEMPORARY tables are `temporary.rs` (no implicit commit, nothing logged).
+//! (json_valid(c)), as in MariaDB. TIME(fsp) and BIT(n) columns are kept; generated columns
+//! are 1235. TEMPORARY tables are `temporary.rs` (no implicit commit, nothing logged).
 
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
@@ -348,6 +348,16 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
         D::JSON => DataType::Text {
             max_bytes: 4_294_967_295,
             collation: Collation::Utf8mb4Bin,
+        },
+        D::Time(fsp, ast::TimezoneInfo::None) => DataType::Time {
+            fsp: fsp_of(*fsp, col)?,
+        },
+        // BIT(0) is BIT(1), as MariaDB takes it.
+        D::Bit(width) => match width.unwrap_or(1) {
+            w if w > 64 => return Err(width_out_of_range(64)),
+            w => DataType::Bit {
+                width: w.max(1) as u8,
+            },
         },
         other => {
             let name = other.to_string();

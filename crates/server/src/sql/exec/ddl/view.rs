@@ -354,6 +354,7 @@ fn type_text(t: &SqlType) -> String {
         (Class::Int, W::INT24) => int("mediumint"),
         (Class::Int, W::LONGLONG) => int("bigint"),
         (Class::Int, W::YEAR) => "year(4)".into(),
+        (Class::Int, W::BIT) => format!("bit({})", t.length),
         (Class::Int, _) => int("int"),
         (Class::Decimal, _) => {
             let scale = u32::from(t.decimals);
@@ -375,6 +376,8 @@ fn type_text(t: &SqlType) -> String {
         (Class::DateTime, W::TIMESTAMP) => "timestamp".into(),
         (Class::DateTime, _) if t.decimals > 0 => format!("datetime({})", t.decimals),
         (Class::DateTime, _) => "datetime".into(),
+        (Class::Time, _) if t.decimals > 0 => format!("time({})", t.decimals),
+        (Class::Time, _) => "time".into(),
     }
 }
 

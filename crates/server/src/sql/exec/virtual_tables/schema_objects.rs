@@ -243,11 +243,13 @@ fn type_facts(dt: &DataType) -> [Value; 8] {
         DataType::Decimal { precision, scale } => (u(u64::from(*precision)), u(u64::from(*scale))),
         DataType::Float => (u(12), none.clone()),
         DataType::Double => (u(22), none.clone()),
+        DataType::Bit { width } => (u(u64::from(*width)), none.clone()),
         _ => (none.clone(), none.clone()),
     };
     let datetime = match dt {
         DataType::Date => u(0),
         DataType::DateTime { fsp } | DataType::Timestamp { fsp } => u(u64::from(*fsp)),
+        DataType::Time { fsp } => u(u64::from(*fsp)),
         _ => none,
     };
     [
@@ -268,7 +270,7 @@ fn column_default(col: &crate::storage::ColumnDef) -> Value {
     match &col.default {
         ColumnDefault::None => Value::Null,
         ColumnDefault::Value(Value::Null) => text("NULL"),
-        ColumnDefault::Value(Value::Bytes(_)) => {
+        ColumnDefault::Value(Value::Bytes(_) | Value::Time(_)) => {
             let t = default_text(col).unwrap_or_default();
             text(&format!("'{}'", t.replace('\'', "''")))
         }
