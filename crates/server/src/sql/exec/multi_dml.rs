@@ -566,15 +566,22 @@ pub fn run(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> 
     };
     let mut rows: Vec<Joined> = Vec::new();
     if limit != Some(0) {
-        join_exec::run_tracked(&plan.join, env, txn, (locks, None), tracked, &mut |flat, hs| {
-            crate::memory::check(0)?;
-            let handles = plan.targets.iter().map(|t| hs[t.table].clone()).collect();
-            rows.push((flat.to_vec(), handles));
-            Ok(match stop_at {
-                Some(l) if rows.len() as u64 >= l => Flow::Stop,
-                _ => Flow::More,
-            })
-        })?;
+        join_exec::run_tracked(
+            &plan.join,
+            env,
+            txn,
+            (locks, None),
+            tracked,
+            &mut |flat, hs| {
+                crate::memory::check(0)?;
+                let handles = plan.targets.iter().map(|t| hs[t.table].clone()).collect();
+                rows.push((flat.to_vec(), handles));
+                Ok(match stop_at {
+                    Some(l) if rows.len() as u64 >= l => Flow::Stop,
+                    _ => Flow::More,
+                })
+            },
+        )?;
     }
     if !plan.order.is_empty() {
         sort_rows(&mut rows, &plan.order, env)?;
