@@ -532,8 +532,17 @@ fn run_select(
     let (rows, effects) = if p.uses_engine() {
         let (txn, view) = split_session(ctx, sess, prev);
         let env = Env::new(ctx, view, params);
-        for db in p.databases() {
-            plan::check_db_access(&env, db)?;
+        match p.table().filter(|_| p.reads_one_table()) {
+            Some(t) => {
+                plan::check_db_access(&env, &t.db)?;
+                // Its only storage read is this table's access path (see `plan::scan_at`).
+                txn.set_lone_read();
+            }
+            None => {
+                for db in p.databases() {
+                    plan::check_db_access(&env, db)?;
+                }
+            }
         }
         let rows = exec::select::run_select(p, &env, Some(txn))?;
         (rows, env.into_effects())
