@@ -41,6 +41,9 @@ pub struct SessView<'a> {
     pub found_rows: bool,
     /// The tables the session locked with LOCK TABLES, if it did.
     pub locked_tables: Option<&'a [crate::session::table_locks::LockedTable]>,
+    /// The effective `sql_mode` in upper case, if the session has it cached and current
+    /// ([`SessionState::sql_mode_upper`]); otherwise [`Env::sql_mode`] reads it.
+    pub sql_mode: Option<&'a str>,
 }
 
 impl<'a> SessView<'a> {
@@ -60,6 +63,7 @@ impl<'a> SessView<'a> {
             tls: sess.tls,
             found_rows: sess.found_rows,
             locked_tables: sess.locked_tables.as_deref(),
+            sql_mode: None,
         }
     }
 }
@@ -72,6 +76,7 @@ pub fn split_session<'s>(
     prev_warnings: usize,
 ) -> (&'s mut Txn, SessView<'s>) {
     sess.txn(ctx);
+    sess.sql_mode_upper(ctx);
     let in_transaction = true;
     let SessionState {
         conn_id,
@@ -87,6 +92,7 @@ pub fn split_session<'s>(
         tls,
         found_rows,
         locked_tables,
+        sql_mode_upper,
         ..
     } = sess;
     let view = SessView {
@@ -104,6 +110,7 @@ pub fn split_session<'s>(
         tls: *tls,
         found_rows: *found_rows,
         locked_tables: locked_tables.as_deref(),
+        sql_mode: sql_mode_upper.as_ref().map(|(_, m)| m.as_str()),
     };
     (txn.as_mut().expect("started above"), view)
 }
@@ -207,6 +214,9 @@ impl<'a> Env<'a> {
 
     /// The effective `sql_mode`, upper case.
     pub fn sql_mode(&self) -> &str {
+        if let Some(m) = self.sess.sql_mode {
+            return m;
+        }
         self.sql_mode.get_or_init(|| {
             let v = self
                 .sess

@@ -160,6 +160,7 @@ fn set_session(
     // The cached transaction characteristics and statement variables may change.
     sess.txn_defaults = None;
     sess.stmt_vars = None;
+    sess.sql_mode_upper = None;
     let Some(value) = value else {
         // DEFAULT: back to the global value.
         if !ctx.vars.exists(name) {
