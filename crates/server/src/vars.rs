@@ -5,8 +5,9 @@
 //! configuration (`cohort serve` flags and the TOML file) writes the same names through
 //! [`SystemVariables::set_startup`], so every setting is visible here.
 //!
-//! Locking: global values live in one `RwLock<HashMap>`; reads take it shared. Session values
-//! live in the session (`SessionState::session_vars`) and take no lock.
+//! Locking: global values live in one `RwLock<Vec>` (by position in `DEFINITIONS`); reads take
+//! it shared. Session values live in the session (`SessionState::session_vars`) and take no
+//! lock.
 
 use crate::error::{Error, Result};
 use crate::types::Value;
@@ -821,21 +822,37 @@ pub static ALIASES: &[(&str, &str)] = &[
 
 /// Look up a variable's declaration by (case-insensitive) name or alias.
 pub fn definition(name: &str) -> Option<&'static VarDef> {
-    // Both tables are sorted by (lower-case) name: binary searches, no allocation.
+    position(name).map(|i| &DEFINITIONS[i])
+}
+
+/// The position in [`DEFINITIONS`] of a variable, by (case-insensitive) name or alias.
+fn position(name: &str) -> Option<usize> {
+    // Both tables are sorted by (lower-case) name: binary searches, no allocation. The
+    // server's own look-ups name variables in lower case: plain comparisons for them.
+    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
+        if let Ok(i) = DEFINITIONS.binary_search_by(|d| d.name.cmp(name)) {
+            return Some(i);
+        }
+        let i = ALIASES
+            .binary_search_by(|(alias, _)| alias.cmp(&name))
+            .ok()?;
+        return position(ALIASES[i].1);
+    }
     let lower = || name.bytes().map(|b| b.to_ascii_lowercase());
     if let Ok(i) = DEFINITIONS.binary_search_by(|d| d.name.bytes().cmp(lower())) {
-        return Some(&DEFINITIONS[i]);
+        return Some(i);
     }
     let i = ALIASES
         .binary_search_by(|(alias, _)| alias.bytes().cmp(lower()))
         .ok()?;
-    definition(ALIASES[i].1)
+    position(ALIASES[i].1)
 }
 
 /// Global values of all system variables.
 pub struct SystemVariables {
-    /// Protected by its own lock; read on `SELECT @@x` and at session start.
-    globals: RwLock<HashMap<&'static str, Value>>,
+    /// By position in [`DEFINITIONS`] (no hashing on a lookup). Protected by its own lock;
+    /// read on `SELECT @@x`, at session start and on some hot paths.
+    globals: RwLock<Vec<Value>>,
     /// Told after `SET GLOBAL` changed one of their variables (registered at server start).
     watchers: RwLock<Vec<Watcher>>,
     /// Bumped by every change of a global value: sessions that cache values derived from the
@@ -879,12 +896,9 @@ impl SystemVariables {
     pub fn new() -> SystemVariables {
         let globals = DEFINITIONS
             .iter()
-            .map(|d| {
-                let v = match d.kind {
-                    Kind::Live => Value::str(d.default),
-                    _ => normalise(d, Value::str(d.default)).expect("valid default"),
-                };
-                (d.name, v)
+            .map(|d| match d.kind {
+                Kind::Live => Value::str(d.default),
+                _ => normalise(d, Value::str(d.default)).expect("valid default"),
             })
             .collect();
         SystemVariables {
@@ -945,25 +959,38 @@ impl SystemVariables {
 
     /// The global value (also the session default), by lower-case name.
     pub fn global(&self, name: &str) -> Option<Value> {
-        let def = definition(name)?;
+        let i = position(name)?;
+        let def = &DEFINITIONS[i];
         if matches!(def.kind, Kind::Live) {
             return Some(self.live_value(def));
         }
-        self.globals.read().get(def.name).cloned()
+        self.globals.read().get(i).cloned()
     }
 
     /// A global value as an unsigned integer (for numeric settings the server reads).
     pub fn global_u64(&self, name: &str) -> u64 {
-        match self.global(name) {
-            Some(Value::UInt(v)) => v,
-            Some(Value::Int(v)) => v.max(0) as u64,
+        let as_u64 = |v: &Value| match v {
+            Value::UInt(v) => *v,
+            Value::Int(v) => (*v).max(0) as u64,
             _ => 0,
+        };
+        match position(name) {
+            Some(i) if !matches!(DEFINITIONS[i].kind, Kind::Live) => {
+                self.globals.read().get(i).map_or(0, as_u64)
+            }
+            _ => self.global(name).as_ref().map_or(0, as_u64),
         }
     }
 
     /// A global ON/OFF value as a bool.
     pub fn global_bool(&self, name: &str) -> bool {
-        self.global(name) == Some(Value::str("ON"))
+        let on = |v: &Value| matches!(v, Value::Bytes(b) if b == b"ON");
+        match position(name) {
+            Some(i) if !matches!(DEFINITIONS[i].kind, Kind::Live) => {
+                self.globals.read().get(i).is_some_and(on)
+            }
+            _ => self.global(name).as_ref().is_some_and(on),
+        }
     }
 
     /// Apply a configuration setting at startup: read-only variables may be set here.
@@ -973,9 +1000,10 @@ impl SystemVariables {
     }
 
     pub fn set_startup(&self, name: &str, value: Value) -> Result<()> {
-        let def = definition(name).ok_or_else(|| unknown(name))?;
+        let i = position(name).ok_or_else(|| unknown(name))?;
+        let def = &DEFINITIONS[i];
         let v = normalise(def, value)?;
-        self.globals.write().insert(def.name, v);
+        self.globals.write()[i] = v;
         self.generation
             .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         Ok(())
@@ -1002,7 +1030,7 @@ impl SystemVariables {
             (veto.check)(&v)?;
         }
         apply_side_effect(def.name, &v)?;
-        self.globals.write().insert(def.name, v);
+        self.globals.write()[position(def.name).expect("declared")] = v;
         self.generation
             .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         for w in self.watchers.read().iter() {
@@ -1058,9 +1086,10 @@ impl SystemVariables {
         let g = self.globals.read();
         DEFINITIONS
             .iter()
-            .map(|d| match d.kind {
+            .zip(g.iter())
+            .map(|(d, v)| match d.kind {
                 Kind::Live => (d.name.to_string(), self.live_value(d)),
-                _ => (d.name.to_string(), g[d.name].clone()),
+                _ => (d.name.to_string(), v.clone()),
             })
             .collect()
     }

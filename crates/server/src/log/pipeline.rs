@@ -168,6 +168,7 @@ pub struct PipelineStats {
 }
 
 /// The settings a leader reads once per group (all dynamic variables).
+#[derive(Clone, Copy)]
 struct GroupSettings {
     sync_binlog: u64,
     sync_delay_us: u64,
@@ -183,6 +184,8 @@ struct GroupSettings {
     gtid_domain_id: u32,
     /// `rpl_semi_sync_master_*`.
     semisync: semisync::Settings,
+    /// `commit_wakeup` (read by every commit, not only leaders).
+    wakeup: Wakeup,
 }
 
 impl GroupSettings {
@@ -201,6 +204,7 @@ impl GroupSettings {
             ),
             gtid_domain_id: vars.global_u64("gtid_domain_id") as u32,
             semisync: semisync::Settings::read(vars),
+            wakeup: wakeup_mode(vars),
         }
     }
 }
@@ -250,6 +254,9 @@ pub struct CommitPipeline {
     queue_grew: (wait::Mutex<(), ev::GatherLock>, Condvar),
     /// True while a leader waits in `gather`: only then do arrivals signal `queue_grew`.
     gathering: std::sync::atomic::AtomicBool,
+    /// The last [`GroupSettings`] read, with the variables (address) and their generation
+    /// it was read at: a leader reads them again only after a `SET GLOBAL`.
+    settings: Mutex<Option<(usize, u64, GroupSettings)>>,
     /// Log position up to which every transaction is committed in the engine (checkpoints
     /// start their replay here). Protected by its own mutex.
     committed_upto: Mutex<Option<LogPosition>>,
@@ -378,6 +385,7 @@ impl CommitPipeline {
             flush_stage: wait::Mutex::new(()),
             queue_grew: (wait::Mutex::new(()), Condvar::new()),
             gathering: std::sync::atomic::AtomicBool::new(false),
+            settings: Mutex::new(None),
             committed_upto: Mutex::new(upto),
             redo: None,
             redo_delay: Arc::new(AtomicU64::new(0)),
@@ -553,7 +561,7 @@ impl CommitPipeline {
             }
             return Ok(());
         }
-        let wakeup = wakeup_mode(vars);
+        let wakeup = self.group_settings(vars).wakeup;
         let ticket = Ticket::new(work, wakeup);
         if self.queue.enqueue(ticket.clone()) {
             self.lead(vars);
@@ -599,9 +607,23 @@ impl CommitPipeline {
         }
     }
 
+    /// The group settings, read again only when a global variable changed.
+    fn group_settings(&self, vars: &SystemVariables) -> GroupSettings {
+        let key = (vars as *const SystemVariables as usize, vars.generation());
+        let mut cached = self.settings.lock();
+        match *cached {
+            Some((at, generation, s)) if (at, generation) == key => s,
+            _ => {
+                let s = GroupSettings::read(vars);
+                *cached = Some((key.0, key.1, s));
+                s
+            }
+        }
+    }
+
     /// The leader's work for one group.
     fn lead(&self, vars: &SystemVariables) {
-        let settings = GroupSettings::read(vars);
+        let settings = self.group_settings(vars);
         let (group, flushed, mut log) = self.take_group(&settings);
         let g = log.next_group;
         log.next_group += 1;

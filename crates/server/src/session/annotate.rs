@@ -8,11 +8,8 @@
 use crate::types::Value;
 
 /// Is this session's statement text to be kept for Annotate_rows?
-pub fn wanted(ctx: &super::ServerContext, state: &super::SessionState) -> bool {
-    ctx.pipeline.writes_binlog()
-        && state
-            .var(ctx, "binlog_annotate_row_events")
-            .is_some_and(|v| v == Value::str("ON"))
+pub fn wanted(ctx: &super::ServerContext, state: &mut super::SessionState) -> bool {
+    ctx.pipeline.writes_binlog() && state.stmt_vars(ctx).annotate_rows
 }
 
 /// `sql` with its `?` markers (outside quotes and comments) replaced by `params`.
@@ -36,7 +33,7 @@ pub fn expand(sql: &str, params: &[Value]) -> String {
             b'?' => {
                 out.push_str(&sql[from..i]);
                 match next.next() {
-                    Some(v) => out.push_str(&literal(v)),
+                    Some(v) => push_literal(&mut out, v),
                     None => out.push('?'),
                 }
                 i += 1;
@@ -76,35 +73,44 @@ fn skip_line(b: &[u8], i: usize) -> usize {
         .map_or(b.len(), |p| i + p + 1)
 }
 
-/// A value as a SQL literal.
-fn literal(v: &Value) -> String {
-    match v {
-        Value::Null => "NULL".into(),
-        Value::Int(i) => i.to_string(),
-        Value::UInt(u) => u.to_string(),
-        Value::Double(d) => format!("{d:e}"),
-        Value::Decimal(d) => d.to_string(),
+/// Append a value as a SQL literal.
+fn push_literal(out: &mut String, v: &Value) {
+    use std::fmt::Write;
+    let _ = match v {
+        Value::Null => write!(out, "NULL"),
+        Value::Int(i) => write!(out, "{i}"),
+        Value::UInt(u) => write!(out, "{u}"),
+        Value::Double(d) => write!(out, "{d:e}"),
+        Value::Decimal(d) => write!(out, "{d}"),
         Value::Bytes(b) => {
-            let mut s = String::with_capacity(b.len() + 2);
-            s.push('\'');
-            for c in String::from_utf8_lossy(b).chars() {
-                match c {
-                    '\'' => s.push_str("\\'"),
-                    '\\' => s.push_str("\\\\"),
-                    '\0' => s.push_str("\\0"),
-                    '\n' => s.push_str("\\n"),
-                    '\r' => s.push_str("\\r"),
-                    '\u{1a}' => s.push_str("\\Z"),
-                    c => s.push(c),
-                }
+            let text = String::from_utf8_lossy(b);
+            out.reserve(text.len() + 2);
+            out.push('\'');
+            // The characters escaped are ASCII: the text splits at them on char boundaries,
+            // and the runs between them are copied whole.
+            let mut from = 0;
+            for (i, c) in text.bytes().enumerate() {
+                let escaped = match c {
+                    b'\'' => "\\'",
+                    b'\\' => "\\\\",
+                    0 => "\\0",
+                    b'\n' => "\\n",
+                    b'\r' => "\\r",
+                    0x1a => "\\Z",
+                    _ => continue,
+                };
+                out.push_str(&text[from..i]);
+                out.push_str(escaped);
+                from = i + 1;
             }
-            s.push('\'');
-            s
+            out.push_str(&text[from..]);
+            out.push('\'');
+            Ok(())
         }
-        Value::Date(d) => format!("'{d}'"),
-        Value::DateTime(dt) => format!("'{dt}'"),
-        Value::Time(t) => format!("'{}'", crate::sql::time_value::format(*t, None)),
-    }
+        Value::Date(d) => write!(out, "'{d}'"),
+        Value::DateTime(dt) => write!(out, "'{dt}'"),
+        Value::Time(t) => write!(out, "'{}'", crate::sql::time_value::format(*t, None)),
+    };
 }
 
 #[cfg(test)]

@@ -155,15 +155,16 @@ impl Session {
         }
         // A result followed by more must not be held for a deferred commit.
         let notifier = more.then(|| state.commit_notifier.take()).flatten();
-        let _budget = budget(&ctx, state);
         let annotation = annotation_start(&ctx, state);
+        let _budget = budget(&ctx, state);
         let result = match crate::memory::check(memory::parse_estimate(text)) {
             Ok(()) => sql::execute_text(&ctx, state, text),
             Err(e) => Err(record(state, e)),
         };
-        let annotation = annotation.map(|first| (first, text.to_string()));
         let state = self.state.as_mut().expect("logged in");
         if let Some(job) = state.pending_load.take() {
+            // Its rows come with the file: the annotation keeps the whole text.
+            let annotation = annotation.map(|first| (first, text.to_string()));
             // LOAD DATA LOCAL: ask for the file; its packets come next (`on_local_file`).
             if more {
                 drop(job);
@@ -180,6 +181,8 @@ impl Session {
             self.phase = super::Phase::LoadLocal(annotation);
             return (Flow::Continue, true);
         }
+        let annotation =
+            annotation.map(|first| (first, annotation_text(state, first, || text.to_string())));
         let outcome = self.finish_statement(result, RowFormat::Text, annotation, more);
         let state = self.state.as_mut().expect("logged in");
         if notifier.is_some() {
@@ -246,8 +249,7 @@ impl Session {
                 Err(e)
             }
         };
-        let notes_off = matches!(state.var(&ctx, "sql_notes"), Some(crate::types::Value::Bytes(b)) if b == b"OFF");
-        if notes_off {
+        if state.stmt_vars(&ctx).notes_off {
             // sql_notes = OFF: notes are not kept (nor counted).
             state.warnings.retain(|w| w.level != "Note");
         }
@@ -364,10 +366,8 @@ impl Session {
         let annotation = annotation_start(&ctx, state);
         let result = sql::execute_prepared(&ctx, state, &entry.prepared, &values);
         let annotation = annotation.map(|first| {
-            (
-                first,
-                super::annotate::expand(entry.prepared.text(), &values),
-            )
+            let text = || super::annotate::expand(entry.prepared.text(), &values);
+            (first, annotation_text(state, first, text))
         });
         drop(values);
         self.finish_statement(result, RowFormat::Binary, annotation, false)
@@ -450,14 +450,29 @@ impl Session {
 
 /// The command's memory budget on this thread: `max_session_mem_used` less what the session
 /// holds (see [`crate::session::memory`]).
-fn budget(ctx: &crate::session::ServerContext, state: &SessionState) -> crate::memory::BudgetGuard {
-    crate::memory::enter_budget(state.mem_limit(ctx), state.memory.held())
+fn budget(
+    ctx: &crate::session::ServerContext,
+    state: &mut SessionState,
+) -> crate::memory::BudgetGuard {
+    crate::memory::enter_budget(state.stmt_vars(ctx).mem_limit, state.memory.held())
 }
 
 /// Where the open transaction's changes stand before a statement, if its text is to be kept
 /// for Annotate_rows (see [`super::annotate`]).
-fn annotation_start(ctx: &crate::session::ServerContext, state: &SessionState) -> Option<usize> {
+fn annotation_start(
+    ctx: &crate::session::ServerContext,
+    state: &mut SessionState,
+) -> Option<usize> {
     super::annotate::wanted(ctx, state).then(|| state.txn.as_ref().map_or(0, |t| t.change_count()))
+}
+
+/// The text [`SessionState::annotate`] keeps for a statement that began at `first`: built only
+/// if the statement changed rows (it is not kept otherwise), so a SELECT copies nothing.
+fn annotation_text(state: &SessionState, first: usize, text: impl FnOnce() -> String) -> String {
+    match state.txn.as_ref().is_some_and(|t| t.change_count() > first) {
+        true => text(),
+        false => String::new(),
+    }
 }
 
 /// A statement refused before it ran: its error is the one SHOW WARNINGS shows.

@@ -142,3 +142,36 @@ fn lock_tables_confines_the_holder_and_makes_others_wait() {
     one(&mut c, "SET lock_wait_timeout = 1");
     assert_eq!(one(&mut c, "SELECT COUNT(*) FROM d.t"), "rows 1");
 }
+
+/// The statement texts kept for Annotate_rows follow `binlog_annotate_row_events` as the
+/// session sets it (its value is cached between statements), and only statements that
+/// changed rows keep theirs.
+#[test]
+fn annotations_follow_the_session_variable() {
+    let ctx = context_on(&SimDir::new());
+    let mut s = session(&ctx, 1, "root", 0);
+    let texts = |s: &super::Session| -> Vec<String> {
+        let state = s.state.as_ref().expect("logged in");
+        state.annotations.iter().map(|(_, t)| t.clone()).collect()
+    };
+    one(&mut s, "CREATE DATABASE d");
+    one(&mut s, "CREATE TABLE d.t (id INT PRIMARY KEY, x INT)");
+    one(&mut s, "INSERT INTO d.t VALUES (1, 1)");
+    one(&mut s, "BEGIN");
+    assert_eq!(one(&mut s, "SELECT x FROM d.t WHERE id = 1"), "rows 1");
+    assert_eq!(one(&mut s, "UPDATE d.t SET x = x WHERE id = 1"), "ok 0");
+    assert!(texts(&s).is_empty());
+    assert_eq!(one(&mut s, "UPDATE d.t SET x = 2 WHERE id = 1"), "ok 1");
+    assert_eq!(texts(&s), ["UPDATE d.t SET x = 2 WHERE id = 1"]);
+    one(&mut s, "COMMIT");
+    one(&mut s, "SET SESSION binlog_annotate_row_events = OFF");
+    one(&mut s, "BEGIN");
+    assert_eq!(one(&mut s, "UPDATE d.t SET x = 3 WHERE id = 1"), "ok 1");
+    assert!(texts(&s).is_empty());
+    one(&mut s, "COMMIT");
+    one(&mut s, "SET SESSION binlog_annotate_row_events = ON");
+    one(&mut s, "BEGIN");
+    assert_eq!(one(&mut s, "UPDATE d.t SET x = 4 WHERE id = 1"), "ok 1");
+    assert_eq!(texts(&s).len(), 1);
+    one(&mut s, "ROLLBACK");
+}

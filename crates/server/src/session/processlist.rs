@@ -36,6 +36,9 @@ pub struct Process {
 }
 
 /// What SHOW PROCESSLIST shows of a connection that changes as it runs.
+/// The largest statement-text buffer a connection keeps between commands.
+const SPARE_MAX: usize = 4096;
+
 #[derive(Clone, Debug)]
 pub struct Shown {
     pub user: String,
@@ -46,6 +49,9 @@ pub struct Shown {
     pub since: Instant,
     /// The statement being run.
     pub info: Option<String>,
+    /// The buffer of the last `info`, kept for the next command's text (no allocation per
+    /// statement).
+    spare: String,
 }
 
 /// How a kill reaches a connection that is not looking at its flag.
@@ -99,6 +105,7 @@ impl ProcessList {
                 command: "Connect",
                 since: Instant::now(),
                 info: None,
+                spare: String::new(),
             }),
             hooks: Mutex::new(Hooks::default()),
         });
@@ -151,7 +158,10 @@ impl Process {
     }
 
     pub fn set_db(&self, db: Option<&str>) {
-        self.shown.lock().db = db.map(str::to_string);
+        let mut s = self.shown.lock();
+        if s.db.as_deref() != db {
+            s.db = db.map(str::to_string);
+        }
     }
 
     /// A command starts (`info`: its statement text) or ends (`Sleep`, None).
@@ -159,7 +169,17 @@ impl Process {
         let mut s = self.shown.lock();
         s.command = command;
         s.since = Instant::now();
-        s.info = info.map(|t| t.to_string());
+        match s.info.take() {
+            // A long statement's buffer is not kept for an idle connection.
+            Some(old) if old.capacity() <= SPARE_MAX => s.spare = old,
+            _ => {}
+        }
+        if let Some(t) = info {
+            let mut buf = std::mem::take(&mut s.spare);
+            buf.clear();
+            buf.push_str(t);
+            s.info = Some(buf);
+        }
     }
 
     /// The transaction slot a kill must wake.

@@ -45,6 +45,9 @@ pub struct SessView<'a> {
     pub client_host: &'a str,
     /// The session's TEMPORARY tables.
     pub temp_tables: &'a [std::sync::Arc<crate::storage::Table>],
+    /// The effective `sql_mode` in upper case, if the session has it cached and current
+    /// ([`SessionState::sql_mode_upper`]); otherwise [`Env::sql_mode`] reads it.
+    pub sql_mode: Option<&'a str>,
 }
 
 impl SessView<'_> {
@@ -82,6 +85,7 @@ impl<'a> SessView<'a> {
             locked_tables: sess.locked_tables.as_deref(),
             client_host: sess.client_host(),
             temp_tables: &sess.temp_tables,
+            sql_mode: None,
         }
     }
 }
@@ -94,6 +98,7 @@ pub fn split_session<'s>(
     prev_warnings: usize,
 ) -> (&'s mut Txn, SessView<'s>) {
     sess.txn(ctx);
+    sess.sql_mode_upper(ctx);
     let in_transaction = true;
     let SessionState {
         conn_id,
@@ -111,6 +116,7 @@ pub fn split_session<'s>(
         locked_tables,
         client_host,
         temp_tables,
+        sql_mode_upper,
         ..
     } = sess;
     let view = SessView {
@@ -130,6 +136,7 @@ pub fn split_session<'s>(
         locked_tables: locked_tables.as_deref(),
         client_host: client_host.as_deref().unwrap_or(host),
         temp_tables,
+        sql_mode: sql_mode_upper.as_ref().map(|(_, m)| m.as_str()),
     };
     (txn.as_mut().expect("started above"), view)
 }
@@ -233,6 +240,9 @@ impl<'a> Env<'a> {
 
     /// The effective `sql_mode`, upper case.
     pub fn sql_mode(&self) -> &str {
+        if let Some(m) = self.sess.sql_mode {
+            return m;
+        }
         self.sql_mode.get_or_init(|| {
             let v = self
                 .sess

@@ -583,6 +583,10 @@ fn run_select(
         // Privileges were checked when the plan was bound; a cached or prepared plan is bound
         // again when the accounts change (their generation).
         let env = Env::new(ctx, view, params);
+        if p.table().is_some() && p.reads_one_table() {
+            // Its only storage read is this table's access path (see `plan::scan_at`).
+            txn.set_lone_read();
+        }
         let rows = exec::select::run_select(p, &env, Some(txn))?;
         (rows, env.into_effects())
     } else {

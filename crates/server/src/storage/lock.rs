@@ -189,6 +189,17 @@ impl SlotState {
         }
     }
 
+    /// A lone read's version (see "Lone reads" in [`super::mvcc`]): the newest committed one,
+    /// if its commit is published (`<= published`, read under this slot's mutex); None when
+    /// the reader must take a read view instead (its own change pending, or the newest
+    /// commit still installing).
+    pub fn latest_published(&self, me: TxnId, published: u64) -> Option<Option<&Row>> {
+        if self.pending().is_some() && self.x == me.0 {
+            return None;
+        }
+        (self.latest_seq.0 <= published).then_some(self.latest.as_ref())
+    }
+
     /// The newest committed version in `view`.
     pub fn committed_in(&self, view: ReadView) -> Option<&Row> {
         if view.sees(self.latest_seq) {

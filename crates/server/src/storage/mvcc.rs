@@ -40,6 +40,22 @@
 //! views that counted itself before the read is open. The wait is bounded by the install of
 //! at most `NO_VIEW_COMMIT_MAX` rows; larger commits do not raise `installing`.
 //!
+//! # Lone reads
+//!
+//! An autocommit point select reads one row and ends its transaction; taking and dropping a
+//! registered view around that one read is pure overhead. When the SQL layer says the read is
+//! the statement's only one (`Txn::set_lone_read`), the transaction holds no view and reads
+//! from views (not READ UNCOMMITTED), the point read loads `published` *under the row's slot
+//! mutex* and returns the newest committed version if its seq is `<= published`: exactly
+//! what a view taken at that instant would return. Nothing it needs can have been pruned,
+//! since pruning never drops the newest committed version. If the newest version's commit is
+//! not yet published (installed, `published` not raised yet; a commit with no open view may
+//! also have pruned the versions below it), the read takes a view as usual, which waits for
+//! such a commit. Commits publish in seq order and `published` only grows, so the version
+//! read is consistent with every later read of the session and with commit order; the
+//! transaction is never seen with a view (INNODB_TRX shows none), and purge and committers
+//! need not know about it: it holds nothing older than the newest version.
+//!
 //! # Locks, and what protects what
 //!
 //! | field | protected by |

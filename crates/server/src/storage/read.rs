@@ -102,6 +102,7 @@ impl Table {
         lock: impl Into<ReadLock>,
         filter: &mut dyn FnMut(&Row) -> Result<bool>,
     ) -> Result<Option<(RowHandle, Row)>> {
+        let lone = txn.take_lone_read();
         txn.use_table(self)?;
         let lock = txn.effective_lock(lock.into());
         let (k, version) = {
@@ -115,8 +116,22 @@ impl Table {
                 let Some(slot) = found else {
                     return Ok(None);
                 };
-                let at = txn.read_at();
-                let row = slot.state.lock().read(txn.id(), at).cloned();
+                let row = match lone {
+                    true => {
+                        let state = slot.state.lock();
+                        txn.lone_read_published()
+                            .and_then(|p| state.latest_published(txn.id(), p))
+                            .map(|r| r.cloned())
+                    }
+                    false => None,
+                };
+                let row = match row {
+                    Some(r) => r,
+                    None => {
+                        let at = txn.read_at();
+                        slot.state.lock().read(txn.id(), at).cloned()
+                    }
+                };
                 return match row {
                     Some(r) if filter(&r)? => Ok(Some((self.handle(&slot), r))),
                     _ => Ok(None),
@@ -217,6 +232,7 @@ impl Table {
         filter: &mut dyn FnMut(&Row) -> Result<bool>,
         f: RowSink<'_>,
     ) -> Result<()> {
+        txn.take_lone_read();
         txn.use_table(self)?;
         let lock = txn.effective_lock(lock.into());
         let plan = self.plan(index, range)?;

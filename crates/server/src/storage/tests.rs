@@ -712,3 +712,41 @@ fn a_commit_with_no_open_view_leaves_nothing_for_purge() {
     let mut r = e.begin();
     assert_eq!(seen(&mut r), Value::str("v4"));
 }
+
+#[test]
+fn a_lone_read_takes_no_view_and_sees_the_published_commit() {
+    let (e, t) = setup();
+    let mut a = e.begin();
+    t.insert(&mut a, row(1, 1, "v1")).unwrap();
+    e.commit(a);
+    let autocommit = TxnOptions {
+        autocommit: true,
+        ..TxnOptions::default()
+    };
+    let lone = |e: &Engine, opts: TxnOptions| {
+        let mut r = e.begin_with(opts);
+        r.set_lone_read();
+        let (_, row) = t
+            .get(&mut r, &[Value::Int(1)], LockMode::None)
+            .unwrap()
+            .unwrap();
+        let view = r.snapshot();
+        e.rollback(r);
+        (row[2].clone(), view)
+    };
+    // Autocommit: the newest published version, without a read view.
+    assert_eq!(lone(&e, autocommit), (Value::str("v1"), None));
+    update_one(&e, &t, 2, "v2");
+    assert_eq!(lone(&e, autocommit), (Value::str("v2"), None));
+    // In an explicit transaction the mark is ignored: the read takes the view it keeps.
+    let (v, view) = lone(&e, TxnOptions::default());
+    assert_eq!(v, Value::str("v2"));
+    assert!(view.is_some());
+    // The mark is taken by the next read, whatever it is: a later read takes a view.
+    let mut r = e.begin_with(autocommit);
+    r.set_lone_read();
+    assert_eq!(count(&t, &mut r, None), 1);
+    t.get(&mut r, &[Value::Int(1)], LockMode::None).unwrap();
+    assert!(r.snapshot().is_some());
+    e.rollback(r);
+}

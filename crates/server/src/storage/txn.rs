@@ -132,6 +132,8 @@ pub struct Txn {
     /// Changes are being made by a FOREIGN KEY cascade (`sql/exec/fk.rs`): MariaDB's binlog
     /// leaves them out (the replica cascades).
     cascading: bool,
+    /// The next read is the statement's only one ([`Txn::set_lone_read`]).
+    lone_read: bool,
 }
 
 impl std::fmt::Debug for Txn {
@@ -176,6 +178,7 @@ impl Txn {
             named: Vec::new(),
             mdl: Vec::new(),
             cascading: false,
+            lone_read: false,
         }
     }
 
@@ -259,6 +262,28 @@ impl Txn {
                 v
             }
         }
+    }
+
+    /// The SQL layer's word that the next read of this transaction is the only read of its
+    /// statement (a point select by primary key in autocommit): if it is a consistent point
+    /// read and the transaction has no read view yet, it may read without one ("Lone reads"
+    /// in [`super::mvcc`]). Taken back by the next read, whatever it is.
+    pub fn set_lone_read(&mut self) {
+        self.lone_read = true;
+    }
+
+    /// Was the next read announced as a lone read? Clears the mark.
+    pub(crate) fn take_lone_read(&mut self) -> bool {
+        std::mem::take(&mut self.lone_read)
+    }
+
+    /// For a read announced lone: the commit sequence that is published now, if the read
+    /// may go without a read view — the transaction is one autocommit statement that holds no
+    /// view and reads from views (not READ UNCOMMITTED). Call under the slot's mutex.
+    pub(crate) fn lone_read_published(&self) -> Option<u64> {
+        let reads_views = self.opts.isolation != IsolationLevel::ReadUncommitted;
+        (self.opts.autocommit && self.view.is_none() && reads_views)
+            .then(|| self.slot.mvcc.published.load(Ordering::SeqCst))
     }
 
     /// The snapshot held, if any.

@@ -357,8 +357,10 @@ fn set_session(
     name: &str,
     value: Option<Value>,
 ) -> Result<()> {
-    // The cached transaction characteristics may change.
+    // The cached transaction characteristics and statement variables may change.
     sess.txn_defaults = None;
+    sess.stmt_vars = None;
+    sess.sql_mode_upper = None;
     let Some(value) = value else {
         // DEFAULT: back to the global value.
         if !ctx.vars.exists(name) {

@@ -101,6 +101,10 @@ pub struct SelectPlan {
     /// The subqueries in its expressions (their rows are evaluated after the read: see
     /// `exec/subquery.rs`); empty for most queries.
     pub subqueries: Vec<Arc<Subquery>>,
+    /// Is some conjunct of WHERE / HAVING constant? Worked out at the first execution (the
+    /// plan no longer changes then): only such a query can be found empty without reading
+    /// ([`impossible_condition`]), so the others skip the walk over their conditions.
+    pub constant_conjunct: std::sync::OnceLock<bool>,
 }
 
 impl SelectPlan {
@@ -137,6 +141,14 @@ impl SelectPlan {
             dbs.extend(s.plan.databases());
         }
         dbs
+    }
+
+    /// Is its only storage read one access path of one base table (no join, no subquery, no
+    /// derived table)?
+    pub fn reads_one_table(&self) -> bool {
+        self.join.is_none()
+            && self.subqueries.is_empty()
+            && matches!(self.source, Some(Source::Table(_)))
     }
 
     pub fn table(&self) -> Option<&plan::TableRef> {
@@ -452,6 +464,7 @@ pub fn plan_select(
         offset,
         window,
         subqueries,
+        constant_conjunct: std::sync::OnceLock::new(),
     };
     apply_index_order(&mut plan);
     Ok(plan)
@@ -1221,15 +1234,24 @@ pub(super) fn finish_rows(
 /// MariaDB ("Impossible WHERE / HAVING"), nothing else of the query is evaluated (an item that
 /// would overflow on some row raises no error).
 pub(super) fn impossible_condition(plan: &SelectPlan, env: &Env<'_>) -> Result<bool> {
-    let having = plan.group.as_ref().and_then(|g| g.having.as_ref());
-    // With aggregates, an impossible WHERE still gives the group of no rows (COUNT(*) is 0).
-    let conjuncts = match &plan.filter {
-        _ if plan.group.is_some() => Vec::new(),
-        Some(Expr::And(v)) => v.iter().collect(),
-        Some(f) => vec![f],
-        None => Vec::new(),
+    let conjuncts = || {
+        let having = plan.group.as_ref().and_then(|g| g.having.as_ref());
+        // With aggregates, an impossible WHERE still gives the group of no rows (COUNT(*) is 0).
+        let filter: &[Expr] = match &plan.filter {
+            _ if plan.group.is_some() => &[],
+            Some(Expr::And(v)) => v,
+            Some(f) => std::slice::from_ref(f),
+            None => &[],
+        };
+        filter.iter().chain(having)
     };
-    for c in conjuncts.into_iter().chain(having) {
+    let any_constant = plan
+        .constant_conjunct
+        .get_or_init(|| conjuncts().any(|c| c.is_constant()));
+    if !*any_constant {
+        return Ok(false);
+    }
+    for c in conjuncts() {
         if c.is_constant() && !c.is_true(&RowCtx::EMPTY, env)? {
             return Ok(true);
         }

@@ -788,6 +788,8 @@ pub fn scan_at(
     filter: &mut dyn FnMut(&Row) -> Result<bool>,
     f: &mut dyn FnMut(&RowHandle, &Row) -> Result<ScanControl>,
 ) -> Result<()> {
+    // A lone read (`Txn::set_lone_read`) stays one only if it is a single point read.
+    let lone = txn.take_lone_read();
     let def = table.def();
     let index = match access {
         Access::Index { index, .. } => *index,
@@ -809,6 +811,9 @@ pub fn scan_at(
         Ranges::Points(mut keys) => {
             if backward {
                 keys.reverse();
+            }
+            if lone && keys.len() == 1 {
+                txn.set_lone_read();
             }
             for k in keys {
                 // The point-select / point-update path: one lookup, no range set-up.
