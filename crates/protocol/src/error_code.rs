@@ -225,6 +225,8 @@ pub enum ErrorCode {
     GetErrno,
     /// 1317 Query execution was interrupted
     QueryInterrupted,
+    /// 1969 Query execution was interrupted (max_statement_time exceeded)
+    StatementTimeout,
     /// 1094 Unknown thread id: %lu
     NoSuchThread,
     /// 1095 You are not owner of thread %lu
@@ -598,6 +600,7 @@ impl ErrorCode {
             TruncatedWrongValue => 1292,
             UnsupportedPs => 1295,
             QueryInterrupted => 1317,
+            StatementTimeout => 1969,
             NoSuchThread => 1094,
             KillDenied => 1095,
             TableNotLockedForWrite => 1099,
@@ -748,7 +751,7 @@ impl ErrorCode {
             DatetimeFunctionOverflow => "22008",
             CantChangeTxCharacteristics => "25001",
             CantExecuteInReadOnlyTransaction => "25006",
-            QueryInterrupted | ConnectionKilled => "70100",
+            QueryInterrupted | ConnectionKilled | StatementTimeout => "70100",
             NoReferencedRow | RowIsReferenced2 | NoReferencedRow2 | ConstraintFailed => "23000",
             TruncateIllegalFk | SubqueryNotSupportedInCheck => "42000",
             WarnTooFewRecords | WarnTooManyRecords => "01000",

@@ -79,6 +79,25 @@ impl KillFlag {
 
 thread_local! {
     static CURRENT: RefCell<Option<Arc<KillFlag>>> = const { RefCell::new(None) };
+    /// The `max_statement_time` deadline of the statement running on this thread (None: no
+    /// limit, so a check point reads no clock).
+    static DEADLINE: std::cell::Cell<Option<Instant>> = const { std::cell::Cell::new(None) };
+}
+
+/// Give the statement running on this thread a deadline (`max_statement_time`), or none.
+/// Returns the previous one, to put back when the statement ends.
+pub fn set_deadline(deadline: Option<Instant>) -> Option<Instant> {
+    DEADLINE.with(|d| d.replace(deadline))
+}
+
+/// The deadline of the statement running on this thread, if it has one.
+pub fn deadline() -> Option<Instant> {
+    DEADLINE.with(|d| d.get())
+}
+
+/// True once this thread's statement is past its deadline.
+fn timed_out() -> bool {
+    deadline().is_some_and(|d| Instant::now() >= d)
 }
 
 /// Restores the previous flag of this thread when dropped.
@@ -101,6 +120,10 @@ pub fn enter(flag: Arc<KillFlag>) -> Entered {
 
 /// True if the statement running on this thread was killed.
 pub fn requested() -> bool {
+    CURRENT.with(|c| c.borrow().as_ref().is_some_and(|f| f.get() != Kill::None)) || timed_out()
+}
+
+fn killed() -> bool {
     CURRENT.with(|c| c.borrow().as_ref().is_some_and(|f| f.get() != Kill::None))
 }
 
@@ -112,8 +135,15 @@ pub fn check() -> Result<()> {
     }
 }
 
-/// ER_QUERY_INTERRUPTED.
+/// ER_QUERY_INTERRUPTED, or ER_STATEMENT_TIMEOUT (1969) when the statement was not killed but
+/// ran past its `max_statement_time` deadline.
 pub fn interrupted() -> Error {
+    if !killed() && timed_out() {
+        return Error::new(
+            ErrorCode::StatementTimeout,
+            "Query execution was interrupted (max_statement_time exceeded)",
+        );
+    }
     Error::new(
         ErrorCode::QueryInterrupted,
         "Query execution was interrupted",
@@ -122,15 +152,19 @@ pub fn interrupted() -> Error {
 
 /// Sleep for `d`, or less if this thread's statement is killed meanwhile: returns false then.
 pub fn sleep(d: Duration) -> bool {
-    let Some(flag) = CURRENT.with(|c| c.borrow().clone()) else {
-        std::thread::sleep(d);
-        return true;
+    let wanted = Instant::now() + d;
+    let (until, cut) = match deadline() {
+        Some(stmt) if stmt < wanted => (stmt, true),
+        _ => (wanted, false),
     };
-    let deadline = Instant::now() + d;
+    let Some(flag) = CURRENT.with(|c| c.borrow().clone()) else {
+        std::thread::sleep(until.saturating_duration_since(Instant::now()));
+        return !cut;
+    };
     let mut s = flag.state.lock();
     while *s == Kill::None {
-        if flag.wake.wait_until(&mut s, deadline).timed_out() {
-            return *s == Kill::None;
+        if flag.wake.wait_until(&mut s, until).timed_out() {
+            return *s == Kill::None && !cut;
         }
     }
     false
@@ -162,6 +196,19 @@ mod tests {
         flag.request(Kill::Query);
         flag.clear_query();
         assert_eq!(flag.get(), Kill::Connection);
+    }
+
+    #[test]
+    fn a_deadline_cuts_a_sleep_with_1969() {
+        let flag = Arc::new(KillFlag::default());
+        let _in = enter(flag);
+        let prev = set_deadline(Some(Instant::now() + Duration::from_millis(50)));
+        let began = Instant::now();
+        assert!(!sleep(Duration::from_secs(30)));
+        assert!(began.elapsed() < Duration::from_secs(10));
+        assert_eq!(check().unwrap_err().code(), ErrorCode::StatementTimeout);
+        set_deadline(prev);
+        assert!(check().is_ok());
     }
 
     #[test]

@@ -551,7 +551,11 @@ fn wait_loop<T>(
         // Killed before this wait began: its wake-up may have been cleared by reset_wait.
         let (_, victim) = match crate::interrupt::requested() {
             true => (true, false),
-            false => w.slot.sleep(deadline),
+            // A max_statement_time deadline (crate::interrupt) ends the wait too.
+            false => match crate::interrupt::deadline() {
+                Some(stmt) if stmt < deadline => w.slot.sleep(stmt),
+                _ => w.slot.sleep(deadline),
+            },
         };
         if victim {
             match poll(Check::GiveUp) {
