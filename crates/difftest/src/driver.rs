@@ -7,7 +7,8 @@
 //!
 //! Verdicts: *equal* (same rows, or both failed with the same code), *different*, *refused*
 //! (Cohort answered 1235, not supported yet: counted apart, never a pass), *timeout* (MariaDB's
-//! max_statement_time cut it short: neither), *evaluation order* (one server failed with a data
+//! max_statement_time, or the tester's KILL QUERY of Cohort after the same 3 s, cut it short:
+//! neither), *evaluation order* (one server failed with a data
 //! error — out of range, a subquery of more than one row, … — and the other returned rows: the
 //! error came from a row or expression the other never evaluated, which SQL leaves to each
 //! server's plan; counted apart, never a pass). A lost connection to Cohort is a difference (a
@@ -15,7 +16,7 @@
 
 use crate::ast::Query;
 use crate::gen::{Features, Gen};
-use crate::outcome::{self, Outcome, NOT_SUPPORTED, STATEMENT_TIMEOUT};
+use crate::outcome::{self, Outcome, NOT_SUPPORTED, QUERY_INTERRUPTED, STATEMENT_TIMEOUT};
 use crate::rng::Rng;
 use crate::schema::Schema;
 use crate::servers::Endpoint;
@@ -25,6 +26,10 @@ use mysql::Conn;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+/// The time either server may spend on one statement (MariaDB's max_statement_time; a
+/// watchdog's KILL QUERY for Cohort).
+const STATEMENT_SECONDS: u64 = 3;
 
 /// The database both servers use.
 const DB: &str = "difftest";
@@ -94,10 +99,28 @@ impl Pair {
     }
 
     fn run(&mut self, sql: &str) -> (Outcome, Outcome) {
-        (
-            outcome::run(&mut self.cohort, sql),
-            outcome::run(&mut self.maria, sql),
-        )
+        (self.run_cohort(sql), outcome::run(&mut self.maria, sql))
+    }
+
+    /// Cohort's answer, with the time MariaDB's max_statement_time allows it: a watchdog
+    /// sends KILL QUERY past [`STATEMENT_SECONDS`] (the answer is then 1317, counted as a
+    /// timeout), so a statement that runs away cannot hold the server for the queries after it.
+    fn run_cohort(&mut self, sql: &str) -> Outcome {
+        let id = self.cohort.connection_id();
+        let ep = self.cohort_ep.clone();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let watchdog = std::thread::spawn(move || {
+            let limit = Duration::from_secs(STATEMENT_SECONDS);
+            if done_rx.recv_timeout(limit) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                if let Ok(mut c) = ep.connect(None, Duration::from_secs(10)) {
+                    let _ = c.query_drop(format!("KILL QUERY {id}"));
+                }
+            }
+        });
+        let out = outcome::run(&mut self.cohort, sql);
+        let _ = done_tx.send(());
+        let _ = watchdog.join();
+        out
     }
 
     /// A fresh database holding `schema`; the load's statements must agree too. Returns the
@@ -114,7 +137,9 @@ impl Pair {
                 .map_err(|e| e.to_string())?;
             session_setup(c);
         }
-        let _ = self.maria.query_drop("SET max_statement_time = 10");
+        let _ = self
+            .maria
+            .query_drop(format!("SET max_statement_time = {STATEMENT_SECONDS}"));
         let mut diffs = Vec::new();
         for stmt in schema.script(None) {
             let (a, b) = self.run(&stmt);
@@ -142,7 +167,7 @@ fn verdict(a: &Outcome, b: &Outcome, ordered: bool) -> Verdict {
     if a.error_code() == Some(NOT_SUPPORTED) {
         return Verdict::Refused;
     }
-    if b.error_code() == Some(STATEMENT_TIMEOUT) {
+    if b.error_code() == Some(STATEMENT_TIMEOUT) || a.error_code() == Some(QUERY_INTERRUPTED) {
         return Verdict::Timeout;
     }
     if outcome::evaluation_order(a, b) {

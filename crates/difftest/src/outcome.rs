@@ -13,6 +13,8 @@ use std::fmt::Write as _;
 
 /// Cohort's "not supported yet" (ER_NOT_SUPPORTED_YET).
 pub const NOT_SUPPORTED: u16 = 1235;
+/// Cohort's statement stopped by the tester's watchdog (KILL QUERY: 1317).
+pub const QUERY_INTERRUPTED: u16 = 1317;
 /// MariaDB's max_statement_time exceeded.
 pub const STATEMENT_TIMEOUT: u16 = 1969;
 

@@ -406,11 +406,19 @@ impl Accounts {
 
     /// The effective privileges of the account `user`@`host` (none if there is no such
     /// account): one hash lookup under a shared lock.
+    ///
+    /// `host` is an account's host; a host no account has exactly (a view's definer
+    /// `'root'@'localhost'` from a MariaDB dump) takes the account a login from that host
+    /// would use (`root@%`).
     pub fn effective(&self, user: &str, host: &str) -> Arc<Effective> {
         let index = self.index.read();
-        index
-            .get(user)
-            .and_then(|hosts| hosts.iter().find(|(h, _)| h == host))
+        let Some(hosts) = index.get(user) else {
+            return Arc::default();
+        };
+        hosts
+            .iter()
+            .find(|(h, _)| h == host)
+            .or_else(|| hosts.iter().find(|(h, _)| host_matches(h, host)))
             .map(|(_, e)| e.clone())
             .unwrap_or_default()
     }
