@@ -632,8 +632,10 @@ fn rewrite_pipes_operator(tokens: &mut [TokenWithSpan]) {
     }
 }
 
-/// Keywords that are whole operands (`NULL MOD (x)` is the operator, as after a number).
+/// Keywords that end an operand (`NULL MOD (x)`, `CASE … END MOD (x)` are the operator, as
+/// after a number).
 const VALUE_KEYWORDS: &[&str] = &[
+    "END",
     "NULL",
     "TRUE",
     "FALSE",

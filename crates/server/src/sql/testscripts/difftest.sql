@@ -187,6 +187,7 @@ SELECT k FROM tbd WHERE b > DATE'2019-12-31' ORDER BY k;
 
 # `NULL MOD (x)` is the operator, as after a number.
 SELECT NULL MOD (3), NULL MOD 3, TRUE MOD (2), (NULL MOD (k = 1)) FROM tbd ORDER BY k;
+SELECT k, CASE k WHEN 1 THEN 7 END MOD (k + 1), CASE WHEN k > 2 THEN k END MOD (2) FROM tbd ORDER BY k;
 
 # An invalid date conversion on the left of IN (subquery) is the zero date, as in `=`.
 values SELECT CAST('x' AS DATE) NOT IN (SELECT DATE'2019-01-01'), CAST('x' AS DATE) IN (SELECT DATE'0000-00-00'), CAST(NULL AS DATE) NOT IN (SELECT DATE'2019-01-01');
