@@ -1486,6 +1486,7 @@ impl<'a> Binder<'a> {
         if matches!(upper.as_str(), "ROUND" | "TRUNCATE") && bound.len() == 2 {
             self.fold_constant(&mut bound[1].0);
         }
+
         func::bind(&name, bound).map(|(x, t)| (x, plain(t)))
     }
 

@@ -42,7 +42,8 @@ pub fn bind_type(types: &[&SqlType]) -> SqlType {
         return SqlType::time(fsp).with_nullable(nullable);
     }
     let mut t = super::unify(types);
-    if t.class == Class::Str
+    // (A binary string too: `GREATEST(X'00', -1)` is 0, X'41' reads as the number of 'A'.)
+    if matches!(t.class, Class::Str | Class::Bin)
         && types
             .iter()
             .any(|a| matches!(a.class, Class::Int | Class::Decimal | Class::Double))

@@ -233,4 +233,7 @@ SELECT k FROM tgs ORDER BY 18446744073709551615;
 SELECT k FROM tgs ORDER BY 99999999999999999999, k;
 SELECT k FROM tgs ORDER BY -(-4294967297);
 
+# Beside a number, a hex literal in GREATEST / LEAST compares as a string read as a number.
+values SELECT GREATEST(X'00', -1), LEAST(X'41', 100), GREATEST(X'41', 1.5), LEAST(X'41', 'a'), GREATEST(X'6162', 'a');
+
 DROP DATABASE dtdb;
