@@ -903,7 +903,11 @@ impl SystemVariables {
             .collect();
         SystemVariables {
             globals: RwLock::new(globals),
-            generation: std::sync::atomic::AtomicU64::new(0),
+            // Each set of variables starts its generations apart from every other's, so a
+            // cache keyed by generation (and address) never takes one for another.
+            generation: std::sync::atomic::AtomicU64::new(
+                GENERATION_BASE.fetch_add(1 << 32, std::sync::atomic::Ordering::Relaxed),
+            ),
             watchers: RwLock::new(Vec::new()),
             run_time_bounds: RwLock::new(HashMap::new()),
             live: RwLock::new(None),
@@ -1297,3 +1301,6 @@ mod tests {
         assert_eq!(vars.global_u64("thread_pool_size"), 4, "unchanged");
     }
 }
+
+/// Where the next set of variables starts counting its generations (see `SystemVariables`).
+static GENERATION_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

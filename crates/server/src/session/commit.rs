@@ -169,21 +169,43 @@ fn server_id(ctx: &ServerContext) -> u32 {
     ctx.vars.global_u64("server_id") as u32
 }
 
-/// How the session's transactions are written (`binlog_row_metadata`, `server_id`), with the
-/// transaction's statement texts.
-fn event_options<'a>(
-    ctx: &ServerContext,
-    annotations: &'a [(usize, String)],
-) -> encode::EventOptions<'a> {
-    let row_metadata = match ctx.vars.global("binlog_row_metadata") {
+thread_local! {
+    /// The last [`event_settings`] read on this thread: (the variables' address, their
+    /// generation, server_id, binlog_row_metadata).
+    static EVENT_SETTINGS: std::cell::Cell<Option<(usize, u64, u32, cohort_binlog::RowMetadata)>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// `server_id` and `binlog_row_metadata`, read again only when a global variable changed
+/// (their generation moved): every commit needs them.
+fn event_settings(ctx: &ServerContext) -> (u32, cohort_binlog::RowMetadata) {
+    let key = (&ctx.vars as *const _ as usize, ctx.vars.generation());
+    if let Some((addr, generation, id, meta)) = EVENT_SETTINGS.get() {
+        if (addr, generation) == key {
+            return (id, meta);
+        }
+    }
+    let meta = match ctx.vars.global("binlog_row_metadata") {
         Some(crate::types::Value::Bytes(b)) if b == b"FULL" => cohort_binlog::RowMetadata::Full,
         Some(crate::types::Value::Bytes(b)) if b == b"MINIMAL" => {
             cohort_binlog::RowMetadata::Minimal
         }
         _ => cohort_binlog::RowMetadata::NoLog,
     };
+    let id = server_id(ctx);
+    EVENT_SETTINGS.set(Some((key.0, key.1, id, meta)));
+    (id, meta)
+}
+
+/// How the session's transactions are written (`binlog_row_metadata`, `server_id`), with the
+/// transaction's statement texts.
+fn event_options<'a>(
+    ctx: &ServerContext,
+    annotations: &'a [(usize, String)],
+) -> encode::EventOptions<'a> {
+    let (server_id, row_metadata) = event_settings(ctx);
     encode::EventOptions {
-        server_id: server_id(ctx),
+        server_id,
         row_metadata,
         annotations,
         // Classic mode recovers from the redo log: the binlog can be MariaDB's.
