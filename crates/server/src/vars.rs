@@ -1246,6 +1246,9 @@ fn normalise_uint(name: &str, value: &Value, min: u64, max: u64) -> Result<Value
     Ok(Value::UInt(n.clamp(min, max)))
 }
 
+/// Where the next set of variables starts counting its generations (see `SystemVariables`).
+static GENERATION_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1301,6 +1304,3 @@ mod tests {
         assert_eq!(vars.global_u64("thread_pool_size"), 4, "unchanged");
     }
 }
-
-/// Where the next set of variables starts counting its generations (see `SystemVariables`).
-static GENERATION_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
