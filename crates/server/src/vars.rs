@@ -1173,6 +1173,17 @@ pub fn display(v: &Value) -> String {
 /// is not a number setting.
 pub fn clamp_warning(name: &str, value: &Value) -> Option<String> {
     let def = definition(name)?;
+    if let Kind::Seconds { max } = def.kind {
+        let shown = match value {
+            Value::Int(i) => i.to_string(),
+            Value::UInt(u) => u.to_string(),
+            Value::Double(_) | Value::Decimal(_) => display(value),
+            _ => return None,
+        };
+        let secs: f64 = shown.parse().ok()?;
+        return (!(0.0..=max as f64).contains(&secs))
+            .then(|| format!("Truncated incorrect {} value: '{shown}'", def.name));
+    }
     let Kind::UInt { min, max } = def.kind else {
         return None;
     };
