@@ -77,3 +77,19 @@ fn a_lock_wait_is_cut_by_max_statement_time_and_the_transaction_stays() {
         r(&[("rows 1", false)])
     );
 }
+
+#[test]
+fn com_stmt_prepare_refuses_set_statement_with_1235() {
+    let ctx = context_on(&SimDir::new());
+    let mut s = session(&ctx, 1, "root", 0);
+    let mut payload = vec![0x16];
+    payload.extend_from_slice(b"SET STATEMENT max_statement_time = 1 FOR SELECT 1");
+    let mut bytes = Vec::new();
+    cohort_protocol::write_packet(&mut bytes, &mut 0, &payload);
+    let mut out = Vec::new();
+    s.on_bytes(&bytes, &mut out);
+    assert_eq!(
+        super::multi_kill_tests::results(&out),
+        r(&[("err 1235", false)])
+    );
+}
