@@ -227,6 +227,10 @@ pub enum ErrorCode {
     QueryInterrupted,
     /// 1969 Query execution was interrupted (max_statement_time exceeded)
     StatementTimeout,
+    /// 1971 The system variable %s cannot be set in SET STATEMENT.
+    SetStatementNotSupported,
+    /// 4081 Unknown structured system variable or ROW routine variable '%s'
+    UnknownStructuredVariable,
     /// 1094 Unknown thread id: %lu
     NoSuchThread,
     /// 1095 You are not owner of thread %lu
@@ -601,6 +605,8 @@ impl ErrorCode {
             UnsupportedPs => 1295,
             QueryInterrupted => 1317,
             StatementTimeout => 1969,
+            SetStatementNotSupported => 1971,
+            UnknownStructuredVariable => 4081,
             NoSuchThread => 1094,
             KillDenied => 1095,
             TableNotLockedForWrite => 1099,
@@ -741,6 +747,7 @@ impl ErrorCode {
             DataTooLong => "22001",
             DupFieldName => "42S21",
             WrongNameForIndex => "42000",
+            SetStatementNotSupported => "42000",
             AlterOperationNotSupportedReason => "0A000",
             AlterOperationNotSupported => "0A000",
             CantRemoveAllFields => "42000",

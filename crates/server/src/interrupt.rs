@@ -95,6 +95,31 @@ pub fn deadline() -> Option<Instant> {
     DEADLINE.with(|d| d.get())
 }
 
+/// Restores the previous deadline of this thread when dropped (see [`limit`]).
+pub struct DeadlineGuard {
+    previous: Option<Option<Instant>>,
+}
+
+impl Drop for DeadlineGuard {
+    fn drop(&mut self) {
+        if let Some(previous) = self.previous.take() {
+            set_deadline(previous);
+        }
+    }
+}
+
+/// Give the statement about to run on this thread `micros` microseconds
+/// (`max_statement_time`; 0: no limit, and no clock is read) until the guard is dropped.
+pub fn limit(micros: u64) -> DeadlineGuard {
+    if micros == 0 {
+        return DeadlineGuard { previous: None };
+    }
+    let at = Instant::now() + Duration::from_micros(micros);
+    DeadlineGuard {
+        previous: Some(set_deadline(Some(at))),
+    }
+}
+
 /// True once this thread's statement is past its deadline.
 fn timed_out() -> bool {
     deadline().is_some_and(|d| Instant::now() >= d)

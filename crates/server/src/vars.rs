@@ -42,6 +42,11 @@ pub enum Kind {
     /// Computed from the server's state each time it is read (`gtid_binlog_pos`, …):
     /// read-only; [`SystemVariables::set_live`] installs what computes it.
     Live,
+    /// A fractional number of seconds in `[0, max]` with microsecond precision, stored as a
+    /// `Decimal` of scale 6 (`max_statement_time` shows `0.000000`, as in MariaDB).
+    Seconds {
+        max: u64,
+    },
 }
 
 /// One variable's declaration.
@@ -505,6 +510,15 @@ pub static DEFINITIONS: &[VarDef] = &[
             max: i64::MAX as u64,
         },
         "1073741824",
+    ),
+    // Seconds a statement may run before it ends with 1969 (0: no limit); see
+    // `crate::interrupt`.
+    var(
+        "max_statement_time",
+        Scope::Both,
+        true,
+        Kind::Seconds { max: 31536000 },
+        "0",
     ),
     var(
         "net_buffer_length",
@@ -1163,6 +1177,17 @@ pub fn display(v: &Value) -> String {
 /// is not a number setting.
 pub fn clamp_warning(name: &str, value: &Value) -> Option<String> {
     let def = definition(name)?;
+    if let Kind::Seconds { max } = def.kind {
+        let shown = match value {
+            Value::Int(i) => i.to_string(),
+            Value::UInt(u) => u.to_string(),
+            Value::Double(_) | Value::Decimal(_) => display(value),
+            _ => return None,
+        };
+        let secs: f64 = shown.parse().ok()?;
+        return (!(0.0..=max as f64).contains(&secs))
+            .then(|| format!("Truncated incorrect {} value: '{shown}'", def.name));
+    }
     let Kind::UInt { min, max } = def.kind else {
         return None;
     };
@@ -1213,6 +1238,40 @@ fn normalise(def: &VarDef, value: Value) -> Result<Value> {
             v => Ok(Value::str(&display(&v))),
         },
         Kind::Live => Err(read_only(def.name)),
+        Kind::Seconds { max } => normalise_seconds(def.name, &value, max),
+    }
+}
+
+/// A [`Kind::Seconds`] value: negative values become 0 and large ones `max`, as MariaDB
+/// clamps them.
+fn normalise_seconds(name: &str, value: &Value, max: u64) -> Result<Value> {
+    let secs: f64 = match value {
+        Value::Int(i) => *i as f64,
+        Value::UInt(u) => *u as f64,
+        Value::Double(d) => *d,
+        Value::Decimal(d) => d.to_string().parse().map_err(|_| wrong_type(name))?,
+        Value::Bytes(b) => String::from_utf8_lossy(b)
+            .trim()
+            .parse()
+            .map_err(|_| wrong_type(name))?,
+        _ => return Err(wrong_type(name)),
+    };
+    if secs.is_nan() {
+        return Err(wrong_type(name));
+    }
+    let micros = (secs.clamp(0.0, max as f64) * 1e6).round() as i128;
+    Ok(Value::Decimal(crate::types::Decimal::new(micros, 6)))
+}
+
+/// Microseconds of a [`Kind::Seconds`] value as stored (0 for anything else).
+pub fn seconds_micros(v: &Value) -> u64 {
+    match v {
+        Value::Decimal(d) => d
+            .to_string()
+            .parse::<f64>()
+            .map_or(0, |s| (s * 1e6).round().max(0.0) as u64),
+        Value::UInt(u) => u.saturating_mul(1_000_000),
+        _ => 0,
     }
 }
 

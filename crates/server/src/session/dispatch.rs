@@ -157,10 +157,12 @@ impl Session {
         let notifier = more.then(|| state.commit_notifier.take()).flatten();
         let annotation = annotation_start(&ctx, state);
         let _budget = budget(&ctx, state);
+        let deadline = crate::interrupt::limit(state.stmt_vars(&ctx).max_statement_us);
         let result = match crate::memory::check(memory::parse_estimate(text)) {
             Ok(()) => sql::execute_text(&ctx, state, text),
             Err(e) => Err(record(state, e)),
         };
+        drop(deadline);
         let state = self.state.as_mut().expect("logged in");
         if let Some(job) = state.pending_load.take() {
             // Its rows come with the file: the annotation keeps the whole text.
@@ -364,12 +366,14 @@ impl Session {
         };
         let values: Vec<Value> = params.into_iter().map(param_to_value).collect();
         let annotation = annotation_start(&ctx, state);
+        let deadline = crate::interrupt::limit(state.stmt_vars(&ctx).max_statement_us);
         let result = sql::execute_prepared(&ctx, state, &entry.prepared, &values);
         let annotation = annotation.map(|first| {
             let text = || super::annotate::expand(entry.prepared.text(), &values);
             (first, annotation_text(state, first, text))
         });
         drop(values);
+        drop(deadline);
         self.finish_statement(result, RowFormat::Binary, annotation, false)
             .0
     }

@@ -59,6 +59,8 @@ mod multi_kill_tests;
 pub mod processlist;
 mod results;
 pub mod state;
+#[cfg(test)]
+mod statement_time_tests;
 mod statements;
 pub mod table_locks;
 #[cfg(test)]

@@ -160,6 +160,8 @@ pub struct StmtVars {
     pub notes_off: bool,
     /// `max_session_mem_used`.
     pub mem_limit: u64,
+    /// `max_statement_time` in microseconds (0: no limit).
+    pub max_statement_us: u64,
 }
 
 /// The session's transaction characteristics (`tx_isolation`, `tx_read_only`,
@@ -510,6 +512,9 @@ impl SessionState {
                 .is_some_and(|v| v == Value::str("ON")),
             notes_off: matches!(self.var(ctx, "sql_notes"), Some(Value::Bytes(b)) if b == b"OFF"),
             mem_limit: self.mem_limit_uncached(ctx),
+            max_statement_us: self
+                .var(ctx, "max_statement_time")
+                .map_or(0, |v| crate::vars::seconds_micros(&v)),
         };
         self.stmt_vars = Some((generation, v));
         v

@@ -71,6 +71,7 @@ mod func;
 mod parse;
 mod plan;
 mod replay;
+mod set_statement;
 
 #[cfg(test)]
 mod golden;
@@ -266,6 +267,9 @@ fn execute_uncached(
     sess: &mut SessionState,
     sql: &str,
 ) -> Result<QueryResult> {
+    if let Some(r) = set_statement::execute(ctx, sess, sql) {
+        return r;
+    }
     let parsed = match parse::parse(sql).and_then(|p| crate::memory::check(0).map(|_| p)) {
         Ok(p) => p,
         Err(e) => {
@@ -301,6 +305,9 @@ fn rebind_after_ddl(r: &Result<QueryResult>, attempts: &mut u32) -> bool {
 
 /// Parse and bind a statement once (COM_STMT_PREPARE).
 pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<Prepared> {
+    if set_statement::is_set_statement(sql) {
+        return Err(Error::unsupported("SET STATEMENT in a prepared statement"));
+    }
     let parsed = parse::parse(sql)?;
     crate::memory::check(0)?;
     if let Stmt::Unsupported(what) = &parsed.stmt {
