@@ -131,3 +131,14 @@ impl Server {
         false
     }
 }
+
+/// A server a test did not stop (it finished, or panicked) is killed with it: no process
+/// outlives its test (CI found fk_locks' servers still running after the suite).
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
