@@ -8,11 +8,10 @@
 
 mod common;
 
-use common::Server;
+use common::{wait_for_checkpoint, Server};
 use mysql::prelude::*;
 use mysql::{Conn, Value};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 const SELECT: &str = "SELECT id, a, b, HEX(c), e + 0 FROM d.t WHERE id < 100 ORDER BY id";
 
@@ -36,25 +35,6 @@ fn read(server: &Server) -> (Vec<Vec<String>>, Vec<Vec<String>>) {
     let t: Vec<Vec<String>> = c.query_map(SELECT, to_strings).unwrap();
     let b: Vec<Vec<String>> = c.exec_map(SELECT, (), to_strings).unwrap();
     (t, b)
-}
-
-fn wait_for_checkpoint(datadir: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        let found = std::fs::read_dir(datadir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|e| {
-                let n = e.file_name().to_string_lossy().into_owned();
-                n.starts_with("checkpoint.") && n != "checkpoint.current"
-            });
-        if found {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("no checkpoint was written in {}", datadir.display());
 }
 
 fn restart_keeps_time_and_bit(name: &str, extra: &[&str]) {

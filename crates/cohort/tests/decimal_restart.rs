@@ -9,11 +9,10 @@
 
 mod common;
 
-use common::Server;
+use common::{wait_for_checkpoint, Server};
 use mysql::prelude::*;
 use mysql::{Conn, Value};
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 const NINES35: &str = "99999999999999999999999999999999999";
 const NINES30: &str = "999999999999999999999999999999";
@@ -129,25 +128,6 @@ fn expected() -> Vec<Vec<String>> {
                 .collect()
         })
         .collect()
-}
-
-fn wait_for_checkpoint(datadir: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        let found = std::fs::read_dir(datadir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|e| {
-                let n = e.file_name().to_string_lossy().into_owned();
-                n.starts_with("checkpoint.") && n != "checkpoint.current"
-            });
-        if found {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("no checkpoint was written in {}", datadir.display());
 }
 
 fn restart_keeps_decimals(name: &str, extra: &[&str]) {

@@ -9,11 +9,10 @@
 
 mod common;
 
-use common::Server;
+use common::{wait_for_checkpoint, Server};
 use mysql::prelude::*;
 use mysql::Value;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
 
 const SELECT: &str = "SELECT id, e, e + 0, s, s + 0, j, w FROM d.t ORDER BY id";
 
@@ -44,25 +43,6 @@ fn read(server: &Server) -> Vec<Vec<String>> {
         .unwrap();
     out.push(by_set.iter().map(|i| i.to_string()).collect());
     out
-}
-
-fn wait_for_checkpoint(datadir: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while Instant::now() < deadline {
-        let found = std::fs::read_dir(datadir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|e| {
-                let n = e.file_name().to_string_lossy().into_owned();
-                n.starts_with("checkpoint.") && n != "checkpoint.current"
-            });
-        if found {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("no checkpoint was written in {}", datadir.display());
 }
 
 fn restart_keeps_enums(name: &str, extra: &[&str]) {

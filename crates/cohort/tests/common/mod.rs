@@ -142,3 +142,23 @@ impl Drop for Server {
         }
     }
 }
+
+/// Wait until `datadir` holds a checkpoint file (the server wrote one), at most 30 s.
+pub fn wait_for_checkpoint(datadir: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        let found = std::fs::read_dir(datadir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| {
+                let n = e.file_name().to_string_lossy().into_owned();
+                n.starts_with("checkpoint.") && n != "checkpoint.current"
+            });
+        if found {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("no checkpoint was written in {}", datadir.display());
+}
