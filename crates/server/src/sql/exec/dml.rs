@@ -218,7 +218,17 @@ pub(super) fn default_expr(col: &ColumnDef) -> Expr {
 }
 
 fn bind_order(b: &mut Binder<'_>, order_by: &[ast::OrderByExpr]) -> Result<Vec<(Expr, SortKey)>> {
-    b.clause = "order clause";
+    bind_order_in(b, order_by, "order clause")
+}
+
+/// ORDER BY of UPDATE / DELETE (`clause` names it in errors: MariaDB's multi-table UPDATE says
+/// 'ORDER BY'): each key bound, an ENUM / SET by its number.
+pub(super) fn bind_order_in(
+    b: &mut Binder<'_>,
+    order_by: &[ast::OrderByExpr],
+    clause: &'static str,
+) -> Result<Vec<(Expr, SortKey)>> {
+    b.clause = clause;
     let mut out = Vec::new();
     for (i, o) in order_by.iter().enumerate() {
         let (x, t) = crate::sql::bind::enum_as_number(b.bind(&o.expr)?);

@@ -36,7 +36,6 @@
 
 use crate::error::{Error, Result};
 use crate::sql::bind::join_scope::JoinScope;
-use crate::sql::bind::sqltype::Class;
 use crate::sql::bind::Binder;
 use crate::sql::env::Env;
 use crate::sql::exec::join as join_exec;
@@ -49,7 +48,7 @@ use crate::sql::expr::{Expr, RowCtx};
 use crate::sql::plan::join::{Builder as JoinBuilder, JoinPlan, JoinTable, Unit};
 use crate::sql::plan::{self, TableRef};
 use crate::storage::{InsertOutcome, LockMode, ReadLock, RowHandle, Txn, WaitPolicy};
-use crate::types::{Collation, Value};
+use crate::types::Value;
 use cohort_protocol::ErrorCode;
 use sqlparser::ast;
 use sqlparser::tokenizer::Location;
@@ -253,15 +252,16 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
             };
             let mut filter = with_on_conds(filter, on_post);
             let allowed = env.subq.allowed.replace(false);
-            let ordered = bind_order(&mut b, &u.order_by).and_then(|o| {
-                let scope = b.join.take();
-                let l = match &u.limit {
-                    Some(l) => b.bind(l).map(|x| Some(x.0)),
-                    None => Ok(None),
-                };
-                b.join = scope;
-                Ok((o, l?))
-            });
+            let ordered =
+                super::dml::bind_order_in(&mut b, &u.order_by, "ORDER BY").and_then(|o| {
+                    let scope = b.join.take();
+                    let l = match &u.limit {
+                        Some(l) => b.bind(l).map(|x| Some(x.0)),
+                        None => Ok(None),
+                    };
+                    b.join = scope;
+                    Ok((o, l?))
+                });
             env.subq.allowed.set(allowed);
             let (order, limit) = ordered?;
             let subq = DmlSubqueries::claim(env, mark, &mut filter);
@@ -507,28 +507,6 @@ fn column_expr(name: &ast::ObjectName) -> ast::Expr {
 
 fn is_default_keyword(e: &ast::Expr) -> bool {
     matches!(e, ast::Expr::Identifier(i) if i.quote_style.is_none() && i.value.eq_ignore_ascii_case("DEFAULT"))
-}
-
-fn bind_order(b: &mut Binder<'_>, order_by: &[ast::OrderByExpr]) -> Result<Vec<(Expr, SortKey)>> {
-    b.clause = "ORDER BY";
-    let mut out = Vec::new();
-    for (i, o) in order_by.iter().enumerate() {
-        let (x, t) = b.bind(&o.expr)?;
-        let coll = if t.class == Class::Str {
-            t.collation
-        } else {
-            Collation::Binary
-        };
-        out.push((
-            x,
-            SortKey {
-                col: i,
-                desc: matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
-                coll,
-            },
-        ));
-    }
-    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------
