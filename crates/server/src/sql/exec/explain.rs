@@ -830,31 +830,39 @@ pub fn analyzed_query(q: &QueryPlan, stats: crate::sql::exec::join::Counts) -> E
 }
 
 pub fn of_update(p: &UpdatePlan) -> Explained {
-    let mut b = Builder::default();
-    let mut sel = b.dml(
+    let sub = p.subq.as_deref();
+    of_change(
         &p.table,
         &p.access,
         p.filter.as_ref(),
-        p.subq.as_deref(),
+        sub,
         !p.order.is_empty(),
         "update",
-    );
-    if !sel.children.is_empty() {
-        sel.select_type = "PRIMARY".into();
-    }
-    Explained(Block::Select(sel))
+    )
 }
 
 pub fn of_delete(p: &DeletePlan) -> Explained {
-    let mut b = Builder::default();
-    let mut sel = b.dml(
+    let sub = p.subq.as_deref();
+    of_change(
         &p.table,
         &p.access,
         p.filter.as_ref(),
-        p.subq.as_deref(),
+        sub,
         !p.order.is_empty(),
         "delete",
-    );
+    )
+}
+
+/// An UPDATE or DELETE: its one table's row, PRIMARY when subqueries follow it.
+fn of_change(
+    table: &TableRef,
+    access: &Access,
+    filter: Option<&Expr>,
+    subq: Option<&crate::sql::exec::subquery::DmlSubqueries>,
+    sorted: bool,
+    kind: &'static str,
+) -> Explained {
+    let mut sel = Builder::default().dml(table, access, filter, subq, sorted, kind);
     if !sel.children.is_empty() {
         sel.select_type = "PRIMARY".into();
     }
