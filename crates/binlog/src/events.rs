@@ -24,8 +24,18 @@ pub const LOG_EVENT_SUPPRESS_USE_F: u16 = 0x0008;
 /// Header flag of events a server makes up while streaming (the fake Rotate and Gtid_list a
 /// dump starts with): they are not in any file.
 pub const LOG_EVENT_ARTIFICIAL_F: u16 = 0x0020;
+/// Header flag: a reader that does not know this event may skip it (a MariaDB replica and
+/// `mariadb-binlog` treat any event that carries it as an Ignorable_log_event, whatever its
+/// type). Cohort marks with it the rows only FOREIGN KEY cascades changed, which its own
+/// recovery replays in one-log mode but a replica's engine cascades itself.
+pub const LOG_EVENT_IGNORABLE_F: u16 = 0x0080;
 /// Rows-event flag: the last rows event of a statement.
 pub const STMT_END_F: u16 = 0x0001;
+/// Rows-event flag: the statement ran with `foreign_key_checks = 0`; a replica must not check
+/// FOREIGN KEYs while applying it.
+pub const NO_FOREIGN_KEY_CHECKS_F: u16 = 0x0002;
+/// Rows-event flag: the statement ran with `unique_checks = 0`.
+pub const RELAXED_UNIQUE_CHECKS_F: u16 = 0x0004;
 /// Table_map flag always written by MariaDB (bit lengths are exact).
 pub const TM_BIT_LEN_EXACT_F: u16 = 0x0001;
 /// Format_description checksum algorithm: none.

@@ -112,8 +112,9 @@ pub use events::{
     event_crc32, gtid_flags, Event, EventHeader, EventType, FormatDescription, Gtid, GtidEvent,
     GtidListEvent, QueryEvent, RotateEvent, RowsEvent, TableMap, CHECKSUM_ALG_CRC32,
     CHECKSUM_ALG_OFF, CHECKSUM_LEN, DEFAULT_SERVER_VERSION, HEADER_LEN, LOG_EVENT_ARTIFICIAL_F,
-    LOG_EVENT_BINLOG_IN_USE_F, LOG_EVENT_SUPPRESS_USE_F, MAGIC, MAX_TABLE_ID, SERVER_VERSION_LEN,
-    STMT_END_F, TM_BIT_LEN_EXACT_F,
+    LOG_EVENT_BINLOG_IN_USE_F, LOG_EVENT_IGNORABLE_F, LOG_EVENT_SUPPRESS_USE_F, MAGIC,
+    MAX_TABLE_ID, NO_FOREIGN_KEY_CHECKS_F, RELAXED_UNIQUE_CHECKS_F, SERVER_VERSION_LEN, STMT_END_F,
+    TM_BIT_LEN_EXACT_F,
 };
 pub use querystatus::QueryStatus;
 pub use reader::{read_all, BinlogReader, DecodedEvent, EventDecoder, ReadOutcome};

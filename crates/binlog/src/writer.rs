@@ -6,7 +6,8 @@ use crate::error::EncodeError;
 use crate::events::{
     encode_body, encode_change, event_crc32, write_rows_header, Event, EventHeader, EventType,
     FormatDescription, Gtid, GtidEvent, GtidListEvent, QueryEvent, RotateEvent, TableMap,
-    CHECKSUM_LEN, DEFAULT_SERVER_VERSION, HEADER_LEN, LOG_EVENT_BINLOG_IN_USE_F, MAGIC, STMT_END_F,
+    CHECKSUM_LEN, DEFAULT_SERVER_VERSION, HEADER_LEN, LOG_EVENT_BINLOG_IN_USE_F,
+    LOG_EVENT_IGNORABLE_F, MAGIC, STMT_END_F,
 };
 use crate::types::{RowChange, RowsKind};
 use crate::{BinlogPos, ServerId, TableId, Xid};
@@ -99,6 +100,12 @@ pub struct RowsStatement<'a> {
     pub changes: &'a [RowChange<'a>],
     /// SQL text for an Annotate_rows event before the Table_map.
     pub annotate: Option<&'a str>,
+    /// Rows-event flags on every rows event ([`crate::NO_FOREIGN_KEY_CHECKS_F`],
+    /// [`crate::RELAXED_UNIQUE_CHECKS_F`]); STMT_END_F is added on the last.
+    pub rows_flags: u16,
+    /// Write the Table_map and rows events with [`crate::LOG_EVENT_IGNORABLE_F`], so that a
+    /// replica skips them (rows only FOREIGN KEY cascades changed).
+    pub ignorable: bool,
 }
 
 /// A row-based transaction: GTID → statements → Xid.
@@ -372,7 +379,12 @@ impl EventWriter {
             self.write_event(&Event::AnnotateRows(sql.to_string()))?;
         }
         let table = st.table;
-        let at = self.begin(EventType::TABLE_MAP, 0);
+        let header_flags = if st.ignorable {
+            LOG_EVENT_IGNORABLE_F
+        } else {
+            0
+        };
+        let at = self.begin(EventType::TABLE_MAP, header_flags);
         table.encode(&mut self.buf)?;
         self.finish(at)?;
 
@@ -380,8 +392,8 @@ impl EventWriter {
         let mut i = 0;
         while i < changes.len() {
             let kind: RowsKind = changes[i].kind();
-            let at = self.begin(EventType::rows_v1(kind), 0);
-            write_rows_header(table.table_id, kind, 0, ncols, &mut self.buf);
+            let at = self.begin(EventType::rows_v1(kind), header_flags);
+            write_rows_header(table.table_id, kind, st.rows_flags, ncols, &mut self.buf);
             let rows_start = self.buf.len();
             let mut in_event = 0;
             while i < changes.len() && changes[i].kind() == kind {
@@ -397,7 +409,8 @@ impl EventWriter {
             if i == changes.len() {
                 // Rows flags sit after the 6-byte table id of the post-header.
                 let flags_at = at + HEADER_LEN + 6;
-                self.buf[flags_at..flags_at + 2].copy_from_slice(&STMT_END_F.to_le_bytes());
+                let flags = st.rows_flags | STMT_END_F;
+                self.buf[flags_at..flags_at + 2].copy_from_slice(&flags.to_le_bytes());
             }
             self.finish(at)?;
         }

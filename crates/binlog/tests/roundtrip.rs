@@ -289,6 +289,8 @@ proptest! {
                     table: &tables[*ti],
                     changes,
                     annotate: ann.then_some(sql.as_str()),
+                    rows_flags: 0,
+                    ignorable: false,
                 })
                 .collect();
             let txn = Transaction {
@@ -380,6 +382,8 @@ fn small_file() -> (Vec<u8>, Vec<BinlogPos>) {
             table: &sb,
             changes: &changes,
             annotate: None,
+            rows_flags: 0,
+            ignorable: false,
         }];
         w.write_transaction(&Transaction {
             gtid: GtidEvent::transaction(GtidSeq(2 + i as u64), 0, None),
@@ -515,6 +519,8 @@ fn failed_writes_leave_the_buffer_untouched() {
         table: &sb,
         changes: &changes,
         annotate: Some("INSERT …"),
+        rows_flags: 0,
+        ignorable: false,
     }];
     let err = w
         .write_transaction(&Transaction {
@@ -537,6 +543,8 @@ fn failed_writes_leave_the_buffer_untouched() {
         table: &sb,
         changes: &wrong_type,
         annotate: None,
+        rows_flags: 0,
+        ignorable: false,
     }];
     let err = w.write_transaction(&Transaction {
         gtid: GtidEvent::transaction(GtidSeq(1), 0, None),
@@ -624,6 +632,8 @@ fn encode_transaction_helper_matches_writer() {
         table: &sb,
         changes: &changes,
         annotate: None,
+        rows_flags: 0,
+        ignorable: false,
     }];
     let txn = Transaction {
         gtid: GtidEvent::transaction(GtidSeq(7), 0, Some(3)),

@@ -462,6 +462,8 @@ pub fn fixture_file() -> (Vec<u8>, Vec<Span>) {
                         table: t,
                         changes: ch,
                         annotate: annotation(gtid.seq.0),
+                        rows_flags: 0,
+                        ignorable: false,
                     })
                     .collect();
                 w.write_transaction(&Transaction {

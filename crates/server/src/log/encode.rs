@@ -10,6 +10,17 @@
 //!
 //! A row changed by several statements is attributed to the first.
 //!
+//! Rows only FOREIGN KEY cascades changed are not for a replica: its engine cascades them
+//! itself, as MariaDB's binlog leaves them out. Where the binlog is not the log recovery
+//! replays (classic mode), they are left out too. In one-log mode recovery needs them, so
+//! they are written as statements of their own whose Table_map and rows events carry
+//! LOG_EVENT_IGNORABLE_F: a MariaDB replica and `mariadb-binlog` skip any event with that
+//! flag, Cohort's reader decodes them like any other.
+//!
+//! A statement that ran with `foreign_key_checks = 0` or `unique_checks = 0` marks its rows
+//! events with NO_FOREIGN_KEY_CHECKS_F / RELAXED_UNIQUE_CHECKS_F, as MariaDB does, so a
+//! replica applies them without those checks.
+//!
 //! DDL is a GTID and a Query event whose status variables carry the session's settings
 //! (`cohort_binlog::querystatus`), so a replica with other defaults applies it alike.
 
@@ -40,9 +51,23 @@ pub struct EventOptions<'a> {
     pub row_metadata: RowMetadata,
     /// Annotate_rows texts (empty: none).
     pub annotations: &'a Annotations,
-    /// Leave out the rows only FOREIGN KEY cascades changed, as MariaDB does (a replica's
-    /// engine cascades them); only when the binlog is not the log recovery replays.
-    pub skip_cascaded: bool,
+    /// What becomes of the rows only FOREIGN KEY cascades changed.
+    pub cascaded: CascadedRows,
+    /// Statements that ran with rows flags (`foreign_key_checks` or `unique_checks` off):
+    /// `(first, flags)` as in [`Annotations`], ascending; most transactions have none.
+    pub statement_flags: &'a StatementFlags,
+}
+
+/// Rows-event flags of a transaction's statements: `(first change, flags)`.
+pub type StatementFlags = [(usize, u16)];
+
+/// How the rows only FOREIGN KEY cascades changed are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CascadedRows {
+    /// Left out, as MariaDB does (classic mode: recovery replays the redo log).
+    Omit,
+    /// Written as ignorable events (one-log mode: recovery replays the binlog).
+    Ignorable,
 }
 
 /// One statement's table and changes, before borrowing them into a `RowsStatement`.
@@ -51,6 +76,8 @@ struct Group<'a> {
     changes: Vec<BinChange<'a>>,
     /// Index into the annotations, if it starts a statement of its own.
     annotate: Option<usize>,
+    rows_flags: u16,
+    ignorable: bool,
 }
 
 /// The annotation a change at `position` belongs to: the last statement that began at or
@@ -61,6 +88,12 @@ fn statement_of(annotations: &Annotations, position: usize) -> Option<usize> {
         .checked_sub(1)
 }
 
+/// The rows flags of the statement a change at `position` belongs to.
+fn flags_of(statements: &StatementFlags, position: usize) -> u16 {
+    let i = statements.partition_point(|(first, _)| *first <= position);
+    i.checked_sub(1).map_or(0, |i| statements[i].1)
+}
+
 /// The events of one transaction: GTID, ([Annotate_rows] Table_map, rows…)…, Xid. `changes`
 /// are the transaction's net changes with their places ([`crate::storage::Txn::changes_positioned`]).
 pub fn transaction_events(
@@ -69,24 +102,32 @@ pub fn transaction_events(
     opts: &EventOptions<'_>,
 ) -> Result<Vec<u8>> {
     let mut groups: Vec<Group> = Vec::new();
-    let mut last: Option<(u64, Option<usize>)> = None;
+    let mut last: Option<(u64, Option<usize>, u16, bool)> = None;
     let mut last_statement = None;
     for (position, c) in changes {
-        if opts.skip_cascaded && c.cascaded {
+        if opts.cascaded == CascadedRows::Omit && c.cascaded {
             continue;
         }
         let def = c.table.def();
         let id = c.table.id().0;
         let statement = statement_of(opts.annotations, *position);
-        if last != Some((id, statement)) {
-            let annotate = statement.filter(|_| statement != last_statement);
+        let rows_flags = flags_of(opts.statement_flags, *position);
+        let key = (id, statement, rows_flags, c.cascaded);
+        if last != Some(key) {
+            // An ignorable group never opens a statement's annotation: a replica would see
+            // the text without its rows.
+            let annotate = statement.filter(|_| statement != last_statement && !c.cascaded);
             groups.push(Group {
                 map: table_map(id, c.table.db(), &def, opts.row_metadata),
                 changes: Vec::new(),
                 annotate,
+                rows_flags,
+                ignorable: c.cascaded,
             });
-            last = Some((id, statement));
-            last_statement = statement;
+            last = Some(key);
+            if annotate.is_some() {
+                last_statement = statement;
+            }
         }
         let bin = match (&c.before, &c.after) {
             (None, Some(a)) => BinChange::Insert(row_to_bin(&def, a)),
@@ -105,6 +146,8 @@ pub fn transaction_events(
             table: &g.map,
             changes: &g.changes,
             annotate: g.annotate.map(|i| opts.annotations[i].1.as_str()),
+            rows_flags: g.rows_flags,
+            ignorable: g.ignorable,
         })
         .collect();
     let txn = Transaction {

@@ -488,7 +488,8 @@ fn hold_prepared(ctx: &ServerContext, sql_text: &str) -> (super::Work, super::pi
         server_id: 1,
         row_metadata: cohort_binlog::RowMetadata::NoLog,
         annotations: &[],
-        skip_cascaded: false,
+        cascaded: crate::log::encode::CascadedRows::Ignorable,
+        statement_flags: &[],
     };
     let binlog = super::encode::transaction_events(&changes, xid, &opts).unwrap();
     let mut redo = Vec::new();
@@ -990,4 +991,58 @@ fn classic_ddl_query_events_carry_their_xid_and_decode_with_mariadb_binlog() {
         "Q_XID is decoded: {text}"
     );
     assert!(!text.contains("ERROR"), "{text}");
+}
+
+/// The rows events of binlog.000001: (kind, header flags, rows flags).
+fn rows_events(dir: &SimDir) -> Vec<(cohort_binlog::RowsKind, u16, u16)> {
+    let out = cohort_binlog::read_all(&dir.read("binlog.000001").unwrap());
+    assert!(out.error.is_none(), "{:?}", out.error);
+    out.events
+        .iter()
+        .filter_map(|e| match &e.event {
+            cohort_binlog::Event::Rows(r) => Some((r.kind, e.header.flags, r.flags)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One-log mode keeps the rows FOREIGN KEY cascades changed (recovery replays them) in events
+/// a replica ignores, and logs a primary-key UPDATE as one update, as MariaDB does: a replica
+/// that saw a delete would cascade it as ON DELETE. Both replay after a crash.
+#[test]
+fn cascaded_rows_are_ignorable_and_key_updates_are_updates() {
+    use cohort_binlog::{RowsKind, LOG_EVENT_IGNORABLE_F};
+    let dir = SimDir::new();
+    let ctx = context_on(&dir);
+    let mut s = setup(&ctx);
+    for sql in [
+        "CREATE TABLE d.p (id INT PRIMARY KEY)",
+        "CREATE TABLE d.c (id INT PRIMARY KEY, p INT, KEY (p), \
+         FOREIGN KEY (p) REFERENCES d.p (id) ON DELETE CASCADE ON UPDATE CASCADE)",
+        "INSERT INTO d.p VALUES (1), (2)",
+        "INSERT INTO d.c VALUES (10, 1), (20, 2)",
+    ] {
+        run(&ctx, &mut s, sql).unwrap();
+    }
+    let before = rows_events(&dir).len();
+    run(&ctx, &mut s, "UPDATE d.p SET id = 5 WHERE id = 1").unwrap();
+    run(&ctx, &mut s, "DELETE FROM d.p WHERE id = 2").unwrap();
+    let got = rows_events(&dir)[before..].to_vec();
+    let ign = LOG_EVENT_IGNORABLE_F;
+    assert_eq!(
+        got,
+        [
+            (RowsKind::Update, 0, 1),
+            (RowsKind::Update, ign, 1),
+            (RowsKind::Delete, 0, 1),
+            (RowsKind::Delete, ign, 1),
+        ]
+    );
+    let ctx2 = context_on(&dir.crash_image());
+    let mut s2 = SessionState::new(2, "root", "%", None);
+    let rows = |ctx: &ServerContext, s: &mut SessionState| {
+        rows_of(ctx, s, "SELECT id, p FROM d.c ORDER BY id")
+    };
+    assert_eq!(rows(&ctx2, &mut s2), [["10", "5"]]);
+    assert_eq!(rows(&ctx, &mut s), rows(&ctx2, &mut s2));
 }

@@ -7,9 +7,19 @@
 
 use crate::types::Value;
 
-/// Is this session's statement text to be kept for Annotate_rows?
+/// Is this session's statement to be remembered for the binlog: its text for Annotate_rows,
+/// or its rows-event flags (`foreign_key_checks` / `unique_checks` off)?
 pub fn wanted(ctx: &super::ServerContext, state: &mut super::SessionState) -> bool {
-    ctx.pipeline.writes_binlog() && state.stmt_vars(ctx).annotate_rows
+    ctx.pipeline.writes_binlog() && {
+        let v = state.stmt_vars(ctx);
+        v.annotate_rows || v.rows_flags != 0
+    }
+}
+
+/// Is the statement text to be kept (`binlog_annotate_row_events`)? [`wanted`] made the
+/// session's statement variables current.
+pub fn text_wanted(state: &super::SessionState) -> bool {
+    state.stmt_vars.is_some_and(|(_, v)| v.annotate_rows)
 }
 
 /// `sql` with its `?` markers (outside quotes and comments) replaced by `params`.

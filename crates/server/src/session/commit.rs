@@ -54,8 +54,8 @@ pub fn commit_transaction(
         return Err(e);
     }
     let xid = ctx.next_xid.fetch_add(1, Ordering::Relaxed);
-    let annotations = sess.take_annotations();
-    let opts = event_options(ctx, &annotations);
+    let (annotations, statement_flags) = sess.take_statements();
+    let opts = event_options(ctx, &annotations, &statement_flags);
     let work = if txn.only_temporary_changes() {
         // Nothing to log: MariaDB does not log TEMPORARY tables' rows either.
         Work::new(Some(txn), Vec::new())
@@ -202,14 +202,21 @@ fn event_settings(ctx: &ServerContext) -> (u32, cohort_binlog::RowMetadata) {
 fn event_options<'a>(
     ctx: &ServerContext,
     annotations: &'a [(usize, String)],
+    statement_flags: &'a [(usize, u16)],
 ) -> encode::EventOptions<'a> {
     let (server_id, row_metadata) = event_settings(ctx);
     encode::EventOptions {
         server_id,
         row_metadata,
         annotations,
-        // Classic mode recovers from the redo log: the binlog can be MariaDB's.
-        skip_cascaded: ctx.pipeline.two_phase(),
+        // Classic mode recovers from the redo log: the binlog can be MariaDB's. One-log
+        // recovery replays the binlog, so cascaded rows stay in it, ignorable to a replica.
+        cascaded: if ctx.pipeline.two_phase() {
+            encode::CascadedRows::Omit
+        } else {
+            encode::CascadedRows::Ignorable
+        },
+        statement_flags,
     }
 }
 

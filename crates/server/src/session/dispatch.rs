@@ -166,7 +166,11 @@ impl Session {
         let state = self.state.as_mut().expect("logged in");
         if let Some(job) = state.pending_load.take() {
             // Its rows come with the file: the annotation keeps the whole text.
-            let annotation = annotation.map(|first| (first, text.to_string()));
+            let keep_text = super::annotate::text_wanted(state);
+            let annotation = annotation.map(|first| match keep_text {
+                true => (first, text.to_string()),
+                false => (first, String::new()),
+            });
             // LOAD DATA LOCAL: ask for the file; its packets come next (`on_local_file`).
             if more {
                 drop(job);
@@ -473,7 +477,8 @@ fn annotation_start(
 /// The text [`SessionState::annotate`] keeps for a statement that began at `first`: built only
 /// if the statement changed rows (it is not kept otherwise), so a SELECT copies nothing.
 fn annotation_text(state: &SessionState, first: usize, text: impl FnOnce() -> String) -> String {
-    match state.txn.as_ref().is_some_and(|t| t.change_count() > first) {
+    let changed = state.txn.as_ref().is_some_and(|t| t.change_count() > first);
+    match changed && super::annotate::text_wanted(state) {
         true => text(),
         false => String::new(),
     }

@@ -151,6 +151,9 @@ impl ServerContext {
     }
 }
 
+/// A transaction's statements with rows-event flags ([`SessionState::statement_flags`]).
+pub type StatementFlagList = Vec<(usize, u16)>;
+
 /// The variables read around every statement, read once and kept until a variable changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StmtVars {
@@ -162,6 +165,9 @@ pub struct StmtVars {
     pub mem_limit: u64,
     /// `max_statement_time` in microseconds (0: no limit).
     pub max_statement_us: u64,
+    /// Rows-event flags for the binlog: NO_FOREIGN_KEY_CHECKS_F with `foreign_key_checks`
+    /// off, RELAXED_UNIQUE_CHECKS_F with `unique_checks` off (0 normally).
+    pub rows_flags: u16,
 }
 
 /// The session's transaction characteristics (`tx_isolation`, `tx_read_only`,
@@ -240,6 +246,10 @@ pub struct SessionState {
     /// events (`binlog_annotate_row_events`): (the transaction's change count when the
     /// statement began, its text), ascending. Cleared when the transaction ends.
     pub annotations: Vec<(usize, String)>,
+    /// The open transaction's statements that changed rows with `foreign_key_checks` or
+    /// `unique_checks` off: (change count when the statement began, rows-event flags),
+    /// ascending ([`crate::log::encode::StatementFlags`]). Usually empty.
+    pub statement_flags: Vec<(usize, u16)>,
     /// COM_QUERY statements already parsed and bound, by normalized text
     /// ([`crate::sql::StmtCache`]).
     pub stmt_cache: crate::sql::StmtCache,
@@ -291,6 +301,7 @@ impl SessionState {
             tls: None,
             memory: SessionMemory::default(),
             annotations: Vec::new(),
+            statement_flags: Vec::new(),
             stmt_cache: crate::sql::StmtCache::default(),
             process: None,
             client_host: None,
@@ -305,6 +316,8 @@ impl SessionState {
     /// A statement that began when the transaction had changed `first` rows succeeded: keep
     /// its text for Annotate_rows if it changed rows. Statements recorded at or after `first`
     /// were rolled back (a savepoint) and are forgotten.
+    /// Its rows-event flags ([`StmtVars::rows_flags`]) are kept alike. An empty `text` keeps
+    /// no annotation (`binlog_annotate_row_events` is off).
     pub fn annotate(&mut self, first: usize, text: String) {
         let Some(count) = self.txn.as_ref().map(|t| t.change_count()) else {
             return;
@@ -313,16 +326,33 @@ impl SessionState {
         for (_, t) in self.annotations.drain(keep..) {
             self.memory.annotations = self.memory.annotations.saturating_sub(t.len() as u64);
         }
-        if count > first {
+        let keep = self.statement_flags.partition_point(|(f, _)| *f < first);
+        self.statement_flags.truncate(keep);
+        if count <= first {
+            return;
+        }
+        if !text.is_empty() {
             self.memory.annotations += text.len() as u64;
             self.annotations.push((first, text));
+        }
+        // The flags the statement ran with: `stmt_vars` was made current when it began.
+        let flags = self.stmt_vars.map_or(0, |(_, v)| v.rows_flags);
+        if flags != 0 {
+            self.statement_flags.push((first, flags));
         }
     }
 
     /// The annotations of the transaction that ends now.
     pub fn take_annotations(&mut self) -> Vec<(usize, String)> {
         self.memory.annotations = 0;
+        self.statement_flags.clear();
         std::mem::take(&mut self.annotations)
+    }
+
+    /// The annotations and statement flags of the transaction that ends now.
+    pub fn take_statements(&mut self) -> (Vec<(usize, String)>, StatementFlagList) {
+        let flags = std::mem::take(&mut self.statement_flags);
+        (self.take_annotations(), flags)
     }
 
     /// True while a transaction is open (the IN_TRANS status flag).
@@ -515,9 +545,22 @@ impl SessionState {
             max_statement_us: self
                 .var(ctx, "max_statement_time")
                 .map_or(0, |v| crate::vars::seconds_micros(&v)),
+            rows_flags: self.rows_flags_uncached(ctx),
         };
         self.stmt_vars = Some((generation, v));
         v
+    }
+
+    fn rows_flags_uncached(&self, ctx: &ServerContext) -> u16 {
+        let off = |name| matches!(self.var(ctx, name), Some(Value::Bytes(b)) if b == b"OFF");
+        let mut flags = 0;
+        if off("foreign_key_checks") {
+            flags |= cohort_binlog::NO_FOREIGN_KEY_CHECKS_F;
+        }
+        if off("unique_checks") {
+            flags |= cohort_binlog::RELAXED_UNIQUE_CHECKS_F;
+        }
+        flags
     }
 
     /// Make [`SessionState::sql_mode_upper`] current (a DML statement reads `sql_mode` at

@@ -366,6 +366,7 @@ impl Table {
             txn.note_change(self, &h.slot, committed, prev);
             let (committed, prev) = self.set_pending(&st, &target, txn.id(), Some(Some(row)));
             txn.note_change(self, &target, committed, prev);
+            txn.note_move(&h.slot, &target);
             return Ok(InsertOutcome::Inserted(self.handle(&target)));
         }
     }

@@ -83,6 +83,9 @@ struct ChangeRec {
     queue: bool,
     /// Some change of the row was the statement's own, not a FOREIGN KEY cascade's.
     direct: bool,
+    /// An UPDATE changed a primary key, moving the row here from the record at this
+    /// position ([`Txn::note_move`]).
+    moved_from: Option<usize>,
 }
 
 struct UndoRec {
@@ -334,7 +337,9 @@ impl Txn {
     /// events name the statement that first changed each row).
     pub fn changes_positioned(&self) -> Vec<(usize, RowChange)> {
         let mut out = Vec::with_capacity(self.changes.len());
+        let mut moved = false;
         for (i, rec) in self.changes.iter().enumerate() {
+            moved |= rec.moved_from.is_some();
             let after = match rec.slot.state.lock().pending() {
                 Some(p) => p.cloned(),
                 None => continue,
@@ -349,7 +354,52 @@ impl Txn {
                 out.push((i, change));
             }
         }
+        if moved {
+            self.pair_moves(&mut out);
+        }
         out
+    }
+
+    /// An UPDATE of a primary key is a delete from one slot and an insert into another
+    /// ([`super::Table::update`]). Where nothing else happened to either row, the two net
+    /// changes become one update at the first's place, as MariaDB logs it: a replica's
+    /// ON UPDATE cascades (a delete would cascade as ON DELETE) and CDC clients need it.
+    /// Recovery applies such an update as a move ([`super::Table::apply_committed`]).
+    fn pair_moves(&self, out: &mut Vec<(usize, RowChange)>) {
+        let index: HashMap<usize, usize> =
+            out.iter().enumerate().map(|(k, (i, _))| (*i, k)).collect();
+        let mut merged = vec![false; out.len()];
+        for k in 0..out.len() {
+            let Some(&f) = self.changes[out[k].0]
+                .moved_from
+                .and_then(|from| index.get(&from))
+            else {
+                continue;
+            };
+            let (src, dst) = (&out[f].1, &out[k].1);
+            let pairs = src.before.is_some()
+                && src.after.is_none()
+                && dst.before.is_none()
+                && dst.after.is_some()
+                && src.cascaded == dst.cascaded;
+            if pairs && !merged[f] && !merged[k] {
+                out[f].1.after = out[k].1.after.take();
+                merged[k] = true;
+            }
+        }
+        let mut k = 0;
+        out.retain(|_| {
+            k += 1;
+            !merged[k - 1]
+        });
+    }
+
+    /// The txn moved a row from `from` to `to` (a primary-key UPDATE); both changes are noted.
+    pub(crate) fn note_move(&mut self, from: &Arc<Slot>, to: &Arc<Slot>) {
+        let pos = |s: &Arc<Slot>| self.change_pos.get(&(Arc::as_ptr(s) as usize)).copied();
+        if let (Some(f), Some(t)) = (pos(from), pos(to)) {
+            self.changes[t].moved_from = Some(f);
+        }
     }
 
     /// Mark the changes that follow as a FOREIGN KEY cascade's (true) or the statement's own;
@@ -541,6 +591,7 @@ impl Txn {
                 before: committed,
                 queue: false,
                 direct: !self.cascading,
+                moved_from: None,
             });
         } else if !self.cascading {
             let pos = self.change_pos[&addr];
