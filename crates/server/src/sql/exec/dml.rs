@@ -738,6 +738,8 @@ struct InsertRun<'p, 'e> {
     fk: super::fk::FkWork,
     /// Its CHECK constraints (`check.rs`), if any are enforced.
     checks: Option<super::check::Checks>,
+    /// Its generated columns (`gencol.rs`), if it has any.
+    gen: Option<super::gencol::Generated>,
     /// The RETURNING rows so far (with a RETURNING list).
     returned: Vec<Vec<Value>>,
 }
@@ -756,6 +758,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             plan.kind == InsertKind::Replace || !plan.on_dup.is_empty(),
         ),
         checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
+        gen: super::gencol::Generated::of(env, &plan.table.db, &plan.table.def)?,
         ignore: plan.kind == InsertKind::Ignore,
         multi_row: false,
         first_generated: None,
@@ -917,6 +920,10 @@ impl<'e> InsertRun<'_, 'e> {
                 )?,
                 Source::Value(v) => v,
             };
+            if let Some(g) = self.gen.as_ref().filter(|g| g.is_generated(c)) {
+                g.given(self.env, def, c, &v, self.strictness().get())?;
+                continue;
+            }
             let col = &def.columns[c];
             let v = convert::store_value(v, col, &self.store_ctx(row_no))?;
             row[c] = v;
@@ -931,6 +938,9 @@ impl<'e> InsertRun<'_, 'e> {
             }
         }
         self.fill_auto_increment(&mut row, row_no)?;
+        if let Some(g) = &self.gen {
+            g.fill(self.env, def, &mut row, &self.store_ctx(row_no))?;
+        }
         Ok(row)
     }
 
@@ -1151,6 +1161,10 @@ impl<'e> InsertRun<'_, 'e> {
                 host,
             };
             let v = super::strict_values::eval(e, &rc, self.env, self.strictness().get())?;
+            if let Some(g) = self.gen.as_ref().filter(|g| g.is_generated(*c)) {
+                g.given(self.env, def, *c, &v, self.strictness().get())?;
+                continue;
+            }
             let col = &def.columns[*c];
             let mut v = convert::store_value(v, col, &self.store_ctx(self.records))?;
             if v.is_null() && !col.nullable {
@@ -1158,12 +1172,18 @@ impl<'e> InsertRun<'_, 'e> {
             }
             new[*c] = v;
         }
+        if let Some(g) = &self.gen {
+            g.fill(self.env, def, &mut new, &self.store_ctx(self.records))?;
+        }
         if new[..] == existing[..] {
             // CLIENT_FOUND_ROWS: the row was found, so it counts once (MariaDB).
             self.affected += u64::from(self.env.sess.found_rows);
             return Ok(());
         }
         touch_on_update(def, &self.plan.on_dup, &mut new, self.env);
+        if let Some(g) = &self.gen {
+            g.fill(self.env, def, &mut new, &self.store_ctx(self.records))?;
+        }
         if let Some(c) = &self.checks {
             c.check(self.env, &new)?;
         }
@@ -1354,6 +1374,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     )?;
     let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
     let checks = super::check::Checks::of(env, &t.db, &t.def)?;
+    let gen = super::gencol::Generated::of(env, &t.db, &t.def)?;
     let (mut matched, mut changed) = (0u64, 0u64);
     let mut apply =
         |h: RowHandle, latest: &[Value], new: Vec<Value>, txn: &mut Txn| -> Result<()> {
@@ -1378,7 +1399,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         None => {
             for (h, latest) in cands {
                 matched += 1;
-                if let Some(new) = updated_row(plan, &latest, matched, env, None)? {
+                if let Some(new) = updated_row(plan, &latest, matched, env, None, gen.as_ref())? {
                     apply(h, &latest, new, txn)?;
                 }
             }
@@ -1400,7 +1421,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                     }
                 }
                 matched += 1;
-                if let Some(new) = updated_row(plan, &latest, matched, env, host)? {
+                if let Some(new) = updated_row(plan, &latest, matched, env, host, gen.as_ref())? {
                     todo.push((h, latest, new));
                 }
             }
@@ -1433,6 +1454,7 @@ fn updated_row(
     matched: u64,
     env: &Env<'_>,
     host: Option<&dyn Host>,
+    gen: Option<&super::gencol::Generated>,
 ) -> Result<Option<Vec<Value>>> {
     let t = &plan.table;
     let strict = Strict::Mode(env);
@@ -1440,6 +1462,10 @@ fn updated_row(
         let mut new = latest.to_vec();
         for (c, e) in &plan.sets {
             let v = super::strict_values::eval(e, &RowCtx::hosted(&new, host), env, strict.get())?;
+            if let Some(g) = gen.filter(|g| g.is_generated(*c)) {
+                g.given(env, &t.def, *c, &v, strict.get())?;
+                continue;
+            }
             let col = &t.def.columns[*c];
             let sc = StoreCtx {
                 strict,
@@ -1460,10 +1486,18 @@ fn updated_row(
         if new[..] == latest[..] {
             return Ok(None);
         }
+        touch_on_update(&t.def, &plan.sets, &mut new, env);
+        if let Some(g) = gen {
+            let sc = StoreCtx {
+                strict,
+                row: matched,
+                warnings: &env.warnings,
+            };
+            g.fill(env, &t.def, &mut new, &sc)?;
+        }
         if let Some(check) = &plan.view_check {
             super::view_dml::check_row(check, &new, env)?;
         }
-        touch_on_update(&t.def, &plan.sets, &mut new, env);
         if let Some(ai) = t.def.auto_increment_column() {
             if plan.sets.iter().any(|(c, _)| *c == ai) {
                 let n = convert::to_num(&new[ai]).to_i128();
@@ -1567,6 +1601,7 @@ impl<'p, 'e> RowSink<'p, 'e> {
                 plan.kind == InsertKind::Replace,
             ),
             checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
+            gen: super::gencol::Generated::of(env, &plan.table.db, &plan.table.def)?,
             ignore,
             multi_row: true,
             first_generated: None,
@@ -1581,6 +1616,16 @@ impl<'p, 'e> RowSink<'p, 'e> {
     /// Insert one full row (numbered `row_no` for messages).
     pub fn insert(&mut self, txn: &mut Txn, mut row: Vec<Value>, row_no: u64) -> Result<()> {
         self.0.fill_auto_increment(&mut row, row_no)?;
+        if let Some(g) = &self.0.gen {
+            let def = &self.0.plan.table.def;
+            // A generated column's field holds NULL unless the file gave it a value.
+            for (c, v) in row.iter().enumerate() {
+                if g.is_generated(c) {
+                    g.given(self.0.env, def, c, v, self.0.strictness().get())?;
+                }
+            }
+            g.fill(self.0.env, def, &mut row, &self.0.store_ctx(row_no))?;
+        }
         self.0.insert_row(txn, row)
     }
 

@@ -19,6 +19,7 @@ pub(in crate::sql) mod analyze;
 pub(in crate::sql) mod binlog_admin;
 pub(in crate::sql) mod check;
 pub(in crate::sql) mod checksum;
+pub(in crate::sql) mod gencol;
 mod cte;
 pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
