@@ -14,7 +14,7 @@
 //! CHECK constraints (`exec/check.rs`) are kept in the definition. ENUM / SET keep their
 //! members (`types/enumset.rs`); JSON is LONGTEXT in utf8mb4_bin with a column CHECK
 //! (json_valid(c)), as in MariaDB. TIME(fsp) and BIT(n) columns are kept; generated columns
-//! are 1235. TEMPORARY tables are `temporary.rs` (no implicit commit, nothing logged).
+//! (`AS (expr) VIRTUAL | PERSISTENT | STORED`) keep their expression (`exec/gencol.rs`). TEMPORARY tables are `temporary.rs` (no implicit commit, nothing logged).
 
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
