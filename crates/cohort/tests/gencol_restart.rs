@@ -83,7 +83,11 @@ fn restart_keeps_generated(name: &str, extra: &[&str]) {
         vec!["1", "3", "x", "X3", "6", "7", "4"],
         "{name}"
     );
-    assert_eq!(before[1], vec!["2", "4", "x", "X4", "8", "9", "6"], "{name}");
+    assert_eq!(
+        before[1],
+        vec!["2", "4", "x", "X4", "8", "9", "6"],
+        "{name}"
+    );
     server.kill();
 
     let server = Server::start(&datadir, &args);

@@ -69,8 +69,8 @@
 //! ```
 
 use crate::storage::{
-    CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, GeneratedDef, IndexDef,
-    IndexPart, TableDef,
+    CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, GeneratedDef, IndexDef, IndexPart,
+    TableDef,
 };
 use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
@@ -1177,7 +1177,7 @@ pub(crate) mod tests {
         old.extend_from_slice(&[0; 8]);
         let v = decode_value(&mut Reader::new(&old)).unwrap();
         assert_eq!(convert_text(&v), "-12.345");
-        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(5));
+        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(6));
     }
 
     fn convert_text(v: &Value) -> String {

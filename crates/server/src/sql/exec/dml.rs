@@ -1617,13 +1617,9 @@ impl<'p, 'e> RowSink<'p, 'e> {
     pub fn insert(&mut self, txn: &mut Txn, mut row: Vec<Value>, row_no: u64) -> Result<()> {
         self.0.fill_auto_increment(&mut row, row_no)?;
         if let Some(g) = &self.0.gen {
+            // A value the file gives a generated column is ignored without a warning, as
+            // MariaDB's LOAD DATA does.
             let def = &self.0.plan.table.def;
-            // A generated column's field holds NULL unless the file gave it a value.
-            for (c, v) in row.iter().enumerate() {
-                if g.is_generated(c) {
-                    g.given(self.0.env, def, c, v, self.0.strictness().get())?;
-                }
-            }
             g.fill(self.0.env, def, &mut row, &self.0.store_ctx(row_no))?;
         }
         self.0.insert_row(txn, row)

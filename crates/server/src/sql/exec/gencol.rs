@@ -11,12 +11,15 @@
 //!   into an unindexed VIRTUAL one; Cohort keeps the value of both kinds in the row (computed
 //!   when the row is written), which would freeze such a value, so there they are 1235. A
 //!   generated column in the PRIMARY KEY is 1903; NULL / NOT NULL / DEFAULT / AUTO_INCREMENT /
-//!   ON UPDATE on one are syntax errors (`ddl/mod.rs`).
+//!   ON UPDATE on one are syntax errors (`ddl/mod.rs`). A FOREIGN KEY over one is 1235; one
+//!   reading a column a FOREIGN KEY's CASCADE / SET NULL writes is 1901 (STORED, as MariaDB) or
+//!   1235 (VIRTUAL: the cascade would leave its kept value stale).
 //! * **Values** ([`Generated`]): every write (INSERT, REPLACE, INSERT … SELECT, LOAD DATA,
 //!   UPDATE, ON DUPLICATE KEY UPDATE, ALTER TABLE's copy) computes the generated columns, in
 //!   column order, after the other columns (AUTO_INCREMENT included) are set, converting as a
 //!   stored value is (1406, 1365… in strict mode). A value other than DEFAULT or NULL given for
-//!   one is 1906: an error in strict mode, otherwise a warning and the value is ignored.
+//!   one is 1906: an error in strict mode, otherwise (and with IGNORE) a warning, and the value
+//!   is ignored; LOAD DATA ignores a field loaded into one without a word, as MariaDB does.
 //! * **Cost**: a statement on a table without generated columns does nothing here
 //!   ([`Generated::of`] answers None after one look at the definition).
 
@@ -222,8 +225,13 @@ pub fn validate(env: &Env<'_>, db: &str, def: &TableDef) -> Result<()> {
             // CURRENT_DATE and friends need no parentheses.
             let bare = matches!(
                 name.as_str(),
-                "current_date" | "current_time" | "current_timestamp" | "localtime"
-                    | "localtimestamp" | "current_user" | "current_role"
+                "current_date"
+                    | "current_time"
+                    | "current_timestamp"
+                    | "localtime"
+                    | "localtimestamp"
+                    | "current_user"
+                    | "current_role"
             );
             if !bare && !matches!(words.peek(), Some(Token::LParen)) {
                 continue;
@@ -296,6 +304,7 @@ pub fn validate(env: &Env<'_>, db: &str, def: &TableDef) -> Result<()> {
             return Err(p);
         }
     }
+    refuse_foreign_keys(def)?;
     if let Some(pk) = &def.primary_key {
         if pk
             .parts
@@ -306,6 +315,51 @@ pub fn validate(env: &Env<'_>, db: &str, def: &TableDef) -> Result<()> {
                 ErrorCode::PrimaryKeyOnGeneratedColumn,
                 "Primary key cannot be defined upon a generated column",
             ));
+        }
+    }
+    Ok(())
+}
+
+/// A FOREIGN KEY over a generated column (its CASCADE / SET NULL would write the column): 1235.
+pub fn refuse_foreign_keys(def: &TableDef) -> Result<()> {
+    let generated = |name: &String| {
+        def.columns
+            .iter()
+            .any(|c| c.generated.is_some() && c.name.eq_ignore_ascii_case(name))
+    };
+    if def
+        .foreign_keys
+        .iter()
+        .any(|fk| fk.columns.iter().any(generated))
+    {
+        return Err(Error::unsupported("FOREIGN KEYs over generated columns"));
+    }
+    // A column a CASCADE / SET NULL writes may not be read by a STORED one (1901, as MariaDB);
+    // nor by a VIRTUAL one here, whose kept value the cascade would leave stale (1235).
+    use crate::storage::FkAction;
+    for fk in &def.foreign_keys {
+        if ![fk.on_delete, fk.on_update]
+            .iter()
+            .any(|a| matches!(a, FkAction::Cascade | FkAction::SetNull))
+        {
+            continue;
+        }
+        for col in &fk.columns {
+            let quoted = format!("`{}`", col.replace('`', "``")).to_ascii_lowercase();
+            for c in &def.columns {
+                let Some(g) = &c.generated else {
+                    continue;
+                };
+                if g.expr.to_ascii_lowercase().contains(&quoted) {
+                    return Err(if g.stored {
+                        not_allowed(col, &c.name)
+                    } else {
+                        Error::unsupported(
+                            "a VIRTUAL generated column reading a column a FOREIGN KEY cascade changes",
+                        )
+                    });
+                }
+            }
         }
     }
     Ok(())
@@ -343,7 +397,14 @@ impl Generated {
 
     /// A value `v` the statement gives generated column `c`: NULL is taken as DEFAULT; any
     /// other value is 1906, an error when `strict`, else a warning (the value is ignored).
-    pub fn given(&self, env: &Env<'_>, def: &TableDef, c: usize, v: &Value, strict: bool) -> Result<()> {
+    pub fn given(
+        &self,
+        env: &Env<'_>,
+        def: &TableDef,
+        c: usize,
+        v: &Value,
+        strict: bool,
+    ) -> Result<()> {
         if v.is_null() {
             return Ok(());
         }
@@ -366,7 +427,13 @@ impl Generated {
     }
 
     /// Compute every generated column of `row` (module doc).
-    pub fn fill(&self, env: &Env<'_>, def: &TableDef, row: &mut [Value], sc: &StoreCtx<'_>) -> Result<()> {
+    pub fn fill(
+        &self,
+        env: &Env<'_>,
+        def: &TableDef,
+        row: &mut [Value],
+        sc: &StoreCtx<'_>,
+    ) -> Result<()> {
         for (c, e) in &self.list {
             let v = super::strict_values::eval(e, &RowCtx::of(row), env, sc.strict.get())?;
             row[*c] = convert::store_value(v, &def.columns[*c], sc)?;

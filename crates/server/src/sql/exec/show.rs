@@ -536,7 +536,12 @@ pub(crate) fn key_text(def: &TableDef, i: usize) -> &'static str {
 
 pub(crate) fn extra_text(col: &crate::storage::ColumnDef) -> String {
     if let Some(g) = &col.generated {
-        return if g.stored { "STORED GENERATED" } else { "VIRTUAL GENERATED" }.to_string();
+        return if g.stored {
+            "STORED GENERATED"
+        } else {
+            "VIRTUAL GENERATED"
+        }
+        .to_string();
     }
     let mut parts = Vec::new();
     if col.auto_increment {

@@ -1260,6 +1260,7 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> 
     }
     if !fks.is_empty() {
         fk::add_foreign_keys(env, db, &mut def, &fks)?;
+        crate::sql::exec::gencol::refuse_foreign_keys(&def)?;
     }
     if !def.checks.is_empty() && !def.foreign_keys.is_empty() {
         crate::sql::exec::check::check_against_foreign_keys(&def)?;

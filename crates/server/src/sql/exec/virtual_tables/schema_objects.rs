@@ -299,7 +299,11 @@ pub(super) fn columns(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
                 text(&extra_text(col)),
                 text("select,insert,update,references"),
                 text(col.comment.as_deref().unwrap_or("")),
-                text(if col.generated.is_some() { "ALWAYS" } else { "NEVER" }),
+                text(if col.generated.is_some() {
+                    "ALWAYS"
+                } else {
+                    "NEVER"
+                }),
                 match &col.generated {
                     Some(g) => text(&g.expr),
                     None => Value::Null,
