@@ -911,6 +911,14 @@ impl<'e> InsertRun<'_, 'e> {
             let Some(src) = v else {
                 continue;
             };
+            if let Some(g) = self.gen.as_ref().filter(|g| g.is_generated(c)) {
+                let null = match &src {
+                    Source::Expr(e) => matches!(e, Expr::Lit(Value::Null)),
+                    Source::Value(v) => v.is_null(),
+                };
+                g.given(self.env, def, c, null, self.strictness().get())?;
+                continue;
+            }
             let v = match src {
                 Source::Expr(e) => super::strict_values::eval(
                     e,
@@ -920,10 +928,6 @@ impl<'e> InsertRun<'_, 'e> {
                 )?,
                 Source::Value(v) => v,
             };
-            if let Some(g) = self.gen.as_ref().filter(|g| g.is_generated(c)) {
-                g.given(self.env, def, c, &v, self.strictness().get())?;
-                continue;
-            }
             let col = &def.columns[c];
             let v = convert::store_value(v, col, &self.store_ctx(row_no))?;
             row[c] = v;
@@ -1162,7 +1166,13 @@ impl<'e> InsertRun<'_, 'e> {
             };
             let v = super::strict_values::eval(e, &rc, self.env, self.strictness().get())?;
             if let Some(g) = self.gen.as_ref().filter(|g| g.is_generated(*c)) {
-                g.given(self.env, def, *c, &v, self.strictness().get())?;
+                g.given(
+                    self.env,
+                    def,
+                    *c,
+                    matches!(e, Expr::Lit(Value::Null)),
+                    self.strictness().get(),
+                )?;
                 continue;
             }
             let col = &def.columns[*c];
@@ -1463,7 +1473,13 @@ fn updated_row(
         for (c, e) in &plan.sets {
             let v = super::strict_values::eval(e, &RowCtx::hosted(&new, host), env, strict.get())?;
             if let Some(g) = gen.filter(|g| g.is_generated(*c)) {
-                g.given(env, &t.def, *c, &v, strict.get())?;
+                g.given(
+                    env,
+                    &t.def,
+                    *c,
+                    matches!(e, Expr::Lit(Value::Null)),
+                    strict.get(),
+                )?;
                 continue;
             }
             let col = &t.def.columns[*c];

@@ -17,8 +17,8 @@
 //! * **Values** ([`Generated`]): every write (INSERT, REPLACE, INSERT … SELECT, LOAD DATA,
 //!   UPDATE, ON DUPLICATE KEY UPDATE, ALTER TABLE's copy) computes the generated columns, in
 //!   column order, after the other columns (AUTO_INCREMENT included) are set, converting as a
-//!   stored value is (1406, 1365… in strict mode). A value other than DEFAULT or NULL given for
-//!   one is 1906: an error in strict mode, otherwise (and with IGNORE) a warning, and the value
+//!   stored value is (1406, 1365… in strict mode). A value other than DEFAULT or the NULL
+//!   literal given for one is 1906: an error in strict mode, otherwise (and with IGNORE) a warning, and the value
 //!   is ignored; LOAD DATA ignores a field loaded into one without a word, as MariaDB does.
 //! * **Cost**: a statement on a table without generated columns does nothing here
 //!   ([`Generated::of`] answers None after one look at the definition).
@@ -395,17 +395,18 @@ impl Generated {
         self.list.iter().any(|(i, _)| *i == c)
     }
 
-    /// A value `v` the statement gives generated column `c`: NULL is taken as DEFAULT; any
-    /// other value is 1906, an error when `strict`, else a warning (the value is ignored).
+    /// A value the statement gives generated column `c`: the NULL literal (or a NULL read by
+    /// INSERT … SELECT) is taken as DEFAULT; anything else, even an expression whose value is
+    /// NULL, is 1906, an error when `strict`, else a warning (the value is ignored). As MariaDB.
     pub fn given(
         &self,
         env: &Env<'_>,
         def: &TableDef,
         c: usize,
-        v: &Value,
+        null_literal: bool,
         strict: bool,
     ) -> Result<()> {
-        if v.is_null() {
+        if null_literal {
             return Ok(());
         }
         let msg = format!(

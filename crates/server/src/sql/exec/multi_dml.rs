@@ -755,9 +755,10 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
             };
             let sets = &plan.targets[k].sets;
             let mut new = latest.to_vec();
-            for (c, _) in sets {
+            for (c, e) in sets {
                 if let Some(g) = gen.as_ref().filter(|g| g.is_generated(*c)) {
-                    g.given(env, &t.def, *c, &assigned[*c], strict.get())?;
+                    let null = matches!(e, crate::sql::expr::Expr::Lit(Value::Null));
+                    g.given(env, &t.def, *c, null, strict.get())?;
                     continue;
                 }
                 new[*c] = assigned[*c].clone();

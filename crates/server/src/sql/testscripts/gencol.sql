@@ -20,6 +20,13 @@ INSERT INTO t (id, a, b, c) VALUES (10, 3, 4, 5);
 INSERT INTO t VALUES (10, 1, 1, 1, 1, 'a', 1, 'b');
 UPDATE t SET d = 1 WHERE id = 1;
 INSERT INTO t (id, a) VALUES (1, 9) ON DUPLICATE KEY UPDATE c = 3;
+# The NULL literal counts as DEFAULT; an expression whose value is NULL does not.
+INSERT INTO t (id, a, c) VALUES (20, 1, NULL + 1);
+INSERT INTO t (id, a, c) VALUES (20, 1, (NULL));
+INSERT INTO t (id, a, b, c) SELECT 21, 1, 1, NULL;
+UPDATE t SET c = CAST(NULL AS SIGNED) WHERE id = 20;
+UPDATE t SET c = NULL WHERE id = 20;
+DELETE FROM t WHERE id IN (20, 21);
 INSERT IGNORE INTO t (id, a, b, c) VALUES (11, 3, 4, 5);
 SHOW WARNINGS;
 SELECT * FROM t WHERE id = 11;
