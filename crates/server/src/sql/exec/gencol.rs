@@ -62,6 +62,11 @@ const NOT_OF_THE_ROW: &[(&str, &str)] = &[
     ("database", "database"),
     ("schema", "database"),
     ("version", "version"),
+    // The session's time zone, lc_time_names.
+    ("from_unixtime", "from_unixtime"),
+    ("date_format", "date_format"),
+    ("dayname", "dayname"),
+    ("monthname", "monthname"),
 ];
 
 /// Functions never allowed in a generated column (side effects, statement state), and
@@ -242,14 +247,33 @@ pub fn validate(env: &Env<'_>, db: &str, def: &TableDef) -> Result<()> {
             if NEVER.contains(&name.as_str()) {
                 return Err(not_allowed(&format!("{name}()"), &col.name));
             }
-            if name == "unix_timestamp" {
-                // Of a column it is the row's; without an argument, the time's.
+            // UNIX_TIMESTAMP() is the time's (of a column, the row's); WEEK(d) reads
+            // default_week_format (WEEK(d, mode) does not).
+            let args = || {
                 let mut ahead = words.clone();
                 ahead.next();
-                if matches!(ahead.next(), Some(Token::RParen)) {
-                    return Err(session("unix_timestamp()".into()));
+                let (mut depth, mut n, mut any) = (0usize, 1usize, false);
+                for t in ahead {
+                    match t {
+                        Token::LParen => depth += 1,
+                        Token::RParen if depth == 0 => break,
+                        Token::RParen => depth -= 1,
+                        Token::Comma if depth == 0 => n += 1,
+                        _ => {}
+                    }
+                    any = true;
                 }
-                continue;
+                if any {
+                    n
+                } else {
+                    0
+                }
+            };
+            match name.as_str() {
+                "unix_timestamp" if args() == 0 => return Err(session("unix_timestamp()".into())),
+                "week" if args() == 1 => return Err(session("week()".into())),
+                "unix_timestamp" | "week" => continue,
+                _ => {}
             }
             if let Some((_, shown)) = NOT_OF_THE_ROW.iter().find(|(n, _)| *n == name) {
                 return Err(session(format!("{shown}()")));
