@@ -490,3 +490,64 @@ pub fn recompute(
     }
     Ok(out)
 }
+
+/// A generated column's expression after column `old` is renamed `new` (ALTER TABLE CHANGE /
+/// RENAME COLUMN; MariaDB follows the rename). The kept text names every column backquoted,
+/// so exactly its backquoted identifiers equal to `old` are replaced.
+pub fn rename_column(expr: &str, old: &str, new: &str) -> String {
+    let dialect = sqlparser::dialect::MySqlDialect {};
+    let Ok(tokens) = Tokenizer::new(&dialect, expr).tokenize_with_location() else {
+        return expr.to_string();
+    };
+    // Character offsets of each line's start (spans count lines and characters from 1).
+    let chars: Vec<char> = expr.chars().collect();
+    let mut line_starts = vec![0usize];
+    for (i, c) in chars.iter().enumerate() {
+        if *c == '\n' {
+            line_starts.push(i + 1);
+        }
+    }
+    let offset = |l: u64, c: u64| -> Option<usize> {
+        let start = *line_starts.get(usize::try_from(l).ok()?.checked_sub(1)?)?;
+        Some(start + usize::try_from(c).ok()?.checked_sub(1)?)
+    };
+    let quoted = format!("`{}`", new.replace('`', "``"));
+    let mut out = String::with_capacity(expr.len());
+    let mut at = 0usize;
+    for t in &tokens {
+        let Token::Word(w) = &t.token else {
+            continue;
+        };
+        if w.quote_style != Some('`') || !w.value.eq_ignore_ascii_case(old) {
+            continue;
+        }
+        let (Some(s), Some(e)) = (
+            offset(t.span.start.line, t.span.start.column),
+            offset(t.span.end.line, t.span.end.column),
+        ) else {
+            return expr.to_string();
+        };
+        if s < at || e > chars.len() || chars.get(s) != Some(&'`') {
+            return expr.to_string();
+        }
+        out.extend(&chars[at..s]);
+        out.push_str(&quoted);
+        at = e;
+    }
+    out.extend(&chars[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rename_column;
+
+    #[test]
+    fn renames_only_the_column() {
+        assert_eq!(
+            rename_column("concat(`a`,'`a`',`ab`) + `A`", "a", "b`c"),
+            "concat(`b``c`,'`a`',`ab`) + `b``c`"
+        );
+        assert_eq!(rename_column("`x`\n+ `a`", "a", "z"), "`x`\n+ `z`");
+    }
+}

@@ -124,6 +124,13 @@ SHOW CREATE TABLE al;
 SELECT * FROM al;
 INSERT INTO al (a, b) VALUES (5, 6);
 SELECT * FROM al;
+# Renaming a column renames it in the expressions that read it.
+CREATE TABLE rn (a INT, c INT AS (a + 1) STORED, v INT AS (a * 2) VIRTUAL, KEY (v));
+INSERT INTO rn (a) VALUES (1), (2);
+ALTER TABLE rn RENAME COLUMN a TO b;
+ALTER TABLE rn CHANGE b a2 BIGINT;
+SHOW CREATE TABLE rn;
+SELECT * FROM rn WHERE v = 4;
 # Multi-table UPDATE.
 UPDATE t, u SET t.a = u.a, u.a = 7 WHERE t.id = 1 AND u.a = 2;
 SELECT * FROM t WHERE id = 1;

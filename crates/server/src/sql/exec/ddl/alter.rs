@@ -546,6 +546,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                 }
             }
             rename_fk_columns(&mut d.fks, &old_name, new_name);
+            rename_in_generated(d, &old_name, new_name);
             let at = match d.position(pos, i) {
                 Ok(at) => at,
                 Err(e) => {
@@ -574,6 +575,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                 }
             }
             rename_fk_columns(&mut d.fks, old, new);
+            rename_in_generated(d, old, new);
         }
         AlterOp::SetDefault { column, value } => {
             let Some(i) = d.find(column) else {
@@ -1047,7 +1049,21 @@ fn generated_changed(d: &Draft, old: &TableDef, def: &TableDef) -> Result<(bool,
             }
             (Some(_), None) => count = true,
             (Some(a), Some(b)) => {
-                if a != b || o.data_type != c.data_type {
+                // The old expression with the renames of this ALTER: a rename alone is no
+                // change.
+                let mut renamed = a.expr.clone();
+                for (x, y) in d.cols.iter().zip(&def.columns) {
+                    if let Some(s) = x.src {
+                        if old.columns[s].name != y.name {
+                            renamed = crate::sql::exec::gencol::rename_column(
+                                &renamed,
+                                &old.columns[s].name,
+                                &y.name,
+                            );
+                        }
+                    }
+                }
+                if renamed != b.expr || o.data_type != c.data_type {
                     recompute = true;
                     let indexed = def
                         .indexes
@@ -1059,4 +1075,16 @@ fn generated_changed(d: &Draft, old: &TableDef, def: &TableDef) -> Result<(bool,
         }
     }
     Ok((recompute, count))
+}
+
+/// A renamed column, in the expressions of the generated columns that read it.
+fn rename_in_generated(d: &mut Draft, old: &str, new: &str) {
+    if old == new {
+        return;
+    }
+    for c in &mut d.cols {
+        if let Some(g) = &mut c.def.generated {
+            g.expr = crate::sql::exec::gencol::rename_column(&g.expr, old, new);
+        }
+    }
 }
