@@ -1182,9 +1182,6 @@ impl<'e> InsertRun<'_, 'e> {
             }
             new[*c] = v;
         }
-        if let Some(g) = &self.gen {
-            g.fill(self.env, def, &mut new, &self.store_ctx(self.records))?;
-        }
         if new[..] == existing[..] {
             // CLIENT_FOUND_ROWS: the row was found, so it counts once (MariaDB).
             self.affected += u64::from(self.env.sess.found_rows);
@@ -1502,17 +1499,22 @@ fn updated_row(
         if new[..] == latest[..] {
             return Ok(None);
         }
-        touch_on_update(&t.def, &plan.sets, &mut new, env);
+        let sc = StoreCtx {
+            strict,
+            row: matched,
+            warnings: &env.warnings,
+        };
         if let Some(g) = gen {
-            let sc = StoreCtx {
-                strict,
-                row: matched,
-                warnings: &env.warnings,
-            };
             g.fill(env, &t.def, &mut new, &sc)?;
         }
         if let Some(check) = &plan.view_check {
             super::view_dml::check_row(check, &new, env)?;
+        }
+        touch_on_update(&t.def, &plan.sets, &mut new, env);
+        if let Some(g) = gen.filter(|_| t.def.columns.iter().any(|c| c.on_update_current_timestamp))
+        {
+            // Again, over the ON UPDATE CURRENT_TIMESTAMP values.
+            g.fill(env, &t.def, &mut new, &sc)?;
         }
         if let Some(ai) = t.def.auto_increment_column() {
             if plan.sets.iter().any(|(c, _)| *c == ai) {
