@@ -448,6 +448,14 @@ pub enum ErrorCode {
     DuplicatedValueInType,
     /// 1097 Too many strings for column %s and SET
     TooBigSet,
+    /// 1903 Primary key cannot be defined upon a generated column
+    PrimaryKeyOnGeneratedColumn,
+    /// 1907 This is not yet supported for generated columns
+    UnsupportedActionOnGeneratedColumn,
+    /// 1906 The value specified for generated column '%s' in table '%s' has been ignored
+    WarningNonDefaultValueForGeneratedColumn,
+    /// 4029 Expression for field %`-.64s is referring to uninitialized field %`s
+    ExpressionRefersToUninitField,
 }
 
 impl ErrorCode {
@@ -673,6 +681,10 @@ impl ErrorCode {
             NonUpdatableColumn => 1348,
             ViewCheckFailed => 1369,
             NonInsertableTable => 1471,
+            PrimaryKeyOnGeneratedColumn => 1903,
+            WarningNonDefaultValueForGeneratedColumn => 1906,
+            UnsupportedActionOnGeneratedColumn => 1907,
+            ExpressionRefersToUninitField => 4029,
         }
     }
 
@@ -764,6 +776,7 @@ impl ErrorCode {
             WarnTooFewRecords | WarnTooManyRecords => "01000",
             WarnNullToNotnull => "22004",
             WrongFieldTerminators => "42000",
+            ExpressionRefersToUninitField => "01000",
             _ => "HY000",
         }
     }

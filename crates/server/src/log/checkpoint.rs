@@ -754,6 +754,7 @@ mod tests {
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: None,
+            generated: None,
         }
     }
 

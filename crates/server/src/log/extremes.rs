@@ -145,6 +145,7 @@ fn table_def() -> TableDef {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: None,
+        generated: None,
     }];
     columns.extend(
         column_types()
@@ -157,6 +158,7 @@ fn table_def() -> TableDef {
                 auto_increment: false,
                 on_update_current_timestamp: false,
                 comment: None,
+                generated: None,
             }),
     );
     TableDef {

@@ -16,6 +16,7 @@
 //! | 2 | DECIMAL as tag 8 (65 digits, scale 38, exact); tag 4 is still read, so version 1 files stay readable |
 //! | 3 | a table definition ends with its FOREIGN KEYs and CHECK constraints; versions 1 and 2 are read without them |
 //! | 4 | TIME values (value tag 20) and the TIME / BIT column types (data type tags 30, 31); older versions never hold them |
+//! | 5 | a column ends with `opt<generated>` (generated columns); older versions are read without it |
 //!
 //! # Primitives
 //!
@@ -52,7 +53,8 @@
 //! table   := str name, varint ncols, column*, opt<index> primary_key, varint nidx, index*,
 //!            str engine, varint auto_increment_start, opt<str> comment
 //! column  := str name, datatype, bool nullable, default, bool auto_increment,
-//!            bool on_update_current_timestamp, opt<str> comment
+//!            bool on_update_current_timestamp, opt<str> comment, opt<generated> (version 5)
+//! generated := str expr, bool stored
 //! default := 0 (None) | 1 value (Value) | 2 (CurrentTimestamp)
 //! index   := str name, varint nparts, part*, bool unique
 //! part    := varint column, opt<varint> prefix_len
@@ -67,13 +69,14 @@
 //! ```
 
 use crate::storage::{
-    CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, IndexDef, IndexPart, TableDef,
+    CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, GeneratedDef, IndexDef, IndexPart,
+    TableDef,
 };
 use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
 
 /// The version of every layout in this file, recorded in the header of each file that uses it.
-pub const CODEC_VERSION: u8 = 4;
+pub const CODEC_VERSION: u8 = 5;
 
 /// True for a codec version this build reads: the current one and version 1 (whose only
 /// difference is the DECIMAL layout, still decoded).
@@ -279,6 +282,14 @@ fn encode_column(out: &mut Vec<u8>, c: &ColumnDef) {
     put_bool(out, c.auto_increment);
     put_bool(out, c.on_update_current_timestamp);
     put_opt_str(out, c.comment.as_deref());
+    match &c.generated {
+        None => out.push(0),
+        Some(g) => {
+            out.push(1);
+            put_str(out, &g.expr);
+            put_bool(out, g.stored);
+        }
+    }
 }
 
 fn encode_index(out: &mut Vec<u8>, idx: &IndexDef) {
@@ -682,7 +693,7 @@ fn decode_default(r: &mut Reader<'_>) -> CodecResult<ColumnDefault> {
     }
 }
 
-fn decode_column(r: &mut Reader<'_>) -> CodecResult<ColumnDef> {
+fn decode_column(r: &mut Reader<'_>, version: u8) -> CodecResult<ColumnDef> {
     Ok(ColumnDef {
         name: r.str()?,
         data_type: decode_data_type(r)?,
@@ -691,6 +702,14 @@ fn decode_column(r: &mut Reader<'_>) -> CodecResult<ColumnDef> {
         auto_increment: r.bool()?,
         on_update_current_timestamp: r.bool()?,
         comment: r.opt_str()?,
+        generated: if version >= 5 && r.bool()? {
+            Some(GeneratedDef {
+                expr: r.str()?,
+                stored: r.bool()?,
+            })
+        } else {
+            None
+        },
     })
 }
 
@@ -725,7 +744,7 @@ pub fn decode_table_def_of(r: &mut Reader<'_>, version: u8) -> CodecResult<Table
     let n = r.count()?;
     let mut columns = Vec::with_capacity(n);
     for _ in 0..n {
-        columns.push(decode_column(r)?);
+        columns.push(decode_column(r, version)?);
     }
     let primary_key = if r.bool()? {
         Some(decode_index(r)?)
@@ -914,8 +933,9 @@ pub(crate) mod tests {
             any::<[bool; 3]>(),
             arb_default(),
             proptest::option::of(".{0,20}"),
+            proptest::option::of((".{0,20}", any::<bool>())),
         )
-            .prop_map(|(name, data_type, b, default, comment)| ColumnDef {
+            .prop_map(|(name, data_type, b, default, comment, gen)| ColumnDef {
                 name,
                 data_type,
                 nullable: b[0],
@@ -923,6 +943,7 @@ pub(crate) mod tests {
                 auto_increment: b[1],
                 on_update_current_timestamp: b[2],
                 comment,
+                generated: gen.map(|(expr, stored)| GeneratedDef { expr, stored }),
             })
     }
 
@@ -1156,7 +1177,7 @@ pub(crate) mod tests {
         old.extend_from_slice(&[0; 8]);
         let v = decode_value(&mut Reader::new(&old)).unwrap();
         assert_eq!(convert_text(&v), "-12.345");
-        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(5));
+        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(6));
     }
 
     fn convert_text(v: &Value) -> String {

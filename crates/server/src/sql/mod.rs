@@ -47,11 +47,14 @@
 //!
 //! Views are `exec/ddl/view.rs` (a view is planned as a derived table where it is named).
 //!
+//! Generated columns are `exec/gencol.rs` (definition checks, and the values every write
+//! computes).
+//!
 //! `LOAD DATA [LOCAL] INFILE` is `exec/load.rs` (LOCAL streams the client's file through the
 //! session's `LoadLocal` phase); TEMPORARY tables are `exec/ddl/temporary.rs`.
 //!
 //! Not supported, each a 1235 error naming the feature: stored programs, triggers, ENUM / SET /
-//! BIT / TIME columns, generated columns, `CREATE TEMPORARY TABLE … SELECT`, DML through views,
+//! BIT / TIME columns, `CREATE TEMPORARY TABLE … SELECT`, DML through views,
 //! grants finer than ALL per database, `FOR UPDATE OF`. Every clause is honoured or refused
 //! (`parse/surface.rs`; the table is `docs/architecture/sql-surface.md`).
 //!

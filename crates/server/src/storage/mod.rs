@@ -199,7 +199,8 @@ pub use mdl::MdlGuard;
 pub use mvcc::{CommitSeq, PurgeStats, ReadView, TrxRow, TrxState, TxnSlot};
 pub use read::{RowFilter, RowSink};
 pub use schema::{
-    CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, IndexDef, IndexPart, TableDef,
+    CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, GeneratedDef, IndexDef, IndexPart,
+    TableDef,
 };
 pub use table::{RowHandle, Table};
 pub use txn::{

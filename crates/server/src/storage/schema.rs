@@ -23,6 +23,17 @@ pub struct ColumnDef {
     /// `ON UPDATE CURRENT_TIMESTAMP`.
     pub on_update_current_timestamp: bool,
     pub comment: Option<String>,
+    /// `GENERATED ALWAYS AS (expr) VIRTUAL | STORED` (`sql/exec/gencol.rs`).
+    pub generated: Option<GeneratedDef>,
+}
+
+/// A generated column: its expression as SHOW CREATE TABLE prints it (parsed and bound again
+/// to compute the value), and whether it is STORED (PERSISTENT) rather than VIRTUAL. The row
+/// holds the computed value of both kinds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedDef {
+    pub expr: String,
+    pub stored: bool,
 }
 
 /// One index part: a column, optionally a prefix length in characters (`KEY (c(10))`).
@@ -105,6 +116,12 @@ pub struct ForeignKeyDef {
 }
 
 impl TableDef {
+    /// Does any column have a generated value (`GENERATED ALWAYS AS`)? Statements on a table
+    /// without one skip the generated-column work entirely.
+    pub fn has_generated(&self) -> bool {
+        self.columns.iter().any(|c| c.generated.is_some())
+    }
+
     /// Position of a column by name (case-insensitive, as MySQL compares column names).
     pub fn column_index(&self, name: &str) -> Option<usize> {
         self.columns

@@ -298,6 +298,7 @@ fn parse_create(p: &mut Parser) -> TableDef {
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: None,
+            generated: None,
         });
         if !p.eat_punct(',') {
             break;

@@ -18,6 +18,7 @@ fn col(name: &str, ty: DataType) -> ColumnDef {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: None,
+        generated: None,
     }
 }
 

@@ -738,6 +738,8 @@ struct InsertRun<'p, 'e> {
     fk: super::fk::FkWork,
     /// Its CHECK constraints (`check.rs`), if any are enforced.
     checks: Option<super::check::Checks>,
+    /// Its generated columns (`gencol.rs`), if it has any.
+    gen: Option<super::gencol::Generated>,
     /// The RETURNING rows so far (with a RETURNING list).
     returned: Vec<Vec<Value>>,
 }
@@ -756,6 +758,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             plan.kind == InsertKind::Replace || !plan.on_dup.is_empty(),
         ),
         checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
+        gen: super::gencol::Generated::of(env, &plan.table.db, &plan.table.def)?,
         ignore: plan.kind == InsertKind::Ignore,
         multi_row: false,
         first_generated: None,
@@ -908,6 +911,14 @@ impl<'e> InsertRun<'_, 'e> {
             let Some(src) = v else {
                 continue;
             };
+            if let Some(g) = self.gen.as_ref().filter(|g| g.is_generated(c)) {
+                let null = match &src {
+                    Source::Expr(e) => matches!(e, Expr::Lit(Value::Null)),
+                    Source::Value(v) => v.is_null(),
+                };
+                g.given(self.env, def, c, null, self.strictness().get())?;
+                continue;
+            }
             let v = match src {
                 Source::Expr(e) => super::strict_values::eval(
                     e,
@@ -931,6 +942,9 @@ impl<'e> InsertRun<'_, 'e> {
             }
         }
         self.fill_auto_increment(&mut row, row_no)?;
+        if let Some(g) = &self.gen {
+            g.fill(self.env, def, &mut row, &self.store_ctx(row_no))?;
+        }
         Ok(row)
     }
 
@@ -1151,6 +1165,16 @@ impl<'e> InsertRun<'_, 'e> {
                 host,
             };
             let v = super::strict_values::eval(e, &rc, self.env, self.strictness().get())?;
+            if let Some(g) = self.gen.as_ref().filter(|g| g.is_generated(*c)) {
+                g.given(
+                    self.env,
+                    def,
+                    *c,
+                    matches!(e, Expr::Lit(Value::Null)),
+                    self.strictness().get(),
+                )?;
+                continue;
+            }
             let col = &def.columns[*c];
             let mut v = convert::store_value(v, col, &self.store_ctx(self.records))?;
             if v.is_null() && !col.nullable {
@@ -1164,6 +1188,9 @@ impl<'e> InsertRun<'_, 'e> {
             return Ok(());
         }
         touch_on_update(def, &self.plan.on_dup, &mut new, self.env);
+        if let Some(g) = &self.gen {
+            g.fill(self.env, def, &mut new, &self.store_ctx(self.records))?;
+        }
         if let Some(c) = &self.checks {
             c.check(self.env, &new)?;
         }
@@ -1354,6 +1381,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     )?;
     let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
     let checks = super::check::Checks::of(env, &t.db, &t.def)?;
+    let gen = super::gencol::Generated::of(env, &t.db, &t.def)?;
     let (mut matched, mut changed) = (0u64, 0u64);
     let mut apply =
         |h: RowHandle, latest: &[Value], new: Vec<Value>, txn: &mut Txn| -> Result<()> {
@@ -1378,7 +1406,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
         None => {
             for (h, latest) in cands {
                 matched += 1;
-                if let Some(new) = updated_row(plan, &latest, matched, env, None)? {
+                if let Some(new) = updated_row(plan, &latest, matched, env, None, gen.as_ref())? {
                     apply(h, &latest, new, txn)?;
                 }
             }
@@ -1400,7 +1428,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                     }
                 }
                 matched += 1;
-                if let Some(new) = updated_row(plan, &latest, matched, env, host)? {
+                if let Some(new) = updated_row(plan, &latest, matched, env, host, gen.as_ref())? {
                     todo.push((h, latest, new));
                 }
             }
@@ -1433,6 +1461,7 @@ fn updated_row(
     matched: u64,
     env: &Env<'_>,
     host: Option<&dyn Host>,
+    gen: Option<&super::gencol::Generated>,
 ) -> Result<Option<Vec<Value>>> {
     let t = &plan.table;
     let strict = Strict::Mode(env);
@@ -1440,6 +1469,16 @@ fn updated_row(
         let mut new = latest.to_vec();
         for (c, e) in &plan.sets {
             let v = super::strict_values::eval(e, &RowCtx::hosted(&new, host), env, strict.get())?;
+            if let Some(g) = gen.filter(|g| g.is_generated(*c)) {
+                g.given(
+                    env,
+                    &t.def,
+                    *c,
+                    matches!(e, Expr::Lit(Value::Null)),
+                    strict.get(),
+                )?;
+                continue;
+            }
             let col = &t.def.columns[*c];
             let sc = StoreCtx {
                 strict,
@@ -1460,10 +1499,23 @@ fn updated_row(
         if new[..] == latest[..] {
             return Ok(None);
         }
+        let sc = StoreCtx {
+            strict,
+            row: matched,
+            warnings: &env.warnings,
+        };
+        if let Some(g) = gen {
+            g.fill(env, &t.def, &mut new, &sc)?;
+        }
         if let Some(check) = &plan.view_check {
             super::view_dml::check_row(check, &new, env)?;
         }
         touch_on_update(&t.def, &plan.sets, &mut new, env);
+        if let Some(g) = gen.filter(|_| t.def.columns.iter().any(|c| c.on_update_current_timestamp))
+        {
+            // Again, over the ON UPDATE CURRENT_TIMESTAMP values.
+            g.fill(env, &t.def, &mut new, &sc)?;
+        }
         if let Some(ai) = t.def.auto_increment_column() {
             if plan.sets.iter().any(|(c, _)| *c == ai) {
                 let n = convert::to_num(&new[ai]).to_i128();
@@ -1567,6 +1619,7 @@ impl<'p, 'e> RowSink<'p, 'e> {
                 plan.kind == InsertKind::Replace,
             ),
             checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
+            gen: super::gencol::Generated::of(env, &plan.table.db, &plan.table.def)?,
             ignore,
             multi_row: true,
             first_generated: None,
@@ -1581,6 +1634,12 @@ impl<'p, 'e> RowSink<'p, 'e> {
     /// Insert one full row (numbered `row_no` for messages).
     pub fn insert(&mut self, txn: &mut Txn, mut row: Vec<Value>, row_no: u64) -> Result<()> {
         self.0.fill_auto_increment(&mut row, row_no)?;
+        if let Some(g) = &self.0.gen {
+            // A value the file gives a generated column is ignored without a warning, as
+            // MariaDB's LOAD DATA does.
+            let def = &self.0.plan.table.def;
+            g.fill(self.0.env, def, &mut row, &self.0.store_ctx(row_no))?;
+        }
         self.0.insert_row(txn, row)
     }
 

@@ -24,6 +24,7 @@ pub(in crate::sql) mod ddl;
 pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;
 pub(in crate::sql) mod fk;
+pub(in crate::sql) mod gencol;
 mod group_concat;
 pub(in crate::sql) mod join;
 pub(in crate::sql) mod load;

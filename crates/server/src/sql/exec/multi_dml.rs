@@ -730,6 +730,11 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
             true => None,
             false => super::check::Checks::of(env, &t.db, &t.def)?,
         };
+        let gen = match plan.delete {
+            true => None,
+            false => super::gencol::Generated::of(env, &t.db, &t.def)?,
+        };
+        let strict = crate::sql::expr::convert::Strict::Mode(env);
         for (h, _, new) in list {
             if plan.delete {
                 // Gone already (a cascading foreign key of an earlier change): skipped.
@@ -750,13 +755,26 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
             };
             let sets = &plan.targets[k].sets;
             let mut new = latest.to_vec();
-            for (c, _) in sets {
+            for (c, e) in sets {
+                if let Some(g) = gen.as_ref().filter(|g| g.is_generated(*c)) {
+                    let null = matches!(e, crate::sql::expr::Expr::Lit(Value::Null));
+                    g.given(env, &t.def, *c, null, strict.get())?;
+                    continue;
+                }
                 new[*c] = assigned[*c].clone();
             }
             if new[..] == latest[..] {
                 continue;
             }
             super::dml::touch_on_update(&t.def, sets, &mut new, env);
+            if let Some(g) = &gen {
+                let sc = crate::sql::expr::convert::StoreCtx {
+                    strict,
+                    row: changed + 1,
+                    warnings: &env.warnings,
+                };
+                g.fill(env, &t.def, &mut new, &sc)?;
+            }
             let old = latest.to_vec();
             if let Some(c) = &checks {
                 c.check(env, &new)?;

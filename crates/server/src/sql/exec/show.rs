@@ -535,6 +535,14 @@ pub(crate) fn key_text(def: &TableDef, i: usize) -> &'static str {
 }
 
 pub(crate) fn extra_text(col: &crate::storage::ColumnDef) -> String {
+    if let Some(g) = &col.generated {
+        return if g.stored {
+            "STORED GENERATED"
+        } else {
+            "VIRTUAL GENERATED"
+        }
+        .to_string();
+    }
     let mut parts = Vec::new();
     if col.auto_increment {
         parts.push("auto_increment".to_string());
@@ -676,6 +684,22 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
                     collation_name(other)
                 )),
             }
+        }
+        if let Some(g) = &c.generated {
+            // MariaDB: no NULL / DEFAULT; the kind, then COMMENT and CHECK.
+            l.push_str(&format!(
+                " GENERATED ALWAYS AS ({}) {}",
+                g.expr,
+                if g.stored { "STORED" } else { "VIRTUAL" }
+            ));
+            if let Some(cm) = &c.comment {
+                l.push_str(&format!(" COMMENT {}", quote_value(cm)));
+            }
+            if let Some(ck) = crate::sql::exec::check::column_sql(def, &c.name) {
+                l.push_str(&ck);
+            }
+            lines.push(l);
+            continue;
         }
         if !c.nullable {
             l.push_str(" NOT NULL");

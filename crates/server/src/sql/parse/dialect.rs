@@ -337,6 +337,23 @@ impl Dialect for ShallowMySql {
     fn supports_user_host_grantee(&self) -> bool {
         self.inner.supports_user_host_grantee()
     }
+    /// MariaDB's `PERSISTENT` (a synonym of STORED after a generated column's expression),
+    /// which `sqlparser` does not know: handed to the DDL as a one-word dialect option.
+    fn parse_column_option(
+        &self,
+        parser: &mut Parser,
+    ) -> Result<Option<Result<Option<ast::ColumnOption>, ParserError>>, ParserError> {
+        let t = parser.peek_token_ref();
+        if let sqlparser::tokenizer::Token::Word(w) = &t.token {
+            if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("PERSISTENT") {
+                let tok = parser.next_token().token;
+                return Ok(Some(Ok(Some(ast::ColumnOption::DialectSpecific(vec![
+                    tok,
+                ])))));
+            }
+        }
+        Ok(None)
+    }
     fn is_table_factor_alias(&self, explicit: bool, kw: &Keyword, parser: &mut Parser) -> bool {
         self.inner.is_table_factor_alias(explicit, kw, parser)
     }
@@ -417,7 +434,11 @@ mod tests {
                     .join("\n");
                 // INTERVAL and EXTRACT units are MariaDB's own here (parse/interval.rs).
                 let upper = sql.to_ascii_uppercase();
-                if upper.contains("INTERVAL") || upper.contains("EXTRACT") {
+                // So is PERSISTENT after a generated column's expression.
+                if upper.contains("INTERVAL")
+                    || upper.contains("EXTRACT")
+                    || upper.contains("PERSISTENT")
+                {
                     continue;
                 }
                 let shallow = ShallowMySql::new(usize::MAX);

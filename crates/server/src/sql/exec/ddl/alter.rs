@@ -391,6 +391,8 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     {
         super::fk::check_alter(env, &db, &old, &def, &new_db)?;
     }
+    let (gen_recompute, gen_copy) = generated_changed(&draft, &old, &def)?;
+    crate::sql::exec::gencol::validate(env, &new_db, &def)?;
     let rows = table.committed_rows()?;
     if !draft.new_fks.is_empty() && super::fk::checks_on(env) {
         let first_new = def.foreign_keys.len() - draft.new_fks.len();
@@ -398,7 +400,10 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     }
     check_algorithm(&draft, &old, &def, !rows.is_empty())?;
     let copied = rows.len() as u64;
-    let (rows, max_ai) = convert_rows(env, &draft, &old, &def, rows)?;
+    let (mut rows, max_ai) = convert_rows(env, &draft, &old, &def, rows)?;
+    if gen_recompute {
+        rows = crate::sql::exec::gencol::recompute(env, &new_db, &def, rows)?;
+    }
     if !def.checks.is_empty() {
         // Copied rows meet every constraint (MariaDB checks them all as it copies).
         crate::sql::exec::check::check_rows(env, &new_db, &def, &rows)?;
@@ -418,7 +423,11 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     // Adding a CHECK, or a checked FOREIGN KEY, copies too.
     let fk_copy =
         (!draft.new_fks.is_empty() && super::fk::checks_on(env)) || !draft.new_checks.is_empty();
-    let affected = if draft.converts || fk_copy { copied } else { 0 };
+    let affected = if draft.converts || fk_copy || gen_copy {
+        copied
+    } else {
+        0
+    };
     // A bare RENAME is no table change: MariaDB sends no info text for it.
     let only_rename = at.ops.iter().all(|o| matches!(o, AlterOp::RenameTo { .. }));
     Ok(AlterOutcome {
@@ -537,6 +546,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                 }
             }
             rename_fk_columns(&mut d.fks, &old_name, new_name);
+            rename_in_generated(d, &old_name, new_name);
             let at = match d.position(pos, i) {
                 Ok(at) => at,
                 Err(e) => {
@@ -565,6 +575,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                 }
             }
             rename_fk_columns(&mut d.fks, old, new);
+            rename_in_generated(d, old, new);
         }
         AlterOp::SetDefault { column, value } => {
             let Some(i) = d.find(column) else {
@@ -993,5 +1004,87 @@ fn added_value(env: &Env<'_>, col: &ColumnDef) -> Value {
         }
         ColumnDefault::None if col.nullable => Value::Null,
         ColumnDefault::None => convert::implicit_default(&col.data_type),
+    }
+}
+
+/// The generated columns after ALTER TABLE: (compute them again, count the rows as copied),
+/// as MariaDB decides: a column may not change between VIRTUAL, STORED and ordinary except
+/// ordinary to STORED and back (1907); a new STORED one, a changed STORED or indexed one, or
+/// a STORED one made ordinary copies the rows (counted). Cohort also computes a new or changed
+/// VIRTUAL one (it keeps its value in the row) without counting, as MariaDB adds it in place.
+fn generated_changed(d: &Draft, old: &TableDef, def: &TableDef) -> Result<(bool, bool)> {
+    if !def.has_generated() && !old.has_generated() {
+        return Ok((false, false));
+    }
+    let mut recompute = def.has_generated()
+        && (old.columns.len() != def.columns.len()
+            || d.cols.iter().enumerate().any(|(i, c)| c.src != Some(i)));
+    let mut count = false;
+    for (i, (dc, c)) in d.cols.iter().zip(&def.columns).enumerate() {
+        let Some(s) = dc.src else {
+            if let Some(g) = &c.generated {
+                recompute = true;
+                count |= g.stored;
+            }
+            continue;
+        };
+        let o = &old.columns[s];
+        match (&o.generated, &c.generated) {
+            (None, None) => {}
+            (None, Some(g)) | (Some(g), None) if !g.stored => {
+                return Err(Error::new(
+                    ErrorCode::UnsupportedActionOnGeneratedColumn,
+                    "This is not yet supported for generated columns",
+                ))
+            }
+            (Some(a), Some(b)) if a.stored != b.stored => {
+                return Err(Error::new(
+                    ErrorCode::UnsupportedActionOnGeneratedColumn,
+                    "This is not yet supported for generated columns",
+                ))
+            }
+            (None, Some(_)) => {
+                recompute = true;
+                count = true;
+            }
+            (Some(_), None) => count = true,
+            (Some(a), Some(b)) => {
+                // The old expression with the renames of this ALTER: a rename alone is no
+                // change.
+                let mut renamed = a.expr.clone();
+                for (x, y) in d.cols.iter().zip(&def.columns) {
+                    if let Some(s) = x.src {
+                        if old.columns[s].name != y.name {
+                            renamed = crate::sql::exec::gencol::rename_column(
+                                &renamed,
+                                &old.columns[s].name,
+                                &y.name,
+                            );
+                        }
+                    }
+                }
+                if renamed != b.expr || o.data_type != c.data_type {
+                    recompute = true;
+                    let indexed = def
+                        .indexes
+                        .iter()
+                        .any(|x| x.parts.iter().any(|p| p.column == i));
+                    count |= b.stored || indexed;
+                }
+            }
+        }
+    }
+    Ok((recompute, count))
+}
+
+/// A renamed column, in the expressions of the generated columns that read it.
+fn rename_in_generated(d: &mut Draft, old: &str, new: &str) {
+    if old == new {
+        return;
+    }
+    for c in &mut d.cols {
+        if let Some(g) = &mut c.def.generated {
+            g.expr = crate::sql::exec::gencol::rename_column(&g.expr, old, new);
+        }
     }
 }

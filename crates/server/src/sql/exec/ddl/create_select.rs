@@ -210,6 +210,7 @@ fn table_def(name: &str, q: &query::QueryPlan) -> Result<TableDef> {
             auto_increment: false,
             on_update_current_timestamp: false,
             comment: None,
+            generated: None,
         });
     }
     Ok(TableDef {

@@ -14,7 +14,7 @@
 //! CHECK constraints (`exec/check.rs`) are kept in the definition. ENUM / SET keep their
 //! members (`types/enumset.rs`); JSON is LONGTEXT in utf8mb4_bin with a column CHECK
 //! (json_valid(c)), as in MariaDB. TIME(fsp) and BIT(n) columns are kept; generated columns
-//! are 1235. TEMPORARY tables are `temporary.rs` (no implicit commit, nothing logged).
+//! (`AS (expr) VIRTUAL | PERSISTENT | STORED`) keep their expression (`exec/gencol.rs`). TEMPORARY tables are `temporary.rs` (no implicit commit, nothing logged).
 
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
@@ -655,6 +655,9 @@ fn column_def(
     let mut auto_increment = false;
     let mut on_update = false;
     let mut comment = None;
+    // (expression, STORED, no VIRTUAL / STORED word yet), and whether it was the last option.
+    let mut generated: Option<(ast::Expr, bool, bool)> = None;
+    let mut last_was_generated = false;
     for opt in &c.options {
         match &opt.option {
             ColumnOption::Null => {
@@ -710,8 +713,48 @@ fn column_def(
                     .push((fk::given_name(&fk), vec![part(pos)], false, true));
                 keys.fks.push(fk);
             }
-            ColumnOption::Generated { .. } => return Err(unsupported("generated columns")),
+            ColumnOption::Generated {
+                generation_expr: Some(e),
+                generation_expr_mode,
+                ..
+            } if generated.is_none() => {
+                let stored = matches!(
+                    generation_expr_mode,
+                    Some(ast::GeneratedExpressionMode::Stored)
+                );
+                generated = Some((e.clone(), stored, generation_expr_mode.is_none()));
+                last_was_generated = true;
+                continue;
+            }
+            ColumnOption::Generated { .. } => return Err(Error::parse(&opt.option.to_string(), 1)),
+            ColumnOption::DialectSpecific(toks) if is_persistent(toks) => {
+                match &mut generated {
+                    Some((_, stored, open)) if last_was_generated && *open => {
+                        *stored = true;
+                        *open = false;
+                    }
+                    _ => return Err(Error::parse("PERSISTENT", 1)),
+                }
+            }
             other => return Err(unsupported(&format!("the column option {other}"))),
+        }
+        last_was_generated = false;
+    }
+    if generated.is_some() {
+        // MariaDB's grammar has none of these on a generated column.
+        for opt in &c.options {
+            let bad = match &opt.option {
+                ColumnOption::Null
+                | ColumnOption::NotNull
+                | ColumnOption::Default(_)
+                | ColumnOption::OnUpdate(_)
+                | ColumnOption::PrimaryKey(_) => true,
+                ColumnOption::DialectSpecific(toks) => !is_persistent(toks),
+                _ => false,
+            };
+            if bad {
+                return Err(Error::parse(&opt.option.to_string(), 1));
+            }
         }
     }
     check_members(env, &dt, &name)?;
@@ -753,9 +796,22 @@ fn column_def(
         auto_increment,
         on_update_current_timestamp: on_update,
         comment,
+        generated: None,
     };
     col.default = column_default(env, &col, default_expr.as_ref())?;
+    if let Some((e, stored, _)) = generated {
+        col.generated = Some(crate::storage::GeneratedDef {
+            expr: crate::sql::exec::gencol::expr_text(env, &e, &col.name)?,
+            stored,
+        });
+    }
     Ok(col)
+}
+
+/// MariaDB's `PERSISTENT` (STORED) after a generated column's expression, as the dialect
+/// hands it over (`parse/dialect.rs`).
+fn is_persistent(toks: &[Token]) -> bool {
+    matches!(toks, [Token::Word(w)] if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("PERSISTENT"))
 }
 
 /// `json_valid(`col`)`, the CHECK a JSON column gets.
@@ -1198,11 +1254,13 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> 
     };
     check_auto_increment(&def)?;
     apply_table_options(ct, &mut def)?;
+    crate::sql::exec::gencol::validate(env, db, &def)?;
     if !checks.is_empty() {
         crate::sql::exec::check::add_checks(env, db, &mut def, &checks)?;
     }
     if !fks.is_empty() {
         fk::add_foreign_keys(env, db, &mut def, &fks)?;
+        crate::sql::exec::gencol::refuse_foreign_keys(&def)?;
     }
     if !def.checks.is_empty() && !def.foreign_keys.is_empty() {
         crate::sql::exec::check::check_against_foreign_keys(&def)?;

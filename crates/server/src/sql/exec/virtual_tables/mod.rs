@@ -324,6 +324,7 @@ fn column(name: &str, data_type: DataType) -> ColumnDef {
         auto_increment: false,
         on_update_current_timestamp: false,
         comment: None,
+        generated: None,
     }
 }
 

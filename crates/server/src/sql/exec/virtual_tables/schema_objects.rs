@@ -299,8 +299,15 @@ pub(super) fn columns(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
                 text(&extra_text(col)),
                 text("select,insert,update,references"),
                 text(col.comment.as_deref().unwrap_or("")),
-                text("NEVER"),
-                Value::Null,
+                text(if col.generated.is_some() {
+                    "ALWAYS"
+                } else {
+                    "NEVER"
+                }),
+                match &col.generated {
+                    Some(g) => text(&g.expr),
+                    None => Value::Null,
+                },
             ]);
             rows.push(row);
         }
