@@ -162,6 +162,9 @@ pub struct StmtVars {
     pub mem_limit: u64,
     /// `max_statement_time` in microseconds (0: no limit).
     pub max_statement_us: u64,
+    /// `sql_select_limit`: the most rows a top-level SELECT without its own LIMIT returns
+    /// (`u64::MAX`, the default: no limit).
+    pub select_limit: u64,
 }
 
 /// The session's transaction characteristics (`tx_isolation`, `tx_read_only`,
@@ -515,6 +518,11 @@ impl SessionState {
             max_statement_us: self
                 .var(ctx, "max_statement_time")
                 .map_or(0, |v| crate::vars::seconds_micros(&v)),
+            select_limit: match self.var(ctx, "sql_select_limit") {
+                Some(Value::UInt(n)) => n,
+                Some(Value::Int(n)) => n.max(0) as u64,
+                _ => u64::MAX,
+            },
         };
         self.stmt_vars = Some((generation, v));
         v
