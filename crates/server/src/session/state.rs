@@ -168,6 +168,9 @@ pub struct StmtVars {
     /// Rows-event flags for the binlog: NO_FOREIGN_KEY_CHECKS_F with `foreign_key_checks`
     /// off, RELAXED_UNIQUE_CHECKS_F with `unique_checks` off (0 normally).
     pub rows_flags: u16,
+    /// `sql_select_limit`: the most rows a top-level SELECT without its own LIMIT returns
+    /// (`u64::MAX`, the default: no limit).
+    pub select_limit: u64,
 }
 
 /// The session's transaction characteristics (`tx_isolation`, `tx_read_only`,
@@ -546,6 +549,11 @@ impl SessionState {
                 .var(ctx, "max_statement_time")
                 .map_or(0, |v| crate::vars::seconds_micros(&v)),
             rows_flags: self.rows_flags_uncached(ctx),
+            select_limit: match self.var(ctx, "sql_select_limit") {
+                Some(Value::UInt(n)) => n,
+                Some(Value::Int(n)) => n.max(0) as u64,
+                _ => u64::MAX,
+            },
         };
         self.stmt_vars = Some((generation, v));
         v

@@ -606,11 +606,24 @@ fn run_select(
     };
     effects.apply(sess);
     let mut rows = rows;
+    if p.limit.is_none() {
+        apply_select_limit(ctx, sess, &mut rows);
+    }
     expr::convert::fit_decimal_columns(&p.columns, &mut rows);
     Ok(QueryResult::Rows {
         columns: p.columns.clone(),
         rows,
     })
+}
+
+/// `sql_select_limit`: a top-level SELECT (or set operation) without a LIMIT of its own
+/// returns at most that many rows (subqueries, derived tables and INSERT ... SELECT do not
+/// come here). The variable is read from the cached statement variables.
+fn apply_select_limit(ctx: &ServerContext, sess: &mut SessionState, rows: &mut Vec<Vec<Value>>) {
+    let limit = sess.stmt_vars(ctx).select_limit;
+    if (rows.len() as u64) > limit {
+        rows.truncate(limit as usize);
+    }
 }
 
 /// Run a query expression (set operation, WITH, parenthesized query): every part reads with
@@ -630,6 +643,9 @@ fn run_query(
     };
     effects.apply(sess);
     let mut rows = rows;
+    if !p.has_limit() {
+        apply_select_limit(ctx, sess, &mut rows);
+    }
     expr::convert::fit_decimal_columns(&p.columns, &mut rows);
     Ok(QueryResult::Rows {
         columns: p.columns.clone(),
@@ -762,7 +778,31 @@ fn run_other(
             count(StatusCounter::ComShow);
             let env =
                 Env::new(ctx, SessView::of(sess, prev), params).with_set_aside(&parsed.set_aside);
-            exec::show::show(&env, &sess.warnings, s)
+            let r = exec::show::show(&env, &sess.warnings, s);
+            // The SHOW forms MariaDB answers from information_schema obey sql_select_limit.
+            use parse::Show as S;
+            match r {
+                Ok(QueryResult::Rows { columns, mut rows })
+                    if matches!(
+                        s,
+                        S::Databases(_)
+                            | S::Tables { .. }
+                            | S::Columns { .. }
+                            | S::Index { .. }
+                            | S::Variables { .. }
+                            | S::Status(_)
+                            | S::Engines
+                            | S::ProcessList { .. }
+                            | S::TableStatus { .. }
+                            | S::Collation(_)
+                            | S::Charset(_)
+                    ) =>
+                {
+                    apply_select_limit(ctx, sess, &mut rows);
+                    Ok(QueryResult::Rows { columns, rows })
+                }
+                r => r,
+            }
         }
         Stmt::Explain(inner, format) => {
             count(StatusCounter::ComSelect);

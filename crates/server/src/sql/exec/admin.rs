@@ -280,8 +280,8 @@ fn check_own_memory_limit(
     need_admin(ctx, sess, "SUPER")
 }
 
-/// `sql_select_limit` and `max_join_size` are not applied: any value but their default (the
-/// largest) is refused with 1235 rather than accepted and ignored.
+/// `max_join_size` is not applied: any value but its default (the largest) is refused with
+/// 1235 rather than accepted and ignored.
 ///
 /// `time_zone` takes SYSTEM and +00:00 only: a well-formed offset or a zone the system's
 /// zoneinfo knows is refused with 1235, anything else is MariaDB's 1298.
@@ -289,7 +289,7 @@ fn refuse_unhonoured(name: &str, value: &Value) -> Result<()> {
     if name == "time_zone" {
         return check_time_zone(value);
     }
-    if !matches!(name, "sql_select_limit" | "max_join_size") {
+    if name != "max_join_size" {
         return Ok(());
     }
     let max = u64::MAX.to_string();

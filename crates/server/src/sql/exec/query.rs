@@ -54,6 +54,17 @@ pub struct QueryPlan {
     pub types: Vec<SqlType>,
 }
 
+impl QueryPlan {
+    /// The query has a LIMIT of its own at its top (`sql_select_limit` does not apply).
+    pub fn has_limit(&self) -> bool {
+        match &self.node {
+            Node::Select(s) => s.limit.is_some(),
+            Node::Sorted(s) => s.limit.is_some(),
+            Node::SetOp(_) | Node::Recursive(_) => false,
+        }
+    }
+}
+
 pub enum Node {
     Select(Box<SelectPlan>),
     SetOp(Box<SetOp>),
