@@ -100,34 +100,41 @@ pub fn add_checks(
     Ok(())
 }
 
+/// The columns a FOREIGN KEY's CASCADE or SET NULL writes, each with its quoted, lower-case
+/// form (`` `col` ``) as it appears in a stored expression's text.
+pub fn cascade_written_columns(def: &TableDef) -> impl Iterator<Item = (&str, String)> {
+    use crate::storage::FkAction;
+    def.foreign_keys
+        .iter()
+        .filter(|fk| {
+            [fk.on_delete, fk.on_update]
+                .iter()
+                .any(|a| matches!(a, FkAction::Cascade | FkAction::SetNull))
+        })
+        .flat_map(|fk| fk.columns.iter())
+        .map(|col| {
+            let quoted = format!("`{}`", col.replace('`', "``")).to_ascii_lowercase();
+            (col.as_str(), quoted)
+        })
+}
+
 /// A CHECK may not read a column a FOREIGN KEY's CASCADE or SET NULL changes (the cascade
 /// would not check it): 1901, as MariaDB.
 pub fn check_against_foreign_keys(def: &TableDef) -> Result<()> {
-    use crate::storage::FkAction;
-    for fk in &def.foreign_keys {
-        let acts = [fk.on_delete, fk.on_update];
-        if !acts
-            .iter()
-            .any(|a| matches!(a, FkAction::Cascade | FkAction::SetNull))
-        {
-            continue;
-        }
-        for col in &fk.columns {
-            let quoted = format!("`{}`", col.replace('`', "``")).to_ascii_lowercase();
-            for c in &def.checks {
-                let uses = match &c.column {
-                    Some(n) => n.eq_ignore_ascii_case(col),
-                    None => c.expr.to_ascii_lowercase().contains(&quoted),
-                };
-                if uses {
-                    return Err(Error::new(
-                        ErrorCode::FunctionNotAllowedInClause,
-                        format!(
-                            "Function or expression '{col}' cannot be used in the CHECK clause of `{}`",
-                            c.name
-                        ),
-                    ));
-                }
+    for (col, quoted) in cascade_written_columns(def) {
+        for c in &def.checks {
+            let uses = match &c.column {
+                Some(n) => n.eq_ignore_ascii_case(col),
+                None => c.expr.to_ascii_lowercase().contains(&quoted),
+            };
+            if uses {
+                return Err(Error::new(
+                    ErrorCode::FunctionNotAllowedInClause,
+                    format!(
+                        "Function or expression '{col}' cannot be used in the CHECK clause of `{}`",
+                        c.name
+                    ),
+                ));
             }
         }
     }

@@ -360,29 +360,19 @@ pub fn refuse_foreign_keys(def: &TableDef) -> Result<()> {
     }
     // A column a CASCADE / SET NULL writes may not be read by a STORED one (1901, as MariaDB);
     // nor by a VIRTUAL one here, whose kept value the cascade would leave stale (1235).
-    use crate::storage::FkAction;
-    for fk in &def.foreign_keys {
-        if ![fk.on_delete, fk.on_update]
-            .iter()
-            .any(|a| matches!(a, FkAction::Cascade | FkAction::SetNull))
-        {
-            continue;
-        }
-        for col in &fk.columns {
-            let quoted = format!("`{}`", col.replace('`', "``")).to_ascii_lowercase();
-            for c in &def.columns {
-                let Some(g) = &c.generated else {
-                    continue;
-                };
-                if g.expr.to_ascii_lowercase().contains(&quoted) {
-                    return Err(if g.stored {
-                        not_allowed(col, &c.name)
-                    } else {
-                        Error::unsupported(
-                            "a VIRTUAL generated column reading a column a FOREIGN KEY cascade changes",
-                        )
-                    });
-                }
+    for (col, quoted) in super::check::cascade_written_columns(def) {
+        for c in &def.columns {
+            let Some(g) = &c.generated else {
+                continue;
+            };
+            if g.expr.to_ascii_lowercase().contains(&quoted) {
+                return Err(if g.stored {
+                    not_allowed(col, &c.name)
+                } else {
+                    Error::unsupported(
+                        "a VIRTUAL generated column reading a column a FOREIGN KEY cascade changes",
+                    )
+                });
             }
         }
     }
