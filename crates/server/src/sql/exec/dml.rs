@@ -878,6 +878,7 @@ impl<'e> InsertRun<'_, 'e> {
             strict: self.strictness(),
             row,
             warnings: &self.env.warnings,
+            zone: self.env.zone(),
         }
     }
 
@@ -1234,9 +1235,13 @@ fn auto_increment_max(dt: &DataType) -> u64 {
     }
 }
 
-/// The value of CURRENT_TIMESTAMP for a column (its type's precision).
-fn current_timestamp(col: &ColumnDef, env: &Env<'_>) -> Value {
-    let now = env.now();
+/// The value of CURRENT_TIMESTAMP for a column (its type's precision), as stored: UTC for a
+/// TIMESTAMP column, the session's local time for DATETIME and DATE.
+pub(crate) fn current_timestamp(col: &ColumnDef, env: &Env<'_>) -> Value {
+    let now = match col.data_type {
+        DataType::Timestamp { .. } => env.now(),
+        _ => env.local_now(),
+    };
     match col.data_type {
         DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
             let unit = 10u32.pow(6 - fsp.min(6) as u32);
@@ -1484,6 +1489,7 @@ fn updated_row(
                 strict,
                 row: matched,
                 warnings: &env.warnings,
+                zone: env.zone(),
             };
             let mut v = convert::store_value(v, col, &sc)?;
             if v.is_null() && !col.nullable {
@@ -1503,6 +1509,7 @@ fn updated_row(
             strict,
             row: matched,
             warnings: &env.warnings,
+            zone: None,
         };
         if let Some(g) = gen {
             g.fill(env, &t.def, &mut new, &sc)?;

@@ -693,6 +693,7 @@ fn new_row(
             strict,
             row: 1,
             warnings: &env.warnings,
+            zone: env.zone(),
         };
         let mut v = convert::store_value(v, col, &sc)?;
         if v.is_null() && !col.nullable {
@@ -772,6 +773,7 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
                     strict,
                     row: changed + 1,
                     warnings: &env.warnings,
+                    zone: None,
                 };
                 g.fill(env, &t.def, &mut new, &sc)?;
             }

@@ -703,7 +703,7 @@ fn bind_item(
     join: Option<JoinNames<'_>>,
 ) -> Result<(OutItem, ColumnDefinition)> {
     let (expr, mut ty) = b.bind(e)?;
-    if let (Expr::Col(i), Some(j)) = (&expr, join) {
+    if let (Expr::Col(i), Some(j)) = (expr.zoned_col().unwrap_or(&expr), join) {
         let col = join_column_def(name, *i, j);
         return Ok((
             OutItem {
@@ -715,7 +715,7 @@ fn bind_item(
             col,
         ));
     }
-    if let (Expr::Col(i), Some(src)) = (&expr, source) {
+    if let (Expr::Col(i), Some(src)) = (expr.zoned_col().unwrap_or(&expr), source) {
         let col = column_def(name, *i, &ty, src);
         return Ok((
             OutItem {

@@ -67,6 +67,7 @@ fn filter(env: &Env<'_>, listing: &mut Listing, f: &ShowFilter, like_col: usize)
                     .map(|c| ScopeColumn {
                         name: c.name.clone(),
                         ty: SqlType::varchar(256),
+                        utc: false,
                     })
                     .collect(),
             };

@@ -172,6 +172,7 @@ pub fn resolve(
             .map(|(it, n)| ScopeColumn {
                 name: n.clone(),
                 ty: it.ty.clone(),
+                utc: false,
             })
             .collect(),
     };

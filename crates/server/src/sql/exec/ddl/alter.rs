@@ -872,6 +872,8 @@ fn convert_rows(
             strict: Strict::Mode(env),
             row: n as u64 + 1,
             warnings: &warnings,
+            // Values are copied as stored (a TIMESTAMP stays UTC).
+            zone: None,
         };
         let mut new = Vec::with_capacity(d.cols.len());
         for (i, c) in d.cols.iter().enumerate() {
@@ -993,15 +995,7 @@ fn alter_wording(code: u16, message: &str) -> Option<(ErrorCode, String)> {
 fn added_value(env: &Env<'_>, col: &ColumnDef) -> Value {
     match &col.default {
         ColumnDefault::Value(v) => v.clone(),
-        ColumnDefault::CurrentTimestamp => {
-            let fsp = match col.data_type {
-                DataType::DateTime { fsp } | DataType::Timestamp { fsp } => fsp,
-                _ => 0,
-            };
-            let now = crate::sql::expr::Expr::Func(crate::sql::func::Func::Now(fsp), Vec::new());
-            now.eval(&crate::sql::expr::RowCtx::EMPTY, env)
-                .unwrap_or(Value::Null)
-        }
+        ColumnDefault::CurrentTimestamp => crate::sql::exec::dml::current_timestamp(col, env),
         ColumnDefault::None if col.nullable => Value::Null,
         ColumnDefault::None => convert::implicit_default(&col.data_type),
     }

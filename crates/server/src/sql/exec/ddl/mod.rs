@@ -887,6 +887,8 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
         strict: convert::Strict::Yes,
         row: 1,
         warnings: &warnings,
+        // A TIMESTAMP default is given in the session's time zone and kept in UTC.
+        zone: env.zone(),
     };
     let v = convert::store_value(v, col, &sc).map_err(|_| invalid_default(&col.name))?;
     Ok(ColumnDefault::Value(v))
