@@ -838,7 +838,7 @@ impl<'a> Binder<'a> {
     /// A column reference; a TIMESTAMP column of a table (`utc`) read by a session whose
     /// time zone is not SYSTEM is converted to local time ([`Func::TsLocal`]). Plain
     /// `Expr::Col` otherwise: a session at SYSTEM binds exactly as without time zones.
-    fn zoned(&self, e: Expr, t: SqlType, utc: bool) -> (Expr, SqlType) {
+    pub(crate) fn zoned(&self, e: Expr, t: SqlType, utc: bool) -> (Expr, SqlType) {
         if !utc || !self.env.bind_zoned() {
             return (e, t);
         }

@@ -1284,7 +1284,12 @@ fn store_datetime(
     if timestamp && dt != DateTime::default() {
         let secs = unix_seconds(&dt);
         if !(1..=2_147_483_647).contains(&secs) || dt.date.month == 0 || dt.date.day == 0 {
-            sc.incorrect(what, &to_text(&v), col)?;
+            // Outside TIMESTAMP's range: 1292 in strict mode, else 1264 (MariaDB).
+            if sc.strict.get() || dt.date.month == 0 || dt.date.day == 0 {
+                sc.incorrect(what, &to_text(&v), col)?;
+            } else {
+                sc.out_of_range(col)?;
+            }
             return Ok(Value::DateTime(DateTime::default()));
         }
     }

@@ -864,6 +864,7 @@ fn convert_rows(
         }
         return Ok((rows, max_ai));
     }
+    refuse_zoned_copy(env, d, old)?;
     let warnings = RefCell::new(Vec::new());
     let mut out = Vec::with_capacity(rows.len());
     let mut next_ai = 0u64;
@@ -909,6 +910,30 @@ fn convert_rows(
         }
     }
     Ok((out, max_ai))
+}
+
+/// A copy whose values would depend on the session's time zone (a column turned into or out
+/// of TIMESTAMP, a DATETIME / DATE column added with DEFAULT CURRENT_TIMESTAMP) is refused
+/// with 1235 when the zone is not SYSTEM: recovery replays the logged ALTER at SYSTEM, and
+/// would convert differently.
+fn refuse_zoned_copy(env: &Env<'_>, d: &Draft, old: &TableDef) -> Result<()> {
+    if env.zone().is_none() {
+        return Ok(());
+    }
+    let ts = |t: &DataType| matches!(t, DataType::Timestamp { .. });
+    for c in &d.cols {
+        let zoned = match c.src {
+            Some(s) => ts(&old.columns[s].data_type) != ts(&c.def.data_type),
+            None => c.def.default == ColumnDefault::CurrentTimestamp && !ts(&c.def.data_type),
+        };
+        if zoned {
+            return Err(Error::unsupported(&format!(
+                "ALTER TABLE converting column '{}' with a time_zone other than SYSTEM",
+                c.def.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// An ENUM / SET value going into a numeric column is its number (member position,
