@@ -1472,6 +1472,42 @@ mod tests {
         }
     }
 
+    /// A prepared or cached plan that reads a TIMESTAMP column is bound again when the
+    /// session's time zone moves to or from SYSTEM.
+    #[test]
+    fn timestamp_plans_follow_the_time_zone() {
+        let (ctx, mut sess) = setup();
+        let run = |sess: &mut SessionState, sql: &str| {
+            let r = execute_text(&ctx, sess, sql).unwrap();
+            sess.end_statement(&ctx, true).unwrap();
+            r
+        };
+        let text = |r: QueryResult| match r {
+            QueryResult::Rows { rows, .. } => crate::vars::display(&rows[0][0]),
+            _ => panic!("no rows"),
+        };
+        run(&mut sess, "CREATE TABLE tz (id INT PRIMARY KEY, ts TIMESTAMP NULL)");
+        run(&mut sess, "INSERT INTO tz VALUES (1, '2024-01-01 12:00:00')");
+        let p = prepare(&ctx, &mut sess, "SELECT ts FROM tz WHERE id = ?").unwrap();
+        let exec = |sess: &mut SessionState| {
+            let r = execute_prepared(&ctx, sess, &p, &[Value::Int(1)]).unwrap();
+            sess.end_statement(&ctx, true).unwrap();
+            text(r)
+        };
+        let cached = "SELECT ts FROM tz WHERE id = 1";
+        assert_eq!(exec(&mut sess), "2024-01-01 12:00:00");
+        assert_eq!(text(run(&mut sess, cached)), "2024-01-01 12:00:00");
+        run(&mut sess, "SET time_zone = '+05:30'");
+        assert_eq!(exec(&mut sess), "2024-01-01 17:30:00");
+        assert_eq!(text(run(&mut sess, cached)), "2024-01-01 17:30:00");
+        run(&mut sess, "SET time_zone = 'America/New_York'");
+        assert_eq!(exec(&mut sess), "2024-01-01 07:00:00");
+        assert_eq!(text(run(&mut sess, cached)), "2024-01-01 07:00:00");
+        run(&mut sess, "SET time_zone = SYSTEM");
+        assert_eq!(exec(&mut sess), "2024-01-01 12:00:00");
+        assert_eq!(text(run(&mut sess, cached)), "2024-01-01 12:00:00");
+    }
+
     #[test]
     fn sysbench_statements_use_point_access() {
         let (ctx, mut sess) = setup();
