@@ -267,6 +267,8 @@ impl<'a> Env<'a> {
                     .or_else(|| self.ctx.vars.global("time_zone"))?;
                 match super::time_zone::lookup(&super::expr::convert::to_string(&v))? {
                     super::time_zone::Named::System => None,
+                    // +00:00 converts nothing: bound and run as SYSTEM.
+                    super::time_zone::Named::Zone(z) if z.is_utc_offset() => None,
                     super::time_zone::Named::Zone(z) => Some(z),
                 }
             })

@@ -1486,8 +1486,14 @@ mod tests {
             QueryResult::Rows { rows, .. } => crate::vars::display(&rows[0][0]),
             _ => panic!("no rows"),
         };
-        run(&mut sess, "CREATE TABLE tz (id INT PRIMARY KEY, ts TIMESTAMP NULL)");
-        run(&mut sess, "INSERT INTO tz VALUES (1, '2024-01-01 12:00:00')");
+        run(
+            &mut sess,
+            "CREATE TABLE tz (id INT PRIMARY KEY, ts TIMESTAMP NULL)",
+        );
+        run(
+            &mut sess,
+            "INSERT INTO tz VALUES (1, '2024-01-01 12:00:00')",
+        );
         let p = prepare(&ctx, &mut sess, "SELECT ts FROM tz WHERE id = ?").unwrap();
         let exec = |sess: &mut SessionState| {
             let r = execute_prepared(&ctx, sess, &p, &[Value::Int(1)]).unwrap();

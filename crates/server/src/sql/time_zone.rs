@@ -161,10 +161,16 @@ pub fn session_zoned(
             .global("time_zone")
             .unwrap_or(crate::types::Value::Null),
     };
-    !matches!(&v, crate::types::Value::Bytes(b) if b.eq_ignore_ascii_case(b"SYSTEM"))
+    !matches!(&v, crate::types::Value::Bytes(b)
+        if b.eq_ignore_ascii_case(b"SYSTEM") || b.as_slice() == b"+00:00")
 }
 
 impl Zone {
+    /// The offset +00:00 (no conversion: a session at it binds as at SYSTEM).
+    pub fn is_utc_offset(&self) -> bool {
+        matches!(self, Zone::Offset(0))
+    }
+
     /// Seconds east of UTC at UTC instant `secs`.
     fn offset_at(&self, secs: i64) -> i64 {
         match self {
