@@ -50,7 +50,7 @@ pub fn canonical(text: &str) -> Option<String> {
     if let Some(secs) = parse_offset(text) {
         return Some(offset_text(secs));
     }
-    let name = names().get(&text.to_ascii_lowercase())?;
+    let name = names().get(&name_key(text))?;
     load(name).map(|_| name.clone())
 }
 
@@ -62,8 +62,14 @@ pub fn lookup(text: &str) -> Option<Named> {
     if let Some(secs) = parse_offset(text) {
         return Some(Named::Zone(Arc::new(Zone::Offset(secs))));
     }
-    let name = names().get(&text.to_ascii_lowercase())?;
+    let name = names().get(&name_key(text))?;
     load(name).map(Named::Zone)
+}
+
+/// How a zone's name is looked up: case-insensitive, trailing spaces ignored (MariaDB's
+/// `time_zone_name` table compares with PAD SPACE).
+fn name_key(text: &str) -> String {
+    text.trim_end_matches(' ').to_ascii_lowercase()
 }
 
 /// `[+-]H:MM` within -12:59 … +13:00, in seconds.
@@ -100,7 +106,8 @@ fn names() -> &'static HashMap<String, String> {
     NAMES.get_or_init(|| {
         let mut out = HashMap::new();
         let mut todo = vec![(std::path::PathBuf::from(ZONEINFO), String::new())];
-        // Bounded: the directory is a few levels deep; symlinked directories are not followed.
+        // Bounded: the directory is a few levels deep; symlinked directories (`posix/Africa`
+        // -> `../Africa`) are followed to that depth only.
         while let Some((dir, prefix)) = todo.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
@@ -111,7 +118,7 @@ fn names() -> &'static HashMap<String, String> {
                 };
                 let Ok(kind) = e.file_type() else { continue };
                 let full = format!("{prefix}{name}");
-                if kind.is_dir() {
+                if kind.is_dir() || (kind.is_symlink() && e.path().is_dir()) {
                     if prefix.matches('/').count() < 4 {
                         todo.push((e.path(), format!("{full}/")));
                     }

@@ -416,7 +416,7 @@ fn decimal_micros(text: &str) -> i128 {
 /// A time zone offset in seconds: `±h:mm` or SYSTEM (UTC); None for anything else.
 fn tz_arg(v: &Value) -> Option<Option<std::sync::Arc<crate::sql::time_zone::Zone>>> {
     let t = convert::to_string(v);
-    match crate::sql::time_zone::lookup(t.trim())? {
+    match crate::sql::time_zone::lookup(&t)? {
         crate::sql::time_zone::Named::System => Some(None),
         crate::sql::time_zone::Named::Zone(z) => Some(Some(z)),
     }

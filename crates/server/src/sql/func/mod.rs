@@ -1332,7 +1332,12 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::UnixTimestamp => match v.first() {
             None => Value::Int(convert::unix_seconds(&env.now())),
             Some(x) => match convert::to_datetime_lenient(x) {
-                Some((dt, _)) => Value::Int(local_unix_seconds(&dt, env).max(0)),
+                // A zero date, or outside TIMESTAMP's range once in UTC: NULL (MariaDB).
+                Some((dt, _)) if dt.date.month == 0 || dt.date.day == 0 => Value::Null,
+                Some((dt, _)) => match local_unix_seconds(&dt, env) {
+                    s @ 0..=MAX_UNIXTIME => Value::Int(s),
+                    _ => Value::Null,
+                },
                 None => Value::Null,
             },
         },

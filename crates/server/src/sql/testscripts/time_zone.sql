@@ -121,3 +121,15 @@ SELECT CONVERT_TZ('2024-03-31 01:30:00', 'Europe/Paris', 'UTC') a, CONVERT_TZ('2
 SELECT CONVERT_TZ('2024-07-01 12:00:00', 'America/New_York', '+05:30') a, CONVERT_TZ('2024-07-01', 'UTC', 'europe/paris') b, CONVERT_TZ('2024-01-01 00:00:00', 'Nowhere', 'UTC') c, CONVERT_TZ('2024-01-01 00:00:00', '+14:00', 'UTC') d, CONVERT_TZ('1969-01-01 00:00:00', 'UTC', 'Europe/Paris') e, CONVERT_TZ('2040-01-01 00:00:00', 'UTC', 'Asia/Tokyo') f;
 SELECT CONVERT_TZ('2024-01-01 12:00:00.123456', 'Asia/Kolkata', 'America/Los_Angeles') a, CONVERT_TZ('2024-06-15 12:00:00', 'SYSTEM', 'Australia/Sydney') b, CONVERT_TZ('2024-06-15 12:00:00', 'Australia/Sydney', 'system') c, CONVERT_TZ(NULL, 'UTC', 'UTC') d, CONVERT_TZ('2024-06-15 12:00:00', NULL, 'UTC') e;
 SELECT id, CONVERT_TZ(dt, '+00:00', 'Europe/Paris') FROM t WHERE id <= 3 ORDER BY id;
+# Names: trailing spaces are ignored, the tz database's aliases and subdirectories are zones.
+SET time_zone = 'Europe/Paris ';
+SELECT FROM_UNIXTIME(0);
+SET time_zone = 'posix/Asia/Tokyo';
+SELECT @@time_zone, FROM_UNIXTIME(0);
+SET time_zone = 'Etc/GMT+5';
+SELECT @@time_zone, FROM_UNIXTIME(0);
+SELECT CONVERT_TZ('2024-01-01 00:00:00', '+01:00 ', 'UTC') a, CONVERT_TZ('2024-01-01 00:00:00', ' +01:00', 'UTC') b, CONVERT_TZ('2024-01-01 00:00:00', 'Europe/Paris ', 'UTC') c, CONVERT_TZ('2024-01-01 00:00:00', 'system ', 'UTC') d;
+# UNIX_TIMESTAMP outside TIMESTAMP's range once in UTC, and of zero dates: NULL.
+SET time_zone = '+01:00';
+SELECT UNIX_TIMESTAMP('1970-01-01 00:30:00') a, UNIX_TIMESTAMP('1970-01-01 01:00:00') b, UNIX_TIMESTAMP('0000-00-00 00:00:00') c, UNIX_TIMESTAMP('2038-01-19 04:14:07') d, UNIX_TIMESTAMP('2038-01-19 04:14:08') e;
+SET time_zone = SYSTEM;
