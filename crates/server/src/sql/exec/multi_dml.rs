@@ -219,8 +219,9 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
                     return Err(unsupported("tuple assignments"));
                 };
                 b.clause = "SET";
-                let col = match b.bind(&column_expr(name))?.0 {
-                    Expr::Col(i) => i,
+                let bound = b.bind(&column_expr(name))?.0;
+                let col = match bound.zoned_col().unwrap_or(&bound) {
+                    Expr::Col(i) => *i,
                     _ => return Err(unsupported("this assignment target")),
                 };
                 let t = scope.table_of(col);
