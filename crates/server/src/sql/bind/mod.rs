@@ -1608,13 +1608,23 @@ impl<'a> Binder<'a> {
             };
             Ok((arg, arg_ty, func, concat))
         });
-        let (arg, arg_ty, func, concat) = match result {
+        let (mut arg, arg_ty, func, concat) = match result {
             Ok(r) => r,
             Err(e) => {
                 self.aggs = own;
                 return Err(e);
             }
         };
+        // MIN / MAX of a TIMESTAMP column read in the session's zone compare the UTC values
+        // (MariaDB: the local times of the hour a zone repeats are not in order); the result
+        // is then shown in the zone.
+        let mut zoned = false;
+        if matches!(func, AggFunc::Min | AggFunc::Max) && !distinct && !in_subquery {
+            if let Some(inner) = arg.as_ref().and_then(|a| a.zoned_col()).cloned() {
+                arg = Some(inner);
+                zoned = true;
+            }
+        }
         let ty = plain(aggregate_type(func, &arg_ty));
         let spec = AggSpec {
             func,
@@ -1641,6 +1651,12 @@ impl<'a> Binder<'a> {
         };
         let idx = collected.len();
         collected.push(spec);
+        if zoned {
+            return Ok((
+                Expr::Func(crate::sql::func::Func::TsLocal, vec![Expr::Agg(idx)]),
+                ty,
+            ));
+        }
         Ok((Expr::Agg(idx), ty))
     }
 }

@@ -951,6 +951,12 @@ fn bind_order_by(
         } else {
             Collation::Binary
         };
+        // A TIMESTAMP column read in the session's zone sorts by its UTC value, as MariaDB
+        // (the local times of the hour a zone repeats are not in order).
+        let x = match x.zoned_col() {
+            Some(inner) => inner.clone(),
+            None => x,
+        };
         // Reuse a visible item with the same column.
         if let Expr::Col(c) = &x {
             if let Some(i) = items

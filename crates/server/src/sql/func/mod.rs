@@ -115,6 +115,9 @@ pub enum Func {
     /// Not a function the user wrote: a TIMESTAMP column's value (UTC) in the session's time
     /// zone (bound only for sessions whose zone is not SYSTEM; see `Binder::zoned`).
     TsLocal,
+    /// UNIX_TIMESTAMP(col) of such a column: its stored UTC value, exact even in the hour a
+    /// zone repeats (MariaDB).
+    UnixTimestampUtc,
     UnixTimestamp,
     FromUnixtime,
     DateOf,
@@ -625,6 +628,12 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "UNIX_TIMESTAMP" => {
             need(n <= 1)?;
+            if let Some(inner) = args.first().and_then(|a| a.0.zoned_col()).cloned() {
+                return Ok((
+                    Expr::Func(Func::UnixTimestampUtc, vec![inner]),
+                    SqlType::bigint().with_nullable(any_nullable),
+                ));
+            }
             (
                 Func::UnixTimestamp,
                 SqlType::bigint().with_nullable(any_nullable),
@@ -1167,6 +1176,11 @@ fn count_arg(v: &Value) -> usize {
 
 fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
     Ok(match f {
+        Func::UnixTimestampUtc => match &v[0] {
+            Value::DateTime(dt) if dt.date.month == 0 || dt.date.day == 0 => Value::Int(0),
+            Value::DateTime(dt) => Value::Int(convert::unix_seconds(dt)),
+            _ => Value::Null,
+        },
         Func::TsLocal => match (&v[0], env.zone()) {
             (Value::DateTime(dt), Some(z)) => Value::DateTime(z.to_local(dt)),
             (other, _) => other.clone(),

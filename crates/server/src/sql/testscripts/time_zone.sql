@@ -153,3 +153,15 @@ UPDATE u a JOIN u b ON a.id = b.id SET a.ts = b.ts + INTERVAL 1 HOUR WHERE a.id 
 SELECT id, ts, JSON_OBJECT('ts', ts) j FROM u ORDER BY id;
 SET time_zone = SYSTEM;
 SELECT id, ts FROM u ORDER BY id;
+# The hour Europe/Paris repeats: ORDER BY, MIN / MAX and UNIX_TIMESTAMP of a TIMESTAMP column
+# use its UTC value; a local time there means the earlier instant.
+CREATE TABLE o (id INT PRIMARY KEY, ts TIMESTAMP NULL);
+INSERT INTO o VALUES (1, FROM_UNIXTIME(1729989000)), (2, FROM_UNIXTIME(1729991400)), (3, FROM_UNIXTIME(1729993800));
+SET time_zone = 'Europe/Paris';
+SELECT id, ts, UNIX_TIMESTAMP(ts) FROM o ORDER BY ts;
+SELECT id FROM o ORDER BY ts DESC;
+SELECT MIN(ts), MAX(ts), COUNT(DISTINCT ts) FROM o;
+SELECT id FROM o WHERE ts = '2024-10-27 02:10:00';
+SELECT id FROM o WHERE ts > '2024-10-27 02:20:00' ORDER BY id;
+SET time_zone = SYSTEM;
+SELECT id, ts FROM o ORDER BY id;
