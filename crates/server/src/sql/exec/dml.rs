@@ -1081,7 +1081,7 @@ impl<'e> InsertRun<'_, 'e> {
                         Ok(())
                     }
                     InsertOutcome::Duplicate { index, row, .. } => {
-                        let e = table.dup_entry_error(index, &row);
+                        let e = dup_entry_error(table, index, &row, self.env);
                         if self.plan.kind == InsertKind::Ignore {
                             self.env.warn("Warning", e.code(), e.message());
                             self.duplicates += 1;
@@ -1210,7 +1210,9 @@ impl<'e> InsertRun<'_, 'e> {
                 }
                 Ok(())
             }
-            InsertOutcome::Duplicate { index, row, .. } => Err(table.dup_entry_error(index, &row)),
+            InsertOutcome::Duplicate { index, row, .. } => {
+                Err(dup_entry_error(table, index, &row, self.env))
+            }
         }
     }
 }
@@ -1233,6 +1235,29 @@ fn auto_increment_max(dt: &DataType) -> u64 {
         DataType::Double => 1 << 53,
         _ => u64::MAX,
     }
+}
+
+/// Error 1062 for `row` (as stored) against `index` of `table`; a TIMESTAMP part of the key is
+/// shown in the session's time zone, as MariaDB shows it.
+pub(crate) fn dup_entry_error(
+    table: &crate::storage::Table,
+    index: Option<usize>,
+    row: &[Value],
+    env: &Env<'_>,
+) -> crate::error::Error {
+    let Some(z) = env.zone() else {
+        return table.dup_entry_error(index, row);
+    };
+    let def = table.def();
+    let local: Vec<Value> = row
+        .iter()
+        .zip(&def.columns)
+        .map(|(v, c)| match (v, &c.data_type) {
+            (Value::DateTime(dt), DataType::Timestamp { .. }) => Value::DateTime(z.to_local(dt)),
+            _ => v.clone(),
+        })
+        .collect();
+    table.dup_entry_error(index, &local)
 }
 
 /// The value of CURRENT_TIMESTAMP for a column (its type's precision), as stored: UTC for a
@@ -1402,7 +1427,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                     }
                 }
                 InsertOutcome::Duplicate { index, row, .. } => {
-                    return Err(t.table.dup_entry_error(index, &row))
+                    return Err(dup_entry_error(&t.table, index, &row, env))
                 }
             }
             Ok(())

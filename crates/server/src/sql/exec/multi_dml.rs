@@ -791,7 +791,7 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
                     }
                 }
                 InsertOutcome::Duplicate { index, row, .. } => {
-                    return Err(t.table.dup_entry_error(index, &row))
+                    return Err(super::dml::dup_entry_error(&t.table, index, &row, env))
                 }
             }
         }
