@@ -169,3 +169,13 @@ SELECT id FROM o WHERE ts = '2024-10-27 02:10:00';
 SELECT id FROM o WHERE ts > '2024-10-27 02:20:00' ORDER BY id;
 SET time_zone = SYSTEM;
 SELECT id, ts FROM o ORDER BY id;
+# A TIMESTAMP column's literal DEFAULT is kept in UTC and shown in the session's zone. (Given
+# in a zone other than SYSTEM, Cohort refuses it with 1235: recovery replays DDL at SYSTEM.)
+CREATE TABLE d (id INT PRIMARY KEY, ts TIMESTAMP NOT NULL DEFAULT '2024-01-01 00:00:00', z TIMESTAMP NOT NULL DEFAULT '0000-00-00 00:00:00', dt DATETIME DEFAULT '2024-01-01 00:00:00');
+SET time_zone = '+05:30';
+SHOW CREATE TABLE d;
+SHOW COLUMNS FROM d;
+INSERT INTO d (id) VALUES (1);
+SELECT * FROM d;
+SET time_zone = SYSTEM;
+SELECT * FROM d;
