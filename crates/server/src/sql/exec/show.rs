@@ -619,7 +619,7 @@ fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<L
                 });
             }
             r.push(s(if c.nullable { "YES" } else { "NO" }));
-            r.push(s(key_text(&def, i)));
+            r.push(s(key_text(def, i)));
             r.push(opt(default_text(c)));
             r.push(s(&extra_text(c)));
             if full {
