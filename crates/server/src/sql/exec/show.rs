@@ -469,6 +469,10 @@ fn typed_default(dt: &DataType, v: &Value) -> Option<String> {
             Some(crate::sql::time_value::format(*t, Some(*fsp)))
         }
         (DataType::Bit { .. }, Value::UInt(n)) => Some(format!("b'{n:b}'")),
+        // DATETIME(fsp) / TIMESTAMP(fsp): the type's digits of the fraction.
+        (DataType::DateTime { fsp } | DataType::Timestamp { fsp }, Value::DateTime(d)) => {
+            Some(crate::sql::expr::datetime_text::with_fsp(d, *fsp))
+        }
         _ => None,
     }
 }
@@ -737,10 +741,12 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
                 " DEFAULT {}",
                 crate::sql::expr::convert::year_text(v)
             )),
-            ColumnDefault::Value(v @ Value::Time(_)) => l.push_str(&format!(
-                " DEFAULT '{}'",
-                typed_default(&c.data_type, v).unwrap_or_default()
-            )),
+            ColumnDefault::Value(v @ (Value::Time(_) | Value::DateTime(_))) => {
+                l.push_str(&format!(
+                    " DEFAULT '{}'",
+                    typed_default(&c.data_type, v).unwrap_or_default()
+                ))
+            }
             ColumnDefault::Value(v) if matches!(c.data_type, DataType::Bit { .. }) => {
                 l.push_str(&format!(
                     " DEFAULT {}",
