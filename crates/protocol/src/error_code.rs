@@ -456,6 +456,8 @@ pub enum ErrorCode {
     WarningNonDefaultValueForGeneratedColumn,
     /// 4029 Expression for field %`-.64s is referring to uninitialized field %`s
     ExpressionRefersToUninitField,
+    /// 1299 Invalid TIMESTAMP value in column '%s' at row %lu
+    InvalidTimestamp,
 }
 
 impl ErrorCode {
@@ -685,6 +687,7 @@ impl ErrorCode {
             WarningNonDefaultValueForGeneratedColumn => 1906,
             UnsupportedActionOnGeneratedColumn => 1907,
             ExpressionRefersToUninitField => 4029,
+            InvalidTimestamp => 1299,
         }
     }
 

@@ -729,13 +729,7 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Enum(&["OFF", "ON", "PINNED"]),
         "ON",
     ),
-    var(
-        "time_zone",
-        Scope::Both,
-        true,
-        Kind::Enum(&["SYSTEM", "+00:00"]),
-        "SYSTEM",
-    ),
+    var("time_zone", Scope::Both, true, Kind::Text, "SYSTEM"),
     var(
         "tls_version",
         Scope::Global,

@@ -181,6 +181,12 @@ pub struct Env<'a> {
     pub subq: super::expr::subquery::State,
     now: OnceCell<DateTime>,
     sql_mode: OnceCell<String>,
+    /// The session's `time_zone` when it is not SYSTEM (read at first use).
+    zone: OnceCell<Option<std::sync::Arc<super::time_zone::Zone>>>,
+    /// Set when binding reads or writes a TIMESTAMP column: whether the session's zone was
+    /// other than SYSTEM then (such a plan is bound again if that changes: see
+    /// [`Env::zone_bound`]).
+    pub zone_bound: Cell<Option<bool>>,
 }
 
 impl<'a> Env<'a> {
@@ -197,6 +203,8 @@ impl<'a> Env<'a> {
             subq: Default::default(),
             now: OnceCell::new(),
             sql_mode: OnceCell::new(),
+            zone: OnceCell::new(),
+            zone_bound: Cell::new(None),
         }
     }
 
@@ -236,6 +244,43 @@ impl<'a> Env<'a> {
     /// The statement's current time (constant within a statement, as in MySQL).
     pub fn now(&self) -> DateTime {
         *self.now.get_or_init(super::expr::convert::now_utc)
+    }
+
+    /// The statement's current time in the session's time zone (NOW(), CURDATE(), and
+    /// CURRENT_TIMESTAMP for a DATETIME column).
+    pub fn local_now(&self) -> DateTime {
+        match self.zone() {
+            None => self.now(),
+            Some(z) => z.to_local(&self.now()),
+        }
+    }
+
+    /// The session's time zone, None for SYSTEM (UTC: no conversion).
+    pub fn zone(&self) -> Option<&super::time_zone::Zone> {
+        self.zone
+            .get_or_init(|| {
+                let v = self
+                    .sess
+                    .session_vars
+                    .get("time_zone")
+                    .cloned()
+                    .or_else(|| self.ctx.vars.global("time_zone"))?;
+                match super::time_zone::lookup(&super::expr::convert::to_string(&v))? {
+                    super::time_zone::Named::System => None,
+                    // +00:00 converts nothing: bound and run as SYSTEM.
+                    super::time_zone::Named::Zone(z) if z.is_utc_offset() => None,
+                    super::time_zone::Named::Zone(z) => Some(z),
+                }
+            })
+            .as_deref()
+    }
+
+    /// Binding met a TIMESTAMP column: the conversions it binds depend on the session's zone.
+    /// True when the zone is not SYSTEM (its values are converted to and from local time).
+    pub fn bind_zoned(&self) -> bool {
+        let zoned = self.zone().is_some();
+        self.zone_bound.set(Some(zoned));
+        zoned
     }
 
     /// The effective `sql_mode`, upper case.

@@ -75,6 +75,7 @@ mod parse;
 mod plan;
 mod replay;
 mod set_statement;
+pub mod time_zone;
 
 #[cfg(test)]
 mod golden;
@@ -159,8 +160,14 @@ pub struct Prepared {
 
 enum PrepState {
     /// SELECT / INSERT / REPLACE / UPDATE / DELETE (the plan holds the result columns);
-    /// `accounts`: the accounts' generation it was bound (its privileges checked) at.
-    Bound { plan: Arc<Plan>, accounts: u64 },
+    /// `accounts`: the accounts' generation it was bound (its privileges checked) at;
+    /// `zone`: whether it read TIMESTAMP columns in a time zone other than SYSTEM (None: it
+    /// binds none; see `Env::zone_bound`).
+    Bound {
+        plan: Arc<Plan>,
+        accounts: u64,
+        zone: Option<bool>,
+    },
     /// Everything else runs from its parsed form; the result columns, if known at prepare.
     Parsed(Arc<Parsed>, Vec<ColumnDefinition>),
 }
@@ -325,10 +332,11 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     let prev = sess.warnings.len();
     let params = parsed.params.len();
     let accounts = ctx.accounts.generation();
-    let state = match bind_plan(ctx, sess, &parsed, prev)? {
-        Some(plan) => PrepState::Bound {
+    let state = match bind_plan_zoned(ctx, sess, &parsed, prev)? {
+        Some((plan, zone)) => PrepState::Bound {
             plan: Arc::new(plan),
             accounts,
+            zone,
         },
         None => {
             let columns = generic_columns(ctx, sess, &parsed)?;
@@ -459,15 +467,19 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
     match &*st {
         PrepState::Parsed(parsed, _) => return Ok(PrepForm::Parsed(parsed.clone())),
         // With TEMPORARY tables a name may now mean another table: bind again each time.
-        PrepState::Bound { plan, accounts }
-            if plan.is_stale()
-                || *accounts != ctx.accounts.generation()
-                || !sess.temp_tables.is_empty() => {}
+        PrepState::Bound {
+            plan,
+            accounts,
+            zone,
+        } if plan.is_stale()
+            || *accounts != ctx.accounts.generation()
+            || !sess.temp_tables.is_empty()
+            || zone.is_some_and(|z| z != time_zone::session_zoned(ctx, &sess.session_vars)) => {}
         PrepState::Bound { plan, .. } => return Ok(PrepForm::Bound(plan.clone())),
     }
     let parsed = parse::parse(&stmt.text)?;
     let accounts = ctx.accounts.generation();
-    let fresh = bind_plan(ctx, sess, &parsed, sess.warnings.len())?
+    let (fresh, zone) = bind_plan_zoned(ctx, sess, &parsed, sess.warnings.len())?
         .ok_or_else(|| Error::internal("a prepared statement lost its plan"))?;
     // Its result columns may have changed (`SELECT *` after ALTER TABLE … ADD COLUMN): the
     // execute answers with the new ones, as MariaDB does (each execute sends its metadata).
@@ -475,6 +487,7 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
     *st = PrepState::Bound {
         plan: fresh.clone(),
         accounts,
+        zone,
     };
     Ok(PrepForm::Bound(fresh))
 }
@@ -486,6 +499,17 @@ fn bind_plan(
     parsed: &Parsed,
     prev: usize,
 ) -> Result<Option<Plan>> {
+    Ok(bind_plan_zoned(ctx, sess, parsed, prev)?.map(|(p, _)| p))
+}
+
+/// [`bind_plan`], and whether the plan reads TIMESTAMP columns in a zone other than SYSTEM
+/// (None: it binds no TIMESTAMP column), for a plan kept to run again.
+fn bind_plan_zoned(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    parsed: &Parsed,
+    prev: usize,
+) -> Result<Option<(Plan, Option<bool>)>> {
     let Stmt::Sql(st) = &parsed.stmt else {
         return Ok(None);
     };
@@ -522,7 +546,7 @@ fn bind_plan(
     };
     // A plan is about as large as its syntax tree again: within the statement's budget.
     crate::memory::check(0)?;
-    Ok(Some(plan))
+    Ok(Some((plan, env.zone_bound.get())))
 }
 
 fn execute_plan(
@@ -1446,6 +1470,48 @@ mod tests {
             PrepState::Bound { plan, .. } => plan.clone(),
             PrepState::Parsed(..) => panic!("not bound"),
         }
+    }
+
+    /// A prepared or cached plan that reads a TIMESTAMP column is bound again when the
+    /// session's time zone moves to or from SYSTEM.
+    #[test]
+    fn timestamp_plans_follow_the_time_zone() {
+        let (ctx, mut sess) = setup();
+        let run = |sess: &mut SessionState, sql: &str| {
+            let r = execute_text(&ctx, sess, sql).unwrap();
+            sess.end_statement(&ctx, true).unwrap();
+            r
+        };
+        let text = |r: QueryResult| match r {
+            QueryResult::Rows { rows, .. } => crate::vars::display(&rows[0][0]),
+            _ => panic!("no rows"),
+        };
+        run(
+            &mut sess,
+            "CREATE TABLE tz (id INT PRIMARY KEY, ts TIMESTAMP NULL)",
+        );
+        run(
+            &mut sess,
+            "INSERT INTO tz VALUES (1, '2024-01-01 12:00:00')",
+        );
+        let p = prepare(&ctx, &mut sess, "SELECT ts FROM tz WHERE id = ?").unwrap();
+        let exec = |sess: &mut SessionState| {
+            let r = execute_prepared(&ctx, sess, &p, &[Value::Int(1)]).unwrap();
+            sess.end_statement(&ctx, true).unwrap();
+            text(r)
+        };
+        let cached = "SELECT ts FROM tz WHERE id = 1";
+        assert_eq!(exec(&mut sess), "2024-01-01 12:00:00");
+        assert_eq!(text(run(&mut sess, cached)), "2024-01-01 12:00:00");
+        run(&mut sess, "SET time_zone = '+05:30'");
+        assert_eq!(exec(&mut sess), "2024-01-01 17:30:00");
+        assert_eq!(text(run(&mut sess, cached)), "2024-01-01 17:30:00");
+        run(&mut sess, "SET time_zone = 'America/New_York'");
+        assert_eq!(exec(&mut sess), "2024-01-01 07:00:00");
+        assert_eq!(text(run(&mut sess, cached)), "2024-01-01 07:00:00");
+        run(&mut sess, "SET time_zone = SYSTEM");
+        assert_eq!(exec(&mut sess), "2024-01-01 12:00:00");
+        assert_eq!(text(run(&mut sess, cached)), "2024-01-01 12:00:00");
     }
 
     #[test]

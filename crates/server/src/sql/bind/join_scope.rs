@@ -97,6 +97,12 @@ impl JoinScope {
             .unwrap_or(0)
     }
 
+    /// Is column `col` a TIMESTAMP column of a table (kept in UTC)?
+    pub fn is_utc(&self, col: usize) -> bool {
+        let jt = &self.tables[self.table_of(col)];
+        jt.scope.columns.get(col - jt.offset).is_some_and(|c| c.utc)
+    }
+
     /// Mark table `t`'s columns nullable (it is on the NULL-complemented side of an outer join).
     pub fn make_nullable(&mut self, t: usize) {
         for c in &mut self.tables[t].scope.columns {

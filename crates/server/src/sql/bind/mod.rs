@@ -32,6 +32,9 @@ use sqlparser::tokenizer::Location;
 pub struct ScopeColumn {
     pub name: String,
     pub ty: SqlType,
+    /// A TIMESTAMP column of a table: its values are UTC, read in the session's time zone
+    /// (see [`Binder::zoned`]).
+    pub utc: bool,
 }
 
 /// The table an expression can reference.
@@ -55,6 +58,7 @@ impl TableScope {
                 .map(|c| ScopeColumn {
                     name: c.name.clone(),
                     ty: SqlType::from_data_type(&c.data_type, c.nullable),
+                    utc: matches!(c.data_type, crate::types::DataType::Timestamp { .. }),
                 })
                 .collect(),
         }
@@ -757,12 +761,14 @@ impl<'a> Binder<'a> {
         }
         if let Some(scope) = self.scope {
             if let Some(i) = scope.column(name) {
-                return Ok((Expr::Col(i), scope.columns[i].ty.clone()));
+                let c = &scope.columns[i];
+                return Ok(self.zoned(Expr::Col(i), c.ty.clone(), c.utc));
             }
         }
         if let Some(join) = self.join {
-            if let Some(found) = join.resolve(name, self.clause)? {
-                return Ok(found);
+            if let Some((e, t)) = join.resolve(name, self.clause)? {
+                let utc = matches!(e, Expr::Col(i) if join.is_utc(i));
+                return Ok(self.zoned(e, t, utc));
             }
         }
         if id.quote_style.is_none() {
@@ -808,9 +814,11 @@ impl<'a> Binder<'a> {
             .collect::<Vec<_>>()
             .join(".");
         if let Some(join) = self.join {
-            return join
+            let (e, t) = join
                 .resolve_qualified(db, table, col)
-                .ok_or_else(|| unknown_column(&full, self.clause));
+                .ok_or_else(|| unknown_column(&full, self.clause))?;
+            let utc = matches!(e, Expr::Col(i) if join.is_utc(i));
+            return Ok(self.zoned(e, t, utc));
         }
         let Some(scope) = self.scope else {
             return Err(unknown_column(&full, self.clause));
@@ -819,9 +827,22 @@ impl<'a> Binder<'a> {
             return Err(unknown_column(&full, self.clause));
         }
         match scope.column(col) {
-            Some(i) => Ok((Expr::Col(i), scope.columns[i].ty.clone())),
+            Some(i) => {
+                let c = &scope.columns[i];
+                Ok(self.zoned(Expr::Col(i), c.ty.clone(), c.utc))
+            }
             None => Err(unknown_column(&full, self.clause)),
         }
+    }
+
+    /// A column reference; a TIMESTAMP column of a table (`utc`) read by a session whose
+    /// time zone is not SYSTEM is converted to local time ([`Func::TsLocal`]). Plain
+    /// `Expr::Col` otherwise: a session at SYSTEM binds exactly as without time zones.
+    pub(crate) fn zoned(&self, e: Expr, t: SqlType, utc: bool) -> (Expr, SqlType) {
+        if !utc || !self.env.bind_zoned() {
+            return (e, t);
+        }
+        (Expr::Func(crate::sql::func::Func::TsLocal, vec![e]), t)
     }
 
     fn bind_sys_var(&mut self, name: &str, global: bool) -> Result<(Expr, SqlType)> {
@@ -1520,6 +1541,13 @@ impl<'a> Binder<'a> {
         let (x, t) = self.bind(function_arg_expr(a)?)?;
         match x {
             Expr::Col(i) => Ok((Expr::NewCol(i), t.with_nullable(true))),
+            Expr::Func(crate::sql::func::Func::TsLocal, a) if matches!(a[..], [Expr::Col(_)]) => {
+                let Expr::Col(i) = a[0] else { unreachable!() };
+                Ok((
+                    Expr::Func(crate::sql::func::Func::TsLocal, vec![Expr::NewCol(i)]),
+                    t.with_nullable(true),
+                ))
+            }
             _ => Err(unsupported("VALUES() of an expression")),
         }
     }
@@ -1580,13 +1608,23 @@ impl<'a> Binder<'a> {
             };
             Ok((arg, arg_ty, func, concat))
         });
-        let (arg, arg_ty, func, concat) = match result {
+        let (mut arg, arg_ty, func, concat) = match result {
             Ok(r) => r,
             Err(e) => {
                 self.aggs = own;
                 return Err(e);
             }
         };
+        // MIN / MAX of a TIMESTAMP column read in the session's zone compare the UTC values
+        // (MariaDB: the local times of the hour a zone repeats are not in order); the result
+        // is then shown in the zone.
+        let mut zoned = false;
+        if matches!(func, AggFunc::Min | AggFunc::Max) && !distinct && !in_subquery {
+            if let Some(inner) = arg.as_ref().and_then(|a| a.zoned_col()).cloned() {
+                arg = Some(inner);
+                zoned = true;
+            }
+        }
         let ty = plain(aggregate_type(func, &arg_ty));
         let spec = AggSpec {
             func,
@@ -1613,6 +1651,12 @@ impl<'a> Binder<'a> {
         };
         let idx = collected.len();
         collected.push(spec);
+        if zoned {
+            return Ok((
+                Expr::Func(crate::sql::func::Func::TsLocal, vec![Expr::Agg(idx)]),
+                ty,
+            ));
+        }
         Ok((Expr::Agg(idx), ty))
     }
 }

@@ -229,6 +229,18 @@ impl Binder<'_> {
                     let depth = frames.len() - f;
                     return Ok((Expr::Outer { depth, col: c }, ty));
                 }
+                // A TIMESTAMP column read in the session's time zone.
+                Ok((Expr::Func(crate::sql::func::Func::TsLocal, a), ty))
+                    if matches!(a[..], [Expr::Col(_)]) =>
+                {
+                    let Expr::Col(c) = a[0] else { unreachable!() };
+                    for g in &frames[f..] {
+                        g.used.borrow_mut().push((f, c));
+                    }
+                    let depth = frames.len() - f;
+                    let outer = Expr::Outer { depth, col: c };
+                    return Ok((Expr::Func(crate::sql::func::Func::TsLocal, vec![outer]), ty));
+                }
                 Ok(_) => return Err(err),
                 Err(e) if e.code() == ErrorCode::BadField => continue,
                 Err(e) => return Err(e),

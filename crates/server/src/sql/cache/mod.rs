@@ -70,6 +70,8 @@ struct Entry {
     plan: Arc<Plan>,
     /// The accounts' generation before the plan was bound (access was checked then).
     accounts: u64,
+    /// Whether it reads TIMESTAMP columns in a zone other than SYSTEM (None: it binds none).
+    zone: Option<bool>,
     /// Bytes counted in `SessionMemory::stmt_cache`.
     cost: u64,
     used: u64,
@@ -103,9 +105,10 @@ impl StmtCache {
         key: &str,
         accounts: u64,
         memory: &mut crate::session::memory::SessionMemory,
+        zoned: &dyn Fn() -> bool,
     ) -> Option<Arc<Plan>> {
         let e = self.entries.get_mut(key)?;
-        if e.accounts == accounts && !e.plan.is_stale() {
+        if e.accounts == accounts && !e.plan.is_stale() && e.zone.is_none_or(|z| z == zoned()) {
             self.clock += 1;
             e.used = self.clock;
             self.hits += 1;
@@ -168,7 +171,12 @@ pub(super) fn execute(
     let n = normalize::normalize(sql, db)?;
     let params = values(sql, &n)?;
     let accounts = ctx.accounts.generation();
-    let plan = match sess.stmt_cache.get(&n.key, accounts, &mut sess.memory) {
+    let vars = &sess.session_vars;
+    let zoned = || super::time_zone::session_zoned(ctx, vars);
+    let plan = match sess
+        .stmt_cache
+        .get(&n.key, accounts, &mut sess.memory, &zoned)
+    {
         Some(plan) => plan,
         None => prepare(ctx, sess, n.key, params.len(), accounts)?,
     };
@@ -191,13 +199,15 @@ fn prepare(
     if parsed.params.len() != params {
         return None;
     }
-    let plan = Arc::new(super::bind_plan(ctx, sess, &parsed, sess.warnings.len()).ok()??);
+    let (plan, zone) = super::bind_plan_zoned(ctx, sess, &parsed, sess.warnings.len()).ok()??;
+    let plan = Arc::new(plan);
     drop(parsed);
     let cost = crate::memory::kept_since(start) + key.len() as u64 + ENTRY_OVERHEAD;
     let limit = sess.mem_limit(ctx);
     let entry = Entry {
         plan: plan.clone(),
         accounts,
+        zone,
         cost,
         used: 0,
     };

@@ -177,7 +177,7 @@ fn set_global(
             None => return Err(unknown_var(name)),
         },
     };
-    refuse_unhonoured(name, &value)?;
+    let value = refuse_unhonoured(name, value)?;
     let clamped = crate::vars::clamp_warning(name, &value);
     ctx.vars.set_global(name, value.clone())?;
     if let Some(t) = twin(name) {
@@ -283,72 +283,43 @@ fn check_own_memory_limit(
 /// `max_join_size` is not applied: any value but its default (the largest) is refused with
 /// 1235 rather than accepted and ignored.
 ///
-/// `time_zone` takes SYSTEM and +00:00 only: a well-formed offset or a zone the system's
-/// zoneinfo knows is refused with 1235, anything else is MariaDB's 1298.
-fn refuse_unhonoured(name: &str, value: &Value) -> Result<()> {
+/// `time_zone` takes SYSTEM, an offset or a zone the system's zoneinfo knows, kept in its
+/// canonical spelling (`+05:30`, `Europe/Paris`); anything else is MariaDB's 1298.
+fn refuse_unhonoured(name: &str, value: Value) -> Result<Value> {
     if name == "time_zone" {
-        return check_time_zone(value);
+        return check_time_zone(&value);
     }
     if name != "max_join_size" {
-        return Ok(());
+        return Ok(value);
     }
     let max = u64::MAX.to_string();
-    let text = crate::sql::value_text(value);
+    let text = crate::sql::value_text(&value);
     if text == max || text.eq_ignore_ascii_case("DEFAULT") {
-        return Ok(());
+        return Ok(value);
     }
     Err(Error::unsupported(&format!("{name} other than {max}")))
 }
 
-fn check_time_zone(value: &Value) -> Result<()> {
+fn check_time_zone(value: &Value) -> Result<Value> {
+    match value {
+        // NULL: the variables' own 1231.
+        Value::Null => return Ok(Value::Null),
+        Value::Bytes(_) => {}
+        _ => {
+            return Err(Error::new(
+                ErrorCode::WrongTypeForVar,
+                "Incorrect argument type to variable 'time_zone'",
+            ))
+        }
+    }
     let text = crate::sql::value_text(value);
-    if text.eq_ignore_ascii_case("SYSTEM") || text == "+00:00" {
-        return Ok(());
+    match crate::sql::time_zone::canonical(&text) {
+        Some(c) => Ok(Value::str(&c)),
+        _ => Err(Error::new(
+            ErrorCode::UnknownTimeZone,
+            format!("Unknown or incorrect time zone: '{text}'"),
+        )),
     }
-    if is_offset(&text) || is_zone_name(&text) {
-        return Err(Error::unsupported(&format!(
-            "time_zone other than SYSTEM and +00:00 (here: '{text}')"
-        )));
-    }
-    Err(Error::new(
-        ErrorCode::UnknownTimeZone,
-        format!("Unknown or incorrect time zone: '{text}'"),
-    ))
-}
-
-/// `[+-]H:MM` or `[+-]HH:MM` within MariaDB's range (-12:59 … +14:00).
-fn is_offset(t: &str) -> bool {
-    let b = t.as_bytes();
-    if b.len() < 5 || !matches!(b[0], b'+' | b'-') {
-        return false;
-    }
-    let Some((h, m)) = t[1..].split_once(':') else {
-        return false;
-    };
-    let (Ok(h), Ok(m)) = (h.parse::<u32>(), m.parse::<u32>()) else {
-        return false;
-    };
-    if m.to_string().len() > 2 || m >= 60 || h.to_string().len() > 2 {
-        return false;
-    }
-    let minutes = h * 60 + m;
-    match b[0] {
-        b'+' => minutes <= 14 * 60,
-        _ => minutes < 13 * 60,
-    }
-}
-
-/// A zone the system's tz database holds (`Europe/Paris`, `UTC`).
-fn is_zone_name(t: &str) -> bool {
-    !t.is_empty()
-        && t.len() < 64
-        && t.bytes()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'/' | b'_' | b'-' | b'+'))
-        && !t.starts_with('/')
-        && !t.split('/').any(|p| p.is_empty() || p.starts_with('.'))
-        && std::path::Path::new("/usr/share/zoneinfo")
-            .join(t)
-            .is_file()
 }
 
 fn set_session(
@@ -376,7 +347,7 @@ fn set_session(
         }
         return Ok(());
     };
-    refuse_unhonoured(name, &value)?;
+    let value = refuse_unhonoured(name, value)?;
     let clamped = crate::vars::clamp_warning(name, &value);
     let v = ctx.vars.check_session_set(name, value)?;
     check_own_memory_limit(ctx, sess, name, &v)?;

@@ -351,6 +351,7 @@ fn derived_of(plan: QueryPlan, alias: &str, names: &[String]) -> Result<Derived>
         scope_columns.push(ScopeColumn {
             name,
             ty: t.clone(),
+            utc: false,
         });
     }
     Ok(Derived {
@@ -565,6 +566,7 @@ fn plan_recursive(
             .map(|(n, t)| ScopeColumn {
                 name: n.clone(),
                 ty: t.clone(),
+                utc: false,
             })
             .collect(),
         columns: columns

@@ -878,6 +878,7 @@ impl<'e> InsertRun<'_, 'e> {
             strict: self.strictness(),
             row,
             warnings: &self.env.warnings,
+            zone: self.env.zone(),
         }
     }
 
@@ -1080,7 +1081,7 @@ impl<'e> InsertRun<'_, 'e> {
                         Ok(())
                     }
                     InsertOutcome::Duplicate { index, row, .. } => {
-                        let e = table.dup_entry_error(index, &row);
+                        let e = dup_entry_error(table, index, &row, self.env);
                         if self.plan.kind == InsertKind::Ignore {
                             self.env.warn("Warning", e.code(), e.message());
                             self.duplicates += 1;
@@ -1209,7 +1210,9 @@ impl<'e> InsertRun<'_, 'e> {
                 }
                 Ok(())
             }
-            InsertOutcome::Duplicate { index, row, .. } => Err(table.dup_entry_error(index, &row)),
+            InsertOutcome::Duplicate { index, row, .. } => {
+                Err(dup_entry_error(table, index, &row, self.env))
+            }
         }
     }
 }
@@ -1234,9 +1237,36 @@ fn auto_increment_max(dt: &DataType) -> u64 {
     }
 }
 
-/// The value of CURRENT_TIMESTAMP for a column (its type's precision).
-fn current_timestamp(col: &ColumnDef, env: &Env<'_>) -> Value {
-    let now = env.now();
+/// Error 1062 for `row` (as stored) against `index` of `table`; a TIMESTAMP part of the key is
+/// shown in the session's time zone, as MariaDB shows it.
+pub(crate) fn dup_entry_error(
+    table: &crate::storage::Table,
+    index: Option<usize>,
+    row: &[Value],
+    env: &Env<'_>,
+) -> crate::error::Error {
+    let Some(z) = env.zone() else {
+        return table.dup_entry_error(index, row);
+    };
+    let def = table.def();
+    let local: Vec<Value> = row
+        .iter()
+        .zip(&def.columns)
+        .map(|(v, c)| match (v, &c.data_type) {
+            (Value::DateTime(dt), DataType::Timestamp { .. }) => Value::DateTime(z.to_local(dt)),
+            _ => v.clone(),
+        })
+        .collect();
+    table.dup_entry_error(index, &local)
+}
+
+/// The value of CURRENT_TIMESTAMP for a column (its type's precision), as stored: UTC for a
+/// TIMESTAMP column, the session's local time for DATETIME and DATE.
+pub(crate) fn current_timestamp(col: &ColumnDef, env: &Env<'_>) -> Value {
+    let now = match col.data_type {
+        DataType::Timestamp { .. } => env.now(),
+        _ => env.local_now(),
+    };
     match col.data_type {
         DataType::DateTime { fsp } | DataType::Timestamp { fsp } => {
             let unit = 10u32.pow(6 - fsp.min(6) as u32);
@@ -1397,7 +1427,7 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                     }
                 }
                 InsertOutcome::Duplicate { index, row, .. } => {
-                    return Err(t.table.dup_entry_error(index, &row))
+                    return Err(dup_entry_error(&t.table, index, &row, env))
                 }
             }
             Ok(())
@@ -1484,6 +1514,7 @@ fn updated_row(
                 strict,
                 row: matched,
                 warnings: &env.warnings,
+                zone: env.zone(),
             };
             let mut v = convert::store_value(v, col, &sc)?;
             if v.is_null() && !col.nullable {
@@ -1503,6 +1534,7 @@ fn updated_row(
             strict,
             row: matched,
             warnings: &env.warnings,
+            zone: None,
         };
         if let Some(g) = gen {
             g.fill(env, &t.def, &mut new, &sc)?;

@@ -474,6 +474,7 @@ pub fn recompute(
             strict: convert::Strict::Mode(env),
             row: n as u64 + 1,
             warnings: &env.warnings,
+            zone: None,
         };
         g.fill(env, def, &mut v, &sc)?;
         out.push(std::sync::Arc::from(v));

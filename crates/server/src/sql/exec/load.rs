@@ -343,7 +343,7 @@ impl Cursor {
             .iter()
             .map(|col| match &col.default {
                 ColumnDefault::Value(v) => v.clone(),
-                ColumnDefault::CurrentTimestamp => Value::DateTime(convert::now_utc()).clone(),
+                ColumnDefault::CurrentTimestamp => super::dml::current_timestamp(col, env),
                 ColumnDefault::None if col.nullable || col.auto_increment => Value::Null,
                 ColumnDefault::None => convert::implicit_default(&col.data_type),
             })
@@ -356,6 +356,7 @@ impl Cursor {
             },
             row: row_no,
             warnings: &env.warnings,
+            zone: env.zone(),
         };
         let nfields = fields.len();
         let mut fields = fields.into_iter();

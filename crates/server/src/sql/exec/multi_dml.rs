@@ -219,8 +219,9 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
                     return Err(unsupported("tuple assignments"));
                 };
                 b.clause = "SET";
-                let col = match b.bind(&column_expr(name))?.0 {
-                    Expr::Col(i) => i,
+                let bound = b.bind(&column_expr(name))?.0;
+                let col = match bound.zoned_col().unwrap_or(&bound) {
+                    Expr::Col(i) => *i,
                     _ => return Err(unsupported("this assignment target")),
                 };
                 let t = scope.table_of(col);
@@ -693,6 +694,7 @@ fn new_row(
             strict,
             row: 1,
             warnings: &env.warnings,
+            zone: env.zone(),
         };
         let mut v = convert::store_value(v, col, &sc)?;
         if v.is_null() && !col.nullable {
@@ -772,6 +774,7 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
                     strict,
                     row: changed + 1,
                     warnings: &env.warnings,
+                    zone: None,
                 };
                 g.fill(env, &t.def, &mut new, &sc)?;
             }
@@ -788,7 +791,7 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
                     }
                 }
                 InsertOutcome::Duplicate { index, row, .. } => {
-                    return Err(t.table.dup_entry_error(index, &row))
+                    return Err(super::dml::dup_entry_error(&t.table, index, &row, env))
                 }
             }
         }

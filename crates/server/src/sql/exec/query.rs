@@ -550,6 +550,7 @@ fn plan_sorted(
             .map(|(c, t)| ScopeColumn {
                 name: c.name.clone(),
                 ty: t.clone(),
+                utc: false,
             })
             .collect(),
     };

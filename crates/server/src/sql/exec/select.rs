@@ -488,9 +488,9 @@ pub(super) fn bind_items(
             ast::SelectItem::Wildcard(_) => match join {
                 Some(j) => {
                     let star = j.scope.star.clone();
-                    expand_join_columns(j, &star, &mut items, &mut columns, &mut aliases);
+                    expand_join_columns(b, j, &star, &mut items, &mut columns, &mut aliases);
                 }
-                None => expand_wildcard(source, &mut items, &mut columns, &mut aliases)?,
+                None => expand_wildcard(b, source, &mut items, &mut columns, &mut aliases)?,
             },
             ast::SelectItem::QualifiedWildcard(kind, _) => {
                 let name = match kind {
@@ -514,7 +514,7 @@ pub(super) fn bind_items(
                     let cols: Vec<(usize, usize)> = (0..j.scope.tables[t].scope.columns.len())
                         .map(|c| (t, c))
                         .collect();
-                    expand_join_columns(j, &cols, &mut items, &mut columns, &mut aliases);
+                    expand_join_columns(b, j, &cols, &mut items, &mut columns, &mut aliases);
                     continue;
                 }
                 let ok = b.scope.is_some_and(|sc| {
@@ -531,7 +531,7 @@ pub(super) fn bind_items(
                         format!("Unknown table '{name}'"),
                     ));
                 }
-                expand_wildcard(source, &mut items, &mut columns, &mut aliases)?;
+                expand_wildcard(b, source, &mut items, &mut columns, &mut aliases)?;
             }
             ast::SelectItem::UnnamedExpr(e) => {
                 let name = if texts_ok {
@@ -593,6 +593,7 @@ fn column_name(text: &str) -> &str {
 }
 
 fn expand_wildcard(
+    b: &Binder<'_>,
     source: &Option<Source>,
     items: &mut Vec<OutItem>,
     columns: &mut Vec<ColumnDefinition>,
@@ -604,7 +605,7 @@ fn expand_wildcard(
     let scope = source.scope();
     for (i, c) in scope.columns.iter().enumerate() {
         items.push(OutItem {
-            expr: Expr::Col(i),
+            expr: b.zoned(Expr::Col(i), c.ty.clone(), c.utc).0,
             ty: c.ty.clone(),
             coerce: None,
             coll: c.ty.collation,
@@ -617,6 +618,7 @@ fn expand_wildcard(
 
 /// Output items for columns of a join: (table, column) pairs.
 fn expand_join_columns(
+    b: &Binder<'_>,
     j: JoinNames<'_>,
     cols: &[(usize, usize)],
     items: &mut Vec<OutItem>,
@@ -627,7 +629,7 @@ fn expand_join_columns(
         let jt = &j.scope.tables[t];
         let sc = &jt.scope.columns[c];
         items.push(OutItem {
-            expr: Expr::Col(jt.offset + c),
+            expr: b.zoned(Expr::Col(jt.offset + c), sc.ty.clone(), sc.utc).0,
             ty: sc.ty.clone(),
             coerce: None,
             coll: sc.ty.collation,
@@ -703,7 +705,7 @@ fn bind_item(
     join: Option<JoinNames<'_>>,
 ) -> Result<(OutItem, ColumnDefinition)> {
     let (expr, mut ty) = b.bind(e)?;
-    if let (Expr::Col(i), Some(j)) = (&expr, join) {
+    if let (Expr::Col(i), Some(j)) = (expr.zoned_col().unwrap_or(&expr), join) {
         let col = join_column_def(name, *i, j);
         return Ok((
             OutItem {
@@ -715,7 +717,7 @@ fn bind_item(
             col,
         ));
     }
-    if let (Expr::Col(i), Some(src)) = (&expr, source) {
+    if let (Expr::Col(i), Some(src)) = (expr.zoned_col().unwrap_or(&expr), source) {
         let col = column_def(name, *i, &ty, src);
         return Ok((
             OutItem {
@@ -948,6 +950,12 @@ fn bind_order_by(
             t.collation
         } else {
             Collation::Binary
+        };
+        // A TIMESTAMP column read in the session's zone sorts by its UTC value, as MariaDB
+        // (the local times of the hour a zone repeats are not in order).
+        let x = match x.zoned_col() {
+            Some(inner) => inner.clone(),
+            None => x,
         };
         // Reuse a visible item with the same column.
         if let Expr::Col(c) = &x {

@@ -67,6 +67,7 @@ fn filter(env: &Env<'_>, listing: &mut Listing, f: &ShowFilter, like_col: usize)
                     .map(|c| ScopeColumn {
                         name: c.name.clone(),
                         ty: SqlType::varchar(256),
+                        utc: false,
                     })
                     .collect(),
             };
@@ -140,7 +141,9 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             let (def, t) = def_of(env, db.as_deref(), table)?;
             let next_auto_increment = t.as_ref().map_or(1, |t| t.auto_increment_peek());
             let own_db = t.as_ref().map(|t| t.db().to_string()).unwrap_or_default();
-            let mut ddl = create_table_text(&def, next_auto_increment, &own_db);
+            let shown = zoned_defaults(&def, env);
+            let def = shown.as_ref().unwrap_or(&def);
+            let mut ddl = create_table_text(def, next_auto_increment, &own_db);
             if t.as_ref().is_some_and(|t| t.is_temporary()) {
                 ddl = ddl.replacen("CREATE TABLE", "CREATE TEMPORARY TABLE", 1);
             }
@@ -466,6 +469,10 @@ fn typed_default(dt: &DataType, v: &Value) -> Option<String> {
             Some(crate::sql::time_value::format(*t, Some(*fsp)))
         }
         (DataType::Bit { .. }, Value::UInt(n)) => Some(format!("b'{n:b}'")),
+        // DATETIME(fsp) / TIMESTAMP(fsp): the type's digits of the fraction.
+        (DataType::DateTime { fsp } | DataType::Timestamp { fsp }, Value::DateTime(d)) => {
+            Some(crate::sql::expr::datetime_text::with_fsp(d, *fsp))
+        }
         _ => None,
     }
 }
@@ -575,11 +582,32 @@ fn columns_header(full: bool) -> Vec<ColumnDefinition> {
     columns
 }
 
+/// `def` with its TIMESTAMP columns' literal defaults (kept in UTC) in the session's time
+/// zone, as SHOW shows them; None when there is nothing to convert.
+fn zoned_defaults(def: &TableDef, env: &Env<'_>) -> Option<TableDef> {
+    let z = env.zone()?;
+    let mut out = def.clone();
+    let mut changed = false;
+    for c in &mut out.columns {
+        if let (DataType::Timestamp { .. }, ColumnDefault::Value(Value::DateTime(dt))) =
+            (&c.data_type, &mut c.default)
+        {
+            if *dt != crate::types::DateTime::default() {
+                *dt = z.to_local(dt);
+                changed = true;
+            }
+        }
+    }
+    changed.then_some(out)
+}
+
 fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<Listing> {
     if let Some(listing) = view_columns(env, db, table, full)? {
         return Ok(listing);
     }
     let (def, _) = def_of(env, db, table)?;
+    let shown = zoned_defaults(&def, env);
+    let def = shown.as_ref().unwrap_or(&def);
     let columns = columns_header(full);
     let rows = def
         .columns
@@ -595,7 +623,7 @@ fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<L
                 });
             }
             r.push(s(if c.nullable { "YES" } else { "NO" }));
-            r.push(s(key_text(&def, i)));
+            r.push(s(key_text(def, i)));
             r.push(opt(default_text(c)));
             r.push(s(&extra_text(c)));
             if full {
@@ -713,10 +741,12 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
                 " DEFAULT {}",
                 crate::sql::expr::convert::year_text(v)
             )),
-            ColumnDefault::Value(v @ Value::Time(_)) => l.push_str(&format!(
-                " DEFAULT '{}'",
-                typed_default(&c.data_type, v).unwrap_or_default()
-            )),
+            ColumnDefault::Value(v @ (Value::Time(_) | Value::DateTime(_))) => {
+                l.push_str(&format!(
+                    " DEFAULT '{}'",
+                    typed_default(&c.data_type, v).unwrap_or_default()
+                ))
+            }
             ColumnDefault::Value(v) if matches!(c.data_type, DataType::Bit { .. }) => {
                 l.push_str(&format!(
                     " DEFAULT {}",

@@ -55,7 +55,8 @@ impl ViewTarget {
     /// The base column an assignment to view column `j` (named `name`) writes; 1348 if it is
     /// an expression.
     pub fn base_column(&self, j: usize, name: &str) -> Result<usize> {
-        match self.cols.get(j) {
+        // A TIMESTAMP column read in the session's time zone is still that column.
+        match self.cols.get(j).map(|x| x.zoned_col().unwrap_or(x)) {
             Some(Expr::Col(c)) => Ok(*c),
             _ => Err(Error::new(
                 ErrorCode::NonUpdatableColumn,
@@ -172,6 +173,7 @@ pub fn resolve(
             .map(|(it, n)| ScopeColumn {
                 name: n.clone(),
                 ty: it.ty.clone(),
+                utc: false,
             })
             .collect(),
     };

@@ -704,6 +704,9 @@ pub struct StoreCtx<'a> {
     /// 1-based row number within the statement, for messages.
     pub row: u64,
     pub warnings: &'a RefCell<Vec<Warning>>,
+    /// The session's time zone (None: SYSTEM, or values copied as stored): a TIMESTAMP is
+    /// given in it and kept in UTC.
+    pub zone: Option<&'a crate::sql::time_zone::Zone>,
 }
 
 impl StoreCtx<'_> {
@@ -1259,11 +1262,34 @@ fn store_datetime(
         sc.incorrect(what, &to_text(&v), col)?;
         return Ok(Value::DateTime(DateTime::default()));
     };
-    let dt = round_fsp(dt, fsp);
+    let mut dt = round_fsp(dt, fsp);
+    if let (true, Some(z)) = (timestamp, sc.zone) {
+        let (utc, gap) = z.to_utc_checked(&dt);
+        dt = utc;
+        if gap {
+            // A local time the clocks skip: the instant they changed (MariaDB).
+            if sc.strict.get() {
+                sc.incorrect(what, &to_text(&v), col)?;
+            }
+            sc.warn(
+                "Warning",
+                ErrorCode::InvalidTimestamp,
+                format!(
+                    "Invalid TIMESTAMP value in column '{}' at row {}",
+                    col.name, sc.row
+                ),
+            );
+        }
+    }
     if timestamp && dt != DateTime::default() {
         let secs = unix_seconds(&dt);
         if !(1..=2_147_483_647).contains(&secs) || dt.date.month == 0 || dt.date.day == 0 {
-            sc.incorrect(what, &to_text(&v), col)?;
+            // Outside TIMESTAMP's range: 1292 in strict mode, else 1264 (MariaDB).
+            if sc.strict.get() || dt.date.month == 0 || dt.date.day == 0 {
+                sc.incorrect(what, &to_text(&v), col)?;
+            } else {
+                sc.out_of_range(col)?;
+            }
             return Ok(Value::DateTime(DateTime::default()));
         }
     }

@@ -243,6 +243,15 @@ fn bool_value(b: Option<bool>) -> Value {
 }
 
 impl Expr {
+    /// The column a TIMESTAMP column read in the session's time zone wraps
+    /// (`TsLocal(col)`, see `Binder::zoned`).
+    pub fn zoned_col(&self) -> Option<&Expr> {
+        match self {
+            Expr::Func(crate::sql::func::Func::TsLocal, a) if a.len() == 1 => Some(&a[0]),
+            _ => None,
+        }
+    }
+
     /// True if the expression reads no row, aggregate or per-row state (a constant within a
     /// statement execution: literals, parameters, variables, deterministic functions of them).
     pub fn is_constant(&self) -> bool {

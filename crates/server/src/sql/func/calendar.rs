@@ -414,32 +414,12 @@ fn decimal_micros(text: &str) -> i128 {
 }
 
 /// A time zone offset in seconds: `±h:mm` or SYSTEM (UTC); None for anything else.
-fn tz_offset(v: &Value) -> Option<i64> {
+fn tz_arg(v: &Value) -> Option<Option<std::sync::Arc<crate::sql::time_zone::Zone>>> {
     let t = convert::to_string(v);
-    let t = t.trim();
-    if t.eq_ignore_ascii_case("SYSTEM") {
-        return Some(0);
+    match crate::sql::time_zone::lookup(&t)? {
+        crate::sql::time_zone::Named::System => Some(None),
+        crate::sql::time_zone::Named::Zone(z) => Some(Some(z)),
     }
-    let (sign, rest) = match t.as_bytes().first()? {
-        b'+' => (1, &t[1..]),
-        b'-' => (-1, &t[1..]),
-        _ => return None,
-    };
-    let (h, m) = rest.split_once(':')?;
-    if h.is_empty()
-        || !(1..=2).contains(&m.len())
-        || !h.bytes().chain(m.bytes()).all(|c| c.is_ascii_digit())
-    {
-        return None;
-    }
-    let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
-    if m > 59 {
-        return None;
-    }
-    let off = sign * (h * 3600 + m * 60);
-    (-(12 * 3600 + 59 * 60)..=13 * 3600)
-        .contains(&off)
-        .then_some(off)
 }
 
 /// Evaluate with all arguments non-NULL (TIME_TO_SEC, SEC_TO_TIME need the bound type).
@@ -494,16 +474,19 @@ pub fn eval(f: CalFn, v: &[Value], ty: (Class, u8), env: &Env<'_>) -> Value {
             let Some((dt, _)) = interval::date_arg(&v[0], env) else {
                 return Value::Null;
             };
-            let (Some(from), Some(to)) = (tz_offset(&v[1]), tz_offset(&v[2])) else {
+            let (Some(from), Some(to)) = (tz_arg(&v[1]), tz_arg(&v[2])) else {
                 return Value::Null;
             };
             let us = interval::total_micros(&dt);
-            let utc = us - i128::from(from) * 1_000_000;
+            let local = us.div_euclid(1_000_000) as i64;
+            let micros = us.rem_euclid(1_000_000);
+            let utc = from.as_ref().map_or(local, |z| z.utc_secs(local));
             // Outside TIMESTAMP's range the value is left as it is.
-            if !(0..=2_147_483_647 * 1_000_000 + 999_999).contains(&utc) {
+            if !(0..=2_147_483_647).contains(&utc) {
                 return Value::DateTime(dt);
             }
-            match interval::from_micros(utc + i128::from(to) * 1_000_000) {
+            let out = to.as_ref().map_or(utc, |z| z.local_secs(utc));
+            match interval::from_micros(i128::from(out) * 1_000_000 + micros) {
                 Some(r) => Value::DateTime(r),
                 None => Value::DateTime(dt),
             }

@@ -107,6 +107,17 @@ pub enum Func {
     CurDate,
     /// CURTIME(fsp): a TIME.
     CurTime(u8),
+    /// UTC_TIMESTAMP(fsp), UTC_DATE, UTC_TIME(fsp): the clock in UTC whatever the session's
+    /// time zone.
+    UtcNow(u8),
+    UtcDate,
+    UtcTime(u8),
+    /// Not a function the user wrote: a TIMESTAMP column's value (UTC) in the session's time
+    /// zone (bound only for sessions whose zone is not SYSTEM; see `Binder::zoned`).
+    TsLocal,
+    /// UNIX_TIMESTAMP(col) of such a column: its stored UTC value, exact even in the hour a
+    /// zone repeats (MariaDB).
+    UnixTimestampUtc,
     UnixTimestamp,
     FromUnixtime,
     DateOf,
@@ -585,16 +596,21 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                 Some(_) => return Err(wrong_args(&upper)),
                 None => 0,
             };
-            let f = if upper == "SYSDATE" {
-                Func::SysDate(fsp)
-            } else {
-                Func::Now(fsp)
+            let f = match upper.as_str() {
+                "SYSDATE" => Func::SysDate(fsp),
+                "UTC_TIMESTAMP" => Func::UtcNow(fsp),
+                _ => Func::Now(fsp),
             };
             return Ok((Expr::Func(f, Vec::new()), SqlType::datetime(fsp).not_null()));
         }
         "CURDATE" | "CURRENT_DATE" | "UTC_DATE" => {
             need(n == 0)?;
-            (Func::CurDate, SqlType::date().not_null())
+            let f = if upper == "UTC_DATE" {
+                Func::UtcDate
+            } else {
+                Func::CurDate
+            };
+            (f, SqlType::date().not_null())
         }
         "CURTIME" | "CURRENT_TIME" | "UTC_TIME" => {
             need(n <= 1)?;
@@ -603,13 +619,21 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                 Some(_) => return Err(wrong_args(&upper)),
                 None => 0,
             };
-            return Ok((
-                Expr::Func(Func::CurTime(fsp), Vec::new()),
-                SqlType::time(fsp).not_null(),
-            ));
+            let f = if upper == "UTC_TIME" {
+                Func::UtcTime(fsp)
+            } else {
+                Func::CurTime(fsp)
+            };
+            return Ok((Expr::Func(f, Vec::new()), SqlType::time(fsp).not_null()));
         }
         "UNIX_TIMESTAMP" => {
             need(n <= 1)?;
+            if let Some(inner) = args.first().and_then(|a| a.0.zoned_col()).cloned() {
+                return Ok((
+                    Expr::Func(Func::UnixTimestampUtc, vec![inner]),
+                    SqlType::bigint().with_nullable(any_nullable),
+                ));
+            }
             (
                 Func::UnixTimestamp,
                 SqlType::bigint().with_nullable(any_nullable),
@@ -996,10 +1020,20 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
 
 fn eval_nullary(f: Func, env: &Env<'_>) -> Option<Value> {
     Some(match f {
-        Func::Now(fsp) => Value::DateTime(truncate_fsp(env.now(), fsp)),
-        Func::SysDate(fsp) => Value::DateTime(truncate_fsp(convert::now_utc(), fsp)),
-        Func::CurDate => Value::Date(env.now().date),
+        Func::Now(fsp) => Value::DateTime(truncate_fsp(env.local_now(), fsp)),
+        Func::SysDate(fsp) => {
+            let now = convert::now_utc();
+            let now = env.zone().map_or(now, |z| z.to_local(&now));
+            Value::DateTime(truncate_fsp(now, fsp))
+        }
+        Func::CurDate => Value::Date(env.local_now().date),
         Func::CurTime(fsp) => Value::Time(crate::sql::expr::time_value::truncate_fsp(
+            crate::sql::expr::time_value::of_datetime(&env.local_now()),
+            fsp,
+        )),
+        Func::UtcNow(fsp) => Value::DateTime(truncate_fsp(env.now(), fsp)),
+        Func::UtcDate => Value::Date(env.now().date),
+        Func::UtcTime(fsp) => Value::Time(crate::sql::expr::time_value::truncate_fsp(
             crate::sql::expr::time_value::of_datetime(&env.now()),
             fsp,
         )),
@@ -1142,6 +1176,15 @@ fn count_arg(v: &Value) -> usize {
 
 fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
     Ok(match f {
+        Func::UnixTimestampUtc => match &v[0] {
+            Value::DateTime(dt) if dt.date.month == 0 || dt.date.day == 0 => Value::Int(0),
+            Value::DateTime(dt) => Value::Int(convert::unix_seconds(dt)),
+            _ => Value::Null,
+        },
+        Func::TsLocal => match (&v[0], env.zone()) {
+            (Value::DateTime(dt), Some(z)) => Value::DateTime(z.to_local(dt)),
+            (other, _) => other.clone(),
+        },
         Func::Concat => {
             let max = max_packet(env);
             let mut out = Vec::new();
@@ -1303,7 +1346,12 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::UnixTimestamp => match v.first() {
             None => Value::Int(convert::unix_seconds(&env.now())),
             Some(x) => match convert::to_datetime_lenient(x) {
-                Some((dt, _)) => Value::Int(convert::unix_seconds(&dt).max(0)),
+                // A zero date, or outside TIMESTAMP's range once in UTC: NULL (MariaDB).
+                Some((dt, _)) if dt.date.month == 0 || dt.date.day == 0 => Value::Null,
+                Some((dt, _)) => match local_unix_seconds(&dt, env) {
+                    s @ 0..=MAX_UNIXTIME => Value::Int(s),
+                    _ => Value::Null,
+                },
                 None => Value::Null,
             },
         },
@@ -1483,7 +1531,14 @@ fn from_unixtime(v: &Value, env: &Env<'_>) -> Value {
         );
         return Value::Null;
     }
-    Value::DateTime(convert::datetime_from_unix(n as i64, 0))
+    let utc = convert::datetime_from_unix(n as i64, 0);
+    Value::DateTime(env.zone().map_or(utc, |z| z.to_local(&utc)))
+}
+
+/// The seconds since the epoch of a local datetime of the session's time zone.
+fn local_unix_seconds(dt: &crate::types::DateTime, env: &Env<'_>) -> i64 {
+    let local = convert::unix_seconds(dt);
+    env.zone().map_or(local, |z| z.utc_secs(local))
 }
 
 fn day_number(d: Date) -> i64 {

@@ -674,7 +674,7 @@ impl Arrange<'_> {
     fn access(&self, t: usize, preds: &[&Expr], bound: u64) -> Access {
         let jt = &self.scope.tables[t];
         let (off, width) = (jt.offset, jt.scope.columns.len());
-        let local = move |e: &Expr| match e {
+        let local = move |e: &Expr| match e.zoned_col().unwrap_or(e) {
             Expr::Col(i) if (off..off + width).contains(i) => Some(i - off),
             _ => None,
         };

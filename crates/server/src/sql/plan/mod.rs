@@ -394,7 +394,7 @@ impl KeySource<'_> {
 }
 
 fn local_col(e: &Expr) -> Option<usize> {
-    match e {
+    match e.zoned_col().unwrap_or(e) {
         Expr::Col(i) => Some(*i),
         _ => None,
     }
@@ -609,7 +609,14 @@ fn key_value(
     if v.is_null() {
         return Ok(Ok(None));
     }
-    Ok(convert::exact_key(&v, dt).map(Some).ok_or(()))
+    let key = convert::exact_key(&v, dt);
+    // A TIMESTAMP column read in the session's zone: its key, as stored, is UTC.
+    if let (DataType::Timestamp { .. }, Some(Value::DateTime(local)), Some(z)) =
+        (dt, &key, env.zone())
+    {
+        return Ok(Ok(Some(Value::DateTime(z.to_utc(local)))));
+    }
+    Ok(key.map(Some).ok_or(()))
 }
 
 /// The common case of a point read by the whole primary key with plain equalities:

@@ -2,7 +2,7 @@
 # TIMESTAMPDIFF / TIMESTAMPADD, CONVERT_TZ, calendar functions, EXTRACT. Recorded from
 # MariaDB 10.11 with mariadb_golden.py: edit this file, then regenerate functions_date.test.
 # Not here: TIME values (Cohort has no TIME type: SEC_TO_TIME and a time-only STR_TO_DATE give
-# text, whose column metadata differs), named time zones (NULL on both: no tz tables).
+# text, whose column metadata differs), named time zones (time_zone.sql).
 CREATE DATABASE fdate;
 USE fdate;
 CREATE TABLE t (id INT PRIMARY KEY, d DATE, dt DATETIME, dt3 DATETIME(3), ts TIMESTAMP NULL, s VARCHAR(30));
@@ -82,9 +82,9 @@ SELECT STR_TO_DATE('2020-01-01 trailing', '%Y-%m-%d'), STR_TO_DATE('abc', '%Y'),
 SHOW WARNINGS;
 meta SELECT STR_TO_DATE('2020-01-01', '%Y-%m-%d') a, STR_TO_DATE('2020-01-01 10', '%Y-%m-%d %H') b, STR_TO_DATE('2020-01-01 10:00:00.1', '%Y-%m-%d %T.%f') c;
 
-# CONVERT_TZ with offsets (named zones need time zone tables: NULL on a stock server).
+# CONVERT_TZ with offsets.
 SELECT CONVERT_TZ('2020-01-01 00:00:00', '+00:00', '+05:30'), CONVERT_TZ('2020-01-01 00:00:00', '+05:30', '-08:00'), CONVERT_TZ('2020-01-01 00:00:00', '+00:00', '+13:00'), CONVERT_TZ('2020-01-01 00:00:00', '+00:00', '+14:00'), CONVERT_TZ('2020-01-01 00:00:00', 'SYSTEM', '+01:00');
-SELECT CONVERT_TZ('1960-01-01 00:00:00', '+00:00', '+01:00'), CONVERT_TZ('2020-01-01 00:00:00', 'UTC', 'Europe/Paris'), CONVERT_TZ(NULL, '+00:00', '+01:00'), CONVERT_TZ('2020-01-01 00:00:00', 'x', '+01:00'), CONVERT_TZ('2038-01-19 03:14:07', '+00:00', '+01:00'), CONVERT_TZ('2038-01-19 03:14:08', '+00:00', '+01:00');
+SELECT CONVERT_TZ('1960-01-01 00:00:00', '+00:00', '+01:00'), CONVERT_TZ(NULL, '+00:00', '+01:00'), CONVERT_TZ('2020-01-01 00:00:00', 'x', '+01:00'), CONVERT_TZ('2038-01-19 03:14:07', '+00:00', '+01:00'), CONVERT_TZ('2038-01-19 03:14:08', '+00:00', '+01:00');
 meta SELECT CONVERT_TZ(dt, '+00:00', '+01:00') a, CONVERT_TZ(dt3, '+00:00', '-01:00') b FROM t WHERE id = 1;
 
 # TIME_TO_SEC / SEC_TO_TIME values.

@@ -864,6 +864,7 @@ fn convert_rows(
         }
         return Ok((rows, max_ai));
     }
+    refuse_zoned_copy(env, d, old)?;
     let warnings = RefCell::new(Vec::new());
     let mut out = Vec::with_capacity(rows.len());
     let mut next_ai = 0u64;
@@ -872,6 +873,8 @@ fn convert_rows(
             strict: Strict::Mode(env),
             row: n as u64 + 1,
             warnings: &warnings,
+            // Values are copied as stored (a TIMESTAMP stays UTC).
+            zone: None,
         };
         let mut new = Vec::with_capacity(d.cols.len());
         for (i, c) in d.cols.iter().enumerate() {
@@ -907,6 +910,30 @@ fn convert_rows(
         }
     }
     Ok((out, max_ai))
+}
+
+/// A copy whose values would depend on the session's time zone (a column turned into or out
+/// of TIMESTAMP, a DATETIME / DATE column added with DEFAULT CURRENT_TIMESTAMP) is refused
+/// with 1235 when the zone is not SYSTEM: recovery replays the logged ALTER at SYSTEM, and
+/// would convert differently.
+fn refuse_zoned_copy(env: &Env<'_>, d: &Draft, old: &TableDef) -> Result<()> {
+    if env.zone().is_none() {
+        return Ok(());
+    }
+    let ts = |t: &DataType| matches!(t, DataType::Timestamp { .. });
+    for c in &d.cols {
+        let zoned = match c.src {
+            Some(s) => ts(&old.columns[s].data_type) != ts(&c.def.data_type),
+            None => c.def.default == ColumnDefault::CurrentTimestamp && !ts(&c.def.data_type),
+        };
+        if zoned {
+            return Err(Error::unsupported(&format!(
+                "ALTER TABLE converting column '{}' with a time_zone other than SYSTEM",
+                c.def.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// An ENUM / SET value going into a numeric column is its number (member position,
@@ -993,15 +1020,7 @@ fn alter_wording(code: u16, message: &str) -> Option<(ErrorCode, String)> {
 fn added_value(env: &Env<'_>, col: &ColumnDef) -> Value {
     match &col.default {
         ColumnDefault::Value(v) => v.clone(),
-        ColumnDefault::CurrentTimestamp => {
-            let fsp = match col.data_type {
-                DataType::DateTime { fsp } | DataType::Timestamp { fsp } => fsp,
-                _ => 0,
-            };
-            let now = crate::sql::expr::Expr::Func(crate::sql::func::Func::Now(fsp), Vec::new());
-            now.eval(&crate::sql::expr::RowCtx::EMPTY, env)
-                .unwrap_or(Value::Null)
-        }
+        ColumnDefault::CurrentTimestamp => crate::sql::exec::dml::current_timestamp(col, env),
         ColumnDefault::None if col.nullable => Value::Null,
         ColumnDefault::None => convert::implicit_default(&col.data_type),
     }

@@ -882,11 +882,22 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
     if col.auto_increment {
         return Err(invalid_default(&col.name));
     }
+    // A TIMESTAMP default would be given in the session's zone and kept in UTC; recovery
+    // replays the logged statement at SYSTEM and would keep another instant: refused.
+    if matches!(col.data_type, DataType::Timestamp { .. })
+        && env.zone().is_some()
+        && !matches!(convert::to_datetime(&v), Some((dt, _)) if dt == crate::types::DateTime::default())
+    {
+        return Err(Error::unsupported(
+            "a TIMESTAMP column's DEFAULT value with a time_zone other than SYSTEM",
+        ));
+    }
     let warnings = std::cell::RefCell::new(Vec::new());
     let sc = StoreCtx {
         strict: convert::Strict::Yes,
         row: 1,
         warnings: &warnings,
+        zone: None,
     };
     let v = convert::store_value(v, col, &sc).map_err(|_| invalid_default(&col.name))?;
     Ok(ColumnDefault::Value(v))

@@ -265,12 +265,26 @@ fn type_facts(dt: &DataType) -> [Value; 8] {
 }
 
 /// COLUMN_DEFAULT as MariaDB 10.11 shows it: quoted strings, `NULL` for a nullable column's
-/// NULL default, SQL NULL for no default.
-fn column_default(col: &crate::storage::ColumnDef) -> Value {
+/// NULL default, SQL NULL for no default. A TIMESTAMP default (kept in UTC) is shown in the
+/// session's time zone.
+fn column_default(col: &crate::storage::ColumnDef, env: &Env<'_>) -> Value {
+    let mut local = None;
+    if let (DataType::Timestamp { .. }, ColumnDefault::Value(Value::DateTime(dt)), Some(z)) =
+        (&col.data_type, &col.default, env.zone())
+    {
+        if *dt != crate::types::DateTime::default() {
+            let mut c = col.clone();
+            c.default = ColumnDefault::Value(Value::DateTime(z.to_local(dt)));
+            local = Some(c);
+        }
+    }
+    let col = local.as_ref().unwrap_or(col);
     match &col.default {
         ColumnDefault::None => Value::Null,
         ColumnDefault::Value(Value::Null) => text("NULL"),
-        ColumnDefault::Value(Value::Bytes(_) | Value::Time(_)) => {
+        ColumnDefault::Value(
+            Value::Bytes(_) | Value::Time(_) | Value::Date(_) | Value::DateTime(_),
+        ) => {
             let t = default_text(col).unwrap_or_default();
             text(&format!("'{}'", t.replace('\'', "''")))
         }
@@ -289,7 +303,7 @@ pub(super) fn columns(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
                 text(&def.name),
                 text(&col.name),
                 Value::UInt(i as u64 + 1),
-                column_default(col),
+                column_default(col, env),
                 text(if col.nullable { "YES" } else { "NO" }),
             ];
             row.extend(type_facts(&col.data_type));
