@@ -559,7 +559,8 @@ struct Arrange<'p> {
 }
 
 impl Arrange<'_> {
-    fn arrange(&self, mut pres: Vec<Pre>, conds: Vec<Expr>, bound: u64) -> Result<Vec<Unit>> {
+    fn arrange(&self, mut pres: Vec<Pre>, mut conds: Vec<Expr>, bound: u64) -> Result<Vec<Unit>> {
+        plan::const_equality::propagate(self.scope, &mut conds);
         let need: Vec<u64> = conds.iter().map(|c| self.scope.tables_of(c)).collect();
         if !self.straight && pres.iter().all(|p| matches!(p, Pre::Leaf(_))) {
             pres = self.order(pres, &conds, &need, bound);

@@ -17,6 +17,7 @@
 //! WHERE is always re-evaluated on every row the access path returns, so the access path only
 //! has to return a superset.
 
+mod const_equality;
 pub(in crate::sql) mod join;
 pub mod read_privs;
 

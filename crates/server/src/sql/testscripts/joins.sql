@@ -24,6 +24,15 @@ SELECT t.a FROM t JOIN u ON 1 = 0;
 SELECT t.a, u.d, v.y FROM t JOIN u ON t.a = u.a JOIN v ON v.x = t.b ORDER BY 1, 2;
 SELECT t.a, u.d, v.y FROM t JOIN (u JOIN v ON u.d * 10 = v.x) ON t.a = u.a ORDER BY 1, 2;
 
+# A constant reaches the other side of a join equality (t.a = 1 and u.a = t.a: u.a = 1),
+# in WHERE, in an inner join's ON, in an outer join's ON, and through a chain.
+SELECT t.a, u.d FROM t, u WHERE u.a = t.a AND t.a = 1 ORDER BY 2;
+SELECT t.a, u.d FROM t JOIN u ON u.a = t.a WHERE t.a = 2.0 ORDER BY 2;
+SELECT t.a, u.d FROM t JOIN u ON u.a = t.a WHERE t.a = 1.5;
+SELECT t.a, u.d FROM t LEFT JOIN u ON u.a = t.a AND t.a = 1 ORDER BY 1, 2;
+SELECT t.a, u.d, v.y FROM t JOIN u ON u.a = t.a JOIN v ON v.x = u.d * 10 WHERE t.a = 1 ORDER BY 2;
+SELECT x.a, y.a, z.a FROM t x, t y, t z WHERE x.a = y.a AND y.a = z.a AND z.a = 4;
+
 # Outer joins: NULL-complemented rows; ON filters the inner side, WHERE the result.
 SELECT t.a, u.d FROM t LEFT JOIN u ON t.a = u.a ORDER BY t.a, u.d;
 SELECT t.a, u.d FROM t LEFT JOIN u ON t.a = u.a AND u.d = 2 ORDER BY t.a;
