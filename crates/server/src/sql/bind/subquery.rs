@@ -380,7 +380,7 @@ fn set_operation_as_derived(q: &ast::Query) -> Option<ast::Query> {
         return None;
     };
     match &mut sel.from.first_mut()?.relation {
-        ast::TableFactor::Derived { subquery, .. } => *subquery = Box::new(q.clone()),
+        ast::TableFactor::Derived { subquery, .. } => **subquery = q.clone(),
         _ => return None,
     }
     Some(*outer)
