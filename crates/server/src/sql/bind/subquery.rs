@@ -16,6 +16,9 @@
 //! ORDER BY of UPDATE / DELETE) it is still error 1235. Nesting deeper than MariaDB's 63
 //! levels is error 1473.
 //!
+//! A body that is a UNION / INTERSECT / EXCEPT is bound as `SELECT * FROM (body) AS u`
+//! (see [`set_operation_as_derived`]); outer references inside it resolve as in any body.
+//!
 //! Types: a scalar subquery has its column's type, nullable (no row is NULL); IN, ANY / ALL
 //! are nullable INT(1), EXISTS a NOT NULL INT(1).
 
@@ -183,6 +186,8 @@ impl Binder<'_> {
             });
             frames.len() - 1
         };
+        let wrapped = set_operation_as_derived(q);
+        let q = wrapped.as_ref().unwrap_or(q);
         let r = select::plan_select(self.env, self.params, q, &[], None);
         let frame = st
             .frames
@@ -368,6 +373,31 @@ fn visit_mut(e: &mut Expr, f: &mut dyn FnMut(Expr) -> Expr) {
 }
 
 /// MariaDB refuses LIMIT in an IN / ANY / ALL subquery.
+/// A subquery whose body is a UNION / INTERSECT / EXCEPT (with its own ORDER BY / LIMIT)
+/// is read as `SELECT * FROM (body) AS u`: the derived table runs the set operation
+/// (`exec/query.rs`), and the SELECT around it is an ordinary subquery body.
+fn set_operation_as_derived(q: &ast::Query) -> Option<ast::Query> {
+    if !matches!(&*q.body, ast::SetExpr::SetOperation { .. }) || q.with.is_some() {
+        return None;
+    }
+    // The frame is parsed once from text; the body goes in as a tree (its placeholders keep
+    // their positions).
+    let text = "SELECT * FROM (SELECT 1) AS `__set_operation`";
+    let dialect = sqlparser::dialect::MySqlDialect {};
+    let mut stmts = sqlparser::parser::Parser::parse_sql(&dialect, text).ok()?;
+    let ast::Statement::Query(mut outer) = stmts.pop()? else {
+        return None;
+    };
+    let ast::SetExpr::Select(sel) = &mut *outer.body else {
+        return None;
+    };
+    match &mut sel.from.first_mut()?.relation {
+        ast::TableFactor::Derived { subquery, .. } => **subquery = q.clone(),
+        _ => return None,
+    }
+    Some(*outer)
+}
+
 fn no_limit(q: &ast::Query) -> Result<()> {
     if q.limit_clause.is_some() {
         return Err(Error::unsupported("LIMIT & IN/ALL/ANY/SOME subquery"));

@@ -90,6 +90,10 @@ pub struct UpdatePlan {
     pub view_version: Option<u64>,
     /// Through a view `WITH CHECK OPTION`: its WHERE over the base row, and "db.view".
     pub view_check: Option<Box<(Expr, String)>>,
+    /// `UPDATE IGNORE`: values are clamped with warnings whatever the sql_mode; a row that
+    /// would break a unique key or a FOREIGN KEY is skipped silently, one that fails a CHECK
+    /// (or a view's CHECK OPTION) with a warning.
+    pub ignore: bool,
 }
 
 pub struct DeletePlan {
@@ -104,6 +108,8 @@ pub struct DeletePlan {
     pub returning: Option<Box<Returning>>,
     /// Through a view: the view catalog's change count it was planned with.
     pub view_version: Option<u64>,
+    /// `DELETE IGNORE`: a row a FOREIGN KEY keeps is skipped with warning 1451.
+    pub ignore: bool,
 }
 
 /// Has a view an UPDATE / DELETE was planned through changed since?
@@ -652,6 +658,7 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         subq,
         view_version,
         view_check,
+        ignore: false,
     })
 }
 
@@ -715,6 +722,7 @@ pub fn plan_delete(
         subq,
         returning,
         view_version,
+        ignore: false,
     })
 }
 
@@ -1413,31 +1421,60 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     let checks = super::check::Checks::of(env, &t.db, &t.def)?;
     let gen = super::gencol::Generated::of(env, &t.db, &t.def)?;
     let (mut matched, mut changed) = (0u64, 0u64);
-    let mut apply =
-        |h: RowHandle, latest: &[Value], new: Vec<Value>, txn: &mut Txn| -> Result<()> {
-            if let Some(c) = &checks {
-                c.check(env, &new)?;
-            }
-            let after = (!fk.none()).then(|| new.clone());
-            match t.table.update(txn, &h, new)? {
-                InsertOutcome::Inserted(_) => {
-                    changed += 1;
-                    if let Some(new) = after {
-                        fk.after_update(env, txn, &t.table, latest, &new)?;
-                    }
-                }
-                InsertOutcome::Duplicate { index, row, .. } => {
-                    return Err(dup_entry_error(&t.table, index, &row, env))
+    let apply = |h: RowHandle, latest: &[Value], new: Vec<Value>, txn: &mut Txn| -> Result<()> {
+        if let Some(c) = &checks {
+            c.check(env, &new)?;
+        }
+        let after = (!fk.none()).then(|| new.clone());
+        match t.table.update(txn, &h, new)? {
+            InsertOutcome::Inserted(_) => {
+                if let Some(new) = after {
+                    fk.after_update(env, txn, &t.table, latest, &new)?;
                 }
             }
-            Ok(())
-        };
+            InsertOutcome::Duplicate { index, row, .. } => {
+                return Err(dup_entry_error(&t.table, index, &row, env))
+            }
+        }
+        Ok(())
+    };
+    // UPDATE IGNORE: each row's change (with its cascades) is undone as a whole when it fails.
+    let mut apply = |h: RowHandle, latest: &[Value], new: Vec<Value>, txn: &mut Txn| {
+        if !plan.ignore {
+            apply(h, latest, new, txn)?;
+            changed += 1;
+            return Ok(true);
+        }
+        let sp = env.ctx.engine.savepoint(txn);
+        match apply(h, latest, new, txn) {
+            Ok(()) => {
+                changed += 1;
+                Ok(true)
+            }
+            Err(e) => match ignored_update_error(&e, env) {
+                Some(counted) => {
+                    env.ctx.engine.rollback_to_savepoint(txn, sp);
+                    Ok(counted)
+                }
+                None => Err(e),
+            },
+        }
+    };
     match &plan.subq {
         None => {
             for (h, latest) in cands {
                 matched += 1;
-                if let Some(new) = updated_row(plan, &latest, matched, env, None, gen.as_ref())? {
-                    apply(h, &latest, new, txn)?;
+                match updated_row(plan, &latest, matched, env, None, gen.as_ref()) {
+                    Ok(Some(new)) => {
+                        if !apply(h, &latest, new, txn)? {
+                            matched -= 1;
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) if plan.ignore && ignored_update_error(&e, env) == Some(false) => {
+                        matched -= 1;
+                    }
+                    Err(e) => return Err(e),
                 }
             }
         }
@@ -1458,12 +1495,19 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                     }
                 }
                 matched += 1;
-                if let Some(new) = updated_row(plan, &latest, matched, env, host, gen.as_ref())? {
-                    todo.push((h, latest, new));
+                match updated_row(plan, &latest, matched, env, host, gen.as_ref()) {
+                    Ok(Some(new)) => todo.push((h, latest, new)),
+                    Ok(None) => {}
+                    Err(e) if plan.ignore && ignored_update_error(&e, env) == Some(false) => {
+                        matched -= 1;
+                    }
+                    Err(e) => return Err(e),
                 }
             }
             for (h, latest, new) in todo {
-                apply(h, &latest, new, txn)?;
+                if !apply(h, &latest, new, txn)? {
+                    matched -= 1;
+                }
             }
         }
     }
@@ -1484,6 +1528,23 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     })
 }
 
+/// UPDATE IGNORE: is `e` a row's failure that skips the row, and does the row still count
+/// as matched? As MariaDB: a duplicate key or a FOREIGN KEY failure is skipped silently (the
+/// row counted as matched); a CHECK or view CHECK OPTION failure becomes a warning and the
+/// row is not counted.
+fn ignored_update_error(e: &Error, env: &Env<'_>) -> Option<bool> {
+    match e.code() {
+        ErrorCode::DupEntry | ErrorCode::RowIsReferenced2 | ErrorCode::NoReferencedRow2 => {
+            Some(true)
+        }
+        ErrorCode::ConstraintFailed | ErrorCode::ViewCheckFailed => {
+            env.warn("Warning", e.code(), e.message());
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
 /// The new version of a row an UPDATE matched (the `matched`-th), None if unchanged.
 fn updated_row(
     plan: &UpdatePlan,
@@ -1494,7 +1555,10 @@ fn updated_row(
     gen: Option<&super::gencol::Generated>,
 ) -> Result<Option<Vec<Value>>> {
     let t = &plan.table;
-    let strict = Strict::Mode(env);
+    let strict = match plan.ignore {
+        true => Strict::No,
+        false => Strict::Mode(env),
+    };
     {
         let mut new = latest.to_vec();
         for (c, e) in &plan.sets {
@@ -1604,13 +1668,26 @@ pub fn run_delete(plan: &DeletePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
     let fk = super::fk::FkWork::of(env, &t.table, &t.def, true);
     let mut returned = Vec::new();
     for (h, old) in cands {
-        if let Some(r) = &plan.returning {
-            returned.push(r.row(&old, env)?);
-        }
+        let ret = match &plan.returning {
+            Some(r) => Some(r.row(&old, env)?),
+            None => None,
+        };
+        // DELETE IGNORE: a row a FOREIGN KEY keeps is put back with its cascades (1451).
+        let sp = (plan.ignore && !fk.none()).then(|| env.ctx.engine.savepoint(txn));
         t.table.delete(txn, &h)?;
         if !fk.none() {
-            fk.after_delete(env, txn, &t.table, &old)?;
+            match fk.after_delete(env, txn, &t.table, &old) {
+                Err(e) if sp.is_some() && e.code() == ErrorCode::RowIsReferenced2 => {
+                    env.ctx
+                        .engine
+                        .rollback_to_savepoint(txn, sp.expect("IGNORE savepoint"));
+                    env.warn("Warning", e.code(), e.message());
+                    continue;
+                }
+                other => other?,
+            }
         }
+        returned.extend(ret);
         deleted += 1;
     }
     Ok(DmlResult {

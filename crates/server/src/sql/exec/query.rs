@@ -191,9 +191,13 @@ fn plan_query_inner(
             Ok(select_node(plan))
         }
         body => {
-            if !q.locks.is_empty() || share_lock.is_some() {
-                return Err(unsupported("locking reads of UNION / INTERSECT / EXCEPT"));
-            }
+            let locked;
+            let body = if !q.locks.is_empty() || share_lock.is_some() {
+                locked = lock_last_select(body, q, share_lock)?;
+                &locked
+            } else {
+                body
+            };
             let input = plan_set_expr(env, params, body, item_texts)?;
             if q.order_by.is_none() && q.limit_clause.is_none() {
                 return Ok(input);
@@ -201,6 +205,53 @@ fn plan_query_inner(
             plan_sorted(env, params, q, input)
         }
     }
+}
+
+/// `… UNION SELECT … FOR UPDATE` (or `LOCK IN SHARE MODE`): as MariaDB, the clause belongs
+/// to the last SELECT, which alone locks the rows it reads; the operands before it read
+/// without locks. The last operand becomes a one-SELECT query carrying the clause. A last
+/// operand in parentheses is refused (1235).
+fn lock_last_select(
+    body: &ast::SetExpr,
+    q: &ast::Query,
+    share_lock: Option<WaitPolicy>,
+) -> Result<ast::SetExpr> {
+    let mut body = body.clone();
+    let mut last = &mut body;
+    while let ast::SetExpr::SetOperation { right, .. } = last {
+        last = right.as_mut();
+    }
+    let ast::SetExpr::Select(s) = last else {
+        return Err(unsupported(
+            "locking reads of UNION / INTERSECT / EXCEPT ending in a parenthesized query",
+        ));
+    };
+    let mut locks = q.locks.clone();
+    if let Some(w) = share_lock {
+        locks.push(ast::LockClause {
+            lock_type: ast::LockType::Share,
+            of: None,
+            nonblock: match w {
+                WaitPolicy::Wait => None,
+                WaitPolicy::NoWait => Some(ast::NonBlock::Nowait),
+                WaitPolicy::SkipLocked => Some(ast::NonBlock::SkipLocked),
+            },
+        });
+    }
+    let one = ast::Query {
+        with: None,
+        body: Box::new(ast::SetExpr::Select(s.clone())),
+        order_by: None,
+        limit_clause: None,
+        fetch: None,
+        locks,
+        for_clause: None,
+        settings: None,
+        format_clause: None,
+        pipe_operators: Vec::new(),
+    };
+    *last = ast::SetExpr::Query(Box::new(one));
+    Ok(body)
 }
 
 fn select_node(plan: SelectPlan) -> QueryPlan {

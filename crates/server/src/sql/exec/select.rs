@@ -246,15 +246,6 @@ pub fn is_join(from: &[ast::TableWithJoins]) -> bool {
     }
 }
 
-/// Does the FROM clause read a derived table or CTE?
-fn reads_derived(source: &Option<Source>, builder: &JoinBuilder<'_, '_>) -> bool {
-    matches!(source, Some(Source::Derived(_)))
-        || builder
-            .tables()
-            .iter()
-            .any(|t| matches!(t, JoinTable::Derived(_)))
-}
-
 /// The tables of a join, for binding names and describing columns.
 #[derive(Clone, Copy)]
 pub struct JoinNames<'a> {
@@ -411,9 +402,8 @@ pub fn plan_select(
     });
     let (limit, offset) = bind_limit(&mut b, q)?;
     let lock = lock_clause(q, share_lock)?;
-    if lock.mode != LockMode::None && reads_derived(&source, &builder) {
-        return Err(unsupported("locking reads of derived tables"));
-    }
+    // A derived table or CTE reads its base tables without the lock (as MariaDB); the
+    // tables of this SELECT's own FROM are locked as read.
     let access = match &source {
         Some(Source::Table(t)) => plan::choose_access(&t.def, filter.as_ref()),
         _ => Access::FullScan,

@@ -43,6 +43,9 @@ pub struct Parsed {
     pub share_lock: Option<WaitPolicy>,
     /// The statement text, kept for statements that are written to the log as text (DDL).
     pub ddl_text: Option<String>,
+    /// `UPDATE IGNORE` / `DELETE IGNORE` (the keyword is stripped before parsing): rows
+    /// that fail are skipped or clamped with warnings (`exec/dml.rs`).
+    pub dml_ignore: bool,
     /// Expression nodes set aside to keep the tree shallow (see `parse/dialect.rs`): the binder
     /// follows the placeholders in `stmt` to them.
     pub set_aside: Vec<ast::Expr>,
@@ -330,6 +333,7 @@ pub fn parse(sql: &str) -> Result<Parsed> {
             params,
             share_lock: None,
             ddl_text: None,
+            dml_ignore: false,
             set_aside: Vec::new(),
         });
     }
@@ -340,6 +344,7 @@ pub fn parse(sql: &str) -> Result<Parsed> {
             params: Vec::new(),
             share_lock: None,
             ddl_text: Some(original.to_string()),
+            dml_ignore: false,
             set_aside: Vec::new(),
         });
     }
@@ -378,9 +383,11 @@ pub fn parse(sql: &str) -> Result<Parsed> {
             params,
             share_lock,
             ddl_text: None,
+            dml_ignore: false,
             set_aside: Vec::new(),
         });
     }
+    let dml_ignore = strip_ignore(&mut tokens, first.as_deref());
     strip_no_op_modifiers(&mut tokens, first.as_deref());
     if let Some(at) = rewrite_multi_table(&mut tokens, first.as_deref()) {
         let body = sql.trim_end().trim_end_matches(';').trim_end();
@@ -408,6 +415,7 @@ pub fn parse(sql: &str) -> Result<Parsed> {
         params,
         share_lock,
         ddl_text,
+        dml_ignore,
         set_aside: shallow.into_set_aside(),
     })
 }
@@ -484,8 +492,7 @@ fn strip_share_lock(tokens: &mut Vec<TokenWithSpan>) -> Option<WaitPolicy> {
 }
 
 /// Clauses refused by a keyword alone, before parsing: `ZEROFILL` (values padded on output),
-/// `PARTITION BY` (partitioned tables), `UPDATE IGNORE` / `DELETE IGNORE` (errors turned
-/// into warnings row by row).
+/// `PARTITION BY` (partitioned tables).
 fn refused_by_keyword(tokens: &[TokenWithSpan], first: Option<&str>) -> Option<&'static str> {
     let words = || tokens.iter().filter(|t| !is_trivia(&t.token));
     match first {
@@ -507,19 +514,32 @@ fn refused_by_keyword(tokens: &[TokenWithSpan], first: Option<&str>) -> Option<&
             None
         }
         Some("ALTER") if words().any(|t| is_word(&t.token, "ZEROFILL")) => Some("ZEROFILL"),
-        Some("UPDATE" | "DELETE") => {
-            let head: Vec<&Token> = words().skip(1).take(3).map(|t| &t.token).collect();
-            head.iter()
-                .take_while(|t| {
-                    ["LOW_PRIORITY", "QUICK", "IGNORE"]
-                        .iter()
-                        .any(|w| is_word(t, w))
-                })
-                .any(|t| is_word(t, "IGNORE"))
-                .then_some("UPDATE IGNORE / DELETE IGNORE")
-        }
         _ => None,
     }
+}
+
+/// `UPDATE [LOW_PRIORITY] IGNORE`, `DELETE [LOW_PRIORITY] [QUICK] IGNORE`: the IGNORE
+/// among the modifiers after the first word is taken out; true if there was one.
+fn strip_ignore(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) -> bool {
+    if !matches!(first, Some("UPDATE" | "DELETE")) {
+        return false;
+    }
+    let Some(start) = tokens.iter().position(|t| !is_trivia(&t.token)) else {
+        return false;
+    };
+    let mut i = start + 1;
+    while i < tokens.len() {
+        let t = &tokens[i].token;
+        if is_trivia(t) || ["LOW_PRIORITY", "QUICK"].iter().any(|w| is_word(t, w)) {
+            i += 1;
+        } else if is_word(t, "IGNORE") {
+            tokens.remove(i);
+            return true;
+        } else {
+            break;
+        }
+    }
+    false
 }
 
 /// `UPDATE LOW_PRIORITY`, `DELETE [LOW_PRIORITY] [QUICK]`: they only matter to engines with
