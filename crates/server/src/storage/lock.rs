@@ -43,8 +43,14 @@
 //! as the S waiter that skips them (the same holders, the same nearest X waiter), so a cycle
 //! through one of them is also a cycle through that S waiter.
 //!
+//! Edges go stale when a request leaves the queue (granted, or given up): the waiters
+//! around it are woken to register theirs again (`wake_to_refresh_edges`), and a woken
+//! waiter's edges are not followed until it has. A transaction chosen as a victim after its
+//! last look at its request gets its 1213 all the same (the deadlock was counted), and one
+//! chosen while it was between two registrations does not register again.
+//!
 //! Lock order: slot mutex → a waiter's `TxnSlot::wait` (to wake it); gap mutex → a waiter's
-//! `TxnSlot::wait`; the wait graph mutex → a victim's `TxnSlot::wait`. Nothing takes a slot
+//! `TxnSlot::wait`; the wait graph mutex → a waiter's `TxnSlot::wait` (to wake a victim, or to see whether it is woken). Nothing takes a slot
 //! or gap mutex while holding the graph mutex or a `TxnSlot::wait`.
 
 use super::mvcc::{CommitSeq, Horizon, ReadView, TxnSlot, Version};
@@ -379,7 +385,10 @@ impl SlotState {
 
     fn cancel(&mut self, me: TxnId) {
         if let Some(q) = self.queue.as_mut() {
-            q.waiting.retain(|r| r.txn != me);
+            if let Some(at) = q.waiting.iter().position(|r| r.txn == me) {
+                q.waiting.remove(at);
+                wake_to_refresh_edges(self, at);
+            }
         }
         self.drop_empty_queue();
         grant_waiting(self);
@@ -414,19 +423,39 @@ impl SlotState {
 /// with what is granted and with the requests before them; wake each one granted.
 fn grant_waiting(st: &mut SlotState) {
     let mut i = 0;
+    let mut first_granted = None;
     loop {
-        let Some(q) = st.queue.as_ref() else { return };
-        let Some(r) = q.waiting.get(i) else { return };
+        let Some(q) = st.queue.as_ref() else { break };
+        let Some(r) = q.waiting.get(i) else { break };
         let (txn, mode) = (r.txn, r.mode);
         if st.blockers(txn, mode, i).is_empty() {
             let r = st.queue.as_mut().expect("queue").waiting.remove(i);
             st.grant(txn, mode);
             r.waker.wake_up();
+            first_granted.get_or_insert(i);
         } else if mode == LockMode::Exclusive {
             // Every later request conflicts with this one: none can be granted.
-            return;
+            break;
         } else {
             i += 1;
+        }
+    }
+    if let Some(at) = first_granted {
+        wake_to_refresh_edges(st, at);
+    }
+}
+
+/// A waiting request left the queue at position `at` (granted or given up): the waiters
+/// whose edges may have pointed to it or skipped past it — those from `at` up to and
+/// including the first X request — are woken to register their edges again (see "Edges" in
+/// the module doc). Every waiter after them reaches them through its own nearest edge, so
+/// the graph is complete again. On a row where every request is X this wakes one waiter.
+fn wake_to_refresh_edges(st: &SlotState, at: usize) {
+    let Some(q) = st.queue.as_ref() else { return };
+    for r in q.waiting.iter().skip(at) {
+        r.waker.wake_up();
+        if r.mode == LockMode::Exclusive {
+            break;
         }
     }
 }
@@ -596,7 +625,13 @@ fn wait_loop<T>(
             Poll::Wait(b) => blockers = b,
         }
     };
-    graph.done(w.me);
+    // Chosen as a victim after the last look at the request (it was granted, and the search
+    // of another waiter went through this one's edges before they were taken down): the
+    // deadlock is counted, so the transaction rolls back as the victim all the same.
+    let result = match (graph.done(w.me), result) {
+        (false, Ok(_)) => Err(Error::deadlock()),
+        (_, r) => r,
+    };
     w.slot.set_waiting(None);
     graph
         .wait_micros
@@ -781,6 +816,11 @@ impl WaitGraph {
         waker: &Arc<TxnSlot>,
     ) -> Result<()> {
         let mut g = self.nodes.lock();
+        if waker.is_victim() {
+            // Another waiter's search chose `me` (and counted the deadlock) after `me` last
+            // woke: it must not register again, or its own search would count it twice.
+            return Err(Error::deadlock());
+        }
         g.insert(
             me,
             Node {
@@ -805,9 +845,10 @@ impl WaitGraph {
         }
     }
 
-    /// `me` no longer waits.
-    pub fn done(&self, me: TxnId) {
-        self.nodes.lock().remove(&me);
+    /// `me` no longer waits. False if its node was already gone: another waiter's search
+    /// chose it as a deadlock victim (or its own search did, and it has its 1213).
+    pub fn done(&self, me: TxnId) -> bool {
+        self.nodes.lock().remove(&me).is_some()
     }
 
     /// Current `(waiter, holder)` edges.
@@ -838,8 +879,8 @@ impl WaitGraph {
 }
 
 /// A cycle through `start`, as the path start → … (each waits for the next, the last for
-/// `start`). Depth-first; a search longer than `MAX_SEARCH` is reported as the cycle
-/// `[start]`.
+/// `start`), among waiters not woken. Depth-first; a search longer than `MAX_SEARCH` is
+/// reported as the cycle `[start]`.
 fn find_cycle(g: &HashMap<TxnId, Node>, start: TxnId) -> Option<Vec<TxnId>> {
     let mut path = vec![start];
     let mut next: Vec<usize> = vec![0];
@@ -862,7 +903,11 @@ fn find_cycle(g: &HashMap<TxnId, Node>, start: TxnId) -> Option<Vec<TxnId>> {
         if b == start {
             return Some(path);
         }
-        if g.contains_key(&b) && seen.insert(b) {
+        // A woken waiter's edges may be stale (its request was granted, or the queue before
+        // it changed): it is not followed. If it still waits, it registers again and runs
+        // this search itself; so a real cycle through it is found then, and a stale one never
+        // makes a victim of a transaction that has its lock.
+        if g.get(&b).is_some_and(|n| !n.waker.is_woken()) && seen.insert(b) {
             path.push(b);
             next.push(0);
         }

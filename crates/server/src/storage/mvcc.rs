@@ -274,6 +274,17 @@ impl TxnSlot {
         self.wake.notify_one();
     }
 
+    /// Woken and not yet back from its sleep: a lock it waited for was granted, or the queue
+    /// changed and it is about to register its wait again.
+    pub(crate) fn is_woken(&self) -> bool {
+        self.wait.lock().woken
+    }
+
+    /// Chosen as a deadlock victim during the current wait.
+    pub(crate) fn is_victim(&self) -> bool {
+        self.wait.lock().victim
+    }
+
     /// Sleep until woken or `deadline`; returns (woken, victim). Clears `woken`.
     pub(crate) fn sleep(&self, deadline: Instant) -> (bool, bool) {
         let mut w = self.wait.lock();
