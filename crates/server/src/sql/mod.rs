@@ -532,17 +532,15 @@ fn bind_plan_zoned(
         Statement::Insert(i) => {
             Plan::Insert(exec::dml::plan_insert(&env, params, i, &parsed.item_texts)?)
         }
-        Statement::Update(u) if parsed.dml_ignore && exec::multi_dml::is_multi_update(u) => {
-            return Err(Error::unsupported("multi-table UPDATE IGNORE"));
-        }
-        Statement::Delete(d) if parsed.dml_ignore && exec::multi_dml::is_multi_delete(d) => {
-            return Err(Error::unsupported("multi-table DELETE IGNORE"));
-        }
         Statement::Update(u) if exec::multi_dml::is_multi_update(u) => {
-            Plan::Multi(Box::new(exec::multi_dml::plan_update(&env, params, u)?))
+            let mut p = exec::multi_dml::plan_update(&env, params, u)?;
+            p.ignore = parsed.dml_ignore;
+            Plan::Multi(Box::new(p))
         }
         Statement::Delete(d) if exec::multi_dml::is_multi_delete(d) => {
-            Plan::Multi(Box::new(exec::multi_dml::plan_delete(&env, params, d)?))
+            let mut p = exec::multi_dml::plan_delete(&env, params, d)?;
+            p.ignore = parsed.dml_ignore;
+            Plan::Multi(Box::new(p))
         }
         Statement::Update(u) => {
             let mut p = exec::dml::plan_update(&env, params, u)?;

@@ -74,6 +74,9 @@ pub struct MultiPlan {
     pub limit: Option<Expr>,
     /// Subqueries of SET and WHERE; `post` holds the WHERE conditions with one.
     pub subq: Option<Box<DmlSubqueries>>,
+    /// UPDATE IGNORE / DELETE IGNORE: values clamped with warnings, a row whose change fails
+    /// (duplicate key, foreign key, CHECK) undone as a whole and skipped.
+    pub ignore: bool,
 }
 
 impl MultiPlan {
@@ -281,6 +284,7 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         order,
         limit,
         subq,
+        ignore: false,
     })
 }
 
@@ -364,6 +368,7 @@ pub fn plan_delete(env: &Env<'_>, params: &[Location], d: &ast::Delete) -> Resul
         order: Vec::new(),
         limit: None,
         subq,
+        ignore: false,
     })
 }
 
@@ -653,7 +658,13 @@ fn outcomes(
         per_target: (0..plan.targets.len()).map(|_| Vec::new()).collect(),
         matched: 0,
     };
-    for (flat, handles) in rows {
+    for (n, (flat, handles)) in rows.into_iter().enumerate() {
+        // MariaDB's multi-table UPDATE reports every warning "at row 1", under IGNORE at
+        // the joined row's number.
+        let row = match plan.ignore {
+            true => n as u64 + 1,
+            false => 1,
+        };
         for (k, target) in plan.targets.iter().enumerate() {
             let Some(h) = &handles[k] else { continue };
             if !seen[k].insert(h.clone()) {
@@ -664,7 +675,7 @@ fn outcomes(
             let old = flat[jt.offset..jt.offset + jt.scope.columns.len()].to_vec();
             let new = match plan.delete {
                 true => None,
-                false => new_row(plan, target, &flat, &old, env, host)?,
+                false => new_row(plan, target, &flat, &old, env, host, row)?,
             };
             work.per_target[k].push((h.clone(), old, new));
         }
@@ -682,17 +693,20 @@ fn new_row(
     old: &[Value],
     env: &Env<'_>,
     host: Option<&dyn Host>,
+    row: u64,
 ) -> Result<Option<Vec<Value>>> {
     let tref = plan.tref(target.table);
-    let strict = Strict::Mode(env);
+    let strict = match plan.ignore {
+        true => Strict::No,
+        false => Strict::Mode(env),
+    };
     let mut new = old.to_vec();
     for (c, e) in &target.sets {
         let v = super::strict_values::eval(e, &RowCtx::hosted(flat, host), env, strict.get())?;
         let col = &tref.def.columns[*c];
-        // MariaDB's multi-table UPDATE reports every warning "at row 1".
         let sc = StoreCtx {
             strict,
-            row: 1,
+            row,
             warnings: &env.warnings,
             zone: env.zone(),
         };
@@ -722,6 +736,50 @@ fn new_row(
     Ok(Some(new))
 }
 
+/// Multi-table IGNORE: Ok when a target row's failure `e` skips the row as MariaDB does.
+/// MariaDB skips a duplicate-key or FOREIGN KEY failure of a row updated on the fly silently
+/// (matched, not changed), as the single-table UPDATE IGNORE; its counts differ when a row's
+/// primary key is assigned (the change goes through a temporary table, the failed row is
+/// counted as changed), a failed multi-table DELETE IGNORE leaves the affected count at 0 without
+/// a warning, and a CHECK failure's warning is left out of the "Warnings:" count: those cases
+/// are refused with 1235 (the statement is undone).
+fn ignored_row_error(
+    plan: &MultiPlan,
+    k: usize,
+    def: &crate::storage::TableDef,
+    e: Error,
+) -> Result<()> {
+    let skipped = matches!(
+        e.code(),
+        ErrorCode::DupEntry | ErrorCode::RowIsReferenced2 | ErrorCode::NoReferencedRow2
+    );
+    if matches!(
+        e.code(),
+        ErrorCode::ConstraintFailed | ErrorCode::ViewCheckFailed
+    ) {
+        return Err(unsupported(
+            "multi-table UPDATE IGNORE skipping a row a CHECK refuses",
+        ));
+    }
+    if !skipped {
+        return Err(e);
+    }
+    let pk_assigned = def.primary_key.as_ref().is_some_and(|pk| {
+        plan.targets[k]
+            .sets
+            .iter()
+            .any(|(c, _)| pk.parts.iter().any(|p| p.column == *c))
+    });
+    if plan.delete || pk_assigned {
+        let what = match plan.delete {
+            true => "multi-table DELETE IGNORE skipping a row",
+            false => "multi-table UPDATE IGNORE skipping a row whose primary key it assigns",
+        };
+        return Err(unsupported(what));
+    }
+    Ok(())
+}
+
 /// Apply the outcomes, target by target.
 fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<DmlResult> {
     let mut changed = 0u64;
@@ -736,24 +794,29 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
             true => None,
             false => super::gencol::Generated::of(env, &t.db, &t.def)?,
         };
-        let strict = crate::sql::expr::convert::Strict::Mode(env);
-        for (h, _, new) in list {
+        let strict = match plan.ignore {
+            true => crate::sql::expr::convert::Strict::No,
+            false => crate::sql::expr::convert::Strict::Mode(env),
+        };
+        // One row's change (with its cascades): Ok(true) when the row changed.
+        let one = |h: &RowHandle, new: Option<Vec<Value>>, changed: u64, txn: &mut Txn| {
             if plan.delete {
                 // Gone already (a cascading foreign key of an earlier change): skipped.
-                let Some(latest) = t.table.lock_row(txn, &h, LockMode::Exclusive)? else {
-                    continue;
+                let Some(latest) = t.table.lock_row(txn, h, LockMode::Exclusive)? else {
+                    return Ok(false);
                 };
-                t.table.delete(txn, &h)?;
+                t.table.delete(txn, h)?;
                 if !fk.none() {
                     fk.after_delete(env, txn, &t.table, &latest)?;
                 }
-                changed += 1;
-                continue;
+                return Ok(true);
             }
-            let Some(assigned) = new else { continue };
+            let Some(assigned) = new else {
+                return Ok(false);
+            };
             // The latest version: an earlier change's cascade may have changed it since.
-            let Some(latest) = t.table.lock_row(txn, &h, LockMode::Exclusive)? else {
-                continue;
+            let Some(latest) = t.table.lock_row(txn, h, LockMode::Exclusive)? else {
+                return Ok(false);
             };
             let sets = &plan.targets[k].sets;
             let mut new = latest.to_vec();
@@ -766,7 +829,7 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
                 new[*c] = assigned[*c].clone();
             }
             if new[..] == latest[..] {
-                continue;
+                return Ok(false);
             }
             super::dml::touch_on_update(&t.def, sets, &mut new, env);
             if let Some(g) = &gen {
@@ -783,15 +846,30 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
                 c.check(env, &new)?;
             }
             let after = (!fk.none()).then(|| new.clone());
-            match t.table.update(txn, &h, new)? {
+            match t.table.update(txn, h, new)? {
                 InsertOutcome::Inserted(_) => {
-                    changed += 1;
                     if let Some(new) = after {
                         fk.after_update(env, txn, &t.table, &old, &new)?;
                     }
+                    Ok(true)
                 }
                 InsertOutcome::Duplicate { index, row, .. } => {
-                    return Err(super::dml::dup_entry_error(&t.table, index, &row, env))
+                    Err(super::dml::dup_entry_error(&t.table, index, &row, env))
+                }
+            }
+        };
+        for (h, _, new) in list {
+            if !plan.ignore {
+                changed += u64::from(one(&h, new, changed, txn)?);
+                continue;
+            }
+            // IGNORE: a failing row is undone as a whole (its index entries and cascades).
+            let sp = env.ctx.engine.savepoint(txn);
+            match one(&h, new, changed, txn) {
+                Ok(c) => changed += u64::from(c),
+                Err(e) => {
+                    ignored_row_error(plan, k, &t.def, e)?;
+                    env.ctx.engine.rollback_to_savepoint(txn, sp);
                 }
             }
         }

@@ -1,6 +1,6 @@
 # Multi-table DELETE (issue 20): expected outputs recorded from MariaDB 10.11 with
 # mariadb_golden.py: edit multi_delete.sql, then regenerate multi_delete.test. Not here: DELETE
-# IGNORE (refused, 1235), targets that are views.
+# IGNORE (dml_ignore_multi.sql), targets that are views.
 CREATE DATABASE md;
 USE md;
 CREATE TABLE t1 (id INT PRIMARY KEY, a INT);

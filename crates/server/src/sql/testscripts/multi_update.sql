@@ -1,7 +1,7 @@
 # Multi-table UPDATE (issue 20): expected outputs recorded from MariaDB 10.11 with
 # mariadb_golden.py: edit multi_update.sql, then regenerate multi_update.test. Not here: ORDER BY
 # with an assignment reading a target column (MariaDB 10.11 then assigns values of another row,
-# a bug of its sorted multi-update), UPDATE IGNORE (refused, 1235), targets that are views.
+# a bug of its sorted multi-update), UPDATE IGNORE (dml_ignore_multi.sql), targets that are views.
 CREATE DATABASE mu;
 USE mu;
 CREATE TABLE t1 (id INT PRIMARY KEY, a INT, b VARCHAR(10));
