@@ -102,6 +102,10 @@ struct Scope {
     unique: Option<Vec<Expr>>,
     /// In a grouped SELECT: the group keys and their kinds.
     keys: Option<Vec<(Expr, Kind)>>,
+    /// Inside an aggregate's argument: an outer column there would make the aggregate one of
+    /// the enclosing query (MariaDB aggregates it there when it refers only to outer columns),
+    /// turning that query into an implicit GROUP BY whose bare columns are any row's: undefined.
+    in_agg: bool,
 }
 
 const KINDS: [Kind; 8] = [
@@ -241,6 +245,7 @@ impl<'a> Gen<'a> {
             outer: outer.to_vec(),
             unique,
             keys: None,
+            in_agg: false,
         };
         let mut joins = Vec::new();
         if self.features.join && self.rng.chance(2, 3) {
@@ -649,7 +654,14 @@ impl<'a> Gen<'a> {
             .filter(|c| same_class(c.kind, kind))
             .collect();
         if !outer.is_empty() && self.rng.chance(1, 5) {
-            return self.rng.pick(&outer).expr();
+            if scope.in_agg && !cols.is_empty() {
+                // An inner column instead, drawn alike (one draw) so that the queries of
+                // the CI seeds stay the same elsewhere (see `Scope::in_agg`).
+                return self.rng.pick(&cols).expr();
+            }
+            if !scope.in_agg {
+                return self.rng.pick(&outer).expr();
+            }
         }
         if !cols.is_empty() && self.rng.chance(3, 4) {
             return self.rng.pick(&cols).expr();
@@ -1018,6 +1030,7 @@ impl<'a> Gen<'a> {
     fn agg(&mut self, scope: &Scope, kind: Kind) -> Expr {
         let row = Scope {
             keys: None,
+            in_agg: true,
             ..scope.clone()
         };
         let agg = |name, distinct, arg: Expr, ordered| Expr::Agg {

@@ -283,7 +283,7 @@ fn temporal_constant_as_bigint(column: &Expr, ct: &SqlType, constant: Expr) -> E
 /// `e` as MariaDB compares it or makes it a string: a decimal that may carry more digits than
 /// its type's scale (a quotient keeps whole 9-digit words, see `Decimal::div_words`) rounded
 /// to that scale; anything else unchanged.
-fn shown(e: Expr, t: &SqlType) -> Expr {
+pub(crate) fn shown(e: Expr, t: &SqlType) -> Expr {
     if t.class == Class::Decimal && carries_quotient(&e) {
         return Expr::Cast(Box::new(e), CastTo::Shown(t.decimals.min(MAX_SCALE)));
     }

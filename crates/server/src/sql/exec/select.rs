@@ -879,10 +879,23 @@ fn bind_group_by(
                 keys.push((x, Collation::Binary));
                 continue;
             }
-            keys.push((items[i].expr.clone(), items[i].coll));
+            // A decimal quotient groups by its value rounded to the key's scale, as MariaDB
+            // stores it in the group's key field (1e-10 / x groups as 0).
+            let x = items[i].expr.clone();
+            let x = if rollup {
+                x
+            } else {
+                crate::sql::bind::shown(x, &items[i].ty)
+            };
+            keys.push((x, items[i].coll));
             continue;
         }
         let (x, t) = b.bind(e)?;
+        let x = if rollup {
+            x
+        } else {
+            crate::sql::bind::shown(x, &t)
+        };
         let (x, t) = if rollup {
             (x, t)
         } else {

@@ -236,4 +236,11 @@ SELECT k FROM tgs ORDER BY -(-4294967297);
 # Beside a number, a hex literal in GREATEST / LEAST compares as a string read as a number.
 values SELECT GREATEST(X'00', -1), LEAST(X'41', 100), GREATEST(X'41', 1.5), LEAST(X'41', 'a'), GREATEST(X'6162', 'a');
 
+# A decimal quotient groups by its value rounded to its scale (scale + div_precision_increment),
+# as MariaDB stores a group key: 1e-10 / a large DECIMAL groups as 0.
+CREATE TABLE tgq (c0 SMALLINT NOT NULL, c1 DECIMAL(65,30) NOT NULL, c2 DOUBLE NOT NULL, PRIMARY KEY (c0, c2));
+INSERT INTO tgq VALUES (6, 1259681336231848.415823415910509269, 1e-5), (6, 0.57176262368663, -3.75), (1, 1259681336231848.415823415910509269, 123456.789), (2, -62.6305925533, 123456.789);
+SELECT COUNT(*), ROUND(c1, 2) FROM tgq GROUP BY (0.0000000001 / c1) * c0, ROUND(c1, 2) ORDER BY 2, 1;
+SELECT COUNT(*) FROM tgq GROUP BY 0.0000000001 / c1 ORDER BY 1;
+
 DROP DATABASE dtdb;
