@@ -424,9 +424,7 @@ impl SlotState {
 fn grant_waiting(st: &mut SlotState) {
     let mut i = 0;
     let mut first_granted = None;
-    loop {
-        let Some(q) = st.queue.as_ref() else { break };
-        let Some(r) = q.waiting.get(i) else { break };
+    while let Some(r) = st.queue.as_ref().and_then(|q| q.waiting.get(i)) {
         let (txn, mode) = (r.txn, r.mode);
         if st.blockers(txn, mode, i).is_empty() {
             let r = st.queue.as_mut().expect("queue").waiting.remove(i);
