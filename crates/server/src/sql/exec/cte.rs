@@ -507,18 +507,7 @@ fn plan_recursive(
             other => operands.push(other),
         }
     }
-    let wrap = |e: &ast::SetExpr| ast::Query {
-        with: None,
-        body: Box::new(e.clone()),
-        order_by: None,
-        limit_clause: None,
-        fetch: None,
-        locks: Vec::new(),
-        for_clause: None,
-        settings: None,
-        format_clause: None,
-        pipe_operators: Vec::new(),
-    };
+    let wrap = |e: &ast::SetExpr| super::query::bare_query(e.clone(), Vec::new());
     let (steps_ast, anchors_ast): (Vec<&ast::SetExpr>, Vec<&ast::SetExpr>) = operands
         .into_iter()
         .partition(|e| references(&wrap(e), name));

@@ -238,9 +238,16 @@ fn lock_last_select(
             },
         });
     }
-    let one = ast::Query {
+    let one = bare_query(ast::SetExpr::Select(s.clone()), locks);
+    *last = ast::SetExpr::Query(Box::new(one));
+    Ok(body)
+}
+
+/// `body` as a query of its own: no WITH, ORDER BY or LIMIT; `locks` its locking clauses.
+pub(super) fn bare_query(body: ast::SetExpr, locks: Vec<ast::LockClause>) -> ast::Query {
+    ast::Query {
         with: None,
-        body: Box::new(ast::SetExpr::Select(s.clone())),
+        body: Box::new(body),
         order_by: None,
         limit_clause: None,
         fetch: None,
@@ -249,9 +256,7 @@ fn lock_last_select(
         settings: None,
         format_clause: None,
         pipe_operators: Vec::new(),
-    };
-    *last = ast::SetExpr::Query(Box::new(one));
-    Ok(body)
+    }
 }
 
 fn select_node(plan: SelectPlan) -> QueryPlan {
@@ -272,18 +277,7 @@ pub(super) fn plan_set_expr(
 ) -> Result<QueryPlan> {
     match e {
         ast::SetExpr::Select(s) => {
-            let q = ast::Query {
-                with: None,
-                body: Box::new(ast::SetExpr::Select(s.clone())),
-                order_by: None,
-                limit_clause: None,
-                fetch: None,
-                locks: Vec::new(),
-                for_clause: None,
-                settings: None,
-                format_clause: None,
-                pipe_operators: Vec::new(),
-            };
+            let q = bare_query(ast::SetExpr::Select(s.clone()), Vec::new());
             Ok(select_node(select::plan_select(
                 env, params, &q, item_texts, None,
             )?))
