@@ -1587,6 +1587,35 @@ mod tests {
         assert!(matches!(s.access, Access::FullScan));
     }
 
+    /// A key value that does not convert exactly (`d = '1x'` on an INT index) reads the whole
+    /// of the access path's index, still in its order: ORDER BY … LIMIT and GROUP BY rely on it.
+    #[test]
+    fn unconvertible_key_keeps_the_index_order() {
+        let (ctx, mut sess) = setup();
+        let mut rows = |sql: &str| -> Vec<String> {
+            let r = execute_text(&ctx, &mut sess, sql).unwrap();
+            sess.end_statement(&ctx, true).unwrap();
+            match r {
+                QueryResult::Rows { rows, .. } => rows
+                    .iter()
+                    .map(|r| {
+                        r.iter()
+                            .map(crate::vars::display)
+                            .collect::<Vec<_>>()
+                            .join(",")
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            }
+        };
+        rows("CREATE TABLE u (id INT PRIMARY KEY, d INT, e INT, KEY k2 (d, e))");
+        rows("INSERT INTO u VALUES (1, 1, 9), (2, 1, 3), (3, 1, 5), (4, 2, 1), (5, 1, 1)");
+        let first = rows("SELECT id FROM u WHERE d = '1x' ORDER BY e LIMIT 3");
+        assert_eq!(first, ["5", "2", "3"]);
+        let last = rows("SELECT id FROM u WHERE d = '1x' ORDER BY e DESC LIMIT 2");
+        assert_eq!(last, ["1", "3"]);
+    }
+
     #[test]
     fn multi_statements_and_empty_text_are_refused() {
         let (ctx, mut sess) = setup();

@@ -34,6 +34,8 @@
 //! * `ref`: equality on an index prefix (not unique, or partly);
 //! * `range`: a range, or an IN list, on an index (and any index read of a single-table
 //!   UPDATE / DELETE, which MariaDB calls a range too);
+//! * `index`: a full read of the primary key in its order, for an ORDER BY or GROUP BY that
+//!   takes it as it comes (`exec/scan_order.rs`, `explain/key_order.rs`);
 //! * `ALL`: a full scan (a hash join's table too: "Using join buffer").
 //!
 //! Where Cohort's plan differs from MariaDB's, EXPLAIN says what Cohort does:
@@ -44,7 +46,8 @@
 //!   `MATERIALIZED` (its rows are read once into a hash set), another uncorrelated one a
 //!   `SUBQUERY`, a correlated one a `DEPENDENT SUBQUERY` (MariaDB, with its default
 //!   optimizer_switch, shows a semi-join: `<subquery2>` and `MATERIALIZED`);
-//! * no covering-index reads (`index`, "Using index"), no index condition pushdown;
+//! * no covering reads of a secondary index: "Using index" only for a primary-key read whose
+//!   statement needs only key columns; no index condition pushdown;
 //! * a set operation materializes its operands; its `… RESULT` row is shown when it removes
 //!   duplicates or sorts, as in MariaDB;
 //! * EXPLAIN EXTENDED adds no note 1003 with the rewritten query;
@@ -67,6 +70,7 @@ use crate::sql::exec::cte::DerivedBody;
 use crate::sql::exec::dml::{DeletePlan, InsertPlan, InsertSource, UpdatePlan};
 mod cond;
 mod json;
+mod key_order;
 
 use crate::sql::exec::query::{Derived, Node, Op, QueryPlan};
 use crate::sql::exec::select::SelectPlan;
@@ -476,6 +480,7 @@ impl Builder {
                             conds.push((0, f));
                         }
                     }
+                    key_order::apply(p, t, &mut tab);
                     sel.tables.push(tab);
                 }
                 Some(Source::Derived(d)) => {
@@ -509,7 +514,11 @@ impl Builder {
             }
             if let Some(tab) = sel.tables.first_mut() {
                 let grouped = p.group.as_ref().is_some_and(|g| !g.keys.is_empty());
-                if grouped {
+                let in_order = p.group.as_ref().is_some_and(|g| g.in_scan_order)
+                    && (p.order.is_empty() || p.sorted_by_scan);
+                if grouped && in_order {
+                    // Groups read one after another in key order (`exec/scan_order.rs`).
+                } else if grouped {
                     tab.extra.push("Using temporary; Using filesort");
                 } else if p.window.is_some() || p.distinct {
                     // Computed over a temporary table, as MariaDB does.
@@ -938,7 +947,8 @@ impl Explained {
                 }
                 row.extend([
                     s(l.kind.map(str::to_string)),
-                    s(l.key.clone()),
+                    // A whole-index read in key order has no candidate keys from a condition.
+                    s(l.key.clone().filter(|_| l.kind != Some("index"))),
                     s(l.key),
                     s(l.key_len.map(|l| l.to_string())),
                     s(l.refs),

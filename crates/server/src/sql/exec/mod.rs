@@ -32,6 +32,7 @@ pub(in crate::sql) mod multi_dml;
 pub(in crate::sql) mod query;
 pub(in crate::sql) mod returning;
 mod rollup;
+mod scan_order;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
 mod strict_values;

@@ -39,7 +39,7 @@ use crate::sql::expr::convert::{self, Num};
 use crate::sql::expr::subquery::{Host, Subquery};
 use crate::sql::expr::{coerce, Expr, RowCtx, DIV_PRECISION_INCREMENT};
 use crate::sql::plan::join::{Builder as JoinBuilder, JoinPlan, JoinTable};
-use crate::sql::plan::{self, Access, PartCond, Source};
+use crate::sql::plan::{self, Access, Source};
 use crate::storage::{LockMode, ReadLock, ScanControl, Txn, WaitPolicy};
 use crate::types::{Collation, Decimal, Value};
 use cohort_protocol::column::ColumnDefinition;
@@ -67,6 +67,9 @@ pub struct GroupPlan {
     pub having: Option<Expr>,
     /// `WITH ROLLUP`: super-aggregate rows too (`exec/rollup.rs`).
     pub rollup: bool,
+    /// The scan returns the rows of each group one after another, in group order
+    /// (`exec/scan_order.rs`): a group ends when the key changes, and no sort follows.
+    pub in_scan_order: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -399,6 +402,7 @@ pub fn plan_select(
         aggs,
         having,
         rollup,
+        in_scan_order: false,
     });
     let (limit, offset) = bind_limit(&mut b, q)?;
     let lock = lock_clause(q, share_lock)?;
@@ -456,7 +460,7 @@ pub fn plan_select(
         subqueries,
         constant_conjunct: std::sync::OnceLock::new(),
     };
-    apply_index_order(&mut plan);
+    super::scan_order::apply(&mut plan);
     Ok(plan)
 }
 
@@ -1019,52 +1023,6 @@ pub(super) fn bind_limit(
     r
 }
 
-/// Skip the sort when the scan already returns rows in ORDER BY order.
-fn apply_index_order(plan: &mut SelectPlan) {
-    if plan.order.is_empty() || plan.group.is_some() || plan.distinct || plan.window.is_some() {
-        return;
-    }
-    let Some(t) = plan.table() else { return };
-    let (index, eq_len) = match &plan.access {
-        Access::FullScan => (None, 0),
-        Access::Index { index, eq, .. } => {
-            if eq
-                .iter()
-                .any(|c| matches!(c, PartCond::In(l) if l.len() > 1))
-            {
-                return;
-            }
-            (*index, eq.len())
-        }
-    };
-    let Some(idx) = plan::index_def(&t.def, index) else {
-        return;
-    };
-    let desc = plan.order[0].desc;
-    let mut ext: Vec<&Expr> = plan.items.iter().map(|i| &i.expr).collect();
-    ext.extend(plan.hidden.iter());
-    let parts = &idx.parts[eq_len.min(idx.parts.len())..];
-    if plan.order.len() > parts.len() {
-        return;
-    }
-    for (k, part) in plan.order.iter().zip(parts) {
-        if k.desc != desc || part.prefix_len.is_some() {
-            return;
-        }
-        match ext.get(k.col) {
-            Some(Expr::Col(c)) if *c == part.column => {}
-            _ => return,
-        }
-        // A string key whose sort collation differs from the index's is not index-ordered.
-        let dt = &t.def.columns[part.column].data_type;
-        if dt.is_text() && dt.collation() != k.coll {
-            return;
-        }
-    }
-    plan.sorted_by_scan = true;
-    plan.backward = desc;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Execution
 
@@ -1325,6 +1283,8 @@ pub fn sort_rows(order: &[SortKey], rows: &mut [Vec<Value>]) {
 pub(super) struct Groups {
     pub(super) index: HashMap<Vec<u8>, usize>,
     pub(super) list: Vec<Group>,
+    /// The last group's key, when the groups come in scan order (`GroupPlan::in_scan_order`).
+    last: Vec<u8>,
 }
 
 pub(super) struct Group {
@@ -1348,15 +1308,18 @@ impl Groups {
             compare::group_key(&v, *coll, &mut kb);
             keys.push(v);
         }
-        let idx = match self.index.get(&kb) {
-            Some(&i) => i,
+        let idx = match self.find(g, &kb) {
+            Some(i) => i,
             None => {
                 self.list.push(Group {
                     keys,
                     first: row.to_vec(),
                     accs: g.aggs.iter().map(Acc::new).collect(),
                 });
-                self.index.insert(kb, self.list.len() - 1);
+                match g.in_scan_order {
+                    true => self.last = kb,
+                    false => _ = self.index.insert(kb, self.list.len() - 1),
+                }
                 self.list.len() - 1
             }
         };
@@ -1366,6 +1329,14 @@ impl Groups {
             acc.add(spec, v, keys);
         }
         Ok(())
+    }
+
+    /// The group of key `kb` so far: in scan order only the last one can be.
+    fn find(&self, g: &GroupPlan, kb: &[u8]) -> Option<usize> {
+        match g.in_scan_order {
+            true => (!self.list.is_empty() && self.last == kb).then(|| self.list.len() - 1),
+            false => self.index.get(kb).copied(),
+        }
     }
 
     fn finish(
@@ -1384,16 +1355,20 @@ impl Groups {
             });
         }
         let colls: Vec<Collation> = g.keys.iter().map(|(_, c)| *c).collect();
-        self.list.sort_by(|a, b| {
-            for ((x, y), c) in a.keys.iter().zip(&b.keys).zip(&colls) {
-                let o = compare::sort_cmp(x, y, *c);
-                if o != std::cmp::Ordering::Equal {
-                    return o;
+        // Groups read in scan order are already in order: the groups' own, or the ORDER BY
+        // that a backward scan gives (`exec/scan_order.rs`).
+        if !g.in_scan_order {
+            self.list.sort_by(|a, b| {
+                for ((x, y), c) in a.keys.iter().zip(&b.keys).zip(&colls) {
+                    let o = compare::sort_cmp(x, y, *c);
+                    if o != std::cmp::Ordering::Equal {
+                        return o;
+                    }
                 }
-            }
-            // ROLLUP: a super-aggregate row follows the groups it sums up.
-            b.keys.len().cmp(&a.keys.len())
-        });
+                // ROLLUP: a super-aggregate row follows the groups it sums up.
+                b.keys.len().cmp(&a.keys.len())
+            });
+        }
         let mut out = Vec::with_capacity(self.list.len());
         let mut rolled = super::rollup::Rolled::default();
         for mut group in self.list {

@@ -815,7 +815,9 @@ pub fn scan_at(
     };
     match eval_ranges(&def, access, env, outer)? {
         Ranges::Empty => Ok(()),
-        Ranges::Full => table.scan(txn, None, &KeyRange::all(), backward, lock, filter, &mut g),
+        // Every row, still in the order of the access path's index: ORDER BY and GROUP BY may
+        // rely on it (`exec/scan_order.rs`), also when a key value did not convert exactly.
+        Ranges::Full => table.scan(txn, index, &KeyRange::all(), backward, lock, filter, &mut g),
         Ranges::Points(mut keys) => {
             if backward {
                 keys.reverse();

@@ -236,7 +236,10 @@ fn json_table(t: &Tab, s: &Sel, w: &mut Json<'_>) {
     w.str("table_name", &t.name);
     w.str("access_type", t.kind.unwrap_or("ALL"));
     if let Some(k) = &t.key {
-        w.strs("possible_keys", std::slice::from_ref(k));
+        // A whole-index read in key order has no candidate keys from a condition.
+        if t.kind != Some("index") {
+            w.strs("possible_keys", std::slice::from_ref(k));
+        }
         w.str("key", k);
     }
     if let Some(l) = t.key_len {
@@ -269,6 +272,7 @@ fn json_table(t: &Tab, s: &Sel, w: &mut Json<'_>) {
                 Some(c) => w.str("attached_condition", c),
                 None => w.raw("using_where", "true"),
             },
+            "Using index" => w.raw("using_index", "true"),
             "Using filesort" if s.sort_key.is_none() && s.dml.is_none() => {
                 w.raw("using_filesort", "true")
             }
