@@ -177,6 +177,7 @@ impl Table {
                                         index: Some(i),
                                         handle: self.handle(s),
                                         row: r.clone(),
+                                        attempted: row.clone(),
                                     })));
                                     break;
                                 }
@@ -263,6 +264,7 @@ impl Table {
                         index: None,
                         handle: self.handle(&slot),
                         row: cur,
+                        attempted: row.clone(),
                     });
                 }
                 Step::Wait(w) => {
@@ -343,6 +345,7 @@ impl Table {
                         index: None,
                         handle: self.handle(&slot),
                         row: cur,
+                        attempted: row.clone(),
                     });
                 }
                 Step::Wait(w) => {

@@ -371,6 +371,8 @@ pub enum InsertOutcome {
         index: Option<usize>,
         handle: RowHandle,
         row: Row,
+        /// The row that was being written: error 1062 names its key values, as MariaDB does.
+        attempted: Row,
     },
 }
 

@@ -1088,8 +1088,10 @@ impl<'e> InsertRun<'_, 'e> {
                         }
                         Ok(())
                     }
-                    InsertOutcome::Duplicate { index, row, .. } => {
-                        let e = dup_entry_error(table, index, &row, self.env);
+                    InsertOutcome::Duplicate {
+                        index, attempted, ..
+                    } => {
+                        let e = dup_entry_error(table, index, &attempted, self.env);
                         if self.plan.kind == InsertKind::Ignore {
                             self.env.warn("Warning", e.code(), e.message());
                             self.duplicates += 1;
@@ -1218,9 +1220,9 @@ impl<'e> InsertRun<'_, 'e> {
                 }
                 Ok(())
             }
-            InsertOutcome::Duplicate { index, row, .. } => {
-                Err(dup_entry_error(table, index, &row, self.env))
-            }
+            InsertOutcome::Duplicate {
+                index, attempted, ..
+            } => Err(dup_entry_error(table, index, &attempted, self.env)),
         }
     }
 }
@@ -1432,9 +1434,9 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
                     fk.after_update(env, txn, &t.table, latest, &new)?;
                 }
             }
-            InsertOutcome::Duplicate { index, row, .. } => {
-                return Err(dup_entry_error(&t.table, index, &row, env))
-            }
+            InsertOutcome::Duplicate {
+                index, attempted, ..
+            } => return Err(dup_entry_error(&t.table, index, &attempted, env)),
         }
         Ok(())
     };

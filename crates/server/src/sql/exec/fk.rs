@@ -371,9 +371,9 @@ fn parent_changed(
                 txn.set_cascading(was);
                 match updated? {
                     InsertOutcome::Inserted(_) => {}
-                    InsertOutcome::Duplicate { index, row, .. } => {
-                        return Err(child.dup_entry_error(index, &row))
-                    }
+                    InsertOutcome::Duplicate {
+                        index, attempted, ..
+                    } => return Err(child.dup_entry_error(index, &attempted)),
                 }
                 check_parents(env, txn, &child, &cdef, Some(&r), &changed, Some(&fk.name))?;
                 chain.push((child.id(), false));

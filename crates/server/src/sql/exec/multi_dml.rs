@@ -853,9 +853,11 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
                     }
                     Ok(true)
                 }
-                InsertOutcome::Duplicate { index, row, .. } => {
-                    Err(super::dml::dup_entry_error(&t.table, index, &row, env))
-                }
+                InsertOutcome::Duplicate {
+                    index, attempted, ..
+                } => Err(super::dml::dup_entry_error(
+                    &t.table, index, &attempted, env,
+                )),
             }
         };
         for (h, _, new) in list {
