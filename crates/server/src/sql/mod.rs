@@ -1321,6 +1321,15 @@ fn run_sql_ddl(
                 aside,
                 |env| exec::ddl::create_index(env, ci),
             )?;
+            // CREATE INDEX is an ALTER TABLE … ADD INDEX in MariaDB, and answers like one.
+            return Ok(QueryResult::Ok {
+                affected_rows: 0,
+                last_insert_id: 0,
+                info: Some(format!(
+                    "Records: 0  Duplicates: 0  Warnings: {}",
+                    sess.warnings.len()
+                )),
+            });
         }
         Statement::Drop {
             object_type,

@@ -116,6 +116,40 @@ pub struct ForeignKeyDef {
 }
 
 impl TableDef {
+    /// Where MariaDB lists a key among the secondary ones (SHOW CREATE TABLE, SHOW INDEX,
+    /// information_schema.STATISTICS; also the order it keeps them in): UNIQUE keys over NOT
+    /// NULL whole columns first, then UNIQUE ones with a column prefix, then UNIQUE ones over a
+    /// nullable column (whole, then with a prefix), then every other key; in creation order
+    /// within each rank.
+    pub fn key_rank(&self, idx: &IndexDef) -> u8 {
+        if !idx.unique {
+            return 4;
+        }
+        let nullable = idx.parts.iter().any(|p| self.columns[p.column].nullable);
+        let prefix = idx.parts.iter().any(|p| p.prefix_len.is_some());
+        2 * nullable as u8 + prefix as u8
+    }
+
+    /// Put the secondary keys in MariaDB's order ([`TableDef::key_rank`]), keeping creation
+    /// order within a rank. CREATE TABLE and every ALTER TABLE do this, as MariaDB does.
+    pub fn sort_keys(&mut self) {
+        let mut keyed: Vec<(u8, IndexDef)> = std::mem::take(&mut self.indexes)
+            .into_iter()
+            .map(|i| (self.key_rank(&i), i))
+            .collect();
+        keyed.sort_by_key(|(rank, _)| *rank);
+        self.indexes = keyed.into_iter().map(|(_, i)| i).collect();
+    }
+
+    /// The position a new key takes among the secondary keys: after every key of its rank.
+    pub fn key_position(&self, idx: &IndexDef) -> usize {
+        let rank = self.key_rank(idx);
+        self.indexes
+            .iter()
+            .position(|i| self.key_rank(i) > rank)
+            .unwrap_or(self.indexes.len())
+    }
+
     /// Does any column have a generated value (`GENERATED ALWAYS AS`)? Statements on a table
     /// without one skip the generated-column work entirely.
     pub fn has_generated(&self) -> bool {

@@ -625,8 +625,9 @@ impl Table {
         self.schema_version.fetch_add(1, Ordering::AcqRel);
     }
 
+    /// Add `index` at its place in MariaDB's key order ([`TableDef::key_position`]).
     pub(crate) fn create_index(&self, index: IndexDef) -> Result<()> {
-        let pos = self.state.read().def.indexes.len();
+        let pos = self.state.read().def.key_position(&index);
         self.create_index_at(pos, index)
     }
 

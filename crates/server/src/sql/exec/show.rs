@@ -653,7 +653,7 @@ fn index(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<Listing> {
         text_column("Index_type", 16),
         text_column("Comment", 16),
         text_column("Index_comment", 1024),
-        text_column("Visible", 3),
+        text_column("Ignored", 3),
     ];
     let mut rows = Vec::new();
     let all: Vec<&IndexDef> = def.primary_key.iter().chain(def.indexes.iter()).collect();
@@ -674,7 +674,7 @@ fn index(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<Listing> {
                 s("BTREE"),
                 s(""),
                 s(""),
-                s("YES"),
+                s("NO"),
             ]);
         }
     }

@@ -297,7 +297,7 @@ impl Draft {
                 unique: k.unique,
             })
         };
-        Ok(TableDef {
+        let mut def = TableDef {
             name: self.table.clone(),
             columns: self.column_defs(),
             primary_key: self.primary.as_ref().map(resolve).transpose()?,
@@ -311,7 +311,9 @@ impl Draft {
             comment: self.comment.clone(),
             foreign_keys: self.fks.clone(),
             checks: self.checks.clone(),
-        })
+        };
+        def.sort_keys();
+        Ok(def)
     }
 }
 

@@ -1276,6 +1276,7 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> 
     if !def.checks.is_empty() && !def.foreign_keys.is_empty() {
         crate::sql::exec::check::check_against_foreign_keys(&def)?;
     }
+    def.sort_keys();
     Ok(def)
 }
 
