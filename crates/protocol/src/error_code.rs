@@ -746,7 +746,7 @@ impl ErrorCode {
             | RegexpError
             | WrongParametersToNativeFct
             | WrongParamcountToNativeFct => "42000",
-            TableNameInUnionOrder => "42000",
+            TableNameInUnionOrder | FieldSpecifiedTwice => "42000",
             NoDb => "3D000",
             UnknownCollation => "HY000",
             BadNull | DupEntry => "23000",

@@ -256,6 +256,17 @@ impl Table {
             .ok()
     }
 
+    /// Reserve `n` consecutive values at once (a multi-row INSERT … VALUES, as InnoDB's
+    /// "consecutive" mode does): the first, or None if the counter is exhausted. Values of the
+    /// block the statement does not use are lost, as in MariaDB.
+    pub fn reserve_auto_increment_block(&self, n: u64) -> Option<u64> {
+        self.auto_inc
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |v| {
+                (v != u64::MAX).then(|| v.saturating_add(n.max(1)))
+            })
+            .ok()
+    }
+
     /// [`Table::reserve_auto_increment`] for callers that cannot run out (tests, tools).
     pub fn next_auto_increment(&self) -> u64 {
         self.reserve_auto_increment()

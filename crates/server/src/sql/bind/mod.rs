@@ -138,10 +138,14 @@ fn unsupported(what: &str) -> Error {
     Error::unsupported(what)
 }
 
+/// 1054, naming the clause as MariaDB 10.11 does ('SELECT', 'WHERE', …: `clause_word`).
 fn unknown_column(name: &str, clause: &str) -> Error {
     Error::new(
         ErrorCode::BadField,
-        format!("Unknown column '{name}' in '{clause}'"),
+        format!(
+            "Unknown column '{name}' in '{}'",
+            join_scope::clause_word(clause)
+        ),
     )
 }
 

@@ -543,15 +543,23 @@ impl Binder<'_> {
                 Collation::Binary
             }
         };
+        // MariaDB names PARTITION BY 'GROUP BY' and ORDER BY 'ORDER BY' in a 1054.
+        let saved = self.clause;
+        self.clause = "group statement";
         let mut partition = Vec::new();
         for p in &spec.partition {
-            let (x, t) = self.bind_window_key(p)?;
+            let (x, t) = self
+                .bind_window_key(p)
+                .inspect_err(|_| self.clause = saved)?;
             partition.push((super::shown(x, &t), key_coll(&t)));
         }
+        self.clause = "order clause";
         let mut order = Vec::new();
         let mut order_types = Vec::new();
         for o in &spec.order {
-            let (x, t) = self.bind_window_key(&o.expr)?;
+            let (x, t) = self
+                .bind_window_key(&o.expr)
+                .inspect_err(|_| self.clause = saved)?;
             order.push(WinOrder {
                 expr: super::shown(x, &t),
                 desc: matches!(o.options.sort, Some(ast::OrderBySort::Desc)),
@@ -559,6 +567,7 @@ impl Binder<'_> {
             });
             order_types.push(t);
         }
+        self.clause = saved;
         let frame = match &spec.frame {
             None => Frame {
                 units: Units::Range,

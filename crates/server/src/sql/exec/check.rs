@@ -150,7 +150,7 @@ fn bind_all(env: &Env<'_>, db: &str, def: &TableDef) -> Result<Vec<(String, Expr
         let mut b = Binder::new(env, &[], Some(&scope));
         let bound = b.bind(&e).map_err(|err| {
             if err.code() == ErrorCode::BadField {
-                let msg = err.message().replace("'field list'", "'CHECK'");
+                let msg = err.message().replace("'SELECT'", "'CHECK'");
                 Error::new(ErrorCode::BadField, msg)
             } else {
                 err

@@ -143,8 +143,8 @@ fn bind(env: &Env<'_>, scope: &TableScope, text: &str) -> Result<Expr> {
         if err.code() == ErrorCode::BadField {
             let msg = err
                 .message()
-                .replace("'field list'", "'GENERATED ALWAYS AS'")
-                .replace("'where clause'", "'GENERATED ALWAYS AS'");
+                .replace("'SELECT'", "'GENERATED ALWAYS AS'")
+                .replace("'WHERE'", "'GENERATED ALWAYS AS'");
             Error::new(ErrorCode::BadField, msg)
         } else {
             err

@@ -175,7 +175,7 @@ impl LoadJob {
                         let c = table.scope.column(name).ok_or_else(|| {
                             Error::new(
                                 ErrorCode::BadField,
-                                format!("Unknown column '{name}' in 'field list'"),
+                                format!("Unknown column '{name}' in 'SELECT'"),
                             )
                         })?;
                         if columns.contains(&c) {
@@ -204,7 +204,7 @@ impl LoadJob {
         } else {
             let mark = env.subq.bound.borrow().len();
             let mut b = crate::sql::bind::Binder::new(&env, &[], Some(&table.scope));
-            let sets = super::dml::bind_assignments(&mut b, &table, &ld.sets)?;
+            let sets = super::dml::bind_assignments(&mut b, &table, &ld.sets, "SELECT")?;
             if env.subq.bound.borrow().len() != mark {
                 return Err(unsupported("subqueries in LOAD DATA … SET"));
             }

@@ -339,9 +339,9 @@ pub(super) fn with_columns_error() -> Error {
     )
 }
 
-/// MariaDB names the clause of an unknown or ambiguous column by its keyword in statements with
-/// set operations, derived tables or CTEs ('SELECT', 'WHERE'…, not 'field list', 'where
-/// clause'…).
+/// MariaDB names the clause of an unknown or ambiguous column by its keyword ('SELECT',
+/// 'WHERE'…, not 'field list', 'where clause'…); the binder already does
+/// (`join_scope::clause_word`), this catches a message made elsewhere.
 pub fn keyword_clauses(e: Error) -> Error {
     const NAMES: &[(&str, &str)] = &[
         ("in 'field list'", "in 'SELECT'"),

@@ -763,7 +763,7 @@ fn item_ref(
         ast::Expr::Nested(_) | ast::Expr::UnaryOp { .. } => match signed_position(e) {
             Some((neg, n)) => {
                 let v: i128 = n.parse().unwrap_or(i128::MAX);
-                position(if neg { -v } else { v }, items, clause_keywords(clause))
+                position(if neg { -v } else { v }, items, clause)
             }
             None => Ok(None),
         },
@@ -771,7 +771,7 @@ fn item_ref(
             // An integer literal (up to BIGINT UNSIGNED; past it a DECIMAL constant).
             ast::Value::Number(n, _) if n.bytes().all(|c| c.is_ascii_digit()) => {
                 match n.parse::<u64>() {
-                    Ok(v) => position(i128::from(v), items, clause_keywords(clause)),
+                    Ok(v) => position(i128::from(v), items, clause),
                     Err(_) => Ok(None),
                 }
             }
@@ -821,19 +821,13 @@ fn position(v: i128, items: &[OutItem], clause: &str) -> Result<Option<usize>> {
     if p <= 0 || p as usize > items.len() {
         return Err(Error::new(
             ErrorCode::BadField,
-            format!("Unknown column '{p}' in '{clause}'"),
+            format!(
+                "Unknown column '{p}' in '{}'",
+                crate::sql::bind::join_scope::clause_word(clause)
+            ),
         ));
     }
     Ok(Some(p as usize - 1))
-}
-
-/// How MariaDB names the clause when a negative or parenthesized position is wrong.
-fn clause_keywords(clause: &str) -> &str {
-    match clause {
-        "order clause" => "ORDER BY",
-        "group statement" => "GROUP BY",
-        other => other,
-    }
 }
 
 fn contains_agg(e: &Expr) -> bool {

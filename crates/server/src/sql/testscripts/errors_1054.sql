@@ -1,0 +1,57 @@
+# Error 1054 names the clause as MariaDB 10.11 does ('SELECT', 'WHERE', 'GROUP BY', 'ORDER BY',
+# 'HAVING', 'ON', 'FROM', 'SET', 'VALUES', 'INSERT INTO', 'UPDATE'; a window's PARTITION BY is
+# 'GROUP BY'), and 1110 has SQLSTATE 42000. Expected outputs recorded from MariaDB 10.11 with
+# mariadb_golden.py: edit errors_1054.sql, then regenerate errors_1054.test.
+CREATE DATABASE e1054;
+USE e1054;
+CREATE TABLE uu (id INT PRIMARY KEY, x INT);
+select nope from uu;
+select * from uu where nope=1;
+select x from uu group by nope;
+select x from uu order by nope;
+select x from uu having nope=1;
+select * from uu join uu u2 on u2.nope=1;
+delete from uu where nope=1;
+select (select nope) from uu;
+select * from uu where x in (select nope from uu u3);
+insert into uu select nope, 1 from uu;
+select sum(nope) from uu;
+select x from uu group by x having max(nope)=1;
+select x from uu order by 5;
+select x from uu group by 3;
+select x from uu order by -1;
+alter table uu drop column nope;
+alter table uu change nope nope2 int;
+select group_concat(x order by nope) from uu;
+update uu set x=1 order by nope;
+select * from uu join uu u2 using (nope);
+insert into uu (id) select id from uu on duplicate key update x = nope;
+select x from uu u1 where exists (select * from uu where nope=u1.x);
+select x from (select nope from uu) d;
+select x as y from uu where y=1;
+insert into uu values (1, nope);
+insert into uu (id) values (default(nope));
+create view vv as select nope from uu;
+select json_extract(nope,'$') from uu;
+delete from uu order by nope;
+select 1 from uu, uu u2 where uu.nope=1;
+update uu set nope=1;
+insert into uu (id, id) values (1,1);
+insert into uu set nope=1;
+insert into uu (id) values (1) on duplicate key update nope=1;
+insert into uu (nope) values (1);
+update uu set x = nope;
+update uu join uu u2 set uu.nope = 1;
+update uu set x=1 where nope=1;
+update uu join uu u2 set uu.x = u2.nope;
+update uu join uu u2 on u2.nope=1 set uu.x=1;
+delete uu from uu join uu u2 where u2.nope = 1;
+insert into uu (id) values (1) on duplicate key update x = nope;
+replace into uu set nope = 1;
+insert into uu set x = nope;
+select x from uu where x = any (select nope);
+select count(*) over (partition by nope) from uu;
+with c as (select nope from uu) select * from c;
+select x from uu union select nope from uu;
+select x from uu union select x from uu order by nope;
+DROP DATABASE e1054;
