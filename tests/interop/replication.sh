@@ -18,14 +18,19 @@
 #      inside TLS, MASTER_SSL=1), Cohort with rpl_semi_sync_master_enabled (AFTER_SYNC),
 #      concurrent inserts (semisync_load.py records every acknowledged one), kill -9 of Cohort
 #      under load, the replica promoted (its relay log applied, STOP SLAVE): every acknowledged
-#      insert is there, and no commit fell back to asynchronous (Rpl_semi_sync_master_no_tx 0).
+#      insert is there, and no commit fell back to asynchronous (Rpl_semi_sync_master_no_tx 0);
+#   5. gtid_reconnect.sh: the "gtid" replica, repointed at a Cohort of its own through
+#      throttle_proxy.py, reconnects after clean stops and kills -9 of Cohort while it holds the
+#      first part of a transaction ("GTID event skip N"), and goes on without error (1595 before
+#      the fix in replication/start.rs); the table equals the primary's.
 #
 # The replicas are MariaDB's own mariadbd (Debian's mariadb-server), started here with
 # mariadb-install-db in the work directory.
 # Environment: COHORT_BIN [target/release/cohort],
 #   COHORT_SERVE_FLAGS [] (extra flags for Cohort, e.g. --thread-handling pool-of-threads),
 #   REPL_PORTS ["" = free ports] four ports: Cohort, replica gtid, replica file, spare,
-#   INTEROP_WORKDIR, REPL_LOAD_SECONDS [8].
+#   INTEROP_WORKDIR, REPL_LOAD_SECONDS [8], REPL_RECONNECT_ROUNDS [6] and
+#   REPL_RECONNECT_PORTS ["" = free ports] Cohort's and the proxy's (part 5).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -335,6 +340,24 @@ else
   fail "replication/semi-sync crash" "$missing of $acked acknowledged commits missing on the replica"
 fi
 check_eq "replication/semi-sync: no commit fell back to asynchronous under load ($YES_TX acknowledged by the replica)" "$NO_TX" "$NO_TX0"
+
+# --- 5. a GTID replica reconnecting inside a group after Cohort stops or is killed -----------
+# gtid_reconnect.sh: its own Cohort (1 MiB binlog files, 2.5 MB transactions), the "gtid"
+# replica repointed at it through a throttling proxy, REPL_RECONNECT_ROUNDS clean stops and
+# kills -9 while the replica holds part of a group; the replica must skip what it has and go on.
+on "$R2" "STOP SLAVE" >/dev/null 2>&1 # it followed the Cohort killed above; nothing more to read
+read -r RP RX <<<"${REPL_RECONNECT_PORTS:-$(free_port) $(free_port)}"
+COHORT_BIN="$COHORT_BIN" COHORT_SERVE_FLAGS="$COHORT_SERVE_FLAGS" INTEROP_WORKDIR="$W" \
+  P="$RP" X="$RX" R="$R1" N="${REPL_RECONNECT_ROUNDS:-6}" REPLICA_LOG="$W/gtid-start.log" \
+  "$HERE/gtid_reconnect.sh" >"$W/gtid-reconnect.log" 2>&1
+grep -v '^PASS: \|^FAIL: ' "$W/gtid-reconnect.log"
+while read -r line; do
+  case "$line" in
+  PASS:*) pass "replication/${line#PASS: }" ;;
+  FAIL:*) line=${line#FAIL: } && fail "replication/${line%%: *}" "${line#*: }" ;;
+  esac
+done < <(grep '^PASS: \|^FAIL: ' "$W/gtid-reconnect.log")
+grep -q '^PASS: ' "$W/gtid-reconnect.log" || fail "replication/gtid-reconnect" "no result, see $W/gtid-reconnect.log"
 
 echo "replication: $INTEROP_PASSED passed, $INTEROP_FAILED failed"
 [ "$INTEROP_FAILED" -eq 0 ]

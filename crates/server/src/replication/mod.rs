@@ -15,7 +15,8 @@
 //! SET @slave_gtid_strict_mode = 0; SET @slave_gtid_ignore_duplicates = 0
 //! [SHOW VARIABLES LIKE 'rpl_semi_sync_master_enabled'; SET @rpl_semi_sync_slave = 1]
 //! COM_REGISTER_SLAVE                       → OK; listed by SHOW SLAVE HOSTS   (hosts)
-//! COM_BINLOG_DUMP pos, flags, server id, file
+//! COM_BINLOG_DUMP pos, flags, server id, file   (GTID mode: file and pos ignored; a
+//!                                             reconnecting replica names where it was)
 //!   ← fake Rotate (file, start position; timestamp 0, LOG_EVENT_ARTIFICIAL_F)
 //!   ← Format_description of the file (in-use flag cleared; `created` and `next_pos` zeroed
 //!     when the stream does not start at the file's beginning)

@@ -1,12 +1,19 @@
 //! Where a dump starts: a file and position, or a GTID position.
 //!
-//! **File/position mode** (`@slave_connect_state` unset, or a file named): the named file (an
-//! empty name: the first file of the index) from the position. The file must be in the index
-//! and the position within it (4 is its first event); whether an event starts there is found
-//! out by reading it.
+//! **File/position mode** (`@slave_connect_state` unset or NULL): the named file (an empty
+//! name: the first file of the index) from the position. The file must be in the index and the
+//! position within it (4 is its first event); whether an event starts there is found out by
+//! reading it.
 //!
-//! **GTID mode** (empty file name, `@slave_connect_state` set): the replica's position is one
-//! GTID per domain. MariaDB's rules, checked against the binlog's GTID state:
+//! **GTID mode** (`@slave_connect_state` set, even to ''): the file and position of the
+//! command are ignored, as MariaDB ignores them. A MariaDB replica names the file and position
+//! it last read when it *re*connects (only its first connection sends an empty name); after an
+//! interruption inside a group that position is inside the group, and the replica counts on
+//! being sent the group again from its GTID event (it skips the part it already has: "GTID
+//! event skip N"). Streaming from that position instead would start with the group's middle,
+//! and the replica stops with 1595 ("The current group of events starts with a non-GTID
+//! Write_rows_v1 event"). The replica's position is one GTID per domain. MariaDB's rules,
+//! checked against the binlog's GTID state:
 //!
 //! 1. A GTID of a domain the binlog does not have is left out (nothing to send for it).
 //! 2. A GTID the binlog has — its (domain, server) wrote that far — is a valid position.
@@ -102,8 +109,8 @@ pub fn resolve(
     max_allowed_packet: u64,
 ) -> Result<Start, StartError> {
     match connect_state {
-        Some(state) if file.is_empty() => gtid_start(binlog, end, state, max_allowed_packet),
-        _ => file_start(binlog, end, file, pos),
+        Some(state) => gtid_start(binlog, end, state, max_allowed_packet),
+        None => file_start(binlog, end, file, pos),
     }
 }
 

@@ -674,6 +674,116 @@ fn gtid_mode_skips_to_the_position_and_then_says_where_it_is() {
     );
 }
 
+/// What a MariaDB 10.11 replica in GTID mode sends when it reconnects after an interruption
+/// inside a group: COM_BINLOG_DUMP with the file and the position it last read (inside the
+/// group) *and* `@slave_connect_state`, its last complete GTID. It then counts on the group
+/// from its GTID event, and skips the events it already has ("GTID event skip N"). MariaDB
+/// ignores the file and position when `@slave_connect_state` is set (captured from 10.11.19:
+/// state 0-1-6 with 'binlog.000002' at 1000000, inside 0-1-7, gets exactly what state 0-1-6
+/// with no file gets). Streaming from the named position instead starts with the group's
+/// middle, and the replica stops with 1595 "The current group of events starts with a non-GTID
+/// Write_rows_v1 event" (tests/interop/gtid_reconnect.sh).
+///
+/// Here the group opens its file (whose Gtid_list is the replica's position: nothing to skip)
+/// and the primary restarted after writing it, as in that script: MariaDB sends the fake
+/// Rotate to the file at 4, its Format_description as written (`next_pos` kept: the stream
+/// starts at the file's beginning), the file's own Gtid_list and Binlog_checkpoint, the whole
+/// group, and no fake Gtid_list; then, the file having no Rotate of its own, the next file
+/// with a fake Rotate.
+#[test]
+fn a_gtid_reconnect_inside_a_group_gets_the_group_again_from_its_gtid_event() {
+    let (dir, ctx, mut s) = server(2);
+    // GTIDs: 1 CREATE DATABASE, 2 CREATE TABLE, 3 and 4 the inserts; 5 opens binlog.000002.
+    run(&ctx, &mut s, "FLUSH BINARY LOGS").unwrap();
+    run(&ctx, &mut s, "BEGIN").unwrap();
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (10, 'a')").unwrap();
+    run(&ctx, &mut s, "INSERT INTO d.t VALUES (11, 'b')").unwrap();
+    run(&ctx, &mut s, "COMMIT").unwrap();
+    // The primary restarts (binlog.000003 is opened); binlog.000002 ends without a Rotate.
+    let ctx = Arc::new(context_on(&dir.restart_image()));
+    let (file, _) = dump(&ctx, "binlog.000002", 4, NB, replica()).all(Duration::from_secs(10));
+    assert_eq!(
+        names(&file)[..8],
+        [
+            "Rotate",
+            "Format_desc",
+            "Gtid_list",
+            "Binlog_checkpoint",
+            "Gtid",
+            "Table_map",
+            "Write_rows_v1",
+            "Xid"
+        ]
+    );
+    // The replica read the group's GTID and Table_map: it names the Write_rows' position.
+    let inside = file[6].next_pos - file[6].bytes.len() as u32;
+    let vars = ReplicaVars {
+        connect_state: Some("0-1-4".into()),
+        ..replica()
+    };
+    let (evs, end) = dump(&ctx, "binlog.000002", inside, NB, vars).all(Duration::from_secs(10));
+    assert!(matches!(end, Got::Eof), "{end:?}");
+    assert_eq!(
+        names(&evs),
+        [
+            "Rotate",
+            "Format_desc",
+            "Gtid_list",
+            "Binlog_checkpoint",
+            "Gtid",
+            "Table_map",
+            "Write_rows_v1",
+            "Xid",
+            "Rotate",
+            "Format_desc",
+            "Gtid_list",
+            "Binlog_checkpoint"
+        ]
+    );
+    let rotate = &evs[0];
+    assert_eq!(
+        (rotate.timestamp, rotate.flags, rotate.next_pos),
+        (0, 0x20, 0)
+    );
+    assert_eq!(&rotate.body[..8], &4u64.to_le_bytes(), "the file's start");
+    assert_eq!(&rotate.body[8..rotate.body.len() - 4], b"binlog.000002");
+    // From the Format_description to the Xid: the file as a dump from 4 sends it, byte for
+    // byte (`created` and `next_pos` as written, the real Gtid_list: 0-1-4, not artificial).
+    for (got, want) in evs[1..8].iter().zip(&file[1..8]) {
+        assert_eq!(got.bytes, want.bytes, "{}", got.name());
+    }
+    assert_eq!(evs[1].next_pos, 4 + evs[1].bytes.len() as u32);
+    let list = &evs[2];
+    assert_eq!(list.flags, 0);
+    assert_eq!(&list.body[..4], &1u32.to_le_bytes());
+    assert_eq!(&list.body[4..8], &0u32.to_le_bytes(), "domain 0");
+    assert_eq!(&list.body[12..20], &4u64.to_le_bytes(), "0-1-4");
+    assert_eq!(
+        &evs[4].body[..8],
+        &5u64.to_le_bytes(),
+        "the group, from its GTID"
+    );
+    assert!(
+        evs.iter()
+            .all(|e| e.flags & 0x20 == 0 || e.t == EventType::ROTATE),
+        "no fake Gtid_list: the file's Gtid_list is the position"
+    );
+    // Then the file the restart opened.
+    let next = &evs[8];
+    assert_eq!((next.timestamp, next.flags), (0, 0x20));
+    assert_eq!(&next.body[8..next.body.len() - 4], b"binlog.000003");
+    // The same request with no file: the same stream.
+    let vars = ReplicaVars {
+        connect_state: Some("0-1-4".into()),
+        ..replica()
+    };
+    let (again, _) = dump(&ctx, "", 4, NB, vars).all(Duration::from_secs(10));
+    assert_eq!(
+        again.iter().map(|e| &e.bytes).collect::<Vec<_>>(),
+        evs.iter().map(|e| &e.bytes).collect::<Vec<_>>()
+    );
+}
+
 #[test]
 fn every_file_starts_with_the_gtid_state_and_binlog_gtid_pos_reads_it() {
     let (dir, ctx, mut s) = server(2);
