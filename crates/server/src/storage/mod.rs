@@ -185,6 +185,9 @@ mod mvcc;
 mod read;
 mod rebuild;
 pub mod schema;
+pub mod stats;
+#[cfg(test)]
+mod stats_tests;
 mod table;
 #[cfg(test)]
 mod testing;
@@ -202,6 +205,7 @@ pub use schema::{
     CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, GeneratedDef, IndexDef, IndexPart,
     TableDef,
 };
+pub use stats::TableStats;
 pub use table::{RowHandle, Table};
 pub use txn::{
     read_only_error, Savepoint, Txn, TxnOptions, DEFAULT_LOCK_WAIT_TIMEOUT, DEFAULT_MDL_TIMEOUT,

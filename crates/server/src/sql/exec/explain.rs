@@ -1147,14 +1147,27 @@ fn access_tab(
         PartCond::In(l) => l.iter().all(fixed),
         PartCond::IsNull => true,
     });
+    let est = || {
+        let stats = t.table.stats();
+        let est = plan::estimate::index_rows(
+            &t.table,
+            &stats,
+            &t.def,
+            *index,
+            eq,
+            range.is_some(),
+            constant,
+        );
+        (est as u64).max(1)
+    };
     let (kind, est) = if full_eq && constant {
         ("const", 1)
     } else if full_eq {
         ("eq_ref", 1)
     } else if range.is_some() || in_list {
-        ("range", (rows / 3).max(1))
+        ("range", est())
     } else {
-        ("ref", (rows / 10).max(1))
+        ("ref", est())
     };
     tab.kind = Some(kind);
     tab.key = Some(name);

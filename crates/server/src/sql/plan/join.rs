@@ -22,8 +22,9 @@
 //!
 //! A sequence of plain tables (no outer join in it, no STRAIGHT_JOIN) is ordered greedily:
 //! next comes the table expected to add the fewest rows given the tables already bound (a
-//! unique lookup 1, an index prefix a fraction of its row count, otherwise its row count,
-//! from the storage's live count). A sequence with outer joins keeps the written order.
+//! unique lookup 1, an index prefix its rows per key value from the index statistics
+//! (`plan/estimate.rs`), otherwise its live row count). A plan ordered by statistics is made
+//! again when they move ([`JoinPlan::stats_epochs`]). A sequence with outer joins keeps the written order.
 //! Each table's access path comes from [`plan::choose_access_for`] with keys that are
 //! constants or columns of tables bound before it (index nested loop on any index prefix);
 //! without a usable index an equality with a bound column becomes a hash join: the table is
@@ -111,11 +112,17 @@ pub struct JoinPlan {
     pub tables: Vec<JoinTable>,
     pub scope: JoinScope,
     pub units: Vec<Unit>,
+    /// The tables whose statistics ordered the join, with their statistics' epoch then: the
+    /// plan is made again once they move (about 10% of the table's rows changed).
+    pub stats_epochs: Vec<(usize, u64)>,
 }
 
 impl JoinPlan {
     pub fn is_stale(&self) -> bool {
         self.tables.iter().any(|t| t.is_stale())
+            || self.stats_epochs.iter().any(|&(t, epoch)| {
+                matches!(&self.tables[t], JoinTable::Table(r) if r.table.stats_moved(epoch))
+            })
     }
 
     pub fn width(&self) -> usize {
@@ -239,12 +246,17 @@ impl<'a, 'b> Builder<'a, 'b> {
             scope: &self.scope,
             tables: &self.tables,
             straight: self.straight,
+            used_stats: Default::default(),
         };
         let units = arr.arrange(pres, conds, 0)?;
+        let mut stats_epochs = arr.used_stats.into_inner();
+        stats_epochs.sort_unstable();
+        stats_epochs.dedup();
         Ok(JoinPlan {
             tables: self.tables,
             scope: self.scope,
             units,
+            stats_epochs,
         })
     }
 
@@ -556,6 +568,8 @@ struct Arrange<'p> {
     scope: &'p JoinScope,
     tables: &'p [JoinTable],
     straight: bool,
+    /// The statistics the order was chosen by: (table, epoch).
+    used_stats: std::cell::RefCell<Vec<(usize, u64)>>,
 }
 
 impl Arrange<'_> {
@@ -644,29 +658,26 @@ impl Arrange<'_> {
             // A derived table's size is known only once it runs: a guess.
             JoinTable::Derived(_) => return DERIVED_ROWS,
         };
-        let rows = tref.table.approx_rows().max(1) as f64;
         let access = self.access(t, preds, bound);
         match &access {
-            Access::FullScan => rows,
+            Access::FullScan => tref.table.approx_rows().max(1) as f64,
             Access::Index { index, eq, range } => {
-                let Some(idx) = plan::index_def(&tref.def, *index) else {
-                    return rows;
-                };
-                let unique = index.is_none() || idx.unique;
-                if unique
-                    && eq.len() == idx.parts.len()
-                    && eq.iter().all(|c| matches!(c, PartCond::Eq(_)))
-                {
-                    return 1.0;
-                }
-                let mut est = rows;
-                for _ in eq {
-                    est = (est / 10.0).max(1.0);
-                }
-                if range.is_some() {
-                    est = (est / 3.0).max(1.0);
-                }
-                est
+                let stats = tref.table.stats();
+                self.used_stats.borrow_mut().push((t, stats.epoch));
+                let constant = eq.iter().all(|c| match c {
+                    PartCond::Eq(e) => e.is_constant(),
+                    PartCond::In(l) => l.iter().all(Expr::is_constant),
+                    PartCond::IsNull => true,
+                });
+                plan::estimate::index_rows(
+                    &tref.table,
+                    &stats,
+                    &tref.def,
+                    *index,
+                    eq,
+                    range.is_some(),
+                    constant,
+                )
             }
         }
     }
