@@ -393,3 +393,33 @@ fn the_cache_is_bounded() {
     }
     assert!(sess.stmt_cache.len() < 10, "{}", sess.stmt_cache.len());
 }
+
+#[test]
+fn a_join_plan_is_made_again_when_its_statistics_move() {
+    let (ctx, mut s) = server();
+    run(&ctx, &mut s, "CREATE TABLE j (id INT PRIMARY KEY, k INT, KEY k (k))").unwrap();
+    let fill = |ctx: &ServerContext, s: &mut SessionState, ids: std::ops::Range<i32>| {
+        let rows: Vec<String> = ids.map(|i| format!("({i}, {})", i % 5)).collect();
+        let sql = format!("INSERT INTO j VALUES {}", rows.join(", "));
+        run(ctx, s, &sql).unwrap();
+    };
+    fill(&ctx, &mut s, 0..20);
+    let q = |n: i32| format!("SELECT t.id, j.id FROM t, j WHERE j.k = t.id AND t.id = {n}");
+    run(&ctx, &mut s, &q(1)).unwrap();
+    let h = s.stmt_cache.hits();
+    run(&ctx, &mut s, &q(2)).unwrap();
+    assert_eq!(s.stmt_cache.hits(), h + 1, "a cached join plan");
+    // 2 new rows (10%) keep the plan; 1 more (over 10%) makes it again, once.
+    fill(&ctx, &mut s, 20..22);
+    run(&ctx, &mut s, &q(3)).unwrap();
+    assert_eq!(s.stmt_cache.hits(), h + 2);
+    fill(&ctx, &mut s, 22..23);
+    run(&ctx, &mut s, &q(4)).unwrap();
+    assert_eq!(s.stmt_cache.hits(), h + 2, "planned again after the statistics moved");
+    let r = run(&ctx, &mut s, &q(3)).unwrap();
+    assert_eq!(s.stmt_cache.hits(), h + 3);
+    let QueryResult::Rows { rows, .. } = r else {
+        panic!("rows")
+    };
+    assert_eq!(rows.len(), 4, "j.k = 3: ids 3, 8, 13, 18");
+}
