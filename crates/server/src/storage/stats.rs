@@ -10,13 +10,17 @@
 //! [`keycode::column_end`]).
 //!
 //! * An index of at most [`EXACT_LIMIT`] entries is walked whole: the counts are exact.
-//! * A larger one is **sampled**, like InnoDB's persistent statistics: [`SAMPLES`] runs of
+//! * In a larger one, a prefix with at most [`SKIP_BUDGET`] values is counted exactly by
+//!   seeking from each value to the first key after it (one map lookup per value), so a
+//!   column with few values (a warehouse id, a status) is exact however many rows share
+//!   each value.
+//! * A prefix with more values is **sampled**, like InnoDB's persistent statistics: [`SAMPLES`] runs of
 //!   [`RUN`] consecutive entries, starting at keys spread evenly between the first and last
 //!   key of the index. From the runs, the share of adjacent pairs whose prefix changes,
 //!   scaled to the index's size, estimates `n_diff`; the distinct prefixes seen in the runs
 //!   are a lower bound (so a prefix with few values, like a warehouse id, is not estimated
-//!   below what was seen). The cost is bounded by `SAMPLES × (log n + RUN)` map steps
-//!   whatever the table's size.
+//!   below what was seen). The cost is bounded by `SKIP_BUDGET × columns + SAMPLES × RUN`
+//!   map lookups and steps whatever the table's size.
 //!
 //! A secondary index holds an entry per image of a row kept for read views, so its counts
 //! may include versions not yet purged: statistics are estimates, as InnoDB's are.
@@ -59,6 +63,9 @@ pub const EXACT_LIMIT: usize = 10_000;
 pub const SAMPLES: usize = 20;
 /// Consecutive entries read per run.
 pub const RUN: usize = 500;
+/// A prefix with at most this many values in a large index is counted exactly, by seeking
+/// from each value to the next.
+pub const SKIP_BUDGET: u64 = 1000;
 
 /// The statistics of one table at one calculation.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -276,6 +283,13 @@ fn index_n_diff(map: &IndexMap, spec: &KeySpec, unique: bool) -> (Vec<u64>, bool
         }
         return (diff, false);
     }
+    // Prefixes with few values: counted exactly by skipping from one value to the next.
+    let exact: Vec<u64> = (0..n)
+        .map_while(|k| skip_count(map, spec, k, SKIP_BUDGET))
+        .collect();
+    if exact.len() == n {
+        return (exact, false);
+    }
     // Sample runs starting at keys spread between the first and the last key.
     let runs: Vec<Vec<Vec<u8>>> = seek_points(&first, &last, SAMPLES)
         .into_iter()
@@ -315,7 +329,17 @@ fn index_n_diff(map: &IndexMap, spec: &KeySpec, unique: bool) -> (Vec<u64>, bool
         } else {
             1 + (changes[k] as f64 / pairs as f64 * (total - 1) as f64).round() as u64
         };
-        let mut v = scaled.max(seen[k].len() as u64).max(floor).min(total);
+        if let Some(&x) = exact.get(k) {
+            floor = x;
+            diff.push(x);
+            continue;
+        }
+        // More than SKIP_BUDGET values, else the skip count would have finished.
+        let mut v = scaled
+            .max(seen[k].len() as u64)
+            .max(floor)
+            .max(SKIP_BUDGET + 1)
+            .min(total);
         if unique && k + 1 == n {
             v = total;
         }
@@ -323,6 +347,34 @@ fn index_n_diff(map: &IndexMap, spec: &KeySpec, unique: bool) -> (Vec<u64>, bool
         diff.push(v);
     }
     (diff, true)
+}
+
+/// The number of distinct values of the first `k + 1` columns, found by seeking from each
+/// value to the first key after it: at most `budget` seeks; None if there are more values.
+fn skip_count(map: &IndexMap, spec: &KeySpec, k: usize, budget: u64) -> Option<u64> {
+    let m = map.read();
+    let mut count = 0u64;
+    let mut ends = Vec::new();
+    let mut from: Option<Vec<u8>> = None;
+    loop {
+        let key = match &from {
+            None => m.keys().next(),
+            Some(f) => m.range(f.clone()..).next().map(|(k, _)| k),
+        };
+        let Some(key) = key else {
+            return Some(count);
+        };
+        count += 1;
+        if count > budget {
+            return None;
+        }
+        column_ends(spec, key, &mut ends);
+        let &end = ends.get(k)?;
+        match keycode::prefix_end(&key[..end]) {
+            Some(next) => from = Some(next),
+            None => return Some(count),
+        }
+    }
 }
 
 /// `count` keys spread evenly between `first` and `last` (byte strings compared in order):

@@ -227,8 +227,31 @@ fn large_indexes_are_sampled_within_bounds() {
     assert!(s.sampled);
     assert_eq!(s.rows, n as u64);
     assert_eq!(s.primary, vec![n as u64]);
+    // Up to SKIP_BUDGET values: exact; more: sampled.
+    assert_eq!(s.secondary[0][0], 100);
+    assert_eq!(s.secondary[1][0], 1000);
     let near = |got: u64, want: u64| got * 2 >= want && got <= want * 2;
-    assert!(near(s.secondary[0][0], 100), "{:?}", s.secondary);
     assert!(near(s.secondary[0][1], 30_000), "{:?}", s.secondary);
-    assert!(near(s.secondary[1][0], 1000), "{:?}", s.secondary);
+}
+
+/// The calculation's cost does not grow with the table: time it on 200,000 rows (run by hand
+/// with `--ignored --nocapture`; the insert takes a while in a debug build).
+#[test]
+#[ignore]
+fn sampling_time_on_a_large_table() {
+    let e = Engine::new();
+    let t = table(&e);
+    for chunk in 0..20 {
+        fill(&e, &t, chunk * 10_000..(chunk + 1) * 10_000, |i| {
+            vec![
+                Value::Int(i),
+                Value::Int(i % 1000),
+                Value::str(&format!("v{}", i % 77)),
+            ]
+        });
+    }
+    let start = std::time::Instant::now();
+    let s = t.analyze();
+    eprintln!("analyze of {} rows: {:?} {:?}", s.rows, start.elapsed(), s);
+    assert!(s.sampled);
 }
