@@ -83,7 +83,11 @@ fn exact_prefix_counts_on_known_data() {
     fill(&e, &t, 0..40, |i| {
         vec![
             Value::Int(i),
-            if i % 4 == 3 { Value::Null } else { Value::Int(i % 4) },
+            if i % 4 == 3 {
+                Value::Null
+            } else {
+                Value::Int(i % 4)
+            },
             Value::str(cs[(i / 4 % 5) as usize]),
         ]
     });
@@ -219,7 +223,7 @@ fn large_indexes_are_sampled_within_bounds() {
     fill(&e, &t, 0..n, |i| {
         vec![
             Value::Int(i),
-            Value::Int(i / 300),            // 100 values, in order
+            Value::Int(i / 300),                   // 100 values, in order
             Value::str(&format!("v{}", i % 1000)), // 1000 values
         ]
     });

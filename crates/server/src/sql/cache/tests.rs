@@ -397,7 +397,12 @@ fn the_cache_is_bounded() {
 #[test]
 fn a_join_plan_is_made_again_when_its_statistics_move() {
     let (ctx, mut s) = server();
-    run(&ctx, &mut s, "CREATE TABLE j (id INT PRIMARY KEY, k INT, KEY k (k))").unwrap();
+    run(
+        &ctx,
+        &mut s,
+        "CREATE TABLE j (id INT PRIMARY KEY, k INT, KEY k (k))",
+    )
+    .unwrap();
     let fill = |ctx: &ServerContext, s: &mut SessionState, ids: std::ops::Range<i32>| {
         let rows: Vec<String> = ids.map(|i| format!("({i}, {})", i % 5)).collect();
         let sql = format!("INSERT INTO j VALUES {}", rows.join(", "));
@@ -415,7 +420,11 @@ fn a_join_plan_is_made_again_when_its_statistics_move() {
     assert_eq!(s.stmt_cache.hits(), h + 2);
     fill(&ctx, &mut s, 22..23);
     run(&ctx, &mut s, &q(4)).unwrap();
-    assert_eq!(s.stmt_cache.hits(), h + 2, "planned again after the statistics moved");
+    assert_eq!(
+        s.stmt_cache.hits(),
+        h + 2,
+        "planned again after the statistics moved"
+    );
     let r = run(&ctx, &mut s, &q(3)).unwrap();
     assert_eq!(s.stmt_cache.hits(), h + 3);
     let QueryResult::Rows { rows, .. } = r else {

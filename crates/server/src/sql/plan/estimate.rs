@@ -33,7 +33,11 @@ pub fn index_rows(
         return rows;
     };
     let unique = index.is_none() || idx.unique;
-    if unique && !range && eq.len() == idx.parts.len() && eq.iter().all(|c| matches!(c, PartCond::Eq(_))) {
+    if unique
+        && !range
+        && eq.len() == idx.parts.len()
+        && eq.iter().all(|c| matches!(c, PartCond::Eq(_)))
+    {
         return 1.0;
     }
     let mut est = rows;
