@@ -668,7 +668,7 @@ impl Arrange<'_> {
 
     /// The order of `tables` that reads the fewest rows in all: the sum, over the tables in
     /// order, of the rows the tables before produce times the table's [`Arrange::fanout`]
-    /// (the rows it adds per such row). Dynamic programming over the subsets of tables (a
+    /// (the rows it adds per such row) — or its rows once for a table hash-joined. Dynamic programming over the subsets of tables (a
     /// table's fanout depends only on which tables are bound before it, not on their order);
     /// on equal cost the order closer to the written one wins.
     fn best_order(&self, tables: &[usize], conds: &[Expr], need: &[u64], bound: u64) -> Vec<usize> {
@@ -699,7 +699,13 @@ impl Arrange<'_> {
                     .map(|(c, _)| c)
                     .collect();
                 let out = rows * self.fanout(t, &preds, b);
-                let total = cost + out;
+                // A table scanned without an index but joined by an equality is read once into
+                // a hash table (`leaf`), not once per row before it.
+                let hashed = before != 0
+                    && matches!(self.access(t, &preds, b), Access::FullScan)
+                    && self.hash_key(t, &preds, b).is_some();
+                let read = if hashed { out / rows } else { out };
+                let total = cost + read;
                 if total < best[set].0 {
                     best[set] = (total, out, i);
                 }
@@ -800,7 +806,7 @@ impl Arrange<'_> {
             .cloned()
             .collect();
         let hash = match access {
-            Access::FullScan => self.hash_key(t, &filter, bound),
+            Access::FullScan => self.hash_key(t, &preds, bound),
             _ => None,
         };
         Leaf {
@@ -813,9 +819,9 @@ impl Arrange<'_> {
     }
 
     /// An equality between a column of `t` and a bound column of the same kind of type.
-    fn hash_key(&self, t: usize, filter: &[Expr], bound: u64) -> Option<HashKey> {
+    fn hash_key(&self, t: usize, filter: &[&Expr], bound: u64) -> Option<HashKey> {
         let off = self.scope.tables[t].offset;
-        for c in filter {
+        for &c in filter {
             let Expr::Cmp(CmpOp::Eq, a, b, coll) = c else {
                 continue;
             };
