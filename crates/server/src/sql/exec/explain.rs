@@ -728,9 +728,7 @@ fn estimate(q: &QueryPlan) -> u64 {
                     })
                     .fold(1u64, |a, b| a.saturating_mul(b))
             }
-            (None, Some(Source::Table(t))) => access_tab(t, &p.access, None, &[])
-                .rows
-                .unwrap_or(0),
+            (None, Some(Source::Table(t))) => access_tab(t, &p.access, None, &[]).rows.unwrap_or(0),
             _ => 1,
         },
         Node::Sorted(s) => estimate(&s.input),

@@ -14,6 +14,7 @@
 //! `rows` is the table's live row count; `n_diff` comes from the statistics, which the call
 //! recomputes first if they are due ([`crate::storage::Table::stats`]).
 
+use crate::sql::expr::Expr;
 use crate::sql::plan::{self, PartCond};
 use crate::storage::{Table, TableDef, TableStats};
 
@@ -64,4 +65,19 @@ pub fn index_rows(
         est = (est / 3.0).max(1.0);
     }
     est
+}
+
+/// True if every key of `eq` is known before the read (no column of this query or of an
+/// enclosing one): the `constant` of [`index_rows`].
+pub fn keys_fixed(eq: &[PartCond]) -> bool {
+    let fixed = |e: &Expr| {
+        let mut outer = false;
+        e.walk(&mut |x| outer |= matches!(x, Expr::Outer { .. }));
+        !outer && e.is_constant()
+    };
+    eq.iter().all(|c| match c {
+        PartCond::Eq(e) => fixed(e),
+        PartCond::In(l) => l.iter().all(fixed),
+        PartCond::IsNull => true,
+    })
 }

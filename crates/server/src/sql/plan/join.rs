@@ -38,7 +38,7 @@ use crate::sql::bind::sqltype::Class;
 use crate::sql::env::Env;
 use crate::sql::exec::query::{self, Derived};
 use crate::sql::expr::{CmpOp, Expr};
-use crate::sql::plan::{self, Access, KeySource, PartCond, TableRef};
+use crate::sql::plan::{self, Access, KeySource, TableRef};
 use crate::types::{Collation, DataType};
 use cohort_protocol::ErrorCode;
 use sqlparser::ast;
@@ -739,11 +739,7 @@ impl Arrange<'_> {
                     used.push((t, stats.epoch));
                 }
                 drop(used);
-                let constant = eq.iter().all(|c| match c {
-                    PartCond::Eq(e) => e.is_constant(),
-                    PartCond::In(l) => l.iter().all(Expr::is_constant),
-                    PartCond::IsNull => true,
-                });
+                let constant = plan::estimate::keys_fixed(eq);
                 plan::estimate::index_rows(
                     &tref.table,
                     &stats,
