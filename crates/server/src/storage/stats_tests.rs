@@ -187,13 +187,13 @@ fn keys_split_into_columns() {
 fn recalculated_after_ten_percent_change_and_by_analyze() {
     let e = Engine::new();
     let t = table(&e);
-    fill(&e, &t, 0..100, |i| {
+    fill(&e, &t, 0..200, |i| {
         vec![Value::Int(i), Value::Int(i % 10), Value::str("c")]
     });
     let s1 = t.stats();
-    assert_eq!((s1.rows, s1.secondary[0][0]), (100, 10));
-    // 10 changes (10%) are not enough...
-    fill(&e, &t, 100..110, |i| {
+    assert_eq!((s1.rows, s1.secondary[0][0]), (200, 10));
+    // 20 changes (10%) are not enough...
+    fill(&e, &t, 200..220, |i| {
         vec![Value::Int(i), Value::Int(i), Value::str("c")]
     });
     assert!(!t.stats_moved(s1.epoch));
@@ -201,18 +201,34 @@ fn recalculated_after_ten_percent_change_and_by_analyze() {
     assert_eq!(s2.epoch, s1.epoch);
     assert_eq!(s2.secondary[0][0], 10);
     // ... one more is.
-    fill(&e, &t, 110..111, |i| {
+    fill(&e, &t, 220..221, |i| {
         vec![Value::Int(i), Value::Int(i), Value::str("c")]
     });
     assert!(t.stats_moved(s1.epoch));
     let s3 = t.stats();
     assert_eq!(s3.epoch, s1.epoch + 1);
-    assert_eq!((s3.rows, s3.secondary[0][0]), (111, 21));
+    assert_eq!((s3.rows, s3.secondary[0][0]), (221, 31));
     assert!(!t.stats_moved(s3.epoch));
     // ANALYZE recomputes at once, even with nothing changed.
     let s4 = t.analyze();
     assert_eq!(s4.epoch, s3.epoch + 1);
     assert_eq!(s4.secondary, s3.secondary);
+    // A small table: at least MIN_CHANGES changes.
+    let e = Engine::new();
+    let t = table(&e);
+    fill(&e, &t, 0..5, |i| {
+        vec![Value::Int(i), Value::Int(i), Value::str("c")]
+    });
+    let s1 = t.stats();
+    fill(&e, &t, 5..(5 + super::stats::MIN_CHANGES as i64), |i| {
+        vec![Value::Int(i), Value::Int(i), Value::str("c")]
+    });
+    assert!(!t.stats_moved(s1.epoch));
+    fill(&e, &t, 100..101, |i| {
+        vec![Value::Int(i), Value::Int(i), Value::str("c")]
+    });
+    assert!(t.stats_moved(s1.epoch));
+    assert_eq!(t.stats().rows, 5 + super::stats::MIN_CHANGES + 1);
 }
 
 #[test]

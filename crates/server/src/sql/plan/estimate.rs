@@ -30,15 +30,10 @@ pub fn index_rows(
     constant: bool,
 ) -> f64 {
     let rows = table.approx_rows().max(1) as f64;
-    let Some(idx) = plan::index_def(def, index) else {
+    if plan::index_def(def, index).is_none() {
         return rows;
-    };
-    let unique = index.is_none() || idx.unique;
-    if unique
-        && !range
-        && eq.len() == idx.parts.len()
-        && eq.iter().all(|c| matches!(c, PartCond::Eq(_)))
-    {
+    }
+    if unique_lookup(def, index, eq, range) {
         return 1.0;
     }
     let mut est = rows;
@@ -65,6 +60,16 @@ pub fn index_rows(
         est = (est / 3.0).max(1.0);
     }
     est
+}
+
+/// A lookup by every part of a unique index with `=`: one row, whatever the statistics.
+pub fn unique_lookup(def: &TableDef, index: Option<usize>, eq: &[PartCond], range: bool) -> bool {
+    plan::index_def(def, index).is_some_and(|idx| {
+        (index.is_none() || idx.unique)
+            && !range
+            && eq.len() == idx.parts.len()
+            && eq.iter().all(|c| matches!(c, PartCond::Eq(_)))
+    })
 }
 
 /// True if every key of `eq` is known before the read (no column of this query or of an

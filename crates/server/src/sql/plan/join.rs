@@ -733,6 +733,9 @@ impl Arrange<'_> {
         match &access {
             Access::FullScan => tref.table.approx_rows().max(1) as f64,
             Access::Index { index, eq, range } => {
+                if plan::estimate::unique_lookup(&tref.def, *index, eq, range.is_some()) {
+                    return 1.0; // no statistics needed: the plan does not depend on them
+                }
                 let stats = tref.table.stats();
                 let mut used = self.used_stats.borrow_mut();
                 if !used.iter().any(|&(x, _)| x == t) {
