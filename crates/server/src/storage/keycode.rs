@@ -137,6 +137,65 @@ pub(crate) fn range_is_empty(lo: &Bound<Vec<u8>>, hi: &Bound<Vec<u8>>) -> bool {
     }
 }
 
+/// The end of the key column `col` encoded in `key` from `at` (the offset just after it), by
+/// the encodings of [`encode_value`]; None if `key` is cut short. Every encoding is
+/// prefix-free, so a column's end is found from its own bytes (statistics split keys into
+/// column prefixes with it: `stats.rs`).
+pub(crate) fn column_end(col: &KeyCol, key: &[u8], at: usize) -> Option<usize> {
+    let tag = *key.get(at)?;
+    if tag == 0x00 {
+        return Some(at + 1); // NULL
+    }
+    let fixed = |n: usize| (at + 1 + n <= key.len()).then_some(at + 1 + n);
+    let binary = || {
+        // Bytes with 0x00 escaped as 0x00 0xFF, ended by 0x00 0x01.
+        let mut i = at + 1;
+        loop {
+            match key.get(i)? {
+                0x00 => match key.get(i + 1)? {
+                    0xFF => i += 2,
+                    _ => return Some(i + 2),
+                },
+                _ => i += 1,
+            }
+        }
+    };
+    match &col.ty {
+        t if t.is_integer() => fixed(8),
+        DataType::Year
+        | DataType::Enum { .. }
+        | DataType::Set { .. }
+        | DataType::Time { .. }
+        | DataType::Bit { .. }
+        | DataType::Float
+        | DataType::Double => fixed(8),
+        DataType::Decimal { .. } => match tag {
+            0x02 => Some(at + 1), // zero
+            // Exponent and digits are never the terminator (0x00; complemented 0xFF).
+            0x01 => Some(at + 1 + key[at + 1..].iter().position(|&b| b == 0xFF)? + 1),
+            _ => Some(at + 1 + key[at + 1..].iter().position(|&b| b == 0x00)? + 1),
+        },
+        DataType::Char { collation, .. }
+        | DataType::VarChar { collation, .. }
+        | DataType::Text { collation, .. } => match collation {
+            Collation::Binary => binary(),
+            // Groups of marker (0x00 / 0x02) + 3 weight bytes, ended by 0x01.
+            _ => {
+                let mut i = at + 1;
+                loop {
+                    match key.get(i)? {
+                        0x01 => return Some(i + 1),
+                        _ => i += 4,
+                    }
+                }
+            }
+        },
+        DataType::Date => fixed(4),
+        DataType::DateTime { .. } | DataType::Timestamp { .. } => fixed(11),
+        _ => binary(),
+    }
+}
+
 /// The key of a hidden row id (tables without a PRIMARY KEY).
 pub(crate) fn row_id_key(id: u64) -> Vec<u8> {
     id.to_be_bytes().to_vec()

@@ -74,6 +74,7 @@
 //! | `Mvcc::horizon` (RwLock) | which read views may exist (for pruning) | written by the purge pass, read by committers |
 //! | `Mvcc::registry`, `Mvcc::history` (Mutex) | the sessions' slots; rows waiting for purge | connect / purge scans; committers push, purge pops |
 //! | `TxnSlot::wait` (Mutex + Condvar) | a waiter's woken / victim flags | the waiter; whoever grants it a lock or chooses it as deadlock victim |
+//! | `Table::stats` (`stats.rs`: `compute` Mutex, then `current` Mutex; an atomic change counter) | the table's index statistics | whoever needs statistics that are due (planner, EXPLAIN, SHOW INDEX), ANALYZE TABLE; `compute` → table state → index map, `current` held alone; commits only add to the counter |
 //! | `WaitGraph` (Mutex) | the waits-for edges | only around a lock wait |
 //!
 //! Lock order: catalog → table state → index map → gap locks → slot mutex → a waiter's
@@ -185,6 +186,9 @@ mod mvcc;
 mod read;
 mod rebuild;
 pub mod schema;
+pub mod stats;
+#[cfg(test)]
+mod stats_tests;
 mod table;
 #[cfg(test)]
 mod testing;
@@ -202,6 +206,7 @@ pub use schema::{
     CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, GeneratedDef, IndexDef, IndexPart,
     TableDef,
 };
+pub use stats::TableStats;
 pub use table::{RowHandle, Table};
 pub use txn::{
     read_only_error, Savepoint, Txn, TxnOptions, DEFAULT_LOCK_WAIT_TIMEOUT, DEFAULT_MDL_TIMEOUT,

@@ -170,6 +170,8 @@ pub struct Table {
     pub(crate) mdl: super::mdl::MetaLock,
     /// A session's TEMPORARY table: outside the catalog, its changes never logged.
     temporary: AtomicBool,
+    /// Index statistics and the change counter that makes them due (`stats.rs`).
+    pub(crate) stats: super::stats::StatsCell,
 }
 
 impl std::fmt::Debug for Table {
@@ -201,6 +203,7 @@ impl Table {
             next_row_id: AtomicU64::new(1),
             mdl: super::mdl::MetaLock::default(),
             temporary: AtomicBool::new(false),
+            stats: Default::default(),
         })
     }
 
@@ -495,6 +498,7 @@ impl Table {
         if removed {
             return false;
         }
+        self.stats.changed(1);
         if delta != 0 {
             self.rows.fetch_add(delta, Ordering::Relaxed);
         }

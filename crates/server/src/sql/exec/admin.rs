@@ -818,18 +818,31 @@ pub fn table_maint(
             });
         }
         let name = format!("{db}.{t}");
-        let exists = !is_system_schema(&db) && ctx.engine.table(&db, t).is_ok();
-        let (kind, msg) = if exists {
-            ("status", "OK".to_string())
-        } else {
-            ("Error", format!("Table '{name}' doesn't exist"))
+        let table = match is_system_schema(&db) {
+            true => None,
+            false => ctx.engine.table(&db, t).ok(),
         };
-        rows.push(vec![
-            Value::str(&name),
-            Value::str(op),
-            Value::str(kind),
-            Value::str(&msg),
-        ]);
+        let mut row = |kind: &str, msg: &str| {
+            rows.push(vec![
+                Value::str(&name),
+                Value::str(op),
+                Value::str(kind),
+                Value::str(msg),
+            ])
+        };
+        match table {
+            Some(table) => {
+                if op == "analyze" {
+                    // Recompute the index statistics now (`storage/stats.rs`).
+                    table.analyze();
+                }
+                row("status", "OK");
+            }
+            None => {
+                row("Error", &format!("Table '{name}' doesn't exist"));
+                row("status", "Operation failed");
+            }
+        }
     }
     Ok(QueryResult::Rows {
         columns: vec![

@@ -62,7 +62,8 @@
 //!   read; a const table's counts are real counts (MariaDB reads it while planning and shows
 //!   NULL);
 //!
-//! `rows` is the planner's estimate (storage row counts), not a count; `filtered` is 100.
+//! `rows` is the planner's estimate (index statistics: `plan/estimate.rs`), not a count;
+//! `filtered` is 100.
 
 use crate::sql::bind::sqltype::SqlType;
 use crate::sql::bind::{coldef, join_scope::JoinScope};
@@ -717,19 +718,26 @@ impl Builder {
     }
 }
 
-/// A guess at the rows of a query: its first SELECT's tables' row counts, multiplied.
+/// A guess at the rows of a query: the estimated rows of its first SELECT's table reads
+/// (`access_tab`: index statistics), multiplied.
 fn estimate(q: &QueryPlan) -> u64 {
     match &q.node {
         Node::Select(p) => match (&p.join, &p.source) {
-            (Some(j), _) => j
-                .tables
-                .iter()
-                .map(|t| match t {
-                    JoinTable::Table(t) => t.table.approx_rows().max(1),
-                    JoinTable::Derived(_) => 1,
-                })
-                .fold(1u64, |a, b| a.saturating_mul(b)),
-            (None, Some(Source::Table(t))) => t.table.approx_rows(),
+            (Some(j), _) => {
+                let mut leaves = Vec::new();
+                collect(&j.units, &mut leaves);
+                leaves
+                    .iter()
+                    .map(|l| match &j.tables[l.table] {
+                        JoinTable::Table(t) => access_tab(t, &l.access, Some(&j.scope), &[])
+                            .rows
+                            .unwrap_or(1)
+                            .max(1),
+                        JoinTable::Derived(_) => 1,
+                    })
+                    .fold(1u64, |a, b| a.saturating_mul(b))
+            }
+            (None, Some(Source::Table(t))) => access_tab(t, &p.access, None, &[]).rows.unwrap_or(0),
             _ => 1,
         },
         Node::Sorted(s) => estimate(&s.input),
@@ -1157,14 +1165,27 @@ fn access_tab(
         PartCond::In(l) => l.iter().all(fixed),
         PartCond::IsNull => true,
     });
+    let est = || {
+        let stats = t.table.stats();
+        let est = plan::estimate::index_rows(
+            &t.table,
+            &stats,
+            &t.def,
+            *index,
+            eq,
+            range.is_some(),
+            constant,
+        );
+        (est as u64).max(1)
+    };
     let (kind, est) = if full_eq && constant {
         ("const", 1)
     } else if full_eq {
         ("eq_ref", 1)
     } else if range.is_some() || in_list {
-        ("range", (rows / 3).max(1))
+        ("range", est())
     } else {
-        ("ref", (rows / 10).max(1))
+        ("ref", est())
     };
     tab.kind = Some(kind);
     tab.key = Some(name);

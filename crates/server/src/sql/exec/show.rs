@@ -656,8 +656,14 @@ fn index(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<Listing> {
         text_column("Ignored", 3),
     ];
     let mut rows = Vec::new();
-    let all: Vec<&IndexDef> = def.primary_key.iter().chain(def.indexes.iter()).collect();
-    for idx in all {
+    let stats = t.stats();
+    let all: Vec<(Option<usize>, &IndexDef)> = def
+        .primary_key
+        .iter()
+        .map(|p| (None, p))
+        .chain(def.indexes.iter().enumerate().map(|(i, x)| (Some(i), x)))
+        .collect();
+    for (which, idx) in all {
         for (seq, p) in idx.parts.iter().enumerate() {
             let col = &def.columns[p.column];
             rows.push(vec![
@@ -667,7 +673,7 @@ fn index(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<Listing> {
                 Value::Int(seq as i64 + 1),
                 s(&col.name),
                 s("A"),
-                Value::Int(t.approx_rows() as i64),
+                Value::Int(stats.cardinality(which, seq + 1) as i64),
                 p.prefix_len.map_or(Value::Null, |l| Value::Int(l as i64)),
                 Value::Null,
                 s(if col.nullable { "YES" } else { "" }),

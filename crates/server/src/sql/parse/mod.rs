@@ -2148,6 +2148,10 @@ fn parse_table_maint(p: &mut Parser<'_>, first: &str) -> PResult<Stmt> {
     while p.consume_token(&Token::Comma) {
         tables.push(qualified(p)?);
     }
+    if first == "ANALYZE" && peek_word(p).as_deref() == Some("PERSISTENT") {
+        // Engine-independent statistics (histograms) are not collected.
+        return Ok(unsupported(p, "ANALYZE TABLE ... PERSISTENT FOR"));
+    }
     skip_rest(p);
     let op = match first {
         "ANALYZE" => "analyze",

@@ -20,10 +20,13 @@
 //!
 //! # Order and access
 //!
-//! A sequence of plain tables (no outer join in it, no STRAIGHT_JOIN) is ordered greedily:
-//! next comes the table expected to add the fewest rows given the tables already bound (a
-//! unique lookup 1, an index prefix a fraction of its row count, otherwise its row count,
-//! from the storage's live count). A sequence with outer joins keeps the written order.
+//! A sequence of plain tables (no outer join in it, no STRAIGHT_JOIN) is ordered by cost:
+//! each table's *fanout* is the rows it is expected to add per row of the tables bound before
+//! it (a unique lookup 1, an index prefix its rows per key value from the index statistics
+//! (`plan/estimate.rs`), otherwise its live row count), and the order chosen is the one that
+//! reads the fewest rows in all (the sum of the running products of fanouts), searched over
+//! all orders for up to 8 tables, greedily (fewest rows next) beyond. A plan ordered by statistics is made
+//! again when they move ([`JoinPlan::stats_epochs`]). A sequence with outer joins keeps the written order.
 //! Each table's access path comes from [`plan::choose_access_for`] with keys that are
 //! constants or columns of tables bound before it (index nested loop on any index prefix);
 //! without a usable index an equality with a bound column becomes a hash join: the table is
@@ -35,7 +38,7 @@ use crate::sql::bind::sqltype::Class;
 use crate::sql::env::Env;
 use crate::sql::exec::query::{self, Derived};
 use crate::sql::expr::{CmpOp, Expr};
-use crate::sql::plan::{self, Access, KeySource, PartCond, TableRef};
+use crate::sql::plan::{self, Access, KeySource, TableRef};
 use crate::types::{Collation, DataType};
 use cohort_protocol::ErrorCode;
 use sqlparser::ast;
@@ -43,6 +46,10 @@ use std::sync::Arc;
 
 /// The row count the join order assumes for a derived table.
 const DERIVED_ROWS: f64 = 100.0;
+
+/// Joins of up to this many plain tables in one sequence are ordered by the cheapest order
+/// over all orders (`n × 2^(n-1)` fanout estimates); larger ones greedily.
+const EXHAUSTIVE_TABLES: usize = 8;
 
 /// MySQL's limit on the tables of one join.
 pub const MAX_JOIN_TABLES: usize = 61;
@@ -111,11 +118,17 @@ pub struct JoinPlan {
     pub tables: Vec<JoinTable>,
     pub scope: JoinScope,
     pub units: Vec<Unit>,
+    /// The tables whose statistics ordered the join, with their statistics' epoch then: the
+    /// plan is made again once they move (about 10% of the table's rows changed).
+    pub stats_epochs: Vec<(usize, u64)>,
 }
 
 impl JoinPlan {
     pub fn is_stale(&self) -> bool {
         self.tables.iter().any(|t| t.is_stale())
+            || self.stats_epochs.iter().any(|&(t, epoch)| {
+                matches!(&self.tables[t], JoinTable::Table(r) if r.table.stats_moved(epoch))
+            })
     }
 
     pub fn width(&self) -> usize {
@@ -239,12 +252,17 @@ impl<'a, 'b> Builder<'a, 'b> {
             scope: &self.scope,
             tables: &self.tables,
             straight: self.straight,
+            used_stats: Default::default(),
         };
         let units = arr.arrange(pres, conds, 0)?;
+        let mut stats_epochs = arr.used_stats.into_inner();
+        stats_epochs.sort_unstable();
+        stats_epochs.dedup();
         Ok(JoinPlan {
             tables: self.tables,
             scope: self.scope,
             units,
+            stats_epochs,
         })
     }
 
@@ -556,6 +574,8 @@ struct Arrange<'p> {
     scope: &'p JoinScope,
     tables: &'p [JoinTable],
     straight: bool,
+    /// The statistics the order was chosen by: (table, epoch).
+    used_stats: std::cell::RefCell<Vec<(usize, u64)>>,
 }
 
 impl Arrange<'_> {
@@ -603,7 +623,9 @@ impl Arrange<'_> {
         Ok(units)
     }
 
-    /// Greedy order: next, the table that adds the fewest rows given those bound.
+    /// The order of a sequence of plain tables: the cheapest by [`Arrange::best_order`] for up
+    /// to [`EXHAUSTIVE_TABLES`] tables, else greedy: next, the table that adds the fewest rows
+    /// given those bound.
     fn order(&self, pres: Vec<Pre>, conds: &[Expr], need: &[u64], bound: u64) -> Vec<Pre> {
         let mut left: Vec<usize> = pres
             .iter()
@@ -612,6 +634,13 @@ impl Arrange<'_> {
                 Pre::Outer { .. } => None,
             })
             .collect();
+        if left.len() <= EXHAUSTIVE_TABLES {
+            return self
+                .best_order(&left, conds, need, bound)
+                .into_iter()
+                .map(Pre::Leaf)
+                .collect();
+        }
         let mut out = Vec::with_capacity(left.len());
         let mut b = bound;
         while !left.is_empty() {
@@ -637,6 +666,62 @@ impl Arrange<'_> {
         out
     }
 
+    /// The order of `tables` that reads the fewest rows in all: the sum, over the tables in
+    /// order, of the rows the tables before produce times the table's [`Arrange::fanout`]
+    /// (the rows it adds per such row) — or its rows once for a table hash-joined. Dynamic programming over the subsets of tables (a
+    /// table's fanout depends only on which tables are bound before it, not on their order);
+    /// on equal cost the order closer to the written one wins.
+    fn best_order(&self, tables: &[usize], conds: &[Expr], need: &[u64], bound: u64) -> Vec<usize> {
+        let n = tables.len();
+        let mask_of = |set: usize| {
+            (0..n)
+                .filter(|i| set & (1 << i) != 0)
+                .fold(bound, |b, i| b | 1u64 << tables[i])
+        };
+        // best[set] = (cost, rows, position of the table read last).
+        let mut best: Vec<(f64, f64, usize)> = vec![(f64::INFINITY, 0.0, 0); 1 << n];
+        best[0] = (0.0, 1.0, 0);
+        for set in 1..(1usize << n) {
+            // The last table read: highest positions first, so that on a tie the earlier
+            // written tables come first.
+            for i in (0..n).rev().filter(|i| set & (1 << i) != 0) {
+                let before = set & !(1 << i);
+                let (cost, rows, _) = best[before];
+                if !cost.is_finite() {
+                    continue;
+                }
+                let b = mask_of(before);
+                let t = tables[i];
+                let preds: Vec<&Expr> = conds
+                    .iter()
+                    .zip(need)
+                    .filter(|(_, n)| *n & !(b | 1u64 << t) == 0)
+                    .map(|(c, _)| c)
+                    .collect();
+                let out = rows * self.fanout(t, &preds, b);
+                // A table scanned without an index but joined by an equality is read once into
+                // a hash table (`leaf`), not once per row before it.
+                let hashed = before != 0
+                    && matches!(self.access(t, &preds, b), Access::FullScan)
+                    && self.hash_key(t, &preds, b).is_some();
+                let read = if hashed { out / rows } else { out };
+                let total = cost + read;
+                if total < best[set].0 {
+                    best[set] = (total, out, i);
+                }
+            }
+        }
+        let mut order = Vec::with_capacity(n);
+        let mut set = (1usize << n) - 1;
+        while set != 0 {
+            let i = best[set].2;
+            order.push(tables[i]);
+            set &= !(1 << i);
+        }
+        order.reverse();
+        order
+    }
+
     /// Rows expected from table `t` per row of the tables bound before it.
     fn fanout(&self, t: usize, preds: &[&Expr], bound: u64) -> f64 {
         let tref = match &self.tables[t] {
@@ -644,29 +729,29 @@ impl Arrange<'_> {
             // A derived table's size is known only once it runs: a guess.
             JoinTable::Derived(_) => return DERIVED_ROWS,
         };
-        let rows = tref.table.approx_rows().max(1) as f64;
         let access = self.access(t, preds, bound);
         match &access {
-            Access::FullScan => rows,
+            Access::FullScan => tref.table.approx_rows().max(1) as f64,
             Access::Index { index, eq, range } => {
-                let Some(idx) = plan::index_def(&tref.def, *index) else {
-                    return rows;
-                };
-                let unique = index.is_none() || idx.unique;
-                if unique
-                    && eq.len() == idx.parts.len()
-                    && eq.iter().all(|c| matches!(c, PartCond::Eq(_)))
-                {
-                    return 1.0;
+                if plan::estimate::unique_lookup(&tref.def, *index, eq, range.is_some()) {
+                    return 1.0; // no statistics needed: the plan does not depend on them
                 }
-                let mut est = rows;
-                for _ in eq {
-                    est = (est / 10.0).max(1.0);
+                let stats = tref.table.stats();
+                let mut used = self.used_stats.borrow_mut();
+                if !used.iter().any(|&(x, _)| x == t) {
+                    used.push((t, stats.epoch));
                 }
-                if range.is_some() {
-                    est = (est / 3.0).max(1.0);
-                }
-                est
+                drop(used);
+                let constant = plan::estimate::keys_fixed(eq);
+                plan::estimate::index_rows(
+                    &tref.table,
+                    &stats,
+                    &tref.def,
+                    *index,
+                    eq,
+                    range.is_some(),
+                    constant,
+                )
             }
         }
     }
@@ -720,7 +805,7 @@ impl Arrange<'_> {
             .cloned()
             .collect();
         let hash = match access {
-            Access::FullScan => self.hash_key(t, &filter, bound),
+            Access::FullScan => self.hash_key(t, &preds, bound),
             _ => None,
         };
         Leaf {
@@ -733,9 +818,9 @@ impl Arrange<'_> {
     }
 
     /// An equality between a column of `t` and a bound column of the same kind of type.
-    fn hash_key(&self, t: usize, filter: &[Expr], bound: u64) -> Option<HashKey> {
+    fn hash_key(&self, t: usize, filter: &[&Expr], bound: u64) -> Option<HashKey> {
         let off = self.scope.tables[t].offset;
-        for c in filter {
+        for &c in filter {
             let Expr::Cmp(CmpOp::Eq, a, b, coll) = c else {
                 continue;
             };

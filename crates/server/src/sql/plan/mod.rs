@@ -18,6 +18,7 @@
 //! has to return a superset.
 
 mod const_equality;
+pub mod estimate;
 pub(in crate::sql) mod join;
 pub mod read_privs;
 

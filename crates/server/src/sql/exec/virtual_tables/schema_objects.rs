@@ -331,17 +331,25 @@ pub(super) fn columns(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
 
 /// Each index of a table: (name, unique, parts).
 fn indexes(def: &TableDef) -> Vec<(&str, bool, &[crate::storage::IndexPart])> {
+    indexes_at(def).into_iter().map(|(_, i)| i).collect()
+}
+
+/// [`indexes`] with each index's position for the statistics (None: the primary key).
+#[allow(clippy::type_complexity)]
+fn indexes_at(def: &TableDef) -> Vec<(Option<usize>, (&str, bool, &[crate::storage::IndexPart]))> {
     def.primary_key
         .iter()
-        .chain(def.indexes.iter())
-        .map(|i| (i.name.as_str(), i.unique, i.parts.as_slice()))
+        .map(|i| (None, i))
+        .chain(def.indexes.iter().enumerate().map(|(n, i)| (Some(n), i)))
+        .map(|(n, i)| (n, (i.name.as_str(), i.unique, i.parts.as_slice())))
         .collect()
 }
 
 pub(super) fn statistics(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     for (db, t, def) in visible_tables(env) {
-        for (name, unique, parts) in indexes(&def) {
+        let stats = t.stats();
+        for (which, (name, unique, parts)) in indexes_at(&def) {
             for (k, part) in parts.iter().enumerate() {
                 let col = &def.columns[part.column];
                 rows.push(vec![
@@ -354,7 +362,7 @@ pub(super) fn statistics(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
                     Value::Int(k as i64 + 1),
                     text(&col.name),
                     text("A"),
-                    Value::Int(t.approx_rows() as i64),
+                    Value::Int(stats.cardinality(which, k + 1) as i64),
                     part.prefix_len
                         .map_or(Value::Null, |n| Value::Int(i64::from(n))),
                     Value::Null,
