@@ -769,6 +769,7 @@ mod tests {
                 })
                 .collect(),
             unique,
+            implicit: false,
         }
     }
 

@@ -171,6 +171,7 @@ fn table_def() -> TableDef {
                 prefix_len: None,
             }],
             unique: true,
+            implicit: false,
         }),
         indexes: vec![],
         engine: "InnoDB".into(),

@@ -305,7 +305,8 @@ fn encode_index(out: &mut Vec<u8>, idx: &IndexDef) {
             }
         }
     }
-    put_bool(out, idx.unique);
+    // Flags: bit 0 UNIQUE, bit 1 implicit (a byte that was the UNIQUE bool before).
+    out.push(u8::from(idx.unique) | (u8::from(idx.implicit) << 1));
 }
 
 pub fn encode_table_def(out: &mut Vec<u8>, def: &TableDef) {
@@ -726,10 +727,15 @@ fn decode_index(r: &mut Reader<'_>) -> CodecResult<IndexDef> {
         };
         parts.push(IndexPart { column, prefix_len });
     }
+    let flags = r.u8()?;
+    if flags > 3 {
+        return Err(r.error("bad index flags"));
+    }
     Ok(IndexDef {
         name,
         parts,
-        unique: r.bool()?,
+        unique: flags & 1 != 0,
+        implicit: flags & 2 != 0,
     })
 }
 
@@ -954,10 +960,12 @@ pub(crate) mod tests {
             "[a-z]{1,10}",
             proptest::collection::vec(part, 0..4),
             any::<bool>(),
+            any::<bool>(),
         )
-            .prop_map(|(name, parts, unique)| IndexDef {
+            .prop_map(|(name, parts, unique, implicit)| IndexDef {
                 name,
                 parts,
+                implicit,
                 unique,
             })
     }

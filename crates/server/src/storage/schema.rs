@@ -49,6 +49,9 @@ pub struct IndexDef {
     pub name: String,
     pub parts: Vec<IndexPart>,
     pub unique: bool,
+    /// Made for a FOREIGN KEY that had no index of its own: as in MariaDB, a later index that
+    /// serves the key replaces it (`sql/exec/ddl/implicit_index.rs`).
+    pub implicit: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

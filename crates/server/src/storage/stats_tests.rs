@@ -42,6 +42,7 @@ fn idx(name: &str, cols: &[usize], unique: bool) -> IndexDef {
             })
             .collect(),
         unique,
+        implicit: false,
     }
 }
 

@@ -325,6 +325,7 @@ fn parse_create(p: &mut Parser) -> TableDef {
                     name: "PRIMARY".into(),
                     parts,
                     unique: true,
+                    implicit: false,
                 });
             }
             "key" | "unique" => {
@@ -335,6 +336,7 @@ fn parse_create(p: &mut Parser) -> TableDef {
                     name: iname,
                     parts,
                     unique: kind == "unique",
+                    implicit: false,
                 });
             }
             _ => panic!("bad create option {kind}"),
@@ -755,6 +757,7 @@ pub(crate) fn run_script(script: &str) -> String {
                                     name,
                                     parts,
                                     unique,
+                                    implicit: false,
                                 },
                             )
                             .map(|_| "ok".into())

@@ -56,6 +56,19 @@ struct DraftKey {
     name: String,
     parts: Vec<(String, Option<u32>)>,
     unique: bool,
+    /// Made for a FOREIGN KEY (`implicit_index.rs`).
+    implicit: bool,
+}
+
+impl DraftKey {
+    /// Does this key lead with the whole columns `cols` (as a foreign key needs)?
+    fn serves(&self, cols: &[(String, Option<u32>)]) -> bool {
+        self.parts.len() >= cols.len()
+            && cols
+                .iter()
+                .zip(&self.parts)
+                .all(|((c, _), (n, pl))| pl.is_none() && n.eq_ignore_ascii_case(c))
+    }
 }
 
 /// The working copy of the definition.
@@ -115,6 +128,7 @@ impl Draft {
                 .map(|p| (def.columns[p.column].name.clone(), p.prefix_len))
                 .collect(),
             unique: i.unique,
+            implicit: i.implicit,
         };
         Draft {
             table: def.name.clone(),
@@ -206,11 +220,15 @@ impl Draft {
                     d.nullable = false;
                 }
             }
-            self.primary = Some(DraftKey {
+            let pk = DraftKey {
                 name: "PRIMARY".into(),
                 parts: named(&parts),
                 unique: true,
-            });
+                implicit: false,
+            };
+            self.indexes
+                .retain(|k| !(k.implicit && pk.serves(&k.parts)));
+            self.primary = Some(pk);
             self.rekeys = true;
         }
         for (name, parts, unique, implicit) in keys.indexes {
@@ -236,7 +254,13 @@ impl Draft {
                 name,
                 parts: named(&parts),
                 unique,
+                implicit,
             };
+            if !implicit {
+                // A key made for a FOREIGN KEY that this one serves goes (`implicit_index.rs`).
+                self.indexes
+                    .retain(|k| !(k.implicit && key.serves(&k.parts)));
+            }
             // MariaDB lists UNIQUE keys before the others.
             let at = if unique {
                 self.indexes
@@ -295,6 +319,7 @@ impl Draft {
                 name: k.name.clone(),
                 parts,
                 unique: k.unique,
+                implicit: k.implicit,
             })
         };
         let mut def = TableDef {

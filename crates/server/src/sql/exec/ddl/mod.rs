@@ -19,6 +19,7 @@
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
 pub(crate) mod fk;
+pub(in crate::sql) mod implicit_index;
 pub(in crate::sql) mod temporary;
 pub(in crate::sql) mod view;
 
@@ -1239,17 +1240,19 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> 
                 name: "PRIMARY".into(),
                 parts,
                 unique: true,
+                implicit: false,
             })
         }
     };
     let mut indexes: Vec<IndexDef> = Vec::new();
-    for (name, parts, unique, _) in keys.indexes {
+    for (name, parts, unique, implicit) in keys.indexes {
         let first = columns[parts[0].column].name.clone();
         let name = index_name(&indexes, name, &first)?;
         indexes.push(IndexDef {
             name,
             parts,
             unique,
+            implicit,
         });
     }
     let mut def = TableDef {
@@ -1365,15 +1368,22 @@ pub fn create_index(env: &Env<'_>, ci: &ast::CreateIndex) -> Result<()> {
         }
         Err(e) => return Err(e),
     };
-    env.ctx.engine.create_index(
-        &db,
-        &table,
-        IndexDef {
-            name,
-            parts,
-            unique: ci.unique,
-        },
-    )
+    let index = IndexDef {
+        name,
+        parts,
+        unique: ci.unique,
+        implicit: false,
+    };
+    // A key made for a FOREIGN KEY that the new one serves goes (`implicit_index.rs`).
+    let replaced: Vec<String> = implicit_index::replaced_by(&def.indexes, &index)
+        .into_iter()
+        .map(|i| i.name.clone())
+        .collect();
+    env.ctx.engine.create_index(&db, &table, index)?;
+    for name in replaced {
+        env.ctx.engine.drop_index(&db, &table, &name)?;
+    }
+    Ok(())
 }
 
 /// `RENAME TABLE a TO b, c TO d…`: one rename after the other (so `a TO tmp, b TO a, tmp TO

@@ -31,6 +31,7 @@ pub(super) fn def() -> TableDef {
                 prefix_len: None,
             }],
             unique: true,
+            implicit: false,
         }),
         indexes: Vec::new(),
         engine: "PERFORMANCE_SCHEMA".to_string(),
