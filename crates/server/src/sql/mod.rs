@@ -1209,8 +1209,28 @@ fn mdl_targets(ctx: &ServerContext, sess: &SessionState, parsed: &Parsed) -> Vec
     let split = |n: &sqlparser::ast::ObjectName| plan::split_name(n, sess.db.as_deref()).ok();
     let named = |db: &Option<String>, t: &str| (db.clone().unwrap_or_else(cur), t.to_string());
     match &parsed.stmt {
-        Stmt::AlterTable(at) => vec![named(&at.db, &at.table)],
-        Stmt::RenameTable(r) => r.pairs.iter().map(|((d, t), _)| named(d, t)).collect(),
+        Stmt::AlterTable(at) => {
+            let me = named(&at.db, &at.table);
+            // A rename rewrites the tables whose FOREIGN KEYs reference this one.
+            let renames = at
+                .ops
+                .iter()
+                .any(|o| matches!(o, crate::sql::parse::alter::AlterOp::RenameTo { .. }));
+            let children = match renames {
+                true => referencing_tables(ctx, &me.0, &me.1),
+                false => Vec::new(),
+            };
+            std::iter::once(me).chain(children).collect()
+        }
+        Stmt::RenameTable(r) => r
+            .pairs
+            .iter()
+            .flat_map(|((d, t), _)| {
+                let me = named(d, t);
+                let children = referencing_tables(ctx, &me.0, &me.1);
+                std::iter::once(me).chain(children)
+            })
+            .collect(),
         Stmt::DropDatabase { name, .. } => ctx
             .engine
             .tables(name)
@@ -1239,6 +1259,16 @@ fn mdl_targets(ctx: &ServerContext, sess: &SessionState, parsed: &Parsed) -> Vec
         },
         _ => Vec::new(),
     }
+}
+
+/// The tables whose FOREIGN KEYs reference `db`.`name` (other than itself).
+fn referencing_tables(ctx: &ServerContext, db: &str, name: &str) -> Vec<(String, String)> {
+    ctx.engine
+        .referencing(db, name)
+        .into_iter()
+        .filter(|t| !(t.db() == db && t.name() == name))
+        .map(|t| (t.db().to_string(), t.name().to_string()))
+        .collect()
 }
 
 /// Take the metadata locks of `targets` (the tables that exist), then the DDL lock; if a

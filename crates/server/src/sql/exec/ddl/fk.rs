@@ -385,7 +385,9 @@ pub(crate) fn check_alter(
 
 /// A table renamed from `db`.`old` to `new_db`.`new_def.name`: its own generated constraint
 /// names follow (`old_ibfk_n` becomes `new_ibfk_n`, as InnoDB renames them) and so do its
-/// references to itself. Other tables' references would have to follow too: refused (1235).
+/// references to itself. Other tables' references follow too: each referencing table is
+/// rebuilt with its FOREIGN KEYs naming the new table (the statement holds their metadata
+/// locks: `sql/mod.rs` `mdl_targets`; the rebuilds are journalled with the rename).
 pub(crate) fn rename_table(
     env: &Env<'_>,
     db: &str,
@@ -396,10 +398,24 @@ pub(crate) fn rename_table(
     if new_db == db && new_def.name == old {
         return Ok(());
     }
-    if env.ctx.engine.any_foreign_keys() && !referencing_fks(env, db, old).is_empty() {
-        return Err(Error::unsupported(
-            "renaming a table other tables' FOREIGN KEYs reference",
-        ));
+    if env.ctx.engine.any_foreign_keys() {
+        for child in env.ctx.engine.referencing(db, old) {
+            if child.db() == db && child.name() == old {
+                continue;
+            }
+            let mut def = (*child.def()).clone();
+            for fk in &mut def.foreign_keys {
+                if fk.parent_db == db && fk.parent_table == old {
+                    fk.parent_db = new_db.to_string();
+                    fk.parent_table = new_def.name.clone();
+                }
+            }
+            let rows = child.committed_rows()?;
+            let cdb = child.db().to_string();
+            env.ctx
+                .engine
+                .replace_table(&child, &cdb, def, rows, child.auto_increment_peek())?;
+        }
     }
     for fk in &mut new_def.foreign_keys {
         if let Some(n) = ibfk_number(old, &fk.name) {
