@@ -1655,6 +1655,22 @@ mod tests {
         assert_eq!(last, ["1", "3"]);
     }
 
+    /// A DEFAULT that MariaDB evaluates for each row (a function, a variable) is refused, not
+    /// folded into the value it has at CREATE time; literal arithmetic folds.
+    #[test]
+    fn per_row_default_expressions_are_refused() {
+        let (ctx, mut sess) = setup();
+        for sql in [
+            "CREATE TABLE d1 (u CHAR(36) DEFAULT (UUID()))",
+            "CREATE TABLE d2 (d DATE DEFAULT (CURDATE()))",
+            "CREATE TABLE d3 (x INT DEFAULT (@@max_connections))",
+        ] {
+            let e = execute_text(&ctx, &mut sess, sql).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::NotSupportedYet, "{sql}");
+        }
+        execute_text(&ctx, &mut sess, "CREATE TABLE d4 (x INT DEFAULT (1 + 1))").unwrap();
+    }
+
     #[test]
     fn multi_statements_and_empty_text_are_refused() {
         let (ctx, mut sess) = setup();

@@ -843,6 +843,28 @@ fn part(column: usize) -> IndexPart {
 }
 
 /// The default of a column from its DEFAULT clause (a constant, converted strictly).
+/// Can a DEFAULT expression be kept as the one value it folds to? Literals, arithmetic,
+/// comparisons, CASE and CAST over literals can; a function call (a clock, UUID(), RAND(), the
+/// session) or a variable must be evaluated for each row instead.
+fn folds_to_a_value(x: &crate::sql::expr::Expr) -> bool {
+    use crate::sql::expr::Expr as X;
+    let mut ok = true;
+    x.walk(&mut |n| {
+        if matches!(
+            n,
+            X::Func(..)
+                | X::SysVar { .. }
+                | X::UserVar(_)
+                | X::SetUserVar(..)
+                | X::Param(_)
+                | X::Subquery(_)
+        ) {
+            ok = false;
+        }
+    });
+    ok
+}
+
 fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Result<ColumnDefault> {
     let Some(e) = e else {
         return Ok(if col.nullable && !col.auto_increment {
@@ -870,8 +892,13 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
     }
     let mut b = Binder::new(env, &[], None);
     let (x, _) = b.bind(e).map_err(|_| invalid_default(&col.name))?;
-    if !x.is_constant() {
-        return Err(invalid_default(&col.name));
+    if !x.is_constant() || !folds_to_a_value(&x) {
+        // MariaDB keeps such a default as an expression and evaluates it for every row
+        // (`DEFAULT (UUID())`, `DEFAULT CURDATE()`); folding it once here would give every
+        // row the value of the CREATE.
+        return Err(unsupported(
+            "DEFAULT expressions with functions or variables (evaluated for each row)",
+        ));
     }
     let v = x.eval(&RowCtx::EMPTY, env)?;
     if v.is_null() {
