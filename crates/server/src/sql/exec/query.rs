@@ -802,7 +802,9 @@ pub(super) fn convert_rows(
         .enumerate()
         .filter(|(_, (f, t))| {
             (f.class != t.class && t.class != Class::Null)
-                || (t.class == Class::Decimal && int_digits(f) > int_digits(t))
+                // (A decimal quotient carries digits past its scale: the result column
+                // rounds them, so -4 / 1e30 is 0.0000 and one row with 0 in a UNION.)
+                || t.class == Class::Decimal
                 || padded(t) && f.length < t.length
         })
         .map(|(i, (f, t))| {
@@ -830,7 +832,13 @@ pub(super) fn convert_rows(
                     None => std::mem::replace(v, Value::Null),
                 };
                 *v = coerce(old, *class);
+                if *class == Class::Str && from[*i].class == Class::Decimal {
+                    // A DECIMAL past its type's digits (a product of two wide constants) is
+                    // cut to the result column's length, as MariaDB stores it in a VARCHAR.
+                    cut_to_length(v, to[*i].char_len());
+                }
                 if *class == Class::Decimal {
+                    round_decimal(v, &to[*i]);
                     clip_decimal(v, &to[*i]);
                 }
                 if padded(&to[*i]) {
@@ -849,17 +857,33 @@ pub(super) fn convert_rows(
     Ok(())
 }
 
+/// A string value cut to at most `chars` characters.
+fn cut_to_length(v: &mut Value, chars: u32) {
+    if let Value::Bytes(b) = v {
+        let Ok(text) = std::str::from_utf8(b) else {
+            return;
+        };
+        if let Some((at, _)) = text.char_indices().nth(chars as usize) {
+            b.truncate(at);
+        }
+    }
+}
+
 /// A BINARY(n) result: values are padded with zero bytes to n.
 fn padded(t: &SqlType) -> bool {
     t.class == Class::Bin && t.wire == ColumnType::STRING
 }
 
-fn int_digits(t: &SqlType) -> u32 {
-    match t.class {
-        Class::Int | Class::Decimal => {
-            decimal_precision(t).saturating_sub(u32::from(t.decimals.min(38)))
+/// A DECIMAL value with more fractional digits than its result column's scale, rounded to it
+/// (a quotient's working digits), as when MariaDB stores it in its result table.
+pub(super) fn round_decimal(v: &mut Value, t: &SqlType) {
+    if let Value::Decimal(d) = v {
+        let scale = t.decimals.min(cohort_decimal::MAX_SCALE);
+        if d.scale() > scale {
+            if let Ok(r) = d.rescale(scale) {
+                *d = r;
+            }
         }
-        _ => u32::MAX,
     }
 }
 

@@ -8,6 +8,7 @@
 
 mod binary;
 pub(in crate::sql) mod calendar;
+mod collation_info;
 mod date_format;
 mod greatest;
 mod hash;
@@ -48,7 +49,8 @@ pub enum Func {
     Substring,
     /// TRIM(side [remstr] FROM s): args are (s) or (s, remstr).
     Trim(TrimSide),
-    Replace,
+    /// REPLACE; true when its arguments' collation sorts by bytes (utf8mb4_bin, binary).
+    Replace(bool),
     Left,
     Right,
     Repeat,
@@ -76,14 +78,16 @@ pub enum Func {
     Strcmp(Collation),
     Hex,
     Abs,
-    /// ROUND(x[, d]); `keep_scale` when `d` is not a constant: a DECIMAL keeps its scale
-    /// (MariaDB types the result before it knows `d`: `ROUND(100.00, c)` is `100.00`).
+    /// ROUND(x[, d]); `keep_scale` (the argument type's scale) when `d` is not a constant: a
+    /// DECIMAL keeps that scale and rounds to at most it (MariaDB types the result before it
+    /// knows `d`: `ROUND(100.00, c)` is `100.00`; `TRUNCATE(c0 / 3.14159, 5)` truncates the
+    /// quotient's working digits to 4 places).
     Round {
-        keep_scale: bool,
+        keep_scale: Option<u8>,
     },
     /// TRUNCATE(x, d); `keep_scale` as for ROUND.
     Truncate {
-        keep_scale: bool,
+        keep_scale: Option<u8>,
     },
     Floor,
     Ceil,
@@ -95,11 +99,13 @@ pub enum Func {
     Rand,
     /// A string function of a binary string, byte-wise.
     Bin(binary::BinFunc),
-    Greatest(Class),
-    Least(Class),
+    /// GREATEST in its class; strings compare in the arguments' aggregated collation.
+    Greatest(Class, Collation),
+    Least(Class, Collation),
     IfNull(Class),
     Coalesce(Class),
-    NullIf,
+    /// NULLIF, comparing in its arguments' aggregated collation.
+    NullIf(Collation),
     If(Class),
     IsNull,
     Now(u8),
@@ -202,6 +208,24 @@ pub fn unify(types: &[&SqlType]) -> SqlType {
 }
 
 fn unify2(a: &SqlType, b: &SqlType) -> SqlType {
+    use crate::sql::bind::derivation;
+    let mut t = unify_class(a, b);
+    if matches!(t.class, Class::Str | Class::Bin) {
+        // A string result has the aggregated collation of both (a column's over a literal's,
+        // utf8mb4_bin over utf8mb4_general_ci, binary over a character string of the same
+        // strength): IFNULL('a', bin_col) is utf8mb4_bin, COALESCE(ci_col, X'41') stays
+        // utf8mb4_general_ci.
+        let agg = derivation::aggregate([a, b]);
+        if t.class == Class::Bin && agg.0 != Collation::Binary {
+            t = SqlType::varchar(a.char_len().max(b.char_len())).with_nullable(t.nullable);
+        }
+        return derivation::with_aggregate(t, agg);
+    }
+    t
+}
+
+/// The common type of two branches, before collations.
+fn unify_class(a: &SqlType, b: &SqlType) -> SqlType {
     use Class::*;
     match (a.class, b.class) {
         // A signed integer with a BIGINT UNSIGNED has no common integer type: DECIMAL.
@@ -218,11 +242,6 @@ fn unify2(a: &SqlType, b: &SqlType) -> SqlType {
             t.length = a.length.max(b.length);
             t.decimals = a.decimals.max(b.decimals);
             t.unsigned = a.unsigned && b.unsigned;
-            if x == Str && a.collation == Collation::Utf8mb4GeneralCi {
-                // A column's (or an explicit) collation wins over the default one of a
-                // literal, as in a comparison: IFNULL('a', bin_col) is utf8mb4_bin.
-                t.collation = b.collation;
-            }
             if a.wire != b.wire {
                 // Mixed widths (TINYINT vs INT, CHAR vs VARCHAR…): the widest wire type.
                 t.wire = match x {
@@ -252,6 +271,9 @@ fn unify2(a: &SqlType, b: &SqlType) -> SqlType {
 pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
     let upper = name.to_ascii_uppercase();
     if let Some(bound) = binary::bind(&upper, &mut args) {
+        return Ok(bound);
+    }
+    if let Some(bound) = collation_info::bind(&upper, &args) {
         return Ok(bound);
     }
     let n = args.len();
@@ -308,8 +330,10 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "REPLACE" => {
             need(n == 3)?;
+            let binsort = crate::sql::bind::derivation::aggregate(args.iter().map(|(_, t)| t)).0
+                != Collation::Utf8mb4GeneralCi;
             (
-                Func::Replace,
+                Func::Replace(binsort),
                 str_ty(first_len.saturating_mul(2).max(first_len)),
             )
         }
@@ -419,7 +443,8 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "ROUND" | "TRUNCATE" => {
             need(n == 1 || n == 2)?;
-            let keep_scale = matches!(args.get(1), Some((e, _)) if !matches!(e, Expr::Lit(_)));
+            let keep_scale = matches!(args.get(1), Some((e, _)) if !matches!(e, Expr::Lit(_)))
+                .then_some(args[0].1.decimals.min(MAX_SCALE));
             let f = if upper == "ROUND" {
                 Func::Round { keep_scale }
             } else {
@@ -432,8 +457,12 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                 Some(_) => args[0].1.decimals.min(MAX_SCALE),
                 None => 0,
             };
+            let null_scale = matches!(args.get(1), Some((Expr::Lit(Value::Null), _)));
             let t = match args[0].1.class {
                 Class::Int => args[0].1.clone(),
+                // A NULL scale makes a DECIMAL's result a DOUBLE (MariaDB types it so: in a
+                // UNION with a decimal the column is DOUBLE).
+                Class::Decimal if null_scale => SqlType::double(),
                 Class::Decimal => {
                     // MariaDB: the integer digits, one more when ROUND drops digits (a carry),
                     // and the new scale; at most 65.
@@ -519,10 +548,11 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             if t.class == Class::DateTime {
                 t.decimals = greatest::datetime_fsp(&args);
             }
+            let coll = crate::sql::bind::derivation::aggregate(args.iter().map(|(_, t)| t)).0;
             let f = if upper == "GREATEST" {
-                Func::Greatest(t.class)
+                Func::Greatest(t.class, coll)
             } else {
-                Func::Least(t.class)
+                Func::Least(t.class, coll)
             };
             (f, t)
         }
@@ -570,7 +600,8 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "NULLIF" => {
             need(n == 2)?;
-            (Func::NullIf, args[0].1.clone().with_nullable(true))
+            let coll = crate::sql::bind::comparison_collation(&args[0].1, &args[1].1);
+            (Func::NullIf(coll), args[0].1.clone().with_nullable(true))
         }
         "IF" => {
             need(n == 3)?;
@@ -739,7 +770,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         _ => return bind_more(&upper, name, args),
     };
-    let ty = binary::derive(&upper, ty, &args);
+    let ty = binary::derive(&upper, ty, &args)?;
     Ok((
         Expr::Func(f, args.into_iter().map(|(e, _)| e).collect()),
         ty,
@@ -977,16 +1008,29 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
                 .unwrap_or(env.sess.last_insert_id);
             return Ok(Value::UInt(id));
         }
-        Func::Greatest(class) => return greatest::eval(Ordering::Greater, class, args, r, env),
-        Func::Least(class) => return greatest::eval(Ordering::Less, class, args, r, env),
-        Func::Replace => {
-            // An empty search string gives the subject back, whatever the replacement.
+        Func::Greatest(class, coll) => {
+            return greatest::eval(Ordering::Greater, class, coll, args, r, env)
+        }
+        Func::Least(class, coll) => {
+            return greatest::eval(Ordering::Less, class, coll, args, r, env)
+        }
+        Func::Replace(binsort) => {
+            // An empty search string gives the subject back, whatever the replacement; so
+            // does one not found in it under a byte-sorting collation (MariaDB searches
+            // before it reads the replacement there: REPLACE('abc', 'x', NULL) of a
+            // utf8mb4_bin column is 'abc', of a utf8mb4_general_ci one NULL).
             let a = args[0].eval(r, env)?;
             let b = args[1].eval(r, env)?;
             if a.is_null() || b.is_null() {
                 return Ok(Value::Null);
             }
-            if convert::to_text(&b).is_empty() {
+            let search = convert::to_text(&b);
+            if search.is_empty()
+                || (binsort
+                    && !convert::to_text(&a)
+                        .windows(search.len())
+                        .any(|w| w == &*search))
+            {
                 return Ok(a);
             }
             let c = args[2].eval(r, env)?;
@@ -995,10 +1039,10 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
             }
             return replace(&[a, b, c], env);
         }
-        Func::NullIf => {
+        Func::NullIf(coll) => {
             let a = args[0].eval(r, env)?;
             let b = args[1].eval(r, env)?;
-            let eq = compare::compare(&a, &b, Collation::Utf8mb4GeneralCi) == Some(Ordering::Equal);
+            let eq = compare::compare(&a, &b, coll) == Some(Ordering::Equal);
             return Ok(if eq { Value::Null } else { a });
         }
         _ => {}
@@ -1203,7 +1247,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::Substring => substring(v),
         Func::Bin(b) => binary::eval(b, v),
         Func::Trim(side) => trim(v, side),
-        Func::Replace => return replace(v, env),
+        Func::Replace(_) => return replace(v, env),
         Func::Insert => return insert(v, env),
         Func::Left => {
             let n = count_arg(&v[1]);
@@ -1718,8 +1762,8 @@ fn locate(needle: &str, hay: &str, pos: Option<i128>) -> i64 {
 
 /// ROUND / TRUNCATE(x, d): half away from zero or toward zero, to `d` places (negative `d`:
 /// tens, hundreds, …); a decimal's scale becomes `max(d, 0)`, at most 38, or stays its own
-/// when `keep_scale` (a scale that is not a constant).
-fn round(v: &[Value], round: bool, keep_scale: bool) -> Result<Value> {
+/// `keep_scale` when that is a scale that is not a constant (to which `d` is then limited).
+fn round(v: &[Value], round: bool, keep_scale: Option<u8>) -> Result<Value> {
     let d = v.get(1).map_or(0, int_arg);
     let mode = if round {
         Rounding::HalfUp
@@ -1751,9 +1795,12 @@ fn round(v: &[Value], round: bool, keep_scale: bool) -> Result<Value> {
             })
         }
         Num::D(x) => {
-            let places = d.clamp(-200, MAX_SCALE as i128) as i32;
+            let places = match keep_scale {
+                Some(s) => d.clamp(-200, i128::from(s)) as i32,
+                None => d.clamp(-200, MAX_SCALE as i128) as i32,
+            };
             match x.round_to(places, mode) {
-                Ok(r) if keep_scale => Value::Decimal(r.rescale(x.scale()).unwrap_or(r)),
+                Ok(r) if keep_scale.is_some() => Value::Decimal(r.rescale(x.scale()).unwrap_or(r)),
                 Ok(r) => Value::Decimal(r),
                 Err(_) => {
                     return Err(crate::sql::expr::out_of_range(
