@@ -977,7 +977,12 @@ impl<'a> Binder<'a> {
             ast::DataType::Timestamp(..) | ast::DataType::Datetime(_) => {
                 let (dt, _) =
                     crate::sql::expr::convert::parse_datetime(text.as_bytes()).ok_or_else(bad)?;
-                let fsp = if dt.micros > 0 { 6 } else { 0 };
+                // DATETIME(n) of the n digits written (TIMESTAMP'…00.25' is DATETIME(2)).
+                let fsp = match crate::sql::func::interval::text_fraction_digits(&Value::str(&text))
+                {
+                    0 if dt.micros > 0 => 6,
+                    n => n,
+                };
                 Ok((
                     Expr::Lit(Value::DateTime(dt)),
                     SqlType::datetime(fsp).not_null(),

@@ -123,9 +123,14 @@ pub enum Func {
     TsLocal,
     /// UNIX_TIMESTAMP(col) of such a column: its stored UTC value, exact even in the hour a
     /// zone repeats (MariaDB).
-    UnixTimestampUtc,
-    UnixTimestamp,
-    FromUnixtime,
+    /// (With the fractional digits to show: a DECIMAL result when not 0.)
+    UnixTimestampUtc(u8),
+    /// UNIX_TIMESTAMP([x]); a DECIMAL of that many fractional digits when not 0 (MariaDB:
+    /// `UNIX_TIMESTAMP('2020-01-01 00:00:00.5')` is 1577836800.5).
+    UnixTimestamp(u8),
+    /// FROM_UNIXTIME(n) as a DATETIME of that many fractional digits (`FROM_UNIXTIME(1.5)` is
+    /// '1970-01-01 00:00:01.5').
+    FromUnixtime(u8),
     DateOf,
     Year,
     Month,
@@ -659,20 +664,43 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "UNIX_TIMESTAMP" => {
             need(n <= 1)?;
+            // The argument's fractional digits (a string literal's as written, a DATETIME(n)'s
+            // n, another string's 6) make the result a DECIMAL of that scale.
+            let fsp = match args.first() {
+                Some((_, t)) if matches!(t.class, Class::Int | Class::Date | Class::Null) => 0,
+                Some(_) => greatest::datetime_fsp(&args[..1]),
+                None => 0,
+            };
+            // (Nullable whatever the argument, 17 digits wide, as MariaDB describes it.)
+            let ty = if fsp == 0 {
+                let mut t = SqlType::bigint();
+                t.length = 17;
+                t
+            } else {
+                SqlType::decimal(16 + u32::from(fsp), fsp)
+            };
             if let Some(inner) = args.first().and_then(|a| a.0.zoned_col()).cloned() {
-                return Ok((
-                    Expr::Func(Func::UnixTimestampUtc, vec![inner]),
-                    SqlType::bigint().with_nullable(any_nullable),
-                ));
+                return Ok((Expr::Func(Func::UnixTimestampUtc(fsp), vec![inner]), ty));
             }
-            (
-                Func::UnixTimestamp,
-                SqlType::bigint().with_nullable(any_nullable),
-            )
+            (Func::UnixTimestamp(fsp), ty)
         }
         "FROM_UNIXTIME" => {
-            need(n == 1)?;
-            (Func::FromUnixtime, SqlType::datetime(0))
+            need(n == 1 || n == 2)?;
+            let fsp = match args[0].1.class {
+                Class::Decimal => args[0].1.decimals.min(6),
+                Class::Double | Class::Str | Class::Bin => 6,
+                _ => 0,
+            };
+            let ty = SqlType::datetime(fsp);
+            if n == 2 {
+                // FROM_UNIXTIME(n, format) is DATE_FORMAT(FROM_UNIXTIME(n), format).
+                let mut args = args;
+                let format = args.pop().expect("two arguments");
+                let (e, _) = args.pop().expect("two arguments");
+                let inner = (Expr::Func(Func::FromUnixtime(fsp), vec![e]), ty);
+                return bind("DATE_FORMAT", vec![inner, format]);
+            }
+            (Func::FromUnixtime(fsp), ty)
         }
         "DATE" => {
             need(n == 1)?;
@@ -1220,9 +1248,9 @@ fn count_arg(v: &Value) -> usize {
 
 fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
     Ok(match f {
-        Func::UnixTimestampUtc => match &v[0] {
-            Value::DateTime(dt) if dt.date.month == 0 || dt.date.day == 0 => Value::Int(0),
-            Value::DateTime(dt) => Value::Int(convert::unix_seconds(dt)),
+        Func::UnixTimestampUtc(fsp) => match &v[0] {
+            Value::DateTime(dt) if dt.date.month == 0 || dt.date.day == 0 => unix_value(0, 0, fsp),
+            Value::DateTime(dt) => unix_value(convert::unix_seconds(dt), dt.micros, fsp),
             _ => Value::Null,
         },
         Func::TsLocal => match (&v[0], env.zone()) {
@@ -1387,19 +1415,19 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 Value::Double(x.sqrt())
             }
         }
-        Func::UnixTimestamp => match v.first() {
+        Func::UnixTimestamp(fsp) => match v.first() {
             None => Value::Int(convert::unix_seconds(&env.now())),
             Some(x) => match convert::to_datetime_lenient(x) {
                 // A zero date, or outside TIMESTAMP's range once in UTC: NULL (MariaDB).
                 Some((dt, _)) if dt.date.month == 0 || dt.date.day == 0 => Value::Null,
                 Some((dt, _)) => match local_unix_seconds(&dt, env) {
-                    s @ 0..=MAX_UNIXTIME => Value::Int(s),
+                    s @ 0..=MAX_UNIXTIME => unix_value(s, dt.micros, fsp),
                     _ => Value::Null,
                 },
                 None => Value::Null,
             },
         },
-        Func::FromUnixtime => from_unixtime(&v[0], env),
+        Func::FromUnixtime(fsp) => from_unixtime(&v[0], fsp, env),
         Func::DateOf => match convert::to_datetime_lenient(&v[0]) {
             Some((dt, _)) => Value::Date(dt.date),
             None => Value::Null,
@@ -1558,8 +1586,44 @@ fn binlog_gtid_pos(v: &[Value], env: &Env<'_>) -> Value {
 /// Largest FROM_UNIXTIME argument (MariaDB 10.11: the 32-bit TIMESTAMP range).
 const MAX_UNIXTIME: i64 = 2_147_483_647;
 
-/// FROM_UNIXTIME(n): NULL for a negative n, NULL and warning 1292 past [`MAX_UNIXTIME`].
-fn from_unixtime(v: &Value, env: &Env<'_>) -> Value {
+/// Seconds since the epoch as UNIX_TIMESTAMP answers them: an integer, or with `fsp`
+/// fractional digits a DECIMAL.
+fn unix_value(secs: i64, micros: u32, fsp: u8) -> Value {
+    if fsp == 0 {
+        return Value::Int(secs);
+    }
+    match format!("{secs}.{micros:06}").parse::<crate::types::Decimal>() {
+        Ok(d) => Value::Decimal(d.round_to(i32::from(fsp), Rounding::Down).unwrap_or(d)),
+        Err(_) => Value::Int(secs),
+    }
+}
+
+/// The microseconds of a number's fraction (exact for a DECIMAL), truncated to `fsp` digits.
+fn fraction_micros(v: &Value, fsp: u8) -> u32 {
+    if fsp == 0 {
+        return 0;
+    }
+    let us = match convert::to_num(v) {
+        Num::D(d) => {
+            let t = d.to_string();
+            let digits = t.split_once('.').map_or("", |(_, f)| f);
+            let six: String = digits
+                .chars()
+                .chain(std::iter::repeat('0'))
+                .take(6)
+                .collect();
+            six.parse().unwrap_or(0)
+        }
+        Num::F(f) if f.is_finite() => ((f.fract() * 1e6).round() as u32).min(999_999),
+        _ => 0,
+    };
+    let unit = 10u32.pow(6 - u32::from(fsp.min(6)));
+    us - us % unit
+}
+
+/// FROM_UNIXTIME(n): NULL for a negative n, NULL and warning 1292 past [`MAX_UNIXTIME`]; the
+/// fraction of n kept to `fsp` digits.
+fn from_unixtime(v: &Value, fsp: u8, env: &Env<'_>) -> Value {
     let n = convert::to_num(v).to_f64();
     if n.is_nan() || n < 0.0 {
         return Value::Null;
@@ -1575,7 +1639,8 @@ fn from_unixtime(v: &Value, env: &Env<'_>) -> Value {
         );
         return Value::Null;
     }
-    let utc = convert::datetime_from_unix(n as i64, 0);
+    let mut utc = convert::datetime_from_unix(n as i64, 0);
+    utc.micros = fraction_micros(v, fsp);
     Value::DateTime(env.zone().map_or(utc, |z| z.to_local(&utc)))
 }
 
