@@ -551,7 +551,8 @@ impl Binder<'_> {
         let mut order = Vec::new();
         let mut order_types = Vec::new();
         for o in &spec.order {
-            let (x, t) = self.bind_window_key(&o.expr)?;
+            // An ENUM / SET orders by its number, as in a query's ORDER BY.
+            let (x, t) = super::enum_as_number(self.bind_window_key(&o.expr)?);
             order.push(WinOrder {
                 expr: super::shown(x, &t),
                 desc: matches!(o.options.sort, Some(ast::OrderBySort::Desc)),

@@ -73,4 +73,7 @@ SELECT c0, SUBSTR(dt, 4), SUBSTRING(dt FROM 12), MID(dt, 20), LEFT(dt, 30), TRIM
 # CEIL / FLOOR of a SET or ENUM read its number.
 SELECT c0, CEIL(s), FLOOR(s), CEILING(s) FROM w ORDER BY c0;
 
+# A window's ORDER BY an ENUM / SET orders by its number, as a query's ORDER BY does.
+SELECT c0, s, LAG(c0) OVER (ORDER BY s) AS prev, ROW_NUMBER() OVER (ORDER BY s DESC) AS rn FROM w ORDER BY c0;
+
 DROP DATABASE dcdb;
