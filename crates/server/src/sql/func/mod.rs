@@ -406,11 +406,37 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "FIELD" => {
             need(n >= 2)?;
-            let coll = args[1..]
-                .iter()
-                .map(|(_, t)| crate::sql::bind::comparison_collation(&args[0].1, t))
-                .find(|c| *c != Collation::Utf8mb4GeneralCi)
-                .unwrap_or(Collation::Utf8mb4GeneralCi);
+            let coll = crate::sql::bind::derivation::aggregate(args.iter().map(|(_, t)| t)).0;
+            // One comparison type for all (MariaDB): with a number among strings, every
+            // argument compares as a DOUBLE (`FIELD(' 0Z', 'x', 5)` is 1: both strings read
+            // as 0), an ENUM / SET as its number.
+            let number =
+                |t: &SqlType| matches!(t.class, Class::Int | Class::Decimal | Class::Double);
+            let mixed = args.iter().any(|(_, t)| number(t))
+                && args
+                    .iter()
+                    .any(|(_, t)| matches!(t.class, Class::Str | Class::Bin));
+            if mixed {
+                let args = args
+                    .into_iter()
+                    .map(|a| {
+                        let (e, t) = crate::sql::bind::enum_as_number(a);
+                        if matches!(t.class, Class::Str | Class::Bin) {
+                            let e = Expr::Cast(Box::new(e), crate::sql::expr::CastTo::Double);
+                            (e, SqlType::double().with_nullable(t.nullable))
+                        } else {
+                            (e, t)
+                        }
+                    })
+                    .collect::<Vec<_>>();
+                return Ok((
+                    Expr::Func(
+                        Func::Field(coll),
+                        args.into_iter().map(|(e, _)| e).collect(),
+                    ),
+                    SqlType::int(3).not_null(),
+                ));
+            }
             (Func::Field(coll), SqlType::int(3).not_null())
         }
         "FIND_IN_SET" => {
@@ -550,6 +576,17 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         "GREATEST" | "LEAST" => {
             need(n >= 2)?;
             let mut t = greatest::bind_type(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            if matches!(t.class, Class::Int | Class::Decimal | Class::Double)
+                && args.iter().any(|(_, t)| t.enumset.is_some())
+            {
+                // Compared as numbers: an ENUM / SET gives its number (LEAST(4, 'Z') of
+                // ENUM('m','b','Z','a') is 3).
+                let args: Vec<_> = args
+                    .into_iter()
+                    .map(crate::sql::bind::enum_as_number)
+                    .collect();
+                return bind(name, args);
+            }
             if t.class == Class::DateTime {
                 t.decimals = greatest::datetime_fsp(&args);
             }

@@ -76,4 +76,12 @@ SELECT c0, CEIL(s), FLOOR(s), CEILING(s) FROM w ORDER BY c0;
 # A window's ORDER BY an ENUM / SET orders by its number, as a query's ORDER BY does.
 SELECT c0, s, LAG(c0) OVER (ORDER BY s) AS prev, ROW_NUMBER() OVER (ORDER BY s DESC) AS rn FROM w ORDER BY c0;
 
+# FIELD with a number among strings compares every argument as a DOUBLE (strings that are no
+# number read as 0), an ENUM / SET as its number; GREATEST / LEAST of an ENUM / SET and a number
+# take its number.
+CREATE TABLE fe (c0 SMALLINT UNSIGNED, c1 ENUM('m','b','Z','a'), s VARCHAR(10), f FLOAT);
+INSERT INTO fe VALUES (4, 'Z', ' 0Zé', 2.5), (1, 'm', '1', 0), (2, NULL, NULL, NULL);
+values SELECT c0, FIELD(s, '0B%ß%', c0), FIELD(s, 'x', 5), FIELD('5', 'x', 5), FIELD('é', f, 'a '), FIELD(c1, 1, 3), FIELD(c1, 'Z', 4) FROM fe ORDER BY c0;
+SELECT c0, LEAST(c0, c1), GREATEST(c0, c1), LEAST(c1, 2.5) FROM fe ORDER BY c0;
+
 DROP DATABASE dcdb;
