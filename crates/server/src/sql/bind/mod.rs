@@ -1236,6 +1236,8 @@ impl<'a> Binder<'a> {
         negated: bool,
     ) -> Result<(Expr, SqlType)> {
         let (x, _) = enum_as_number(self.bind(e)?);
+        // A truth value: GREATEST / LEAST of strings compare as numbers here too.
+        let x = numeric_context(x);
         Ok((
             Expr::IsBool {
                 e: Box::new(x),

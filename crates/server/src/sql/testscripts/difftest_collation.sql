@@ -84,4 +84,8 @@ INSERT INTO fe VALUES (4, 'Z', ' 0Zé', 2.5), (1, 'm', '1', 0), (2, NULL, NULL, 
 values SELECT c0, FIELD(s, '0B%ß%', c0), FIELD(s, 'x', 5), FIELD('5', 'x', 5), FIELD('é', f, 'a '), FIELD(c1, 1, 3), FIELD(c1, 'Z', 4) FROM fe ORDER BY c0;
 SELECT c0, LEAST(c0, c1), GREATEST(c0, c1), LEAST(c1, 2.5) FROM fe ORDER BY c0;
 
+# IS [NOT] TRUE / FALSE / UNKNOWN read a truth value: GREATEST / LEAST of strings compare as
+# numbers there ('ZZ' is 0, below '9999-12-31', which is 9999).
+values SELECT s, LEAST(CONCAT(c1, s), '9999-12-31') IS NOT TRUE, GREATEST(s, '0x') IS TRUE, LEAST('abc', '11') IS FALSE FROM fe ORDER BY c0;
+
 DROP DATABASE dcdb;
