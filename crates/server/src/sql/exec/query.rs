@@ -535,7 +535,9 @@ pub fn union_type(a: &SqlType, b: &SqlType) -> SqlType {
             }
             t
         }
-        (Bin, _) | (_, Bin) => {
+        // A binary string with a character string of a stronger derivation (a column with
+        // a hex literal) is a character string: see the last arm.
+        (Bin, _) | (_, Bin) if !char_wins(a, b) => {
             let len = byte_len(a).max(byte_len(b));
             let mut t = SqlType::varbinary(len);
             // BINARY(n) with BINARY or a number or date stays fixed-length (padded).
@@ -557,16 +559,27 @@ pub fn union_type(a: &SqlType, b: &SqlType) -> SqlType {
             } else if a.wire == ColumnType::STRING && b.wire == ColumnType::STRING {
                 t.wire = ColumnType::STRING;
             }
-            t.collation = match (a.class, b.class) {
-                (Str, Str) if a.collation == Collation::Utf8mb4GeneralCi => b.collation,
-                (Str, _) => a.collation,
-                (_, Str) => b.collation,
-                _ => Collation::Utf8mb4GeneralCi,
+            // The aggregated collation (utf8mb4_bin over utf8mb4_general_ci, a column's over
+            // a literal's: see bind/derivation.rs).
+            let (coll, der) = crate::sql::bind::derivation::aggregate([a, b]);
+            t.collation = match coll {
+                Collation::Binary => Collation::Utf8mb4GeneralCi,
+                c => c,
             };
+            t.derivation = der.min(crate::sql::bind::derivation::Derivation::Coercible);
             t
         }
     };
     t.with_nullable(nullable)
+}
+
+/// True when a binary and a character operand of a set operation aggregate to the character
+/// string's collation (`ci_col UNION X'00'` is utf8mb4_general_ci, as MariaDB's column).
+fn char_wins(a: &SqlType, b: &SqlType) -> bool {
+    matches!(
+        (a.class, b.class),
+        (Class::Bin, Class::Str) | (Class::Str, Class::Bin)
+    ) && crate::sql::bind::derivation::aggregate([a, b]).0 != Collation::Binary
 }
 
 /// Bytes of a type's values as a binary string.

@@ -88,4 +88,11 @@ SELECT c0, LEAST(c0, c1), GREATEST(c0, c1), LEAST(c1, 2.5) FROM fe ORDER BY c0;
 # numbers there ('ZZ' is 0, below '9999-12-31', which is 9999).
 values SELECT s, LEAST(CONCAT(c1, s), '9999-12-31') IS NOT TRUE, GREATEST(s, '0x') IS TRUE, LEAST('abc', '11') IS FALSE FROM fe ORDER BY c0;
 
+# A set operation's column aggregates collations too: a column with a hex literal is the
+# column's (utf8mb4_general_ci: 'ab' sorts after 'B'), utf8mb4_bin with utf8mb4_general_ci is
+# utf8mb4_bin.
+SELECT g AS r FROM t WHERE g IS NOT NULL UNION SELECT X'42' ORDER BY r DESC;
+SELECT b AS r FROM t WHERE b IS NOT NULL UNION SELECT g FROM t WHERE g IS NOT NULL ORDER BY r;
+SELECT COLLATION(r) FROM (SELECT g AS r FROM t UNION SELECT X'42') AS u LIMIT 1;
+
 DROP DATABASE dcdb;
