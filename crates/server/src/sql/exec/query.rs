@@ -821,12 +821,16 @@ pub(super) fn convert_rows(
                 || padded(t) && f.length < t.length
         })
         .map(|(i, (f, t))| {
-            let text = matches!(t.class, Class::Str | Class::Bin).then(|| {
-                crate::sql::bind::number_as_text(
-                    crate::sql::bind::datetime_as_text(Expr::Col(i), f),
-                    f,
-                )
-            });
+            // (A DECIMAL becomes the text of its value, every digit a quotient carries, as
+            // MariaDB stores a decimal in a string column: `10 / 7 UNION SELECT DATE'…'` shows
+            // 1.428571428.)
+            let text = (matches!(t.class, Class::Str | Class::Bin) && f.class != Class::Decimal)
+                .then(|| {
+                    crate::sql::bind::number_as_text(
+                        crate::sql::bind::datetime_as_text(Expr::Col(i), f),
+                        f,
+                    )
+                });
             (i, t.class, text.filter(|e| !matches!(e, Expr::Col(_))))
         })
         .collect();

@@ -60,6 +60,10 @@ SELECT ROUND(1.5, NULL) UNION SELECT 1 / 3;
 # A DECIMAL past its type's digits in a UNION with strings: cut to the column's length.
 SELECT 12345678901234567890123456789.123456789 * 12345678901234567890123456789.123456789 AS p UNION SELECT DATE'2020-01-01';
 SELECT 12345678901234567890123456789.123456789 * 12345678901234567890123456789.123456789 AS p UNION SELECT 'a';
+# ... and a quotient is the text of its value (its working digits), cut the same way.
+values SELECT 10 / 7 AS p UNION SELECT DATE'2020-01-01';
+values SELECT 1 / 3 * 3 AS p UNION SELECT 'z';
+SELECT 1.50 AS p UNION SELECT 'a' UNION SELECT CAST(2.5 AS DECIMAL(10,3));
 
 # BETWEEN with a temporal bound compares all three as datetimes (warnings 1292 not compared:
 # MariaDB warns again where it re-reads a value).
