@@ -458,6 +458,8 @@ pub enum ErrorCode {
     ExpressionRefersToUninitField,
     /// 1299 Invalid TIMESTAMP value in column '%s' at row %lu
     InvalidTimestamp,
+    /// 1300 Invalid %s character string: '%.64T'
+    InvalidCharacterString,
 }
 
 impl ErrorCode {
@@ -688,6 +690,7 @@ impl ErrorCode {
             UnsupportedActionOnGeneratedColumn => 1907,
             ExpressionRefersToUninitField => 4029,
             InvalidTimestamp => 1299,
+            InvalidCharacterString => 1300,
         }
     }
 

@@ -1217,8 +1217,13 @@ fn normalise(def: &VarDef, value: Value) -> Result<Value> {
                     .map(|w| Value::str(w))
                     .ok_or_else(|| wrong_value(def.name, &value));
             }
-            let Value::Bytes(b) = &value else {
-                return Err(wrong_type(def.name));
+            let b = match &value {
+                Value::Bytes(b) => b,
+                // NULL: "can't be set to the value of 'NULL'", as MariaDB, but for
+                // character_set_results, where NULL means no conversion of results.
+                Value::Null if def.name == "character_set_results" => return Ok(Value::Null),
+                Value::Null => return Err(wrong_value(def.name, &value)),
+                _ => return Err(wrong_type(def.name)),
             };
             let s = String::from_utf8_lossy(b);
             words

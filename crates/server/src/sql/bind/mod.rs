@@ -6,6 +6,7 @@
 //! binder allows them (select list, HAVING, ORDER BY); elsewhere they are error 1111.
 
 pub(in crate::sql) mod coldef;
+pub(in crate::sql) mod derivation;
 pub(in crate::sql) mod group_concat;
 pub(in crate::sql) mod join_scope;
 pub(in crate::sql) mod sqltype;
@@ -236,7 +237,11 @@ fn is_number(t: &SqlType) -> bool {
 }
 
 /// `a op b` for a comparison operator.
-fn comparison(op: CmpOp, (a, ta): (Expr, SqlType), (b, tb): (Expr, SqlType)) -> (Expr, SqlType) {
+fn comparison(
+    op: CmpOp,
+    (a, ta): (Expr, SqlType),
+    (b, tb): (Expr, SqlType),
+) -> Result<(Expr, SqlType)> {
     // An ENUM / SET against a number compares its number (`e = 2`).
     let ((a, ta), (b, tb)) = match (
         ta.enumset.is_some() && is_number(&tb),
@@ -255,14 +260,15 @@ fn comparison(op: CmpOp, (a, ta): (Expr, SqlType), (b, tb): (Expr, SqlType)) -> 
         }
     };
     let coll = comparison_collation(&ta, &tb);
+    derivation::check_literals([(&a, &ta), (&b, &tb)], coll)?;
     let b = temporal_constant_as_bigint(&a, &ta, b);
     let a = temporal_constant_as_bigint(&b, &tb, a);
     let (a, b) = (shown(a, &ta), shown(b, &tb));
     let nullable = op != CmpOp::NullSafeEq && (ta.nullable || tb.nullable);
-    (
+    Ok((
         Expr::Cmp(op, Box::new(a), Box::new(b), coll),
         SqlType::int(1).with_nullable(nullable),
-    )
+    ))
 }
 
 /// A date or datetime literal compared with a BIGINT column: MariaDB stores the constant in
@@ -384,6 +390,18 @@ fn reads_text(upper: &str) -> bool {
     )
 }
 
+/// True when argument `i` of `upper` is a string the function reads as text (the others are
+/// counts or positions): `SUBSTR(datetime6_col, 4)` reads the value with its 6 digits.
+fn reads_text_at(upper: &str, i: usize) -> bool {
+    match upper {
+        "SUBSTR" | "SUBSTRING" | "MID" | "LEFT" | "RIGHT" | "REPEAT" => i == 0,
+        "INSERT" => i == 0 || i == 3,
+        "LOCATE" | "POSITION" | "STRCMP" | "SUBSTRING_INDEX" => i < 2,
+        "ELT" => i > 0,
+        _ => false,
+    }
+}
+
 /// True when `e` computes a quotient whose digits reach its value unrounded.
 fn carries_quotient(e: &Expr) -> bool {
     match e {
@@ -452,18 +470,17 @@ fn extend(a: Expr, b: Expr, split: fn(Expr) -> std::result::Result<Vec<Expr>, Ex
     v
 }
 
-/// The collation a comparison of two operands uses.
+/// The collation a comparison of two operands uses: their aggregate ([`derivation`]), so
+/// a column's beats a literal's, utf8mb4_bin beats utf8mb4_general_ci and a binary string
+/// a character string of the same strength.
 pub fn comparison_collation(a: &SqlType, b: &SqlType) -> Collation {
-    if a.class == Class::Bin || b.class == Class::Bin {
-        return Collation::Binary;
-    }
-    if a.class == Class::Str && a.collation != Collation::Utf8mb4GeneralCi {
-        return a.collation;
-    }
-    if b.class == Class::Str && b.collation != Collation::Utf8mb4GeneralCi {
-        return b.collation;
-    }
-    Collation::Utf8mb4GeneralCi
+    derivation::aggregate([a, b]).0
+}
+
+/// `t` with the derivation of a column (a CAST's result: MariaDB's COERCIBILITY is 2).
+fn implicit(mut t: SqlType) -> SqlType {
+    t.derivation = derivation::Derivation::Implicit;
+    t
 }
 
 /// The type of a `?` parameter before it has a value.
@@ -502,6 +519,14 @@ impl<'a> Binder<'a> {
         let r = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.bind_node(e));
         self.depth -= 1;
         r
+    }
+
+    /// A string function's string argument: a decimal quotient rounded to its scale, a
+    /// DATETIME(n) / TIME(n) with its n digits, a number as shown (see [`number_as_text`]).
+    fn bind_text_arg(&mut self, e: &ast::Expr) -> Result<(Expr, SqlType)> {
+        let (x, t) = self.bind(e)?;
+        let x = number_as_text(datetime_as_text(shown(x, &t), &t), &t);
+        Ok((x, t))
     }
 
     /// The expression a placeholder stands for (see `parse/dialect.rs`), or `e` itself.
@@ -617,7 +642,7 @@ impl<'a> Binder<'a> {
                     if let Some(cmp) = cmp_op(op) {
                         let left = self.bind_cast(left, data_type)?;
                         let right = self.bind(right)?;
-                        return Ok(comparison(cmp, left, right));
+                        return comparison(cmp, left, right);
                     }
                 }
                 if let (
@@ -659,7 +684,7 @@ impl<'a> Binder<'a> {
                 substring_for,
                 ..
             } => {
-                let mut args = vec![self.bind(expr)?];
+                let mut args = vec![self.bind_text_arg(expr)?];
                 match substring_from {
                     Some(f) => args.push(self.bind(f)?),
                     None => args.push((Expr::Lit(Value::Int(1)), SqlType::int(1).not_null())),
@@ -683,13 +708,21 @@ impl<'a> Binder<'a> {
                     Some(ast::TrimWhereField::Trailing) => TrimSide::Trailing,
                     _ => TrimSide::Both,
                 };
-                let (s, ty) = self.bind(expr)?;
+                let (s, ty) = self.bind_text_arg(expr)?;
                 let mut args = vec![s];
+                let mut types = vec![ty.clone()];
                 if let Some(w) = trim_what {
-                    args.push(self.bind(w)?.0);
+                    let (w, tw) = self.bind_text_arg(w)?;
+                    args.push(w);
+                    types.push(tw);
                 }
-                let ty = SqlType::varchar(ty.char_len()).with_nullable(ty.nullable);
-                Ok((Expr::Func(func::Func::Trim(side), args), ty))
+                // Its string's collation (a utf8mb4_bin column's result compares as such).
+                let out = SqlType::varchar(ty.char_len()).with_nullable(ty.nullable);
+                let out = match derivation::aggregate(&types) {
+                    (Collation::Binary, _) => out,
+                    agg => derivation::with_aggregate(out, agg),
+                };
+                Ok((Expr::Func(func::Func::Trim(side), args), out))
             }
             E::Ceil { expr, field } | E::Floor { expr, field } => {
                 if !matches!(
@@ -703,12 +736,13 @@ impl<'a> Binder<'a> {
                 } else {
                     "FLOOR"
                 };
-                let a = self.bind(expr)?;
+                // (An ENUM / SET reads as its number, as in any numeric function.)
+                let a = enum_as_number(self.bind(expr)?);
                 func::bind(name, vec![a])
             }
             E::Position { expr, r#in } => {
-                let a = self.bind(expr)?;
-                let b = self.bind(r#in)?;
+                let a = self.bind_text_arg(expr)?;
+                let b = self.bind_text_arg(r#in)?;
                 func::bind("LOCATE", vec![a, b])
             }
             E::Collate { expr, collation } => {
@@ -719,6 +753,7 @@ impl<'a> Binder<'a> {
                     n if n.ends_with("_bin") => Collation::Utf8mb4Bin,
                     _ => Collation::Utf8mb4GeneralCi,
                 };
+                t.derivation = derivation::Derivation::Explicit;
                 Ok((x, t))
             }
             E::Case {
@@ -852,7 +887,10 @@ impl<'a> Binder<'a> {
     fn bind_sys_var(&mut self, name: &str, global: bool) -> Result<(Expr, SqlType)> {
         let name = name.to_ascii_lowercase();
         let v = self.env.sys_var(&name, global)?;
-        let ty = value_type(&v);
+        let mut ty = value_type(&v);
+        if matches!(ty.class, Class::Str | Class::Bin) {
+            ty.derivation = derivation::Derivation::SysConst;
+        }
         Ok((
             Expr::SysVar {
                 name: name.into_boxed_str(),
@@ -871,11 +909,14 @@ impl<'a> Binder<'a> {
             .get(&name)
             .cloned()
             .unwrap_or(Value::Null);
-        let ty = match v {
+        let mut ty = match v {
             Value::Null => SqlType::varchar(64),
             ref v => value_type(v),
         }
         .with_nullable(true);
+        if matches!(ty.class, Class::Str | Class::Bin) {
+            ty.derivation = derivation::Derivation::Implicit;
+        }
         (Expr::UserVar(name.into_boxed_str()), ty)
     }
 
@@ -940,7 +981,12 @@ impl<'a> Binder<'a> {
             ast::DataType::Timestamp(..) | ast::DataType::Datetime(_) => {
                 let (dt, _) =
                     crate::sql::expr::convert::parse_datetime(text.as_bytes()).ok_or_else(bad)?;
-                let fsp = if dt.micros > 0 { 6 } else { 0 };
+                // DATETIME(n) of the n digits written (TIMESTAMP'…00.25' is DATETIME(2)).
+                let fsp = match crate::sql::func::interval::text_fraction_digits(&Value::str(&text))
+                {
+                    0 if dt.micros > 0 => 6,
+                    n => n,
+                };
                 Ok((
                     Expr::Lit(Value::DateTime(dt)),
                     SqlType::datetime(fsp).not_null(),
@@ -1075,7 +1121,7 @@ impl<'a> Binder<'a> {
             } else {
                 ((a, ta), (b, tb))
             };
-            return Ok(comparison(c, (a, ta), (b, tb)));
+            return comparison(c, (a, ta), (b, tb));
         }
         // Every other operator reads its operands as numbers or truth values.
         let a = numeric_context(a);
@@ -1176,7 +1222,7 @@ impl<'a> Binder<'a> {
     ) -> Result<(Expr, SqlType)> {
         let a = self.bind(left)?;
         let b = self.bind(right)?;
-        Ok(comparison(op, a, b))
+        comparison(op, a, b)
     }
 
     fn bind_is_null(&mut self, e: &ast::Expr, negated: bool) -> Result<(Expr, SqlType)> {
@@ -1194,6 +1240,8 @@ impl<'a> Binder<'a> {
         negated: bool,
     ) -> Result<(Expr, SqlType)> {
         let (x, _) = enum_as_number(self.bind(e)?);
+        // A truth value: GREATEST / LEAST of strings compare as numbers here too.
+        let x = numeric_context(x);
         Ok((
             Expr::IsBool {
                 e: Box::new(x),
@@ -1212,22 +1260,26 @@ impl<'a> Binder<'a> {
     ) -> Result<(Expr, SqlType)> {
         let (x, tx) = self.bind(e)?;
         let mut items = Vec::with_capacity(list.len());
-        let mut coll = if tx.class == Class::Str {
-            tx.collation
-        } else {
-            Collation::Utf8mb4GeneralCi
-        };
+        let mut literals = Vec::new();
+        let mut types = vec![tx.clone()];
         let mut nullable = tx.nullable;
         let mut all_numbers = true;
         for item in list {
             let (y, ty) = self.bind(item)?;
-            if ty.class == Class::Bin || tx.class == Class::Bin {
-                coll = Collation::Binary;
-            }
             nullable |= ty.nullable;
             all_numbers &= is_number(&ty);
+            if matches!(y, Expr::Lit(_)) {
+                literals.push((y.clone(), ty.clone()));
+            }
             items.push(shown(y, &ty));
+            types.push(ty);
         }
+        // The collation of the operand and every item together (MariaDB aggregates them all).
+        let coll = derivation::aggregate(&types).0;
+        if matches!(x, Expr::Lit(_)) {
+            literals.push((x.clone(), tx.clone()));
+        }
+        derivation::check_literals(literals.iter().map(|(e, t)| (e, t)), coll)?;
         // An ENUM / SET in a list of numbers compares its number.
         let (x, tx) = if all_numbers {
             enum_as_number((x, tx))
@@ -1260,7 +1312,26 @@ impl<'a> Binder<'a> {
         } else {
             (x, tx)
         };
-        let coll = comparison_collation(&tx, &comparison_type(&tl, &th));
+        let coll = derivation::aggregate([&tx, &tl, &th]).0;
+        derivation::check_literals([(&x, &tx), (&l, &tl), (&h, &th)], coll)?;
+        // With a DATE / DATETIME among the three, all compare as datetimes (MariaDB: one
+        // comparison type for BETWEEN): a string operand is read as one even against the
+        // other, string, bound ('21' is not between '2019-05-05' and TIMESTAMP'2020-…').
+        let temporal = [&tx, &tl, &th]
+            .iter()
+            .any(|t| matches!(t.class, Class::Date | Class::DateTime));
+        let as_datetime = |x: Expr, t: &SqlType| {
+            if temporal && t.class == Class::Str {
+                Expr::Cast(Box::new(x), CastTo::ComparedDateTime)
+            } else {
+                x
+            }
+        };
+        let (x, l, h) = (
+            as_datetime(x, &tx),
+            as_datetime(l, &tl),
+            as_datetime(h, &th),
+        );
         Ok((
             Expr::Between {
                 e: Box::new(x),
@@ -1287,6 +1358,7 @@ impl<'a> Binder<'a> {
             None => None,
         };
         let coll = comparison_collation(&tx, &tp);
+        derivation::check_literals([(&x, &tx), (&p, &tp)], coll)?;
         Ok((
             Expr::Like {
                 e: Box::new(x),
@@ -1311,15 +1383,15 @@ impl<'a> Binder<'a> {
         };
         let mut whens = Vec::with_capacity(conditions.len());
         let mut result_types = Vec::new();
-        let mut coll = Collation::Utf8mb4GeneralCi;
+        let mut compared: Vec<SqlType> = operand.iter().map(|(_, t)| t.clone()).collect();
         for cw in conditions {
             let (w, tw) = match operand {
                 Some(_) => self.bind(&cw.condition)?,
                 // A searched CASE's condition is a truth value.
                 None => enum_as_number(self.bind(&cw.condition)?),
             };
-            if let Some((_, to)) = &operand {
-                coll = comparison_collation(to, &tw);
+            if operand.is_some() {
+                compared.push(tw);
             }
             let (r, tr) = self.bind(&cw.result)?;
             result_types.push(tr);
@@ -1335,6 +1407,11 @@ impl<'a> Binder<'a> {
                 result_types.push(SqlType::null());
                 None
             }
+        };
+        // A simple CASE compares its operand with every WHEN in their aggregated collation.
+        let coll = match operand {
+            Some(_) => derivation::aggregate(&compared).0,
+            None => Collation::Utf8mb4GeneralCi,
         };
         let ty = func::unify(&result_types.iter().collect::<Vec<_>>());
         let (whens, else_) = if ty.class == Class::Str {
@@ -1410,15 +1487,15 @@ impl<'a> Binder<'a> {
                 let n = width(len(l))?;
                 (
                     CastTo::Char(n),
-                    SqlType::varchar(n.unwrap_or(tx.char_len().max(21))),
+                    implicit(SqlType::varchar(n.unwrap_or(tx.char_len().max(21)))),
                 )
             }
-            D::Text => (CastTo::Char(None), SqlType::text()),
+            D::Text => (CastTo::Char(None), implicit(SqlType::text())),
             D::Binary(n) => {
                 let n = width(*n)?;
                 (
                     CastTo::Binary(n),
-                    SqlType::varbinary(n.unwrap_or(tx.length.max(21))),
+                    implicit(SqlType::varbinary(n.unwrap_or(tx.length.max(21)))),
                 )
             }
             D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
@@ -1487,20 +1564,13 @@ impl<'a> Binder<'a> {
         }
         let mut bound = Vec::with_capacity(args.len());
         let every_digit = takes_every_digit(&upper);
-        for a in args {
+        for (i, a) in args.iter().enumerate() {
             let (x, t) = self.bind(function_arg_expr(a)?)?;
             let x = if every_digit { x } else { shown(x, &t) };
             // String functions read a DATETIME(n) / TIME(n) with n digits, a BIT as bytes.
-            let x = if reads_text(&upper) {
-                datetime_as_text(x, &t)
-            } else {
-                x
-            };
-            let x = if reads_text(&upper) {
-                number_as_text(x, &t)
-            } else {
-                x
-            };
+            let text = reads_text(&upper) || reads_text_at(&upper, i);
+            let x = if text { datetime_as_text(x, &t) } else { x };
+            let x = if text { number_as_text(x, &t) } else { x };
             let (x, t) = if reads_numbers(&upper) || (upper == "IF" && bound.is_empty()) {
                 enum_as_number((x, t))
             } else {
@@ -1731,17 +1801,6 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
     }
 }
 
-/// A type for the static typing of BETWEEN bounds.
-fn comparison_type(a: &SqlType, b: &SqlType) -> SqlType {
-    if a.class == Class::Bin || b.class == Class::Bin {
-        return SqlType::varbinary(0);
-    }
-    if a.class == Class::Str {
-        return a.clone();
-    }
-    b.clone()
-}
-
 /// The type of a hex or bit literal (`x'41'`, `0x41`, `b'101'`): a binary string, marked
 /// UNSIGNED with 0 decimals as MariaDB sends it; in arithmetic and in comparisons with a number
 /// it is the number its bytes spell ([`hybrid_as_number`]).
@@ -1821,11 +1880,11 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
 pub fn numeric_context(e: Expr) -> Expr {
     use crate::sql::func::Func;
     match e {
-        Expr::Func(Func::Greatest(Class::Str | Class::Bin), a) => {
-            Expr::Func(Func::Greatest(Class::Double), a)
+        Expr::Func(Func::Greatest(Class::Str | Class::Bin, c), a) => {
+            Expr::Func(Func::Greatest(Class::Double, c), a)
         }
-        Expr::Func(Func::Least(Class::Str | Class::Bin), a) => {
-            Expr::Func(Func::Least(Class::Double), a)
+        Expr::Func(Func::Least(Class::Str | Class::Bin, c), a) => {
+            Expr::Func(Func::Least(Class::Double, c), a)
         }
         e => e,
     }

@@ -4,6 +4,7 @@
 //! Values carry no type of their own ([`Value`](crate::types::Value)); the binder computes a
 //! [`SqlType`] for every expression once, at bind (or prepare) time.
 
+use super::derivation::Derivation;
 use crate::types::{Collation, DataType};
 use cohort_protocol::column::ColumnType;
 
@@ -47,6 +48,8 @@ pub struct SqlType {
     /// The column type of an ENUM or SET column's value (its members): numeric context
     /// reads its number (see [`crate::types::enumset`]). None for everything else.
     pub enumset: Option<std::sync::Arc<DataType>>,
+    /// How strongly its collation binds where it meets others ([`Derivation`]).
+    pub derivation: Derivation,
 }
 
 impl SqlType {
@@ -60,6 +63,7 @@ impl SqlType {
             decimals: 0,
             nullable: true,
             enumset: None,
+            derivation: Derivation::of_class(class),
         }
     }
 
@@ -205,12 +209,14 @@ impl SqlType {
                 let len = max_bytes.saturating_mul(4).min(u32::MAX as u64) as u32;
                 text_type(ColumnType::BLOB, len, *collation)
             }
-            DataType::Binary { len } => SqlType::new(Class::Bin, ColumnType::STRING, *len),
-            DataType::VarBinary { len } => SqlType::new(Class::Bin, ColumnType::VAR_STRING, *len),
-            DataType::Blob { max_bytes } => SqlType::new(
-                Class::Bin,
+            DataType::Binary { len } => text_type(ColumnType::STRING, *len, Collation::Binary),
+            DataType::VarBinary { len } => {
+                text_type(ColumnType::VAR_STRING, *len, Collation::Binary)
+            }
+            DataType::Blob { max_bytes } => text_type(
                 ColumnType::BLOB,
                 (*max_bytes).min(u32::MAX as u64) as u32,
+                Collation::Binary,
             ),
             DataType::Date => SqlType::date(),
             DataType::DateTime { fsp } => SqlType::datetime(*fsp),
@@ -249,6 +255,7 @@ fn text_type(wire: ColumnType, length: u32, collation: Collation) -> SqlType {
     };
     let mut t = SqlType::new(class, wire, length);
     t.collation = collation;
+    t.derivation = Derivation::Implicit;
     t
 }
 

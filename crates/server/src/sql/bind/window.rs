@@ -557,9 +557,11 @@ impl Binder<'_> {
         let mut order = Vec::new();
         let mut order_types = Vec::new();
         for o in &spec.order {
-            let (x, t) = self
+            // An ENUM / SET orders by its number, as in a query's ORDER BY.
+            let key = self
                 .bind_window_key(&o.expr)
                 .inspect_err(|_| self.clause = saved)?;
+            let (x, t) = super::enum_as_number(key);
             order.push(WinOrder {
                 expr: super::shown(x, &t),
                 desc: matches!(o.options.sort, Some(ast::OrderBySort::Desc)),

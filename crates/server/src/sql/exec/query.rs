@@ -535,7 +535,9 @@ pub fn union_type(a: &SqlType, b: &SqlType) -> SqlType {
             }
             t
         }
-        (Bin, _) | (_, Bin) => {
+        // A binary string with a character string of a stronger derivation (a column with
+        // a hex literal) is a character string: see the last arm.
+        (Bin, _) | (_, Bin) if !char_wins(a, b) => {
             let len = byte_len(a).max(byte_len(b));
             let mut t = SqlType::varbinary(len);
             // BINARY(n) with BINARY or a number or date stays fixed-length (padded).
@@ -557,16 +559,27 @@ pub fn union_type(a: &SqlType, b: &SqlType) -> SqlType {
             } else if a.wire == ColumnType::STRING && b.wire == ColumnType::STRING {
                 t.wire = ColumnType::STRING;
             }
-            t.collation = match (a.class, b.class) {
-                (Str, Str) if a.collation == Collation::Utf8mb4GeneralCi => b.collation,
-                (Str, _) => a.collation,
-                (_, Str) => b.collation,
-                _ => Collation::Utf8mb4GeneralCi,
+            // The aggregated collation (utf8mb4_bin over utf8mb4_general_ci, a column's over
+            // a literal's: see bind/derivation.rs).
+            let (coll, der) = crate::sql::bind::derivation::aggregate([a, b]);
+            t.collation = match coll {
+                Collation::Binary => Collation::Utf8mb4GeneralCi,
+                c => c,
             };
+            t.derivation = der.min(crate::sql::bind::derivation::Derivation::Coercible);
             t
         }
     };
     t.with_nullable(nullable)
+}
+
+/// True when a binary and a character operand of a set operation aggregate to the character
+/// string's collation (`ci_col UNION X'00'` is utf8mb4_general_ci, as MariaDB's column).
+fn char_wins(a: &SqlType, b: &SqlType) -> bool {
+    matches!(
+        (a.class, b.class),
+        (Class::Bin, Class::Str) | (Class::Str, Class::Bin)
+    ) && crate::sql::bind::derivation::aggregate([a, b]).0 != Collation::Binary
 }
 
 /// Bytes of a type's values as a binary string.
@@ -802,16 +815,22 @@ pub(super) fn convert_rows(
         .enumerate()
         .filter(|(_, (f, t))| {
             (f.class != t.class && t.class != Class::Null)
-                || (t.class == Class::Decimal && int_digits(f) > int_digits(t))
+                // (A decimal quotient carries digits past its scale: the result column
+                // rounds them, so -4 / 1e30 is 0.0000 and one row with 0 in a UNION.)
+                || t.class == Class::Decimal
                 || padded(t) && f.length < t.length
         })
         .map(|(i, (f, t))| {
-            let text = matches!(t.class, Class::Str | Class::Bin).then(|| {
-                crate::sql::bind::number_as_text(
-                    crate::sql::bind::datetime_as_text(Expr::Col(i), f),
-                    f,
-                )
-            });
+            // (A DECIMAL becomes the text of its value, every digit a quotient carries, as
+            // MariaDB stores a decimal in a string column: `10 / 7 UNION SELECT DATE'…'` shows
+            // 1.428571428.)
+            let text = (matches!(t.class, Class::Str | Class::Bin) && f.class != Class::Decimal)
+                .then(|| {
+                    crate::sql::bind::number_as_text(
+                        crate::sql::bind::datetime_as_text(Expr::Col(i), f),
+                        f,
+                    )
+                });
             (i, t.class, text.filter(|e| !matches!(e, Expr::Col(_))))
         })
         .collect();
@@ -830,7 +849,13 @@ pub(super) fn convert_rows(
                     None => std::mem::replace(v, Value::Null),
                 };
                 *v = coerce(old, *class);
+                if *class == Class::Str && from[*i].class == Class::Decimal {
+                    // A DECIMAL past its type's digits (a product of two wide constants) is
+                    // cut to the result column's length, as MariaDB stores it in a VARCHAR.
+                    cut_to_length(v, to[*i].char_len());
+                }
                 if *class == Class::Decimal {
+                    round_decimal(v, &to[*i]);
                     clip_decimal(v, &to[*i]);
                 }
                 if padded(&to[*i]) {
@@ -849,17 +874,33 @@ pub(super) fn convert_rows(
     Ok(())
 }
 
+/// A string value cut to at most `chars` characters.
+fn cut_to_length(v: &mut Value, chars: u32) {
+    if let Value::Bytes(b) = v {
+        let Ok(text) = std::str::from_utf8(b) else {
+            return;
+        };
+        if let Some((at, _)) = text.char_indices().nth(chars as usize) {
+            b.truncate(at);
+        }
+    }
+}
+
 /// A BINARY(n) result: values are padded with zero bytes to n.
 fn padded(t: &SqlType) -> bool {
     t.class == Class::Bin && t.wire == ColumnType::STRING
 }
 
-fn int_digits(t: &SqlType) -> u32 {
-    match t.class {
-        Class::Int | Class::Decimal => {
-            decimal_precision(t).saturating_sub(u32::from(t.decimals.min(38)))
+/// A DECIMAL value with more fractional digits than its result column's scale, rounded to it
+/// (a quotient's working digits), as when MariaDB stores it in its result table.
+pub(super) fn round_decimal(v: &mut Value, t: &SqlType) {
+    if let Value::Decimal(d) = v {
+        let scale = t.decimals.min(cohort_decimal::MAX_SCALE);
+        if d.scale() > scale {
+            if let Ok(r) = d.rescale(scale) {
+                *d = r;
+            }
         }
-        _ => u32::MAX,
     }
 }
 

@@ -1249,6 +1249,13 @@ fn distinct(plan: &SelectPlan, rows: &mut Vec<Vec<Value>>) -> Result<()> {
         }
         let mut key = Vec::new();
         for (v, item) in r.iter().zip(&plan.items) {
+            if item.ty.class == Class::Decimal {
+                // A decimal quotient is distinct by its value at its type's scale.
+                let mut v = v.clone();
+                super::query::round_decimal(&mut v, &item.ty);
+                compare::group_key(&v, item.coll, &mut key);
+                continue;
+            }
             compare::group_key(v, item.coll, &mut key);
         }
         over = crate::memory::check(0);
@@ -1552,12 +1559,12 @@ impl Acc {
             }
             AggFunc::Avg => {
                 if self.exact && spec.ty.class == Class::Decimal {
-                    // The sum at the argument's scale, divided with `/`'s rule.
-                    let sum = self
+                    // The sum divided with `/`'s rule: the sum of every digit (a quotient's
+                    // argument keeps its working digits, as MariaDB's AVG(1 / c) sums them).
+                    match self
                         .dec
-                        .rescale(spec.arg_ty.decimals.min(cohort_decimal::MAX_SCALE))
-                        .unwrap_or(self.dec);
-                    match sum.checked_div(&Decimal::from(self.count), DIV_PRECISION_INCREMENT) {
+                        .checked_div(&Decimal::from(self.count), DIV_PRECISION_INCREMENT)
+                    {
                         Ok(q) => Value::Decimal(q),
                         Err(_) => Value::Double(self.dbl / self.count as f64),
                     }

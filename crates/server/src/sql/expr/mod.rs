@@ -111,6 +111,10 @@ pub enum CastTo {
     /// type is known only at execution: its number when the parameter is a number, else
     /// its text.
     EnumVsParam(std::sync::Arc<crate::types::DataType>, usize),
+    /// Not a CAST the user wrote: a string compared as a datetime because another operand of
+    /// the same BETWEEN is temporal (MariaDB compares all three in one type): its leading
+    /// datetime, or the zero date when it has none ([`datetime_text::compare_form`]).
+    ComparedDateTime,
 }
 
 /// A bound expression.
@@ -1120,6 +1124,10 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             Value::DateTime(dt) => Value::Bytes(datetime_text::with_fsp(&dt, *fsp).into_bytes()),
             Value::Time(t) => Value::Bytes(time_value::format(t, Some(*fsp)).into_bytes()),
             v => v,
+        },
+        CastTo::ComparedDateTime => match &v {
+            Value::Bytes(b) => Value::DateTime(datetime_text::compare_form(b)),
+            _ => v,
         },
         CastTo::BitBytes(width) => match v {
             Value::Int(_) | Value::UInt(_) => {

@@ -37,7 +37,7 @@ impl Expr {
             Expr::Cast(x, CastTo::DateTime(_)) => (&**x, false),
             Expr::Func(Func::DateOf, a) if a.len() == 1 => (&a[0], true),
             // NULLIF(x, y) is x when it is not NULL (MariaDB passes x's date through).
-            Expr::Func(Func::NullIf, a) if a.len() == 2 => return a[0].zero_date_left(r, env),
+            Expr::Func(Func::NullIf(_), a) if a.len() == 2 => return a[0].zero_date_left(r, env),
             Expr::Func(Func::If(_), a) if a.len() == 3 => {
                 let branch = if a[0].is_true(r, env)? { &a[1] } else { &a[2] };
                 return branch.zero_date_left(r, env);

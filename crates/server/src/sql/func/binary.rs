@@ -5,6 +5,8 @@
 //! `HEX(REVERSE(X'7F7FFF'))` is FF7F7F, `UPPER(_binary'a')` is 'a'.
 
 use super::{count_arg, int_arg, Func};
+use crate::error::Result;
+use crate::sql::bind::derivation::{aggregate, check_literals, with_aggregate};
 use crate::sql::bind::sqltype::{Class, SqlType};
 use crate::sql::expr::Expr;
 use crate::types::{Collation, Value};
@@ -24,7 +26,9 @@ pub fn bind(name: &str, args: &mut Vec<(Expr, SqlType)>) -> Option<(Expr, SqlTyp
     let first = args.first()?;
     let nullable = args.iter().any(|(_, t)| t.nullable);
     if name == "CONCAT" {
-        if !args.iter().any(|(_, t)| t.class == Class::Bin) {
+        // Binary when the arguments' collations aggregate to binary: `CONCAT(ci_col, X'41')`
+        // is a character string (the column's derivation is stronger than the literal's).
+        if aggregate(args.iter().map(|(_, t)| t)).0 != Collation::Binary {
             return None;
         }
         let len = args
@@ -79,10 +83,12 @@ fn substring(b: &[u8], pos: i128, count: Option<i128>) -> &[u8] {
     &b[start as usize..end as usize]
 }
 
-/// The result type of a string function whose result is made of its string arguments: binary
-/// when any of them is binary, else the collation of one whose collation is not the default
-/// (a column's: `CONCAT(bin_col, 'a')` compares as utf8mb4_bin), as MariaDB aggregates them.
-pub fn derive(name: &str, ty: SqlType, args: &[(Expr, SqlType)]) -> SqlType {
+/// The result type of a string function whose result is made of its string arguments: their
+/// aggregated collation and derivation ([`aggregate`]: `CONCAT(bin_col, 'a')` compares as
+/// utf8mb4_bin, `CONCAT('a', X'41')` is binary, `REPLACE(ci_col, X'61', 'z')` is not).
+/// A binary literal that is no valid UTF-8 among arguments of a character result is error
+/// 1300 ([`check_literals`]).
+pub fn derive(name: &str, ty: SqlType, args: &[(Expr, SqlType)]) -> Result<SqlType> {
     const DERIVED: &[&str] = &[
         "CONCAT",
         "CONCAT_WS",
@@ -106,20 +112,23 @@ pub fn derive(name: &str, ty: SqlType, args: &[(Expr, SqlType)]) -> SqlType {
         "INSERT",
         "ELT",
     ];
+    // GREATEST and the branches of IFNULL / COALESCE / IF aggregate too (their type is
+    // already the aggregate).
+    if ty.class == Class::Str
+        && matches!(
+            name,
+            "GREATEST" | "LEAST" | "IFNULL" | "NVL" | "COALESCE" | "IF"
+        )
+    {
+        let skip = usize::from(name == "IF");
+        check_literals(args[skip..].iter().map(|(e, t)| (e, t)), ty.collation)?;
+    }
     if ty.class != Class::Str || !DERIVED.contains(&name) {
-        return ty;
+        return Ok(ty);
     }
-    if args.iter().any(|(_, t)| t.class == Class::Bin) {
-        return SqlType::varbinary(ty.length).with_nullable(ty.nullable);
+    let ty = with_aggregate(ty, aggregate(args.iter().map(|(_, t)| t)));
+    if ty.class == Class::Str {
+        check_literals(args.iter().map(|(e, t)| (e, t)), ty.collation)?;
     }
-    let own = args
-        .iter()
-        .find(|(_, t)| t.class == Class::Str && t.collation != Collation::Utf8mb4GeneralCi);
-    match own {
-        Some((_, t)) => SqlType {
-            collation: t.collation,
-            ..ty
-        },
-        None => ty,
-    }
+    Ok(ty)
 }

@@ -85,10 +85,12 @@ fn literal_fsp(b: &[u8]) -> u8 {
     }
 }
 
-/// GREATEST (`want` Greater) or LEAST (Less) of the arguments, in `class`.
+/// GREATEST (`want` Greater) or LEAST (Less) of the arguments, in `class`; strings compare in
+/// `coll` (the arguments' aggregate: utf8mb4_bin with a utf8mb4_bin column among them).
 pub fn eval(
     want: Ordering,
     class: Class,
+    coll: Collation,
     args: &[Expr],
     r: &RowCtx<'_>,
     env: &Env<'_>,
@@ -102,7 +104,7 @@ pub fn eval(
         let x = in_class(v.into_owned(), class);
         let better = match &best {
             None => true,
-            Some(b) => compare::compare(&x, b, Collation::Utf8mb4GeneralCi) == Some(want),
+            Some(b) => compare::compare(&x, b, coll) == Some(want),
         };
         if better {
             best = Some(x);

@@ -8,6 +8,7 @@
 
 mod binary;
 pub(in crate::sql) mod calendar;
+mod collation_info;
 mod date_format;
 mod greatest;
 mod hash;
@@ -48,7 +49,8 @@ pub enum Func {
     Substring,
     /// TRIM(side [remstr] FROM s): args are (s) or (s, remstr).
     Trim(TrimSide),
-    Replace,
+    /// REPLACE; true when its arguments' collation sorts by bytes (utf8mb4_bin, binary).
+    Replace(bool),
     Left,
     Right,
     Repeat,
@@ -76,14 +78,16 @@ pub enum Func {
     Strcmp(Collation),
     Hex,
     Abs,
-    /// ROUND(x[, d]); `keep_scale` when `d` is not a constant: a DECIMAL keeps its scale
-    /// (MariaDB types the result before it knows `d`: `ROUND(100.00, c)` is `100.00`).
+    /// ROUND(x[, d]); `keep_scale` (the argument type's scale) when `d` is not a constant: a
+    /// DECIMAL keeps that scale and rounds to at most it (MariaDB types the result before it
+    /// knows `d`: `ROUND(100.00, c)` is `100.00`; `TRUNCATE(c0 / 3.14159, 5)` truncates the
+    /// quotient's working digits to 4 places).
     Round {
-        keep_scale: bool,
+        keep_scale: Option<u8>,
     },
     /// TRUNCATE(x, d); `keep_scale` as for ROUND.
     Truncate {
-        keep_scale: bool,
+        keep_scale: Option<u8>,
     },
     Floor,
     Ceil,
@@ -95,11 +99,13 @@ pub enum Func {
     Rand,
     /// A string function of a binary string, byte-wise.
     Bin(binary::BinFunc),
-    Greatest(Class),
-    Least(Class),
+    /// GREATEST in its class; strings compare in the arguments' aggregated collation.
+    Greatest(Class, Collation),
+    Least(Class, Collation),
     IfNull(Class),
     Coalesce(Class),
-    NullIf,
+    /// NULLIF, comparing in its arguments' aggregated collation.
+    NullIf(Collation),
     If(Class),
     IsNull,
     Now(u8),
@@ -117,9 +123,14 @@ pub enum Func {
     TsLocal,
     /// UNIX_TIMESTAMP(col) of such a column: its stored UTC value, exact even in the hour a
     /// zone repeats (MariaDB).
-    UnixTimestampUtc,
-    UnixTimestamp,
-    FromUnixtime,
+    /// (With the fractional digits to show: a DECIMAL result when not 0.)
+    UnixTimestampUtc(u8),
+    /// UNIX_TIMESTAMP([x]); a DECIMAL of that many fractional digits when not 0 (MariaDB:
+    /// `UNIX_TIMESTAMP('2020-01-01 00:00:00.5')` is 1577836800.5).
+    UnixTimestamp(u8),
+    /// FROM_UNIXTIME(n) as a DATETIME of that many fractional digits (`FROM_UNIXTIME(1.5)` is
+    /// '1970-01-01 00:00:01.5').
+    FromUnixtime(u8),
     DateOf,
     Year,
     Month,
@@ -202,6 +213,24 @@ pub fn unify(types: &[&SqlType]) -> SqlType {
 }
 
 fn unify2(a: &SqlType, b: &SqlType) -> SqlType {
+    use crate::sql::bind::derivation;
+    let mut t = unify_class(a, b);
+    if matches!(t.class, Class::Str | Class::Bin) {
+        // A string result has the aggregated collation of both (a column's over a literal's,
+        // utf8mb4_bin over utf8mb4_general_ci, binary over a character string of the same
+        // strength): IFNULL('a', bin_col) is utf8mb4_bin, COALESCE(ci_col, X'41') stays
+        // utf8mb4_general_ci.
+        let agg = derivation::aggregate([a, b]);
+        if t.class == Class::Bin && agg.0 != Collation::Binary {
+            t = SqlType::varchar(a.char_len().max(b.char_len())).with_nullable(t.nullable);
+        }
+        return derivation::with_aggregate(t, agg);
+    }
+    t
+}
+
+/// The common type of two branches, before collations.
+fn unify_class(a: &SqlType, b: &SqlType) -> SqlType {
     use Class::*;
     match (a.class, b.class) {
         // A signed integer with a BIGINT UNSIGNED has no common integer type: DECIMAL.
@@ -218,11 +247,6 @@ fn unify2(a: &SqlType, b: &SqlType) -> SqlType {
             t.length = a.length.max(b.length);
             t.decimals = a.decimals.max(b.decimals);
             t.unsigned = a.unsigned && b.unsigned;
-            if x == Str && a.collation == Collation::Utf8mb4GeneralCi {
-                // A column's (or an explicit) collation wins over the default one of a
-                // literal, as in a comparison: IFNULL('a', bin_col) is utf8mb4_bin.
-                t.collation = b.collation;
-            }
             if a.wire != b.wire {
                 // Mixed widths (TINYINT vs INT, CHAR vs VARCHAR…): the widest wire type.
                 t.wire = match x {
@@ -252,6 +276,9 @@ fn unify2(a: &SqlType, b: &SqlType) -> SqlType {
 pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
     let upper = name.to_ascii_uppercase();
     if let Some(bound) = binary::bind(&upper, &mut args) {
+        return Ok(bound);
+    }
+    if let Some(bound) = collation_info::bind(&upper, &args) {
         return Ok(bound);
     }
     let n = args.len();
@@ -308,8 +335,10 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "REPLACE" => {
             need(n == 3)?;
+            let binsort = crate::sql::bind::derivation::aggregate(args.iter().map(|(_, t)| t)).0
+                != Collation::Utf8mb4GeneralCi;
             (
-                Func::Replace,
+                Func::Replace(binsort),
                 str_ty(first_len.saturating_mul(2).max(first_len)),
             )
         }
@@ -377,11 +406,37 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "FIELD" => {
             need(n >= 2)?;
-            let coll = args[1..]
-                .iter()
-                .map(|(_, t)| crate::sql::bind::comparison_collation(&args[0].1, t))
-                .find(|c| *c != Collation::Utf8mb4GeneralCi)
-                .unwrap_or(Collation::Utf8mb4GeneralCi);
+            let coll = crate::sql::bind::derivation::aggregate(args.iter().map(|(_, t)| t)).0;
+            // One comparison type for all (MariaDB): with a number among strings, every
+            // argument compares as a DOUBLE (`FIELD(' 0Z', 'x', 5)` is 1: both strings read
+            // as 0), an ENUM / SET as its number.
+            let number =
+                |t: &SqlType| matches!(t.class, Class::Int | Class::Decimal | Class::Double);
+            let mixed = args.iter().any(|(_, t)| number(t))
+                && args
+                    .iter()
+                    .any(|(_, t)| matches!(t.class, Class::Str | Class::Bin));
+            if mixed {
+                let args = args
+                    .into_iter()
+                    .map(|a| {
+                        let (e, t) = crate::sql::bind::enum_as_number(a);
+                        if matches!(t.class, Class::Str | Class::Bin) {
+                            let e = Expr::Cast(Box::new(e), crate::sql::expr::CastTo::Double);
+                            (e, SqlType::double().with_nullable(t.nullable))
+                        } else {
+                            (e, t)
+                        }
+                    })
+                    .collect::<Vec<_>>();
+                return Ok((
+                    Expr::Func(
+                        Func::Field(coll),
+                        args.into_iter().map(|(e, _)| e).collect(),
+                    ),
+                    SqlType::int(3).not_null(),
+                ));
+            }
             (Func::Field(coll), SqlType::int(3).not_null())
         }
         "FIND_IN_SET" => {
@@ -419,7 +474,8 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "ROUND" | "TRUNCATE" => {
             need(n == 1 || n == 2)?;
-            let keep_scale = matches!(args.get(1), Some((e, _)) if !matches!(e, Expr::Lit(_)));
+            let keep_scale = matches!(args.get(1), Some((e, _)) if !matches!(e, Expr::Lit(_)))
+                .then_some(args[0].1.decimals.min(MAX_SCALE));
             let f = if upper == "ROUND" {
                 Func::Round { keep_scale }
             } else {
@@ -432,8 +488,12 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                 Some(_) => args[0].1.decimals.min(MAX_SCALE),
                 None => 0,
             };
+            let null_scale = matches!(args.get(1), Some((Expr::Lit(Value::Null), _)));
             let t = match args[0].1.class {
                 Class::Int => args[0].1.clone(),
+                // A NULL scale makes a DECIMAL's result a DOUBLE (MariaDB types it so: in a
+                // UNION with a decimal the column is DOUBLE).
+                Class::Decimal if null_scale => SqlType::double(),
                 Class::Decimal => {
                     // MariaDB: the integer digits, one more when ROUND drops digits (a carry),
                     // and the new scale; at most 65.
@@ -516,13 +576,25 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         "GREATEST" | "LEAST" => {
             need(n >= 2)?;
             let mut t = greatest::bind_type(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            if matches!(t.class, Class::Int | Class::Decimal | Class::Double)
+                && args.iter().any(|(_, t)| t.enumset.is_some())
+            {
+                // Compared as numbers: an ENUM / SET gives its number (LEAST(4, 'Z') of
+                // ENUM('m','b','Z','a') is 3).
+                let args: Vec<_> = args
+                    .into_iter()
+                    .map(crate::sql::bind::enum_as_number)
+                    .collect();
+                return bind(name, args);
+            }
             if t.class == Class::DateTime {
                 t.decimals = greatest::datetime_fsp(&args);
             }
+            let coll = crate::sql::bind::derivation::aggregate(args.iter().map(|(_, t)| t)).0;
             let f = if upper == "GREATEST" {
-                Func::Greatest(t.class)
+                Func::Greatest(t.class, coll)
             } else {
-                Func::Least(t.class)
+                Func::Least(t.class, coll)
             };
             (f, t)
         }
@@ -570,7 +642,8 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "NULLIF" => {
             need(n == 2)?;
-            (Func::NullIf, args[0].1.clone().with_nullable(true))
+            let coll = crate::sql::bind::comparison_collation(&args[0].1, &args[1].1);
+            (Func::NullIf(coll), args[0].1.clone().with_nullable(true))
         }
         "IF" => {
             need(n == 3)?;
@@ -628,20 +701,43 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "UNIX_TIMESTAMP" => {
             need(n <= 1)?;
+            // The argument's fractional digits (a string literal's as written, a DATETIME(n)'s
+            // n, another string's 6) make the result a DECIMAL of that scale.
+            let fsp = match args.first() {
+                Some((_, t)) if matches!(t.class, Class::Int | Class::Date | Class::Null) => 0,
+                Some(_) => greatest::datetime_fsp(&args[..1]),
+                None => 0,
+            };
+            // (Nullable whatever the argument, 17 digits wide, as MariaDB describes it.)
+            let ty = if fsp == 0 {
+                let mut t = SqlType::bigint();
+                t.length = 17;
+                t
+            } else {
+                SqlType::decimal(16 + u32::from(fsp), fsp)
+            };
             if let Some(inner) = args.first().and_then(|a| a.0.zoned_col()).cloned() {
-                return Ok((
-                    Expr::Func(Func::UnixTimestampUtc, vec![inner]),
-                    SqlType::bigint().with_nullable(any_nullable),
-                ));
+                return Ok((Expr::Func(Func::UnixTimestampUtc(fsp), vec![inner]), ty));
             }
-            (
-                Func::UnixTimestamp,
-                SqlType::bigint().with_nullable(any_nullable),
-            )
+            (Func::UnixTimestamp(fsp), ty)
         }
         "FROM_UNIXTIME" => {
-            need(n == 1)?;
-            (Func::FromUnixtime, SqlType::datetime(0))
+            need(n == 1 || n == 2)?;
+            let fsp = match args[0].1.class {
+                Class::Decimal => args[0].1.decimals.min(6),
+                Class::Double | Class::Str | Class::Bin => 6,
+                _ => 0,
+            };
+            let ty = SqlType::datetime(fsp);
+            if n == 2 {
+                // FROM_UNIXTIME(n, format) is DATE_FORMAT(FROM_UNIXTIME(n), format).
+                let mut args = args;
+                let format = args.pop().expect("two arguments");
+                let (e, _) = args.pop().expect("two arguments");
+                let inner = (Expr::Func(Func::FromUnixtime(fsp), vec![e]), ty);
+                return bind("DATE_FORMAT", vec![inner, format]);
+            }
+            (Func::FromUnixtime(fsp), ty)
         }
         "DATE" => {
             need(n == 1)?;
@@ -739,7 +835,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         _ => return bind_more(&upper, name, args),
     };
-    let ty = binary::derive(&upper, ty, &args);
+    let ty = binary::derive(&upper, ty, &args)?;
     Ok((
         Expr::Func(f, args.into_iter().map(|(e, _)| e).collect()),
         ty,
@@ -977,16 +1073,29 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
                 .unwrap_or(env.sess.last_insert_id);
             return Ok(Value::UInt(id));
         }
-        Func::Greatest(class) => return greatest::eval(Ordering::Greater, class, args, r, env),
-        Func::Least(class) => return greatest::eval(Ordering::Less, class, args, r, env),
-        Func::Replace => {
-            // An empty search string gives the subject back, whatever the replacement.
+        Func::Greatest(class, coll) => {
+            return greatest::eval(Ordering::Greater, class, coll, args, r, env)
+        }
+        Func::Least(class, coll) => {
+            return greatest::eval(Ordering::Less, class, coll, args, r, env)
+        }
+        Func::Replace(binsort) => {
+            // An empty search string gives the subject back, whatever the replacement; so
+            // does one not found in it under a byte-sorting collation (MariaDB searches
+            // before it reads the replacement there: REPLACE('abc', 'x', NULL) of a
+            // utf8mb4_bin column is 'abc', of a utf8mb4_general_ci one NULL).
             let a = args[0].eval(r, env)?;
             let b = args[1].eval(r, env)?;
             if a.is_null() || b.is_null() {
                 return Ok(Value::Null);
             }
-            if convert::to_text(&b).is_empty() {
+            let search = convert::to_text(&b);
+            if search.is_empty()
+                || (binsort
+                    && !convert::to_text(&a)
+                        .windows(search.len())
+                        .any(|w| w == &*search))
+            {
                 return Ok(a);
             }
             let c = args[2].eval(r, env)?;
@@ -995,10 +1104,10 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
             }
             return replace(&[a, b, c], env);
         }
-        Func::NullIf => {
+        Func::NullIf(coll) => {
             let a = args[0].eval(r, env)?;
             let b = args[1].eval(r, env)?;
-            let eq = compare::compare(&a, &b, Collation::Utf8mb4GeneralCi) == Some(Ordering::Equal);
+            let eq = compare::compare(&a, &b, coll) == Some(Ordering::Equal);
             return Ok(if eq { Value::Null } else { a });
         }
         _ => {}
@@ -1176,9 +1285,9 @@ fn count_arg(v: &Value) -> usize {
 
 fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
     Ok(match f {
-        Func::UnixTimestampUtc => match &v[0] {
-            Value::DateTime(dt) if dt.date.month == 0 || dt.date.day == 0 => Value::Int(0),
-            Value::DateTime(dt) => Value::Int(convert::unix_seconds(dt)),
+        Func::UnixTimestampUtc(fsp) => match &v[0] {
+            Value::DateTime(dt) if dt.date.month == 0 || dt.date.day == 0 => unix_value(0, 0, fsp),
+            Value::DateTime(dt) => unix_value(convert::unix_seconds(dt), dt.micros, fsp),
             _ => Value::Null,
         },
         Func::TsLocal => match (&v[0], env.zone()) {
@@ -1203,7 +1312,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         Func::Substring => substring(v),
         Func::Bin(b) => binary::eval(b, v),
         Func::Trim(side) => trim(v, side),
-        Func::Replace => return replace(v, env),
+        Func::Replace(_) => return replace(v, env),
         Func::Insert => return insert(v, env),
         Func::Left => {
             let n = count_arg(&v[1]);
@@ -1343,19 +1452,19 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 Value::Double(x.sqrt())
             }
         }
-        Func::UnixTimestamp => match v.first() {
+        Func::UnixTimestamp(fsp) => match v.first() {
             None => Value::Int(convert::unix_seconds(&env.now())),
             Some(x) => match convert::to_datetime_lenient(x) {
                 // A zero date, or outside TIMESTAMP's range once in UTC: NULL (MariaDB).
                 Some((dt, _)) if dt.date.month == 0 || dt.date.day == 0 => Value::Null,
                 Some((dt, _)) => match local_unix_seconds(&dt, env) {
-                    s @ 0..=MAX_UNIXTIME => Value::Int(s),
+                    s @ 0..=MAX_UNIXTIME => unix_value(s, dt.micros, fsp),
                     _ => Value::Null,
                 },
                 None => Value::Null,
             },
         },
-        Func::FromUnixtime => from_unixtime(&v[0], env),
+        Func::FromUnixtime(fsp) => from_unixtime(&v[0], fsp, env),
         Func::DateOf => match convert::to_datetime_lenient(&v[0]) {
             Some((dt, _)) => Value::Date(dt.date),
             None => Value::Null,
@@ -1514,8 +1623,44 @@ fn binlog_gtid_pos(v: &[Value], env: &Env<'_>) -> Value {
 /// Largest FROM_UNIXTIME argument (MariaDB 10.11: the 32-bit TIMESTAMP range).
 const MAX_UNIXTIME: i64 = 2_147_483_647;
 
-/// FROM_UNIXTIME(n): NULL for a negative n, NULL and warning 1292 past [`MAX_UNIXTIME`].
-fn from_unixtime(v: &Value, env: &Env<'_>) -> Value {
+/// Seconds since the epoch as UNIX_TIMESTAMP answers them: an integer, or with `fsp`
+/// fractional digits a DECIMAL.
+fn unix_value(secs: i64, micros: u32, fsp: u8) -> Value {
+    if fsp == 0 {
+        return Value::Int(secs);
+    }
+    match format!("{secs}.{micros:06}").parse::<crate::types::Decimal>() {
+        Ok(d) => Value::Decimal(d.round_to(i32::from(fsp), Rounding::Down).unwrap_or(d)),
+        Err(_) => Value::Int(secs),
+    }
+}
+
+/// The microseconds of a number's fraction (exact for a DECIMAL), truncated to `fsp` digits.
+fn fraction_micros(v: &Value, fsp: u8) -> u32 {
+    if fsp == 0 {
+        return 0;
+    }
+    let us = match convert::to_num(v) {
+        Num::D(d) => {
+            let t = d.to_string();
+            let digits = t.split_once('.').map_or("", |(_, f)| f);
+            let six: String = digits
+                .chars()
+                .chain(std::iter::repeat('0'))
+                .take(6)
+                .collect();
+            six.parse().unwrap_or(0)
+        }
+        Num::F(f) if f.is_finite() => ((f.fract() * 1e6).round() as u32).min(999_999),
+        _ => 0,
+    };
+    let unit = 10u32.pow(6 - u32::from(fsp.min(6)));
+    us - us % unit
+}
+
+/// FROM_UNIXTIME(n): NULL for a negative n, NULL and warning 1292 past [`MAX_UNIXTIME`]; the
+/// fraction of n kept to `fsp` digits.
+fn from_unixtime(v: &Value, fsp: u8, env: &Env<'_>) -> Value {
     let n = convert::to_num(v).to_f64();
     if n.is_nan() || n < 0.0 {
         return Value::Null;
@@ -1531,7 +1676,8 @@ fn from_unixtime(v: &Value, env: &Env<'_>) -> Value {
         );
         return Value::Null;
     }
-    let utc = convert::datetime_from_unix(n as i64, 0);
+    let mut utc = convert::datetime_from_unix(n as i64, 0);
+    utc.micros = fraction_micros(v, fsp);
     Value::DateTime(env.zone().map_or(utc, |z| z.to_local(&utc)))
 }
 
@@ -1718,8 +1864,8 @@ fn locate(needle: &str, hay: &str, pos: Option<i128>) -> i64 {
 
 /// ROUND / TRUNCATE(x, d): half away from zero or toward zero, to `d` places (negative `d`:
 /// tens, hundreds, …); a decimal's scale becomes `max(d, 0)`, at most 38, or stays its own
-/// when `keep_scale` (a scale that is not a constant).
-fn round(v: &[Value], round: bool, keep_scale: bool) -> Result<Value> {
+/// `keep_scale` when that is a scale that is not a constant (to which `d` is then limited).
+fn round(v: &[Value], round: bool, keep_scale: Option<u8>) -> Result<Value> {
     let d = v.get(1).map_or(0, int_arg);
     let mode = if round {
         Rounding::HalfUp
@@ -1751,9 +1897,12 @@ fn round(v: &[Value], round: bool, keep_scale: bool) -> Result<Value> {
             })
         }
         Num::D(x) => {
-            let places = d.clamp(-200, MAX_SCALE as i128) as i32;
+            let places = match keep_scale {
+                Some(s) => d.clamp(-200, i128::from(s)) as i32,
+                None => d.clamp(-200, MAX_SCALE as i128) as i32,
+            };
             match x.round_to(places, mode) {
-                Ok(r) if keep_scale => Value::Decimal(r.rescale(x.scale()).unwrap_or(r)),
+                Ok(r) if keep_scale.is_some() => Value::Decimal(r.rescale(x.scale()).unwrap_or(r)),
                 Ok(r) => Value::Decimal(r),
                 Err(_) => {
                     return Err(crate::sql::expr::out_of_range(

@@ -1461,7 +1461,9 @@ fn parse_set_value(p: &mut Parser<'_>) -> PResult<SetValue> {
             if w.value.eq_ignore_ascii_case("DEFAULT") {
                 return Ok(SetValue::Default);
             }
-            if !w.value.starts_with('@') {
+            // A bare word is a string (`SET sql_mode = ANSI`), but NULL is NULL (MariaDB:
+            // `SET time_zone = NULL` is 1231, not an unknown zone named 'NULL').
+            if !w.value.starts_with('@') && !w.value.eq_ignore_ascii_case("NULL") {
                 return Ok(SetValue::Expr(Box::new(ast::Expr::Value(
                     ast::Value::SingleQuotedString(w.value).into(),
                 ))));

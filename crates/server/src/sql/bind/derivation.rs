@@ -1,0 +1,183 @@
+//! Collation derivation (coercibility) and the aggregation of several operands' collations.
+//!
+//! Where operands of different collations meet — a comparison, GREATEST / LEAST, the
+//! branches of COALESCE / IF / CASE, CONCAT and the other string functions — MariaDB picks
+//! the collation of the operand with the strongest *derivation*: an explicit `COLLATE`
+//! (0) beats a column or a CAST (2, implicit), which beats a system constant (3), a string
+//! or hex literal (4, coercible), a number or date in string context (5) and NULL (6). Of
+//! two of the same strength, a binary string wins over a character one and `utf8mb4_bin`
+//! over `utf8mb4_general_ci` (the binary-sorting collation of the same character set), so
+//! `GREATEST(bin_col, ci_col)` compares under utf8mb4_bin while `CONCAT(ci_col, X'41')` stays
+//! utf8mb4_general_ci (the hex literal is only coercible). `COERCIBILITY(x)` shows the number.
+
+use super::sqltype::{Class, SqlType};
+use crate::error::{Error, Result};
+use crate::sql::expr::Expr;
+use crate::types::{Collation, Value};
+use cohort_protocol::ErrorCode;
+
+/// How strongly an operand's collation binds, strongest first (MariaDB's numbers, as
+/// `COERCIBILITY()` answers them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Derivation {
+    /// `x COLLATE c`.
+    Explicit = 0,
+    /// Two explicit collations in conflict.
+    None = 1,
+    /// A column, a CAST, a user variable, a function of one of those.
+    Implicit = 2,
+    /// A system variable or a system function (`USER()`, `VERSION()`).
+    SysConst = 3,
+    /// A string or hex literal, a function of only literals.
+    Coercible = 4,
+    /// A number or a temporal value where a string is wanted.
+    Numeric = 5,
+    /// NULL.
+    Ignorable = 6,
+}
+
+impl Derivation {
+    /// The default derivation of an expression of class `class`.
+    pub fn of_class(class: Class) -> Derivation {
+        match class {
+            Class::Str | Class::Bin => Derivation::Coercible,
+            Class::Null => Derivation::Ignorable,
+            _ => Derivation::Numeric,
+        }
+    }
+}
+
+/// An operand's collation as aggregation sees it: a binary string's is `Binary`, a number's
+/// the connection's (it converts to the character set without a say in the collation).
+fn view(t: &SqlType) -> (Collation, Derivation) {
+    match t.class {
+        Class::Str => (t.collation, t.derivation),
+        Class::Bin | Class::Null => (Collation::Binary, t.derivation),
+        _ => (Collation::Utf8mb4GeneralCi, t.derivation),
+    }
+}
+
+/// Two collations aggregated (MariaDB's DTCollation::aggregate on one character set plus
+/// binary).
+fn merge(a: (Collation, Derivation), b: (Collation, Derivation)) -> (Collation, Derivation) {
+    if a.0 != b.0 && (a.0 == Collation::Binary || b.0 == Collation::Binary) {
+        // A binary string wins over a character string of the same or a weaker derivation.
+        let (bin, other) = if a.0 == Collation::Binary {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        return if bin.1 <= other.1 { bin } else { other };
+    }
+    if a.1 != b.1 {
+        return if a.1 < b.1 { a } else { b };
+    }
+    if a.0 == b.0 {
+        return a;
+    }
+    if a.1 == Derivation::Explicit {
+        // utf8mb4_bin COLLATE'd against utf8mb4_general_ci COLLATE'd: no collation.
+        return (Collation::Utf8mb4Bin, Derivation::None);
+    }
+    // The same character set and strength: the binary-sorting collation wins.
+    (Collation::Utf8mb4Bin, a.1)
+}
+
+/// The collation and derivation several operands aggregate to; `Utf8mb4GeneralCi` /
+/// `Ignorable` for none.
+pub fn aggregate<'t>(types: impl IntoIterator<Item = &'t SqlType>) -> (Collation, Derivation) {
+    types
+        .into_iter()
+        .map(view)
+        .reduce(merge)
+        .unwrap_or((Collation::Utf8mb4GeneralCi, Derivation::Ignorable))
+}
+
+/// `t` (a string result) given the aggregated collation of the operands it is made of:
+/// binary (VARBINARY of its length) when that is `Binary`, else a character string of that
+/// collation. A result of only numbers is coercible, as a literal; one of only NULLs keeps
+/// `t`'s class.
+pub fn with_aggregate(mut t: SqlType, (coll, der): (Collation, Derivation)) -> SqlType {
+    if der == Derivation::Ignorable {
+        t.derivation = der;
+        return t;
+    }
+    let der = der.min(Derivation::Coercible);
+    if coll == Collation::Binary {
+        if t.class != Class::Bin {
+            t = SqlType::varbinary(t.length).with_nullable(t.nullable);
+        }
+    } else {
+        if t.class == Class::Bin {
+            t = SqlType::varchar(t.length).with_nullable(t.nullable);
+        }
+        t.collation = coll;
+    }
+    t.derivation = der;
+    t
+}
+
+/// Error 1300 when operands that meet in collation `coll` hold a binary literal (`X'80'`,
+/// `_binary'…'`) that must become a utf8mb4 string there and is not valid UTF-8: MariaDB
+/// converts such a constant when it binds the expression (`ci_col = X'8061'` fails even on no
+/// rows). The message shows up to three bytes from the first invalid one.
+pub fn check_literals<'e>(
+    operands: impl IntoIterator<Item = (&'e Expr, &'e SqlType)>,
+    coll: Collation,
+) -> Result<()> {
+    if coll == Collation::Binary {
+        return Ok(());
+    }
+    for (e, t) in operands {
+        let Expr::Lit(Value::Bytes(b)) = e else {
+            continue;
+        };
+        if t.class != Class::Bin || t.derivation != Derivation::Coercible {
+            continue;
+        }
+        if let Err(bad) = std::str::from_utf8(b) {
+            let at = bad.valid_up_to();
+            let hex: String = b[at..(at + 3).min(b.len())]
+                .iter()
+                .map(|c| format!("{c:02X}"))
+                .collect();
+            return Err(Error::new(
+                ErrorCode::InvalidCharacterString,
+                format!("Invalid utf8mb4 character string: '{hex}'"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn col(c: Collation) -> SqlType {
+        let mut t = SqlType::varchar(10);
+        t.collation = c;
+        t.derivation = Derivation::Implicit;
+        t
+    }
+
+    #[test]
+    fn strongest_derivation_wins() {
+        let ci = col(Collation::Utf8mb4GeneralCi);
+        let bin = col(Collation::Utf8mb4Bin);
+        let lit = SqlType::varchar(1);
+        let hex = SqlType::varbinary(1);
+        assert_eq!(aggregate([&bin, &ci]).0, Collation::Utf8mb4Bin);
+        assert_eq!(aggregate([&ci, &bin]).0, Collation::Utf8mb4Bin);
+        assert_eq!(aggregate([&ci, &hex]).0, Collation::Utf8mb4GeneralCi);
+        assert_eq!(aggregate([&lit, &hex]).0, Collation::Binary);
+        assert_eq!(aggregate([&lit, &bin]).0, Collation::Utf8mb4Bin);
+        let mut explicit = SqlType::varchar(1);
+        explicit.derivation = Derivation::Explicit;
+        assert_eq!(aggregate([&bin, &explicit]).0, Collation::Utf8mb4GeneralCi);
+        assert_eq!(
+            aggregate([&SqlType::null(), &SqlType::bigint()]),
+            (Collation::Utf8mb4GeneralCi, Derivation::Numeric)
+        );
+    }
+}
