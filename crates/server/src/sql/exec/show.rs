@@ -512,12 +512,18 @@ pub(crate) fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
             typed_default(&col.data_type, v)
         }
         ColumnDefault::Value(v) => Some(crate::sql::expr::convert::to_string(v)),
-        ColumnDefault::CurrentTimestamp => Some(match &col.data_type {
-            DataType::DateTime { fsp } | DataType::Timestamp { fsp } if *fsp > 0 => {
-                format!("CURRENT_TIMESTAMP({fsp})")
-            }
-            _ => "CURRENT_TIMESTAMP".into(),
-        }),
+        ColumnDefault::CurrentTimestamp => Some(current_timestamp_text(col)),
+    }
+}
+
+/// `current_timestamp()` / `current_timestamp(N)`, as MariaDB writes a DEFAULT or ON UPDATE of
+/// a DATETIME / TIMESTAMP column (SHOW CREATE TABLE, SHOW COLUMNS, information_schema).
+pub(crate) fn current_timestamp_text(col: &crate::storage::ColumnDef) -> String {
+    match &col.data_type {
+        DataType::DateTime { fsp } | DataType::Timestamp { fsp } if *fsp > 0 => {
+            format!("current_timestamp({fsp})")
+        }
+        _ => "current_timestamp()".into(),
     }
 }
 
@@ -554,11 +560,8 @@ pub(crate) fn extra_text(col: &crate::storage::ColumnDef) -> String {
     if col.auto_increment {
         parts.push("auto_increment".to_string());
     }
-    if col.default == ColumnDefault::CurrentTimestamp {
-        parts.push("DEFAULT_GENERATED".to_string());
-    }
     if col.on_update_current_timestamp {
-        parts.push("on update CURRENT_TIMESTAMP".to_string());
+        parts.push(format!("on update {}", current_timestamp_text(col)));
     }
     parts.join(" ")
 }
@@ -773,12 +776,7 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
             }
         }
         if c.on_update_current_timestamp {
-            match &c.data_type {
-                DataType::DateTime { fsp } | DataType::Timestamp { fsp } if *fsp > 0 => {
-                    l.push_str(&format!(" ON UPDATE CURRENT_TIMESTAMP({fsp})"))
-                }
-                _ => l.push_str(" ON UPDATE CURRENT_TIMESTAMP"),
-            }
+            l.push_str(&format!(" ON UPDATE {}", current_timestamp_text(c)));
         }
         if c.auto_increment {
             l.push_str(" AUTO_INCREMENT");

@@ -289,7 +289,9 @@ fn column_default(col: &crate::storage::ColumnDef, env: &Env<'_>) -> Value {
             text(&format!("'{}'", t.replace('\'', "''")))
         }
         ColumnDefault::Value(_) => opt(default_text(col)),
-        ColumnDefault::CurrentTimestamp => text("current_timestamp()"),
+        ColumnDefault::CurrentTimestamp => {
+            text(&crate::sql::exec::show::current_timestamp_text(col))
+        }
     }
 }
 
