@@ -58,7 +58,14 @@ struct Run<'a, 'e> {
     derived: HashMap<usize, Arc<Vec<Row>>>,
     /// ANALYZE: the rows each leaf reads and keeps (None otherwise: no counting).
     stats: Option<&'a RefCell<Counts>>,
+    /// Rows looked at in memory (derived tables, hash probes) since the last interruption
+    /// check: a join over materialized rows reads no storage, whose scans are where a KILL or
+    /// max_statement_time is otherwise noticed (`interrupt.rs`).
+    unchecked: u32,
 }
+
+/// How many in-memory rows a join looks at between two interruption checks.
+const CHECK_EVERY: u32 = 4096;
 
 /// ANALYZE's counts of each table read, by the address of its [`Leaf`] (or, for a
 /// single-table SELECT, of its plan): (loops, rows read, rows that passed the conditions).
@@ -110,6 +117,7 @@ pub fn run_tracked(
         hashes: HashMap::new(),
         derived: HashMap::new(),
         stats,
+        unchecked: 0,
     };
     run.units(&plan.units, 0, txn, &mut flat, &mut |_, flat, handles| {
         emit(flat, handles)
@@ -264,6 +272,7 @@ impl Run<'_, '_> {
         flat: &mut [Value],
         hs: &mut Vec<RowHandle>,
     ) -> Result<Vec<Row>> {
+        self.interruption_point(1)?;
         if let Some(h) = &leaf.hash {
             return self.probe(leaf, h, txn, flat);
         }
@@ -273,6 +282,7 @@ impl Run<'_, '_> {
             JoinTable::Table(t) => t,
             JoinTable::Derived(_) => {
                 let rows = self.derived_rows(leaf.table, txn)?;
+                self.interruption_point(rows.len())?;
                 let mut out = Vec::new();
                 for r in rows.iter() {
                     put(flat, off, r);
@@ -330,6 +340,18 @@ impl Run<'_, '_> {
         Ok(out)
     }
 
+    /// Count `n` rows looked at; every [`CHECK_EVERY`] of them, 1317 (or 1969) if the
+    /// statement was killed or ran past its time.
+    fn interruption_point(&mut self, n: usize) -> Result<()> {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        self.unchecked = self.unchecked.saturating_add(n);
+        if self.unchecked >= CHECK_EVERY {
+            self.unchecked = 0;
+            crate::interrupt::check()?;
+        }
+        Ok(())
+    }
+
     fn count(&self, leaf: &Leaf, read: u64, passed: usize) {
         if let Some(s) = self.stats {
             let mut m = s.borrow_mut();
@@ -372,6 +394,10 @@ impl Run<'_, '_> {
         }
         let mut key = Vec::new();
         compare::group_key(&v, h.coll, &mut key);
+        let n = (self.hashes.get(&leaf.table))
+            .and_then(|m| m.get(&key))
+            .map_or(0, Vec::len);
+        self.interruption_point(n)?;
         let Some(cands) = self.hashes.get(&leaf.table).and_then(|m| m.get(&key)) else {
             self.count(leaf, 0, 0);
             return Ok(Vec::new());
