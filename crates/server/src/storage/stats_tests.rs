@@ -2,47 +2,16 @@
 //! key splitting they rely on, the 10% recalculation rule, ANALYZE, and sampling.
 
 use super::keycode::{self, KeyCol};
-use super::schema::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
+use super::schema::TableDef;
+use super::tests::{col, idx, int};
 use super::{Engine, Table};
 use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::sync::Arc;
-
-fn col(name: &str, ty: DataType) -> ColumnDef {
-    ColumnDef {
-        name: name.into(),
-        data_type: ty,
-        nullable: true,
-        default: ColumnDefault::Value(Value::Null),
-        auto_increment: false,
-        on_update_current_timestamp: false,
-        comment: None,
-        generated: None,
-    }
-}
-
-fn int() -> DataType {
-    DataType::Int { unsigned: false }
-}
 
 fn varchar() -> DataType {
     DataType::VarChar {
         len: 40,
         collation: Collation::Utf8mb4GeneralCi,
-    }
-}
-
-fn idx(name: &str, cols: &[usize], unique: bool) -> IndexDef {
-    IndexDef {
-        name: name.into(),
-        parts: cols
-            .iter()
-            .map(|&c| IndexPart {
-                column: c,
-                prefix_len: None,
-            })
-            .collect(),
-        unique,
-        implicit: false,
     }
 }
 

@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-fn col(name: &str, ty: DataType) -> ColumnDef {
+pub(super) fn col(name: &str, ty: DataType) -> ColumnDef {
     ColumnDef {
         name: name.into(),
         data_type: ty,
@@ -22,11 +22,11 @@ fn col(name: &str, ty: DataType) -> ColumnDef {
     }
 }
 
-fn int() -> DataType {
+pub(super) fn int() -> DataType {
     DataType::Int { unsigned: false }
 }
 
-fn idx(name: &str, cols: &[usize], unique: bool) -> IndexDef {
+pub(super) fn idx(name: &str, cols: &[usize], unique: bool) -> IndexDef {
     IndexDef {
         name: name.into(),
         parts: cols

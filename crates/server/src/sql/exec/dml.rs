@@ -789,36 +789,50 @@ struct InsertRun<'p, 'e> {
     returned: Vec<Vec<Value>>,
 }
 
+impl<'p, 'e> InsertRun<'p, 'e> {
+    /// The state of a statement writing into `plan`'s table; `replaces`: rows may be replaced
+    /// or updated (REPLACE, ON DUPLICATE KEY UPDATE: foreign-key work for deletes too).
+    fn new(
+        plan: &'p InsertPlan,
+        env: &'e Env<'e>,
+        replaces: bool,
+        ignore: bool,
+    ) -> Result<InsertRun<'p, 'e>> {
+        let (db, def) = (&plan.table.db, &plan.table.def);
+        Ok(InsertRun {
+            plan,
+            env,
+            fk: super::fk::FkWork::of(env, &plan.table.table, def, replaces),
+            checks: super::check::Checks::of(env, db, def)?,
+            gen: super::gencol::Generated::of(env, db, def)?,
+            ignore,
+            multi_row: false,
+            first_generated: None,
+            last_ai: None,
+            updated_ai: None,
+            spare_ai: None,
+            values_rows: 0,
+            ai_block: None,
+            row_ai: Default::default(),
+            current_ai: RowAi::default(),
+            affected: 0,
+            duplicates: 0,
+            records: 0,
+            returned: Vec::new(),
+        })
+    }
+}
+
 pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<DmlResult> {
     if txn.is_read_only() {
         return Err(crate::storage::read_only_error());
     }
-    let mut run = InsertRun {
+    let mut run = InsertRun::new(
         plan,
         env,
-        fk: super::fk::FkWork::of(
-            env,
-            &plan.table.table,
-            &plan.table.def,
-            plan.kind == InsertKind::Replace || !plan.on_dup.is_empty(),
-        ),
-        checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
-        gen: super::gencol::Generated::of(env, &plan.table.db, &plan.table.def)?,
-        ignore: plan.kind == InsertKind::Ignore,
-        multi_row: false,
-        first_generated: None,
-        last_ai: None,
-        updated_ai: None,
-        spare_ai: None,
-        values_rows: 0,
-        ai_block: None,
-        row_ai: Default::default(),
-        current_ai: RowAi::default(),
-        affected: 0,
-        duplicates: 0,
-        records: 0,
-        returned: Vec::new(),
-    };
+        plan.kind == InsertKind::Replace || !plan.on_dup.is_empty(),
+        plan.kind == InsertKind::Ignore,
+    )?;
     let with_info = match &plan.source {
         InsertSource::Values(rows) => {
             run.multi_row = rows.len() > 1;
@@ -1830,32 +1844,9 @@ pub struct LoadCounts {
 impl<'p, 'e> RowSink<'p, 'e> {
     /// A sink for `plan` (its source is not used); `ignore`: conversion problems are warnings.
     pub fn new(plan: &'p InsertPlan, env: &'e Env<'e>, ignore: bool) -> Result<RowSink<'p, 'e>> {
-        Ok(RowSink(InsertRun {
-            plan,
-            env,
-            fk: super::fk::FkWork::of(
-                env,
-                &plan.table.table,
-                &plan.table.def,
-                plan.kind == InsertKind::Replace,
-            ),
-            checks: super::check::Checks::of(env, &plan.table.db, &plan.table.def)?,
-            gen: super::gencol::Generated::of(env, &plan.table.db, &plan.table.def)?,
-            ignore,
-            multi_row: true,
-            first_generated: None,
-            last_ai: None,
-            updated_ai: None,
-            spare_ai: None,
-            values_rows: 0,
-            ai_block: None,
-            row_ai: Default::default(),
-            current_ai: RowAi::default(),
-            affected: 0,
-            duplicates: 0,
-            records: 0,
-            returned: Vec::new(),
-        }))
+        let mut run = InsertRun::new(plan, env, plan.kind == InsertKind::Replace, ignore)?;
+        run.multi_row = true;
+        Ok(RowSink(run))
     }
 
     /// Insert one full row (numbered `row_no` for messages).
