@@ -590,7 +590,8 @@ pub fn index_def(def: &TableDef, index: Option<usize>) -> Option<&IndexDef> {
 // ---------------------------------------------------------------------------------------------
 // Executing an access path
 
-/// The evaluated key ranges of an access path; None = fall back to a full scan.
+/// The evaluated key ranges of an access path; `Full` = every row of the path's index, in its
+/// order (a key value that does not convert exactly falls back to it).
 enum Ranges {
     Full,
     Empty,

@@ -1,7 +1,8 @@
 # How DEFAULT / ON UPDATE CURRENT_TIMESTAMP is shown, as MariaDB 10.11 writes it:
 # current_timestamp() or current_timestamp(N) in SHOW CREATE TABLE, SHOW COLUMNS and
 # information_schema.COLUMNS, and EXTRA without MySQL's DEFAULT_GENERATED. Schema-diff tools
-# (TypeORM's synchronize) compare these texts. Expected outputs recorded from MariaDB 10.11 with
+# (TypeORM's synchronize) compare these texts. `DEFAULT (now())` (SQLAlchemy's
+# server_default=func.now()) is CURRENT_TIMESTAMP. Expected outputs recorded from MariaDB 10.11 with
 # mariadb_golden.py: edit timestamp_default_text.sql, then regenerate timestamp_default_text.test.
 CREATE DATABASE tsdb;
 USE tsdb;
@@ -9,4 +10,6 @@ CREATE TABLE tsd (a TIMESTAMP DEFAULT CURRENT_TIMESTAMP, b DATETIME(3) DEFAULT C
 SHOW CREATE TABLE tsd;
 SHOW COLUMNS FROM tsd;
 SELECT COLUMN_NAME, COLUMN_DEFAULT, EXTRA, DATETIME_PRECISION FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'tsdb' AND TABLE_NAME = 'tsd' ORDER BY ORDINAL_POSITION;
+CREATE TABLE ev (id INT AUTO_INCREMENT PRIMARY KEY, at DATETIME DEFAULT (now()), t2 TIMESTAMP(3) NULL DEFAULT (CURRENT_TIMESTAMP(3)));
+SHOW CREATE TABLE ev;
 DROP DATABASE tsdb;

@@ -566,8 +566,11 @@ pub fn charset_named(name: &str) -> Result<Collation> {
     }
 }
 
+/// `CURRENT_TIMESTAMP`, `NOW()` and their synonyms, also written in parentheses
+/// (`DEFAULT (now())`, as SQLAlchemy's `server_default=func.now()` sends it).
 fn is_current_timestamp(e: &ast::Expr) -> bool {
     let name = match e {
+        ast::Expr::Nested(inner) => return is_current_timestamp(inner),
         ast::Expr::Function(f) => f.name.to_string(),
         ast::Expr::Identifier(id) => id.value.clone(),
         _ => return false,
