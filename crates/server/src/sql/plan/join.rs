@@ -647,12 +647,7 @@ impl Arrange<'_> {
             let mut best = 0;
             let mut best_rows = f64::INFINITY;
             for (i, &t) in left.iter().enumerate() {
-                let preds: Vec<&Expr> = conds
-                    .iter()
-                    .zip(need)
-                    .filter(|(_, n)| *n & !(b | 1u64 << t) == 0)
-                    .map(|(c, _)| c)
-                    .collect();
+                let preds = usable(conds, need, b, t);
                 let rows = self.fanout(t, &preds, b);
                 if rows < best_rows {
                     best = i;
@@ -668,8 +663,9 @@ impl Arrange<'_> {
 
     /// The order of `tables` that reads the fewest rows in all: the sum, over the tables in
     /// order, of the rows the tables before produce times the table's [`Arrange::fanout`]
-    /// (the rows it adds per such row) — or its rows once for a table hash-joined. Dynamic programming over the subsets of tables (a
-    /// table's fanout depends only on which tables are bound before it, not on their order);
+    /// (the rows it adds per such row), or its rows once for a table hash-joined. Dynamic
+    /// programming over the subsets of tables (a table's fanout depends only on which tables are
+    /// bound before it, not on their order);
     /// on equal cost the order closer to the written one wins.
     fn best_order(&self, tables: &[usize], conds: &[Expr], need: &[u64], bound: u64) -> Vec<usize> {
         let n = tables.len();
@@ -692,12 +688,7 @@ impl Arrange<'_> {
                 }
                 let b = mask_of(before);
                 let t = tables[i];
-                let preds: Vec<&Expr> = conds
-                    .iter()
-                    .zip(need)
-                    .filter(|(_, n)| *n & !(b | 1u64 << t) == 0)
-                    .map(|(c, _)| c)
-                    .collect();
+                let preds = usable(conds, need, b, t);
                 let out = rows * self.fanout(t, &preds, b);
                 // A table scanned without an index but joined by an equality is read once into
                 // a hash table (`leaf`), not once per row before it.
@@ -902,4 +893,16 @@ fn virtual_as_derived(
         alias: Some(alias),
         sample: None,
     })
+}
+
+/// The conditions that can be checked on table `t` once the tables of `bound` are read
+/// (`need[i]`: the tables condition `i` reads).
+fn usable<'c>(conds: &'c [Expr], need: &[u64], bound: u64, t: usize) -> Vec<&'c Expr> {
+    let have = bound | 1u64 << t;
+    conds
+        .iter()
+        .zip(need)
+        .filter(|(_, n)| *n & !have == 0)
+        .map(|(c, _)| c)
+        .collect()
 }
