@@ -55,7 +55,7 @@
 //! column  := str name, datatype, bool nullable, default, bool auto_increment,
 //!            bool on_update_current_timestamp, opt<str> comment, opt<generated> (version 5)
 //! generated := str expr, bool stored
-//! default := 0 (None) | 1 value (Value) | 2 (CurrentTimestamp)
+//! default := 0 (None) | 1 value (Value) | 2 (CurrentTimestamp) | 3 str expr (Expr)
 //! index   := str name, varint nparts, part*, bool unique
 //! part    := varint column, opt<varint> prefix_len
 //! datatype:= tag byte, then:
@@ -271,6 +271,10 @@ fn encode_default(out: &mut Vec<u8>, d: &ColumnDefault) {
             encode_value(out, v);
         }
         ColumnDefault::CurrentTimestamp => out.push(2),
+        ColumnDefault::Expr(e) => {
+            out.push(3);
+            put_str(out, e);
+        }
     }
 }
 
@@ -690,6 +694,7 @@ fn decode_default(r: &mut Reader<'_>) -> CodecResult<ColumnDefault> {
         0 => Ok(ColumnDefault::None),
         1 => Ok(ColumnDefault::Value(decode_value(r)?)),
         2 => Ok(ColumnDefault::CurrentTimestamp),
+        3 => Ok(ColumnDefault::Expr(r.str()?)),
         t => Err(r.error(format!("unknown default tag {t}"))),
     }
 }
@@ -925,6 +930,7 @@ pub(crate) mod tests {
         prop_oneof![
             Just(ColumnDefault::None),
             Just(ColumnDefault::CurrentTimestamp),
+            "[a-z`( )+0-9]{1,12}".prop_map(ColumnDefault::Expr),
             // NaN is not == itself; TableDef equality is checked with ==.
             arb_value()
                 .prop_filter("no NaN", |v| !matches!(v, Value::Double(d) if d.is_nan()))

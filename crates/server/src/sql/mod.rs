@@ -1655,20 +1655,37 @@ mod tests {
         assert_eq!(last, ["1", "3"]);
     }
 
-    /// A DEFAULT that MariaDB evaluates for each row (a function, a variable) is refused, not
-    /// folded into the value it has at CREATE time; literal arithmetic folds.
+    /// A DEFAULT that MariaDB evaluates for each row (a function, a variable) is evaluated for
+    /// each row, not folded into the value it has at CREATE time. ALTER TABLE may fill existing
+    /// rows with one only if it is a function of the row: the redo log replays the ALTER by
+    /// running it again (`exec/default_expr.rs`).
     #[test]
-    fn per_row_default_expressions_are_refused() {
+    fn per_row_default_expressions_are_evaluated_per_row() {
         let (ctx, mut sess) = setup();
         for sql in [
-            "CREATE TABLE d1 (u CHAR(36) DEFAULT (UUID()))",
-            "CREATE TABLE d2 (d DATE DEFAULT (CURDATE()))",
-            "CREATE TABLE d3 (x INT DEFAULT (@@max_connections))",
+            "CREATE TABLE d1 (id INT, u CHAR(36) DEFAULT (UUID()))",
+            "INSERT INTO d1 (id) VALUES (1), (2), (3)",
         ] {
-            let e = execute_text(&ctx, &mut sess, sql).unwrap_err();
-            assert_eq!(e.code(), ErrorCode::NotSupportedYet, "{sql}");
+            execute_text(&ctx, &mut sess, sql).unwrap();
         }
-        execute_text(&ctx, &mut sess, "CREATE TABLE d4 (x INT DEFAULT (1 + 1))").unwrap();
+        match execute_text(&ctx, &mut sess, "SELECT COUNT(DISTINCT u) FROM d1").unwrap() {
+            QueryResult::Rows { rows, .. } => assert_eq!(crate::vars::display(&rows[0][0]), "3"),
+            _ => panic!("no rows"),
+        }
+        let e = execute_text(
+            &ctx,
+            &mut sess,
+            "ALTER TABLE d1 ADD COLUMN v CHAR(36) DEFAULT (UUID())",
+        )
+        .unwrap_err();
+        assert_eq!(e.code(), ErrorCode::NotSupportedYet);
+        for sql in [
+            "ALTER TABLE d1 ADD COLUMN w INT DEFAULT (id * 2)",
+            "CREATE TABLE d2 (id INT)",
+            "ALTER TABLE d2 ADD COLUMN v CHAR(36) DEFAULT (UUID())",
+        ] {
+            execute_text(&ctx, &mut sess, sql).unwrap();
+        }
     }
 
     #[test]

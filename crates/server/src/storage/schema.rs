@@ -11,6 +11,9 @@ pub enum ColumnDefault {
     Value(Value),
     /// `DEFAULT CURRENT_TIMESTAMP` / `NOW()`.
     CurrentTimestamp,
+    /// An expression evaluated for each row that takes the default (`DEFAULT (a + 1)`,
+    /// `DEFAULT uuid()`), kept as SHOW CREATE TABLE prints it (`sql/exec/default_expr.rs`).
+    Expr(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -157,6 +160,14 @@ impl TableDef {
     /// without one skip the generated-column work entirely.
     pub fn has_generated(&self) -> bool {
         self.columns.iter().any(|c| c.generated.is_some())
+    }
+
+    /// Does any column default to an expression evaluated per row? Statements on a table
+    /// without one skip that work entirely.
+    pub fn has_default_exprs(&self) -> bool {
+        self.columns
+            .iter()
+            .any(|c| matches!(c.default, ColumnDefault::Expr(_)))
     }
 
     /// Position of a column by name (case-insensitive, as MySQL compares column names).

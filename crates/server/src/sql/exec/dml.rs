@@ -204,15 +204,21 @@ pub(in crate::sql) fn bind_assignments(
     list: &[ast::Assignment],
     target: &str,
 ) -> Result<Vec<(usize, Expr)>> {
-    Ok(bind_assignments_opt(b, t, list, target)?
+    let env = b.env;
+    bind_assignments_opt(b, t, list, target)?
         .into_iter()
-        .map(|(c, e)| (c, e.unwrap_or_else(|| default_expr(&t.def.columns[c]))))
-        .collect())
+        .map(|(c, e)| match e {
+            Some(e) => Ok((c, e)),
+            None => Ok((c, default_expr(env, &t.scope, &t.def.columns[c])?)),
+        })
+        .collect()
 }
 
-/// An expression producing a column's default value (for `SET col = DEFAULT`).
-pub(super) fn default_expr(col: &ColumnDef) -> Expr {
-    match &col.default {
+/// An expression producing a column's default value (for `SET col = DEFAULT`); an expression
+/// default is bound against `scope`, the table's own columns.
+pub(super) fn default_expr(env: &Env<'_>, scope: &TableScope, col: &ColumnDef) -> Result<Expr> {
+    Ok(match &col.default {
+        ColumnDefault::Expr(text) => super::default_expr::assigned(env, scope, text)?,
         ColumnDefault::Value(v) => Expr::Lit(v.clone()),
         ColumnDefault::CurrentTimestamp => {
             let fsp = match col.data_type {
@@ -226,7 +232,7 @@ pub(super) fn default_expr(col: &ColumnDef) -> Expr {
             convert::enum_first_member(&col.data_type)
                 .unwrap_or_else(|| convert::implicit_default(&col.data_type)),
         ),
-    }
+    })
 }
 
 fn bind_order(b: &mut Binder<'_>, order_by: &[ast::OrderByExpr]) -> Result<Vec<(Expr, SortKey)>> {
@@ -316,7 +322,7 @@ fn view_assignments(
         let j = scope_column_index(&view.scope, name).map_err(|e| in_clause(e, "SET"))?;
         let col = view.base_column(j, &view.scope.columns[j].name)?;
         let value = if is_default_keyword(&a.value) {
-            default_expr(&base.def.columns[col])
+            default_expr(b.env, &base.scope, &base.def.columns[col])?
         } else {
             b.clause = "SET";
             let mut x = b.bind(&a.value)?.0;
@@ -785,6 +791,8 @@ struct InsertRun<'p, 'e> {
     checks: Option<super::check::Checks>,
     /// Its generated columns (`gencol.rs`), if it has any.
     gen: Option<super::gencol::Generated>,
+    /// Its expression defaults (`default_expr.rs`), if it has any.
+    defaults: Option<super::default_expr::Defaults>,
     /// The RETURNING rows so far (with a RETURNING list).
     returned: Vec<Vec<Value>>,
 }
@@ -805,6 +813,7 @@ impl<'p, 'e> InsertRun<'p, 'e> {
             fk: super::fk::FkWork::of(env, &plan.table.table, def, replaces),
             checks: super::check::Checks::of(env, db, def)?,
             gen: super::gencol::Generated::of(env, db, def)?,
+            defaults: super::default_expr::Defaults::of(env, db, def)?,
             ignore,
             multi_row: false,
             first_generated: None,
@@ -1006,6 +1015,15 @@ impl<'e> InsertRun<'_, 'e> {
             row[c] = v;
             provided[c] = true;
         }
+        if let Some(d) = &self.defaults {
+            d.fill(
+                self.env,
+                def,
+                &mut row,
+                &mut provided,
+                &self.store_ctx(row_no),
+            )?;
+        }
         for (c, col) in def.columns.iter().enumerate() {
             if col.auto_increment {
                 continue;
@@ -1025,6 +1043,8 @@ impl<'e> InsertRun<'_, 'e> {
         Ok(match &col.default {
             ColumnDefault::Value(v) => v.clone(),
             ColumnDefault::CurrentTimestamp => current_timestamp(col, self.env),
+            // Computed once the given values are in place (`default_expr.rs`).
+            ColumnDefault::Expr(_) => Value::Null,
             // A NOT NULL ENUM without DEFAULT takes its first member (MariaDB), even in strict
             // mode.
             ColumnDefault::None if !col.nullable => {
@@ -1849,8 +1869,19 @@ impl<'p, 'e> RowSink<'p, 'e> {
         Ok(RowSink(run))
     }
 
-    /// Insert one full row (numbered `row_no` for messages).
-    pub fn insert(&mut self, txn: &mut Txn, mut row: Vec<Value>, row_no: u64) -> Result<()> {
+    /// Insert one full row (numbered `row_no` for messages); `given` marks the columns the
+    /// row has values for (None: all), the others take their expression defaults.
+    pub fn insert(
+        &mut self,
+        txn: &mut Txn,
+        mut row: Vec<Value>,
+        row_no: u64,
+        given: Option<&mut [bool]>,
+    ) -> Result<()> {
+        if let (Some(d), Some(given)) = (&self.0.defaults, given) {
+            let def = &self.0.plan.table.def;
+            d.fill(self.0.env, def, &mut row, given, &self.0.store_ctx(row_no))?;
+        }
         self.0.fill_auto_increment(&mut row, row_no)?;
         if let Some(g) = &self.0.gen {
             // A value the file gives a generated column is ignored without a warning, as

@@ -2,7 +2,7 @@
 //! as MariaDB 10.11 has them.
 //!
 //! * **Definition** (CREATE / ALTER TABLE, [`validate`]): the expression is kept as MariaDB
-//!   prints it (`check::print`), bound against the table's columns (1054 "Unknown column 'x'
+//!   prints it (`expr_print.rs`), bound against the table's columns (1054 "Unknown column 'x'
 //!   in 'GENERATED ALWAYS AS'"). It may read earlier generated columns and any ordinary
 //!   column, not itself or a later generated one (4029). Subqueries and aggregates are 1901
 //!   always; functions whose value depends on more than the row (time, RAND, UUID, session
@@ -36,7 +36,7 @@ use sqlparser::tokenizer::{Token, Tokenizer};
 
 /// Functions whose value is not a function of the row (MariaDB refuses them in a STORED or
 /// indexed generated column), with the name MariaDB's message gives them.
-const NOT_OF_THE_ROW: &[(&str, &str)] = &[
+pub(super) const NOT_OF_THE_ROW: &[(&str, &str)] = &[
     ("now", "current_timestamp"),
     ("current_timestamp", "current_timestamp"),
     ("localtime", "current_timestamp"),
@@ -71,7 +71,7 @@ const NOT_OF_THE_ROW: &[(&str, &str)] = &[
 
 /// Functions never allowed in a generated column (side effects, statement state), and
 /// aggregate and window functions.
-const NEVER: &[&str] = &[
+pub(super) const NEVER: &[&str] = &[
     "sleep",
     "benchmark",
     "get_lock",
@@ -119,6 +119,17 @@ const NEVER: &[&str] = &[
     "nth_value",
 ];
 
+/// Functions called without parentheses (`CURRENT_DATE`).
+pub(super) const BARE_FUNCTIONS: &[&str] = &[
+    "current_date",
+    "current_time",
+    "current_timestamp",
+    "localtime",
+    "localtimestamp",
+    "current_user",
+    "current_role",
+];
+
 fn not_allowed(what: &str, col: &str) -> Error {
     Error::new(
         ErrorCode::FunctionNotAllowedInClause,
@@ -127,11 +138,7 @@ fn not_allowed(what: &str, col: &str) -> Error {
 }
 
 fn parse(text: &str) -> Result<ast::Expr> {
-    let dialect = sqlparser::dialect::MySqlDialect {};
-    sqlparser::parser::Parser::new(&dialect)
-        .with_recursion_limit(400)
-        .try_with_sql(text)
-        .and_then(|mut p| p.parse_expr())
+    crate::sql::parse::dialect::parse_kept_expr(text)
         .map_err(|e| Error::internal(format!("generated column expression {text}: {e}")))
 }
 
@@ -156,7 +163,7 @@ fn bind(env: &Env<'_>, scope: &TableScope, text: &str) -> Result<Expr> {
 /// The expression text MariaDB keeps for generated column `col` (as SHOW CREATE TABLE prints
 /// it); a subquery is 1901.
 pub fn expr_text(env: &Env<'_>, e: &ast::Expr, col: &str) -> Result<String> {
-    super::check::print(e, env.set_aside).map_err(|err| {
+    super::expr_print::print(e, env.set_aside).map_err(|err| {
         if err.code() == ErrorCode::SubqueryNotSupportedInCheck {
             not_allowed("select ...", col)
         } else {
@@ -228,16 +235,7 @@ pub fn validate(env: &Env<'_>, db: &str, def: &TableDef) -> Result<()> {
                 return Err(not_allowed("select ...", &col.name));
             }
             // CURRENT_DATE and friends need no parentheses.
-            let bare = matches!(
-                name.as_str(),
-                "current_date"
-                    | "current_time"
-                    | "current_timestamp"
-                    | "localtime"
-                    | "localtimestamp"
-                    | "current_user"
-                    | "current_role"
-            );
+            let bare = BARE_FUNCTIONS.contains(&name.as_str());
             if !bare && !matches!(words.peek(), Some(Token::LParen)) {
                 continue;
             }

@@ -312,7 +312,8 @@ impl Cursor {
             crate::interrupt::check()?;
             self.row_no += 1;
             let row = self.build_row(plan, env, fields)?;
-            sink.insert(txn, row, self.row_no)?;
+            let mut given = self.given(&plan.table.def);
+            sink.insert(txn, row, self.row_no, given.as_deref_mut())?;
         }
         if self.split.pending() > MAX_LINE {
             return Err(unsupported(&format!(
@@ -330,6 +331,23 @@ impl Cursor {
         Ok(())
     }
 
+    /// For a table with expression defaults: the columns a field or a SET gives.
+    fn given(&self, def: &crate::storage::TableDef) -> Option<Vec<bool>> {
+        if !def.has_default_exprs() {
+            return None;
+        }
+        let mut given = vec![false; def.columns.len()];
+        for slot in &self.slots {
+            if let Slot::Column(c) = slot {
+                given[*c] = true;
+            }
+        }
+        for (c, _) in &self.sets {
+            given[*c] = true;
+        }
+        Some(given)
+    }
+
     fn build_row(
         &mut self,
         plan: &InsertPlan,
@@ -344,6 +362,8 @@ impl Cursor {
             .map(|col| match &col.default {
                 ColumnDefault::Value(v) => v.clone(),
                 ColumnDefault::CurrentTimestamp => super::dml::current_timestamp(col, env),
+                // Computed by the sink for a column no field or SET gives.
+                ColumnDefault::Expr(_) => Value::Null,
                 ColumnDefault::None if col.nullable || col.auto_increment => Value::Null,
                 ColumnDefault::None => convert::implicit_default(&col.data_type),
             })

@@ -235,7 +235,14 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
                     let JoinTable::Table(tr) = &tables[t] else {
                         return Err(Error::internal("a derived target"));
                     };
-                    super::dml::default_expr(&tr.def.columns[c])
+                    let mut e = super::dml::default_expr(env, &tr.scope, &tr.def.columns[c])?;
+                    let offset = scope.tables[t].offset;
+                    e.walk_mut(&mut |x| {
+                        if let Expr::Col(j) = x {
+                            *j += offset;
+                        }
+                    });
+                    e
                 } else {
                     b.bind(&a.value)?.0
                 };

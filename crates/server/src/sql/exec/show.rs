@@ -501,6 +501,19 @@ fn is_numeric(t: &DataType) -> bool {
         )
 }
 
+/// SHOW COLUMNS' Default: MariaDB keeps a BLOB / TEXT column's literal default as an
+/// expression, so it shows it quoted (`'hello'`), where a VARCHAR's shows bare.
+fn columns_default_text(col: &crate::storage::ColumnDef) -> Option<String> {
+    match &col.default {
+        ColumnDefault::Value(v @ Value::Bytes(_))
+            if matches!(col.data_type, DataType::Text { .. } | DataType::Blob { .. }) =>
+        {
+            Some(quote_value(&crate::sql::expr::convert::to_string(v)))
+        }
+        _ => default_text(col),
+    }
+}
+
 pub(crate) fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
     match &col.default {
         ColumnDefault::None => None,
@@ -513,6 +526,7 @@ pub(crate) fn default_text(col: &crate::storage::ColumnDef) -> Option<String> {
         }
         ColumnDefault::Value(v) => Some(crate::sql::expr::convert::to_string(v)),
         ColumnDefault::CurrentTimestamp => Some(current_timestamp_text(col)),
+        ColumnDefault::Expr(e) => Some(e.clone()),
     }
 }
 
@@ -627,7 +641,7 @@ fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<L
             }
             r.push(s(if c.nullable { "YES" } else { "NO" }));
             r.push(s(key_text(def, i)));
-            r.push(opt(default_text(c)));
+            r.push(opt(columns_default_text(c)));
             r.push(s(&extra_text(c)));
             if full {
                 r.push(s("select,insert,update,references"));
@@ -774,6 +788,7 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
             ColumnDefault::CurrentTimestamp => {
                 l.push_str(&format!(" DEFAULT {}", default_text(c).unwrap_or_default()))
             }
+            ColumnDefault::Expr(e) => l.push_str(&format!(" DEFAULT {e}")),
         }
         if c.on_update_current_timestamp {
             l.push_str(&format!(" ON UPDATE {}", current_timestamp_text(c)));

@@ -232,6 +232,51 @@ fn function_within_depth(f: &ast::Function, budget: usize) -> bool {
     }
 }
 
+/// Parse an expression kept as text (a CHECK constraint, generated column or DEFAULT, as
+/// `exec/expr_print.rs` printed it) with the statement dialect's MySQL forms.
+pub fn parse_kept_expr(text: &str) -> Result<Expr, ParserError> {
+    let dialect = ShallowMySql::new(0);
+    Parser::new(&dialect)
+        .with_recursion_limit(400)
+        .try_with_sql(text)
+        .and_then(|mut p| p.parse_expr())
+}
+
+/// MySQL prefix forms `sqlparser` does not read: `!x` (NOT binding tighter than any operator;
+/// kept as `(NOT (x))`, so that the tree prints back with the same meaning) and a quoted user
+/// variable name (`` @`x` ``, `@'x'`, `@"x"`: the identifier `@x`, as `@x` parses).
+fn mysql_prefix(parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
+    use sqlparser::tokenizer::Token;
+    match &parser.peek_token_ref().token {
+        Token::ExclamationMark | Token::DoubleExclamationMark => {
+            let twice = parser.next_token().token == Token::DoubleExclamationMark;
+            let prec = MySqlDialect {}.prec_value(sqlparser::dialect::Precedence::DoubleColon);
+            let not = |x: Expr| {
+                Expr::Nested(Box::new(Expr::UnaryOp {
+                    op: ast::UnaryOperator::Not,
+                    expr: Box::new(Expr::Nested(Box::new(x))),
+                }))
+            };
+            Some(
+                parser
+                    .parse_subexpr(prec)
+                    .map(|x| if twice { not(not(x)) } else { not(x) }),
+            )
+        }
+        Token::AtSign => {
+            let name = match &parser.peek_nth_token_ref(1).token {
+                Token::Word(w) if w.quote_style.is_some() => w.value.clone(),
+                Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s.clone(),
+                _ => return None,
+            };
+            parser.next_token();
+            parser.next_token();
+            Some(Ok(Expr::Identifier(ast::Ident::new(format!("@{name}")))))
+        }
+        _ => None,
+    }
+}
+
 impl Dialect for ShallowMySql {
     /// The parser's `dialect_of!(… is MySqlDialect)` checks must still see MySQL.
     fn dialect(&self) -> TypeId {
@@ -240,6 +285,13 @@ impl Dialect for ShallowMySql {
 
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
         let nested = self.in_prefix.replace(false);
+        if let Some(r) = mysql_prefix(parser) {
+            return if self.active && !nested {
+                self.finish_result(r)
+            } else {
+                Some(r)
+            };
+        }
         if super::interval::at_interval(parser) {
             // MariaDB's INTERVAL (compound units): parsed here, shallow or not.
             if self.exceeded.get() {
@@ -435,9 +487,12 @@ mod tests {
                 // INTERVAL and EXTRACT units are MariaDB's own here (parse/interval.rs).
                 let upper = sql.to_ascii_uppercase();
                 // So is PERSISTENT after a generated column's expression.
+                // And `!x` and quoted user variables (`mysql_prefix`).
                 if upper.contains("INTERVAL")
                     || upper.contains("EXTRACT")
                     || upper.contains("PERSISTENT")
+                    || sql.replace("!=", "").contains('!')
+                    || ["@`", "@'", "@\""].iter().any(|q| sql.contains(q))
                 {
                     continue;
                 }

@@ -420,6 +420,7 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     }
     let (gen_recompute, gen_copy) = generated_changed(&draft, &old, &def)?;
     crate::sql::exec::gencol::validate(env, &new_db, &def)?;
+    crate::sql::exec::default_expr::validate(env, &new_db, &def)?;
     let rows = table.committed_rows()?;
     if !draft.new_fks.is_empty() && super::fk::checks_on(env) {
         let first_new = def.foreign_keys.len() - draft.new_fks.len();
@@ -428,6 +429,10 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     check_algorithm(&draft, &old, &def, !rows.is_empty())?;
     let copied = rows.len() as u64;
     let (mut rows, max_ai) = convert_rows(env, &draft, &old, &def, rows)?;
+    let added_exprs = added_default_exprs(&draft);
+    if !added_exprs.is_empty() && !rows.is_empty() {
+        rows = fill_added_defaults(env, &new_db, &def, &added_exprs, rows)?;
+    }
     if gen_recompute {
         rows = crate::sql::exec::gencol::recompute(env, &new_db, &def, rows)?;
     }
@@ -450,7 +455,7 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     // Adding a CHECK, or a checked FOREIGN KEY, copies too.
     let fk_copy =
         (!draft.new_fks.is_empty() && super::fk::checks_on(env)) || !draft.new_checks.is_empty();
-    let affected = if draft.converts || fk_copy || gen_copy {
+    let affected = if draft.converts || fk_copy || gen_copy || !added_exprs.is_empty() {
         copied
     } else {
         0
@@ -1042,12 +1047,63 @@ fn alter_wording(code: u16, message: &str) -> Option<(ErrorCode, String)> {
     ))
 }
 
+/// The added columns whose default is an expression (`default_expr.rs`).
+fn added_default_exprs(d: &Draft) -> Vec<usize> {
+    d.cols
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.src.is_none() && matches!(c.def.default, ColumnDefault::Expr(_)))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The expression defaults of the `added` columns, computed over each copied row (refused
+/// when the value is not a function of the row: `default_expr.rs`).
+fn fill_added_defaults(
+    env: &Env<'_>,
+    db: &str,
+    def: &TableDef,
+    added: &[usize],
+    rows: Vec<Row>,
+) -> Result<Vec<Row>> {
+    for &c in added {
+        crate::sql::exec::default_expr::check_fill(&def.columns[c])?;
+    }
+    let Some(defaults) = crate::sql::exec::default_expr::Defaults::of(env, db, def)? else {
+        return Ok(rows);
+    };
+    let mut out = Vec::with_capacity(rows.len());
+    for (n, r) in rows.into_iter().enumerate() {
+        let mut v = r.to_vec();
+        let mut given = vec![true; v.len()];
+        for &c in added {
+            given[c] = false;
+        }
+        let sc = StoreCtx {
+            strict: Strict::Mode(env),
+            row: n as u64 + 1,
+            warnings: &env.warnings,
+            zone: None,
+        };
+        defaults.fill(env, def, &mut v, &mut given, &sc)?;
+        for &c in added {
+            if v[c].is_null() && !def.columns[c].nullable {
+                v[c] = convert::implicit_default(&def.columns[c].data_type);
+            }
+        }
+        out.push(Arc::from(v));
+    }
+    Ok(out)
+}
+
 /// The value an added column takes in the existing rows: its default, or the type's implicit
 /// default for a NOT NULL column without one.
 fn added_value(env: &Env<'_>, col: &ColumnDef) -> Value {
     match &col.default {
         ColumnDefault::Value(v) => v.clone(),
         ColumnDefault::CurrentTimestamp => crate::sql::exec::dml::current_timestamp(col, env),
+        // Computed over the new row after the copy (`fill_added_defaults`).
+        ColumnDefault::Expr(_) => Value::Null,
         ColumnDefault::None if col.nullable => Value::Null,
         ColumnDefault::None => convert::implicit_default(&col.data_type),
     }
@@ -1123,7 +1179,7 @@ fn generated_changed(d: &Draft, old: &TableDef, def: &TableDef) -> Result<(bool,
     Ok((recompute, count))
 }
 
-/// A renamed column, in the expressions of the generated columns that read it.
+/// A renamed column, in the expressions of the generated columns and defaults that read it.
 fn rename_in_generated(d: &mut Draft, old: &str, new: &str) {
     if old == new {
         return;
@@ -1131,6 +1187,10 @@ fn rename_in_generated(d: &mut Draft, old: &str, new: &str) {
     for c in &mut d.cols {
         if let Some(g) = &mut c.def.generated {
             g.expr = crate::sql::exec::gencol::rename_column(&g.expr, old, new);
+        }
+        // MariaDB follows the rename in an expression default too.
+        if let ColumnDefault::Expr(e) = &mut c.def.default {
+            *e = crate::sql::exec::gencol::rename_column(e, old, new);
         }
     }
 }

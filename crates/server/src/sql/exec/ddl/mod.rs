@@ -846,28 +846,6 @@ fn part(column: usize) -> IndexPart {
 }
 
 /// The default of a column from its DEFAULT clause (a constant, converted strictly).
-/// Can a DEFAULT expression be kept as the one value it folds to? Literals, arithmetic,
-/// comparisons, CASE and CAST over literals can; a function call (a clock, UUID(), RAND(), the
-/// session) or a variable must be evaluated for each row instead.
-fn folds_to_a_value(x: &crate::sql::expr::Expr) -> bool {
-    use crate::sql::expr::Expr as X;
-    let mut ok = true;
-    x.walk(&mut |n| {
-        if matches!(
-            n,
-            X::Func(..)
-                | X::SysVar { .. }
-                | X::UserVar(_)
-                | X::SetUserVar(..)
-                | X::Param(_)
-                | X::Subquery(_)
-        ) {
-            ok = false;
-        }
-    });
-    ok
-}
-
 fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Result<ColumnDefault> {
     let Some(e) = e else {
         return Ok(if col.nullable && !col.auto_increment {
@@ -885,24 +863,16 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
         }
         return Ok(ColumnDefault::CurrentTimestamp);
     }
-    let is_lob = matches!(col.data_type, DataType::Text { .. } | DataType::Blob { .. });
-    if is_lob && !is_null_literal(e) {
-        // MariaDB (since 10.2) keeps a literal or expression default of a BLOB/TEXT column
-        // as an expression and prints it as written; that is not done here.
-        return Err(unsupported(
-            "DEFAULT values other than NULL on BLOB/TEXT columns",
-        ));
+    if !crate::sql::exec::default_expr::is_literal(e) {
+        // Evaluated for each row (`exec/default_expr.rs`); checked once the table is whole.
+        if col.auto_increment {
+            return Err(invalid_default(&col.name));
+        }
+        let text = crate::sql::exec::default_expr::expr_text(env, e, &col.name)?;
+        return Ok(ColumnDefault::Expr(text));
     }
     let mut b = Binder::new(env, &[], None);
     let (x, _) = b.bind(e).map_err(|_| invalid_default(&col.name))?;
-    if !x.is_constant() || !folds_to_a_value(&x) {
-        // MariaDB keeps such a default as an expression and evaluates it for every row
-        // (`DEFAULT (UUID())`, `DEFAULT CURDATE()`); folding it once here would give every
-        // row the value of the CREATE.
-        return Err(unsupported(
-            "DEFAULT expressions with functions or variables (evaluated for each row)",
-        ));
-    }
     let v = x.eval(&RowCtx::EMPTY, env)?;
     if v.is_null() {
         if !col.nullable || col.auto_increment {
@@ -932,16 +902,6 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
     };
     let v = convert::store_value(v, col, &sc).map_err(|_| invalid_default(&col.name))?;
     Ok(ColumnDefault::Value(v))
-}
-
-/// `NULL`, possibly parenthesized: the one default a BLOB/TEXT column takes here (what
-/// mariadb-dump writes for a nullable one).
-fn is_null_literal(e: &ast::Expr) -> bool {
-    match e {
-        ast::Expr::Value(v) => matches!(v.value, ast::Value::Null),
-        ast::Expr::Nested(inner) => is_null_literal(inner),
-        _ => false,
-    }
 }
 
 /// Index parts from `(col [(len)] [ASC|DESC], …)`.
@@ -1299,6 +1259,7 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> 
     check_auto_increment(&def)?;
     apply_table_options(ct, &mut def)?;
     crate::sql::exec::gencol::validate(env, db, &def)?;
+    crate::sql::exec::default_expr::validate(env, db, &def)?;
     if !checks.is_empty() {
         crate::sql::exec::check::add_checks(env, db, &mut def, &checks)?;
     }

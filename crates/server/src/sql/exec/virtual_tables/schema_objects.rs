@@ -292,6 +292,7 @@ fn column_default(col: &crate::storage::ColumnDef, env: &Env<'_>) -> Value {
         ColumnDefault::CurrentTimestamp => {
             text(&crate::sql::exec::show::current_timestamp_text(col))
         }
+        ColumnDefault::Expr(e) => text(e),
     }
 }
 
