@@ -18,7 +18,8 @@
 #       and 21): the dump's stand-in and final view definitions restore, and the view reads
 #       the same rows;
 #   (d) mariadb-dump --single-transaction taken while clients transfer money between accounts:
-#       every dump, restored, has the right total (a consistent snapshot, issue 19).
+#       every dump, restored, has the right total (a consistent snapshot, issue 19);
+#   (e) mariadb-admin shutdown: refused without the SHUTDOWN privilege, else a clean stop.
 #
 # "Equal" is a SELECT-based checksum, not CHECKSUM TABLE (which Cohort does not implement: MariaDB
 # computes it over its internal row format): the md5 of `SELECT * … ORDER BY id` in batch mode
@@ -315,6 +316,25 @@ if [ -z "$bad" ] && [ "$moved" -gt 0 ] && [ $(($(on "$P1" "SELECT SUM(bal) FROM 
   pass "dump/--single-transaction under $moved concurrent transfers: every dump totals 20000"
 else
   fail "dump/--single-transaction under concurrent transfers" "$bad (transfers: $moved)"
+fi
+
+# --- (e) mariadb-admin shutdown: 1227 without the SHUTDOWN privilege; with it the server closes
+# its logs and exits, and a restart finds every committed row. -----------------------------------
+on "$P2" "CREATE USER noshut@'%'; CREATE DATABASE shut; CREATE TABLE shut.t (id INT PRIMARY KEY); INSERT INTO shut.t VALUES (1), (2)"
+denied=$(timeout 30 mariadb-admin -h127.0.0.1 -P"$P2" -unoshut --protocol=TCP shutdown 2>&1 </dev/null)
+timeout 30 mariadb-admin -h127.0.0.1 -P"$P2" -uroot --protocol=TCP shutdown >"$W/shutdown.out" 2>&1 </dev/null
+rc=$?
+down=""
+for _ in $(seq 1 40); do
+  on "$P2" "SELECT 1" >/dev/null 2>&1 || { down=yes; break; }
+  sleep 0.25
+done
+start_cohort restore-a "$P2" || true
+if [ "$rc" == 0 ] && [ -n "$down" ] && [[ "$denied" == *"SHUTDOWN privilege"* ]] &&
+  grep -q "logs closed" "$W/restore-a.log" && [ "$(on "$P2" "SELECT COUNT(*) FROM shut.t")" == 2 ]; then
+  pass "dump/mariadb-admin shutdown stops the server cleanly (1227 without the privilege)"
+else
+  fail "dump/mariadb-admin shutdown" "rc=$rc down=$down denied='$denied' $(cat "$W/shutdown.out")"
 fi
 
 echo "dump: $INTEROP_PASSED passed, $INTEROP_FAILED failed"

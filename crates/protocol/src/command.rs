@@ -6,6 +6,7 @@
 //! | 02 | COM_INIT_DB | schema name (`string<EOF>`) | OK / ERR |
 //! | 03 | COM_QUERY | SQL text (`string<EOF>`) | OK / ERR / text result set |
 //! | 04 | COM_FIELD_LIST | table 00, wildcard (`string<EOF>`) | column defs + EOF |
+//! | 08 | COM_SHUTDOWN | optional level u8 | OK / ERR, then the server stops |
 //! | 09 | COM_STATISTICS | – | a status line (`string<EOF>`, no OK header) |
 //! | 0c | COM_PROCESS_KILL | connection id u32 | OK / ERR |
 //! | 0e | COM_PING | – | OK |
@@ -37,6 +38,7 @@ pub mod command_code {
     pub const INIT_DB: u8 = 0x02;
     pub const QUERY: u8 = 0x03;
     pub const FIELD_LIST: u8 = 0x04;
+    pub const SHUTDOWN: u8 = 0x08;
     pub const STATISTICS: u8 = 0x09;
     pub const PROCESS_KILL: u8 = 0x0c;
     pub const PING: u8 = 0x0e;
@@ -71,6 +73,8 @@ pub enum Command<'a> {
     Ping,
     /// COM_STATISTICS (`mariadb-admin status`).
     Statistics,
+    /// COM_SHUTDOWN (`mariadb-admin shutdown`); the level byte is ignored by servers.
+    Shutdown,
     /// COM_PROCESS_KILL: kill the connection with this id.
     ProcessKill(u32),
     ChangeUser(ChangeUser),
@@ -121,6 +125,7 @@ impl<'a> Command<'a> {
             },
             code::PING => Command::Ping,
             code::STATISTICS => Command::Statistics,
+            code::SHUTDOWN => Command::Shutdown,
             code::PROCESS_KILL => Command::ProcessKill(r.u32("COM_PROCESS_KILL connection id")?),
             code::CHANGE_USER => Command::ChangeUser(ChangeUser::parse(r.rest(), client_caps)?),
             code::STMT_PREPARE => Command::StmtPrepare(r.rest()),
@@ -159,6 +164,7 @@ impl<'a> Command<'a> {
             Command::FieldList { .. } => code::FIELD_LIST,
             Command::Ping => code::PING,
             Command::Statistics => code::STATISTICS,
+            Command::Shutdown => code::SHUTDOWN,
             Command::ProcessKill(_) => code::PROCESS_KILL,
             Command::ChangeUser(_) => code::CHANGE_USER,
             Command::StmtPrepare(_) => code::STMT_PREPARE,
@@ -190,6 +196,7 @@ impl<'a> Command<'a> {
             Command::Quit
             | Command::Ping
             | Command::Statistics
+            | Command::Shutdown
             | Command::ResetConnection
             | Command::Unknown(_) => {}
             Command::ProcessKill(id) => put_u32(out, *id),
@@ -275,6 +282,8 @@ mod tests {
         assert_eq!(parse(&[0x1f]), Ok(Command::ResetConnection));
         assert_eq!(parse(&[0x09]), Ok(Command::Statistics));
         assert_eq!(parse(&[0x0c, 7, 1, 0, 0]), Ok(Command::ProcessKill(263)));
+        assert_eq!(parse(&[0x08]), Ok(Command::Shutdown));
+        assert_eq!(parse(&[0x08, 0]), Ok(Command::Shutdown));
         assert!(parse(&[0x0c, 7]).is_err());
         assert_eq!(parse(&[0x1e, 0, 0]), Ok(Command::Unknown(0x1e)));
         assert_eq!(

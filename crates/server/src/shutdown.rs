@@ -29,6 +29,23 @@ pub fn block_signals() -> ShutdownSignals {
     }
 }
 
+/// COM_SHUTDOWN: raise SIGTERM at this process in a moment (the requesting connection's OK is
+/// written first), so the stop goes through [`spawn_waiter`]'s one path.
+pub fn request_soon() {
+    let spawned = std::thread::Builder::new()
+        .name("shutdown-request".into())
+        .spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            // SAFETY: kill with our own pid and a valid signal number has no memory effects.
+            unsafe {
+                libc::kill(libc::getpid(), libc::SIGTERM);
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!("cannot start the shutdown request: {e}");
+    }
+}
+
 /// Wait for a stop signal on a thread of its own; then close the logs and exit.
 pub fn spawn_waiter(signals: ShutdownSignals, ctx: Arc<ServerContext>) {
     let spawned = std::thread::Builder::new()

@@ -63,6 +63,7 @@ impl Session {
             Command::ChangeUser(cu) => self.on_change_user(cu),
             Command::SetOption(option) => self.on_set_option(option),
             Command::Statistics => self.on_statistics(),
+            Command::Shutdown => self.on_shutdown(),
             Command::ProcessKill(id) => self.on_process_kill(id),
             Command::RegisterSlave(r) => self.on_register_slave(r),
             Command::BinlogDump(d) => self.on_binlog_dump(d),

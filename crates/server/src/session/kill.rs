@@ -34,6 +34,27 @@ impl Session {
         }
     }
 
+    /// COM_SHUTDOWN (`mariadb-admin shutdown`): with the global SHUTDOWN privilege (else
+    /// 1227), answer OK and stop the server as SIGTERM does (`crate::shutdown`). The signal is
+    /// raised once the answer has had time to leave, as MariaDB answers before it stops.
+    pub(super) fn on_shutdown(&mut self) -> Flow {
+        let ctx = self.ctx.clone();
+        let state = self.state.as_ref().expect("logged in");
+        let allowed =
+            (ctx.accounts).has_global(&state.user, &state.host, crate::accounts::Privs::SHUTDOWN);
+        if !allowed {
+            let e = Error::new(
+                ErrorCode::SpecificAccessDenied,
+                "Access denied; you need (at least one of) the SHUTDOWN privilege(s) for this operation",
+            );
+            return self.reply_error(&e);
+        }
+        tracing::info!("COM_SHUTDOWN from connection {}", self.conn_id);
+        crate::shutdown::request_soon();
+        self.reply_ok_packet();
+        Flow::Close
+    }
+
     /// COM_STATISTICS: one line of text, no OK header (`mariadb-admin status`).
     pub(super) fn on_statistics(&mut self) -> Flow {
         let ctx = &self.ctx;
