@@ -102,11 +102,16 @@ fn function_name(name: &str) -> String {
 
 /// `NOT e` as MariaDB's parser rewrites it (module doc); None where it keeps the NOT.
 fn negate(e: &ast::Expr, sa: &[ast::Expr], d: usize) -> Result<Option<ast::Expr>> {
-    use ast::BinaryOperator as B;
-    use ast::Expr as E;
+    use crate::sql::bind::{STACK_RED_ZONE, STACK_SEGMENT};
     if d > 200 {
         return Err(Error::unsupported("expressions nested this deep"));
     }
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || negate_node(e, sa, d))
+}
+
+fn negate_node(e: &ast::Expr, sa: &[ast::Expr], d: usize) -> Result<Option<ast::Expr>> {
+    use ast::BinaryOperator as B;
+    use ast::Expr as E;
     if let Some(i) = crate::sql::parse::dialect::placeholder_index(e) {
         let inner = sa.get(i).ok_or_else(|| Error::internal("placeholder"))?;
         return negate(inner, sa, d + 1);
@@ -213,12 +218,19 @@ pub fn print(e: &ast::Expr, set_aside: &[ast::Expr]) -> Result<String> {
     pr(e, set_aside, 0)
 }
 
+/// One node; the stack grows on the heap as the printer recurses (`bind/mod.rs` does the same),
+/// so the depth limit does not depend on the thread's stack or the build's frame sizes.
 fn pr(e: &ast::Expr, sa: &[ast::Expr], d: usize) -> Result<String> {
-    use ast::BinaryOperator as B;
-    use ast::Expr as E;
+    use crate::sql::bind::{STACK_RED_ZONE, STACK_SEGMENT};
     if d > 200 {
         return Err(Error::unsupported("CHECK expressions nested this deep"));
     }
+    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || pr_node(e, sa, d))
+}
+
+fn pr_node(e: &ast::Expr, sa: &[ast::Expr], d: usize) -> Result<String> {
+    use ast::BinaryOperator as B;
+    use ast::Expr as E;
     if let Some(i) = crate::sql::parse::dialect::placeholder_index(e) {
         let inner = sa.get(i).ok_or_else(|| Error::internal("placeholder"))?;
         return pr(inner, sa, d + 1);
