@@ -6,6 +6,7 @@
 //! binder allows them (select list, HAVING, ORDER BY); elsewhere they are error 1111.
 
 pub(in crate::sql) mod coldef;
+pub(in crate::sql) mod column_default;
 pub(in crate::sql) mod derivation;
 pub(in crate::sql) mod group_concat;
 pub(in crate::sql) mod join_scope;
@@ -1556,6 +1557,9 @@ impl<'a> Binder<'a> {
         if upper == "VALUES" && self.values_fn {
             return self.bind_values_fn(&args);
         }
+        if upper == "DEFAULT" {
+            return self.bind_default_fn(&args);
+        }
         if distinct {
             return Err(Error::parse(&format!("DISTINCT in {upper}"), 1));
         }
@@ -1624,6 +1628,55 @@ impl<'a> Binder<'a> {
             }
             _ => Err(unsupported("VALUES() of an expression")),
         }
+    }
+
+    /// `DEFAULT(col)`: the column's default (an expression default over the row read, as
+    /// MariaDB evaluates it); 1364 for a column without one.
+    fn bind_default_fn(&mut self, args: &[&ast::FunctionArg]) -> Result<(Expr, SqlType)> {
+        let [a] = args else {
+            return Err(crate::sql::func::wrong_args("DEFAULT"));
+        };
+        let (x, t) = self.bind(function_arg_expr(a)?)?;
+        let Some(&Expr::Col(col)) = x.zoned_col().or(Some(&x)) else {
+            return Err(unsupported("DEFAULT() of anything but a column"));
+        };
+        let (scope, offset) = match (self.join, self.scope) {
+            (Some(j), _) => {
+                let t = &j.tables[j.table_of(col)];
+                (&t.scope, t.offset)
+            }
+            (None, Some(s)) => (s, 0),
+            (None, None) => return Err(unsupported("DEFAULT() here")),
+        };
+        let table = match self.env.sess.temp_table(&scope.db, &scope.table) {
+            Some(t) => t.clone(),
+            None => (self.env.ctx.engine)
+                .table(&scope.db, &scope.table)
+                .map_err(|_| unsupported("DEFAULT() of a column of a view or derived table"))?,
+        };
+        let def = table.def();
+        let c = def
+            .columns
+            .get(col - offset)
+            .filter(|c| {
+                c.name
+                    .eq_ignore_ascii_case(&scope.columns[col - offset].name)
+            })
+            .ok_or_else(|| unsupported("DEFAULT() of a column of a view or derived table"))?;
+        if c.default == crate::storage::ColumnDefault::None && !c.auto_increment {
+            return Err(Error::new(
+                ErrorCode::NoDefaultForField,
+                format!("Field '{}' doesn't have a default value", c.name),
+            ));
+        }
+        let own = TableScope::of_def(&scope.db, &def, None);
+        let mut e = column_default::default_value(self.env, &own, c)?;
+        e.walk_mut(&mut |n| {
+            if let Expr::Col(j) = n {
+                *j += offset;
+            }
+        });
+        Ok((e, t.with_nullable(true)))
     }
 
     fn bind_aggregate(

@@ -18,7 +18,8 @@
 //!   values are in place, those reading no column first, then in column order, so a default
 //!   reads the row's values (a later plain-default column included). The value is stored as a
 //!   given one would be: a NULL into a NOT NULL column is 1048. `SET c = DEFAULT` in UPDATE and
-//!   ON DUPLICATE KEY UPDATE evaluates it over the row being changed.
+//!   ON DUPLICATE KEY UPDATE, and `DEFAULT(c)` anywhere, evaluate it over the row at hand
+//!   (`bind/column_default.rs`).
 //! * **ALTER TABLE** fills an added column in the existing rows the same way. The redo log
 //!   replays an ALTER by running it again, so a default whose value is not a function of the
 //!   row (a clock, `uuid()`, `rand()`, a variable) would give other values after a crash than
@@ -28,7 +29,7 @@
 //!   answers None after one look at the definition).
 
 use crate::error::{Error, Result};
-use crate::sql::bind::{Binder, TableScope};
+use crate::sql::bind::TableScope;
 use crate::sql::env::Env;
 use crate::sql::expr::convert::{self, StoreCtx};
 use crate::sql::expr::{Expr, RowCtx};
@@ -87,17 +88,9 @@ pub fn expr_text(env: &Env<'_>, e: &ast::Expr, col: &str) -> Result<String> {
     Ok(if bare { text } else { format!("({text})") })
 }
 
-fn parse(text: &str) -> Result<ast::Expr> {
-    crate::sql::parse::dialect::parse_kept_expr(text)
-        .map_err(|e| Error::internal(format!("default expression {text}: {e}")))
-}
-
 /// Bind a kept default expression against `scope` (the table's columns).
-pub fn bind(env: &Env<'_>, scope: &TableScope, text: &str) -> Result<Expr> {
-    let e = parse(text)?;
-    let mut b = Binder::new(env, &[], Some(scope));
-    b.clause = "DEFAULT";
-    Ok(b.bind(&e)?.0)
+fn bind(env: &Env<'_>, scope: &TableScope, text: &str) -> Result<Expr> {
+    crate::sql::bind::column_default::bind_kept(env, scope, text)
 }
 
 /// What the kept text calls: function names (lower case) and whether it reads a variable.
@@ -298,12 +291,6 @@ impl Defaults {
         }
         Ok(())
     }
-}
-
-/// `SET c = DEFAULT` of an expression default: the expression over the row being changed,
-/// bound against `scope` (the table's own columns).
-pub fn assigned(env: &Env<'_>, scope: &TableScope, text: &str) -> Result<Expr> {
-    bind(env, scope, text)
 }
 
 /// ALTER TABLE: may the added column `col` be filled in existing rows (module doc)?

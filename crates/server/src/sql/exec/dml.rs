@@ -209,30 +209,12 @@ pub(in crate::sql) fn bind_assignments(
         .into_iter()
         .map(|(c, e)| match e {
             Some(e) => Ok((c, e)),
-            None => Ok((c, default_expr(env, &t.scope, &t.def.columns[c])?)),
+            None => Ok((
+                c,
+                crate::sql::bind::column_default::default_value(env, &t.scope, &t.def.columns[c])?,
+            )),
         })
         .collect()
-}
-
-/// An expression producing a column's default value (for `SET col = DEFAULT`); an expression
-/// default is bound against `scope`, the table's own columns.
-pub(super) fn default_expr(env: &Env<'_>, scope: &TableScope, col: &ColumnDef) -> Result<Expr> {
-    Ok(match &col.default {
-        ColumnDefault::Expr(text) => super::default_expr::assigned(env, scope, text)?,
-        ColumnDefault::Value(v) => Expr::Lit(v.clone()),
-        ColumnDefault::CurrentTimestamp => {
-            let fsp = match col.data_type {
-                DataType::DateTime { fsp } | DataType::Timestamp { fsp } => fsp,
-                _ => 0,
-            };
-            Expr::Func(crate::sql::func::Func::Now(fsp), Vec::new())
-        }
-        ColumnDefault::None if col.nullable => Expr::Lit(Value::Null),
-        ColumnDefault::None => Expr::Lit(
-            convert::enum_first_member(&col.data_type)
-                .unwrap_or_else(|| convert::implicit_default(&col.data_type)),
-        ),
-    })
 }
 
 fn bind_order(b: &mut Binder<'_>, order_by: &[ast::OrderByExpr]) -> Result<Vec<(Expr, SortKey)>> {
@@ -322,7 +304,11 @@ fn view_assignments(
         let j = scope_column_index(&view.scope, name).map_err(|e| in_clause(e, "SET"))?;
         let col = view.base_column(j, &view.scope.columns[j].name)?;
         let value = if is_default_keyword(&a.value) {
-            default_expr(b.env, &base.scope, &base.def.columns[col])?
+            crate::sql::bind::column_default::default_value(
+                b.env,
+                &base.scope,
+                &base.def.columns[col],
+            )?
         } else {
             b.clause = "SET";
             let mut x = b.bind(&a.value)?.0;

@@ -235,7 +235,11 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
                     let JoinTable::Table(tr) = &tables[t] else {
                         return Err(Error::internal("a derived target"));
                     };
-                    let mut e = super::dml::default_expr(env, &tr.scope, &tr.def.columns[c])?;
+                    let mut e = crate::sql::bind::column_default::default_value(
+                        env,
+                        &tr.scope,
+                        &tr.def.columns[c],
+                    )?;
                     let offset = scope.tables[t].offset;
                     e.walk_mut(&mut |x| {
                         if let Expr::Col(j) = x {

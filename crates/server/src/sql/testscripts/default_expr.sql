@@ -1,6 +1,6 @@
 # DEFAULT expressions evaluated for each row (MariaDB 10.2+): how they are kept and shown
 # (SHOW CREATE TABLE, SHOW COLUMNS, information_schema.COLUMNS), the order they are computed
-# in, `SET c = DEFAULT`, ALTER TABLE, and the definition errors (4029, 1901, 1054, 1067).
+# in, `SET c = DEFAULT`, DEFAULT(col), ALTER TABLE, and the definition errors (4029, 1901, 1054, 1067).
 # Literal defaults of TEXT / BLOB columns. Expected outputs recorded from MariaDB 10.11 with
 # mariadb_golden.py: edit default_expr.sql, then regenerate default_expr.test.
 CREATE DATABASE dfx;
@@ -82,4 +82,19 @@ ALTER TABLE q CHANGE z y BIGINT;
 INSERT INTO q (y) VALUES (8);
 SELECT * FROM q;
 SHOW CREATE TABLE q;
+# DEFAULT(col): the column's default over the row read; 1364 without one.
+CREATE TABLE dd (id INT PRIMARY KEY AUTO_INCREMENT, a INT DEFAULT (1+1), f INT DEFAULT (a*10), k INT DEFAULT 5, n INT NOT NULL, ts DATETIME DEFAULT CURRENT_TIMESTAMP, e ENUM('x','y') NOT NULL, z INT);
+INSERT INTO dd (id, a, n) VALUES (1, 4, 1), (2, 7, 2);
+SELECT id, DEFAULT(a), DEFAULT(f), DEFAULT(k), DEFAULT(z), DEFAULT(ts) > '2000-01-01' FROM dd ORDER BY id;
+SELECT DEFAULT(e) FROM dd;
+SELECT DEFAULT(id) FROM dd;
+SELECT DEFAULT(n) FROM dd;
+INSERT INTO dd SET id = 8, a = 3, f = DEFAULT(a), n = 1;
+SELECT id, a, f FROM dd WHERE id = 8;
+UPDATE dd SET k = DEFAULT(f) + 1 WHERE id = 2;
+SELECT id, k FROM dd WHERE id = 2;
+CREATE TABLE w (a INT DEFAULT 3, b INT DEFAULT (a + 1));
+INSERT INTO w VALUES (10, 20);
+SELECT DEFAULT(w.b), DEFAULT(dd.f) FROM dd JOIN w ON dd.id = 1;
+SELECT DEFAULT(w.b), DEFAULT(a) FROM dd JOIN w ON 1;
 DROP DATABASE dfx;
