@@ -233,6 +233,13 @@ fn check_constant(env: &Env<'_>, col: &ColumnDef, e: &Expr) -> Result<()> {
             false => Err(invalid()),
         };
     }
+    store_strictly(v, col).map_err(|_| invalid())?;
+    Ok(())
+}
+
+/// A default's value as `col` keeps it, converted as strict mode stores a value (a problem is
+/// the caller's 1067).
+pub fn store_strictly(v: Value, col: &ColumnDef) -> Result<Value> {
     let warnings = std::cell::RefCell::new(Vec::new());
     let sc = StoreCtx {
         strict: convert::Strict::Yes,
@@ -240,8 +247,7 @@ fn check_constant(env: &Env<'_>, col: &ColumnDef, e: &Expr) -> Result<()> {
         warnings: &warnings,
         zone: None,
     };
-    convert::store_value(v, col, &sc).map_err(|_| invalid())?;
-    Ok(())
+    convert::store_value(v, col, &sc)
 }
 
 /// The bound expression defaults of one statement's target table.

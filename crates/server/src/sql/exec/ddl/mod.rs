@@ -29,7 +29,7 @@ use crate::session::state::SessionState;
 use crate::sql::bind::Binder;
 use crate::sql::env::Env;
 use crate::sql::exec::virtual_tables;
-use crate::sql::expr::convert::{self, StoreCtx};
+use crate::sql::expr::convert;
 use crate::sql::expr::RowCtx;
 use crate::sql::parse::alter::RenameTable;
 use crate::sql::plan::{self, check_db_access, is_system_schema};
@@ -893,14 +893,8 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
             "a TIMESTAMP column's DEFAULT value with a time_zone other than SYSTEM",
         ));
     }
-    let warnings = std::cell::RefCell::new(Vec::new());
-    let sc = StoreCtx {
-        strict: convert::Strict::Yes,
-        row: 1,
-        warnings: &warnings,
-        zone: None,
-    };
-    let v = convert::store_value(v, col, &sc).map_err(|_| invalid_default(&col.name))?;
+    let v = crate::sql::exec::default_expr::store_strictly(v, col)
+        .map_err(|_| invalid_default(&col.name))?;
     Ok(ColumnDefault::Value(v))
 }
 
