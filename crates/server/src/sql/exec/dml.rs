@@ -1001,7 +1001,15 @@ impl<'e> InsertRun<'_, 'e> {
             row[c] = v;
             provided[c] = true;
         }
+        // The given values as stored (a NULL into NOT NULL made the type's implicit value, with
+        // IGNORE or in a non-strict multi-row statement) are what expression defaults read,
+        // as in MariaDB; then the defaults' own values are checked.
+        let pending = |c: usize, provided: &[bool]| {
+            !provided[c] && matches!(def.columns[c].default, ColumnDefault::Expr(_))
+        };
+        self.settle_nulls(&mut row, &provided, row_no, |c| pending(c, &provided))?;
         if let Some(d) = &self.defaults {
+            let before = provided.clone();
             d.fill(
                 self.env,
                 def,
@@ -1009,20 +1017,34 @@ impl<'e> InsertRun<'_, 'e> {
                 &mut provided,
                 &self.store_ctx(row_no),
             )?;
-        }
-        for (c, col) in def.columns.iter().enumerate() {
-            if col.auto_increment {
-                continue;
-            }
-            if row[c].is_null() && !col.nullable {
-                row[c] = self.null_into_not_null(col, provided[c], row_no)?;
-            }
+            self.settle_nulls(&mut row, &provided, row_no, |c| !pending(c, &before))?;
         }
         self.fill_auto_increment(&mut row, row_no)?;
         if let Some(g) = &self.gen {
             g.fill(self.env, def, &mut row, &self.store_ctx(row_no))?;
         }
         Ok(row)
+    }
+
+    /// NULLs in NOT NULL columns (other than AUTO_INCREMENT and those `skip` names) become
+    /// errors, or warnings and the type's implicit value (`null_into_not_null`).
+    fn settle_nulls(
+        &self,
+        row: &mut [Value],
+        provided: &[bool],
+        row_no: u64,
+        skip: impl Fn(usize) -> bool,
+    ) -> Result<()> {
+        let def = &self.plan.table.def;
+        for (c, col) in def.columns.iter().enumerate() {
+            if col.auto_increment || skip(c) {
+                continue;
+            }
+            if row[c].is_null() && !col.nullable {
+                row[c] = self.null_into_not_null(col, provided[c], row_no)?;
+            }
+        }
+        Ok(())
     }
 
     fn default_value(&self, col: &ColumnDef) -> Result<Value> {
@@ -1057,7 +1079,9 @@ impl<'e> InsertRun<'_, 'e> {
             return Ok(convert::implicit_default(&col.data_type));
         }
         let msg = format!("Column '{}' cannot be null", col.name);
-        if self.strictness().get() || !self.multi_row {
+        // One row without IGNORE fails whatever the sql_mode; IGNORE makes it a warning (the
+        // type's implicit value is stored), as MariaDB does.
+        if !self.ignore && (self.strictness().get() || !self.multi_row) {
             return Err(Error::new(ErrorCode::BadNull, msg));
         }
         self.env.warn("Warning", ErrorCode::BadNull, msg);
