@@ -9,8 +9,12 @@
 //! again), then the row events. The CREATE is logged only once the rows are in; if inserting
 //! fails, the table is dropped again and nothing is logged, as MariaDB leaves no table.
 //!
-//! Refused (1235): a column list or keys before the query (`CREATE TABLE t (a INT) SELECT …`,
-//! which merges the two), table options, `IF NOT EXISTS`, `OR REPLACE`.
+//! Columns and keys declared before the query (`CREATE TABLE t (id INT PRIMARY KEY) SELECT …`)
+//! are merged with the query's columns as MariaDB does (`ddl::table_def_merged`): the declared
+//! columns the query does not produce come first and take their defaults, a query column of a
+//! declared name takes the declared definition.
+//!
+//! Refused (1235): `LIKE`, table options, `IF NOT EXISTS`, `OR REPLACE`.
 //!
 //! `CREATE TEMPORARY TABLE t SELECT …` makes a session's temporary table the same way, without
 //! DDL locks, commit or logging ([`run_temporary`], `temporary.rs`).
@@ -48,26 +52,33 @@ pub fn run(
     if ct.or_replace || ct.if_not_exists {
         return Err(unsupported("CREATE OR REPLACE / IF NOT EXISTS … SELECT"));
     }
-    if !ct.columns.is_empty() || !ct.constraints.is_empty() || ct.like.is_some() {
-        return Err(unsupported("CREATE TABLE (columns) … SELECT"));
+    if ct.like.is_some() {
+        return Err(unsupported("CREATE TABLE … LIKE … SELECT"));
     }
+    let declared = !ct.columns.is_empty() || !ct.constraints.is_empty();
     if !matches!(ct.table_options, ast::CreateTableOptions::None) {
         return Err(unsupported("table options with CREATE TABLE … SELECT"));
     }
     let (db, name) = plan::split_name(&ct.name, sess.db.as_deref())?;
     // Bind the query and derive the table from its result columns.
-    let (qplan, def) = {
+    let (qplan, def, positions) = {
         let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
         // CREATE and INSERT on the new table (MariaDB names both when both are missing).
         let need = crate::accounts::Privs::CREATE | crate::accounts::Privs::INSERT;
         plan::check_table_priv(&env, &db, &name, need)?;
         crate::sql::parse::surface::query(q)?;
         let qplan = query::plan_query(&env, &parsed.params, q, &[], None)?;
-        let def = table_def(&name, &qplan)?;
-        (qplan, def)
+        let selected = table_def(&name, &qplan)?;
+        let (def, positions) = if declared {
+            super::table_def_merged(&env, ct, &db, &name, selected.columns)?
+        } else {
+            let all = (0..selected.columns.len()).collect();
+            (selected, all)
+        };
+        (qplan, def, positions)
     };
     if ct.temporary {
-        return run_temporary(ctx, sess, prev, &db, &name, def, qplan);
+        return run_temporary(ctx, sess, prev, &db, &name, def, (qplan, positions));
     }
     let text = qualified_create_text(&def, &db);
     let targets = vec![(db.clone(), name.clone())];
@@ -82,7 +93,7 @@ pub fn run(
             .create_table(&db, created_def, false)
             .map(|_| ())
     })?;
-    let inserted = insert_rows(ctx, sess, prev, &db, &name, qplan);
+    let inserted = insert_rows(ctx, sess, prev, &db, &name, (qplan, positions));
     let logged = inserted.and_then(|r| {
         crate::session::commit::log_ddl(ctx, sess, Some(&db), &text)?;
         sess.commit(ctx)?;
@@ -112,7 +123,7 @@ fn run_temporary(
     db: &str,
     name: &str,
     def: TableDef,
-    qplan: query::QueryPlan,
+    qplan: (query::QueryPlan, Vec<usize>),
 ) -> Result<QueryResult> {
     if plan::is_system_schema(db) {
         return Err(unsupported(&format!("creating tables in {db}")));
@@ -134,24 +145,24 @@ fn run_temporary(
     r
 }
 
-/// Insert the query's rows into the new table through INSERT … SELECT.
+/// Insert the query's rows into the new table through INSERT … SELECT, into the columns at
+/// the given positions.
 fn insert_rows(
     ctx: &ServerContext,
     sess: &mut SessionState,
     prev: usize,
     db: &str,
     name: &str,
-    qplan: query::QueryPlan,
+    (qplan, columns): (query::QueryPlan, Vec<usize>),
 ) -> Result<QueryResult> {
     let table = {
         let env = Env::new(ctx, SessView::of(sess, prev), &[]);
         plan::resolve_target(&env, db, name, None, "INSERT")?
     };
-    let width = table.def.columns.len();
     let iplan = InsertPlan {
         table,
         kind: InsertKind::Insert,
-        columns: (0..width).collect(),
+        columns,
         source: InsertSource::Query(Box::new(qplan)),
         on_dup: Vec::new(),
         subq: None,

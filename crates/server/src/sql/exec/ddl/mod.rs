@@ -1184,7 +1184,21 @@ fn engine_name(given: &str) -> Result<String> {
 
 /// Build the table definition of a CREATE TABLE.
 pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> Result<TableDef> {
-    if ct.columns.is_empty() {
+    table_def_merged(env, ct, db, name, Vec::new()).map(|(def, _)| def)
+}
+
+/// The table of `CREATE TABLE t (declared) SELECT …` (`create_select.rs`), as MariaDB merges the
+/// two: the declared columns the query does not produce come first, then the query's columns
+/// in its order, each taking the declared definition of the same name if there is one. Keys and
+/// constraints name the merged columns. Also the position of each `selected` column.
+pub fn table_def_merged(
+    env: &Env<'_>,
+    ct: &ast::CreateTable,
+    db: &str,
+    name: &str,
+    selected: Vec<ColumnDef>,
+) -> Result<(TableDef, Vec<usize>)> {
+    if ct.columns.is_empty() && selected.is_empty() {
         return Err(Error::new(
             ErrorCode::TableMustHaveColumns,
             "A table must have at least 1 column",
@@ -1206,6 +1220,7 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> 
         }
         columns.push(col);
     }
+    let positions = merge_selected(&mut columns, &mut keys, selected);
     table_constraints(&ct.constraints, &columns, &mut keys)?;
     keys.settle_implicit();
     let fks = std::mem::take(&mut keys.fks);
@@ -1265,7 +1280,60 @@ pub fn table_def(env: &Env<'_>, ct: &ast::CreateTable, db: &str, name: &str) -> 
         crate::sql::exec::check::check_against_foreign_keys(&def)?;
     }
     def.sort_keys();
-    Ok(def)
+    Ok((def, positions))
+}
+
+/// Merge the query's columns into the declared ones (see [`table_def_merged`]), moving the
+/// column-level keys' parts along; the query's columns' positions.
+fn merge_selected(
+    columns: &mut Vec<ColumnDef>,
+    keys: &mut Keys,
+    selected: Vec<ColumnDef>,
+) -> Vec<usize> {
+    if selected.is_empty() {
+        return Vec::new();
+    }
+    let declared = std::mem::take(columns);
+    let matched = |c: &ColumnDef| {
+        selected
+            .iter()
+            .any(|s| s.name.eq_ignore_ascii_case(&c.name))
+    };
+    let mut moved = vec![0usize; declared.len()];
+    let mut taken: Vec<Option<ColumnDef>> = declared.into_iter().map(Some).collect();
+    for (i, slot) in taken.iter_mut().enumerate() {
+        if slot.as_ref().is_some_and(|c| !matched(c)) {
+            moved[i] = columns.len();
+            columns.extend(slot.take());
+        }
+    }
+    let mut positions = Vec::with_capacity(selected.len());
+    for s in selected {
+        let own = taken.iter().position(|d| {
+            d.as_ref()
+                .is_some_and(|d| d.name.eq_ignore_ascii_case(&s.name))
+        });
+        positions.push(columns.len());
+        match own {
+            Some(i) => {
+                moved[i] = columns.len();
+                columns.extend(taken[i].take());
+            }
+            None => columns.push(s),
+        }
+    }
+    let remap = |parts: &mut Vec<IndexPart>| {
+        for p in parts.iter_mut() {
+            p.column = moved[p.column];
+        }
+    };
+    if let Some((parts, _)) = &mut keys.primary {
+        remap(parts);
+    }
+    for (_, parts, _, _) in &mut keys.indexes {
+        remap(parts);
+    }
+    positions
 }
 
 fn check_auto_increment(def: &TableDef) -> Result<()> {
