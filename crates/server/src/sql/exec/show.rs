@@ -419,7 +419,11 @@ pub fn type_text(dt: &DataType) -> String {
         }
     };
     match dt {
-        DataType::TinyInt { unsigned } => int("tinyint", 4, *unsigned),
+        DataType::TinyInt {
+            unsigned,
+            bool_width: true,
+        } => format!("tinyint(1){}", if *unsigned { " unsigned" } else { "" }),
+        DataType::TinyInt { unsigned, .. } => int("tinyint", 4, *unsigned),
         DataType::SmallInt { unsigned } => int("smallint", 6, *unsigned),
         DataType::MediumInt { unsigned } => int("mediumint", 9, *unsigned),
         DataType::Int { unsigned } => int("int", 11, *unsigned),

@@ -261,7 +261,10 @@ fn column_type(t: &SqlType) -> DataType {
     match t.class {
         Class::Null => DataType::Binary { len: 0 },
         Class::Int => match t.wire {
-            ColumnType::TINY => DataType::TinyInt { unsigned },
+            ColumnType::TINY => DataType::TinyInt {
+                unsigned,
+                bool_width: t.length == 1,
+            },
             ColumnType::SHORT => DataType::SmallInt { unsigned },
             ColumnType::INT24 => DataType::MediumInt { unsigned },
             ColumnType::LONG => DataType::Int { unsigned },
