@@ -2,7 +2,8 @@
 # LOCK TABLES of a view locks its tables too (mariadb-dump locks tables and views together);
 # SHOW KEYS of a view is empty (COM_FIELD_LIST of a view, for mariadb-show -v, is not scripted);
 # SHOW TABLE STATUS lists views and has Max_index_length and Temporary; OPTIMIZE / REPAIR
-# answer as for InnoDB, and for a view as MariaDB does. Expected outputs recorded from
+# answer as for InnoDB, and for a view as MariaDB does; information_schema.COLUMNS lists the
+# columns of views (mariadb-dump --xml reads them), a DATE has no DATETIME_PRECISION. Expected outputs recorded from
 # MariaDB 10.11 with mariadb_golden.py.
 CREATE DATABASE dtv;
 USE dtv;
@@ -42,4 +43,7 @@ CREATE TABLE tb (x INT);
 CREATE VIEW vb AS SELECT x FROM tb;
 DROP TABLE tb;
 CHECK TABLE vb;
+CREATE TABLE dd (d DATE, t TIME(2), n INT NOT NULL DEFAULT 5, s VARCHAR(10) NOT NULL);
+CREATE VIEW vd (dd, tt, nn, ss) AS SELECT d, t, n, s FROM dd;
+SELECT TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, COLUMN_DEFAULT, IS_NULLABLE, DATA_TYPE, CHARACTER_MAXIMUM_LENGTH, NUMERIC_PRECISION, NUMERIC_SCALE, DATETIME_PRECISION, COLLATION_NAME, COLUMN_TYPE, COLUMN_KEY, EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = 'dtv' AND TABLE_NAME IN ('dd', 'v', 'vv', 'vd') ORDER BY TABLE_NAME, ORDINAL_POSITION;
 DROP DATABASE dtv;
