@@ -18,7 +18,9 @@
 #       and 21): the dump's stand-in and final view definitions restore, and the view reads
 #       the same rows;
 #   (d) mariadb-dump --single-transaction taken while clients transfer money between accounts:
-#       every dump, restored, has the right total (a consistent snapshot, issue 19).
+#       every dump, restored, has the right total (a consistent snapshot, issue 19);
+#   (e) mariadb-dump with LOCK TABLES and --xml, mariadb-show -v and mariadb-check (-o, -r,
+#       --all-databases) on the database with the view answer as on MariaDB.
 #
 # "Equal" is a SELECT-based checksum, not CHECKSUM TABLE (which Cohort does not implement: MariaDB
 # computes it over its internal row format): the md5 of `SELECT * … ORDER BY id` in batch mode
@@ -206,6 +208,30 @@ if start_mariadb oracle "$PM"; then
   compare "dump/MariaDB → dump → Cohort: every table equal" "$PM" "$P3"
 else
   fail "dump/start" "MariaDB did not start (see $W/oracle-start.log)"
+fi
+
+# --- (e) the other tools on a database with a view: mariadb-dump with its default LOCK TABLES
+# (of the tables and the view), --xml (SHOW KEYS of the view, its columns from
+# information_schema), mariadb-show -v (COM_FIELD_LIST of each table and view),
+# mariadb-check -o / -r (InnoDB's notes) and --all-databases (USE of each, mysql included):
+# Cohort answers as MariaDB ---------------------------------------------------------------------
+tools() { # PORT
+  local o=(-h127.0.0.1 -P"$1" -uroot --protocol=TCP)
+  timeout 60 mariadb-dump "${o[@]}" --skip-dump-date dt >/dev/null 2>"$W/tools-$1.err" || echo "mariadb-dump failed: $(tail -1 "$W/tools-$1.err")"
+  timeout 60 mariadb-dump "${o[@]}" --xml dt 2>&1 | grep -c '<field Field='
+  timeout 60 mariadb-show "${o[@]}" -v dt 2>&1
+  timeout 60 mariadb-check "${o[@]}" -o dt 2>&1
+  timeout 60 mariadb-check "${o[@]}" -r dt 2>&1
+  timeout 60 mariadb-check "${o[@]}" --all-databases >/dev/null 2>&1 || echo "mariadb-check --all-databases failed"
+}
+if [ -n "${PM:-}" ] && on "$PM" "SELECT 1" >/dev/null 2>&1; then
+  tm=$(tools "$PM")
+  tc=$(tools "$P1")
+  if [ "$tm" == "$tc" ]; then
+    pass "dump/mariadb-dump (LOCK TABLES, --xml), mariadb-show -v, mariadb-check answer as on MariaDB"
+  else
+    fail "dump/mariadb-dump, mariadb-show, mariadb-check" "$(diff <(echo "$tm") <(echo "$tc") | tr '\n' ' ')"
+  fi
 fi
 
 # --- (c) mariadb-admin status, processlist, kill -----------------------------------------------

@@ -85,6 +85,7 @@ pub use env::SessView;
 pub use exec::load::LoadJob;
 pub use expr::convert::{format_double, format_double_fixed, is_year_0000};
 pub use expr::time_value;
+pub use plan::database_exists;
 pub use replay::SqlDdlReplay;
 
 /// A value as text (what a system variable holds).
