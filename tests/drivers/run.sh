@@ -2,6 +2,7 @@
 # ORM and driver suites (issue 21), each against a throwaway MariaDB 10.11 (the oracle: a case
 # that fails there is a bug of the test) and against a fresh Cohort (COHORT_BIN):
 #   sqlalchemy_orm.py    SQLAlchemy 2 ORM through PyMySQL and mysql-connector-python
+#   alembic_suite.py     Alembic: autogenerate / upgrade / downgrade, migrations compared with MariaDB's
 #   django_suite.py      Django: migrate / migrate zero / migrate, then the app's `manage.py test`
 #   java/DriverSuite     MariaDB Connector/J (libmariadb-java): DatabaseMetaData, isolation,
 #                        savepoints, rewriteBatchedStatements batches, server-side prepare
@@ -12,13 +13,13 @@
 # libmariadb-dev, pkg-config, python3-venv), a virtualenv and node_modules under the work dir.
 # Prints PASS:/FAIL:/SKIP: lines, each labelled mariadb/… or cohort/…, and "N passed, N failed".
 # Environment: COHORT_BIN, INTEROP_WORKDIR (work dir), DRIVERS (a subset: sqlalchemy django java
-# mysql2 connector-python), DRIVERS_TARGETS (mariadb cohort), DRV_VERBOSE=1 (tracebacks).
+# mysql2 connector-python alembic), DRIVERS_TARGETS (mariadb cohort), DRV_VERBOSE=1 (tracebacks).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 : "${COHORT_BIN:=$REPO/target/release/cohort}"
 : "${INTEROP_WORKDIR:=$(mktemp -d /tmp/cohort-drivers.XXXXXX)}"
-: "${DRIVERS:=sqlalchemy django java mysql2 connector-python}"
+: "${DRIVERS:=sqlalchemy django java mysql2 connector-python alembic}"
 : "${DRIVERS_TARGETS:=mariadb cohort}"
 export INTEROP_WORKDIR
 W=$INTEROP_WORKDIR
@@ -60,8 +61,8 @@ if [ ! -x "$PY" ]; then
   python3 -m venv "$VENV" >"$W/venv.log" 2>&1 || tail -5 "$W/venv.log"
 fi
 # mysql-connector-python 9.0: newer wheels' C extension needs OpenSSL 3.2 (Debian 12 has 3.0).
-if ! "$PY" -c 'import sqlalchemy, django, mysql.connector, pymysql' 2>/dev/null; then
-  "$PY" -m pip install -q 'sqlalchemy>=2' 'django>=4.2' 'mysql-connector-python==9.0.0' pymysql \
+if ! "$PY" -c 'import sqlalchemy, django, mysql.connector, pymysql, alembic' 2>/dev/null; then
+  "$PY" -m pip install -q 'sqlalchemy>=2' 'django>=4.2' 'mysql-connector-python==9.0.0' pymysql alembic \
     >"$W/pip.log" 2>&1 || tail -20 "$W/pip.log"
 fi
 # mysqlclient (Django's MySQL driver) builds against libmariadb-dev; without it the Django suite
@@ -121,6 +122,7 @@ run_suites() { # TARGET PORT
     java) timeout 600 java -cp "$JAR:$JAVA_OUT" DriverSuite "$target" 127.0.0.1 "$port" root "" ;;
     mysql2) NODE_PATH=$NODE_DIR/node_modules timeout 600 node "$HERE/mysql2_suite.js" "$target" 127.0.0.1 "$port" root "" ;;
     connector-python) (cd "$HERE" && timeout 600 "$PY" connector_python.py) ;;
+    alembic) (cd "$HERE" && timeout 300 "$PY" alembic_suite.py) ;;
     *) echo "FAIL: $target/$d: unknown suite" ;;
     esac 2>&1 | grep -E '^(PASS|FAIL|SKIP): |^(Traceback|Error|Exception)' | tee -a "$LOG"
     # A suite that died before printing its cases is one failure.

@@ -19,7 +19,9 @@
 #       the same rows;
 #   (d) mariadb-dump --single-transaction taken while clients transfer money between accounts:
 #       every dump, restored, has the right total (a consistent snapshot, issue 19);
-#   (e) mariadb-admin shutdown: refused without the SHUTDOWN privilege, else a clean stop.
+#   (e) mariadb-dump with LOCK TABLES and --xml, mariadb-show -v and mariadb-check (-o, -r,
+#       --all-databases) on the database with the view answer as on MariaDB;
+#   (f) mariadb-admin shutdown: refused without the SHUTDOWN privilege, else a clean stop.
 #
 # "Equal" is a SELECT-based checksum, not CHECKSUM TABLE (which Cohort does not implement: MariaDB
 # computes it over its internal row format): the md5 of `SELECT * … ORDER BY id` in batch mode
@@ -209,6 +211,30 @@ else
   fail "dump/start" "MariaDB did not start (see $W/oracle-start.log)"
 fi
 
+# --- (e) the other tools on a database with a view: mariadb-dump with its default LOCK TABLES
+# (of the tables and the view), --xml (SHOW KEYS of the view, its columns from
+# information_schema), mariadb-show -v (COM_FIELD_LIST of each table and view),
+# mariadb-check -o / -r (InnoDB's notes) and --all-databases (USE of each, mysql included):
+# Cohort answers as MariaDB ---------------------------------------------------------------------
+tools() { # PORT
+  local o=(-h127.0.0.1 -P"$1" -uroot --protocol=TCP)
+  timeout 60 mariadb-dump "${o[@]}" --skip-dump-date dt >/dev/null 2>"$W/tools-$1.err" || echo "mariadb-dump failed: $(tail -1 "$W/tools-$1.err")"
+  timeout 60 mariadb-dump "${o[@]}" --xml dt 2>&1 | grep -c '<field Field='
+  timeout 60 mariadb-show "${o[@]}" -v dt 2>&1
+  timeout 60 mariadb-check "${o[@]}" -o dt 2>&1
+  timeout 60 mariadb-check "${o[@]}" -r dt 2>&1
+  timeout 60 mariadb-check "${o[@]}" --all-databases >/dev/null 2>&1 || echo "mariadb-check --all-databases failed"
+}
+if [ -n "${PM:-}" ] && on "$PM" "SELECT 1" >/dev/null 2>&1; then
+  tm=$(tools "$PM")
+  tc=$(tools "$P1")
+  if [ "$tm" == "$tc" ]; then
+    pass "dump/mariadb-dump (LOCK TABLES, --xml), mariadb-show -v, mariadb-check answer as on MariaDB"
+  else
+    fail "dump/mariadb-dump, mariadb-show, mariadb-check" "$(diff <(echo "$tm") <(echo "$tc") | tr '\n' ' ')"
+  fi
+fi
+
 # --- (c) mariadb-admin status, processlist, kill -----------------------------------------------
 admin() { timeout 60 mariadb-admin -h127.0.0.1 -P"$P1" -uroot --protocol=TCP "$@" </dev/null; }
 st=$(admin status 2>&1)
@@ -318,7 +344,7 @@ else
   fail "dump/--single-transaction under concurrent transfers" "$bad (transfers: $moved)"
 fi
 
-# --- (e) mariadb-admin shutdown: 1227 without the SHUTDOWN privilege; with it the server closes
+# --- (f) mariadb-admin shutdown: 1227 without the SHUTDOWN privilege; with it the server closes
 # its logs and exits, and a restart finds every committed row. -----------------------------------
 on "$P2" "CREATE USER noshut@'%'; CREATE DATABASE shut; CREATE TABLE shut.t (id INT PRIMARY KEY); INSERT INTO shut.t VALUES (1), (2)"
 denied=$(timeout 30 mariadb-admin -h127.0.0.1 -P"$P2" -unoshut --protocol=TCP shutdown 2>&1 </dev/null)

@@ -861,7 +861,14 @@ mod tests {
         TableDef {
             name: "events".into(),
             columns: vec![
-                col("kind", DataType::TinyInt { unsigned: true }, true),
+                col(
+                    "kind",
+                    DataType::TinyInt {
+                        unsigned: true,
+                        bool_width: false,
+                    },
+                    true,
+                ),
                 col(
                     "note",
                     DataType::Text {

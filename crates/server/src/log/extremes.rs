@@ -37,7 +37,13 @@ fn column_types() -> Vec<(&'static str, DataType)> {
     let mut v = Vec::new();
     for unsigned in [false, true] {
         let u = if unsigned { "u" } else { "s" };
-        v.push((leak(format!("ti_{u}")), TinyInt { unsigned }));
+        v.push((
+            leak(format!("ti_{u}")),
+            TinyInt {
+                unsigned,
+                bool_width: false,
+            },
+        ));
         v.push((leak(format!("si_{u}")), SmallInt { unsigned }));
         v.push((leak(format!("mi_{u}")), MediumInt { unsigned }));
         v.push((leak(format!("in_{u}")), Int { unsigned }));

@@ -24,7 +24,7 @@ use std::borrow::Cow;
 /// The binlog column kind of a declared type.
 pub fn kind_of(t: &DataType) -> ColumnKind {
     match *t {
-        DataType::TinyInt { unsigned } => ColumnKind::Tiny { unsigned },
+        DataType::TinyInt { unsigned, .. } => ColumnKind::Tiny { unsigned },
         DataType::SmallInt { unsigned } => ColumnKind::Short { unsigned },
         DataType::MediumInt { unsigned } => ColumnKind::Int24 { unsigned },
         DataType::Int { unsigned } => ColumnKind::Long { unsigned },

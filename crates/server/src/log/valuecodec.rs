@@ -59,7 +59,8 @@
 //! index   := str name, varint nparts, part*, bool unique
 //! part    := varint column, opt<varint> prefix_len
 //! datatype:= tag byte, then:
-//!   1 TinyInt / 2 SmallInt / 3 MediumInt / 4 Int / 5 BigInt: bool unsigned
+//!   1 TinyInt: u8 flags (bit 0 unsigned, bit 1 declared TINYINT(1))
+//!   2 SmallInt / 3 MediumInt / 4 Int / 5 BigInt: bool unsigned
 //!   6 Decimal: u8 precision, u8 scale        7 Float        8 Double
 //!   9 Char / 10 VarChar: varint len, collation     11 Text: varint max_bytes, collation
 //!   12 Binary / 13 VarBinary: varint len     14 Blob: varint max_bytes
@@ -204,7 +205,11 @@ fn collation_tag(c: Collation) -> u8 {
 
 fn encode_data_type(out: &mut Vec<u8>, t: &DataType) {
     match t {
-        DataType::TinyInt { unsigned } => out.extend_from_slice(&[1, u8::from(*unsigned)]),
+        // bit 0: unsigned; bit 1: TINYINT(1) (tables written before it have 0 or 1)
+        DataType::TinyInt {
+            unsigned,
+            bool_width,
+        } => out.extend_from_slice(&[1, u8::from(*unsigned) | u8::from(*bool_width) << 1]),
         DataType::SmallInt { unsigned } => out.extend_from_slice(&[2, u8::from(*unsigned)]),
         DataType::MediumInt { unsigned } => out.extend_from_slice(&[3, u8::from(*unsigned)]),
         DataType::Int { unsigned } => out.extend_from_slice(&[4, u8::from(*unsigned)]),
@@ -610,8 +615,12 @@ fn decode_collation(r: &mut Reader<'_>) -> CodecResult<Collation> {
 
 fn decode_data_type(r: &mut Reader<'_>) -> CodecResult<DataType> {
     Ok(match r.u8()? {
-        1 => DataType::TinyInt {
-            unsigned: r.bool()?,
+        1 => match r.u8()? {
+            b @ 0..=3 => DataType::TinyInt {
+                unsigned: b & 1 != 0,
+                bool_width: b & 2 != 0,
+            },
+            b => return Err(r.error(format!("bad TINYINT flags {b}"))),
         },
         2 => DataType::SmallInt {
             unsigned: r.bool()?,
@@ -887,7 +896,10 @@ pub(crate) mod tests {
     fn arb_data_type() -> impl Strategy<Value = DataType> {
         let u = any::<bool>();
         prop_oneof![
-            u.prop_map(|unsigned| DataType::TinyInt { unsigned }),
+            (u, any::<bool>()).prop_map(|(unsigned, bool_width)| DataType::TinyInt {
+                unsigned,
+                bool_width
+            }),
             u.prop_map(|unsigned| DataType::SmallInt { unsigned }),
             u.prop_map(|unsigned| DataType::MediumInt { unsigned }),
             u.prop_map(|unsigned| DataType::Int { unsigned }),

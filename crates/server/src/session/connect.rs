@@ -156,7 +156,9 @@ impl Session {
         if db.eq_ignore_ascii_case("information_schema") {
             return Ok(());
         }
-        if !self.ctx.engine.database_exists(db) {
+        // The system schemas (mysql, performance_schema, sys) exist too, as for SQL's USE
+        // (mariadb-check --all-databases selects each database SHOW DATABASES lists).
+        if !crate::sql::database_exists(&self.ctx, db) {
             return Err(crate::error::Error::bad_db(db));
         }
         if !self.ctx.accounts.can_access_db(user, host, db) {

@@ -211,7 +211,9 @@ pub fn lock_tables(
     sess.commit(ctx)?;
     unlock_tables(ctx, sess);
     for t in &tables {
-        ctx.engine.table(&t.db, &t.table)?;
+        if ctx.engine.view(&t.db, &t.table).is_none() {
+            ctx.engine.table(&t.db, &t.table)?;
+        }
     }
     let secs = match sess.session_vars.get("lock_wait_timeout") {
         Some(crate::types::Value::UInt(n)) => *n,

@@ -85,6 +85,7 @@ pub use env::SessView;
 pub use exec::load::LoadJob;
 pub use expr::convert::{format_double, format_double_fixed, is_year_0000};
 pub use expr::time_value;
+pub use plan::database_exists;
 pub use replay::SqlDdlReplay;
 
 /// A value as text (what a system variable holds).
@@ -1060,6 +1061,7 @@ fn run_other(
         Stmt::LockTables(list) => {
             count(StatusCounter::ComOther);
             let mut tables = Vec::with_capacity(list.len());
+            let mut implied = Vec::new();
             for (db, table, write) in list {
                 let db = match db {
                     Some(d) => d.clone(),
@@ -1069,11 +1071,30 @@ fn run_other(
                 let env = Env::new(ctx, SessView::of(sess, 0), &[]);
                 plan::check_db_priv(&env, &db, crate::accounts::Privs::LOCK_TABLES)?;
                 plan::check_table_priv(&env, &db, table, crate::accounts::Privs::SELECT)?;
+                // A view locks its tables too (MariaDB), with the view's mode.
+                if ctx.engine.has_views() {
+                    for (d, t) in exec::view_tables::view_base_tables(ctx, &db, table) {
+                        implied.push(crate::session::table_locks::LockedTable {
+                            db: d,
+                            table: t,
+                            write: *write,
+                        });
+                    }
+                }
                 tables.push(crate::session::table_locks::LockedTable {
                     db,
                     table: table.clone(),
                     write: *write,
                 });
+            }
+            for t in implied {
+                match tables
+                    .iter_mut()
+                    .find(|m| m.db == t.db && m.table == t.table)
+                {
+                    Some(m) => m.write |= t.write,
+                    None => tables.push(t),
+                }
             }
             crate::session::table_locks::lock_tables(ctx, sess, tables)?;
             Ok(QueryResult::ok())

@@ -7,6 +7,10 @@ use super::collation::Collation;
 pub enum DataType {
     TinyInt {
         unsigned: bool,
+        /// Declared TINYINT(1) (or BOOL / BOOLEAN): shown as `tinyint(1)` and sent with display
+        /// length 1, which clients read as a boolean (Connector/J's tinyInt1isBit, ORMs'
+        /// reflection). Other integer display widths are not kept (see `ddl::column_type`).
+        bool_width: bool,
     },
     SmallInt {
         unsigned: bool,
@@ -100,12 +104,24 @@ impl DataType {
     pub fn is_unsigned(&self) -> bool {
         matches!(
             self,
-            DataType::TinyInt { unsigned: true }
+            DataType::TinyInt { unsigned: true, .. }
                 | DataType::SmallInt { unsigned: true }
                 | DataType::MediumInt { unsigned: true }
                 | DataType::Int { unsigned: true }
                 | DataType::BigInt { unsigned: true }
         )
+    }
+
+    /// The type with its display attributes dropped (TINYINT(1) is TINYINT): what decides
+    /// whether two columns store the same values, e.g. for a FOREIGN KEY.
+    pub fn storage(&self) -> DataType {
+        match self {
+            DataType::TinyInt { unsigned, .. } => DataType::TinyInt {
+                unsigned: *unsigned,
+                bool_width: false,
+            },
+            t => t.clone(),
+        }
     }
 
     /// True for CHAR / VARCHAR / TEXT (character strings, with a collation).

@@ -180,7 +180,15 @@ impl SqlType {
             t
         };
         let t = match dt {
-            DataType::TinyInt { unsigned } => int(ColumnType::TINY, 4, *unsigned),
+            DataType::TinyInt {
+                unsigned,
+                bool_width: true,
+            } => {
+                let mut t = int(ColumnType::TINY, 1, false);
+                t.unsigned = *unsigned;
+                t
+            }
+            DataType::TinyInt { unsigned, .. } => int(ColumnType::TINY, 4, *unsigned),
             DataType::SmallInt { unsigned } => int(ColumnType::SHORT, 6, *unsigned),
             DataType::MediumInt { unsigned } => int(ColumnType::INT24, 9, *unsigned),
             DataType::Int { unsigned } => int(ColumnType::LONG, 11, *unsigned),

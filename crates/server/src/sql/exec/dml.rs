@@ -1385,8 +1385,10 @@ impl<'e> InsertRun<'_, 'e> {
 /// value is error 167, as in MySQL.
 fn auto_increment_max(dt: &DataType) -> u64 {
     match dt {
-        DataType::TinyInt { unsigned: false } => i8::MAX as u64,
-        DataType::TinyInt { unsigned: true } => u8::MAX as u64,
+        DataType::TinyInt {
+            unsigned: false, ..
+        } => i8::MAX as u64,
+        DataType::TinyInt { unsigned: true, .. } => u8::MAX as u64,
         DataType::SmallInt { unsigned: false } => i16::MAX as u64,
         DataType::SmallInt { unsigned: true } => u16::MAX as u64,
         DataType::MediumInt { unsigned: false } => (1 << 23) - 1,

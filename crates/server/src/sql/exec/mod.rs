@@ -12,6 +12,7 @@
 //! * `query` — query expressions: UNION / INTERSECT / EXCEPT, parenthesized queries; `cte`
 //!   — derived tables and CTEs (`WITH [RECURSIVE]`).
 //! * `load` — LOAD DATA [LOCAL] INFILE, streamed.
+//! * `view_tables` — the base tables of a view, which LOCK TABLES locks with it.
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
 
 pub(in crate::sql) mod admin;
@@ -40,6 +41,7 @@ pub(in crate::sql) mod show;
 mod strict_values;
 pub(in crate::sql) mod subquery;
 pub(in crate::sql) mod view_dml;
+pub(in crate::sql) mod view_tables;
 pub(in crate::sql) mod virtual_tables;
 pub(in crate::sql) mod window;
 mod window_agg;

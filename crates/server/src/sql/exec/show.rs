@@ -419,7 +419,11 @@ pub fn type_text(dt: &DataType) -> String {
         }
     };
     match dt {
-        DataType::TinyInt { unsigned } => int("tinyint", 4, *unsigned),
+        DataType::TinyInt {
+            unsigned,
+            bool_width: true,
+        } => format!("tinyint(1){}", if *unsigned { " unsigned" } else { "" }),
+        DataType::TinyInt { unsigned, .. } => int("tinyint", 4, *unsigned),
         DataType::SmallInt { unsigned } => int("smallint", 6, *unsigned),
         DataType::MediumInt { unsigned } => int("mediumint", 9, *unsigned),
         DataType::Int { unsigned } => int("int", 11, *unsigned),
@@ -654,8 +658,6 @@ fn columns(env: &Env<'_>, db: Option<&str>, table: &str, full: bool) -> Result<L
 }
 
 fn index(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<Listing> {
-    let (_, t) = table_of(env, db, table)?;
-    let def = t.def();
     let columns = vec![
         text_column("Table", 64),
         int_column("Non_unique"),
@@ -672,6 +674,18 @@ fn index(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<Listing> {
         text_column("Index_comment", 1024),
         text_column("Ignored", 3),
     ];
+    // A view has no keys (mariadb-dump asks).
+    if let Some(vdb) = db.or(env.sess.db) {
+        if !is_system_schema(vdb) && env.ctx.engine.view(vdb, table).is_some() {
+            crate::sql::plan::check_any_table_priv(env, vdb, table, "SELECT")?;
+            return Ok(Listing {
+                columns,
+                rows: Vec::new(),
+            });
+        }
+    }
+    let (_, t) = table_of(env, db, table)?;
+    let def = t.def();
     let mut rows = Vec::new();
     let stats = t.stats();
     let all: Vec<(Option<usize>, &IndexDef)> = def
@@ -1065,9 +1079,30 @@ fn table_status(env: &Env<'_>, db: Option<&str>) -> Result<Listing> {
         nullable_int_column("Checksum"),
         nullable_text_column("Create_options", 255),
         text_column("Comment", 2048),
+        nullable_int_column("Max_index_length"),
+        nullable_text_column("Temporary", 1),
     ];
+    // Views are listed among the tables, by name, with only their name and Comment 'VIEW'.
+    let mut names: Vec<(String, bool)> = names.into_iter().map(|n| (n, false)).collect();
+    if !is_system_schema(&db) && env.ctx.engine.has_views() {
+        names.extend(
+            env.ctx
+                .engine
+                .views_in(&db)
+                .iter()
+                .map(|v| (v.name.clone(), true)),
+        );
+        names.sort();
+    }
     let mut rows = Vec::new();
-    for n in names {
+    for (n, is_view) in names {
+        if is_view {
+            let mut row = vec![Value::Null; columns.len()];
+            row[0] = s(&n);
+            row[17] = s("VIEW");
+            rows.push(row);
+            continue;
+        }
         let Ok(t) = env.ctx.engine.table(&db, &n) else {
             continue;
         };
@@ -1098,6 +1133,8 @@ fn table_status(env: &Env<'_>, db: Option<&str>) -> Result<Listing> {
             Value::Null,
             s(""),
             s(def.comment.as_deref().unwrap_or("")),
+            Value::Int(0),
+            s("N"),
         ]);
     }
     Ok(Listing { columns, rows })
@@ -1157,6 +1194,26 @@ pub fn describe(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<QueryRes
 /// A virtual table of a system schema answers too (the CLI's auto-rehash asks for each).
 pub fn field_list(env: &Env<'_>, table: &str) -> Result<Vec<ColumnDefinition>> {
     let db = env.sess.db.ok_or_else(Error::no_db)?.to_string();
+    // A view: its query's columns, named as the view names them (mariadb-show -v counts them).
+    if let Some(v) = env.ctx.engine.view(&db, table) {
+        crate::sql::plan::check_any_table_priv(env, &db, table, "SELECT")?;
+        let plan = crate::sql::exec::ddl::view::plan_view(env, &db, &v)?;
+        return Ok(plan
+            .columns
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut c)| {
+                if let Some(n) = v.columns.get(i) {
+                    c.name = n.clone();
+                }
+                c.org_name = c.name.clone();
+                c.schema = db.clone();
+                c.table = v.name.clone();
+                c.org_table = v.name.clone();
+                c
+            })
+            .collect());
+    }
     let (def, _) = def_of(env, Some(&db), table)?;
     Ok((0..def.columns.len())
         .map(|i| {

@@ -568,6 +568,20 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
             if !same_type_but_collation(&moved.def.data_type, &col.data_type) {
                 d.converts = true;
             }
+            let mut col = col;
+            // A primary key column stays NOT NULL whatever the new definition says (MariaDB
+            // too: `MODIFY id BIGINT` on the key gives `id bigint(20) NOT NULL`).
+            let in_pk = d.primary.as_ref().is_some_and(|k| {
+                k.parts
+                    .iter()
+                    .any(|(c, _)| c.eq_ignore_ascii_case(&old_name))
+            });
+            if in_pk && col.nullable {
+                col.nullable = false;
+                if matches!(col.default, ColumnDefault::Value(Value::Null)) {
+                    col.default = ColumnDefault::None;
+                }
+            }
             d.narrows |= moved.def.nullable && !col.nullable;
             moved.def = col;
             for k in d.keys_mut() {
@@ -794,8 +808,8 @@ fn charset_op(
 /// Two types that differ at most in collation: values need no conversion (MariaDB changes
 /// them in place).
 fn same_type_but_collation(a: &DataType, b: &DataType) -> bool {
-    with_collation(a.clone(), Collation::Utf8mb4GeneralCi)
-        == with_collation(b.clone(), Collation::Utf8mb4GeneralCi)
+    with_collation(a.storage(), Collation::Utf8mb4GeneralCi)
+        == with_collation(b.storage(), Collation::Utf8mb4GeneralCi)
         && a.is_binary() == b.is_binary()
 }
 

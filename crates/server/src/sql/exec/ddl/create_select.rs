@@ -191,7 +191,7 @@ fn qualified_create_text(def: &TableDef, db: &str) -> String {
 }
 
 /// The new table: one column per result column, named as the result column.
-fn table_def(name: &str, q: &query::QueryPlan) -> Result<TableDef> {
+pub(in crate::sql) fn table_def(name: &str, q: &query::QueryPlan) -> Result<TableDef> {
     // A set operation's NOT NULL columns come from MariaDB's result table, with a zero default.
     let set_op = match &q.node {
         query::Node::SetOp(_) => true,
@@ -238,7 +238,7 @@ fn table_def(name: &str, q: &query::QueryPlan) -> Result<TableDef> {
 }
 
 /// The zero value of a column type as its default (none for dates).
-fn zero_default(dt: &DataType) -> ColumnDefault {
+pub(in crate::sql) fn zero_default(dt: &DataType) -> ColumnDefault {
     match dt {
         DataType::TinyInt { .. }
         | DataType::SmallInt { .. }
@@ -272,7 +272,10 @@ fn column_type(t: &SqlType) -> DataType {
     match t.class {
         Class::Null => DataType::Binary { len: 0 },
         Class::Int => match t.wire {
-            ColumnType::TINY => DataType::TinyInt { unsigned },
+            ColumnType::TINY => DataType::TinyInt {
+                unsigned,
+                bool_width: t.length == 1,
+            },
             ColumnType::SHORT => DataType::SmallInt { unsigned },
             ColumnType::INT24 => DataType::MediumInt { unsigned },
             ColumnType::LONG => DataType::Int { unsigned },

@@ -193,7 +193,7 @@ fn compatible(a: &ColumnDef, b: &ColumnDef) -> bool {
         ) => x == y,
         (D::Binary { .. } | D::VarBinary { .. }, D::Binary { .. } | D::VarBinary { .. }) => true,
         (D::Text { .. } | D::Blob { .. }, _) | (_, D::Text { .. } | D::Blob { .. }) => false,
-        (x, y) => x == y,
+        (x, y) => x.storage() == y.storage(),
     }
 }
 
@@ -335,7 +335,7 @@ pub(crate) fn check_alter(
         }
         for c in &fk.columns {
             if let (Some(a), Some(b)) = (type_of(old, c), type_of(new, c)) {
-                if a.data_type != b.data_type {
+                if a.data_type.storage() != b.data_type.storage() {
                     return Err(Error::new(
                         ErrorCode::FkColumnCannotChange,
                         format!(
@@ -366,7 +366,7 @@ pub(crate) fn check_alter(
                     "renaming a column a FOREIGN KEY references",
                 ));
             };
-            if a.data_type != b.data_type {
+            if a.data_type.storage() != b.data_type.storage() {
                 return Err(Error::new(
                     ErrorCode::FkColumnCannotChangeChild,
                     format!(

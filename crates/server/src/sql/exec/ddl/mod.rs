@@ -168,8 +168,9 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             format!("Display width out of range for '{col}' (max = {max})"),
         )
     };
-    // Integer display widths: up to 255 (1439). Like MySQL 8.0.19+, they are not kept: they
-    // only ever changed how a client pads, and ZEROFILL (the padding) is refused.
+    // Integer display widths: up to 255 (1439). Like MySQL 8.0.19+, they are not kept (they
+    // only ever changed how a client pads, and ZEROFILL, the padding, is refused) except
+    // TINYINT(1), which clients and ORMs read as a boolean column.
     let display_width = |w: &Option<u64>| -> Result<()> {
         match w {
             Some(w) if *w > 255 => Err(width_out_of_range(255)),
@@ -186,16 +187,28 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     };
     let ci = Collation::Utf8mb4GeneralCi;
     Ok(match dt {
-        D::Bool | D::Boolean => DataType::TinyInt { unsigned: false },
+        D::Bool | D::Boolean => DataType::TinyInt {
+            unsigned: false,
+            bool_width: true,
+        },
         D::TinyInt(w) => {
             display_width(w)?;
-            DataType::TinyInt { unsigned: false }
+            DataType::TinyInt {
+                unsigned: false,
+                bool_width: *w == Some(1),
+            }
         }
         D::TinyIntUnsigned(w) => {
             display_width(w)?;
-            DataType::TinyInt { unsigned: true }
+            DataType::TinyInt {
+                unsigned: true,
+                bool_width: *w == Some(1),
+            }
         }
-        D::UTinyInt => DataType::TinyInt { unsigned: true },
+        D::UTinyInt => DataType::TinyInt {
+            unsigned: true,
+            bool_width: false,
+        },
         D::SmallInt(w) => {
             display_width(w)?;
             DataType::SmallInt { unsigned: false }

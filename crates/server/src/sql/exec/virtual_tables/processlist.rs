@@ -23,7 +23,15 @@ pub(super) fn def() -> TableDef {
     };
     let big = |n: &str| column(n, DataType::BigInt { unsigned: false });
     let int = |n: &str| column(n, DataType::Int { unsigned: false });
-    let tiny = |n: &str| column(n, DataType::TinyInt { unsigned: false });
+    let tiny = |n: &str| {
+        column(
+            n,
+            DataType::TinyInt {
+                unsigned: false,
+                bool_width: false,
+            },
+        )
+    };
     let dec = |n: &str, precision: u8| {
         column(
             n,

@@ -247,7 +247,6 @@ fn type_facts(dt: &DataType) -> [Value; 8] {
         _ => (none.clone(), none.clone()),
     };
     let datetime = match dt {
-        DataType::Date => u(0),
         DataType::DateTime { fsp } | DataType::Timestamp { fsp } => u(u64::from(*fsp)),
         DataType::Time { fsp } => u(u64::from(*fsp)),
         _ => none,
@@ -296,9 +295,66 @@ fn column_default(col: &crate::storage::ColumnDef, env: &Env<'_>) -> Value {
     }
 }
 
+/// A view column's COLUMN_DEFAULT as MariaDB gives it: the default of the table column it
+/// shows (an AUTO_INCREMENT column's: 0); for an expression, the type's zero when NOT NULL
+/// ('0', '').
+fn view_defaults(
+    env: &Env<'_>,
+    cols: &[cohort_protocol::column::ColumnDefinition],
+    def: &mut TableDef,
+) {
+    for (c, col) in cols.iter().zip(def.columns.iter_mut()) {
+        let base = (!c.org_table.is_empty() && !c.org_name.is_empty())
+            .then(|| env.ctx.engine.table(&c.schema, &c.org_table).ok())
+            .flatten()
+            .and_then(|t| {
+                let d = t.def();
+                d.column_index(&c.org_name)
+                    .map(|i| (d.columns[i].default.clone(), d.columns[i].auto_increment))
+            });
+        let zero = || crate::sql::exec::ddl::create_select::zero_default(&col.data_type);
+        col.default = match base {
+            Some((_, true)) => zero(),
+            Some((d, false)) => d,
+            None if !col.nullable => zero(),
+            None => col.default.clone(),
+        };
+    }
+}
+
 pub(super) fn columns(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
-    for (db, _, def) in visible_tables(env) {
+    let mut defs: Vec<(String, Arc<TableDef>)> = visible_tables(env)
+        .into_iter()
+        .map(|(db, _, def)| (db, def))
+        .collect();
+    // A view's columns are those of its query, typed as CREATE TABLE … SELECT would type
+    // them (MariaDB lists them too; mariadb-dump --xml and ORMs' reflection read them). A
+    // view that no longer plans (a table gone) has no rows.
+    if env.ctx.engine.has_views() {
+        let e = env.ctx.accounts.effective(env.sess.user, env.sess.host);
+        for db in visible_databases(env) {
+            for v in env.ctx.engine.views_in(&db) {
+                if !e.any_on_table(&db, &v.name) {
+                    continue;
+                }
+                // (MariaDB warns 1356 about a broken view only when the query's WHERE picks
+                // it by name; no warning here either way.)
+                let Ok(mut plan) = crate::sql::exec::ddl::view::plan_view(env, &db, &v) else {
+                    continue;
+                };
+                for (c, n) in plan.columns.iter_mut().zip(&v.columns) {
+                    c.name = n.clone();
+                }
+                if let Ok(mut def) = crate::sql::exec::ddl::create_select::table_def(&v.name, &plan)
+                {
+                    view_defaults(env, &plan.columns, &mut def);
+                    defs.push((db.clone(), Arc::new(def)));
+                }
+            }
+        }
+    }
+    for (db, def) in defs {
         for (i, col) in def.columns.iter().enumerate() {
             let mut row = vec![
                 text("def"),

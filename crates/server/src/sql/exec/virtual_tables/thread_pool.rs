@@ -8,7 +8,15 @@ use crate::types::{DataType, Value};
 
 pub(super) fn def() -> TableDef {
     let count = |n: &str| column(n, DataType::Int { unsigned: true });
-    let flag = |n: &str| column(n, DataType::TinyInt { unsigned: true });
+    let flag = |n: &str| {
+        column(
+            n,
+            DataType::TinyInt {
+                unsigned: true,
+                bool_width: false,
+            },
+        )
+    };
     TableDef {
         name: "THREAD_POOL_GROUPS".to_string(),
         columns: vec![
