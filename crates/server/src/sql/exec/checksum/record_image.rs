@@ -44,12 +44,16 @@
 //! | SET | the member bitmask, little-endian, `(members + 7) / 8` bytes, 5–7 rounded up to 8 |
 //! | BIT(w) | `(w + 7) / 8` bytes big-endian |
 //!
+//! ## What cannot match
+//!
 //! Cohort's character columns are all utf8mb4, so their bytes are MariaDB's for utf8mb4
-//! tables. A table created in MariaDB with another character set (latin1, say) has other
-//! bytes (a latin1 CHAR(n) is n bytes, and non-ASCII characters differ), and so does one
-//! created with an explicit `ROW_FORMAT=DYNAMIC`/`PAGE` or `CHECKSUM=1` (a "packed" record
-//! without the reserved bit, or a live checksum), or a checksum taken with
-//! `old_mode=COMPAT_5_1_CHECKSUM` (NULL columns hashed too): none of these is reproduced.
+//! columns. Cohort refuses other character sets (latin1 …), `ROW_FORMAT` (MariaDB's explicit
+//! `ROW_FORMAT=DYNAMIC` makes a "packed" record without the reserved bit) and `CHECKSUM=1`,
+//! and has no `old_mode` (`COMPAT_5_1_CHECKSUM` hashes NULL columns too), so none of those
+//! can differ silently. But it accepts `utf8mb3` (and `utf8`, its 10.11 alias) as utf8mb4:
+//! a MariaDB table with a utf8mb3 CHAR(n) column pads it to 3n bytes, and the same table in
+//! Cohort (utf8mb4, 4n bytes) checksums differently — as MariaDB's own utf8mb4 copy would.
+//! utf8mb3 VARCHAR/TEXT columns hold the same bytes in both and do match.
 
 use crate::log::rowimage::epoch_seconds;
 use crate::sql::expr::time_value::truncate_fsp;
