@@ -6,7 +6,8 @@
 //! table dumped from MariaDB and restored into Cohort (or back) checksums the same on both.
 //! QUICK asks for a live checksum, which InnoDB tables (and Cohort's) do not keep: NULL, as
 //! MariaDB answers. A missing table is a row with a NULL checksum and an error-level warning
-//! 1146, as in MariaDB.
+//! 1146, as in MariaDB. The session's TEMPORARY tables are checksummed too (one hides the base
+//! table of its name).
 
 mod record_image;
 
@@ -47,7 +48,15 @@ pub fn checksum_tables(
             check_db_access(&env, &db)?;
         }
         let name = format!("{db}.{t}");
-        let table = if is_system_schema(&db) {
+        // A TEMPORARY table hides the base table of its name, as in MariaDB.
+        let temporary = sess
+            .temp_tables
+            .iter()
+            .find(|x| x.db() == db && x.name() == t)
+            .cloned();
+        let table = if temporary.is_some() {
+            temporary
+        } else if is_system_schema(&db) {
             None
         } else {
             ctx.engine.table(&db, t).ok()
