@@ -23,10 +23,12 @@
 #       --all-databases) on the database with the view answer as on MariaDB;
 #   (f) mariadb-admin shutdown: refused without the SHUTDOWN privilege, else a clean stop.
 #
-# "Equal" is a SELECT-based checksum, not CHECKSUM TABLE (which Cohort does not implement: MariaDB
-# computes it over its internal row format): the md5 of `SELECT * … ORDER BY id` in batch mode
-# (every byte of every value, NULL distinct from 'NULL'), with the row count; both sides are
-# read with the same client and --default-character-set=utf8mb4.
+# "Equal" is checked twice: a SELECT-based checksum, the md5 of `SELECT * … ORDER BY id` in
+# batch mode (every byte of every value, NULL distinct from 'NULL'), with the row count, both
+# sides read with the same client and --default-character-set=utf8mb4; and `CHECKSUM TABLE` of
+# every base table, whose numbers Cohort computes exactly as MariaDB does for InnoDB (over
+# MariaDB's record image of each row: sql/exec/checksum/record_image.rs), so the restored
+# tables answer MariaDB's own checksums.
 #
 # Environment: COHORT_BIN [target/release/cohort], COHORT_SERVE_FLAGS [], INTEROP_WORKDIR.
 set -uo pipefail
@@ -154,6 +156,18 @@ compare() { # NAME PORT_A PORT_B
     fail "$1" "$(diff <(echo "$a") <(echo "$b") | tr '\n' ' ')"
   fi
 }
+# CHECKSUM TABLE of every base table of dt on PORT_A and PORT_B: the same numbers, none NULL or 0.
+CK_TABLES=$(tr ' ' '\n' <<<"$TABLES" | grep -v '^v_' | sed 's/^/dt./' | paste -sd, -)
+compare_checksum() { # NAME PORT_A PORT_B
+  local a b
+  a=$(on "$2" "CHECKSUM TABLE $CK_TABLES")
+  b=$(on "$3" "CHECKSUM TABLE $CK_TABLES")
+  if [ -n "$a" ] && [ "$a" == "$b" ] && ! grep -qE $'\t(0|NULL)$' <<<"$a"; then
+    pass "$1"
+  else
+    fail "$1" "$(diff <(echo "$a") <(echo "$b") | tr '\n' ' ')"
+  fi
+}
 
 P1=$(free_port)
 P2=$(free_port)
@@ -184,6 +198,7 @@ else
   fail "dump/Cohort's dump restores into a fresh Cohort" "$(tail -3 "$W/restore-a.log")"
 fi
 compare "dump/Cohort → dump → Cohort: every table equal" "$P1" "$P2"
+compare_checksum "dump/Cohort → dump → Cohort: CHECKSUM TABLE equal" "$P1" "$P2"
 
 # --- (b) MariaDB, default options → a fresh Cohort, unedited -----------------------------------
 if start_mariadb oracle "$PM"; then
@@ -207,6 +222,7 @@ if start_mariadb oracle "$PM"; then
     fail "dump/MariaDB's default dump restores into Cohort unedited" "$(tail -3 "$W/restore-b.log")"
   fi
   compare "dump/MariaDB → dump → Cohort: every table equal" "$PM" "$P3"
+  compare_checksum "dump/MariaDB → dump → Cohort: CHECKSUM TABLE equals MariaDB's" "$PM" "$P3"
 else
   fail "dump/start" "MariaDB did not start (see $W/oracle-start.log)"
 fi

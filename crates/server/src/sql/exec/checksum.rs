@@ -1,20 +1,21 @@
 //! `CHECKSUM TABLE t [, t2 …] [QUICK | EXTENDED]`: one row per table, (Table, Checksum).
 //!
-//! The checksum is computed from the rows the statement's consistent read sees: each row's
-//! CRC-32 over a canonical image (per column: a NULL marker, or the value's bytes with their
-//! length), summed modulo 2^32, so it does not depend on row order and changes when any value
-//! does. It is stable for equal contents across Cohort servers, but it is not byte-equal to
-//! InnoDB's (which sums CRCs of its own record images, a format Cohort does not store).
+//! The checksum is computed from the rows the statement's consistent read sees, exactly as
+//! MariaDB computes it for an InnoDB table: the sum modulo 2^32 of each row's CRC-32 over
+//! MariaDB's record image of the row ([`record_image`] explains the image per type). So a
+//! table dumped from MariaDB and restored into Cohort (or back) checksums the same on both.
 //! QUICK asks for a live checksum, which InnoDB tables (and Cohort's) do not keep: NULL, as
 //! MariaDB answers. A missing table is a row with a NULL checksum and an error-level warning
-//! 1146, as in MariaDB.
+//! 1146, as in MariaDB. The session's TEMPORARY tables are checksummed too (one hides the base
+//! table of its name).
+
+mod record_image;
 
 use crate::error::Result;
 use crate::session::state::{ServerContext, SessionState, Warning};
 use crate::sql::bind::coldef::expr_column;
 use crate::sql::bind::sqltype::SqlType;
 use crate::sql::env::{Env, SessView};
-use crate::sql::expr::convert;
 use crate::sql::plan::{check_db_access, is_system_schema};
 use crate::sql::QueryResult;
 use crate::storage::{KeyRange, LockMode, ScanControl};
@@ -27,23 +28,6 @@ pub fn columns() -> Vec<cohort_protocol::ColumnDefinition> {
         expr_column("Table", &SqlType::varchar(384)),
         expr_column("Checksum", &SqlType::bigint()),
     ]
-}
-
-/// A row's canonical image, as CRC-32 input.
-fn row_crc(row: &[Value]) -> u32 {
-    let mut h = crc32fast::Hasher::new();
-    for v in row {
-        match v {
-            Value::Null => h.update(&[0xff]),
-            other => {
-                let b = convert::to_text(other);
-                h.update(&[0]);
-                h.update(&(b.len() as u64).to_le_bytes());
-                h.update(&b);
-            }
-        }
-    }
-    h.finalize()
 }
 
 pub fn checksum_tables(
@@ -64,7 +48,15 @@ pub fn checksum_tables(
             check_db_access(&env, &db)?;
         }
         let name = format!("{db}.{t}");
-        let table = if is_system_schema(&db) {
+        // A TEMPORARY table hides the base table of its name, as in MariaDB.
+        let temporary = sess
+            .temp_tables
+            .iter()
+            .find(|x| x.db() == db && x.name() == t)
+            .cloned();
+        let table = if temporary.is_some() {
+            temporary
+        } else if is_system_schema(&db) {
             None
         } else {
             ctx.engine.table(&db, t).ok()
@@ -83,9 +75,11 @@ pub fn checksum_tables(
             continue;
         }
         let mut sum: u32 = 0;
+        let def = table.def();
+        let mut image = record_image::RecordImage::new(&def);
         let txn = sess.txn(ctx);
         table.scan_primary(txn, &KeyRange::all(), LockMode::None, &mut |_, row| {
-            sum = sum.wrapping_add(row_crc(row));
+            sum = sum.wrapping_add(image.row_crc(row));
             crate::interrupt::check()?;
             Ok(ScanControl::Continue)
         })?;
@@ -140,14 +134,5 @@ mod tests {
         let t = checksums(&ctx, &mut sess, "CHECKSUM TABLE a, b");
         assert_eq!(t[0], s[0]);
         assert_ne!(t[1], s[1]);
-    }
-
-    #[test]
-    fn rows_with_null_differ_from_empty_strings() {
-        assert_ne!(row_crc(&[Value::Null]), row_crc(&[Value::str("")]));
-        assert_ne!(
-            row_crc(&[Value::str("ab"), Value::str("c")]),
-            row_crc(&[Value::str("a"), Value::str("bc")])
-        );
     }
 }
