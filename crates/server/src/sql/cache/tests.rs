@@ -176,7 +176,13 @@ const FAMILIES: &[(&str, &[&str])] = &[
     // Increments (the number a parameter): values, rounding, overflow, warnings alike.
     (
         "UPDATE t SET d = d + {} WHERE id = 1",
-        &["1.25", "2", "0.005", "12345678901.5", "99999999999999999999"],
+        &[
+            "1.25",
+            "2",
+            "0.005",
+            "12345678901.5",
+            "99999999999999999999",
+        ],
     ),
     (
         "UPDATE t SET i = i - {}, f = f + {} WHERE id = 2",
@@ -190,8 +196,14 @@ const FAMILIES: &[(&str, &[&str])] = &[
         "UPDATE t SET s = s + {}, b = b - {} WHERE id = 1",
         &["1", "0.25", "7"],
     ),
-    ("UPDATE t SET dt = dt + {} WHERE id = 1", &["1", "100", "0.5"]),
-    ("UPDATE t SET i = id + {} WHERE id >= 3", &["1", "-0", "2.5"]),
+    (
+        "UPDATE t SET dt = dt + {} WHERE id = 1",
+        &["1", "100", "0.5"],
+    ),
+    (
+        "UPDATE t SET i = id + {} WHERE id >= 3",
+        &["1", "-0", "2.5"],
+    ),
     ("DELETE FROM t WHERE id = {}", &["10", "'11'", "99"]),
     ("SELECT * FROM t WHERE id >= {} ORDER BY id", &["1", "10"]),
 ];
