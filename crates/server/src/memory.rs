@@ -145,6 +145,16 @@ pub fn check(more: u64) -> crate::error::Result<()> {
     Err(over_limit(b.limit))
 }
 
+/// [`check`] of `exact()`, which is computed only when `upper` (at least `exact()`) does not
+/// fit: the same answer, without the work in the common case of a roomy budget.
+#[inline]
+pub fn check_bounded(upper: u64, exact: impl FnOnce() -> u64) -> crate::error::Result<()> {
+    match check(upper) {
+        Ok(()) => Ok(()),
+        Err(_) => check(exact()),
+    }
+}
+
 /// ER_OPTION_PREVENTS_STATEMENT for `max_session_mem_used`, as MariaDB words it.
 pub fn over_limit(limit: u64) -> crate::error::Error {
     crate::error::Error::new(

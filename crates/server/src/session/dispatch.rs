@@ -159,7 +159,9 @@ impl Session {
         let annotation = annotation_start(&ctx, state);
         let _budget = budget(&ctx, state);
         let deadline = crate::interrupt::limit(state.stmt_vars(&ctx).max_statement_us);
-        let result = match crate::memory::check(memory::parse_estimate(text)) {
+        let result = match crate::memory::check_bounded(memory::parse_estimate_bound(text), || {
+            memory::parse_estimate(text)
+        }) {
             Ok(()) => sql::execute_text(&ctx, state, text),
             Err(e) => Err(record(state, e)),
         };

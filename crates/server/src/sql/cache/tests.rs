@@ -173,6 +173,37 @@ const FAMILIES: &[(&str, &[&str])] = &[
         "REPLACE INTO t (id, s) VALUES ({})",
         &["21, 'r'", "21, 'q'"],
     ),
+    // Increments (the number a parameter): values, rounding, overflow, warnings alike.
+    (
+        "UPDATE t SET d = d + {} WHERE id = 1",
+        &[
+            "1.25",
+            "2",
+            "0.005",
+            "12345678901.5",
+            "99999999999999999999",
+        ],
+    ),
+    (
+        "UPDATE t SET i = i - {}, f = f + {} WHERE id = 2",
+        &["1", "2.5", "9223372036854775807", "0.1"],
+    ),
+    (
+        "UPDATE t SET u = u + {} WHERE id = 4",
+        &["1", "18446744073709551610", "0.5"],
+    ),
+    (
+        "UPDATE t SET s = s + {}, b = b - {} WHERE id = 1",
+        &["1", "0.25", "7"],
+    ),
+    (
+        "UPDATE t SET dt = dt + {} WHERE id = 1",
+        &["1", "100", "0.5"],
+    ),
+    (
+        "UPDATE t SET i = id + {} WHERE id >= 3",
+        &["1", "-0", "2.5"],
+    ),
     ("DELETE FROM t WHERE id = {}", &["10", "'11'", "99"]),
     ("SELECT * FROM t WHERE id >= {} ORDER BY id", &["1", "10"]),
 ];

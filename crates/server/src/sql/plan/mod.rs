@@ -613,11 +613,12 @@ fn key_value(
         return Ok(Ok(None));
     }
     let key = convert::exact_key(&v, dt);
-    // A TIMESTAMP column read in the session's zone: its key, as stored, is UTC.
-    if let (DataType::Timestamp { .. }, Some(Value::DateTime(local)), Some(z)) =
-        (dt, &key, env.zone())
-    {
-        return Ok(Ok(Some(Value::DateTime(z.to_utc(local)))));
+    // A TIMESTAMP column read in the session's zone: its key, as stored, is UTC. (The zone
+    // is looked up only then: it reads the `time_zone` variable and parses it.)
+    if let (DataType::Timestamp { .. }, Some(Value::DateTime(local))) = (dt, &key) {
+        if let Some(z) = env.zone() {
+            return Ok(Ok(Some(Value::DateTime(z.to_utc(local)))));
+        }
     }
     Ok(key.map(Some).ok_or(()))
 }
