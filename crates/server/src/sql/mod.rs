@@ -75,6 +75,7 @@ mod parse;
 mod plan;
 mod replay;
 mod set_statement;
+mod sql_mode;
 pub mod time_zone;
 
 #[cfg(test)]

@@ -285,9 +285,15 @@ fn check_own_memory_limit(
 ///
 /// `time_zone` takes SYSTEM, an offset or a zone the system's zoneinfo knows, kept in its
 /// canonical spelling (`+05:30`, `Europe/Paris`); anything else is MariaDB's 1298.
+///
+/// `sql_mode` is kept canonical, its unknown names 1231 and the modes Cohort does not honour
+/// 1235 (`sql/sql_mode.rs`).
 fn refuse_unhonoured(name: &str, value: Value) -> Result<Value> {
     if name == "time_zone" {
         return check_time_zone(&value);
+    }
+    if name == "sql_mode" && !value.is_null() {
+        return crate::sql::sql_mode::canonical(&value).map(|m| Value::str(&m));
     }
     if name != "max_join_size" {
         return Ok(value);

@@ -246,6 +246,7 @@ pub fn store_strictly(v: Value, col: &ColumnDef) -> Result<Value> {
         row: 1,
         warnings: &warnings,
         zone: None,
+        table: None,
     };
     convert::store_value(v, col, &sc)
 }

@@ -940,12 +940,13 @@ impl<'e> InsertRun<'_, 'e> {
         }
     }
 
-    fn store_ctx(&self, row: u64) -> StoreCtx<'e> {
+    fn store_ctx(&self, row: u64) -> StoreCtx<'_> {
         StoreCtx {
             strict: self.strictness(),
             row,
             warnings: &self.env.warnings,
             zone: self.env.zone(),
+            table: Some((&self.plan.table.db, &self.plan.table.def.name)),
         }
     }
 
@@ -1099,7 +1100,9 @@ impl<'e> InsertRun<'_, 'e> {
             Value::Null => None,
             other => {
                 let n = convert::to_num(other).to_i128();
-                if n == 0 {
+                // 0 asks for a generated value unless sql_mode has NO_AUTO_VALUE_ON_ZERO
+                // (mariadb-dump sets it, so a row whose id is 0 restores as 0).
+                if n == 0 && !self.env.sql_mode().contains("NO_AUTO_VALUE_ON_ZERO") {
                     None
                 } else {
                     Some(n)
@@ -1737,6 +1740,7 @@ fn updated_row(
                 row: matched,
                 warnings: &env.warnings,
                 zone: env.zone(),
+                table: Some((&t.db, &t.def.name)),
             };
             let mut v = convert::store_value(v, col, &sc)?;
             if v.is_null() && !col.nullable {
@@ -1757,6 +1761,7 @@ fn updated_row(
             row: matched,
             warnings: &env.warnings,
             zone: None,
+            table: Some((&t.db, &t.def.name)),
         };
         if let Some(g) = gen {
             g.fill(env, &t.def, &mut new, &sc)?;

@@ -473,6 +473,7 @@ pub fn recompute(
             row: n as u64 + 1,
             warnings: &env.warnings,
             zone: None,
+            table: None,
         };
         g.fill(env, def, &mut v, &sc)?;
         out.push(std::sync::Arc::from(v));

@@ -377,6 +377,7 @@ impl Cursor {
             row: row_no,
             warnings: &env.warnings,
             zone: env.zone(),
+            table: Some((&plan.table.db, &def.name)),
         };
         let nfields = fields.len();
         let mut fields = fields.into_iter();

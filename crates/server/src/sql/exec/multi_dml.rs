@@ -720,6 +720,7 @@ fn new_row(
             row,
             warnings: &env.warnings,
             zone: env.zone(),
+            table: Some((&tref.db, &tref.def.name)),
         };
         let mut v = convert::store_value(v, col, &sc)?;
         if v.is_null() && !col.nullable {
@@ -849,6 +850,7 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
                     row: changed + 1,
                     warnings: &env.warnings,
                     zone: None,
+                    table: Some((&t.db, &t.def.name)),
                 };
                 g.fill(env, &t.def, &mut new, &sc)?;
             }

@@ -428,24 +428,17 @@ pub fn now_utc() -> DateTime {
     datetime_from_unix(d.as_secs() as i64, d.subsec_micros())
 }
 
-/// Round the microseconds of `dt` to `fsp` digits (carrying into seconds and beyond).
-pub fn round_fsp(dt: DateTime, fsp: u8) -> DateTime {
-    if fsp >= 6 || dt.micros == 0 {
+/// Cut the microseconds of `dt` to `fsp` digits, as MariaDB stores and casts a datetime
+/// (rounding is sql_mode TIME_ROUND_FRACTIONAL's, which Cohort refuses: `sql/sql_mode.rs`).
+pub fn truncate_fsp(dt: DateTime, fsp: u8) -> DateTime {
+    if fsp >= 6 {
         return dt;
     }
     let unit = 10u32.pow(6 - fsp as u32);
-    let rounded = (dt.micros + unit / 2) / unit * unit;
-    if rounded < 1_000_000 {
-        return DateTime {
-            micros: rounded,
-            ..dt
-        };
+    DateTime {
+        micros: dt.micros - dt.micros % unit,
+        ..dt
     }
-    if dt.date.month == 0 || dt.date.day == 0 {
-        return DateTime { micros: 0, ..dt };
-    }
-    let secs = unix_seconds(&dt) + 1;
-    datetime_from_unix(secs, 0)
 }
 
 /// Parse a date or datetime string: `YYYY-MM-DD[ HH:MM[:SS[.ffffff]]]` (any punctuation as
@@ -707,6 +700,10 @@ pub struct StoreCtx<'a> {
     /// The session's time zone (None: SYSTEM, or values copied as stored): a TIMESTAMP is
     /// given in it and kept in UTC.
     pub zone: Option<&'a crate::sql::time_zone::Zone>,
+    /// The (database, table) a statement writes: MariaDB names a column `db`.`t`.`c` in a
+    /// date's 1292; and only such a statement applies sql_mode's NO_ZERO_DATE /
+    /// NO_ZERO_IN_DATE (not ALTER's copy, not a definition's default). None otherwise.
+    pub table: Option<(&'a str, &'a str)>,
 }
 
 impl StoreCtx<'_> {
@@ -747,17 +744,26 @@ impl StoreCtx<'_> {
     }
 
     fn incorrect(&self, what: &str, v: &[u8], col: &ColumnDef) -> Result<()> {
-        let code = if what.ends_with("date") || what.ends_with("time") {
+        let temporal = what.ends_with("date") || what.ends_with("time");
+        let code = if temporal {
             ErrorCode::TruncatedWrongValue
         } else {
             ErrorCode::TruncatedWrongValueForField
         };
+        let column = match self.table {
+            Some((db, t)) if temporal => format!(
+                "`{}`.`{}`.`{}`",
+                db.replace('`', "``"),
+                t.replace('`', "``"),
+                col.name.replace('`', "``")
+            ),
+            _ => format!("'{}'", col.name),
+        };
         self.problem(
             code,
             format!(
-                "Incorrect {what} value: '{}' for column '{}' at row {}",
+                "Incorrect {what} value: '{}' for column {column} at row {}",
                 String::from_utf8_lossy(v),
-                col.name,
                 self.row
             ),
         )
@@ -1231,8 +1237,47 @@ fn truncate_excess_binary(
     Ok(())
 }
 
+/// sql_mode's NO_ZERO_DATE (the date 0000-00-00) and NO_ZERO_IN_DATE (a zero month or day in
+/// another date) on a stored value: 1292 in strict mode, else a warning (1264, 1265) and the
+/// zero date is stored, as MariaDB does. True: store the zero date. Only a statement under
+/// the session's sql_mode checks (not IGNORE, not ALTER's copy).
+fn zero_date_refused(
+    dt: &DateTime,
+    v: &Value,
+    what: &str,
+    col: &ColumnDef,
+    sc: &StoreCtx<'_>,
+) -> Result<bool> {
+    let (Strict::Mode(env), Some(_)) = (sc.strict, sc.table) else {
+        return Ok(false);
+    };
+    let d = &dt.date;
+    let zero = *dt == DateTime::default();
+    let zero_part = !zero && d.year != 0 && (d.month == 0 || d.day == 0);
+    let mode = env.sql_mode();
+    let (code, message) = if zero && mode.contains("NO_ZERO_DATE") {
+        (ErrorCode::WarnDataOutOfRange, "Out of range value")
+    } else if zero_part && mode.contains("NO_ZERO_IN_DATE") {
+        (ErrorCode::WarnDataTruncated, "Data truncated")
+    } else {
+        return Ok(false);
+    };
+    if env.strict() {
+        sc.incorrect(what, &to_text(v), col)?;
+    }
+    sc.warn(
+        "Warning",
+        code,
+        format!("{message} for column '{}' at row {}", col.name, sc.row),
+    );
+    Ok(true)
+}
+
 fn store_date(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
     match to_datetime(&v) {
+        Some((dt, _)) if zero_date_refused(&dt, &v, "date", col, sc)? => {
+            Ok(Value::Date(Date::default()))
+        }
         Some((dt, _)) => {
             if dt.hour != 0 || dt.minute != 0 || dt.second != 0 || dt.micros != 0 {
                 sc.warn(
@@ -1262,7 +1307,10 @@ fn store_datetime(
         sc.incorrect(what, &to_text(&v), col)?;
         return Ok(Value::DateTime(DateTime::default()));
     };
-    let mut dt = round_fsp(dt, fsp);
+    if zero_date_refused(&dt, &v, what, col, sc)? {
+        return Ok(Value::DateTime(DateTime::default()));
+    }
+    let mut dt = truncate_fsp(dt, fsp);
     if let (true, Some(z)) = (timestamp, sc.zone) {
         let (utc, gap) = z.to_utc_checked(&dt);
         dt = utc;

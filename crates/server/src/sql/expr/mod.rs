@@ -1168,7 +1168,7 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 }
                 match to {
                     CastTo::Date => Value::Date(dt.date),
-                    CastTo::DateTime(fsp) => Value::DateTime(convert::round_fsp(dt, *fsp)),
+                    CastTo::DateTime(fsp) => Value::DateTime(convert::truncate_fsp(dt, *fsp)),
                     _ => unreachable!(),
                 }
             }

@@ -13,7 +13,7 @@ SELECT @@max_statement_time;
 SET STATEMENT max_statement_time='abc' FOR SELECT 1;
 SET STATEMENT max_statement_time=1, sql_mode='' FOR SELECT @@max_statement_time, @@sql_mode;
 SELECT @@sql_mode = '';
-SET STATEMENT sql_mode='ANSI_QUOTES' FOR SELECT "a";
+SET STATEMENT sql_mode='NO_ZERO_DATE' FOR SELECT "a";
 SET STATEMENT `max_statement_time` = 3 for select 'for', (SELECT 1) AS `for`;
 SET STATEMENT autocommit=0 FOR SELECT 1;
 SET STATEMENT character_set_client=latin1 FOR SELECT 1;

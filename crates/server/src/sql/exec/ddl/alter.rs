@@ -921,6 +921,7 @@ fn convert_rows(
             warnings: &warnings,
             // Values are copied as stored (a TIMESTAMP stays UTC).
             zone: None,
+            table: None,
         };
         let mut new = Vec::with_capacity(d.cols.len());
         for (i, c) in d.cols.iter().enumerate() {
@@ -1098,6 +1099,7 @@ fn fill_added_defaults(
             row: n as u64 + 1,
             warnings: &env.warnings,
             zone: None,
+            table: None,
         };
         defaults.fill(env, def, &mut v, &mut given, &sc)?;
         for &c in added {

@@ -1,0 +1,241 @@
+//! `sql_mode`: what `SET sql_mode = …` accepts and how the value reads back, as MariaDB 10.11
+//! has it, and which modes Cohort honours.
+//!
+//! * **Value.** A comma-separated list of mode names (any case, no spaces: MariaDB names a
+//!   padded item in its 1231), or the number of the modes' bits. Combination modes add their
+//!   parts (`TRADITIONAL` is `STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,…`). The
+//!   value is kept in MariaDB's canonical form: upper case, in bit order, so `@@sql_mode`
+//!   reads back as on MariaDB. An unknown name is 1231 "Variable 'sql_mode' can't be set to
+//!   the value of 'x'".
+//! * **Honoured**: STRICT_TRANS_TABLES / STRICT_ALL_TABLES (every table is transactional, so
+//!   the two are one), ERROR_FOR_DIVISION_BY_ZERO, NO_ZERO_DATE and NO_ZERO_IN_DATE (when a
+//!   DATE / DATETIME / TIMESTAMP value is stored: `expr/convert.rs`), NO_AUTO_VALUE_ON_ZERO
+//!   (`exec/dml.rs`), NO_ENGINE_SUBSTITUTION and NO_AUTO_CREATE_USER (an unknown ENGINE and a
+//!   GRANT to a missing user are errors here in any mode), TRADITIONAL (only its parts
+//!   act).
+//! * **Refused** (1235 on SET): every other mode. They change how statements are read or
+//!   answered (ANSI_QUOTES, PIPES_AS_CONCAT, NO_BACKSLASH_ESCAPES, ONLY_FULL_GROUP_BY, …),
+//!   which Cohort does not do; accepting them would silently give other answers.
+
+use crate::error::{Error, Result};
+use cohort_protocol::ErrorCode;
+
+/// MariaDB's modes, in bit order (bit i is `1 << i`).
+const MODES: &[&str] = &[
+    "REAL_AS_FLOAT",
+    "PIPES_AS_CONCAT",
+    "ANSI_QUOTES",
+    "IGNORE_SPACE",
+    "IGNORE_BAD_TABLE_OPTIONS",
+    "ONLY_FULL_GROUP_BY",
+    "NO_UNSIGNED_SUBTRACTION",
+    "NO_DIR_IN_CREATE",
+    "POSTGRESQL",
+    "ORACLE",
+    "MSSQL",
+    "DB2",
+    "MAXDB",
+    "NO_KEY_OPTIONS",
+    "NO_TABLE_OPTIONS",
+    "NO_FIELD_OPTIONS",
+    "MYSQL323",
+    "MYSQL40",
+    "ANSI",
+    "NO_AUTO_VALUE_ON_ZERO",
+    "NO_BACKSLASH_ESCAPES",
+    "STRICT_TRANS_TABLES",
+    "STRICT_ALL_TABLES",
+    "NO_ZERO_IN_DATE",
+    "NO_ZERO_DATE",
+    "ALLOW_INVALID_DATES",
+    "ERROR_FOR_DIVISION_BY_ZERO",
+    "TRADITIONAL",
+    "NO_AUTO_CREATE_USER",
+    "HIGH_NOT_PRECEDENCE",
+    "NO_ENGINE_SUBSTITUTION",
+    "PAD_CHAR_TO_FULL_LENGTH",
+    "EMPTY_STRING_IS_NULL",
+    "SIMULTANEOUS_ASSIGNMENT",
+    "TIME_ROUND_FRACTIONAL",
+];
+
+/// The modes a combination mode adds (besides itself).
+const COMBINATIONS: &[(&str, &[&str])] = &[
+    (
+        "ANSI",
+        &[
+            "REAL_AS_FLOAT",
+            "PIPES_AS_CONCAT",
+            "ANSI_QUOTES",
+            "IGNORE_SPACE",
+        ],
+    ),
+    (
+        "TRADITIONAL",
+        &[
+            "STRICT_TRANS_TABLES",
+            "STRICT_ALL_TABLES",
+            "NO_ZERO_IN_DATE",
+            "NO_ZERO_DATE",
+            "ERROR_FOR_DIVISION_BY_ZERO",
+            "NO_AUTO_CREATE_USER",
+            "NO_ENGINE_SUBSTITUTION",
+        ],
+    ),
+    (
+        "ORACLE",
+        &[
+            "PIPES_AS_CONCAT",
+            "ANSI_QUOTES",
+            "IGNORE_SPACE",
+            "NO_KEY_OPTIONS",
+            "NO_TABLE_OPTIONS",
+            "NO_FIELD_OPTIONS",
+            "NO_AUTO_CREATE_USER",
+            "SIMULTANEOUS_ASSIGNMENT",
+        ],
+    ),
+    ("POSTGRESQL", DIALECT),
+    ("MSSQL", DIALECT),
+    ("DB2", DIALECT),
+    (
+        "MAXDB",
+        &[
+            "PIPES_AS_CONCAT",
+            "ANSI_QUOTES",
+            "IGNORE_SPACE",
+            "NO_KEY_OPTIONS",
+            "NO_TABLE_OPTIONS",
+            "NO_FIELD_OPTIONS",
+            "NO_AUTO_CREATE_USER",
+        ],
+    ),
+    ("MYSQL323", &["HIGH_NOT_PRECEDENCE"]),
+    ("MYSQL40", &["HIGH_NOT_PRECEDENCE"]),
+];
+
+const DIALECT: &[&str] = &[
+    "PIPES_AS_CONCAT",
+    "ANSI_QUOTES",
+    "IGNORE_SPACE",
+    "NO_KEY_OPTIONS",
+    "NO_TABLE_OPTIONS",
+    "NO_FIELD_OPTIONS",
+];
+
+/// The modes Cohort acts on (module doc).
+const HONOURED: &[&str] = &[
+    "STRICT_TRANS_TABLES",
+    "STRICT_ALL_TABLES",
+    "ERROR_FOR_DIVISION_BY_ZERO",
+    "NO_ZERO_DATE",
+    "NO_ZERO_IN_DATE",
+    "NO_AUTO_VALUE_ON_ZERO",
+    "NO_ENGINE_SUBSTITUTION",
+    "NO_AUTO_CREATE_USER",
+    "TRADITIONAL",
+];
+
+fn wrong_value(item: &str) -> Error {
+    Error::new(
+        ErrorCode::WrongValueForVar,
+        format!("Variable 'sql_mode' can't be set to the value of '{item}'"),
+    )
+}
+
+/// The bit mask of a textual value; 1231 for an unknown name.
+fn parse_names(text: &str) -> Result<u64> {
+    let mut bits = 0u64;
+    for item in text.split(',') {
+        if item.is_empty() {
+            continue;
+        }
+        let upper = item.to_ascii_uppercase();
+        let Some(i) = MODES.iter().position(|m| *m == upper) else {
+            return Err(wrong_value(item));
+        };
+        bits |= 1 << i;
+    }
+    Ok(bits)
+}
+
+/// Add the parts of the combination modes set in `bits`.
+fn expand(mut bits: u64) -> u64 {
+    for (combo, parts) in COMBINATIONS {
+        let Some(i) = MODES.iter().position(|m| m == combo) else {
+            continue;
+        };
+        if bits & (1 << i) != 0 {
+            for p in *parts {
+                if let Some(j) = MODES.iter().position(|m| m == p) {
+                    bits |= 1 << j;
+                }
+            }
+        }
+    }
+    bits
+}
+
+/// The canonical text of a mask.
+fn names(bits: u64) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for (i, m) in MODES.iter().enumerate() {
+        if bits & (1 << i) != 0 {
+            out.push(m);
+        }
+    }
+    out.join(",")
+}
+
+/// The value `SET sql_mode = v` keeps: text or a number, canonical; 1231 for an unknown name
+/// or bit, 1235 for a mode Cohort does not honour.
+pub fn canonical(v: &crate::types::Value) -> Result<String> {
+    use crate::types::Value;
+    let bits = match v {
+        Value::Int(n) if *n >= 0 => *n as u64,
+        Value::UInt(n) => *n,
+        Value::Int(n) => return Err(wrong_value(&n.to_string())),
+        Value::Bytes(_) => parse_names(&crate::sql::value_text(v))?,
+        other => return Err(wrong_value(&crate::sql::value_text(other))),
+    };
+    if bits >> MODES.len() != 0 {
+        return Err(wrong_value(&bits.to_string()));
+    }
+    let bits = expand(bits);
+    for (i, m) in MODES.iter().enumerate() {
+        if bits & (1 << i) != 0 && !HONOURED.contains(m) {
+            return Err(Error::unsupported(&format!("sql_mode {m}")));
+        }
+    }
+    Ok(names(bits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical;
+    use crate::types::Value;
+
+    #[test]
+    fn canonical_forms() {
+        let c = |s: &str| canonical(&Value::str(s)).map_err(|e| e.code().number());
+        assert_eq!(
+            c("traditional").unwrap(),
+            "STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,\
+             ERROR_FOR_DIVISION_BY_ZERO,TRADITIONAL,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"
+        );
+        assert_eq!(
+            c("no_engine_substitution,strict_trans_tables").unwrap(),
+            "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"
+        );
+        assert_eq!(c("").unwrap(), "");
+        assert_eq!(c("BOGUS"), Err(1231));
+        assert_eq!(c(" STRICT_TRANS_TABLES"), Err(1231));
+        assert_eq!(c("ANSI_QUOTES"), Err(1235));
+        assert_eq!(c("ANSI"), Err(1235));
+        assert_eq!(
+            canonical(&Value::Int(2_097_152)).unwrap(),
+            "STRICT_TRANS_TABLES"
+        );
+        assert!(canonical(&Value::Int(1 << 40)).is_err());
+    }
+}
