@@ -1797,7 +1797,12 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
             }
         }
         AggFunc::GroupConcat => SqlType::varchar(1024),
-        AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => SqlType::ubigint().not_null(),
+        // BIGINT UNSIGNED NOT NULL, shown 21 wide (MariaDB's length for these).
+        AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
+            let mut t = SqlType::ubigint().not_null();
+            t.length = 21;
+            t
+        }
     }
 }
 

@@ -312,21 +312,13 @@ fn result_type(f: WinFunc, arg: &SqlType) -> SqlType {
         WinFunc::Agg(a) => aggregate_type(a, arg),
     };
     // MariaDB's window functions report a DOUBLE as DOUBLE(23, 31), a string with 39
-    // decimals, BIT_* with 21 digits.
+    // decimals.
     match t.class {
         Class::Double if t.decimals >= super::sqltype::FLOATING_POINT_DECIMALS => {
             t.length = 23;
             t.decimals = super::sqltype::FLOATING_POINT_DECIMALS;
         }
         Class::Str => t.decimals = 39,
-        Class::Int
-            if matches!(
-                f,
-                WinFunc::Agg(AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor)
-            ) =>
-        {
-            t.length = 21
-        }
         _ => {}
     }
     t
