@@ -1016,7 +1016,7 @@ impl<'a> Binder<'a> {
             UnaryOperator::Minus
             | UnaryOperator::BitwiseNot
             | UnaryOperator::Not
-            | UnaryOperator::BangNot => enum_as_number((x, t)),
+            | UnaryOperator::BangNot => hybrid_as_number_pair(enum_as_number((x, t))),
             _ => (x, t),
         };
         match op {
@@ -1448,7 +1448,7 @@ impl<'a> Binder<'a> {
             | D::UnsignedInteger
             | D::Decimal(_)
             | D::Double(_)
-            | D::Float(_) => enum_as_number((x, tx)),
+            | D::Float(_) => hybrid_as_number_pair(enum_as_number((x, tx))),
             _ => (x, tx),
         };
         let x = match dt {
@@ -1814,6 +1814,11 @@ fn hybrid_literal_type(bytes: u32) -> SqlType {
     t.unsigned = true;
     t.decimals = 0;
     t
+}
+
+/// [`hybrid_as_number`] of a bound pair.
+fn hybrid_as_number_pair((e, t): (Expr, SqlType)) -> (Expr, SqlType) {
+    hybrid_as_number(e, t)
 }
 
 /// A hex or bit literal where a number is wanted: its bytes as a big-endian unsigned integer.

@@ -484,6 +484,9 @@ impl Expr {
                 if v.is_null() {
                     return Ok(Value::Null);
                 }
+                if let Value::Bytes(b) = &v {
+                    num_warn::check(env, num_warn::DECIMAL, b);
+                }
                 Ok(Value::UInt(!(convert::to_num(&v).to_i128() as u64)))
             }
             Expr::Arith(op, a, b) => {
@@ -759,7 +762,8 @@ fn negate(v: Value, env: &Env<'_>) -> Result<Value> {
         }
         Value::Double(f) => Value::Double(-f),
         Value::Decimal(d) => Value::Decimal(d.neg()),
-        other => Value::Double(-num_warn::arith_num(&other, num_warn::DOUBLE, env).to_f64()),
+        // 0 - x: a string that reads as zero is 0, not -0 (MariaDB).
+        other => Value::Double(0.0 - num_warn::arith_num(&other, num_warn::DOUBLE, env).to_f64()),
     })
 }
 

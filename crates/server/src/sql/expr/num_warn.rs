@@ -5,7 +5,7 @@
 //!   (`'12 '`) is a Note; no number at all (`''`, `'-'`, `'abc'`) or anything else after it
 //!   (`'1x'`, `'1e'`, `'0x10'`) is a Warning.
 //! * Where: arithmetic (`+ - * /`, `MOD`, unary minus: DOUBLE; `DIV` and the bit operators:
-//!   DECIMAL), CAST AS DOUBLE, math functions' arguments (DOUBLE), truth values of AND / OR /
+//!   DECIMAL; `~`: DECIMAL), CAST AS DOUBLE, math functions' arguments (DOUBLE), truth values of AND / OR /
 //!   NOT / XOR (DOUBLE), and a comparison of a string with a number (`=`, `<=>`, `<` …,
 //!   BETWEEN, IN): DECIMAL against an integer, DOUBLE against a DOUBLE or a DECIMAL (but
 //!   DECIMAL when a constant string meets a DECIMAL column). A constant string in a
