@@ -460,6 +460,8 @@ pub enum ErrorCode {
     InvalidTimestamp,
     /// 1300 Invalid %s character string: '%.64T'
     InvalidCharacterString,
+    /// 1761 Foreign key constraint for table '%.192s', record '%-.192s' would lead to a duplicate entry in table '%.192s', key '%.192s'
+    ForeignDuplicateKeyWithChildInfo,
 }
 
 impl ErrorCode {
@@ -691,6 +693,7 @@ impl ErrorCode {
             ExpressionRefersToUninitField => 4029,
             InvalidTimestamp => 1299,
             InvalidCharacterString => 1300,
+            ForeignDuplicateKeyWithChildInfo => 1761,
         }
     }
 
@@ -783,6 +786,7 @@ impl ErrorCode {
             WarnNullToNotnull => "22004",
             WrongFieldTerminators => "42000",
             ExpressionRefersToUninitField => "01000",
+            ForeignDuplicateKeyWithChildInfo => "23000",
             _ => "HY000",
         }
     }

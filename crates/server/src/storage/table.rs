@@ -882,6 +882,24 @@ impl Table {
             None => Error::dup_entry("", "PRIMARY"),
         }
     }
+
+    /// The name of `index` (None: the primary key), as a 1062 / 1761 names it.
+    pub fn index_name(&self, index: Option<usize>) -> String {
+        let def = self.def();
+        match index {
+            None => def.primary_key.as_ref(),
+            Some(i) => def.indexes.get(i),
+        }
+        .map_or_else(|| "PRIMARY".to_string(), |x| x.name.clone())
+    }
+
+    /// `row`'s primary-key values as a 1062 shows them (`a-1`); empty without a primary key.
+    pub fn primary_key_text(&self, row: &[Value]) -> String {
+        let def = self.def();
+        def.primary_key
+            .as_ref()
+            .map_or_else(String::new, |pk| format_key(&def, pk, row))
+    }
 }
 
 impl Table {

@@ -1017,7 +1017,7 @@ impl<'a> Binder<'a> {
             UnaryOperator::Minus
             | UnaryOperator::BitwiseNot
             | UnaryOperator::Not
-            | UnaryOperator::BangNot => enum_as_number((x, t)),
+            | UnaryOperator::BangNot => hybrid_as_number_pair(enum_as_number((x, t))),
             _ => (x, t),
         };
         match op {
@@ -1449,7 +1449,7 @@ impl<'a> Binder<'a> {
             | D::UnsignedInteger
             | D::Decimal(_)
             | D::Double(_)
-            | D::Float(_) => enum_as_number((x, tx)),
+            | D::Float(_) => hybrid_as_number_pair(enum_as_number((x, tx))),
             _ => (x, tx),
         };
         let x = match dt {
@@ -1850,7 +1850,12 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
             }
         }
         AggFunc::GroupConcat => SqlType::varchar(1024),
-        AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => SqlType::ubigint().not_null(),
+        // BIGINT UNSIGNED NOT NULL, shown 21 wide (MariaDB's length for these).
+        AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
+            let mut t = SqlType::ubigint().not_null();
+            t.length = 21;
+            t
+        }
     }
 }
 
@@ -1862,6 +1867,11 @@ fn hybrid_literal_type(bytes: u32) -> SqlType {
     t.unsigned = true;
     t.decimals = 0;
     t
+}
+
+/// [`hybrid_as_number`] of a bound pair.
+fn hybrid_as_number_pair((e, t): (Expr, SqlType)) -> (Expr, SqlType) {
+    hybrid_as_number(e, t)
 }
 
 /// A hex or bit literal where a number is wanted: its bytes as a big-endian unsigned integer.

@@ -156,37 +156,6 @@ impl WindowCtx {
         }
     }
 
-    /// The WINDOW clause, checked as MariaDB does (after the window functions' own references)
-    /// even for windows no function uses.
-    pub fn validate(&self) -> Result<()> {
-        let defs = &self.defs;
-        for (i, ast::NamedWindowDefinition(name, _)) in defs.iter().enumerate() {
-            if defs[..i]
-                .iter()
-                .any(|d| d.0.value.eq_ignore_ascii_case(&name.value))
-            {
-                return Err(err(
-                    ErrorCode::DupWindowName,
-                    format!(
-                        "Multiple window specifications with the same name '{}'",
-                        name.value
-                    ),
-                ));
-            }
-        }
-        for ast::NamedWindowDefinition(name, expr) in defs {
-            let spec = match expr {
-                ast::NamedWindowExpr::WindowSpec(s) => s,
-                ast::NamedWindowExpr::NamedWindow(_) => {
-                    return Err(Error::parse(&expr.to_string(), 1))
-                }
-            };
-            let _ = name;
-            resolve(defs, spec, 0)?;
-        }
-        Ok(())
-    }
-
     /// The named window `name`, its own reference merged in.
     fn find(&self, name: &str) -> Result<Named> {
         let def = self
@@ -343,21 +312,13 @@ fn result_type(f: WinFunc, arg: &SqlType) -> SqlType {
         WinFunc::Agg(a) => aggregate_type(a, arg),
     };
     // MariaDB's window functions report a DOUBLE as DOUBLE(23, 31), a string with 39
-    // decimals, BIT_* with 21 digits.
+    // decimals.
     match t.class {
         Class::Double if t.decimals >= super::sqltype::FLOATING_POINT_DECIMALS => {
             t.length = 23;
             t.decimals = super::sqltype::FLOATING_POINT_DECIMALS;
         }
         Class::Str => t.decimals = 39,
-        Class::Int
-            if matches!(
-                f,
-                WinFunc::Agg(AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor)
-            ) =>
-        {
-            t.length = 21
-        }
         _ => {}
     }
     t
@@ -584,6 +545,46 @@ impl Binder<'_> {
 }
 
 impl Binder<'_> {
+    /// The WINDOW clause, checked and bound as MariaDB does once the select list, WHERE,
+    /// GROUP BY and ORDER BY are bound, even for windows no function uses. Each definition in
+    /// turn: its name unique among the earlier ones (4010), the window it references one of
+    /// the earlier ones (4009, 4011 / 4012 / 4013), its PARTITION BY and ORDER BY bound (1054;
+    /// an aggregate there makes the query grouped, as in MariaDB), its frame checked (4014,
+    /// 4019 / 4020 / 4021). Nothing to do without a WINDOW clause.
+    pub(crate) fn bind_named_windows(&mut self) -> Result<()> {
+        let defs = match &self.windows {
+            Some(ctx) if !ctx.defs.is_empty() => ctx.defs.clone(),
+            _ => return Ok(()),
+        };
+        for (i, ast::NamedWindowDefinition(name, expr)) in defs.iter().enumerate() {
+            let earlier = &defs[..i];
+            if earlier
+                .iter()
+                .any(|d| d.0.value.eq_ignore_ascii_case(&name.value))
+            {
+                return Err(err(
+                    ErrorCode::DupWindowName,
+                    format!(
+                        "Multiple window specifications with the same name '{}'",
+                        name.value
+                    ),
+                ));
+            }
+            let spec = match expr {
+                ast::NamedWindowExpr::WindowSpec(s) => s,
+                ast::NamedWindowExpr::NamedWindow(_) => {
+                    return Err(Error::parse(&expr.to_string(), 1))
+                }
+            };
+            let named = resolve(earlier, spec, 0)?;
+            self.windows.as_mut().expect("checked").nested = Some(Nested::Spec);
+            let r = self.bind_window_parts(WinFunc::RowNumber, &[], true, &named);
+            self.windows.as_mut().expect("checked").nested = None;
+            r?;
+        }
+        Ok(())
+    }
+
     /// A PARTITION BY / ORDER BY key of a window. A bare name of a select-list alias is the
     /// aliased expression; a window function there is 4016.
     fn bind_window_key(&mut self, e: &ast::Expr) -> Result<(Expr, SqlType)> {

@@ -1595,7 +1595,12 @@ pub fn run_update(plan: &UpdatePlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             }
             InsertOutcome::Duplicate {
                 index, attempted, ..
-            } => return Err(dup_entry_error(&t.table, index, &attempted, env)),
+            } => {
+                if let Some(new) = after {
+                    fk.before_duplicate(env, txn, &t.table, latest, &new)?;
+                }
+                return Err(dup_entry_error(&t.table, index, &attempted, env));
+            }
         }
         Ok(())
     };

@@ -10,7 +10,10 @@
 //!   shared lock for RESTRICT / NO ACTION (any row: 1451), with an exclusive lock for CASCADE
 //!   and SET NULL, which delete or update them in the same transaction, recursively. As in
 //!   InnoDB, a cascade 15 levels deep is error 1296 (InnoDB's error 193), and a cascading
-//!   update of a table an enclosing update is changing is 1451.
+//!   update of a table an enclosing update is changing is 1451. A cascaded update that
+//!   duplicates a child's unique key is 1761, naming the statement's table and its row's
+//!   primary key, the child and its key; as in InnoDB, a referenced key's change cascades
+//!   before the parent's own duplicate is found ([`FkWork::before_duplicate`]).
 //! * `foreign_key_checks = 0` turns off both sides (no checks, no cascades).
 //!
 //! A statement that uses no table with foreign keys pays one flag test: the child side runs
@@ -107,6 +110,22 @@ pub fn truncate_referenced(db: &str, table: &str, fk: &ForeignKeyDef) -> Error {
     )
 }
 
+/// 1761: a cascaded update duplicates `index` of `child`.
+fn foreign_duplicate(origin: (&Table, &[Value]), child: &Table, index: Option<usize>) -> Error {
+    let (top, row) = origin;
+    Error::new(
+        ErrorCode::ForeignDuplicateKeyWithChildInfo,
+        format!(
+            "Foreign key constraint for table '{}', record '{}' would lead to a duplicate \
+             entry in table '{}', key '{}'",
+            top.name(),
+            top.primary_key_text(row),
+            child.name(),
+            child.index_name(index)
+        ),
+    )
+}
+
 fn too_deep(db: &str, table: &str, fk: &ForeignKeyDef) -> Error {
     Error::new(
         ErrorCode::GetErrmsg,
@@ -179,7 +198,26 @@ impl FkWork {
         }
         if self.parent {
             let mut chain = vec![(table.id(), false)];
-            parent_changed(env, txn, table, old, Some(new), &mut chain)?;
+            parent_changed(env, txn, table, old, Some(new), &mut chain, (table, new))?;
+        }
+        Ok(())
+    }
+
+    /// `table`'s row `old` could not become `new`: a duplicate in `table`'s own unique key.
+    /// InnoDB cascades a change of a referenced key before it meets that duplicate, so an
+    /// error of the cascade (1761, 1451, …) is the statement's. Runs the cascades (the failing
+    /// statement's rollback, or UPDATE IGNORE's savepoint, undoes them); Ok if they pass.
+    pub fn before_duplicate(
+        &self,
+        env: &Env<'_>,
+        txn: &mut Txn,
+        table: &Arc<Table>,
+        old: &[Value],
+        new: &[Value],
+    ) -> Result<()> {
+        if self.parent {
+            let mut chain = vec![(table.id(), false)];
+            parent_changed(env, txn, table, old, Some(new), &mut chain, (table, new))?;
         }
         Ok(())
     }
@@ -194,7 +232,7 @@ impl FkWork {
     ) -> Result<()> {
         if self.parent {
             let mut chain = vec![(table.id(), true)];
-            parent_changed(env, txn, table, old, None, &mut chain)?;
+            parent_changed(env, txn, table, old, None, &mut chain, (table, old))?;
         }
         Ok(())
     }
@@ -257,7 +295,8 @@ fn check_parents(
 }
 
 /// Parent side of a delete (`new` None) or update of `parent`'s row `old` (module doc).
-/// `chain`: the tables changed by the enclosing steps, with whether each was a delete.
+/// `chain`: the tables changed by the enclosing steps, with whether each was a delete;
+/// `origin`: the statement's table and its row's new version (for a 1761).
 fn parent_changed(
     env: &Env<'_>,
     txn: &mut Txn,
@@ -265,6 +304,7 @@ fn parent_changed(
     old: &[Value],
     new: Option<&[Value]>,
     chain: &mut Vec<(TableId, bool)>,
+    origin: (&Table, &[Value]),
 ) -> Result<()> {
     let children = env.ctx.engine.referencing(parent.db(), parent.name());
     if children.is_empty() {
@@ -351,7 +391,7 @@ fn parent_changed(
                     txn.set_cascading(was);
                     r2?;
                     chain.push((child.id(), true));
-                    let res = parent_changed(env, txn, &child, &r, None, chain);
+                    let res = parent_changed(env, txn, &child, &r, None, chain, origin);
                     chain.pop();
                     res?;
                     continue;
@@ -371,13 +411,19 @@ fn parent_changed(
                 txn.set_cascading(was);
                 match updated? {
                     InsertOutcome::Inserted(_) => {}
-                    InsertOutcome::Duplicate {
-                        index, attempted, ..
-                    } => return Err(child.dup_entry_error(index, &attempted)),
+                    InsertOutcome::Duplicate { index, .. } => {
+                        // As for the statement's own row: the child's change cascades first.
+                        chain.push((child.id(), false));
+                        let res =
+                            parent_changed(env, txn, &child, &r, Some(&changed), chain, origin);
+                        chain.pop();
+                        res?;
+                        return Err(foreign_duplicate(origin, &child, index));
+                    }
                 }
                 check_parents(env, txn, &child, &cdef, Some(&r), &changed, Some(&fk.name))?;
                 chain.push((child.id(), false));
-                let res = parent_changed(env, txn, &child, &r, Some(&changed), chain);
+                let res = parent_changed(env, txn, &child, &r, Some(&changed), chain, origin);
                 chain.pop();
                 res?;
             }

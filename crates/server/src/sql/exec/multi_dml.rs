@@ -868,9 +868,14 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
                 }
                 InsertOutcome::Duplicate {
                     index, attempted, ..
-                } => Err(super::dml::dup_entry_error(
-                    &t.table, index, &attempted, env,
-                )),
+                } => {
+                    if let Some(new) = after {
+                        fk.before_duplicate(env, txn, &t.table, &old, &new)?;
+                    }
+                    Err(super::dml::dup_entry_error(
+                        &t.table, index, &attempted, env,
+                    ))
+                }
             }
         };
         for (h, _, new) in list {

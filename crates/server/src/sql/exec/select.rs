@@ -370,6 +370,7 @@ pub fn plan_select(
     b.windows = windows;
     let mut hidden = Vec::new();
     let order = bind_order_by(&mut b, q, &items, &aliases, &mut hidden)?;
+    b.bind_named_windows()?;
     let aggs = b.aggs.take().unwrap_or_default();
     let (mut items, mut hidden) = (items, hidden);
     let window = crate::sql::exec::window::plan(

@@ -569,7 +569,6 @@ pub fn plan(
     rollup: bool,
 ) -> Result<Option<Box<WindowPlan>>> {
     let Some(ctx) = ctx else { return Ok(None) };
-    ctx.validate()?;
     if ctx.specs.is_empty() {
         return Ok(None);
     }

@@ -525,6 +525,7 @@ fn parse_compact(s: &str) -> Option<(DateTime, bool)> {
             let y = n(0..2)?;
             (y + if y < 70 { 2000 } else { 1900 }, 2)
         }
+        5 | 7 | 9 | 10 | 11 | 13 => return parse_compact_groups(s),
         _ => return None,
     };
     let date = make_date(year, n(rest..rest + 2)?, n(rest + 2..rest + 4)?)?;
@@ -543,6 +544,31 @@ fn parse_compact(s: &str) -> Option<(DateTime, bool)> {
         return Some((dt, true));
     }
     Some((dt, false))
+}
+
+/// Digits of another length (5, 7, 9–11, 13), as MariaDB reads them: a two-digit year, then
+/// month, day, hour, minute and second two digits each, the last one or two (`'30011'` is
+/// 2030-01-01, `'30010112345'` 2030-01-01 12:34:05); a 13th digit is a fraction, dropped.
+fn parse_compact_groups(s: &str) -> Option<(DateTime, bool)> {
+    let b = s.as_bytes();
+    let mut fields = [0u32; 6];
+    for (k, chunk) in b.chunks(2).take(6).enumerate() {
+        fields[k] = chunk.iter().fold(0, |a, &c| a * 10 + u32::from(c - b'0'));
+    }
+    let y = fields[0];
+    let date = make_date(y + if y < 70 { 2000 } else { 1900 }, fields[1], fields[2])?;
+    let (hour, minute, second) = (fields[3], fields[4], fields[5]);
+    if hour > 23 || minute > 59 || second > 59 {
+        return None;
+    }
+    let dt = DateTime {
+        date,
+        hour: hour as u8,
+        minute: minute as u8,
+        second: second as u8,
+        ..DateTime::default()
+    };
+    Some((dt, s.len() > 6))
 }
 
 /// A valid date (zero month/day allowed, as without NO_ZERO_IN_DATE).

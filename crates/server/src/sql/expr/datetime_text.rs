@@ -104,8 +104,12 @@ fn scan(s: &[u8]) -> Option<Parts> {
         return None;
     }
     let next = s.get(run).copied();
-    if matches!(run, 6 | 8 | 12 | 14) && !next.is_some_and(|c| c.is_ascii_punctuation()) {
-        return compact(&s[..run]);
+    if !next.is_some_and(|c| c.is_ascii_punctuation()) {
+        match run {
+            6 | 8 | 12 | 14 => return compact(&s[..run]),
+            5 | 7 | 9 | 10 | 11 | 13 => return compact_groups(&s[..run]),
+            _ => {}
+        }
     }
     delimited(s)
 }
@@ -128,6 +132,25 @@ fn compact(s: &[u8]) -> Option<Parts> {
         },
         micros: 0,
         has_time,
+    })
+}
+
+/// Digits of another length (5, 7, 9–11, 13), as MariaDB reads them: a two-digit year, then
+/// month, day, hour, minute and second two digits each, the last one or two (`'30011'` is
+/// 2030-01-01, `'30000000004'` 2030-00-00); a 13th digit is a fraction, dropped.
+fn compact_groups(s: &[u8]) -> Option<Parts> {
+    let mut f = [0u32; 6];
+    for (k, chunk) in s.chunks(2).take(6).enumerate() {
+        f[k] = chunk.iter().fold(0, |a, &c| a * 10 + u32::from(c - b'0'));
+    }
+    Some(Parts {
+        year: f[0],
+        year_digits: 2,
+        month: f[1],
+        day: f[2],
+        time: [f[3], f[4], f[5]],
+        micros: 0,
+        has_time: s.len() > 6,
     })
 }
 

@@ -11,6 +11,7 @@
 pub(in crate::sql) mod compare;
 pub(in crate::sql) mod convert;
 pub mod datetime_text;
+pub mod num_warn;
 pub(in crate::sql) mod subquery;
 pub mod time_value;
 mod zero_date;
@@ -477,11 +478,14 @@ impl Expr {
                     .push((name.to_string(), v.clone()));
                 Ok(v)
             }
-            Expr::Neg(e) => negate(e.eval(r, env)?),
+            Expr::Neg(e) => negate(e.eval(r, env)?, env),
             Expr::BitNot(e) => {
                 let v = e.eval(r, env)?;
                 if v.is_null() {
                     return Ok(Value::Null);
+                }
+                if let Value::Bytes(b) = &v {
+                    num_warn::check(env, num_warn::DECIMAL, b);
                 }
                 Ok(Value::UInt(!(convert::to_num(&v).to_i128() as u64)))
             }
@@ -494,6 +498,7 @@ impl Expr {
                 let x = a.eval_compared(r, env)?;
                 let y = b.eval_compared(r, env)?;
                 warn_if_no_datetime(&x, &y, env);
+                num_warn::check_compared(&x, &y, a, b, env);
                 Ok(cmp_values(*op, &x, &y, *coll))
             }
             Expr::ArithChain(a, rest) => {
@@ -509,7 +514,7 @@ impl Expr {
             Expr::And(v) => {
                 let mut unknown = false;
                 for x in v {
-                    match convert::to_bool(&x.eval(r, env)?) {
+                    match num_warn::truth(&x.eval(r, env)?, env) {
                         Some(false) => return Ok(Value::Int(0)),
                         None => unknown = true,
                         Some(true) => {}
@@ -520,7 +525,7 @@ impl Expr {
             Expr::Or(v) => {
                 let mut unknown = false;
                 for x in v {
-                    match convert::to_bool(&x.eval(r, env)?) {
+                    match num_warn::truth(&x.eval(r, env)?, env) {
                         Some(true) => return Ok(Value::Int(1)),
                         None => unknown = true,
                         Some(false) => {}
@@ -529,11 +534,13 @@ impl Expr {
                 Ok(bool_value((!unknown).then_some(false)))
             }
             Expr::Xor(a, b) => {
-                let x = convert::to_bool(&a.eval(r, env)?);
-                let y = convert::to_bool(&b.eval(r, env)?);
+                let x = num_warn::truth(&a.eval(r, env)?, env);
+                let y = num_warn::truth(&b.eval(r, env)?, env);
                 Ok(bool_value(x.zip(y).map(|(x, y)| x != y)))
             }
-            Expr::Not(e) => Ok(bool_value(convert::to_bool(&e.eval(r, env)?).map(|b| !b))),
+            Expr::Not(e) => Ok(bool_value(
+                num_warn::truth(&e.eval(r, env)?, env).map(|b| !b),
+            )),
             Expr::IsNull(e, negated) => {
                 Ok(Value::Int((e.eval(r, env)?.is_null() != *negated) as i64))
             }
@@ -549,10 +556,14 @@ impl Expr {
                 coll,
             } => {
                 let v = e.eval_compared(r, env)?;
-                let lo = lo.eval_compared(r, env)?;
-                let hi = hi.eval_compared(r, env)?;
-                let ge = compare::compare(&v, &lo, *coll).map(|o| o != Ordering::Less);
-                let le = compare::compare(&v, &hi, *coll).map(|o| o != Ordering::Greater);
+                let lo_v = lo.eval_compared(r, env)?;
+                let hi_v = hi.eval_compared(r, env)?;
+                let ge = compare::compare(&v, &lo_v, *coll).map(|o| o != Ordering::Less);
+                num_warn::check_compared(&v, &lo_v, e, lo, env);
+                if ge != Some(false) {
+                    num_warn::check_compared(&v, &hi_v, e, hi, env);
+                }
+                let le = compare::compare(&v, &hi_v, *coll).map(|o| o != Ordering::Greater);
                 let res = match (ge, le) {
                     (Some(false), _) | (_, Some(false)) => Some(false),
                     (Some(true), Some(true)) => Some(true),
@@ -570,6 +581,7 @@ impl Expr {
                 if v.is_null() {
                     return Ok(Value::Null);
                 }
+                num_warn::check_in(&v, e, list, env);
                 let mut saw_null = false;
                 for item in list {
                     let x = item.eval_compared(r, env)?;
@@ -734,7 +746,7 @@ pub(crate) fn out_of_range(kind: &str, what: String) -> Error {
     )
 }
 
-fn negate(v: Value) -> Result<Value> {
+fn negate(v: Value, env: &Env<'_>) -> Result<Value> {
     Ok(match v {
         Value::Null => Value::Null,
         Value::Int(i) => match i.checked_neg() {
@@ -750,7 +762,8 @@ fn negate(v: Value) -> Result<Value> {
         }
         Value::Double(f) => Value::Double(-f),
         Value::Decimal(d) => Value::Decimal(d.neg()),
-        other => Value::Double(-convert::to_arith_num(&other).to_f64()),
+        // 0 - x: a string that reads as zero is 0, not -0 (MariaDB).
+        other => Value::Double(0.0 - num_warn::arith_num(&other, num_warn::DOUBLE, env).to_f64()),
     })
 }
 
@@ -777,8 +790,17 @@ pub fn arith(op: ArithOp, a: &Value, b: &Value, env: &Env<'_>) -> Result<Value> 
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
     }
-    let x = convert::to_arith_num(a);
-    let y = convert::to_arith_num(b);
+    let kind = match op {
+        ArithOp::IntDiv
+        | ArithOp::BitAnd
+        | ArithOp::BitOr
+        | ArithOp::BitXor
+        | ArithOp::Shl
+        | ArithOp::Shr => num_warn::DECIMAL,
+        _ => num_warn::DOUBLE,
+    };
+    let x = num_warn::arith_num(a, kind, env);
+    let y = num_warn::arith_num(b, kind, env);
     let what = || {
         format!(
             "{} {} {}",
@@ -1041,6 +1063,9 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                     let (i, complete) = convert::integer_prefix(b);
                     if !complete {
                         truncated_warning(env, "INTEGER", &v);
+                    } else {
+                        // Only spaces after the number: a Note.
+                        num_warn::check(env, "INTEGER", b);
                     }
                     i
                 }
@@ -1152,7 +1177,7 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 Value::Null
             }
         },
-        CastTo::Double => Value::Double(convert::to_num(&v).to_f64()),
+        CastTo::Double => Value::Double(num_warn::arith_num(&v, num_warn::DOUBLE, env).to_f64()),
         CastTo::Date | CastTo::DateTime(_) => match convert::to_datetime_lenient(&v) {
             Some((dt, _)) => {
                 if let Value::Bytes(b) = &v {
@@ -1204,6 +1229,8 @@ fn cast_decimal(v: &Value, p: u8, s: u8, env: &Env<'_>) -> Value {
             let (parsed, d) = convert::parse_decimal(b);
             if !parsed.complete {
                 truncated_warning(env, "DECIMAL", v);
+            } else {
+                num_warn::check(env, num_warn::DECIMAL, b);
             }
             match d {
                 None => Decimal::ZERO,

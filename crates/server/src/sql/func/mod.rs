@@ -1284,6 +1284,17 @@ fn count_arg(v: &Value) -> usize {
 }
 
 fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
+    // A string argument of a math function is read as a DOUBLE (warning 1292 when it is not
+    // all a number).
+    match f {
+        Func::Abs | Func::Sign | Func::Floor | Func::Ceil | Func::Pow | Func::Sqrt => {
+            crate::sql::expr::num_warn::check_args(v, env)
+        }
+        Func::Round { .. } | Func::Truncate { .. } => {
+            crate::sql::expr::num_warn::check_args(&v[..1], env)
+        }
+        _ => {}
+    }
     Ok(match f {
         Func::UnixTimestampUtc(fsp) => match &v[0] {
             Value::DateTime(dt) if dt.date.month == 0 || dt.date.day == 0 => unix_value(0, 0, fsp),

@@ -13,6 +13,7 @@
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod dialect;
 mod exec_comments;
+mod hex_literal;
 pub(in crate::sql) mod interval;
 pub(in crate::sql) mod load;
 pub(in crate::sql) mod surface;
@@ -372,7 +373,8 @@ pub fn parse(sql: &str) -> Result<Parsed> {
         .filter(|t| matches!(&t.token, Token::Placeholder(p) if p == "?"))
         .map(|t| t.span.start)
         .collect();
-    let item_texts = select_item_texts(&tokens);
+    let item_texts = select_item_texts(&tokens, sql);
+    hex_literal::rewrite(&mut tokens, sql)?;
     rewrite_mod_operator(&mut tokens);
     rewrite_pipes_operator(&mut tokens);
     let first = first_word(&tokens);
@@ -721,9 +723,9 @@ fn first_word(tokens: &[TokenWithSpan]) -> Option<String> {
 /// The source text of each item of the top-level SELECT list, as MySQL names columns: a
 /// column reference by its (last) name, a string literal by its value, anything else by its
 /// text as written.
-fn select_item_texts(tokens: &[TokenWithSpan]) -> Vec<String> {
+fn select_item_texts(tokens: &[TokenWithSpan], sql: &str) -> Vec<String> {
     if let Some(r) = returning_start(tokens) {
-        return list_item_texts(tokens, r);
+        return list_item_texts(tokens, r, sql);
     }
     let Some(start) = tokens.iter().position(|t| is_word(&t.token, "SELECT")) else {
         return Vec::new();
@@ -735,7 +737,7 @@ fn select_item_texts(tokens: &[TokenWithSpan]) -> Vec<String> {
             None => return Vec::new(),
         },
     };
-    list_item_texts(tokens, start)
+    list_item_texts(tokens, start, sql)
 }
 
 /// `INSERT / REPLACE / DELETE … RETURNING list`: the position of RETURNING (its list's items
@@ -761,7 +763,7 @@ fn returning_start(tokens: &[TokenWithSpan]) -> Option<usize> {
 }
 
 /// The texts of the items of the list after the keyword at `start` (SELECT or RETURNING).
-fn list_item_texts(tokens: &[TokenWithSpan], start: usize) -> Vec<String> {
+fn list_item_texts(tokens: &[TokenWithSpan], start: usize, sql: &str) -> Vec<String> {
     const MODIFIERS: &[&str] = &[
         "DISTINCT",
         "ALL",
@@ -791,7 +793,9 @@ fn list_item_texts(tokens: &[TokenWithSpan], start: usize) -> Vec<String> {
         "EXCEPT",
     ];
     let mut items = Vec::new();
-    let mut cur: Vec<&Token> = Vec::new();
+    let mut cur: Vec<std::borrow::Cow<'_, Token>> = Vec::new();
+    // A hex literal is named as written (`0x41`, `x'41'`), as MariaDB names it.
+    let mut hex_source = hex_literal::Cursor::new(sql);
     let mut depth = 0i32;
     let mut i = start + 1;
     while i < tokens.len()
@@ -811,7 +815,10 @@ fn list_item_texts(tokens: &[TokenWithSpan], start: usize) -> Vec<String> {
             tok if depth == 0 && ENDS.iter().any(|e| is_word(tok, e)) => break,
             _ => {}
         }
-        cur.push(&t.token);
+        match hex_source.source_text(t) {
+            Some(text) => cur.push(std::borrow::Cow::Owned(Token::make_word(text, None))),
+            None => cur.push(std::borrow::Cow::Borrowed(&t.token)),
+        }
     }
     items.push(item_text(&cur));
     items
@@ -881,8 +888,8 @@ fn select_after_with(tokens: &[TokenWithSpan]) -> Option<usize> {
     }
 }
 
-fn item_text(tokens: &[&Token]) -> String {
-    let mut toks: Vec<&Token> = tokens.to_vec();
+fn item_text(tokens: &[std::borrow::Cow<'_, Token>]) -> String {
+    let mut toks: Vec<&Token> = tokens.iter().map(|t| t.as_ref()).collect();
     while toks.first().is_some_and(|t| is_trivia(t)) {
         toks.remove(0);
     }
