@@ -676,7 +676,30 @@ pub fn to_datetime(v: &Value) -> Option<(DateTime, bool)> {
         )),
         Value::Bytes(b) => parse_datetime(b),
         Value::Null => None,
-        other => datetime_from_number(date_number_part(other)?),
+        other => {
+            let (mut dt, timed) = datetime_from_number(date_number_part(other)?)?;
+            // YYYYMMDDhhmmss.ffffff: the fraction is the microseconds (cut to 6 digits); a
+            // date-only number's fraction is dropped, as MariaDB reads them.
+            if timed {
+                dt.micros = number_micros(other);
+            }
+            Some((dt, timed))
+        }
+    }
+}
+
+/// The first six digits of a number's fraction, as microseconds.
+fn number_micros(v: &Value) -> u32 {
+    match to_num(v) {
+        Num::D(d) if d.scale() > 0 => d
+            .abs()
+            .round_to(6, Rounding::Down)
+            .and_then(|x| x.rescale(6))
+            .ok()
+            .and_then(|x| x.coefficient_u128())
+            .map_or(0, |c| (c % 1_000_000) as u32),
+        Num::F(f) if f.is_finite() => ((f.abs().fract() * 1e6) as u32).min(999_999),
+        _ => 0,
     }
 }
 
