@@ -15,6 +15,7 @@
 
 use crate::error::{Error, Result};
 use crate::sql::expr::Expr;
+use crate::sql::func::Func;
 use cohort_protocol::ErrorCode;
 
 /// Check a grouped SELECT's `items` (and, without GROUP BY, its hidden ORDER BY keys)
@@ -42,6 +43,11 @@ pub(super) fn check<'e>(
         .iter()
         .filter_map(|k| match k {
             Expr::Col(c) => Some(*c),
+            // A TIMESTAMP column read in the session's zone (`Binder::zoned`).
+            Expr::Func(Func::TsLocal, args) => match args.as_slice() {
+                [Expr::Col(c)] => Some(*c),
+                _ => None,
+            },
             _ => None,
         })
         .collect();

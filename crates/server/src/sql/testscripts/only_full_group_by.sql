@@ -25,6 +25,13 @@ SELECT COUNT(*), SUM(b) FROM t;
 SELECT b, COUNT(*) FROM t;
 SELECT COUNT(*), a + b FROM t;
 SELECT MAX(a) FROM t ORDER BY b;
+# A TIMESTAMP column read in a session zone
+CREATE TABLE u (id INT PRIMARY KEY, ts TIMESTAMP NULL);
+INSERT INTO u VALUES (1, '2020-01-01 00:00:00');
+SET time_zone = '+03:00';
+SELECT ts + 0, COUNT(*) FROM u GROUP BY ts;
+SELECT id + 0, COUNT(*) FROM u GROUP BY ts;
+SET time_zone = DEFAULT;
 # Derived tables are not checked
 SELECT b FROM (SELECT a, b FROM t WHERE id = 1) s GROUP BY a;
 # Off again
