@@ -53,6 +53,9 @@ pub enum ErrorCode {
     BadField,
     /// 1055 '%s' isn't in GROUP BY
     WrongFieldWithGroup,
+    /// 1140 Mixing of GROUP columns (MIN(),MAX(),COUNT(),...) with no GROUP columns is illegal
+    /// if there is no GROUP BY clause
+    MixOfGroupFuncAndFields,
     /// 1056 Can't group on '%s'
     WrongGroupField,
     /// 1060 Duplicate column name '%s'
@@ -552,6 +555,7 @@ impl ErrorCode {
             BadField => 1054,
             WrongFieldWithGroup => 1055,
             WrongGroupField => 1056,
+            MixOfGroupFuncAndFields => 1140,
             TooLongIdent => 1059,
             DupFieldName => 1060,
             DupKeyName => 1061,
@@ -745,6 +749,7 @@ impl ErrorCode {
             | SpUndeclaredVar
             | WrongFieldWithGroup
             | WrongGroupField
+            | MixOfGroupFuncAndFields
             | MaxPreparedStmtCountReached
             | KeyDoesNotExist
             | SpDoesNotExist

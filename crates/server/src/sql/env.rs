@@ -187,6 +187,9 @@ pub struct Env<'a> {
     /// other than SYSTEM then (such a plan is bound again if that changes: see
     /// [`Env::zone_bound`]).
     pub zone_bound: Cell<Option<bool>>,
+    /// Set when binding checks a grouped SELECT against `sql_mode` ONLY_FULL_GROUP_BY: whether
+    /// the mode was on then (a cached plan is bound again if that changes).
+    pub full_group_by_bound: Cell<Option<bool>>,
 }
 
 impl<'a> Env<'a> {
@@ -205,6 +208,7 @@ impl<'a> Env<'a> {
             sql_mode: OnceCell::new(),
             zone: OnceCell::new(),
             zone_bound: Cell::new(None),
+            full_group_by_bound: Cell::new(None),
         }
     }
 

@@ -335,7 +335,7 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     let params = parsed.params.len();
     let accounts = ctx.accounts.generation();
     let state = match bind_plan_zoned(ctx, sess, &parsed, prev)? {
-        Some((plan, zone)) => PrepState::Bound {
+        Some((plan, zone, _)) => PrepState::Bound {
             plan: Arc::new(plan),
             accounts,
             zone,
@@ -481,7 +481,7 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
     }
     let parsed = parse::parse(&stmt.text)?;
     let accounts = ctx.accounts.generation();
-    let (fresh, zone) = bind_plan_zoned(ctx, sess, &parsed, sess.warnings.len())?
+    let (fresh, zone, _) = bind_plan_zoned(ctx, sess, &parsed, sess.warnings.len())?
         .ok_or_else(|| Error::internal("a prepared statement lost its plan"))?;
     // Its result columns may have changed (`SELECT *` after ALTER TABLE … ADD COLUMN): the
     // execute answers with the new ones, as MariaDB does (each execute sends its metadata).
@@ -501,17 +501,21 @@ fn bind_plan(
     parsed: &Parsed,
     prev: usize,
 ) -> Result<Option<Plan>> {
-    Ok(bind_plan_zoned(ctx, sess, parsed, prev)?.map(|(p, _)| p))
+    Ok(bind_plan_zoned(ctx, sess, parsed, prev)?.map(|(p, _, _)| p))
 }
 
 /// [`bind_plan`], and whether the plan reads TIMESTAMP columns in a zone other than SYSTEM
 /// (None: it binds no TIMESTAMP column), for a plan kept to run again.
+/// A plan, and what it was bound under: the zone flag (`Env::zone_bound`) and the
+/// ONLY_FULL_GROUP_BY flag (`Env::full_group_by_bound`).
+type BoundPlan = (Plan, Option<bool>, Option<bool>);
+
 fn bind_plan_zoned(
     ctx: &ServerContext,
     sess: &SessionState,
     parsed: &Parsed,
     prev: usize,
-) -> Result<Option<(Plan, Option<bool>)>> {
+) -> Result<Option<BoundPlan>> {
     let Stmt::Sql(st) = &parsed.stmt else {
         return Ok(None);
     };
@@ -558,7 +562,11 @@ fn bind_plan_zoned(
     };
     // A plan is about as large as its syntax tree again: within the statement's budget.
     crate::memory::check(0)?;
-    Ok(Some((plan, env.zone_bound.get())))
+    Ok(Some((
+        plan,
+        env.zone_bound.get(),
+        env.full_group_by_bound.get(),
+    )))
 }
 
 fn execute_plan(

@@ -12,9 +12,12 @@
 //!   DATE / DATETIME / TIMESTAMP value is stored: `expr/convert.rs`), NO_AUTO_VALUE_ON_ZERO
 //!   (`exec/dml.rs`), NO_ENGINE_SUBSTITUTION and NO_AUTO_CREATE_USER (an unknown ENGINE and a
 //!   GRANT to a missing user are errors here in any mode), TRADITIONAL (only its parts
-//!   act).
+//!   act), ONLY_FULL_GROUP_BY (checked when a grouped SELECT is bound:
+//!   `exec/full_group_by.rs`; the statement cache binds such a plan again when the mode
+//!   changes).
 //! * **Refused** (1235 on SET): every other mode. They change how statements are read or
-//!   answered (ANSI_QUOTES, PIPES_AS_CONCAT, NO_BACKSLASH_ESCAPES, ONLY_FULL_GROUP_BY, …),
+//!   answered (ANSI_QUOTES, PIPES_AS_CONCAT, NO_BACKSLASH_ESCAPES, …; ANSI too, for its
+//!   ANSI_QUOTES),
 //!   which Cohort does not do; accepting them would silently give other answers.
 
 use crate::error::{Error, Result};
@@ -134,6 +137,7 @@ const HONOURED: &[&str] = &[
     "NO_ENGINE_SUBSTITUTION",
     "NO_AUTO_CREATE_USER",
     "TRADITIONAL",
+    "ONLY_FULL_GROUP_BY",
 ];
 
 fn wrong_value(item: &str) -> Error {
@@ -232,6 +236,10 @@ mod tests {
         assert_eq!(c(" STRICT_TRANS_TABLES"), Err(1231));
         assert_eq!(c("ANSI_QUOTES"), Err(1235));
         assert_eq!(c("ANSI"), Err(1235));
+        assert_eq!(
+            c("only_full_group_by,strict_trans_tables").unwrap(),
+            "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES"
+        );
         assert_eq!(
             canonical(&Value::Int(2_097_152)).unwrap(),
             "STRICT_TRANS_TABLES"

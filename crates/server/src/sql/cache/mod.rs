@@ -72,6 +72,9 @@ struct Entry {
     accounts: u64,
     /// Whether it reads TIMESTAMP columns in a zone other than SYSTEM (None: it binds none).
     zone: Option<bool>,
+    /// Whether `sql_mode` had ONLY_FULL_GROUP_BY when its grouping was checked (None: it
+    /// groups nothing).
+    full_group_by: Option<bool>,
     /// Bytes counted in `SessionMemory::stmt_cache`.
     cost: u64,
     used: u64,
@@ -106,9 +109,14 @@ impl StmtCache {
         accounts: u64,
         memory: &mut crate::session::memory::SessionMemory,
         zoned: &dyn Fn() -> bool,
+        full_group_by: &dyn Fn() -> bool,
     ) -> Option<Arc<Plan>> {
         let e = self.entries.get_mut(key)?;
-        if e.accounts == accounts && !e.plan.is_stale() && e.zone.is_none_or(|z| z == zoned()) {
+        if e.accounts == accounts
+            && !e.plan.is_stale()
+            && e.zone.is_none_or(|z| z == zoned())
+            && e.full_group_by.is_none_or(|m| m == full_group_by())
+        {
             self.clock += 1;
             e.used = self.clock;
             self.hits += 1;
@@ -173,9 +181,25 @@ pub(super) fn execute(
     let accounts = ctx.accounts.generation();
     let vars = &sess.session_vars;
     let zoned = || super::time_zone::session_zoned(ctx, vars);
+    let mode_upper = &sess.sql_mode_upper;
+    let full_group_by = || {
+        // The session's upper-case copy when current (`SessionState::sql_mode_upper`).
+        if let Some((g, m)) = mode_upper {
+            if *g == ctx.vars.generation() {
+                return m.contains("ONLY_FULL_GROUP_BY");
+            }
+        }
+        let v = vars
+            .get("sql_mode")
+            .cloned()
+            .or_else(|| ctx.vars.global("sql_mode"))
+            .unwrap_or(Value::Null);
+        let text = super::expr::convert::to_string(&v).to_ascii_uppercase();
+        text.contains("ONLY_FULL_GROUP_BY")
+    };
     let plan = match sess
         .stmt_cache
-        .get(&n.key, accounts, &mut sess.memory, &zoned)
+        .get(&n.key, accounts, &mut sess.memory, &zoned, &full_group_by)
     {
         Some(plan) => plan,
         None => prepare(ctx, sess, n.key, params.len(), accounts)?,
@@ -199,7 +223,8 @@ fn prepare(
     if parsed.params.len() != params {
         return None;
     }
-    let (plan, zone) = super::bind_plan_zoned(ctx, sess, &parsed, sess.warnings.len()).ok()??;
+    let (plan, zone, full_group_by) =
+        super::bind_plan_zoned(ctx, sess, &parsed, sess.warnings.len()).ok()??;
     let plan = Arc::new(plan);
     drop(parsed);
     let cost = crate::memory::kept_since(start) + key.len() as u64 + ENTRY_OVERHEAD;
@@ -208,6 +233,7 @@ fn prepare(
         plan: plan.clone(),
         accounts,
         zone,
+        full_group_by,
         cost,
         used: 0,
     };

@@ -27,6 +27,7 @@ pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;
 pub(in crate::sql) mod expr_print;
 pub(in crate::sql) mod fk;
+mod full_group_by;
 pub(in crate::sql) mod gencol;
 mod group_concat;
 pub(in crate::sql) mod join;

@@ -344,7 +344,7 @@ pub fn plan_select(
         Some(w) => Some(b.bind_condition(w)?),
         None => None,
     };
-    let (keys, rollup) = bind_group_by(&mut b, s, &items, &aliases)?;
+    let (keys, rollup, raw_keys) = bind_group_by(&mut b, s, &items, &aliases)?;
     b.aggs = aggs;
     b.clause = "having clause";
     b.aliases = items
@@ -381,6 +381,34 @@ pub fn plan_select(
         rollup,
     )?;
     let grouped = !keys.is_empty() || !aggs.is_empty();
+    if grouped && {
+        let on = env.sql_mode().contains("ONLY_FULL_GROUP_BY");
+        env.full_group_by_bound.set(Some(on));
+        on
+    } {
+        let single = match &source {
+            Some(Source::Table(t)) => Some(&t.scope),
+            _ => None,
+        };
+        let name = |c: usize| -> Option<String> {
+            let (sc, i) = match (&single, names.as_ref()) {
+                (Some(sc), _) => (*sc, c),
+                (None, Some(n)) => {
+                    let t = n.scope.tables.iter().rev().find(|t| t.offset <= c)?;
+                    (&t.scope, c - t.offset)
+                }
+                _ => return None,
+            };
+            let col = sc.columns.get(i)?;
+            if sc.db.is_empty() {
+                return None;
+            }
+            let table = sc.alias.as_deref().unwrap_or(&sc.table);
+            Some(format!("{}.{}.{}", sc.db, table, col.name))
+        };
+        let group_keys = (!keys.is_empty()).then_some(&raw_keys[..]);
+        super::full_group_by::check(items.iter().map(|i| &i.expr), &hidden, group_keys, &name)?;
+    }
     // HAVING without grouping filters rows like WHERE (MySQL allows it, with aliases).
     let (filter, having) = match (grouped, having) {
         (false, Some(h)) => (
@@ -847,20 +875,27 @@ pub fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 }
 
 /// GROUP BY: its keys, and whether it has `WITH ROLLUP`.
+/// The GROUP BY keys (converted for grouping, with their collations), WITH ROLLUP, and the
+/// keys as bound.
+type GroupKeys = (Vec<(Expr, Collation)>, bool, Vec<Expr>);
+
 fn bind_group_by(
     b: &mut Binder<'_>,
     s: &ast::Select,
     items: &[OutItem],
     aliases: &[Option<String>],
-) -> Result<(Vec<(Expr, Collation)>, bool)> {
+) -> Result<GroupKeys> {
     let (exprs, rollup) = match &s.group_by {
         ast::GroupByExpr::Expressions(list, mods) => (list, super::rollup::modifiers(mods)?),
         ast::GroupByExpr::All(_) => return Err(unsupported("GROUP BY ALL")),
     };
     b.clause = "group statement";
     let mut keys = Vec::new();
+    // The keys as bound, before conversion (`full_group_by.rs` compares them).
+    let mut raw = Vec::new();
     for e in exprs {
         if let Some(i) = item_ref(e, items, aliases, "group statement")? {
+            raw.push(items[i].expr.clone());
             if crate::sql::bind::window::has_window(&items[i].expr) {
                 return Err(crate::sql::bind::window::misplaced());
             }
@@ -890,6 +925,7 @@ fn bind_group_by(
             continue;
         }
         let (x, t) = b.bind(e)?;
+        raw.push(x.clone());
         let x = if rollup {
             x
         } else {
@@ -907,7 +943,7 @@ fn bind_group_by(
         };
         keys.push((x, coll));
     }
-    Ok((keys, rollup))
+    Ok((keys, rollup, raw))
 }
 
 fn bind_order_by(
