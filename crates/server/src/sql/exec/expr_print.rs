@@ -9,6 +9,11 @@
 //! as `!x`, which the dialect reads back (`parse/dialect.rs`).
 
 use super::check::no_subqueries;
+
+/// The deepest expression printed (an operator chain counts one level a term); deeper is 1235.
+/// The kept text is parsed back into a tree that deep (`parse::dialect::parse_kept_expr`, no
+/// set-aside nodes), which must stay cheap to walk and drop on a connection's stack.
+const MAX_DEPTH: usize = 1200;
 use crate::error::{Error, Result};
 use sqlparser::ast;
 
@@ -103,7 +108,7 @@ fn function_name(name: &str) -> String {
 /// `NOT e` as MariaDB's parser rewrites it (module doc); None where it keeps the NOT.
 fn negate(e: &ast::Expr, sa: &[ast::Expr], d: usize) -> Result<Option<ast::Expr>> {
     use crate::sql::bind::{STACK_RED_ZONE, STACK_SEGMENT};
-    if d > 200 {
+    if d > MAX_DEPTH {
         return Err(Error::unsupported("expressions nested this deep"));
     }
     stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || negate_node(e, sa, d))
@@ -222,7 +227,7 @@ pub fn print(e: &ast::Expr, set_aside: &[ast::Expr]) -> Result<String> {
 /// so the depth limit does not depend on the thread's stack or the build's frame sizes.
 fn pr(e: &ast::Expr, sa: &[ast::Expr], d: usize) -> Result<String> {
     use crate::sql::bind::{STACK_RED_ZONE, STACK_SEGMENT};
-    if d > 200 {
+    if d > MAX_DEPTH {
         return Err(Error::unsupported("CHECK expressions nested this deep"));
     }
     stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || pr_node(e, sa, d))
