@@ -335,6 +335,16 @@ fn check_row(
 }
 
 /// Connects, logs in as `login` and checks that `SELECT 1` answers 1.
+/// Take the global SHUTDOWN privilege from root. The fuzzers log in as root, and a COM_SHUTDOWN
+/// (0x08) among random bytes would stop the server cleanly, as MariaDB's does, which the next
+/// case would report as a death; without the privilege it is the 1227 path that gets fuzzed.
+pub fn revoke_shutdown(addr: SocketAddr, timeout: Duration) -> Result<(), Fail> {
+    let mut c = Client::connect(addr, &Login::root(), timeout)?;
+    let mut payload = Vec::new();
+    cohort_protocol::encode_query(&mut payload, "REVOKE SHUTDOWN ON *.* FROM 'root'@'%'");
+    c.request(&payload, false, false).map(|_| ())
+}
+
 pub fn ping(addr: SocketAddr, login: &Login, timeout: Duration) -> Result<(), Fail> {
     let mut c = Client::connect(addr, login, timeout)?;
     let mut payload = Vec::new();

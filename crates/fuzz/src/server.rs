@@ -128,7 +128,11 @@ impl Server {
                 return Err(self.failure(format!("the server exited during startup: {exit}")));
             }
             match ping(self.addr(), &Login::root(), Duration::from_secs(5)) {
-                Ok(()) => return Ok(()),
+                Ok(()) => {
+                    // Root keeps every privilege but SHUTDOWN (`client::revoke_shutdown`).
+                    return crate::client::revoke_shutdown(self.addr(), Duration::from_secs(5))
+                        .map_err(|e| self.failure(format!("REVOKE SHUTDOWN from root: {e}")));
+                }
                 Err(e) => last = e.to_string(),
             }
             std::thread::sleep(Duration::from_millis(10));
