@@ -185,8 +185,8 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
             Value::UInt(u) => *u,
             _ => 0,
         }),
-        (DataType::Float, v) => BinValue::Float(as_f64(v) as f32),
-        (DataType::Double, v) => BinValue::Double(as_f64(v)),
+        (DataType::Float, v) => BinValue::Float(v.stored_f64() as f32),
+        (DataType::Double, v) => BinValue::Double(v.stored_f64()),
         (DataType::Decimal { scale, .. }, v) => BinValue::Decimal(decimal_at(v, *scale)),
         (t, Value::Int(i)) if t.is_unsigned() => BinValue::UInt(*i as u64),
         (_, Value::Int(i)) => BinValue::Int(*i),
@@ -284,16 +284,6 @@ fn as_unsigned(t: &DataType, i: i64) -> u64 {
         DataType::MediumInt { .. } => (i as u64) & 0xff_ffff,
         DataType::Int { .. } => i as u32 as u64,
         _ => i as u64,
-    }
-}
-
-fn as_f64(v: &Value) -> f64 {
-    match v {
-        Value::Int(i) => *i as f64,
-        Value::UInt(u) => *u as f64,
-        Value::Double(d) => *d,
-        Value::Decimal(d) => d.to_f64(),
-        _ => 0.0,
     }
 }
 

@@ -41,6 +41,18 @@ pub enum Value {
 }
 
 impl Value {
+    /// A FLOAT / DOUBLE column's stored value as a double (what the binlog's row image and
+    /// CHECKSUM TABLE's record image encode); 0 for anything else.
+    pub fn stored_f64(&self) -> f64 {
+        match self {
+            Value::Int(i) => *i as f64,
+            Value::UInt(u) => *u as f64,
+            Value::Double(d) => *d,
+            Value::Decimal(d) => d.to_f64(),
+            _ => 0.0,
+        }
+    }
+
     pub fn is_null(&self) -> bool {
         matches!(self, Value::Null)
     }

@@ -190,8 +190,8 @@ impl<'a> RecordImage<'a> {
         match self.parts[i] {
             Part::Skip => {}
             Part::Int(n) => h.update(&int_bits(v).to_le_bytes()[..n]),
-            Part::Float => h.update(&(as_f64(v) as f32).to_le_bytes()),
-            Part::Double => h.update(&as_f64(v).to_le_bytes()),
+            Part::Float => h.update(&(v.stored_f64() as f32).to_le_bytes()),
+            Part::Double => h.update(&v.stored_f64().to_le_bytes()),
             Part::Decimal { precision, scale } => {
                 self.scratch.clear();
                 let ok = match v {
@@ -331,16 +331,6 @@ fn int_bits(v: &Value) -> u64 {
         Value::UInt(u) => *u,
         Value::Double(d) => *d as i64 as u64,
         _ => 0,
-    }
-}
-
-fn as_f64(v: &Value) -> f64 {
-    match v {
-        Value::Int(i) => *i as f64,
-        Value::UInt(u) => *u as f64,
-        Value::Double(d) => *d,
-        Value::Decimal(d) => d.to_f64(),
-        _ => 0.0,
     }
 }
 
