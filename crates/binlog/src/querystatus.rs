@@ -12,6 +12,7 @@
 //! | 6 | Q_CATALOG_NZ_CODE | u8 length + `std` |
 //! | 4 | Q_CHARSET_CODE | u16 × 3: `character_set_client` (its default collation), `collation_connection`, `collation_server` |
 //! | 5 | Q_TIME_ZONE_CODE | u8 length + the time zone's name |
+//! | 128 | Q_HRNOW | u24: the microseconds of the statement's time, when it read its clock (the seconds are the event header's timestamp) |
 //! | 129 | Q_XID | u64: the statement's XID (crash recovery of DDL) |
 //!
 //! Decoding knows the length of every code MariaDB and MySQL define, so it skips the ones it
@@ -57,6 +58,8 @@ pub struct QueryStatus {
     /// (client charset's default collation, collation_connection, collation_server).
     pub charset: Option<[u16; 3]>,
     pub time_zone: Option<String>,
+    /// Q_HRNOW: the microseconds of the statement's time (0..1_000_000).
+    pub hrnow: Option<u32>,
     pub xid: Option<u64>,
 }
 
@@ -86,6 +89,10 @@ impl QueryStatus {
             out.push(code::TIME_ZONE);
             out.push(tz.len() as u8);
             out.extend_from_slice(tz);
+        }
+        if let Some(us) = self.hrnow {
+            out.push(code::HRNOW);
+            out.extend_from_slice(&us.min(999_999).to_le_bytes()[..3]);
         }
         if let Some(x) = self.xid {
             out.push(code::XID);
@@ -136,7 +143,11 @@ impl QueryStatus {
                         }
                     }
                 }
-                code::MICROSECONDS | code::HRNOW => drop(c.take(3)?),
+                code::HRNOW => {
+                    let b = c.take(3)?;
+                    st.hrnow = Some(u32::from_le_bytes([b[0], b[1], b[2], 0]));
+                }
+                code::MICROSECONDS => drop(c.take(3)?),
                 other => return Err(format!("unknown query status variable {other}")),
             }
         }
@@ -197,6 +208,17 @@ pub fn sql_mode_bits(text: &str) -> u64 {
         .fold(0, |a, b| a | b)
 }
 
+/// The `sql_mode` text of a Q_SQL_MODE_CODE value: the names of its bits in bit order,
+/// comma-separated (bits without a name are left out).
+pub fn sql_mode_names(bits: u64) -> String {
+    SQL_MODE_BITS
+        .iter()
+        .filter(|(_, b)| bits & b != 0)
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,6 +239,7 @@ mod tests {
             catalog: true,
             charset: Some([33, 33, 45]),
             time_zone: None,
+            hrnow: None,
             xid: Some(0x1bb),
         };
         let bytes = q2.encode();
@@ -238,6 +261,13 @@ mod tests {
     }
 
     #[test]
+    fn sql_mode_names_invert_the_bits() {
+        let text = "ANSI_QUOTES,STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION";
+        assert_eq!(sql_mode_names(sql_mode_bits(text)), text);
+        assert_eq!(sql_mode_names(0), "");
+    }
+
+    #[test]
     fn skips_known_codes_and_stops_at_unknown_ones() {
         // lc_time_names, microseconds, updated db names ("d"), then the time zone.
         let block = [
@@ -246,6 +276,13 @@ mod tests {
         let st = QueryStatus::decode(&block).unwrap();
         assert_eq!(st.time_zone.as_deref(), Some("+00:00"));
         assert!(QueryStatus::decode(&[200, 1]).is_err());
+        let hr = QueryStatus {
+            hrnow: Some(123_456),
+            xid: Some(7),
+            ..QueryStatus::default()
+        };
+        assert_eq!(hex(&hr.encode()), "8040e201810700000000000000");
+        assert_eq!(QueryStatus::decode(&hr.encode()).unwrap(), hr);
         assert!(QueryStatus::decode(&[1, 0, 0]).is_err(), "truncated");
     }
 }

@@ -172,6 +172,9 @@ pub struct DdlSettings {
     pub charset: [u16; 3],
     /// `time_zone` when it is not SYSTEM.
     pub time_zone: Option<String>,
+    /// The statement's time (Unix microseconds) if it read its clock: the event's timestamp
+    /// and `Q_HRNOW`, so that a replay or a replica fills the same values (`ddl_session.rs`).
+    pub when_us: Option<u64>,
 }
 
 impl DdlSettings {
@@ -189,7 +192,17 @@ impl DdlSettings {
             catalog: true,
             charset: Some(self.charset),
             time_zone: self.time_zone.clone(),
+            hrnow: self.when_us.map(|w| (w % 1_000_000) as u32),
             xid,
+        }
+    }
+
+    /// What a redo DDL record keeps of them.
+    pub fn session(&self) -> super::ddl_session::DdlSession {
+        super::ddl_session::DdlSession {
+            when_us: self.when_us,
+            sql_mode: Some(self.sql_mode.clone()),
+            time_zone: self.time_zone.clone(),
         }
     }
 }
@@ -204,7 +217,10 @@ pub fn ddl_events(
     settings: &DdlSettings,
     xid: Option<u64>,
 ) -> Result<Vec<u8>> {
-    let mut w = cohort_binlog::EventWriter::new(BinlogPos(0), ServerId(server_id), now_secs());
+    let secs = settings
+        .when_us
+        .map_or_else(now_secs, |w| (w / 1_000_000) as u32);
+    let mut w = cohort_binlog::EventWriter::new(BinlogPos(0), ServerId(server_id), secs);
     let mut query = QueryEvent::new(conn_id, db.unwrap_or(""), sql);
     query.status_vars = settings.status(xid).encode();
     w.write_ddl(&GtidEvent::ddl(GtidSeq(0), 0), &query)

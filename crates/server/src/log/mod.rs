@@ -193,6 +193,7 @@ pub mod binlog;
 pub mod binlog_reader;
 pub mod checkpoint;
 pub mod checkpointer;
+pub mod ddl_session;
 pub mod device;
 pub mod encode;
 pub mod failpoint;
@@ -209,6 +210,8 @@ pub mod zerofill;
 
 pub use pipeline::{CommitMode, CommitPipeline, Prepared, Work};
 
+#[cfg(test)]
+mod ddl_replay_tests;
 #[cfg(test)]
 mod extremes;
 #[cfg(test)]

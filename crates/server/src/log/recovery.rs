@@ -26,6 +26,7 @@
 
 use super::binlog::read_index;
 use super::checkpoint::read_latest_checkpoint;
+use super::ddl_session::DdlSession;
 use super::device::LogDir;
 use super::gtid::GtidState;
 use super::redo::{Lsn, RedoLog, RedoRecord};
@@ -77,6 +78,8 @@ pub(super) enum BinlogItem<'a> {
         db: &'a str,
         sql: &'a str,
         xid: Option<u64>,
+        /// Its time, `sql_mode` and time zone, from the event (`ddl_session.rs`).
+        session: DdlSession,
     },
 }
 
@@ -131,7 +134,9 @@ pub fn recover_one_log(
     let replayer = Replayer::new(&engine, start.after_checkpoint, ddl);
     scan_binlog(dir, basename, &start, &mut report, &mut |item| match item {
         BinlogItem::Transaction { changes, .. } => replayer.apply_transaction(changes),
-        BinlogItem::Ddl { db, sql, .. } => replayer.apply_ddl(db, sql),
+        BinlogItem::Ddl {
+            db, sql, session, ..
+        } => replayer.apply_ddl(db, sql, &session),
     })?;
     Ok((engine, report))
 }
@@ -241,6 +246,7 @@ fn scan_file(
                     db: &q.db,
                     sql: &q.sql,
                     xid: super::encode::query_xid(&q.status_vars),
+                    session: DdlSession::of_query_event(header.timestamp, &q.status_vars),
                 })?;
                 report.ddl += 1;
                 ddl_next = false;
@@ -372,8 +378,15 @@ pub(super) fn untrusted(msg: String) -> Error {
 /// engine being recovered. The log knows rows, not SQL: the SQL layer implements this
 /// (`crate::sql::SqlDdlReplay`) and the server hands it to recovery.
 pub trait DdlReplay {
-    /// Execute `sql` with `db` as the default database (empty: none) on `engine`.
-    fn replay_ddl(&self, engine: &Arc<Engine>, db: &str, sql: &str) -> Result<()>;
+    /// Execute `sql` with `db` as the default database (empty: none) on `engine`, in a
+    /// session set up as `session` says the statement ran (its clock, mode and zone).
+    fn replay_ddl(
+        &self,
+        engine: &Arc<Engine>,
+        db: &str,
+        sql: &str,
+        session: &DdlSession,
+    ) -> Result<()>;
 }
 
 /// Applies replayed transactions and DDL to the engine.
@@ -437,8 +450,8 @@ impl<'a> Replayer<'a> {
             .apply_recovered(t.id(), before.as_deref(), after.map(Into::into))
     }
 
-    pub(super) fn apply_ddl(&self, db: &str, sql: &str) -> Result<()> {
-        match self.ddl.replay_ddl(&self.engine, db, sql) {
+    pub(super) fn apply_ddl(&self, db: &str, sql: &str, session: &DdlSession) -> Result<()> {
+        match self.ddl.replay_ddl(&self.engine, db, sql, session) {
             Ok(_) => Ok(()),
             Err(e) if self.after_checkpoint && already_applied(e.code()) => Ok(()),
             Err(e) => Err(untrusted(format!(
@@ -483,8 +496,8 @@ pub fn recover_redo_only(
                 }
                 report.transactions += 1;
             }
-            RedoRecord::Ddl { db, sql } => {
-                replayer.apply_ddl(&db, &sql)?;
+            RedoRecord::Ddl { db, sql, session } => {
+                replayer.apply_ddl(&db, &sql, &session)?;
                 report.ddl += 1;
             }
             // Prepare, Commit, Rollback, PreparedDdl: classic mode only.

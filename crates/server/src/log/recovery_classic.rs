@@ -171,14 +171,19 @@ fn apply_redo(
         .map_err(|e| untrusted(e.to_string()))?;
     for rec in records {
         let changes = match rec.map_err(|e| untrusted(e.to_string()))?.1 {
-            RedoRecord::Ddl { db, sql } => {
-                replayer.apply_ddl(&db, &sql)?;
+            RedoRecord::Ddl { db, sql, session } => {
+                replayer.apply_ddl(&db, &sql, &session)?;
                 report.ddl += 1;
                 continue;
             }
-            RedoRecord::PreparedDdl { xid, db, sql } => {
+            RedoRecord::PreparedDdl {
+                xid,
+                db,
+                sql,
+                session,
+            } => {
                 if outcomes.resolve(xid, binlog, report) {
-                    replayer.apply_ddl(&db, &sql)?;
+                    replayer.apply_ddl(&db, &sql, &session)?;
                     report.ddl += 1;
                 }
                 continue;

@@ -35,8 +35,11 @@
 //! | 2 | `Commit` | varint xid |
 //! | 3 | `Rollback` | varint xid |
 //! | 4 | `Committed` | varint xid, changes |
-//! | 5 | `Ddl` | str db, str sql |
-//! | 6 | `PreparedDdl` | varint xid, str db, str sql |
+//! | 5 | `Ddl` | str db, str sql, [session] |
+//! | 6 | `PreparedDdl` | varint xid, str db, str sql, [session] |
+//!
+//! `session` is the statement's time, `sql_mode` and time zone (`ddl_session.rs`); records
+//! written before it existed end after `sql`.
 //!
 //! `changes := varint n, change*`; `change := varint table_id, str db, str table,
 //! opt<row> before, opt<row> after`. A record's LSN is the LSN of its first frame byte;
@@ -81,6 +84,7 @@
 //! `write` / `sync_lock`, so `end_lsn()` / `synced_lsn()` and the "already synced" fast path of
 //! `sync_to` take no lock.
 
+use super::ddl_session::DdlSession;
 use super::device::{timed_sync, LogDir, LogFile, Poison, PoisonInfo, SyncStats};
 use super::valuecodec::{
     codec_readable, decode_row, encode_row, put_str, put_varint, CodecError, Reader, CODEC_VERSION,
@@ -246,10 +250,19 @@ pub enum RedoRecord {
     /// Binlog-off mode: the whole commit in one record.
     Committed { xid: u64, changes: Vec<RedoChange> },
     /// A DDL statement, replayed by executing `sql` with `db` as the current database.
-    Ddl { db: String, sql: String },
+    Ddl {
+        db: String,
+        sql: String,
+        session: DdlSession,
+    },
     /// Classic mode: a DDL statement that took effect, resolved like a `Prepare`: replayed
     /// only if a `Commit` record or its binlog Query event (whose `Q_XID` is `xid`) follows.
-    PreparedDdl { xid: u64, db: String, sql: String },
+    PreparedDdl {
+        xid: u64,
+        db: String,
+        sql: String,
+        session: DdlSession,
+    },
 }
 
 impl RedoRecord {
@@ -326,17 +339,24 @@ pub fn encode_record(out: &mut Vec<u8>, rec: &RedoRecord) {
             put_varint(out, *xid);
             return end_frame(out, start);
         }
-        RedoRecord::Ddl { db, sql } => {
+        RedoRecord::Ddl { db, sql, session } => {
             let start = begin_frame(out, REC_DDL);
             put_str(out, db);
             put_str(out, sql);
+            session.encode(out);
             return end_frame(out, start);
         }
-        RedoRecord::PreparedDdl { xid, db, sql } => {
+        RedoRecord::PreparedDdl {
+            xid,
+            db,
+            sql,
+            session,
+        } => {
             let start = begin_frame(out, REC_PREPARED_DDL);
             put_varint(out, *xid);
             put_str(out, db);
             put_str(out, sql);
+            session.encode(out);
             return end_frame(out, start);
         }
     };
@@ -383,11 +403,13 @@ fn decode_record(kind: u8, payload: &[u8]) -> Result<RedoRecord, CodecError> {
         REC_DDL => RedoRecord::Ddl {
             db: r.str()?,
             sql: r.str()?,
+            session: DdlSession::decode(r)?,
         },
         REC_PREPARED_DDL => RedoRecord::PreparedDdl {
             xid: r.varint()?,
             db: r.str()?,
             sql: r.str()?,
+            session: DdlSession::decode(r)?,
         },
         k => return Err(r.error(format!("unknown record type {k}"))),
     };
@@ -1244,11 +1266,17 @@ mod tests {
             RedoRecord::Ddl {
                 db: "db".into(),
                 sql: "CREATE TABLE `t` (a INT) COMMENT 'é'".into(),
+                session: DdlSession::default(),
             },
             RedoRecord::PreparedDdl {
                 xid: 7,
                 db: String::new(),
                 sql: "DROP TABLE `d`.`t`".into(),
+                session: DdlSession {
+                    when_us: Some(1_700_000_000_000_001),
+                    sql_mode: Some("ANSI_QUOTES".into()),
+                    time_zone: Some("+01:00".into()),
+                },
             },
         ]
     }

@@ -122,25 +122,36 @@ fn prepare_two_phase(
 }
 
 /// Log a DDL statement that has just taken effect (binlog Query event), durably. On error
-/// nothing of it will be replayed, and the caller undoes it.
+/// nothing of it will be replayed, and the caller undoes it. `when_us` is the statement's
+/// time if it read its clock (Unix microseconds): recovery and replicas replay it at that
+/// time (`log/ddl_session.rs`).
 pub fn log_ddl(
     ctx: &ServerContext,
     sess: &SessionState,
     db: Option<&str>,
     sql: &str,
+    when_us: Option<u64>,
 ) -> Result<()> {
     let db_name = db.unwrap_or("").to_string();
+    let settings = ddl_settings(ctx, sess, when_us);
     if ctx.pipeline.writes_redo() {
         let mut redo = Vec::new();
         let sql = sql.to_string();
-        encode_record(&mut redo, &RedoRecord::Ddl { db: db_name, sql });
+        let session = settings.session();
+        encode_record(
+            &mut redo,
+            &RedoRecord::Ddl {
+                db: db_name,
+                sql,
+                session,
+            },
+        );
         return ctx.pipeline.commit(&ctx.vars, Work::with_redo(None, redo));
     }
     if !ctx.pipeline.writes_binlog() {
         return Ok(());
     }
     let conn = sess.conn_id;
-    let settings = ddl_settings(ctx, sess);
     if ctx.pipeline.two_phase() {
         // Classic mode: a PreparedDdl record, resolved at recovery against the Query event,
         // which carries the same XID (the binlog decides, as for a transaction).
@@ -154,6 +165,7 @@ pub fn log_ddl(
                 xid,
                 db: db_name,
                 sql,
+                session: settings.session(),
             },
         );
         let prepared = ctx.pipeline.log_ddl_in_redo(&ctx.vars, xid, &redo)?;
@@ -221,7 +233,11 @@ fn event_options<'a>(
 }
 
 /// The session settings a DDL statement's Query event carries.
-fn ddl_settings(ctx: &ServerContext, sess: &SessionState) -> encode::DdlSettings {
+fn ddl_settings(
+    ctx: &ServerContext,
+    sess: &SessionState,
+    when_us: Option<u64>,
+) -> encode::DdlSettings {
     let text = |name: &str| {
         sess.var(ctx, name)
             .map(|v| crate::vars::display(&v))
@@ -238,6 +254,7 @@ fn ddl_settings(ctx: &ServerContext, sess: &SessionState) -> encode::DdlSettings
             collation_id(&text("collation_server")),
         ],
         time_zone: (!time_zone.eq_ignore_ascii_case("SYSTEM")).then_some(time_zone),
+        when_us,
     }
 }
 

@@ -272,6 +272,9 @@ pub struct SessionState {
     /// The session's TEMPORARY tables (`sql/exec/ddl/temporary.rs`); they shadow base tables
     /// of the same name and go away with the session.
     pub temp_tables: Vec<Arc<crate::storage::Table>>,
+    /// `SET timestamp = N`: the time every statement reads as its clock (NOW(),
+    /// CURRENT_TIMESTAMP) until `SET timestamp = DEFAULT`; UTC.
+    pub fixed_time: Option<crate::types::DateTime>,
 }
 
 impl SessionState {
@@ -313,6 +316,7 @@ impl SessionState {
             local_infile: false,
             pending_load: None,
             temp_tables: Vec::new(),
+            fixed_time: None,
         }
     }
 

@@ -48,6 +48,8 @@ pub struct SessView<'a> {
     /// The effective `sql_mode` in upper case, if the session has it cached and current
     /// ([`SessionState::sql_mode_upper`]); otherwise [`Env::sql_mode`] reads it.
     pub sql_mode: Option<&'a str>,
+    /// `SET timestamp`: the session's fixed clock ([`SessionState::fixed_time`]).
+    pub fixed_time: Option<DateTime>,
 }
 
 impl SessView<'_> {
@@ -86,6 +88,7 @@ impl<'a> SessView<'a> {
             client_host: sess.client_host(),
             temp_tables: &sess.temp_tables,
             sql_mode: None,
+            fixed_time: sess.fixed_time,
         }
     }
 }
@@ -117,6 +120,7 @@ pub fn split_session<'s>(
         client_host,
         temp_tables,
         sql_mode_upper,
+        fixed_time,
         ..
     } = sess;
     let view = SessView {
@@ -137,6 +141,7 @@ pub fn split_session<'s>(
         client_host: client_host.as_deref().unwrap_or(host),
         temp_tables,
         sql_mode: sql_mode_upper.as_ref().map(|(_, m)| m.as_str()),
+        fixed_time: *fixed_time,
     };
     (txn.as_mut().expect("started above"), view)
 }
@@ -247,7 +252,16 @@ impl<'a> Env<'a> {
 
     /// The statement's current time (constant within a statement, as in MySQL).
     pub fn now(&self) -> DateTime {
-        *self.now.get_or_init(super::expr::convert::now_utc)
+        *self.now.get_or_init(|| {
+            self.sess
+                .fixed_time
+                .unwrap_or_else(super::expr::convert::now_utc)
+        })
+    }
+
+    /// The statement's time, if it read its clock (DDL logs it: `log/ddl_session.rs`).
+    pub fn now_used(&self) -> Option<DateTime> {
+        self.now.get().copied()
     }
 
     /// The statement's current time in the session's time zone (NOW(), CURDATE(), and
@@ -348,6 +362,12 @@ impl<'a> Env<'a> {
     /// The value of a system variable as `@@name` / `@@session.name` / `@@global.name` reads it.
     pub fn sys_var(&self, name: &str, global: bool) -> Result<Value> {
         let v = if global {
+            if name == "timestamp" {
+                return Err(Error::new(
+                    ErrorCode::IncorrectGlobalLocalVar,
+                    "Variable 'timestamp' is a SESSION variable",
+                ));
+            }
             self.ctx.vars.global(name)
         } else {
             match name {

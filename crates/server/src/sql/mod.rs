@@ -937,7 +937,7 @@ fn run_other(
                 mdl_targets(ctx, sess, parsed),
                 prev,
                 parsed.ddl_text.as_deref(),
-                &[],
+                &parsed.set_aside,
                 |env| {
                     outcome = Some(exec::ddl::alter::alter_table(env, at)?);
                     Ok(())
@@ -1151,13 +1151,15 @@ fn ddl(
     let (_mdl, _one_at_a_time) = lock_for_ddl(ctx, sess, &targets)?;
     let undo = crate::storage::DdlUndo::begin(&ctx.engine);
     let db = sess.db.clone();
-    let (r, effects) = {
+    let (r, effects, when_us) = {
         let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(set_aside);
         let r = f(&env);
-        (r, env.into_effects())
+        let when_us = env.now_used().map(|t| exec_time_us(&t));
+        (r, env.into_effects(), when_us)
     };
-    // Logged after it took effect: a crash in between loses an unacknowledged DDL.
-    let log = |text: &str| crate::session::commit::log_ddl(ctx, sess, db.as_deref(), text);
+    // Logged after it took effect: a crash in between loses an unacknowledged DDL. With the
+    // time it read, if any, so that its replay fills the same values.
+    let log = |text: &str| crate::session::commit::log_ddl(ctx, sess, db.as_deref(), text, when_us);
     let (keep, result) = match r {
         Ok(()) => match text.map_or(Ok(()), log) {
             Ok(()) => (true, Ok(())),
@@ -1185,6 +1187,12 @@ fn ddl(
         effects.apply(sess);
     }
     result
+}
+
+/// A statement time as Unix microseconds (times before 1970 count as 0).
+fn exec_time_us(t: &crate::types::DateTime) -> u64 {
+    let secs = expr::convert::unix_seconds(t).max(0) as u64;
+    secs * 1_000_000 + t.micros as u64
 }
 
 /// The tables a statement that knows only base tables names (DDL other than CREATE / DROP

@@ -2,9 +2,13 @@
 //!
 //! Recovery re-runs every DDL statement it finds in the log after the checkpoint. It runs here
 //! as root in a private context over the engine being recovered: no logging (the statement is
-//! already in the log), no accounts, default system variables.
+//! already in the log), no accounts, default system variables, except what the log kept of the
+//! session the statement ran in (`log/ddl_session.rs`): its clock (so an `ADD COLUMN … DEFAULT
+//! CURRENT_TIMESTAMP` fills the rows with the time clients saw), its time zone, and its
+//! `sql_mode` without strictness.
 
 use crate::error::Result;
+use crate::log::ddl_session::DdlSession;
 use crate::log::recovery::DdlReplay;
 use crate::session::{ServerContext, SessionState};
 use crate::storage::Engine;
@@ -18,7 +22,13 @@ pub struct SqlDdlReplay {
 }
 
 impl DdlReplay for SqlDdlReplay {
-    fn replay_ddl(&self, engine: &Arc<Engine>, db: &str, sql: &str) -> Result<()> {
+    fn replay_ddl(
+        &self,
+        engine: &Arc<Engine>,
+        db: &str,
+        sql: &str,
+        session: &DdlSession,
+    ) -> Result<()> {
         let ctx = self.ctx.get_or_init(|| {
             ServerContext::new(
                 engine.clone(),
@@ -35,12 +45,41 @@ impl DdlReplay for SqlDdlReplay {
         // Not strict: an ALTER that converted values was logged only if it succeeded, and the
         // values it converted with warnings convert the same way again (a strict replay
         // would refuse them).
+        let mode = session.sql_mode.as_deref().map_or(String::new(), lenient);
         sess.session_vars
-            .insert("sql_mode".into(), crate::types::Value::str(""));
+            .insert("sql_mode".into(), crate::types::Value::str(&mode));
+        if let Some(tz) = &session.time_zone {
+            sess.session_vars
+                .insert("time_zone".into(), crate::types::Value::str(tz));
+        }
+        sess.fixed_time = session.when_us.map(|w| {
+            super::expr::convert::datetime_from_unix((w / 1_000_000) as i64, (w % 1_000_000) as u32)
+        });
         // The statement succeeded when it ran: its FOREIGN KEYs are not checked again (a
         // parent created later, or dropped with checks off, must not fail the replay).
         sess.session_vars
             .insert("foreign_key_checks".into(), crate::types::Value::str("OFF"));
         super::execute_text(ctx, &mut sess, sql).map(|_| ())
+    }
+}
+
+/// A logged `sql_mode` without its strictness (`STRICT_*`, `TRADITIONAL`): what changes how
+/// the text parses and how values convert stays.
+fn lenient(mode: &str) -> String {
+    mode.split(',')
+        .filter(|m| !m.starts_with("STRICT_") && *m != "TRADITIONAL")
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn replay_mode_drops_strictness_only() {
+        assert_eq!(
+            super::lenient("ANSI_QUOTES,STRICT_TRANS_TABLES,NO_ZERO_DATE,TRADITIONAL"),
+            "ANSI_QUOTES,NO_ZERO_DATE"
+        );
+        assert_eq!(super::lenient(""), "");
     }
 }

@@ -153,6 +153,9 @@ pub fn set(
             SetTarget::User(name) => {
                 sess.set_user_var(ctx, name, value.unwrap_or(Value::Null))?;
             }
+            SetTarget::Sys { name, global } if name == "timestamp" => {
+                set_timestamp(sess, *global, value)?
+            }
             SetTarget::Sys { name, global: true } => set_global(ctx, sess, name, value)?,
             SetTarget::Sys {
                 name,
@@ -161,6 +164,75 @@ pub fn set(
         }
     }
     Ok(())
+}
+
+/// `SET timestamp = N` fixes the session's clock at N seconds (fractions to the microsecond)
+/// since the epoch; `DEFAULT`, 0 or a negative value (with a 1292 warning) free it again, and
+/// a value past 2147483647 is that (1292), as in MariaDB 10.11. Only numbers are taken
+/// (1232); it has no global value (1228).
+fn set_timestamp(sess: &mut SessionState, global: bool, value: Option<Value>) -> Result<()> {
+    if global {
+        return Err(Error::new(
+            ErrorCode::LocalVariable,
+            "Variable 'timestamp' is a SESSION variable and can't be used with SET GLOBAL",
+        ));
+    }
+    let micros: i128 = match &value {
+        None => 0,
+        Some(Value::Int(i)) => *i as i128 * 1_000_000,
+        Some(Value::UInt(u)) => *u as i128 * 1_000_000,
+        Some(v @ Value::Decimal(_)) => decimal_micros(&crate::sql::value_text(v)),
+        Some(Value::Double(f)) if f.is_finite() => (f * 1e6).clamp(-1e30, 1e30) as i128,
+        _ => {
+            return Err(Error::new(
+                ErrorCode::WrongTypeForVar,
+                "Incorrect argument type to variable 'timestamp'",
+            ))
+        }
+    };
+    const MAX: i128 = 2_147_483_647 * 1_000_000;
+    if !(0..=MAX).contains(&micros) {
+        let text = value
+            .as_ref()
+            .map(crate::sql::value_text)
+            .unwrap_or_default();
+        warn_clamped(
+            sess,
+            Some(format!("Truncated incorrect timestamp value: '{text}'")),
+        );
+    }
+    sess.fixed_time = match micros {
+        m if m <= 0 => None,
+        m => {
+            let m = m.min(MAX) as i64;
+            Some(crate::sql::expr::convert::datetime_from_unix(
+                m / 1_000_000,
+                (m % 1_000_000) as u32,
+            ))
+        }
+    };
+    Ok(())
+}
+
+/// Microseconds of a decimal's text (`-12.3456789` is -12345678), saturating.
+fn decimal_micros(text: &str) -> i128 {
+    let (neg, t) = match text.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, text),
+    };
+    let (int, frac) = t.split_once('.').unwrap_or((t, ""));
+    let frac: String = frac.chars().chain(std::iter::repeat('0')).take(6).collect();
+    let us = int
+        .parse::<i128>()
+        .ok()
+        .and_then(|i| i.checked_mul(1_000_000))
+        .and_then(|i| i.checked_add(frac.parse::<i128>().unwrap_or(0)))
+        .unwrap_or(i128::MAX);
+    if neg {
+        -us
+    } else {
+        us
+    }
 }
 
 fn set_global(

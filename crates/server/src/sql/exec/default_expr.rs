@@ -20,11 +20,13 @@
 //!   given one would be: a NULL into a NOT NULL column is 1048. `SET c = DEFAULT` in UPDATE and
 //!   ON DUPLICATE KEY UPDATE, and `DEFAULT(c)` anywhere, evaluate it over the row at hand
 //!   (`bind/column_default.rs`).
-//! * **ALTER TABLE** fills an added column in the existing rows the same way. The redo log
-//!   replays an ALTER by running it again, so a default whose value is not a function of the
-//!   row (a clock, `uuid()`, `rand()`, a variable) would give other values after a crash than
-//!   the ones the client was shown: adding such a column to a table with rows is refused
-//!   (1235).
+//! * **ALTER TABLE** fills an added column in the existing rows the same way. The log
+//!   replays an ALTER by running it again, with the statement's clock, time zone and default
+//!   database as they were (`log/ddl_session.rs`), so a default of the row and of those
+//!   ([`REPLAYED`]: `now()`, `curdate()`, `utc_timestamp()`, `database()`…) fills the same
+//!   values again. One whose value is anything else (`uuid()`, `rand()`, `sysdate()`, the user,
+//!   a variable) would give other values after a crash than the ones the client was shown:
+//!   adding such a column to a table with rows is refused (1235).
 //! * **Cost**: a table without expression defaults does nothing here ([`Defaults::of`]
 //!   answers None after one look at the definition).
 
@@ -300,10 +302,44 @@ impl Defaults {
     }
 }
 
+/// Functions that are not of the row but that a replay computes again the same way: the
+/// statement's clock, the session's time zone and default database are logged with it.
+pub const REPLAYED: &[&str] = &[
+    "now",
+    "current_timestamp",
+    "localtime",
+    "localtimestamp",
+    "curdate",
+    "current_date",
+    "curtime",
+    "current_time",
+    "utc_date",
+    "utc_time",
+    "utc_timestamp",
+    "unix_timestamp",
+    "from_unixtime",
+    "date_format",
+    "dayname",
+    "monthname",
+    "database",
+    "schema",
+];
+
+/// Does a replay of the statement compute the kept expression again the same way: a
+/// function of the row and of [`REPLAYED`] functions only?
+fn replayable(text: &str) -> Result<bool> {
+    let c = calls(text)?;
+    Ok(!c.variables
+        && !c.functions.iter().any(|f| {
+            !REPLAYED.contains(&f.as_str())
+                && super::gencol::NOT_OF_THE_ROW.iter().any(|(n, _)| n == f)
+        }))
+}
+
 /// ALTER TABLE: may the added column `col` be filled in existing rows (module doc)?
 pub fn check_fill(col: &ColumnDef) -> Result<()> {
     if let ColumnDefault::Expr(text) = &col.default {
-        if !of_the_row(text)? {
+        if !replayable(text)? {
             return Err(Error::unsupported(
                 "ALTER TABLE filling existing rows with a DEFAULT expression whose value is not a function of the row",
             ));

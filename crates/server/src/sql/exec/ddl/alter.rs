@@ -910,7 +910,6 @@ fn convert_rows(
         }
         return Ok((rows, max_ai));
     }
-    refuse_zoned_copy(env, d, old)?;
     let warnings = RefCell::new(Vec::new());
     let mut out = Vec::with_capacity(rows.len());
     let mut next_ai = 0u64;
@@ -919,16 +918,26 @@ fn convert_rows(
             strict: Strict::Mode(env),
             row: n as u64 + 1,
             warnings: &warnings,
-            // Values are copied as stored (a TIMESTAMP stays UTC).
+            // Values are copied as stored (a TIMESTAMP stays UTC)…
             zone: None,
             table: None,
+        };
+        // … except into a TIMESTAMP from another type: that value is local time.
+        let into_timestamp = StoreCtx {
+            zone: env.zone(),
+            ..sc
         };
         let mut new = Vec::with_capacity(d.cols.len());
         for (i, c) in d.cols.iter().enumerate() {
             let v = match c.src {
                 Some(s) => {
-                    let v = enum_into(&old.columns[s].data_type, &c.def.data_type, &row[s]);
-                    convert_value(v, &c.def, &sc)?
+                    let from = &old.columns[s].data_type;
+                    let v = enum_into(from, &c.def.data_type, &row[s]);
+                    match (is_timestamp(from), is_timestamp(&c.def.data_type)) {
+                        (true, false) => convert_value(local_of(env, v), &c.def, &sc)?,
+                        (false, true) => convert_value(v, &c.def, &into_timestamp)?,
+                        _ => convert_value(v, &c.def, &sc)?,
+                    }
                 }
                 None if c.def.auto_increment => {
                     next_ai += 1;
@@ -959,28 +968,19 @@ fn convert_rows(
     Ok((out, max_ai))
 }
 
-/// A copy whose values would depend on the session's time zone (a column turned into or out
-/// of TIMESTAMP, a DATETIME / DATE column added with DEFAULT CURRENT_TIMESTAMP) is refused
-/// with 1235 when the zone is not SYSTEM: recovery replays the logged ALTER at SYSTEM, and
-/// would convert differently.
-fn refuse_zoned_copy(env: &Env<'_>, d: &Draft, old: &TableDef) -> Result<()> {
-    if env.zone().is_none() {
-        return Ok(());
-    }
-    let ts = |t: &DataType| matches!(t, DataType::Timestamp { .. });
-    for c in &d.cols {
-        let zoned = match c.src {
-            Some(s) => ts(&old.columns[s].data_type) != ts(&c.def.data_type),
-            None => c.def.default == ColumnDefault::CurrentTimestamp && !ts(&c.def.data_type),
-        };
-        if zoned {
-            return Err(Error::unsupported(&format!(
-                "ALTER TABLE converting column '{}' with a time_zone other than SYSTEM",
-                c.def.name
-            )));
+fn is_timestamp(t: &DataType) -> bool {
+    matches!(t, DataType::Timestamp { .. })
+}
+
+/// A TIMESTAMP column's value (kept in UTC) as the session reads it: in its time zone.
+/// Recovery replays the ALTER in the same zone (`log/ddl_session.rs`).
+fn local_of(env: &Env<'_>, v: Value) -> Value {
+    match (env.zone(), v) {
+        (Some(z), Value::DateTime(dt)) if dt != crate::types::DateTime::default() => {
+            Value::DateTime(z.to_local(&dt))
         }
+        (_, v) => v,
     }
-    Ok(())
 }
 
 /// An ENUM / SET value going into a numeric column is its number (member position,

@@ -95,7 +95,7 @@ pub fn run(
     })?;
     let inserted = insert_rows(ctx, sess, prev, &db, &name, (qplan, positions));
     let logged = inserted.and_then(|r| {
-        crate::session::commit::log_ddl(ctx, sess, Some(&db), &text)?;
+        crate::session::commit::log_ddl(ctx, sess, Some(&db), &text, None)?;
         sess.commit(ctx)?;
         Ok(r)
     });

@@ -896,8 +896,8 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
     if col.auto_increment {
         return Err(invalid_default(&col.name));
     }
-    // A TIMESTAMP default would be given in the session's zone and kept in UTC; recovery
-    // replays the logged statement at SYSTEM and would keep another instant: refused.
+    // A TIMESTAMP default is kept in UTC (as its values are), but Cohort keeps the literal
+    // as given and shows it unconverted: given in another zone than SYSTEM, it is refused.
     if matches!(col.data_type, DataType::Timestamp { .. })
         && env.zone().is_some()
         && !matches!(convert::to_datetime(&v), Some((dt, _)) if dt == crate::types::DateTime::default())

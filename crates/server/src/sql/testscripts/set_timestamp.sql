@@ -1,0 +1,51 @@
+# SET timestamp fixes the session's clock (mariadb-binlog's output sets it before every
+# event), and ALTER TABLE fills and converts rows with the session's clock and time zone (the
+# log keeps both, so recovery replays the same values: log/ddl_session.rs). Expected outputs
+# recorded from MariaDB 10.11 with mariadb_golden.py.
+CREATE DATABASE sts;
+USE sts;
+SET timestamp = 1000000000.123456;
+SELECT NOW(6), @@timestamp, UNIX_TIMESTAMP(), UNIX_TIMESTAMP(NOW(6)), CURRENT_TIMESTAMP(3), UTC_TIMESTAMP(6), CURDATE(), CURTIME(6), NOW();
+SELECT @@session.timestamp = 1000000000.123456;
+SET timestamp = 0;
+SELECT @@timestamp > 1700000000, NOW() > '2025-01-01';
+SET timestamp = 1e9;
+SELECT NOW(6), UNIX_TIMESTAMP();
+SET @@timestamp = 5;
+SELECT NOW();
+SET timestamp = -1;
+SHOW WARNINGS;
+SELECT NOW() > '2025-01-01';
+SET timestamp = 0.5;
+SELECT NOW(6);
+SET timestamp = 2147483648;
+SHOW WARNINGS;
+SELECT NOW(6);
+SET timestamp = DEFAULT;
+SELECT NOW() > '2025-01-01';
+SET timestamp = 'abc';
+SET timestamp = NULL;
+SET timestamp = NOW();
+SET GLOBAL timestamp = 5;
+SELECT @@global.timestamp;
+SET timestamp = 1234567890.5;
+CREATE TABLE t (id INT PRIMARY KEY, v INT);
+INSERT INTO t (id) VALUES (1), (2);
+SET time_zone = '+05:30';
+ALTER TABLE t ADD b DATETIME(6) DEFAULT CURRENT_TIMESTAMP(6), ADD c DATETIME DEFAULT (NOW() + INTERVAL 1 DAY), ADD d DATE DEFAULT (CURDATE()), ADD e TIMESTAMP(6) NULL DEFAULT CURRENT_TIMESTAMP(6), ADD f VARCHAR(30) DEFAULT (DATE_FORMAT(NOW(), '%Y %a %H:%i')), ADD g INT DEFAULT (id * 10);
+SELECT * FROM t ORDER BY id;
+SET time_zone = '+00:00';
+SELECT * FROM t ORDER BY id;
+INSERT INTO t (id) VALUES (3);
+SELECT * FROM t WHERE id = 3;
+SET time_zone = '-03:00';
+ALTER TABLE t MODIFY e DATETIME(6), MODIFY b TIMESTAMP(6) NULL;
+SET time_zone = '+00:00';
+SELECT id, b, e FROM t ORDER BY id;
+SET time_zone = '+02:00';
+ALTER TABLE t MODIFY b VARCHAR(40), MODIFY e TIMESTAMP(6) NULL;
+SET time_zone = '+00:00';
+SELECT id, b, e FROM t ORDER BY id;
+SET timestamp = DEFAULT;
+SET time_zone = DEFAULT;
+DROP DATABASE sts;
