@@ -152,7 +152,7 @@ cohort "CREATE DATABASE rt; CREATE TABLE rt.types (
   c CHAR(10), cb CHAR(5) COLLATE utf8mb4_bin, vc VARCHAR(300), vb VARBINARY(20), bn BINARY(4),
   tt TINYTEXT, tx TEXT, mt MEDIUMTEXT, lt LONGTEXT, tb TINYBLOB, bl BLOB, mb MEDIUMBLOB, lb LONGBLOB,
   dt DATE, dtm DATETIME, dt6 DATETIME(6), ts TIMESTAMP NULL, ts3 TIMESTAMP(3) NULL, yr YEAR,
-  en ENUM('a','b') NOT NULL, st SET('x','y','z','w','v','u','t','s','r'), js JSON)" &&
+  en ENUM('a','b') NOT NULL, st SET('x','y','z','w','v','u','t','s','r','m9','m10','m11','m12','m13','m14','m15','m16','m17','m18','m19','m20','m21','m22','m23','m24','m25','m26','m27','m28','m29','m30','m31','m32','m33','m34','m35','m36','m37','m38','m39'), js JSON)" &&
   cohort "INSERT INTO rt.types VALUES
   (1, -128, 255, -32768, 65535, -8388608, 16777215, -2147483648, 4294967295, -9223372036854775808, 18446744073709551615,
    -99999999.99, 12345678901234567890123456789012345.123456789012345678901234567890, 99999, 1.5, -2.25e300,
@@ -186,6 +186,11 @@ cohort "ALTER TABLE rt.later ADD COLUMN w INT NOT NULL DEFAULT 3 FIRST, MODIFY v
   CREATE TABLE rt.swap (a INT PRIMARY KEY); RENAME TABLE rt.later TO rt.tmp, rt.swap TO rt.later, rt.tmp TO rt.swap;
   ALTER TABLE rt.swap RENAME TO rt.swapped, COMMENT = 'renamed'" &&
   pass "replication/ALTER TABLE and RENAME TABLE while the replicas follow" || fail "replication/ALTER TABLE and RENAME TABLE while the replicas follow" "statements failed"
+# An ALTER filling rows from the statement's clock in a session time zone: the Query event
+# carries the time (Q_HRNOW) and the zone, so the replicas fill the same values.
+cohort "SET time_zone = '+03:00'; ALTER TABLE rt.u ADD COLUMN at6 DATETIME(6) DEFAULT CURRENT_TIMESTAMP(6),
+  ADD COLUMN nextday DATETIME DEFAULT (NOW() + INTERVAL 1 DAY), ADD COLUMN ts6 TIMESTAMP(6) NULL DEFAULT CURRENT_TIMESTAMP(6)" &&
+  pass "replication/ALTER filling rows from the clock in a time zone" || fail "replication/ALTER filling rows from the clock in a time zone" "statement failed"
 
 # FOREIGN KEY cascades (issue 21): a replica's engine cascades them itself, so the binlog must
 # not give it the cascaded rows a second time (one-log mode keeps them for recovery, in events

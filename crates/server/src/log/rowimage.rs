@@ -55,10 +55,20 @@ pub fn kind_of(t: &DataType) -> ColumnKind {
             pack_len: if members.len() < 256 { 1 } else { 2 },
         },
         DataType::Set { ref members, .. } => ColumnKind::Set {
-            pack_len: members.len().div_ceil(8).max(1) as u8,
+            pack_len: set_pack_len(members.len()),
         },
         DataType::Time { fsp } => ColumnKind::Time2 { fsp },
         DataType::Bit { width } => ColumnKind::Bit { bits: width },
+    }
+}
+
+/// The bytes of a SET of `members` members in a row image: 1 to 4, then 8 (as MariaDB packs
+/// it; a 40-member SET is 8 bytes, not 5).
+pub fn set_pack_len(members: usize) -> u8 {
+    match members.div_ceil(8) {
+        0 => 1,
+        n @ 1..=4 => n as u8,
+        _ => 8,
     }
 }
 
@@ -388,6 +398,13 @@ mod tests {
         assert_eq!(back, v, "type {t:?}");
         let mut buf = Vec::new();
         cohort_binlog::encode_value(&kind_of(&t), &b, &mut buf).unwrap();
+    }
+
+    #[test]
+    fn set_pack_lengths_are_mariadbs() {
+        // MariaDB 10.11's table map for SET(8 / 9 / 32 / 33 / 40 / 64 members).
+        let lens: Vec<u8> = [8, 9, 32, 33, 40, 64].map(set_pack_len).to_vec();
+        assert_eq!(lens, vec![1, 2, 4, 8, 8, 8]);
     }
 
     #[test]

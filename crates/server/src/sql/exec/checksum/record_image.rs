@@ -315,11 +315,9 @@ fn part_of(t: &DataType) -> Part {
         DataType::Time { fsp } => Part::Time { fsp },
         DataType::Year => Part::Year,
         DataType::Enum { ref members, .. } => Part::Number(if members.len() < 256 { 1 } else { 2 }),
-        DataType::Set { ref members, .. } => Part::Number(match members.len().div_ceil(8) {
-            0 => 1,
-            n @ 1..=4 => n,
-            _ => 8,
-        }),
+        DataType::Set { ref members, .. } => Part::Number(usize::from(
+            crate::log::rowimage::set_pack_len(members.len()),
+        )),
         DataType::Bit { width } => Part::Bit(usize::from(width).div_ceil(8).max(1)),
     }
 }
