@@ -104,3 +104,38 @@ fn a_default_replay_cannot_reproduce_is_still_refused_on_rows() {
         );
     }
 }
+
+#[test]
+fn create_or_replace_replays_to_the_new_table() {
+    let dir = SimDir::new();
+    let ctx = context_on(&dir);
+    let mut s = SessionState::new(1, "root", "%", None);
+    for q in [
+        "CREATE DATABASE d",
+        "CREATE TABLE d.t (id INT PRIMARY KEY)",
+        "INSERT INTO d.t VALUES (1), (2)",
+        "CREATE TABLE d.s SELECT id FROM d.t",
+        "CREATE OR REPLACE TABLE d.t (k INT PRIMARY KEY) SELECT id * 10 AS k FROM d.s",
+        "CREATE OR REPLACE TABLE d.u (a INT)",
+        "CREATE OR REPLACE TABLE d.u (b INT) SELECT 5 AS b",
+    ] {
+        run(&ctx, &mut s, q).unwrap();
+    }
+    // Reading the table it replaces is MariaDB's 1093, and the table stays.
+    let e = run(
+        &ctx,
+        &mut s,
+        "CREATE OR REPLACE TABLE d.s SELECT id FROM d.s",
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), cohort_protocol::ErrorCode::UpdateTableUsed);
+    let before = rows(&ctx, &mut s, "SELECT k FROM d.t ORDER BY k");
+    assert_eq!(before, vec![vec![Value::Int(10)], vec![Value::Int(20)]]);
+    let ctx2 = context_on(&dir.crash_image());
+    let mut s2 = SessionState::new(2, "root", "%", None);
+    assert_eq!(rows(&ctx2, &mut s2, "SELECT k FROM d.t ORDER BY k"), before);
+    assert_eq!(
+        rows(&ctx2, &mut s2, "SELECT * FROM d.u"),
+        vec![vec![Value::Int(5)]]
+    );
+}

@@ -55,9 +55,10 @@ impl Derived {
         }
     }
 
-    pub fn databases(&self) -> Vec<&str> {
+    /// The engine tables it reads.
+    pub fn table_refs(&self) -> Vec<&crate::sql::plan::TableRef> {
         match &self.body {
-            DerivedBody::Query(q) => q.databases(),
+            DerivedBody::Query(q) => q.table_refs(),
             DerivedBody::Working(_) => Vec::new(),
         }
     }

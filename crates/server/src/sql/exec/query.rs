@@ -128,15 +128,23 @@ impl QueryPlan {
 
     /// The databases of the engine tables it reads.
     pub fn databases(&self) -> Vec<&str> {
+        self.table_refs()
+            .into_iter()
+            .map(|t| t.db.as_str())
+            .collect()
+    }
+
+    /// The engine tables it reads.
+    pub fn table_refs(&self) -> Vec<&crate::sql::plan::TableRef> {
         match &self.node {
-            Node::Select(s) => s.databases(),
-            Node::SetOp(s) => s.parts.iter().flat_map(|p| p.databases()).collect(),
-            Node::Sorted(s) => s.input.databases(),
+            Node::Select(s) => s.table_refs(),
+            Node::SetOp(s) => s.parts.iter().flat_map(|p| p.table_refs()).collect(),
+            Node::Sorted(s) => s.input.table_refs(),
             Node::Recursive(r) => r
                 .anchors
                 .iter()
                 .chain(&r.steps)
-                .flat_map(|p| p.databases())
+                .flat_map(|p| p.table_refs())
                 .collect(),
         }
     }

@@ -132,18 +132,26 @@ impl SelectPlan {
 
     /// The databases of the engine tables it reads.
     pub fn databases(&self) -> Vec<&str> {
-        let mut dbs: Vec<&str> = match (&self.join, self.table()) {
-            (Some(j), _) => j.tables.iter().flat_map(|t| t.databases()).collect(),
-            (None, Some(t)) => vec![t.db.as_str()],
+        self.table_refs()
+            .into_iter()
+            .map(|t| t.db.as_str())
+            .collect()
+    }
+
+    /// The engine tables it reads, its subqueries' included.
+    pub fn table_refs(&self) -> Vec<&plan::TableRef> {
+        let mut refs: Vec<&plan::TableRef> = match (&self.join, self.table()) {
+            (Some(j), _) => j.tables.iter().flat_map(|t| t.table_refs()).collect(),
+            (None, Some(t)) => vec![t],
             (None, None) => match &self.source {
-                Some(Source::Derived(d)) => d.databases(),
+                Some(Source::Derived(d)) => d.table_refs(),
                 _ => Vec::new(),
             },
         };
         for s in &self.subqueries {
-            dbs.extend(s.plan.databases());
+            refs.extend(s.plan.table_refs());
         }
-        dbs
+        refs
     }
 
     /// Is its only storage read one access path of one base table (no join, no subquery, no

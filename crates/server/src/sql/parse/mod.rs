@@ -1735,6 +1735,13 @@ fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
             let what = peek_nth_word(p, 1).unwrap_or_default();
             Ok(unsupported(p, &format!("CREATE {what}")))
         }
+        // CREATE OR REPLACE [TEMPORARY] TABLE (`sql::drop_for_replace`).
+        Some("OR")
+            if peek_nth_word(p, 3).as_deref() == Some("TABLE")
+                || peek_nth_word(p, 4).as_deref() == Some("TABLE") =>
+        {
+            Ok(Stmt::Sql(Box::new(p.parse_statement()?)))
+        }
         Some("OR") | Some("ALGORITHM") | Some("DEFINER") | Some("SQL") => {
             Ok(unsupported(p, "CREATE VIEW / stored programs"))
         }

@@ -105,9 +105,17 @@ impl JoinTable {
     }
 
     pub fn databases(&self) -> Vec<&str> {
+        self.table_refs()
+            .into_iter()
+            .map(|t| t.db.as_str())
+            .collect()
+    }
+
+    /// The engine tables it reads.
+    pub fn table_refs(&self) -> Vec<&super::TableRef> {
         match self {
-            JoinTable::Table(t) => vec![t.db.as_str()],
-            JoinTable::Derived(d) => d.databases(),
+            JoinTable::Table(t) => vec![t],
+            JoinTable::Derived(d) => d.table_refs(),
         }
     }
 }

@@ -14,7 +14,10 @@
 //! columns the query does not produce come first and take their defaults, a query column of a
 //! declared name takes the declared definition.
 //!
-//! Refused (1235): `LIKE`, table options, `IF NOT EXISTS`, `OR REPLACE`.
+//! Table options are those of CREATE TABLE (`ddl::apply_table_options`). `IF NOT EXISTS` on a
+//! table or view that exists is Note 1050 and inserts nothing; `OR REPLACE` drops the table
+//! of the name first, as a DDL statement of its own (`sql::drop_for_replace`), so a failed
+//! query leaves neither table, as in MariaDB 10.11. Refused (1235): `LIKE`.
 //!
 //! `CREATE TEMPORARY TABLE t SELECT …` makes a session's temporary table the same way, without
 //! DDL locks, commit or logging ([`run_temporary`], `temporary.rs`).
@@ -33,6 +36,7 @@ use crate::types::{Collation, DataType, Decimal, Value};
 use cohort_protocol::column::ColumnType;
 use cohort_protocol::ErrorCode;
 use sqlparser::ast;
+use std::sync::Arc;
 
 fn unsupported(what: &str) -> Error {
     Error::unsupported(what)
@@ -49,34 +53,57 @@ pub fn run(
     let Some(q) = &ct.query else {
         return Err(Error::internal("CREATE TABLE … SELECT without a query"));
     };
-    if ct.or_replace || ct.if_not_exists {
-        return Err(unsupported("CREATE OR REPLACE / IF NOT EXISTS … SELECT"));
-    }
     if ct.like.is_some() {
         return Err(unsupported("CREATE TABLE … LIKE … SELECT"));
     }
-    let declared = !ct.columns.is_empty() || !ct.constraints.is_empty();
-    if !matches!(ct.table_options, ast::CreateTableOptions::None) {
-        return Err(unsupported("table options with CREATE TABLE … SELECT"));
+    if ct.or_replace && ct.temporary {
+        return Err(unsupported("CREATE OR REPLACE TEMPORARY TABLE … SELECT"));
     }
+    let declared = !ct.columns.is_empty() || !ct.constraints.is_empty();
     let (db, name) = plan::split_name(&ct.name, sess.db.as_deref())?;
     // Bind the query and derive the table from its result columns.
     let (qplan, def, positions) = {
         let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
+        // The query may hold subqueries wherever a SELECT may (`bind/subquery.rs`).
+        env.subq.allowed.set(true);
         // CREATE and INSERT on the new table (MariaDB names both when both are missing).
         let need = crate::accounts::Privs::CREATE | crate::accounts::Privs::INSERT;
         plan::check_table_priv(&env, &db, &name, need)?;
         crate::sql::parse::surface::query(q)?;
         let qplan = query::plan_query(&env, &parsed.params, q, &[], None)?;
         let selected = table_def(&name, &qplan)?;
-        let (def, positions) = if declared {
+        let (mut def, positions) = if declared {
             super::table_def_merged(&env, ct, &db, &name, selected.columns)?
         } else {
             let all = (0..selected.columns.len()).collect();
             (selected, all)
         };
+        super::apply_table_options(ct, &mut def)?;
         (qplan, def, positions)
     };
+    if ct.if_not_exists && !ct.temporary && exists(ctx, &db, &name) {
+        sess.warnings.push(crate::session::Warning {
+            level: "Note",
+            code: ErrorCode::TableExists.number(),
+            message: format!("Table '{name}' already exists"),
+        });
+        return Ok(QueryResult::ok());
+    }
+    if ct.or_replace {
+        if let Ok(old) = ctx.engine.table(&db, &name) {
+            let reads = qplan
+                .table_refs()
+                .iter()
+                .any(|t| Arc::ptr_eq(&t.table, &old));
+            if reads {
+                return Err(Error::new(
+                    ErrorCode::UpdateTableUsed,
+                    format!("Table '{name}' is specified twice, both as a target for 'CREATE' and as a separate source for data"),
+                ));
+            }
+        }
+        crate::sql::drop_for_replace(ctx, sess, prev, &ct.name)?;
+    }
     if ct.temporary {
         return run_temporary(ctx, sess, prev, &db, &name, def, (qplan, positions));
     }
@@ -110,6 +137,11 @@ pub fn run(
             Err(e)
         }
     }
+}
+
+/// A base table or a view of the name exists.
+fn exists(ctx: &ServerContext, db: &str, name: &str) -> bool {
+    ctx.engine.table(db, name).is_ok() || ctx.engine.view(db, name).is_some()
 }
 
 /// `CREATE TEMPORARY TABLE t SELECT …`: the query was bound before the table exists (so it

@@ -1135,7 +1135,7 @@ fn table_collation(ct: &ast::CreateTable) -> Result<Collation> {
 /// AUTO_INCREMENT, COMMENT, the default character set and collation (see
 /// [`table_collation`]). Every other option (ROW_FORMAT, KEY_BLOCK_SIZE, STATS_…,
 /// PACK_KEYS…) would not be kept: 1235.
-fn apply_table_options(ct: &ast::CreateTable, def: &mut TableDef) -> Result<()> {
+pub(super) fn apply_table_options(ct: &ast::CreateTable, def: &mut TableDef) -> Result<()> {
     for o in table_options(ct) {
         match o {
             ast::SqlOption::NamedParenthesizedList(l)
@@ -1380,9 +1380,7 @@ pub fn create_table(env: &Env<'_>, ct: &ast::CreateTable) -> Result<()> {
     if ct.query.is_some() {
         return Err(unsupported("CREATE TABLE … SELECT"));
     }
-    if ct.or_replace {
-        return Err(unsupported("CREATE OR REPLACE TABLE"));
-    }
+    // OR REPLACE: the caller dropped the table of the name first (`sql::drop_for_replace`).
     let (db, name) = plan::split_name(&ct.name, env.sess.db)?;
     check_ident(&name)?;
     plan::check_table_priv(env, &db, &name, Privs::CREATE)?;
