@@ -272,6 +272,9 @@ pub struct SessionState {
     /// The session's TEMPORARY tables (`sql/exec/ddl/temporary.rs`); they shadow base tables
     /// of the same name and go away with the session.
     pub temp_tables: Vec<Arc<crate::storage::Table>>,
+    /// What the current statement changed, for a client with CLIENT_SESSION_TRACK
+    /// ([`super::track`]).
+    pub track: super::track::Tracker,
 }
 
 impl SessionState {
@@ -313,6 +316,7 @@ impl SessionState {
             local_infile: false,
             pending_load: None,
             temp_tables: Vec::new(),
+            track: super::track::Tracker::default(),
         }
     }
 
@@ -625,6 +629,7 @@ impl SessionState {
             .get(&name)
             .map_or(0, |v| memory::user_var_cost(&name, v));
         self.user_vars.insert(name, value);
+        self.track.state_changed();
         self.memory.user_vars = (self.memory.user_vars + new).saturating_sub(old);
     }
 
