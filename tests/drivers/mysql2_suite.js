@@ -146,6 +146,9 @@ async function run(name, fn) {
     check(JSON.stringify(rows[0].j) === '{"a":[1,2]}' && rows[0].l === '{"a": 1}', `text ${JSON.stringify(rows)}`);
     const [brows] = await c.execute('SELECT j FROM js WHERE id = ?', [1]);
     check(JSON.stringify(brows[0].j) === '{"a":[1,2]}', `binary ${JSON.stringify(brows)}`);
+    // JSON functions that return a document are marked too (JSON_KEYS is not, as in MariaDB).
+    const [[f]] = await c.query("SELECT JSON_OBJECT('k', JSON_ARRAY(1)) AS o, JSON_EXTRACT(j, '$.a') AS e, JSON_KEYS(j) AS ks, JSON_UNQUOTE('\"x\"') AS u FROM js");
+    check(JSON.stringify(f) === '{"o":{"k":[1]},"e":[1,2],"ks":"[\\"a\\"]","u":"x"}', `functions ${JSON.stringify(f)}`);
     await c.query('DROP TABLE js');
   });
 
