@@ -68,6 +68,8 @@ mod tests;
 #[cfg(test)]
 mod tls_tests;
 pub mod track;
+#[cfg(test)]
+mod track_tests;
 pub mod user_locks;
 
 pub use state::{ServerContext, SessionState, Warning};

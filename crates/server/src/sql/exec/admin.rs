@@ -462,8 +462,8 @@ pub fn set_names(
             .vars
             .check_session_set("collation_connection", Value::str(&c))
         {
+            // (Not reported to session tracking: MariaDB reports only the three above.)
             sess.session_vars.insert("collation_connection".into(), v);
-            sess.track.var_changed("collation_connection");
         }
     }
     Ok(())
