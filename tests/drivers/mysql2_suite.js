@@ -1,6 +1,8 @@
 // node mysql2 against one server: multipleStatements (several result sets; an error in the
 // middle stops the batch), prepared statements (execute: binary protocol, statement reuse, NULLs,
-// dates, decimals), transactions (commit, rollback), a pool.
+// dates, decimals), transactions (commit, rollback), a pool; the OK packet as mysql2 reads it
+// with CLIENT_SESSION_TRACK (info, changedRows, serverStatus, stateChanges) and JSON columns
+// decoded through MariaDB's extended column metadata.
 // Usage: node mysql2_suite.js TARGET HOST PORT USER PASSWORD (mysql2 resolved from NODE_PATH)
 const mysql = require('mysql2/promise');
 const [target, host, port, user, password] = process.argv.slice(2);
@@ -102,6 +104,52 @@ async function run(name, fn) {
     check(String(big[0].u) === '18446744073709551615' && String(big[0].b) === '9007199254740993', `big numbers ${JSON.stringify(big)}`);
     const [m] = await c.query("SELECT 'ü€😀' AS s, X'00ff' AS b");
     check(m[0].s === 'ü€😀' && Buffer.compare(m[0].b, Buffer.from([0, 255])) === 0, 'utf8mb4 and binary');
+  });
+
+  await run('ok-packet/session-track', async () => {
+    // mysql2 reads the info as a length-encoded string only with CLIENT_SESSION_TRACK.
+    await c.query('CREATE TABLE ok_t (id INT PRIMARY KEY, v INT)');
+    const [ins] = await c.query('INSERT INTO ok_t VALUES (1, 1), (2, 2), (3, 3)');
+    check(ins.info === 'Records: 3  Duplicates: 0  Warnings: 0', `insert info ${JSON.stringify(ins.info)}`);
+    const [upd] = await c.query('UPDATE ok_t SET v = 2 WHERE id <= 2');
+    check(upd.info === 'Rows matched: 2  Changed: 1  Warnings: 0', `update info ${JSON.stringify(upd.info)}`);
+    check(upd.changedRows === 1, `update ${JSON.stringify(upd)}`);
+    check(upd.serverStatus === 2, `autocommit status ${upd.serverStatus}`);
+    const [ac] = await c.query('SET autocommit = 0');
+    check(ac.serverStatus === 0x4000, `state changed, autocommit off: ${ac.serverStatus}`);
+    check(ac.stateChanges && ac.stateChanges.systemVariables.autocommit === 'OFF', `autocommit change ${JSON.stringify(ac.stateChanges)}`);
+    const [on] = await c.query('SET autocommit = 1');
+    check(on.stateChanges.systemVariables.autocommit === 'ON' && on.serverStatus === 0x4002, `autocommit on ${JSON.stringify(on)}`);
+    const [tz] = await c.query("SET time_zone = '+01:00', sql_mode = ''");
+    check(JSON.stringify(tz.stateChanges.systemVariables) === '{"time_zone":"+01:00"}', `time_zone ${JSON.stringify(tz.stateChanges)}`);
+    const [use] = await c.query('USE drv_mysql2');
+    check(use.stateChanges && use.stateChanges.schema === 'drv_mysql2' && use.stateChanges.trackStateChange === null, `schema ${JSON.stringify(use.stateChanges)}`);
+    await c.query('SET session_track_state_change = ON');
+    const [uv] = await c.query('SET @a = 1');
+    // (mysql2 reads the entry's "1" as a length-encoded string: it shows '' rather than null.)
+    check(uv.stateChanges && typeof uv.stateChanges.trackStateChange === 'string', `state change ${JSON.stringify(uv.stateChanges)}`);
+    await c.query('SET session_track_state_change = OFF');
+    const [plain] = await c.query('SET @b = 2');
+    check(plain.stateChanges === undefined && plain.serverStatus === 2, `nothing tracked ${JSON.stringify(plain)}`);
+    const [[tracked]] = await c.query('SELECT @@session_track_system_variables AS v, @@session_track_schema AS s');
+    check(tracked.v === 'autocommit,character_set_client,character_set_connection,character_set_results,time_zone' && Number(tracked.s) === 1, `defaults ${JSON.stringify(tracked)}`);
+    await c.query('DROP TABLE ok_t');
+  });
+
+  await run('json/extended-metadata', async () => {
+    // MariaDB's JSON is LONGTEXT with CHECK (json_valid(j)); mysql2 asks for the extended
+    // metadata and parses columns whose format is "json".
+    await c.query('CREATE TABLE js (id INT PRIMARY KEY, j JSON, l LONGTEXT)');
+    await c.query(`INSERT INTO js VALUES (1, '{"a": [1, 2]}', '{"a": 1}')`);
+    const [rows, fields] = await c.query('SELECT id, j, l FROM js');
+    check(fields[1].extendedFormat === 'json' && fields[2].extendedFormat === undefined, `formats ${fields.map((f) => f.extendedFormat)}`);
+    check(JSON.stringify(rows[0].j) === '{"a":[1,2]}' && rows[0].l === '{"a": 1}', `text ${JSON.stringify(rows)}`);
+    const [brows] = await c.execute('SELECT j FROM js WHERE id = ?', [1]);
+    check(JSON.stringify(brows[0].j) === '{"a":[1,2]}', `binary ${JSON.stringify(brows)}`);
+    // JSON functions that return a document are marked too (JSON_KEYS is not, as in MariaDB).
+    const [[f]] = await c.query("SELECT JSON_OBJECT('k', JSON_ARRAY(1)) AS o, JSON_EXTRACT(j, '$.a') AS e, JSON_KEYS(j) AS ks, JSON_UNQUOTE('\"x\"') AS u FROM js");
+    check(JSON.stringify(f) === '{"o":{"k":[1]},"e":[1,2],"ks":"[\\"a\\"]","u":"x"}', `functions ${JSON.stringify(f)}`);
+    await c.query('DROP TABLE js');
   });
 
   await run('pool', async () => {

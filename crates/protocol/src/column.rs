@@ -9,6 +9,16 @@
 //! ```
 //!
 //! Parameter definitions after PREPARE_OK use the same layout ([`ColumnDefinition::param`]).
+//!
+//! With MariaDB's `MARIADB_CLIENT_EXTENDED_METADATA` negotiated, a block of extended type info
+//! follows `org_name` (MariaDB 10.5+; [`ExtendedTypeInfo`]):
+//!
+//! ```text
+//! … | lenenc org_name | lenenc length of the block | { u8 key | lenenc value }* | 0c | …
+//! key 0: the data type name ("point", "inet6", "uuid"), key 1: the format ("json")
+//! ```
+//!
+//! The block is there, empty (`00`), for every column of such a client.
 
 use crate::codec::{put_lenenc_bytes, put_u16, put_u32, Reader};
 use crate::error::{ProtocolError, Result};
@@ -94,6 +104,75 @@ pub mod charset {
     pub const BINARY: u16 = 63;
 }
 
+/// MariaDB's extended type info of a column (sent only to clients that asked for it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ExtendedTypeInfo {
+    /// Nothing to add: an empty block.
+    #[default]
+    None,
+    /// Format "json": a JSON column or the result of a JSON function (its wire type is a
+    /// string or blob type).
+    Json,
+    /// A data type name: types sent as another wire type (`point`, `inet6`, `uuid`).
+    TypeName(&'static str),
+}
+
+/// Keys inside the extended type info block.
+mod extended_key {
+    pub const TYPE_NAME: u8 = 0;
+    pub const FORMAT: u8 = 1;
+}
+
+/// Type names this crate recognises when parsing the block (client side).
+const KNOWN_TYPE_NAMES: &[&str] = &[
+    "point",
+    "linestring",
+    "polygon",
+    "multipoint",
+    "multilinestring",
+    "multipolygon",
+    "geometrycollection",
+    "inet4",
+    "inet6",
+    "uuid",
+];
+
+impl ExtendedTypeInfo {
+    /// Appends the block (with its length).
+    fn encode(self, out: &mut Vec<u8>) {
+        let (key, value) = match self {
+            ExtendedTypeInfo::None => return out.push(0),
+            ExtendedTypeInfo::Json => (extended_key::FORMAT, "json"),
+            ExtendedTypeInfo::TypeName(name) => (extended_key::TYPE_NAME, name),
+        };
+        // A name is short: one length byte each.
+        let value = &value.as_bytes()[..value.len().min(250)];
+        out.push((2 + value.len()) as u8);
+        out.push(key);
+        put_lenenc_bytes(out, value);
+    }
+
+    /// Reads a block (client side). Unknown names and keys read as `None`.
+    fn parse(r: &mut Reader<'_>) -> Result<ExtendedTypeInfo> {
+        let mut block = Reader::new(r.lenenc_bytes("column extended metadata")?);
+        let mut info = ExtendedTypeInfo::None;
+        while !block.is_empty() {
+            let key = block.u8("column extended metadata key")?;
+            let value = block.lenenc_bytes("column extended metadata value")?;
+            match key {
+                extended_key::FORMAT if value == b"json" => info = ExtendedTypeInfo::Json,
+                extended_key::TYPE_NAME => {
+                    if let Some(n) = KNOWN_TYPE_NAMES.iter().find(|n| n.as_bytes() == value) {
+                        info = ExtendedTypeInfo::TypeName(n);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(info)
+    }
+}
+
 /// One column of a result set, as sent in ColumnDefinition41.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ColumnDefinition {
@@ -108,6 +187,8 @@ pub struct ColumnDefinition {
     pub column_type: ColumnType,
     pub flags: u16,
     pub decimals: u8,
+    /// MariaDB's extended type info, for clients that negotiated it.
+    pub extended: ExtendedTypeInfo,
 }
 
 impl ColumnDefinition {
@@ -129,6 +210,7 @@ impl ColumnDefinition {
             column_type,
             flags: 0,
             decimals: 0,
+            extended: ExtendedTypeInfo::None,
         }
     }
 }
@@ -146,8 +228,14 @@ impl ColumnDefinition {
         }
     }
 
-    /// Appends the ColumnDefinition41 payload.
+    /// Appends the ColumnDefinition41 payload (no extended metadata).
     pub fn encode(&self, out: &mut Vec<u8>) {
+        self.encode_with(out, false);
+    }
+
+    /// Appends the ColumnDefinition41 payload, with the extended type info block when the
+    /// client negotiated `MARIADB_CLIENT_EXTENDED_METADATA` (`extended`).
+    pub fn encode_with(&self, out: &mut Vec<u8>, extended: bool) {
         put_lenenc_bytes(out, CATALOG);
         for name in [
             &self.schema,
@@ -157,6 +245,9 @@ impl ColumnDefinition {
             &self.org_name,
         ] {
             put_lenenc_bytes(out, name.as_bytes());
+        }
+        if extended {
+            self.extended.encode(out);
         }
         out.push(FIXED_FIELDS_LEN);
         put_u16(out, self.charset);
@@ -169,6 +260,12 @@ impl ColumnDefinition {
 
     /// Parses a ColumnDefinition41 payload (client side). Names are decoded lossily.
     pub fn parse(payload: &[u8]) -> Result<ColumnDefinition> {
+        Self::parse_with(payload, false)
+    }
+
+    /// Parses a ColumnDefinition41 payload that carries the extended type info block when
+    /// `extended` (`MARIADB_CLIENT_EXTENDED_METADATA` negotiated).
+    pub fn parse_with(payload: &[u8], extended: bool) -> Result<ColumnDefinition> {
         let mut r = Reader::new(payload);
         r.lenenc_bytes("column catalog")?;
         let mut name = |what| -> Result<String> {
@@ -179,6 +276,10 @@ impl ColumnDefinition {
         let org_table = name("column org_table")?;
         let col_name = name("column name")?;
         let org_name = name("column org_name")?;
+        let ext = match extended {
+            true => ExtendedTypeInfo::parse(&mut r)?,
+            false => ExtendedTypeInfo::None,
+        };
         if r.lenenc_int("column fixed length")? < 12 {
             return Err(ProtocolError::Malformed {
                 what: "column fixed length",
@@ -195,6 +296,59 @@ impl ColumnDefinition {
             column_type: ColumnType(r.u8("column type")?),
             flags: r.u16("column flags")?,
             decimals: r.u8("column decimals")?,
+            extended: ext,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A JSON column `j` of `d1.x`, as MariaDB 10.11 sends it to a client that asked for
+    /// extended metadata (and without it).
+    #[test]
+    fn json_column_is_mariadbs_bytes() {
+        let col = ColumnDefinition {
+            schema: "d1".into(),
+            table: "x".into(),
+            org_table: "x".into(),
+            name: "j".into(),
+            org_name: "j".into(),
+            charset: charset::UTF8MB4_GENERAL_CI,
+            column_length: u32::MAX,
+            column_type: ColumnType::BLOB,
+            flags: column_flags::BLOB | column_flags::BINARY,
+            decimals: 0,
+            extended: ExtendedTypeInfo::Json,
+        };
+        let mut out = Vec::new();
+        col.encode_with(&mut out, true);
+        let mut want = b"\x03def\x02d1\x01x\x01x\x01j\x01j".to_vec();
+        want.extend_from_slice(b"\x06\x01\x04json");
+        want.extend_from_slice(b"\x0c\x2d\x00\xff\xff\xff\xff\xfc\x90\x00\x00\x00\x00");
+        assert_eq!(out, want);
+        assert_eq!(ColumnDefinition::parse_with(&out, true).unwrap(), col);
+        out.clear();
+        col.encode(&mut out);
+        assert_eq!(&out[..16], b"\x03def\x02d1\x01x\x01x\x01j\x01j\x0c");
+        let plain = ColumnDefinition::parse(&out).unwrap();
+        assert_eq!(plain.extended, ExtendedTypeInfo::None);
+    }
+
+    #[test]
+    fn other_columns_carry_an_empty_block_and_type_names_a_key_0() {
+        let mut col = ColumnDefinition::simple("n", ColumnType::LONG, charset::BINARY, 11);
+        let mut out = Vec::new();
+        col.encode_with(&mut out, true);
+        assert_eq!(&out[..12], b"\x03def\x00\x00\x00\x01n\x00\x00\x0c");
+        assert_eq!(ColumnDefinition::parse_with(&out, true).unwrap(), col);
+        col.extended = ExtendedTypeInfo::TypeName("inet6");
+        out.clear();
+        col.encode_with(&mut out, true);
+        assert_eq!(&out[10..19], b"\x07\x00\x05inet6\x0c");
+        assert_eq!(ColumnDefinition::parse_with(&out, true).unwrap(), col);
+        // A block that overruns the payload is an error, not a panic.
+        assert!(ColumnDefinition::parse_with(&out[..13], true).is_err());
     }
 }

@@ -15,7 +15,9 @@
 //! u16                    status flags
 //! u16                    capability flags, high 16 bits
 //! u8                     auth-plugin-data length: 21 (libmariadb reads exactly this many)
-//! [10] 00…               reserved
+//! [6] 00…                reserved
+//! u32                    MariaDB extended capabilities when CLIENT_MYSQL (bit 0) is clear,
+//!                        else 4 more reserved zero bytes
 //! [12] 00                scramble, last 12 bytes, then NUL
 //! plugin 00              "mysql_native_password"
 //! ```
@@ -23,7 +25,8 @@
 //! HandshakeResponse41 (client → server, sequence id 1):
 //!
 //! ```text
-//! u32 caps | u32 max_packet | u8 collation | [23] reserved (MariaDB ext caps in the last 4)
+//! u32 caps | u32 max_packet | u8 collation | [19] reserved
+//! | u32 MariaDB extended capabilities (read only when caps has CLIENT_MYSQL clear)
 //! user 00
 //! auth response: lenenc if caps has PLUGIN_AUTH_LENENC_CLIENT_DATA,
 //!                else u8 length if SECURE_CONNECTION, else NUL-terminated
@@ -52,13 +55,19 @@ use crate::auth::{scramble_native, NATIVE_PASSWORD_PLUGIN};
 use crate::codec::{put_lenenc_bytes, put_nul_bytes, put_u16, put_u32, utf8, Reader};
 use crate::column::charset;
 use crate::error::{ProtocolError, Result};
-use crate::flags::{capability, status, CLIENT_CAPABILITIES, SERVER_CAPABILITIES};
+use crate::flags::{
+    capability, status, CLIENT_CAPABILITIES, SERVER_CAPABILITIES, SERVER_MARIADB_CAPABILITIES,
+};
 
 /// Bytes in a native-password scramble.
 pub const SCRAMBLE_LEN: usize = 20;
 const PROTOCOL_VERSION: u8 = 10;
 const AUTH_DATA_LEN: u8 = 21;
 const RESPONSE_RESERVED: usize = 23;
+/// The reserved bytes before the MariaDB extended capabilities (greeting: 10 in all).
+const GREETING_RESERVED: usize = 6;
+/// In a HandshakeResponse41, the reserved bytes before the MariaDB extended capabilities.
+const RESPONSE_RESERVED_BEFORE_EXT: usize = RESPONSE_RESERVED - 4;
 /// The header byte of an AuthSwitchRequest.
 pub const AUTH_SWITCH_HEADER: u8 = 0xFE;
 
@@ -69,6 +78,9 @@ pub struct Handshake {
     pub connection_id: u32,
     pub scramble: [u8; SCRAMBLE_LEN],
     pub capabilities: u32,
+    /// MariaDB extended capabilities ([`crate::flags::mariadb_capability`]); sent only when
+    /// `capabilities` has `CLIENT_MYSQL` (`LONG_PASSWORD`) clear.
+    pub mariadb_capabilities: u32,
     /// Default collation id.
     pub charset: u8,
     pub status: u16,
@@ -84,6 +96,7 @@ impl Handshake {
             connection_id,
             scramble,
             capabilities: SERVER_CAPABILITIES,
+            mariadb_capabilities: SERVER_MARIADB_CAPABILITIES,
             charset: charset::UTF8MB4_GENERAL_CI as u8,
             status: status::AUTOCOMMIT,
             auth_plugin: NATIVE_PASSWORD_PLUGIN.to_string(),
@@ -103,7 +116,11 @@ impl Handshake {
         put_u16(out, (self.capabilities >> 16) as u16);
         let plugin_auth = self.capabilities & capability::PLUGIN_AUTH != 0;
         out.push(if plugin_auth { AUTH_DATA_LEN } else { 0 });
-        out.extend_from_slice(&[0; 10]);
+        out.extend_from_slice(&[0; GREETING_RESERVED]);
+        match self.capabilities & capability::LONG_PASSWORD {
+            0 => put_u32(out, self.mariadb_capabilities),
+            _ => put_u32(out, 0),
+        }
         if self.capabilities & capability::SECURE_CONNECTION != 0 {
             out.extend_from_slice(&self.scramble[8..]);
             out.push(0);
@@ -131,7 +148,14 @@ impl Handshake {
         let status = r.u16("status")?;
         let capabilities = u32::from(caps_low) | u32::from(r.u16("capabilities")?) << 16;
         let auth_data_len = usize::from(r.u8("auth data length")?);
-        r.skip(10, "reserved")?;
+        r.skip(GREETING_RESERVED, "reserved")?;
+        let mariadb_capabilities = match capabilities & capability::LONG_PASSWORD {
+            0 => r.u32("MariaDB capabilities")?,
+            _ => {
+                r.skip(4, "reserved")?;
+                0
+            }
+        };
         let part2_len = auth_data_len.saturating_sub(8).max(13);
         let part2 = r.bytes(part2_len.min(r.remaining()), "scramble")?;
         if part2.len() < SCRAMBLE_LEN - 8 {
@@ -148,6 +172,7 @@ impl Handshake {
             connection_id,
             scramble,
             capabilities,
+            mariadb_capabilities,
             charset,
             status,
             auth_plugin,
@@ -221,6 +246,9 @@ impl SslRequest {
 pub struct HandshakeResponse {
     /// The client's capability flags as sent (not masked with the server's).
     pub capabilities: u32,
+    /// The client's MariaDB extended capabilities as sent (not masked); 0 when the client
+    /// set `CLIENT_MYSQL` (its reserved bytes are then filler).
+    pub mariadb_capabilities: u32,
     pub max_packet_size: u32,
     /// Collation id the client wants for the connection.
     pub charset: u8,
@@ -247,7 +275,14 @@ impl HandshakeResponse {
         }
         let max_packet_size = r.u32("max packet size")?;
         let charset = r.u8("charset")?;
-        r.skip(RESPONSE_RESERVED, "reserved")?;
+        r.skip(RESPONSE_RESERVED_BEFORE_EXT, "reserved")?;
+        let mariadb_capabilities = match capabilities & capability::LONG_PASSWORD {
+            0 => r.u32("MariaDB capabilities")?,
+            _ => {
+                r.skip(4, "reserved")?;
+                0
+            }
+        };
         let user = utf8(r.nul_bytes("user")?, "user")?.to_string();
         let auth_response = read_auth_response(&mut r, capabilities)?.to_vec();
         let database = read_database(&mut r, capabilities)?;
@@ -255,6 +290,7 @@ impl HandshakeResponse {
         let connect_attrs = read_connect_attrs(&mut r, capabilities)?;
         Ok(HandshakeResponse {
             capabilities,
+            mariadb_capabilities,
             max_packet_size,
             charset,
             user,
@@ -271,7 +307,11 @@ impl HandshakeResponse {
         put_u32(out, caps);
         put_u32(out, self.max_packet_size);
         out.push(self.charset);
-        out.extend_from_slice(&[0; RESPONSE_RESERVED]);
+        out.extend_from_slice(&[0; RESPONSE_RESERVED_BEFORE_EXT]);
+        match caps & capability::LONG_PASSWORD {
+            0 => put_u32(out, self.mariadb_capabilities),
+            _ => put_u32(out, 0),
+        }
         put_nul_bytes(out, self.user.as_bytes());
         if caps & capability::PLUGIN_AUTH_LENENC_CLIENT_DATA != 0 {
             put_lenenc_bytes(out, &self.auth_response);
@@ -313,6 +353,7 @@ impl HandshakeResponse {
         };
         HandshakeResponse {
             capabilities,
+            mariadb_capabilities: 0,
             max_packet_size: 16 * 1024 * 1024,
             charset: charset::UTF8MB4_GENERAL_CI as u8,
             user: user.to_string(),
@@ -497,6 +538,7 @@ impl ChangeUser {
 mod tests {
     use super::*;
     use crate::auth::{check_native, native_password_hash};
+    use crate::flags::mariadb_capability;
 
     #[test]
     fn scramble_is_printable() {
@@ -512,6 +554,43 @@ mod tests {
         let mut out = Vec::new();
         hs.encode(&mut out);
         assert_eq!(Handshake::parse(&out).unwrap(), hs);
+    }
+
+    #[test]
+    fn greeting_carries_mariadb_capabilities_with_client_mysql_clear() {
+        let hs = Handshake::new("5.5.5-10.11.19-MariaDB", 42, *b"abcdefghijklmnopqrst");
+        assert_eq!(hs.capabilities & capability::LONG_PASSWORD, 0);
+        let mut out = Vec::new();
+        hs.encode(&mut out);
+        // After the version: id (4), scramble (8), filler, caps low (2), charset, status (2),
+        // caps high (2), auth data length: then 6 reserved bytes and the MariaDB flags.
+        let at = 1 + hs.server_version.len() + 1 + 4 + 8 + 1 + 2 + 1 + 2 + 2 + 1;
+        assert_eq!(&out[at..at + 6], &[0; 6]);
+        assert_eq!(&out[at + 6..at + 10], &[8, 0, 0, 0], "EXTENDED_METADATA");
+        // With CLIENT_MYSQL set the bytes are filler.
+        let mysql = Handshake {
+            capabilities: hs.capabilities | capability::LONG_PASSWORD,
+            ..hs.clone()
+        };
+        out.clear();
+        mysql.encode(&mut out);
+        assert_eq!(&out[at + 6..at + 10], &[0; 4]);
+        assert_eq!(Handshake::parse(&out).unwrap().mariadb_capabilities, 0);
+    }
+
+    #[test]
+    fn response_mariadb_capabilities_are_read_only_with_client_mysql_clear() {
+        let hs = Handshake::new("5.5.5-10.11.19-MariaDB", 7, *b"ABCDEFGHIJKLMNOPQRST");
+        let mut resp = HandshakeResponse::native("sb", "", None, &hs);
+        resp.mariadb_capabilities = mariadb_capability::EXTENDED_METADATA;
+        let mut out = Vec::new();
+        resp.encode(&mut out);
+        assert_eq!(&out[28..32], &[8, 0, 0, 0]);
+        assert_eq!(HandshakeResponse::parse(&out).unwrap(), resp);
+        // A MySQL-style client (CLIENT_MYSQL set) with junk in the reserved bytes.
+        out[0] |= capability::LONG_PASSWORD as u8;
+        let parsed = HandshakeResponse::parse(&out).unwrap();
+        assert_eq!(parsed.mariadb_capabilities, 0);
     }
 
     #[test]

@@ -33,9 +33,12 @@
 //! scramble's randomness and keeps per-connection and per-statement state (capabilities,
 //! remembered parameter types, long data). No SQL, no session logic, no dependency on the
 //! server's types: values cross the boundary as [`Cell`] (out) and [`ParamValue`] (in).
+//! Session-state tracking: the OK packet's tail ([`session_state`]); MariaDB's extended
+//! column metadata ([`ExtendedTypeInfo`], [`PacketWriter::set_extended_metadata`]).
+//!
 //! Not implemented: TLS, compression, `caching_sha2_password`, CLIENT_DEPRECATE_EOF,
-//! session-state tracking, cursors (COM_STMT_FETCH is parsed but has no response encoder),
-//! MariaDB's protocol extensions. LOAD DATA LOCAL INFILE is the 0xFB request
+//! cursors (COM_STMT_FETCH is parsed but has no response encoder), MariaDB's other protocol
+//! extensions (progress reports, bulk operations, metadata caching). LOAD DATA LOCAL INFILE is the 0xFB request
 //! ([`PacketWriter::write_local_infile_request`]); the file's packets are plain packets.
 //!
 //! Decoders never panic on any input; failures are [`ProtocolError`]s, which map to the
@@ -74,6 +77,7 @@ pub mod packet;
 pub mod replication;
 pub mod response;
 pub mod row;
+pub mod session_state;
 pub mod value;
 
 pub use auth::{
@@ -81,7 +85,7 @@ pub use auth::{
     NATIVE_PASSWORD_PLUGIN,
 };
 pub use client::{ResponseDecoder, ResponseEvent};
-pub use column::{charset, column_flags, ColumnDefinition, ColumnType};
+pub use column::{charset, column_flags, ColumnDefinition, ColumnType, ExtendedTypeInfo};
 pub use command::{command_code, encode_prepare, encode_query, encode_stmt_close, Command};
 pub use error::ProtocolError;
 pub use error_code::ErrorCode;
@@ -89,7 +93,10 @@ pub use execute::{
     encode_execute, parse_execute, parse_params, peek_stmt_id, Execute, ParamType,
     UNSIGNED_PARAM_FLAG,
 };
-pub use flags::{capability, status, CLIENT_CAPABILITIES, SERVER_CAPABILITIES};
+pub use flags::{
+    capability, mariadb_capability, status, CLIENT_CAPABILITIES, SERVER_CAPABILITIES,
+    SERVER_MARIADB_CAPABILITIES,
+};
 pub use handshake::{
     scramble_from_random, AuthSwitchRequest, ChangeUser, Handshake, HandshakeResponse, SslRequest,
     SCRAMBLE_LEN, SSL_REQUEST_LEN,
@@ -99,4 +106,5 @@ pub use response::{
     encode_column_count, encode_err, is_eof_packet, EofPacket, ErrPacket, OkPacket, PrepareOk,
 };
 pub use row::{parse_binary_row, parse_text_row, write_binary_row, write_text_row};
+pub use session_state::{parse_session_state, track_type, SessionStateChanges, StateEntry};
 pub use value::{Cell, Date, DateTime, ParamValue, Time};

@@ -297,6 +297,8 @@ fn put_header(out: &mut Vec<u8>, len: usize, seq: u8) {
 pub struct PacketWriter {
     buf: Vec<u8>,
     seq: u8,
+    /// Column definitions carry MariaDB's extended type info block.
+    extended_metadata: bool,
 }
 
 impl PacketWriter {
@@ -311,6 +313,16 @@ impl PacketWriter {
 
     pub fn set_seq(&mut self, seq: u8) {
         self.seq = seq;
+    }
+
+    /// The client negotiated `MARIADB_CLIENT_EXTENDED_METADATA`: every column definition
+    /// written from now on carries the extended type info block.
+    pub fn set_extended_metadata(&mut self, on: bool) {
+        self.extended_metadata = on;
+    }
+
+    pub fn extended_metadata(&self) -> bool {
+        self.extended_metadata
     }
 
     /// Appends `payload` as one or more packets.

@@ -4,6 +4,8 @@
 //! ```text
 //! OK          00 | affected_rows lenenc | last_insert_id lenenc | status u16 | warnings u16
 //!                | [info lenenc]          (info is always length-encoded: libmariadb requires it)
+//!                | [session state lenenc] (CLIENT_SESSION_TRACK with SERVER_SESSION_STATE_CHANGED
+//!                                         only; the info, even empty, is then present)
 //! ERR         ff | code u16 | '#' | sqlstate [5] | message (string<EOF>)
 //! EOF         fe | warnings u16 | status u16      (5 bytes; a payload starting fe and shorter
 //!                                                  than 9 bytes is an EOF, never a row)
@@ -45,6 +47,10 @@ pub struct OkPacket<'a> {
     pub warnings: u16,
     /// Human-readable info (`Rows matched: 1  Changed: 1  Warnings: 0`); usually empty.
     pub info: &'a [u8],
+    /// The session state changes ([`crate::session_state::SessionStateChanges`]): only for a
+    /// client that negotiated CLIENT_SESSION_TRACK, with SERVER_SESSION_STATE_CHANGED in
+    /// `status`; usually empty (then nothing is sent).
+    pub session_state: &'a [u8],
 }
 
 impl<'a> OkPacket<'a> {
@@ -56,15 +62,18 @@ impl<'a> OkPacket<'a> {
         }
     }
 
-    /// Appends the payload. An empty `info` is omitted.
+    /// Appends the payload. An empty `info` is omitted, unless session state follows.
     pub fn encode(&self, out: &mut Vec<u8>) {
         out.push(OK_HEADER);
         put_lenenc_int(out, self.affected_rows);
         put_lenenc_int(out, self.last_insert_id);
         put_u16(out, self.status);
         put_u16(out, self.warnings);
-        if !self.info.is_empty() {
+        if !self.info.is_empty() || !self.session_state.is_empty() {
             put_lenenc_bytes(out, self.info);
+        }
+        if !self.session_state.is_empty() {
+            put_lenenc_bytes(out, self.session_state);
         }
     }
 
@@ -83,12 +92,18 @@ impl<'a> OkPacket<'a> {
         } else {
             r.lenenc_bytes("OK info")?
         };
+        let session_state = if r.is_empty() {
+            &[][..]
+        } else {
+            r.lenenc_bytes("OK session state")?
+        };
         Ok(OkPacket {
             affected_rows,
             last_insert_id,
             status,
             warnings,
             info,
+            session_state,
         })
     }
 }
@@ -267,8 +282,9 @@ impl PacketWriter {
 
     /// One definition per column, then EOF.
     fn write_column_definitions(&mut self, columns: &[ColumnDefinition], status: u16) {
+        let extended = self.extended_metadata();
         for column in columns {
-            self.write_with(|out| column.encode(out));
+            self.write_with(|out| column.encode_with(out, extended));
         }
         self.write_eof(0, status);
     }
@@ -276,8 +292,9 @@ impl PacketWriter {
     /// One column of a COM_FIELD_LIST response: its definition followed by its default
     /// value (`None` = NULL). End the response with [`PacketWriter::write_eof`].
     pub fn write_field_list_column(&mut self, column: &ColumnDefinition, default: Option<&[u8]>) {
+        let extended = self.extended_metadata();
         self.write_with(|out| {
-            column.encode(out);
+            column.encode_with(out, extended);
             match default {
                 Some(value) => put_lenenc_bytes(out, value),
                 None => out.push(NULL_MARKER),
@@ -319,7 +336,7 @@ impl PacketWriter {
         self.write_with(|out| ok.encode(out));
         if num_params > 0 {
             let mut param = Vec::new();
-            ColumnDefinition::param().encode(&mut param);
+            ColumnDefinition::param().encode_with(&mut param, self.extended_metadata());
             for _ in 0..num_params {
                 self.write_payload(&param);
             }
@@ -347,6 +364,7 @@ mod tests {
             status: 3,
             warnings: 0,
             info: b"Rows matched: 1  Changed: 1  Warnings: 0",
+            session_state: b"",
         };
         out.clear();
         ok.encode(&mut out);

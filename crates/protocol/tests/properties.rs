@@ -276,6 +276,7 @@ proptest! {
         }
         let resp = HandshakeResponse {
             capabilities,
+            mariadb_capabilities: 0,
             max_packet_size: max_packet,
             charset,
             user,
@@ -317,6 +318,7 @@ proptest! {
             column_type: ColumnType(ty),
             flags,
             decimals,
+            extended: ExtendedTypeInfo::None,
         };
         let mut out = Vec::new();
         def.encode(&mut out);

@@ -323,10 +323,13 @@ fn mock_greeting_is_reproduced_byte_for_byte() {
     let parsed = Handshake::parse(&captured).unwrap();
     assert_eq!(&parsed.scramble, b"7fl8LrfYyot6,k]}4xQo");
     assert_eq!(parsed.connection_id, 2);
-    // Ours also offers MULTI_STATEMENTS and LOCAL_FILES; the reference server did not.
+    // Ours also offers MULTI_STATEMENTS, LOCAL_FILES and SESSION_TRACK, and clears
+    // CLIENT_MYSQL to carry MariaDB's extended capabilities; the reference server did not.
     let mut ours = Handshake::new("8.0.36-mockdb", 2, parsed.scramble);
     assert_eq!(ours.capabilities, SERVER_CAPABILITIES);
-    ours.capabilities &= !(capability::MULTI_STATEMENTS | capability::LOCAL_FILES);
+    ours.capabilities &=
+        !(capability::MULTI_STATEMENTS | capability::LOCAL_FILES | capability::SESSION_TRACK);
+    ours.capabilities |= capability::LONG_PASSWORD;
     let mut out = Vec::new();
     ours.encode(&mut out);
     assert_eq!(out, captured);
@@ -367,6 +370,7 @@ fn sbtest_c() -> ColumnDefinition {
         column_type: ColumnType::STRING,
         flags: column_flags::NOT_NULL,
         decimals: 0,
+        extended: ExtendedTypeInfo::None,
     }
 }
 

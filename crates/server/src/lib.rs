@@ -69,9 +69,9 @@ pub const VERSION: &str = concat!(
 
 /// The version in the handshake: [`VERSION`] behind MariaDB's `5.5.5-` prefix, which
 /// MariaDB servers send so that old MySQL clients (which compare the leading number) take
-/// them for a 5.5 server; MariaDB clients and replicas strip it. The capability flags still
-/// include `CLIENT_MYSQL` (`LONG_PASSWORD`), so clients keep to the plain MySQL packet
-/// formats (see `cohort_protocol::flags`).
+/// them for a 5.5 server; MariaDB clients and replicas strip it. As MariaDB's, the greeting
+/// leaves `CLIENT_MYSQL` (`LONG_PASSWORD`) clear and carries MariaDB's extended capabilities
+/// (extended column metadata only: see `cohort_protocol::flags`).
 pub const HANDSHAKE_VERSION: &str = concat!(
     "5.5.5-",
     mariadb_compat!(),

@@ -608,6 +608,31 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::UInt { min: 1, max: U32 },
         "1",
     ),
+    // Session state tracking (CLIENT_SESSION_TRACK, `session::track`): what OK packets report.
+    var("session_track_schema", Scope::Both, true, Kind::Bool, "ON"),
+    var(
+        "session_track_state_change",
+        Scope::Both,
+        true,
+        Kind::Bool,
+        "OFF",
+    ),
+    // A list of variable names or `*`; kept sorted and without duplicates, as MariaDB shows it.
+    var(
+        "session_track_system_variables",
+        Scope::Both,
+        true,
+        Kind::Text,
+        "autocommit,character_set_client,character_set_connection,character_set_results,time_zone",
+    ),
+    // STATE and CHARACTERISTICS are refused with 1235 (`sql/exec/admin.rs`).
+    var(
+        "session_track_transaction_info",
+        Scope::Both,
+        true,
+        Kind::Enum(&["OFF", "STATE", "CHARACTERISTICS"]),
+        "OFF",
+    ),
     var("socket", Scope::Global, false, Kind::Text, ""),
     var("sql_auto_is_null", Scope::Both, true, Kind::Bool, "OFF"),
     var(

@@ -532,6 +532,7 @@ fn row_encode(data: &[u8]) -> bool {
         status: c.u16(),
         warnings: c.u16(),
         info,
+        session_state: &[],
     });
     let message = String::from_utf8_lossy(c.chunk(256)).into_owned();
     w.write_err(ErrorCode::Unknown, &message);
@@ -778,6 +779,7 @@ fn rng_len(rng: &mut Rng, typical: u64) -> usize {
 pub fn handshake_response_bytes(rng: &mut Rng) -> Vec<u8> {
     let resp = HandshakeResponse {
         capabilities: caps(rng) | cohort_protocol::capability::PROTOCOL_41,
+        mariadb_capabilities: rng.u8().into(),
         max_packet_size: rng.next_u64() as u32,
         charset: rng.u8(),
         user: rng

@@ -16,7 +16,7 @@ use crate::status::StatusCounter;
 use cohort_protocol::{
     capability, check_native, scramble_from_random, status, AuthSwitchRequest, ErrorCode,
     Handshake, HandshakeResponse, OkPacket, SslRequest, NATIVE_PASSWORD_PLUGIN, SCRAMBLE_LEN,
-    SERVER_CAPABILITIES,
+    SERVER_CAPABILITIES, SERVER_MARIADB_CAPABILITIES,
 };
 
 /// A login waiting for the client's answer to AuthSwitchRequest.
@@ -54,6 +54,12 @@ impl Session {
             Err(e) => return self.refuse(e.error_code(), "Bad handshake"),
         };
         self.client_caps = resp.capabilities & SERVER_CAPABILITIES;
+        // MariaDB's extended column metadata, when the client asked for it (its
+        // capabilities are read only with CLIENT_MYSQL clear: `HandshakeResponse::parse`).
+        let extended = resp.mariadb_capabilities
+            & SERVER_MARIADB_CAPABILITIES
+            & cohort_protocol::mariadb_capability::EXTENDED_METADATA;
+        self.writer.set_extended_metadata(extended != 0);
         self.multi_statements =
             self.client_caps & cohort_protocol::capability::MULTI_STATEMENTS != 0;
         if self.over_limit {
@@ -116,8 +122,19 @@ impl Session {
                 return self.refuse(e.code(), e.message());
             }
         }
-        let state = self.new_state(&account.user, &account.host, database);
-        self.writer.write_ok(&OkPacket::new(status::AUTOCOMMIT));
+        let mut state = self.new_state(&account.user, &account.host, database);
+        // A login with a database reports it as the schema (session_track_schema).
+        if state.db.is_some() {
+            state.track.schema_changed();
+        }
+        let changes = super::track::take_changes(&self.ctx, &mut state);
+        self.writer.write_ok(&OkPacket {
+            session_state: changes.as_ref().map_or(&[], |c| c.as_bytes()),
+            ..OkPacket::new(super::results::state_changed_flag(
+                status::AUTOCOMMIT,
+                &changes,
+            ))
+        });
         self.state = Some(state);
         self.phase = Phase::Ready;
         self.connect_done = true;

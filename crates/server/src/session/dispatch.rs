@@ -1,7 +1,7 @@
 //! Serving commands once logged in: one function per COM_* command.
 
 use super::memory;
-use super::results::{status_flags, write_result, RowFormat};
+use super::results::{state_changed_flag, status_flags, write_result, RowFormat};
 use super::statements::Statements;
 use super::{Flow, Session, SessionState};
 use crate::error::{Action, Error};
@@ -86,8 +86,17 @@ impl Session {
     }
 
     fn reply_ok(&mut self) -> Flow {
-        let flags = status_flags(self.state());
-        self.writer.write_ok(&OkPacket::new(flags));
+        let ctx = self.ctx.clone();
+        let state = self
+            .state
+            .as_mut()
+            .expect("commands are served only after login");
+        let changes = super::track::take_changes(&ctx, state);
+        let flags = state_changed_flag(status_flags(state), &changes);
+        self.writer.write_ok(&OkPacket {
+            session_state: changes.as_ref().map_or(&[], |c| c.as_bytes()),
+            ..OkPacket::new(flags)
+        });
         Flow::Continue
     }
 
@@ -109,6 +118,7 @@ impl Session {
             return self.reply_error(&e);
         }
         self.state().db = Some(db.to_string());
+        self.state().track.schema_changed();
         self.reply_ok()
     }
 
@@ -262,10 +272,19 @@ impl Session {
             // sql_notes = OFF: notes are not kept (nor counted).
             state.warnings.retain(|w| w.level != "Note");
         }
+        // What the statement changed in the session goes with its OK (a result set or an
+        // error drops it).
+        let changes = match &result {
+            Ok(QueryResult::Ok { .. }) => super::track::take_changes(&ctx, state),
+            _ => {
+                state.track.clear();
+                None
+            }
+        };
         match result {
             Ok(r) => {
                 let extra = if more { status::MORE_RESULTS_EXISTS } else { 0 };
-                write_result(&mut self.writer, state, &r, format, extra);
+                write_result(&mut self.writer, state, &r, format, extra, changes);
                 (Flow::Continue, true)
             }
             Err(e) => (self.reply_error(&e), false),

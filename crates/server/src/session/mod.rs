@@ -67,6 +67,9 @@ pub mod table_locks;
 mod tests;
 #[cfg(test)]
 mod tls_tests;
+pub mod track;
+#[cfg(test)]
+mod track_tests;
 pub mod user_locks;
 
 pub use state::{ServerContext, SessionState, Warning};
@@ -395,6 +398,8 @@ impl Session {
         state.process = Some(process.clone());
         state.found_rows = self.client_caps & cohort_protocol::capability::FOUND_ROWS != 0;
         state.local_infile = self.client_caps & cohort_protocol::capability::LOCAL_FILES != 0;
+        state.track =
+            track::Tracker::new(self.client_caps & cohort_protocol::capability::SESSION_TRACK != 0);
         state.commit_notifier = self.commit_notifier.clone();
         state.tls = self.tls_info();
         state.client_host = Some(self.host.clone());

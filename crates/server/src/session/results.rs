@@ -5,7 +5,7 @@ use crate::sql::QueryResult;
 use crate::types::Value;
 use cohort_protocol::{
     status, Cell, ColumnDefinition, ColumnType, Date as WDate, DateTime as WDateTime, OkPacket,
-    PacketWriter,
+    PacketWriter, SessionStateChanges,
 };
 
 /// The status flags every OK / EOF carries.
@@ -18,6 +18,14 @@ pub(super) fn status_flags(state: &SessionState) -> u16 {
         s |= status::AUTOCOMMIT;
     }
     s
+}
+
+/// `status` with SERVER_SESSION_STATE_CHANGED when there are session state changes to send.
+pub(super) fn state_changed_flag(status: u16, changes: &Option<SessionStateChanges>) -> u16 {
+    match changes {
+        Some(_) => status | status::SESSION_STATE_CHANGED,
+        None => status,
+    }
 }
 
 /// Which row encoding a result set uses.
@@ -33,6 +41,7 @@ pub(super) fn write_result(
     result: &QueryResult,
     format: RowFormat,
     extra_flags: u16,
+    changes: Option<SessionStateChanges>,
 ) {
     let flags = status_flags(state) | extra_flags;
     let warnings = state.warnings.len().min(u16::MAX as usize) as u16;
@@ -44,9 +53,10 @@ pub(super) fn write_result(
         } => w.write_ok(&OkPacket {
             affected_rows: *affected_rows,
             last_insert_id: *last_insert_id,
-            status: flags,
+            status: state_changed_flag(flags, &changes),
             warnings,
             info: info.as_deref().unwrap_or("").as_bytes(),
+            session_state: changes.as_ref().map_or(&[], |c| c.as_bytes()),
         }),
         QueryResult::Rows { columns, rows } => {
             w.write_result_set_start(columns, flags);

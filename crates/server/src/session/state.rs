@@ -275,6 +275,9 @@ pub struct SessionState {
     /// `SET timestamp = N`: the time every statement reads as its clock (NOW(),
     /// CURRENT_TIMESTAMP) until `SET timestamp = DEFAULT`; UTC.
     pub fixed_time: Option<crate::types::DateTime>,
+    /// What the current statement changed, for a client with CLIENT_SESSION_TRACK
+    /// ([`super::track`]).
+    pub track: super::track::Tracker,
 }
 
 impl SessionState {
@@ -317,6 +320,7 @@ impl SessionState {
             pending_load: None,
             temp_tables: Vec::new(),
             fixed_time: None,
+            track: super::track::Tracker::default(),
         }
     }
 
@@ -629,6 +633,7 @@ impl SessionState {
             .get(&name)
             .map_or(0, |v| memory::user_var_cost(&name, v));
         self.user_vars.insert(name, value);
+        self.track.state_changed();
         self.memory.user_vars = (self.memory.user_vars + new).saturating_sub(old);
     }
 

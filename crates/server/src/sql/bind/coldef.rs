@@ -4,14 +4,17 @@
 //!   and flags from the definition: NOT_NULL, PRI_KEY, UNIQUE_KEY, MULTIPLE_KEY, PART_KEY,
 //!   UNSIGNED, BLOB, BINARY (binary strings and dates), AUTO_INCREMENT, TIMESTAMP,
 //!   NO_DEFAULT_VALUE, ON_UPDATE_NOW. Character columns carry charset 45 (46 for
-//!   utf8mb4_bin), never 63 (PyMySQL returns `bytes` for charset 63).
+//!   utf8mb4_bin), never 63 (PyMySQL returns `bytes` for charset 63). A JSON column carries
+//!   MariaDB's extended type info format "json" (sent to clients that ask for it).
 //! * Expressions: empty table fields, the expression text as name, BINARY for numbers and
 //!   dates, NOT_NULL when the expression cannot be NULL.
 
 use crate::sql::bind::sqltype::{Class, SqlType};
 use crate::storage::TableDef;
 use crate::types::{Collation, DataType};
-use cohort_protocol::column::{charset, column_flags as f, ColumnDefinition, ColumnType};
+use cohort_protocol::column::{
+    charset, column_flags as f, ColumnDefinition, ColumnType, ExtendedTypeInfo,
+};
 
 /// The charset id of a character or binary type.
 fn charset_of(ty: &SqlType) -> u16 {
@@ -56,6 +59,7 @@ pub fn expr_column(name: &str, ty: &SqlType) -> ColumnDefinition {
         column_type: ty.wire,
         flags,
         decimals: ty.decimals,
+        extended: ExtendedTypeInfo::None,
     }
 }
 
@@ -86,7 +90,28 @@ pub fn table_column(name: &str, origin: &ColumnOrigin<'_>) -> ColumnDefinition {
             Class::Str | Class::Bin => 0,
             _ => ty.decimals,
         },
+        extended: match is_json_column(origin.def, origin.column) {
+            true => ExtendedTypeInfo::Json,
+            false => ExtendedTypeInfo::None,
+        },
     }
+}
+
+/// A JSON column as MariaDB tells it for its extended metadata: a TEXT column whose own CHECK
+/// is exactly `json_valid(col)` (what a JSON column gets unless it has a CHECK of its own; a
+/// LONGTEXT declared with that CHECK counts too, as in MariaDB).
+fn is_json_column(def: &TableDef, i: usize) -> bool {
+    let col = &def.columns[i];
+    if !matches!(col.data_type, DataType::Text { .. }) {
+        return false;
+    }
+    let want = format!("json_valid(`{}`)", col.name.replace('`', "``"));
+    def.checks.iter().any(|c| {
+        c.column
+            .as_deref()
+            .is_some_and(|n| n.eq_ignore_ascii_case(&col.name))
+            && c.expr.eq_ignore_ascii_case(&want)
+    })
 }
 
 /// The flags of column `i` of `def`.

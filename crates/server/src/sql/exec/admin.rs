@@ -360,9 +360,25 @@ fn check_own_memory_limit(
 ///
 /// `sql_mode` is kept canonical, its unknown names 1231 and the modes Cohort does not honour
 /// 1235 (`sql/sql_mode.rs`).
+///
+/// `session_track_system_variables` is kept normalised (`session::track`);
+/// `session_track_transaction_info` other than OFF is refused with 1235.
 fn refuse_unhonoured(name: &str, value: Value) -> Result<Value> {
     if name == "time_zone" {
         return check_time_zone(&value);
+    }
+    if name == "session_track_system_variables" && matches!(value, Value::Bytes(_)) {
+        let text = crate::sql::value_text(&value);
+        return crate::session::track::normalise_tracked_list(&text).map(|l| Value::str(&l));
+    }
+    if name == "session_track_transaction_info" {
+        let text = crate::sql::value_text(&value);
+        let other = ["STATE", "CHARACTERISTICS", "1", "2"];
+        if other.iter().any(|o| text.eq_ignore_ascii_case(o)) {
+            return Err(Error::unsupported(
+                "session_track_transaction_info other than OFF",
+            ));
+        }
     }
     if name == "sql_mode" && !value.is_null() {
         return crate::sql::sql_mode::canonical(&value).map(|m| Value::str(&m));
@@ -419,17 +435,27 @@ fn set_session(
         if let Some(t) = twin(name) {
             sess.session_vars.remove(t);
         }
+        sess.track.var_changed(name);
+        if name == "session_track_system_variables" {
+            sess.track.set_order(None);
+        }
         if name == "autocommit" {
             let on = ctx.vars.global("autocommit") != Some(Value::str("OFF"));
             return set_autocommit(ctx, sess, on);
         }
         return Ok(());
     };
+    let typed = (name == "session_track_system_variables" && matches!(value, Value::Bytes(_)))
+        .then(|| crate::sql::value_text(&value));
     let value = refuse_unhonoured(name, value)?;
     let clamped = crate::vars::clamp_warning(name, &value);
     let v = ctx.vars.check_session_set(name, value)?;
     check_own_memory_limit(ctx, sess, name, &v)?;
     warn_clamped(sess, clamped);
+    sess.track.var_changed(name);
+    if typed.is_some() {
+        sess.track.set_order(typed.as_deref());
+    }
     if let Some(t) = twin(name) {
         sess.session_vars.insert(t.to_string(), v.clone());
     }
@@ -498,6 +524,7 @@ pub fn set_names(
     ] {
         let v = ctx.vars.check_session_set(var, Value::str(&cs))?;
         sess.session_vars.insert(var.to_string(), v);
+        sess.track.var_changed(var);
     }
     let coll = collation
         .map(|c| c.to_ascii_lowercase())
@@ -507,6 +534,7 @@ pub fn set_names(
             .vars
             .check_session_set("collation_connection", Value::str(&c))
         {
+            // (Not reported to session tracking: MariaDB reports only the three above.)
             sess.session_vars.insert("collation_connection".into(), v);
         }
     }
@@ -594,6 +622,7 @@ pub fn use_db(ctx: &ServerContext, sess: &mut SessionState, db: &str) -> Result<
         check_db_access(&env, db)?;
     }
     sess.db = Some(db.to_string());
+    sess.track.schema_changed();
     Ok(())
 }
 

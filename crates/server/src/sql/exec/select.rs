@@ -768,7 +768,10 @@ fn bind_item(
         Class::Null => None,
         c => Some(c),
     };
-    let col = coldef::expr_column(name, &ty);
+    let mut col = coldef::expr_column(name, &ty);
+    if crate::sql::func::json::has_json_format(&expr) {
+        col.extended = cohort_protocol::ExtendedTypeInfo::Json;
+    }
     let coll = if ty.class == Class::Str {
         ty.collation
     } else {

@@ -168,6 +168,7 @@ fn run_temporary(
     }
     let table = ctx.engine.create_temporary_table(db, def)?;
     sess.temp_tables.push(table.clone());
+    sess.track.state_changed();
     let r = insert_rows(ctx, sess, prev, db, name, qplan);
     if r.is_err() {
         sess.temp_tables

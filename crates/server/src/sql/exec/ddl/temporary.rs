@@ -84,6 +84,7 @@ pub fn create(
     let effects = env.into_effects();
     effects.apply(sess);
     sess.temp_tables.push(table);
+    sess.track.state_changed();
     Ok(QueryResult::ok())
 }
 
@@ -141,6 +142,7 @@ pub fn drop(
         {
             let gone = sess.temp_tables.remove(i);
             gone.drop_temporary();
+            sess.track.state_changed();
         }
     }
     for m in missing {

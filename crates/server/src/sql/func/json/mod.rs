@@ -98,6 +98,15 @@ impl JsonFn {
     }
 }
 
+/// True for an expression whose result column MariaDB marks with the extended metadata
+/// format "json": a call of a JSON function that returns a document, except JSON_KEYS.
+pub fn has_json_format(e: &Expr) -> bool {
+    match e {
+        Expr::Func(crate::sql::func::Func::Json(f, _), _) => f.returns_json() && *f != JsonFn::Keys,
+        _ => false,
+    }
+}
+
 /// Bind a JSON function by name: its arity checked, its type, and which arguments are JSON
 /// (bit i set: argument i is the result of a JSON function).
 pub fn bind(
