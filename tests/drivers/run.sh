@@ -14,18 +14,20 @@
 #   doctrine_suite.php   Doctrine DBAL 3 (php-doctrine-dbal): schema manager, comparator, migration
 #   activerecord_suite.rb  Rails' ActiveRecord 6.1 (ruby-activerecord, ruby-mysql2): migrations,
 #                        associations, eager loading, savepoints, upsert_all, schema.rb vs MariaDB's
+#   dbd_mariadb.pl       Perl DBI: DBD::MariaDB (dbd-mariadb) and DBD::mysql (dbd-mysql)
 # (mariadb-admin status / processlist / kill are covered by tests/interop/dump.sh.)
 # Installs what is missing: apt packages (nodejs, npm, libmariadb-java, default-jdk-headless,
 # libmariadb-dev, pkg-config, python3-venv), a virtualenv and node_modules under the work dir.
 # Prints PASS:/FAIL:/SKIP: lines, each labelled mariadb/… or cohort/…, and "N passed, N failed".
 # Environment: COHORT_BIN, INTEROP_WORKDIR (work dir), DRIVERS (a subset: sqlalchemy django java
-# mysql2 connector-python alembic sequelize typeorm php doctrine activerecord), DRIVERS_TARGETS (mariadb cohort), DRV_VERBOSE=1 (tracebacks).
+# mysql2 connector-python alembic sequelize typeorm php doctrine activerecord dbd-mariadb dbd-mysql),
+# DRIVERS_TARGETS (mariadb cohort), DRV_VERBOSE=1 (tracebacks).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 : "${COHORT_BIN:=$REPO/target/release/cohort}"
 : "${INTEROP_WORKDIR:=$(mktemp -d /tmp/cohort-drivers.XXXXXX)}"
-: "${DRIVERS:=sqlalchemy django java mysql2 connector-python alembic sequelize typeorm php doctrine activerecord}"
+: "${DRIVERS:=sqlalchemy django java mysql2 connector-python alembic sequelize typeorm php doctrine activerecord dbd-mariadb dbd-mysql}"
 : "${DRIVERS_TARGETS:=mariadb cohort}"
 export INTEROP_WORKDIR
 W=$INTEROP_WORKDIR
@@ -61,6 +63,8 @@ command -v php >/dev/null || need_apt+=(php-cli)
 php -m 2>/dev/null | grep -q '^pdo_mysql$' || need_apt+=(php-mysql)
 [ -f /usr/share/php/Doctrine/DBAL/autoload.php ] || need_apt+=(php-doctrine-dbal)
 ruby -e 'require "active_record"; require "mysql2"' 2>/dev/null || need_apt+=(ruby-activerecord ruby-mysql2)
+perl -MDBD::MariaDB -e 1 2>/dev/null || need_apt+=(libdbd-mariadb-perl)
+perl -MDBD::mysql -e 1 2>/dev/null || need_apt+=(libdbd-mysql-perl)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   { apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"; } >"$W/apt.log" 2>&1 || { tail -20 "$W/apt.log"; }
@@ -137,6 +141,7 @@ run_suites() { # TARGET PORT
     sequelize | typeorm) NODE_PATH=$NODE_DIR/node_modules timeout 300 node "$HERE/${d}_suite.js" "$target" 127.0.0.1 "$port" root "" ;;
     php | doctrine) timeout 300 php "$HERE/${d}_suite.php" "$target" 127.0.0.1 "$port" root "" ;;
     activerecord) timeout 300 ruby "$HERE/activerecord_suite.rb" "$target" 127.0.0.1 "$port" root "" ;;
+    dbd-mariadb | dbd-mysql) DBD=${d#dbd-} timeout 300 perl "$HERE/dbd_mariadb.pl" "$target" 127.0.0.1 "$port" root "" ;;
     *) echo "FAIL: $target/$d: unknown suite" ;;
     esac 2>&1 | grep -E '^(PASS|FAIL|SKIP): |^(Traceback|Error|Exception)' | tee -a "$LOG"
     # A suite that died before printing its cases is one failure.
