@@ -3,8 +3,9 @@
 // FKs, CRUD through prepared statements (the binary protocol, interpolateParams=false) and through
 // client-side interpolation (interpolateParams=true), LastInsertId / RowsAffected, every column
 // type scanned into Go types with parseTime, NULLs into sql.Null*, column types (DatabaseTypeName,
-// nullability, decimal size), transactions with isolation levels and rollback, a context
-// timed out query (the driver drops that connection; the pool goes on), multiStatements, the connection pool, error numbers.
+// nullability, decimal size), transactions with isolation levels and rollback, a timed-out
+// context (the driver drops that connection; the pool goes on), multiStatements, the connection
+// pool, error numbers.
 // Usage: go run go_sql_driver.go TARGET HOST PORT USER PASSWORD
 package main
 

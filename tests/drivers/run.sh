@@ -94,7 +94,7 @@ if [ ! -d "$NODE_DIR/node_modules/mysql2" ] || [ ! -d "$NODE_DIR/node_modules/se
   (cd "$NODE_DIR" && npm init -y >/dev/null 2>&1; npm install --silent --no-audit --no-fund mysql2 'sequelize@6' 'typeorm@0.3' reflect-metadata) >"$W/npm.log" 2>&1 ||
     tail -20 "$W/npm.log"
 fi
-nver() { (cd "$NODE_DIR" && node -p "require('$1/package.json').version" 2>&1); }
+nver() { node -p "JSON.parse(require('fs').readFileSync('$NODE_DIR/node_modules/$1/package.json')).version" 2>&1; }
 echo "node $(node --version 2>&1), mysql2 $(nver mysql2), sequelize $(nver sequelize), typeorm $(nver typeorm), $(php --version 2>&1 | head -1)"
 GO_BIN=$W/go/drvgo
 mkdir -p "$W/go"
