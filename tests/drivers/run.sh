@@ -10,6 +10,7 @@
 #   connector_python.py  mysql-connector-python, C extension and pure Python
 #   sequelize_suite.js   Sequelize 6: sync force / alter, associations, include, transactions, upsert
 #   typeorm_suite.js     TypeORM 0.3: synchronize, migration generate / run / revert, relations
+#   mariadb_node_suite.js  MariaDB Connector/Node.js 3: execute (prepare + execute -1), batch, pipelining
 #   php_suite.php        PHP PDO_mysql (emulated and native prepares) and mysqli (php-mysql)
 #   doctrine_suite.php   Doctrine DBAL 3 (php-doctrine-dbal): schema manager, comparator, migration
 #   activerecord_suite.rb  Rails' ActiveRecord 6.1 (ruby-activerecord, ruby-mysql2): migrations,
@@ -21,14 +22,15 @@
 # libmariadb-dev, pkg-config, python3-venv), a virtualenv and node_modules under the work dir.
 # Prints PASS:/FAIL:/SKIP: lines, each labelled mariadb/… or cohort/…, and "N passed, N failed".
 # Environment: COHORT_BIN, INTEROP_WORKDIR (work dir), DRIVERS (a subset: sqlalchemy django java
-# mysql2 connector-python alembic sequelize typeorm php doctrine activerecord dbd-mariadb dbd-mysql go),
+# mysql2 connector-python alembic sequelize typeorm php doctrine activerecord dbd-mariadb dbd-mysql go
+# mariadb-node),
 # DRIVERS_TARGETS (mariadb cohort), DRV_VERBOSE=1 (tracebacks).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 : "${COHORT_BIN:=$REPO/target/release/cohort}"
 : "${INTEROP_WORKDIR:=$(mktemp -d /tmp/cohort-drivers.XXXXXX)}"
-: "${DRIVERS:=sqlalchemy django java mysql2 connector-python alembic sequelize typeorm php doctrine activerecord dbd-mariadb dbd-mysql go}"
+: "${DRIVERS:=sqlalchemy django java mysql2 connector-python alembic sequelize typeorm php doctrine activerecord dbd-mariadb dbd-mysql go mariadb-node}"
 : "${DRIVERS_TARGETS:=mariadb cohort}"
 export INTEROP_WORKDIR
 W=$INTEROP_WORKDIR
@@ -89,13 +91,14 @@ if ! "$PY" -c 'import MySQLdb' 2>/dev/null; then
 fi
 "$PY" -c 'import sqlalchemy, django, mysql.connector, pymysql; print("sqlalchemy", sqlalchemy.__version__, "django", django.__version__, "mysql-connector-python", mysql.connector.__version__, "C extension", mysql.connector.HAVE_CEXT, "pymysql", pymysql.__version__)'
 NODE_DIR=$W/node
-if [ ! -d "$NODE_DIR/node_modules/mysql2" ] || [ ! -d "$NODE_DIR/node_modules/sequelize" ] || [ ! -d "$NODE_DIR/node_modules/typeorm" ]; then
+if [ ! -d "$NODE_DIR/node_modules/mysql2" ] || [ ! -d "$NODE_DIR/node_modules/sequelize" ] || [ ! -d "$NODE_DIR/node_modules/typeorm" ] ||
+  [ ! -d "$NODE_DIR/node_modules/mariadb" ]; then
   mkdir -p "$NODE_DIR"
-  (cd "$NODE_DIR" && npm init -y >/dev/null 2>&1; npm install --silent --no-audit --no-fund mysql2 'sequelize@6' 'typeorm@0.3' reflect-metadata) >"$W/npm.log" 2>&1 ||
+  (cd "$NODE_DIR" && npm init -y >/dev/null 2>&1; npm install --silent --no-audit --no-fund mysql2 'sequelize@6' 'typeorm@0.3' reflect-metadata 'mariadb@3') >"$W/npm.log" 2>&1 ||
     tail -20 "$W/npm.log"
 fi
 nver() { node -p "JSON.parse(require('fs').readFileSync('$NODE_DIR/node_modules/$1/package.json')).version" 2>&1; }
-echo "node $(node --version 2>&1), mysql2 $(nver mysql2), sequelize $(nver sequelize), typeorm $(nver typeorm), $(php --version 2>&1 | head -1)"
+echo "node $(node --version 2>&1), mysql2 $(nver mysql2), sequelize $(nver sequelize), typeorm $(nver typeorm), mariadb $(nver mariadb), $(php --version 2>&1 | head -1)"
 GO_BIN=$W/go/drvgo
 mkdir -p "$W/go"
 (cd "$W/go" && GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$W/go/cache" go build -o "$GO_BIN" "$HERE/go_sql_driver.go") \
@@ -145,6 +148,7 @@ run_suites() { # TARGET PORT
     mysql2) NODE_PATH=$NODE_DIR/node_modules timeout 600 node "$HERE/mysql2_suite.js" "$target" 127.0.0.1 "$port" root "" ;;
     connector-python) (cd "$HERE" && timeout 600 "$PY" connector_python.py) ;;
     alembic) (cd "$HERE" && timeout 300 "$PY" alembic_suite.py) ;;
+    mariadb-node) NODE_PATH=$NODE_DIR/node_modules timeout 300 node "$HERE/mariadb_node_suite.js" "$target" 127.0.0.1 "$port" root "" ;;
     sequelize | typeorm) NODE_PATH=$NODE_DIR/node_modules timeout 300 node "$HERE/${d}_suite.js" "$target" 127.0.0.1 "$port" root "" ;;
     php | doctrine) timeout 300 php "$HERE/${d}_suite.php" "$target" 127.0.0.1 "$port" root "" ;;
     activerecord) timeout 300 ruby "$HERE/activerecord_suite.rb" "$target" 127.0.0.1 "$port" root "" ;;
