@@ -1287,7 +1287,8 @@ fn parse_rollback(p: &mut Parser<'_>) -> PResult<Stmt> {
 // SET
 
 /// `NAMES cs [COLLATE c]` / `CHARACTER SET cs` / `CHARSET cs` (each also `DEFAULT`) at the start
-/// of a SET item, else None with nothing consumed. Not a variable named so (`SET names = 1`).
+/// of a SET item, else None with nothing consumed. `SET charset = 1` names a variable (1193, as
+/// in MariaDB); `SET names = 1` is a syntax error there and here.
 fn parse_names_item(p: &mut Parser<'_>) -> PResult<Option<SetTarget>> {
     let assigns = |p: &Parser<'_>, n: usize| {
         matches!(
@@ -1302,7 +1303,7 @@ fn parse_names_item(p: &mut Parser<'_>) -> PResult<Option<SetTarget>> {
         }
     };
     match peek_word(p).as_deref() {
-        Some("NAMES") if !assigns(p, 1) => {
+        Some("NAMES") => {
             p.next_token();
             if eat(p, "DEFAULT") {
                 return Ok(Some(SetTarget::Names {

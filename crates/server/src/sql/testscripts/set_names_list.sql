@@ -2,7 +2,8 @@
 # `SET NAMES utf8mb4, @@SESSION.sql_mode = …, @@SESSION.sql_auto_is_null = 0, …` on connect):
 # the items take effect in order. Not here: an item in error after NAMES (MariaDB checks every
 # item before it sets any; Cohort sets those before the error, as for any SET list). Recorded from
-# MariaDB 10.11 with mariadb_golden.py.
+# MariaDB 10.11 with mariadb_golden.py. Not here either: `SET names = 'x'`, 1064 on both, MariaDB
+# quoting near '' for it.
 SET NAMES utf8mb4,  @@SESSION.sql_mode = CONCAT(CONCAT(@@sql_mode, ',STRICT_ALL_TABLES'), ',NO_AUTO_VALUE_ON_ZERO'),  @@SESSION.sql_auto_is_null = 0, @@SESSION.wait_timeout = 2147483;
 SELECT @@sql_mode, @@character_set_client, @@sql_auto_is_null, @@wait_timeout;
 SET NAMES latin1 COLLATE latin1_swedish_ci, @a = 1;
@@ -19,3 +20,6 @@ SET NAMES DEFAULT, @d = 4, CHARSET utf8mb4;
 SELECT @@character_set_client, @d;
 SET @e = 5, CHARSET DEFAULT, @@sql_auto_is_null = 0;
 SELECT @e, @@sql_auto_is_null, @@character_set_connection;
+SET charset = 1;
+SET NAMES utf8mb4 COLLATE 'utf8mb4_bin', @z = 1;
+SELECT @z, @@collation_connection;
