@@ -8,18 +8,29 @@
 #                        savepoints, rewriteBatchedStatements batches, server-side prepare
 #   mysql2_suite.js      node mysql2: multipleStatements, execute (prepared), transactions, pool
 #   connector_python.py  mysql-connector-python, C extension and pure Python
+#   sequelize_suite.js   Sequelize 6: sync force / alter, associations, include, transactions, upsert
+#   typeorm_suite.js     TypeORM 0.3: synchronize, migration generate / run / revert, relations
+#   mariadb_node_suite.js  MariaDB Connector/Node.js 3: execute (prepare + execute -1), batch, pipelining
+#   php_suite.php        PHP PDO_mysql (emulated and native prepares) and mysqli (php-mysql)
+#   doctrine_suite.php   Doctrine DBAL 3 (php-doctrine-dbal): schema manager, comparator, migration
+#   activerecord_suite.rb  Rails' ActiveRecord 6.1 (ruby-activerecord, ruby-mysql2): migrations,
+#                        associations, eager loading, savepoints, upsert_all, schema.rb vs MariaDB's
+#   dbd_mariadb.pl       Perl DBI: DBD::MariaDB (dbd-mariadb) and DBD::mysql (dbd-mysql)
+#   go_sql_driver.go     Go database/sql with go-sql-driver/mysql (Debian's package, GOPATH mode)
 # (mariadb-admin status / processlist / kill are covered by tests/interop/dump.sh.)
 # Installs what is missing: apt packages (nodejs, npm, libmariadb-java, default-jdk-headless,
 # libmariadb-dev, pkg-config, python3-venv), a virtualenv and node_modules under the work dir.
 # Prints PASS:/FAIL:/SKIP: lines, each labelled mariadb/… or cohort/…, and "N passed, N failed".
 # Environment: COHORT_BIN, INTEROP_WORKDIR (work dir), DRIVERS (a subset: sqlalchemy django java
-# mysql2 connector-python alembic), DRIVERS_TARGETS (mariadb cohort), DRV_VERBOSE=1 (tracebacks).
+# mysql2 connector-python alembic sequelize typeorm php doctrine activerecord dbd-mariadb dbd-mysql go
+# mariadb-node),
+# DRIVERS_TARGETS (mariadb cohort), DRV_VERBOSE=1 (tracebacks).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 : "${COHORT_BIN:=$REPO/target/release/cohort}"
 : "${INTEROP_WORKDIR:=$(mktemp -d /tmp/cohort-drivers.XXXXXX)}"
-: "${DRIVERS:=sqlalchemy django java mysql2 connector-python alembic}"
+: "${DRIVERS:=sqlalchemy django java mysql2 connector-python alembic sequelize typeorm php doctrine activerecord dbd-mariadb dbd-mysql go mariadb-node}"
 : "${DRIVERS_TARGETS:=mariadb cohort}"
 export INTEROP_WORKDIR
 W=$INTEROP_WORKDIR
@@ -51,6 +62,14 @@ python3 -c 'import os, sysconfig; exit(not os.path.exists(os.path.join(sysconfig
   need_apt+=(python3-dev)
 python3 -c 'import venv, ensurepip' 2>/dev/null || need_apt+=(python3-venv)
 command -v mariadbd >/dev/null || need_apt+=(mariadb-server)
+command -v php >/dev/null || need_apt+=(php-cli)
+php -m 2>/dev/null | grep -q '^pdo_mysql$' || need_apt+=(php-mysql)
+[ -f /usr/share/php/Doctrine/DBAL/autoload.php ] || need_apt+=(php-doctrine-dbal)
+ruby -e 'require "active_record"; require "mysql2"' 2>/dev/null || need_apt+=(ruby-activerecord ruby-mysql2)
+perl -MDBD::MariaDB -e 1 2>/dev/null || need_apt+=(libdbd-mariadb-perl)
+perl -MDBD::mysql -e 1 2>/dev/null || need_apt+=(libdbd-mysql-perl)
+command -v go >/dev/null || need_apt+=(golang-go)
+[ -d /usr/share/gocode/src/github.com/go-sql-driver/mysql ] || need_apt+=(golang-github-go-sql-driver-mysql-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing: ${need_apt[*]}"
   { apt-get update -qq && apt-get install -y -qq "${need_apt[@]}"; } >"$W/apt.log" 2>&1 || { tail -20 "$W/apt.log"; }
@@ -72,12 +91,18 @@ if ! "$PY" -c 'import MySQLdb' 2>/dev/null; then
 fi
 "$PY" -c 'import sqlalchemy, django, mysql.connector, pymysql; print("sqlalchemy", sqlalchemy.__version__, "django", django.__version__, "mysql-connector-python", mysql.connector.__version__, "C extension", mysql.connector.HAVE_CEXT, "pymysql", pymysql.__version__)'
 NODE_DIR=$W/node
-if [ ! -d "$NODE_DIR/node_modules/mysql2" ]; then
+if [ ! -d "$NODE_DIR/node_modules/mysql2" ] || [ ! -d "$NODE_DIR/node_modules/sequelize" ] || [ ! -d "$NODE_DIR/node_modules/typeorm" ] ||
+  [ ! -d "$NODE_DIR/node_modules/mariadb" ]; then
   mkdir -p "$NODE_DIR"
-  (cd "$NODE_DIR" && npm init -y >/dev/null 2>&1; npm install --silent --no-audit --no-fund mysql2) >"$W/npm.log" 2>&1 ||
+  (cd "$NODE_DIR" && npm init -y >/dev/null 2>&1; npm install --silent --no-audit --no-fund mysql2 'sequelize@6' 'typeorm@0.3' reflect-metadata 'mariadb@3') >"$W/npm.log" 2>&1 ||
     tail -20 "$W/npm.log"
 fi
-echo "node $(node --version 2>&1), mysql2 $(cd "$NODE_DIR" && node -p 'require("mysql2/package.json").version' 2>&1)"
+nver() { node -p "JSON.parse(require('fs').readFileSync('$NODE_DIR/node_modules/$1/package.json')).version" 2>&1; }
+echo "node $(node --version 2>&1), mysql2 $(nver mysql2), sequelize $(nver sequelize), typeorm $(nver typeorm), mariadb $(nver mariadb), $(php --version 2>&1 | head -1)"
+GO_BIN=$W/go/drvgo
+mkdir -p "$W/go"
+(cd "$W/go" && GO111MODULE=off GOPATH=/usr/share/gocode GOCACHE="$W/go/cache" go build -o "$GO_BIN" "$HERE/go_sql_driver.go") \
+  >"$W/go.log" 2>&1 || tail -20 "$W/go.log"
 JAVA_OUT=$W/java
 mkdir -p "$JAVA_OUT"
 javac -d "$JAVA_OUT" -cp "$JAR" "$HERE/java/DriverSuite.java" >"$W/javac.log" 2>&1 || cat "$W/javac.log"
@@ -123,11 +148,17 @@ run_suites() { # TARGET PORT
     mysql2) NODE_PATH=$NODE_DIR/node_modules timeout 600 node "$HERE/mysql2_suite.js" "$target" 127.0.0.1 "$port" root "" ;;
     connector-python) (cd "$HERE" && timeout 600 "$PY" connector_python.py) ;;
     alembic) (cd "$HERE" && timeout 300 "$PY" alembic_suite.py) ;;
+    mariadb-node) NODE_PATH=$NODE_DIR/node_modules timeout 300 node "$HERE/mariadb_node_suite.js" "$target" 127.0.0.1 "$port" root "" ;;
+    sequelize | typeorm) NODE_PATH=$NODE_DIR/node_modules timeout 300 node "$HERE/${d}_suite.js" "$target" 127.0.0.1 "$port" root "" ;;
+    php | doctrine) timeout 300 php "$HERE/${d}_suite.php" "$target" 127.0.0.1 "$port" root "" ;;
+    activerecord) timeout 300 ruby "$HERE/activerecord_suite.rb" "$target" 127.0.0.1 "$port" root "" ;;
+    dbd-mariadb | dbd-mysql) DBD=${d#dbd-} timeout 300 perl "$HERE/dbd_mariadb.pl" "$target" 127.0.0.1 "$port" root "" ;;
+    go) timeout 300 "$GO_BIN" "$target" 127.0.0.1 "$port" root "" ;;
     *) echo "FAIL: $target/$d: unknown suite" ;;
     esac 2>&1 | grep -E '^(PASS|FAIL|SKIP): |^(Traceback|Error|Exception)' | tee -a "$LOG"
     # A suite that died before printing its cases is one failure.
     local label=$d
-    case $d in java) label=connector-j ;; sqlalchemy | connector-python) label=$d- ;; esac
+    case $d in java) label=connector-j ;; sqlalchemy | connector-python) label=$d- ;; go) label=go-mysql ;; esac
     grep -q "^\(PASS\|FAIL\|SKIP\): $target/$label" "$LOG" || say "FAIL: $target/$d: the suite printed no result"
   done
 }

@@ -43,22 +43,36 @@ impl Session {
             Command::InitDb(db) => self.on_init_db(db),
             Command::Query(sql) => self.on_query(sql),
             Command::FieldList { table, .. } => self.on_field_list(table),
-            Command::StmtPrepare(sql) => self.on_prepare(sql),
+            Command::StmtPrepare(sql) => {
+                // Succeeding, it names the statement id -1 refers to; failing, none.
+                self.statements.prepare_failed();
+                self.on_prepare(sql)
+            }
             Command::StmtExecute {
                 stmt_id, params, ..
-            } => self.on_execute(stmt_id, params),
+            } => {
+                let stmt_id = self.statements.resolve(stmt_id);
+                self.on_execute(stmt_id, params)
+            }
             Command::StmtSendLongData {
                 stmt_id,
                 param,
                 data,
-            } => self.on_long_data(stmt_id, param, data),
+            } => {
+                let stmt_id = self.statements.resolve(stmt_id);
+                self.on_long_data(stmt_id, param, data)
+            }
             Command::StmtClose(id) => {
+                let id = self.statements.resolve(id);
                 let mem = self.state.as_mut().map(|s| &mut s.memory);
                 self.statements.remove(&self.ctx, mem, id);
                 self.ctx.status.incr(StatusCounter::ComStmtClose);
                 Flow::Continue
             }
-            Command::StmtReset(id) => self.on_stmt_reset(id),
+            Command::StmtReset(id) => {
+                let id = self.statements.resolve(id);
+                self.on_stmt_reset(id)
+            }
             Command::ResetConnection => self.on_reset_connection(),
             Command::ChangeUser(cu) => self.on_change_user(cu),
             Command::SetOption(option) => self.on_set_option(option),

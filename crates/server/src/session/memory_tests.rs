@@ -13,7 +13,7 @@ use std::sync::Arc;
 const MIB: usize = 1 << 20;
 
 /// A logged-in session on a context whose global variables `vars` were set first.
-fn session(vars: &[(&str, u64)]) -> (Arc<ServerContext>, Session) {
+pub(super) fn session(vars: &[(&str, u64)]) -> (Arc<ServerContext>, Session) {
     let ctx = ServerContext::for_tests();
     for (name, v) in vars {
         ctx.vars.set_startup(name, Value::UInt(*v)).unwrap();
@@ -50,7 +50,7 @@ fn payloads(bytes: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// Send one command; the payloads of its response.
-fn command(s: &mut Session, payload: &[u8]) -> Vec<Vec<u8>> {
+pub(super) fn command(s: &mut Session, payload: &[u8]) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     let flow = s.on_bytes(&frame(payload), &mut out);
     assert_ne!(flow, Flow::Close);
@@ -58,7 +58,7 @@ fn command(s: &mut Session, payload: &[u8]) -> Vec<Vec<u8>> {
 }
 
 /// ("ERR", code, message) of an error response, None otherwise.
-fn error_of(response: &[Vec<u8>]) -> Option<(u16, String)> {
+pub(super) fn error_of(response: &[Vec<u8>]) -> Option<(u16, String)> {
     let p = response.first()?;
     (p[0] == 0xFF).then(|| {
         let code = u16::from_le_bytes([p[1], p[2]]);
@@ -78,7 +78,7 @@ fn query_ok(s: &mut Session, sql: &str) {
 }
 
 /// COM_STMT_PREPARE: the statement id, or the error.
-fn prepare(s: &mut Session, sql: &str) -> Result<u32, (u16, String)> {
+pub(super) fn prepare(s: &mut Session, sql: &str) -> Result<u32, (u16, String)> {
     let mut p = vec![0x16];
     p.extend_from_slice(sql.as_bytes());
     let r = command(s, &p);
@@ -88,7 +88,7 @@ fn prepare(s: &mut Session, sql: &str) -> Result<u32, (u16, String)> {
     }
 }
 
-fn long_data(s: &mut Session, id: u32, param: u16, data: &[u8]) {
+pub(super) fn long_data(s: &mut Session, id: u32, param: u16, data: &[u8]) {
     let mut p = vec![0x18];
     p.extend_from_slice(&id.to_le_bytes());
     p.extend_from_slice(&param.to_le_bytes());
@@ -98,7 +98,7 @@ fn long_data(s: &mut Session, id: u32, param: u16, data: &[u8]) {
 
 /// COM_STMT_EXECUTE of a one-parameter statement; the parameter is a string given `inline`,
 /// or (None) sent as long data before.
-fn execute(s: &mut Session, id: u32, inline: Option<&[u8]>) -> Vec<Vec<u8>> {
+pub(super) fn execute(s: &mut Session, id: u32, inline: Option<&[u8]>) -> Vec<Vec<u8>> {
     let mut p = vec![0x17];
     p.extend_from_slice(&id.to_le_bytes());
     p.push(0);
@@ -113,7 +113,7 @@ fn execute(s: &mut Session, id: u32, inline: Option<&[u8]>) -> Vec<Vec<u8>> {
 }
 
 /// The single value of a one-row, one-column binary result.
-fn binary_int(r: &[Vec<u8>]) -> i64 {
+pub(super) fn binary_int(r: &[Vec<u8>]) -> i64 {
     assert!(error_of(r).is_none(), "{:?}", error_of(r));
     // column count, column def, EOF, row, EOF
     let row = &r[3];

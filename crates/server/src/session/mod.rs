@@ -50,6 +50,8 @@ mod dump;
 #[cfg(test)]
 mod dump_tests;
 mod kill;
+#[cfg(test)]
+mod last_statement_tests;
 pub mod memory;
 #[cfg(test)]
 mod memory_tests;

@@ -136,7 +136,16 @@ impl StmtEntry {
 pub(super) struct Statements {
     map: HashMap<u32, StmtEntry>,
     last_id: u32,
+    /// The statement the last COM_STMT_PREPARE made, None after it failed: the one id
+    /// [`LAST_STATEMENT`] names.
+    last_prepared: Option<u32>,
 }
+
+/// The statement id 0xFFFFFFFF (-1) in COM_STMT_EXECUTE / SEND_LONG_DATA / RESET / CLOSE names
+/// the statement the connection's last COM_STMT_PREPARE made, as in MariaDB: a client can send
+/// the prepare and the execute without waiting for the prepare's answer (MariaDB's own
+/// Connector/Node.js and Connector/J pipeline them so).
+pub(super) const LAST_STATEMENT: u32 = u32::MAX;
 
 impl Statements {
     /// Take one of the server's `max_prepared_stmt_count` statements; false if none is left.
@@ -153,6 +162,10 @@ impl Statements {
     /// Keep a prepared statement (its reservation taken), counted as `cost` bytes.
     pub fn add(&mut self, mem: &mut SessionMemory, prepared: Prepared, cost: u64) -> u32 {
         self.last_id = self.last_id.wrapping_add(1).max(1);
+        if self.last_id == LAST_STATEMENT {
+            self.last_id = 1;
+        }
+        self.last_prepared = Some(self.last_id);
         self.map.insert(
             self.last_id,
             StmtEntry {
@@ -168,11 +181,28 @@ impl Statements {
         self.last_id
     }
 
+    /// The id a command names: [`LAST_STATEMENT`] is the last prepared statement's (unknown, and
+    /// so 1243, when the last prepare failed or there was none).
+    pub fn resolve(&self, id: u32) -> u32 {
+        match id {
+            LAST_STATEMENT => self.last_prepared.unwrap_or(LAST_STATEMENT),
+            _ => id,
+        }
+    }
+
+    /// A COM_STMT_PREPARE failed: -1 names no statement until the next one succeeds.
+    pub fn prepare_failed(&mut self) {
+        self.last_prepared = None;
+    }
+
     pub fn get_mut(&mut self, id: u32) -> Option<&mut StmtEntry> {
         self.map.get_mut(&id)
     }
 
     pub fn remove(&mut self, ctx: &ServerContext, mem: Option<&mut SessionMemory>, id: u32) {
+        if self.last_prepared == Some(id) {
+            self.last_prepared = None;
+        }
         if let Some(mut entry) = self.map.remove(&id) {
             ctx.status.sub(StatusCounter::PreparedStmtCount, 1);
             if let Some(mem) = mem {
@@ -187,6 +217,7 @@ impl Statements {
         ctx.status
             .sub(StatusCounter::PreparedStmtCount, self.map.len() as u64);
         self.map.clear();
+        self.last_prepared = None;
         if let Some(mem) = mem {
             mem.statements = 0;
             mem.long_data = 0;

@@ -161,6 +161,9 @@ pub fn set(
                 name,
                 global: false,
             } => set_session(ctx, sess, name, value)?,
+            SetTarget::Names { charset, collation } => {
+                set_names(ctx, sess, charset, collation.as_deref())?
+            }
         }
     }
     Ok(())
@@ -512,6 +515,12 @@ pub fn set_names(
         cs.as_str(),
         "utf8" | "utf8mb3" | "utf8mb4" | "latin1" | "binary" | "ascii"
     ) {
+        // A name that is no character set at all is 1115, as in MariaDB.
+        if let Err(e) = super::ddl::charset_named(&cs) {
+            if e.code() == ErrorCode::UnknownCharacterSet {
+                return Err(e);
+            }
+        }
         return Err(Error::new(
             ErrorCode::WrongValueForVar,
             format!("Variable 'character_set_client' can't be set to the value of '{charset}'"),

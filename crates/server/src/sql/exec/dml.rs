@@ -352,9 +352,6 @@ pub fn plan_insert(
     if ins.output.is_some() {
         return Err(unsupported("INSERT … OUTPUT"));
     }
-    if ins.returning.is_some() && ins.on.is_some() {
-        return Err(unsupported("RETURNING with ON DUPLICATE KEY UPDATE"));
-    }
     if ins.insert_alias.is_some() {
         return Err(unsupported("INSERT … AS alias"));
     }
@@ -1298,6 +1295,10 @@ impl<'e> InsertRun<'_, 'e> {
                 if !self.fk.none() {
                     self.fk.after_insert(self.env, txn, table, &proposed)?;
                 }
+                // RETURNING answers with the row inserted or, below, the row as updated.
+                if let Some(r) = &self.plan.returning {
+                    self.returned.push(r.row(&proposed, self.env)?);
+                }
                 return Ok(());
             }
             InsertOutcome::Duplicate { handle, row, .. } => (handle, row),
@@ -1348,6 +1349,9 @@ impl<'e> InsertRun<'_, 'e> {
         if new[..] == existing[..] {
             // CLIENT_FOUND_ROWS: the row was found, so it counts once (MariaDB).
             self.affected += u64::from(self.env.sess.found_rows);
+            if let Some(r) = &self.plan.returning {
+                self.returned.push(r.row(&new, self.env)?);
+            }
             return Ok(());
         }
         touch_on_update(def, &self.plan.on_dup, &mut new, self.env);
@@ -1374,6 +1378,9 @@ impl<'e> InsertRun<'_, 'e> {
                 if !self.fk.none() {
                     self.fk
                         .after_update(self.env, txn, table, &existing, &new)?;
+                }
+                if let Some(r) = &self.plan.returning {
+                    self.returned.push(r.row(&new, self.env)?);
                 }
                 Ok(())
             }

@@ -83,6 +83,11 @@ pub enum SetTarget {
     User(String),
     /// A system variable; `global` for GLOBAL / @@global.
     Sys { name: String, global: bool },
+    /// `NAMES cs [COLLATE c]` or `CHARACTER SET cs` as one item of a SET list (its value unused).
+    Names {
+        charset: String,
+        collation: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -1281,33 +1286,79 @@ fn parse_rollback(p: &mut Parser<'_>) -> PResult<Stmt> {
 // ---------------------------------------------------------------------------------------------
 // SET
 
+/// `NAMES cs [COLLATE c]` / `CHARACTER SET cs` / `CHARSET cs` (each also `DEFAULT`) at the start
+/// of a SET item, else None with nothing consumed. `SET charset = 1` names a variable (1193, as
+/// in MariaDB); `SET names = 1` is a syntax error there and here.
+fn parse_names_item(p: &mut Parser<'_>) -> PResult<Option<SetTarget>> {
+    let assigns = |p: &Parser<'_>, n: usize| {
+        matches!(
+            p.peek_nth_token(n).token,
+            Token::Eq | Token::Assignment | Token::Period
+        )
+    };
+    let default_or_ident = |p: &mut Parser<'_>| -> PResult<String> {
+        match eat(p, "DEFAULT") {
+            true => Ok("utf8mb4".to_string()),
+            false => ident(p),
+        }
+    };
+    match peek_word(p).as_deref() {
+        Some("NAMES") => {
+            p.next_token();
+            if eat(p, "DEFAULT") {
+                return Ok(Some(SetTarget::Names {
+                    charset: "utf8mb4".into(),
+                    collation: None,
+                }));
+            }
+            let charset = ident(p)?;
+            let collation = if eat(p, "COLLATE") {
+                Some(ident(p)?)
+            } else {
+                None
+            };
+            Ok(Some(SetTarget::Names { charset, collation }))
+        }
+        Some("CHARACTER") if peek_nth_word(p, 1).as_deref() == Some("SET") && !assigns(p, 1) => {
+            p.next_token();
+            p.next_token();
+            let charset = default_or_ident(p)?;
+            Ok(Some(SetTarget::Names {
+                charset,
+                collation: None,
+            }))
+        }
+        Some("CHARSET") if !assigns(p, 1) => {
+            p.next_token();
+            let charset = default_or_ident(p)?;
+            Ok(Some(SetTarget::Names {
+                charset,
+                collation: None,
+            }))
+        }
+        _ => Ok(None),
+    }
+}
+
 fn parse_set(p: &mut Parser<'_>) -> PResult<Stmt> {
     p.next_token();
-    if eat(p, "NAMES") {
-        if eat(p, "DEFAULT") {
-            return Ok(Stmt::SetNames {
-                charset: "utf8mb4".into(),
-                collation: None,
-            });
+    if let Some(SetTarget::Names { charset, collation }) = parse_names_item(p)? {
+        if !p.consume_token(&Token::Comma) {
+            return Ok(Stmt::SetNames { charset, collation });
         }
-        let charset = ident(p)?;
-        let collation = if eat(p, "COLLATE") {
-            Some(ident(p)?)
-        } else {
-            None
-        };
-        return Ok(Stmt::SetNames { charset, collation });
-    }
-    if eat_seq(p, &["CHARACTER", "SET"]) || eat(p, "CHARSET") {
-        let charset = if eat(p, "DEFAULT") {
-            "utf8mb4".to_string()
-        } else {
-            ident(p)?
-        };
-        return Ok(Stmt::SetNames {
-            charset,
-            collation: None,
-        });
+        // `SET NAMES utf8mb4, @@SESSION.sql_mode = …` (Rails' connection setup): a list.
+        let mut items = vec![SetItem {
+            target: SetTarget::Names { charset, collation },
+            value: SetValue::Default,
+        }];
+        let mut global = false;
+        loop {
+            items.push(parse_set_item(p, &mut global)?);
+            if !p.consume_token(&Token::Comma) {
+                break;
+            }
+        }
+        return Ok(Stmt::Set(items));
     }
     if eat(p, "PASSWORD") {
         return parse_set_password(p);
@@ -1417,6 +1468,12 @@ fn parse_set_item(p: &mut Parser<'_>, global: &mut bool) -> PResult<SetItem> {
             *global = false;
         }
         _ => {}
+    }
+    if let Some(target) = parse_names_item(p)? {
+        return Ok(SetItem {
+            target,
+            value: SetValue::Default,
+        });
     }
     let target = parse_set_target(p, *global)?;
     if !p.consume_token(&Token::Eq) && !p.consume_token(&Token::Assignment) {

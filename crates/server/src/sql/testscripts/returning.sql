@@ -1,6 +1,6 @@
 # INSERT / REPLACE / DELETE … RETURNING (MariaDB 10.5+; ORMs such as SQLAlchemy 2 and Django
 # use INSERT … RETURNING with MariaDB). Recorded from MariaDB 10.11 with mariadb_golden.py.
-# Not here: RETURNING with ON DUPLICATE KEY UPDATE (Cohort refuses it with 1235); AUTO_INCREMENT
+# Not here: RETURNING with ON DUPLICATE KEY UPDATE (returning_on_duplicate.sql); AUTO_INCREMENT
 # values after an INSERT IGNORE skipped a duplicate.
 CREATE DATABASE rtdb;
 USE rtdb;

@@ -41,6 +41,16 @@ pub(super) static TABLES: &[(&str, &[Column])] = &[
         ],
     ),
     (
+        "COLLATION_CHARACTER_SET_APPLICABILITY",
+        &[
+            ("COLLATION_NAME", Str(64), false),
+            ("CHARACTER_SET_NAME", Str(32), false),
+            ("FULL_COLLATION_NAME", Str(64), false),
+            ("ID", Big, false),
+            ("IS_DEFAULT", Str(3), false),
+        ],
+    ),
+    (
         "COLUMNS",
         &[
             ("TABLE_CATALOG", Str(512), false),

@@ -206,6 +206,13 @@ static TABLES: &[SystemTable] = &[
     },
     SystemTable {
         db: "information_schema",
+        name: "COLLATION_CHARACTER_SET_APPLICABILITY",
+        def: || is_def("COLLATION_CHARACTER_SET_APPLICABILITY"),
+        rows: server_state::collation_applicability,
+        truncate: |_| {},
+    },
+    SystemTable {
+        db: "information_schema",
         name: "GLOBAL_VARIABLES",
         def: || is_def("GLOBAL_VARIABLES"),
         rows: server_state::global_variables,

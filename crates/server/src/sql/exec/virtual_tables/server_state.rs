@@ -1,4 +1,5 @@
 //! information_schema's server state: ENGINES, CHARACTER_SETS, COLLATIONS,
+//! COLLATION_CHARACTER_SET_APPLICABILITY,
 //! GLOBAL_/SESSION_VARIABLES, GLOBAL_/SESSION_STATUS — the rows of the matching SHOW
 //! statements, in information_schema's column order (variable names upper-case, as MariaDB).
 
@@ -42,6 +43,27 @@ pub(super) fn character_sets(_: &Env<'_>) -> Result<Vec<Vec<Value>>> {
 pub(super) fn collations(_: &Env<'_>) -> Result<Vec<Vec<Value>>> {
     // SHOW COLLATION already has information_schema's order.
     Ok(show::collations().rows)
+}
+
+/// COLLATION_CHARACTER_SET_APPLICABILITY: each collation with its character set (Doctrine DBAL's
+/// table options join it to TABLES.TABLE_COLLATION), from SHOW COLLATION's list.
+pub(super) fn collation_applicability(_: &Env<'_>) -> Result<Vec<Vec<Value>>> {
+    Ok(show::collations()
+        .rows
+        .into_iter()
+        .map(|r| {
+            let mut it = r.into_iter();
+            let (name, charset, id, default) = (it.next(), it.next(), it.next(), it.next());
+            let name = name.unwrap_or(Value::Null);
+            vec![
+                name.clone(),
+                charset.unwrap_or(Value::Null),
+                name,
+                id.unwrap_or(Value::Null),
+                default.unwrap_or(Value::Null),
+            ]
+        })
+        .collect())
 }
 
 fn upper_names(rows: Vec<Vec<Value>>) -> Vec<Vec<Value>> {
