@@ -41,6 +41,9 @@ impl DdlReplay for SqlDdlReplay {
         // parent created later, or dropped with checks off, must not fail the replay).
         sess.session_vars
             .insert("foreign_key_checks".into(), crate::types::Value::str("OFF"));
-        super::execute_text(ctx, &mut sess, sql).map(|_| ())
+        // Read as it was when it ran: a statement sent under ANSI_QUOTES & co. is logged with
+        // its mode (`parse::LOGGED_MODE_MARKER`).
+        let (mode, sql) = super::parse::logged_mode(sql);
+        super::execute_text_in(ctx, &mut sess, sql, Some(mode)).map(|_| ())
     }
 }

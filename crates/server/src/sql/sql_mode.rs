@@ -15,10 +15,28 @@
 //!   act), ONLY_FULL_GROUP_BY (checked when a grouped SELECT is bound:
 //!   `exec/full_group_by.rs`; the statement cache binds such a plan again when the mode
 //!   changes).
-//! * **Refused** (1235 on SET): every other mode. They change how statements are read or
-//!   answered (ANSI_QUOTES, PIPES_AS_CONCAT, NO_BACKSLASH_ESCAPES, …; ANSI too, for its
-//!   ANSI_QUOTES),
-//!   which Cohort does not do; accepting them would silently give other answers.
+//! * **Honoured, how text is read** ([`ParseMode`], `parse/dialect.rs`): ANSI_QUOTES (`"x"` is
+//!   an identifier), PIPES_AS_CONCAT (`a || b` is `concat(a, b)`, binding tighter than `^`),
+//!   NO_BACKSLASH_ESCAPES (a backslash is an ordinary character in strings; the OK / EOF
+//!   packets carry SERVER_STATUS_NO_BACKSLASH_ESCAPES so that client libraries escape
+//!   accordingly), HIGH_NOT_PRECEDENCE (`NOT` binds as `!`), REAL_AS_FLOAT (the type `REAL`
+//!   is FLOAT), IGNORE_SPACE (a space between a function's name and its `(`: Cohort reads
+//!   `f (x)` as a call in every mode). The statement cache keys on these bits, a prepared
+//!   statement is read under the mode of its PREPARE, SET STATEMENT's inner statement under
+//!   the mode it was sent in (as MariaDB, which parses it before the SET), and stored text is
+//!   kept as the default mode reads it: CHECK / DEFAULT / generated expressions are printed
+//!   (`exec/expr_print.rs`), a view body is rewritten (`parse/view.rs`; `||` as
+//!   concatenation in a view is 1235), and logged DDL carries its mode for recovery's replay
+//!   (`parse::LOGGED_MODE_MARKER`).
+//! * **Honoured, what SHOW CREATE prints** (`exec/show_mode.rs`): ANSI_QUOTES,
+//!   NO_TABLE_OPTIONS, NO_FIELD_OPTIONS, NO_KEY_OPTIONS (Cohort prints no index options).
+//! * **Combinations** honoured as their parts: ANSI, POSTGRESQL, MSSQL, DB2, MYSQL323,
+//!   MYSQL40 (and TRADITIONAL).
+//! * **Refused** (1235 on SET): every other mode — ORACLE (it changes far too much), MAXDB
+//!   (TIMESTAMP columns become DATETIME), IGNORE_BAD_TABLE_OPTIONS, NO_UNSIGNED_SUBTRACTION,
+//!   NO_DIR_IN_CREATE, ALLOW_INVALID_DATES, PAD_CHAR_TO_FULL_LENGTH, EMPTY_STRING_IS_NULL,
+//!   SIMULTANEOUS_ASSIGNMENT, TIME_ROUND_FRACTIONAL: accepting them would silently give other
+//!   answers.
 
 use crate::error::{Error, Result};
 use cohort_protocol::ErrorCode;
@@ -138,7 +156,86 @@ const HONOURED: &[&str] = &[
     "NO_AUTO_CREATE_USER",
     "TRADITIONAL",
     "ONLY_FULL_GROUP_BY",
+    // How statements are read (`parse_bits`, `parse/dialect.rs`).
+    "ANSI_QUOTES",
+    "PIPES_AS_CONCAT",
+    "NO_BACKSLASH_ESCAPES",
+    "IGNORE_SPACE",
+    "HIGH_NOT_PRECEDENCE",
+    "REAL_AS_FLOAT",
+    "ANSI",
+    "MYSQL323",
+    "MYSQL40",
+    // What SHOW CREATE prints (`exec/show_mode.rs`).
+    "NO_KEY_OPTIONS",
+    "NO_TABLE_OPTIONS",
+    "NO_FIELD_OPTIONS",
+    "POSTGRESQL",
+    "MSSQL",
+    "DB2",
 ];
+
+/// The parse-affecting modes, as the bits of [`ParseMode`].
+pub mod parse_bit {
+    /// `"x"` is an identifier.
+    pub const ANSI_QUOTES: u8 = 1;
+    /// `||` is concatenation (binding tighter than `^`), not OR.
+    pub const PIPES_AS_CONCAT: u8 = 2;
+    /// A backslash in a string is an ordinary character.
+    pub const NO_BACKSLASH_ESCAPES: u8 = 4;
+    /// `NOT` binds as tightly as `!`.
+    pub const HIGH_NOT_PRECEDENCE: u8 = 8;
+    /// The type name `REAL` is FLOAT (not DOUBLE).
+    pub const REAL_AS_FLOAT: u8 = 16;
+}
+
+/// The bits of `sql_mode` that change how a statement's text is read: the same text is
+/// another statement under another value (the statement cache keys on them, a prepared
+/// statement keeps those of its PREPARE). 0 in the default mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ParseMode(pub u8);
+
+impl ParseMode {
+    pub fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    /// The parse bits of a canonical (or any upper-case) `sql_mode` text.
+    pub fn of(upper: &str) -> ParseMode {
+        if upper.is_empty() {
+            return ParseMode(0);
+        }
+        let mut bits = 0;
+        for item in upper.split(',') {
+            bits |= match item {
+                "ANSI_QUOTES" => parse_bit::ANSI_QUOTES,
+                "PIPES_AS_CONCAT" => parse_bit::PIPES_AS_CONCAT,
+                "NO_BACKSLASH_ESCAPES" => parse_bit::NO_BACKSLASH_ESCAPES,
+                "HIGH_NOT_PRECEDENCE" => parse_bit::HIGH_NOT_PRECEDENCE,
+                "REAL_AS_FLOAT" => parse_bit::REAL_AS_FLOAT,
+                _ => 0,
+            };
+        }
+        ParseMode(bits)
+    }
+
+    /// The mode names of these bits, comma-separated (for `SET sql_mode`).
+    pub fn names(self) -> String {
+        let mut out: Vec<&str> = Vec::new();
+        for (bit, name) in [
+            (parse_bit::REAL_AS_FLOAT, "REAL_AS_FLOAT"),
+            (parse_bit::PIPES_AS_CONCAT, "PIPES_AS_CONCAT"),
+            (parse_bit::ANSI_QUOTES, "ANSI_QUOTES"),
+            (parse_bit::NO_BACKSLASH_ESCAPES, "NO_BACKSLASH_ESCAPES"),
+            (parse_bit::HIGH_NOT_PRECEDENCE, "HIGH_NOT_PRECEDENCE"),
+        ] {
+            if self.has(bit) {
+                out.push(name);
+            }
+        }
+        out.join(",")
+    }
+}
 
 fn wrong_value(item: &str) -> Error {
     Error::new(
@@ -234,8 +331,13 @@ mod tests {
         assert_eq!(c("").unwrap(), "");
         assert_eq!(c("BOGUS"), Err(1231));
         assert_eq!(c(" STRICT_TRANS_TABLES"), Err(1231));
-        assert_eq!(c("ANSI_QUOTES"), Err(1235));
-        assert_eq!(c("ANSI"), Err(1235));
+        assert_eq!(c("ORACLE"), Err(1235));
+        assert_eq!(c("PAD_CHAR_TO_FULL_LENGTH"), Err(1235));
+        assert_eq!(
+            c("ansi").unwrap(),
+            "REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,ANSI"
+        );
+        assert_eq!(c("mysql40").unwrap(), "MYSQL40,HIGH_NOT_PRECEDENCE");
         assert_eq!(
             c("only_full_group_by,strict_trans_tables").unwrap(),
             "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES"
