@@ -764,6 +764,17 @@ mod tests {
     }
 
     #[test]
+    fn parse_mode_is_in_the_key() {
+        use crate::sql::sql_mode::ParseMode;
+        let sql = "SELECT \"a\" FROM t WHERE id = 1";
+        let plain = normalize(sql, "d", ParseMode(0)).unwrap();
+        let ansi = normalize(sql, "d", ParseMode(1)).unwrap();
+        assert_ne!(plain.key, ansi.key);
+        assert_eq!(plain.literals, ansi.literals);
+        assert_eq!(plain.key[1..], ansi.key[1..]);
+    }
+
+    #[test]
     fn the_database_is_part_of_the_key() {
         let a = normalize("SELECT a FROM t WHERE a = 1", "d1", Default::default()).unwrap();
         let b = normalize("SELECT a FROM t WHERE a = 2", "d2", Default::default()).unwrap();
