@@ -830,7 +830,7 @@ mod tests {
             let n = normalize(&sql, "", Default::default()).expect("cacheable");
             let mut rebuilt = String::new();
             let mut lits = n.literals.iter();
-            for ch in n.key[1..].chars() {
+            for ch in n.key[2..].chars() {
                 match ch {
                     '?' => {
                         let l = lits.next().expect("a literal per ?");
