@@ -44,6 +44,11 @@ impl DdlReplay for SqlDdlReplay {
         // Read as it was when it ran: a statement sent under ANSI_QUOTES & co. is logged with
         // its mode (`parse::LOGGED_MODE_MARKER`).
         let (mode, sql) = super::parse::logged_mode(sql);
+        if mode != Default::default() {
+            // Still not strict; NO_DIR_IN_CREATE must act again.
+            sess.session_vars
+                .insert("sql_mode".into(), crate::types::Value::str(&mode.names()));
+        }
         super::execute_text_in(ctx, &mut sess, sql, Some(mode)).map(|_| ())
     }
 }

@@ -28,13 +28,15 @@
 //!   (`exec/expr_print.rs`), a view body is rewritten (`parse/view.rs`; `||` as
 //!   concatenation in a view is 1235), and logged DDL carries its mode for recovery's replay
 //!   (`parse::LOGGED_MODE_MARKER`).
+//! * NO_DIR_IN_CREATE: CREATE TABLE's DATA / INDEX DIRECTORY are ignored with warning 1618
+//!   (refused with 1235 without it).
 //! * **Honoured, what SHOW CREATE prints** (`exec/show_mode.rs`): ANSI_QUOTES,
 //!   NO_TABLE_OPTIONS, NO_FIELD_OPTIONS, NO_KEY_OPTIONS (Cohort prints no index options).
 //! * **Combinations** honoured as their parts: ANSI, POSTGRESQL, MSSQL, DB2, MYSQL323,
 //!   MYSQL40 (and TRADITIONAL).
 //! * **Refused** (1235 on SET): every other mode — ORACLE (it changes far too much), MAXDB
 //!   (TIMESTAMP columns become DATETIME), IGNORE_BAD_TABLE_OPTIONS, NO_UNSIGNED_SUBTRACTION,
-//!   NO_DIR_IN_CREATE, ALLOW_INVALID_DATES, PAD_CHAR_TO_FULL_LENGTH, EMPTY_STRING_IS_NULL,
+//!   ALLOW_INVALID_DATES, PAD_CHAR_TO_FULL_LENGTH, EMPTY_STRING_IS_NULL,
 //!   SIMULTANEOUS_ASSIGNMENT, TIME_ROUND_FRACTIONAL: accepting them would silently give other
 //!   answers.
 
@@ -173,6 +175,8 @@ const HONOURED: &[&str] = &[
     "POSTGRESQL",
     "MSSQL",
     "DB2",
+    // DATA / INDEX DIRECTORY ignored with a warning (`exec/ddl/mod.rs`).
+    "NO_DIR_IN_CREATE",
 ];
 
 /// The parse-affecting modes, as the bits of [`ParseMode`].
@@ -187,6 +191,9 @@ pub mod parse_bit {
     pub const HIGH_NOT_PRECEDENCE: u8 = 8;
     /// The type name `REAL` is FLOAT (not DOUBLE).
     pub const REAL_AS_FLOAT: u8 = 16;
+    /// Not how text is read, but how logged DDL must run again (NO_DIR_IN_CREATE: a DATA
+    /// DIRECTORY it ignored is refused without it): carried with the parse bits.
+    pub const NO_DIR_IN_CREATE: u8 = 32;
 }
 
 /// The bits of `sql_mode` that change how a statement's text is read: the same text is
@@ -213,6 +220,7 @@ impl ParseMode {
                 "NO_BACKSLASH_ESCAPES" => parse_bit::NO_BACKSLASH_ESCAPES,
                 "HIGH_NOT_PRECEDENCE" => parse_bit::HIGH_NOT_PRECEDENCE,
                 "REAL_AS_FLOAT" => parse_bit::REAL_AS_FLOAT,
+                "NO_DIR_IN_CREATE" => parse_bit::NO_DIR_IN_CREATE,
                 _ => 0,
             };
         }
@@ -228,6 +236,7 @@ impl ParseMode {
             (parse_bit::ANSI_QUOTES, "ANSI_QUOTES"),
             (parse_bit::NO_BACKSLASH_ESCAPES, "NO_BACKSLASH_ESCAPES"),
             (parse_bit::HIGH_NOT_PRECEDENCE, "HIGH_NOT_PRECEDENCE"),
+            (parse_bit::NO_DIR_IN_CREATE, "NO_DIR_IN_CREATE"),
         ] {
             if self.has(bit) {
                 out.push(name);

@@ -2,7 +2,7 @@
 # ANSI_QUOTES ("x" is an identifier), PIPES_AS_CONCAT (|| is concat(), binding tighter than
 # ^), NO_BACKSLASH_ESCAPES (a backslash is an ordinary character), HIGH_NOT_PRECEDENCE (NOT
 # binds as !), REAL_AS_FLOAT, the combinations made of them (ANSI, POSTGRESQL, MYSQL40, …), and
-# what SHOW CREATE prints under them. The statement cache sees the same text under two modes
+# what SHOW CREATE prints under them, NO_DIR_IN_CREATE. The statement cache sees the same text under two modes
 # (the point selects), and text stored under a mode (DEFAULT, CHECK, generated columns, view
 # bodies) means the same after SET sql_mode = DEFAULT. Recorded from MariaDB 10.11 with
 # mariadb_golden.py: edit sql_mode_parse.sql, then regenerate sql_mode_parse.test.
@@ -85,5 +85,11 @@ SELECT * FROM x ORDER BY id;
 SET STATEMENT sql_mode = 'ANSI_QUOTES' FOR SELECT "a" FROM t WHERE id = 1;
 SET sql_mode = 'ANSI_QUOTES';
 SET STATEMENT sql_mode = '' FOR SELECT "a" FROM t WHERE id = 1;
+# NO_DIR_IN_CREATE: DATA / INDEX DIRECTORY ignored with a warning.
+SET sql_mode = 'NO_DIR_IN_CREATE';
+CREATE TABLE dd (a INT) DATA DIRECTORY = '/tmp/nowhere';
+SHOW WARNINGS;
+CREATE TABLE di (a INT) INDEX DIRECTORY = '/tmp/nowhere';
+SHOW CREATE TABLE dd;
 SET sql_mode = DEFAULT;
 DROP DATABASE smp;
