@@ -1286,6 +1286,22 @@ fn truncate_excess_binary(
     Ok(())
 }
 
+/// sql_mode's NO_ZERO_DATE / NO_ZERO_IN_DATE on a date a conversion makes (CAST … AS DATE /
+/// DATETIME, DATE(), STR_TO_DATE): true if the mode refuses it, and MariaDB's answer is then
+/// NULL with a warning. The zero date (every field 0) is NO_ZERO_DATE's; a zero month or day
+/// in any other value NO_ZERO_IN_DATE's. An ordinary date never reads the mode.
+pub fn zero_date_mode_refuses(dt: &DateTime, env: &crate::sql::env::Env<'_>) -> bool {
+    let d = &dt.date;
+    if d.month != 0 && d.day != 0 {
+        return false;
+    }
+    let mode = env.sql_mode();
+    match *dt == DateTime::default() {
+        true => mode.contains("NO_ZERO_DATE"),
+        false => mode.contains("NO_ZERO_IN_DATE"),
+    }
+}
+
 /// sql_mode's NO_ZERO_DATE (the date 0000-00-00) and NO_ZERO_IN_DATE (a zero month or day in
 /// another date) on a stored value: 1292 in strict mode, else a warning (1264, 1265) and the
 /// zero date is stored, as MariaDB does. True: store the zero date. Only a statement under
