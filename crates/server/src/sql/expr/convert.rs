@@ -727,13 +727,17 @@ pub enum Strict<'a> {
     No,
     /// The session's sql_mode decides.
     Mode(&'a crate::sql::env::Env<'a>),
+    /// IGNORE: not strict, but the session's NO_ZERO_DATE / NO_ZERO_IN_DATE still turn a
+    /// date they refuse into the zero date with a warning (as MariaDB's INSERT / UPDATE
+    /// IGNORE).
+    Ignore(&'a crate::sql::env::Env<'a>),
 }
 
 impl Strict<'_> {
     pub fn get(self) -> bool {
         match self {
             Strict::Yes => true,
-            Strict::No => false,
+            Strict::No | Strict::Ignore(_) => false,
             Strict::Mode(env) => env.strict(),
         }
     }
@@ -1313,21 +1317,25 @@ fn zero_date_refused(
     col: &ColumnDef,
     sc: &StoreCtx<'_>,
 ) -> Result<bool> {
-    let (Strict::Mode(env), Some(_)) = (sc.strict, sc.table) else {
+    let (Strict::Mode(env) | Strict::Ignore(env), Some(_)) = (sc.strict, sc.table) else {
         return Ok(false);
     };
     let d = &dt.date;
     let zero = *dt == DateTime::default();
     let zero_part = !zero && d.year != 0 && (d.month == 0 || d.day == 0);
     let mode = env.sql_mode();
-    let (code, message) = if zero && mode.contains("NO_ZERO_DATE") {
+    let timestamp = matches!(col.data_type, DataType::Timestamp { .. });
+    let (code, message) = if zero && mode.contains("NO_ZERO_DATE") && timestamp {
+        // A TIMESTAMP's zero is "truncated", a DATE's / DATETIME's "out of range" (MariaDB).
+        (ErrorCode::WarnDataTruncated, "Data truncated")
+    } else if zero && mode.contains("NO_ZERO_DATE") {
         (ErrorCode::WarnDataOutOfRange, "Out of range value")
     } else if zero_part && mode.contains("NO_ZERO_IN_DATE") {
         (ErrorCode::WarnDataTruncated, "Data truncated")
     } else {
         return Ok(false);
     };
-    if env.strict() {
+    if sc.strict.get() {
         sc.incorrect(what, &to_text(v), col)?;
     }
     sc.warn(

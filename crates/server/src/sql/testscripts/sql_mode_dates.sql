@@ -1,7 +1,8 @@
 # NO_ZERO_DATE / NO_ZERO_IN_DATE on the dates a conversion makes, as MariaDB 10.11 answers:
 # CAST(… AS DATE / DATETIME) and DATE() give NULL with warning 1292, STR_TO_DATE NULL with 1411,
 # where the mode refuses the date (the zero date; a zero month or day); without the mode the
-# date is kept. The same cached statement under two modes. Recorded from MariaDB 10.11 with
+# date is kept. The same cached statement under two modes. INSERT / UPDATE IGNORE and
+# non-strict statements store the zero date with MariaDB's warnings. Recorded from MariaDB 10.11 with
 # mariadb_golden.py: edit sql_mode_dates.sql, then regenerate sql_mode_dates.test.
 CREATE DATABASE smd;
 USE smd;
@@ -28,4 +29,23 @@ SET sql_mode = 'TRADITIONAL';
 SELECT CAST('0000-00-00' AS DATE), DATE('2020-00-05'), STR_TO_DATE('00/00/0000', '%m/%d/%Y');
 SET sql_mode = DEFAULT;
 SELECT CAST('0000-00-00' AS DATE), DATE('2020-00-05');
+# INSERT / UPDATE IGNORE under TRADITIONAL, and non-strict: the zero date with a warning.
+CREATE TABLE z (id INT AUTO_INCREMENT PRIMARY KEY, a DATE, b DATETIME, c TIMESTAMP NULL);
+SET sql_mode = 'TRADITIONAL';
+INSERT IGNORE INTO z (a) VALUES ('0000-00-00');
+SHOW WARNINGS;
+INSERT IGNORE INTO z (a) VALUES ('2020-00-01');
+SHOW WARNINGS;
+INSERT IGNORE INTO z (b) VALUES ('0000-00-00 00:00:00');
+INSERT IGNORE INTO z (c) VALUES ('0000-00-00 00:00:00');
+SHOW WARNINGS;
+UPDATE IGNORE z SET a = '0000-00-00' WHERE id = 1;
+SHOW WARNINGS;
+SET sql_mode = 'NO_ZERO_DATE,NO_ZERO_IN_DATE';
+INSERT INTO z (a, b) VALUES ('0000-00-00', '2020-01-00 10:00:00');
+SHOW WARNINGS;
+INSERT INTO z (c) VALUES ('2020-00-01 00:00:00');
+SHOW WARNINGS;
+SELECT id, a, b, c FROM z ORDER BY id;
+SET sql_mode = DEFAULT;
 DROP DATABASE smd;
