@@ -357,4 +357,63 @@ mod tests {
         );
         assert!(canonical(&Value::Int(1 << 40)).is_err());
     }
+
+    use crate::error::Result;
+    use crate::session::state::{ServerContext, SessionState};
+    use crate::sql::{execute_prepared, execute_text, prepare, QueryResult};
+
+    fn run(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<QueryResult> {
+        let r = execute_text(ctx, sess, sql);
+        sess.end_statement(ctx, r.is_ok()).unwrap();
+        r
+    }
+
+    fn rows(r: Result<QueryResult>) -> Vec<Vec<Value>> {
+        match r.unwrap() {
+            QueryResult::Rows { rows, .. } => rows,
+            other => panic!("not rows: {other:?}"),
+        }
+    }
+
+    /// A prepared statement is read under the mode of its PREPARE, whatever the mode at each
+    /// execute (and when a changed table makes it parse again); the statement cache keeps one
+    /// plan per mode for the same text.
+    #[test]
+    fn prepared_statements_keep_their_mode() {
+        let ctx = ServerContext::for_tests();
+        let mut sess = SessionState::new(1, "root", "%", None);
+        for sql in [
+            "CREATE DATABASE d",
+            "USE d",
+            "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10))",
+            "INSERT INTO t VALUES (1, 'p')",
+            "SET sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT'",
+        ] {
+            run(&ctx, &mut sess, sql).unwrap();
+        }
+        let sql = "SELECT \"a\" || 'x' FROM t WHERE id = ?";
+        let p = prepare(&ctx, &mut sess, sql).unwrap();
+        run(&ctx, &mut sess, "SET sql_mode = DEFAULT").unwrap();
+        let want = vec![vec![Value::str("px")]];
+        assert_eq!(
+            rows(execute_prepared(&ctx, &mut sess, &p, &[Value::Int(1)])),
+            want
+        );
+        sess.end_statement(&ctx, true).unwrap();
+        run(&ctx, &mut sess, "ALTER TABLE t ADD COLUMN b INT").unwrap();
+        assert_eq!(
+            rows(execute_prepared(&ctx, &mut sess, &p, &[Value::Int(1)])),
+            want
+        );
+        sess.end_statement(&ctx, true).unwrap();
+        // The cached text: a string, then a column, then a string again.
+        let text = "SELECT \"a\" FROM t WHERE id = 1";
+        let s = |x: &str| vec![vec![Value::str(x)]];
+        assert_eq!(rows(run(&ctx, &mut sess, text)), s("a"));
+        run(&ctx, &mut sess, "SET sql_mode = 'ANSI'").unwrap();
+        assert_eq!(rows(run(&ctx, &mut sess, text)), s("p"));
+        run(&ctx, &mut sess, "SET sql_mode = DEFAULT").unwrap();
+        assert_eq!(rows(run(&ctx, &mut sess, text)), s("a"));
+        assert!(sess.stmt_cache.hits() > 0);
+    }
 }
