@@ -465,6 +465,8 @@ pub enum ErrorCode {
     InvalidCharacterString,
     /// 1761 Foreign key constraint for table '%.192s', record '%-.192s' would lead to a duplicate entry in table '%.192s', key '%.192s'
     ForeignDuplicateKeyWithChildInfo,
+    /// 1618 <%s> option ignored
+    WarnOptionIgnored,
 }
 
 impl ErrorCode {
@@ -698,6 +700,7 @@ impl ErrorCode {
             InvalidTimestamp => 1299,
             InvalidCharacterString => 1300,
             ForeignDuplicateKeyWithChildInfo => 1761,
+            WarnOptionIgnored => 1618,
         }
     }
 

@@ -17,6 +17,14 @@ pub(super) fn status_flags(state: &SessionState) -> u16 {
     if state.autocommit {
         s |= status::AUTOCOMMIT;
     }
+    // The statement variables are read again after each statement (a SET sql_mode shows in
+    // its own OK packet, as on MariaDB).
+    if state.stmt_vars.is_some_and(|(_, v)| {
+        v.parse_mode
+            .has(crate::sql::sql_mode::parse_bit::NO_BACKSLASH_ESCAPES)
+    }) {
+        s |= status::NO_BACKSLASH_ESCAPES;
+    }
     s
 }
 

@@ -171,6 +171,8 @@ pub struct StmtVars {
     /// `sql_select_limit`: the most rows a top-level SELECT without its own LIMIT returns
     /// (`u64::MAX`, the default: no limit).
     pub select_limit: u64,
+    /// The parse-affecting bits of `sql_mode` (ANSI_QUOTES, …): how statement text is read.
+    pub parse_mode: crate::sql::sql_mode::ParseMode,
 }
 
 /// The session's transaction characteristics (`tx_isolation`, `tx_read_only`,
@@ -561,6 +563,12 @@ impl SessionState {
                 Some(Value::UInt(n)) => n,
                 Some(Value::Int(n)) => n.max(0) as u64,
                 _ => u64::MAX,
+            },
+            parse_mode: match self.var(ctx, "sql_mode") {
+                Some(m) => crate::sql::sql_mode::ParseMode::of(
+                    &crate::sql::value_text(&m).to_ascii_uppercase(),
+                ),
+                None => Default::default(),
             },
         };
         self.stmt_vars = Some((generation, v));

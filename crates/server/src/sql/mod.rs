@@ -75,7 +75,7 @@ mod parse;
 mod plan;
 mod replay;
 mod set_statement;
-mod sql_mode;
+pub mod sql_mode;
 pub mod time_zone;
 
 #[cfg(test)]
@@ -155,6 +155,8 @@ pub struct Prepared {
     /// The statement's text, kept once: re-parsed when a table of it changes, shown by
     /// INNODB_TRX while it runs, and written in the binlog's Annotate_rows.
     text: Arc<str>,
+    /// The parse-affecting `sql_mode` bits at PREPARE: the text is read so again.
+    mode: sql_mode::ParseMode,
     /// Number of `?` parameters.
     pub params: usize,
     state: Mutex<PrepState>,
@@ -267,10 +269,26 @@ pub fn execute_text(
     sess: &mut SessionState,
     sql: &str,
 ) -> Result<QueryResult> {
-    if let Some(r) = cache::execute(ctx, sess, sql) {
+    execute_text_in(ctx, sess, sql, None)
+}
+
+/// [`execute_text`], reading the text under `mode` (None: the session's `sql_mode`; SET
+/// STATEMENT's inner statement is read under the mode it was sent in, as MariaDB reads it,
+/// and a replayed DDL statement under the mode it was logged with).
+pub(crate) fn execute_text_in(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    sql: &str,
+    mode: Option<sql_mode::ParseMode>,
+) -> Result<QueryResult> {
+    let mode = match mode {
+        Some(m) => m,
+        None => sess.stmt_vars(ctx).parse_mode,
+    };
+    if let Some(r) = cache::execute(ctx, sess, sql, mode) {
         return r;
     }
-    execute_uncached(ctx, sess, sql)
+    execute_uncached(ctx, sess, sql, mode)
 }
 
 /// Parse, bind and run one statement (COM_QUERY without the cache).
@@ -278,11 +296,12 @@ fn execute_uncached(
     ctx: &ServerContext,
     sess: &mut SessionState,
     sql: &str,
+    mode: sql_mode::ParseMode,
 ) -> Result<QueryResult> {
-    if let Some(r) = set_statement::execute(ctx, sess, sql) {
+    if let Some(r) = set_statement::execute(ctx, sess, sql, mode) {
         return r;
     }
-    let parsed = match parse::parse(sql).and_then(|p| crate::memory::check(0).map(|_| p)) {
+    let parsed = match parse::parse_in(sql, mode).and_then(|p| crate::memory::check(0).map(|_| p)) {
         Ok(p) => p,
         Err(e) => {
             record_error(sess, &e);
@@ -320,7 +339,8 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     if set_statement::is_set_statement(sql) {
         return Err(Error::unsupported("SET STATEMENT in a prepared statement"));
     }
-    let parsed = parse::parse(sql)?;
+    let mode = sess.stmt_vars(ctx).parse_mode;
+    let parsed = parse::parse_in(sql, mode)?;
     crate::memory::check(0)?;
     if let Stmt::Unsupported(what) = &parsed.stmt {
         return Err(Error::unsupported(what));
@@ -347,6 +367,7 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     };
     Ok(Prepared {
         text: sql.into(),
+        mode,
         params,
         state: Mutex::new(state),
     })
@@ -479,7 +500,7 @@ fn current_form(ctx: &ServerContext, sess: &SessionState, stmt: &Prepared) -> Re
             || zone.is_some_and(|z| z != time_zone::session_zoned(ctx, &sess.session_vars)) => {}
         PrepState::Bound { plan, .. } => return Ok(PrepForm::Bound(plan.clone())),
     }
-    let parsed = parse::parse(&stmt.text)?;
+    let parsed = parse::parse_in(&stmt.text, stmt.mode)?;
     let accounts = ctx.accounts.generation();
     let (fresh, zone, _) = bind_plan_zoned(ctx, sess, &parsed, sess.warnings.len())?
         .ok_or_else(|| Error::internal("a prepared statement lost its plan"))?;

@@ -59,7 +59,9 @@ impl DdlReplay for SqlDdlReplay {
         // parent created later, or dropped with checks off, must not fail the replay).
         sess.session_vars
             .insert("foreign_key_checks".into(), crate::types::Value::str("OFF"));
-        super::execute_text(ctx, &mut sess, sql).map(|_| ())
+        // Read as it was when it ran: under ANSI_QUOTES & co. if it was sent so.
+        let parse_mode = super::sql_mode::ParseMode::of(&mode);
+        super::execute_text_in(ctx, &mut sess, sql, Some(parse_mode)).map(|_| ())
     }
 }
 

@@ -42,11 +42,12 @@ pub(super) fn execute(
     ctx: &ServerContext,
     sess: &mut SessionState,
     sql: &str,
+    mode: crate::sql::sql_mode::ParseMode,
 ) -> Option<Result<QueryResult>> {
     // A client's trailing `;` is no part of the statement (nor of a syntax error's text).
     let sql = sql.trim_end().trim_end_matches(';');
     let parts = split(sql)?;
-    Some(run(ctx, sess, sql, parts, 0))
+    Some(run(ctx, sess, sql, parts, 0, mode))
 }
 
 /// True if `sql` starts with `SET STATEMENT` (for COM_STMT_PREPARE, which refuses it).
@@ -60,6 +61,7 @@ fn run(
     sql: &str,
     parts: Parts<'_>,
     depth: usize,
+    mode: crate::sql::sql_mode::ParseMode,
 ) -> Result<QueryResult> {
     if depth >= MAX_NESTING {
         return Err(Error::unsupported("SET STATEMENT nested this deep"));
@@ -91,10 +93,10 @@ fn run(
                     assignments_at: inner.assignments_at + offset,
                     ..inner
                 };
-                run(ctx, sess, sql, inner, depth + 1)
+                run(ctx, sess, sql, inner, depth + 1, mode)
             }
             None if parts.inner.trim().is_empty() => Err(Error::parse("", 1)),
-            None => super::execute_text(ctx, sess, parts.inner),
+            None => super::execute_text_in(ctx, sess, parts.inner, Some(mode)),
         }
     });
     restore(ctx, sess, saved);

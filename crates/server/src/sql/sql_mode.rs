@@ -15,10 +15,30 @@
 //!   act), ONLY_FULL_GROUP_BY (checked when a grouped SELECT is bound:
 //!   `exec/full_group_by.rs`; the statement cache binds such a plan again when the mode
 //!   changes).
-//! * **Refused** (1235 on SET): every other mode. They change how statements are read or
-//!   answered (ANSI_QUOTES, PIPES_AS_CONCAT, NO_BACKSLASH_ESCAPES, …; ANSI too, for its
-//!   ANSI_QUOTES),
-//!   which Cohort does not do; accepting them would silently give other answers.
+//! * **Honoured, how text is read** ([`ParseMode`], `parse/dialect.rs`): ANSI_QUOTES (`"x"` is
+//!   an identifier), PIPES_AS_CONCAT (`a || b` is `concat(a, b)`, binding tighter than `^`),
+//!   NO_BACKSLASH_ESCAPES (a backslash is an ordinary character in strings; the OK / EOF
+//!   packets carry SERVER_STATUS_NO_BACKSLASH_ESCAPES so that client libraries escape
+//!   accordingly), HIGH_NOT_PRECEDENCE (`NOT` binds as `!`), REAL_AS_FLOAT (the type `REAL`
+//!   is FLOAT), IGNORE_SPACE (a space between a function's name and its `(`: Cohort reads
+//!   `f (x)` as a call in every mode). The statement cache keys on these bits, a prepared
+//!   statement is read under the mode of its PREPARE, SET STATEMENT's inner statement under
+//!   the mode it was sent in (as MariaDB, which parses it before the SET), and stored text is
+//!   kept as the default mode reads it: CHECK / DEFAULT / generated expressions are printed
+//!   (`exec/expr_print.rs`), a view body is rewritten (`parse/view.rs`; `||` as
+//!   concatenation in a view is 1235), and logged DDL carries its mode for recovery's replay
+//!   (`parse::LOGGED_MODE_MARKER`).
+//! * NO_DIR_IN_CREATE: CREATE TABLE's DATA / INDEX DIRECTORY are ignored with warning 1618
+//!   (refused with 1235 without it).
+//! * **Honoured, what SHOW CREATE prints** (`exec/show_mode.rs`): ANSI_QUOTES,
+//!   NO_TABLE_OPTIONS, NO_FIELD_OPTIONS, NO_KEY_OPTIONS (Cohort prints no index options).
+//! * **Combinations** honoured as their parts: ANSI, POSTGRESQL, MSSQL, DB2, MYSQL323,
+//!   MYSQL40 (and TRADITIONAL).
+//! * **Refused** (1235 on SET): every other mode — ORACLE (it changes far too much), MAXDB
+//!   (TIMESTAMP columns become DATETIME), IGNORE_BAD_TABLE_OPTIONS, NO_UNSIGNED_SUBTRACTION,
+//!   ALLOW_INVALID_DATES, PAD_CHAR_TO_FULL_LENGTH, EMPTY_STRING_IS_NULL,
+//!   SIMULTANEOUS_ASSIGNMENT, TIME_ROUND_FRACTIONAL: accepting them would silently give other
+//!   answers.
 
 use crate::error::{Error, Result};
 use cohort_protocol::ErrorCode;
@@ -138,7 +158,93 @@ const HONOURED: &[&str] = &[
     "NO_AUTO_CREATE_USER",
     "TRADITIONAL",
     "ONLY_FULL_GROUP_BY",
+    // How statements are read (`parse_bits`, `parse/dialect.rs`).
+    "ANSI_QUOTES",
+    "PIPES_AS_CONCAT",
+    "NO_BACKSLASH_ESCAPES",
+    "IGNORE_SPACE",
+    "HIGH_NOT_PRECEDENCE",
+    "REAL_AS_FLOAT",
+    "ANSI",
+    "MYSQL323",
+    "MYSQL40",
+    // What SHOW CREATE prints (`exec/show_mode.rs`).
+    "NO_KEY_OPTIONS",
+    "NO_TABLE_OPTIONS",
+    "NO_FIELD_OPTIONS",
+    "POSTGRESQL",
+    "MSSQL",
+    "DB2",
+    // DATA / INDEX DIRECTORY ignored with a warning (`exec/ddl/mod.rs`).
+    "NO_DIR_IN_CREATE",
 ];
+
+/// The parse-affecting modes, as the bits of [`ParseMode`].
+pub mod parse_bit {
+    /// `"x"` is an identifier.
+    pub const ANSI_QUOTES: u8 = 1;
+    /// `||` is concatenation (binding tighter than `^`), not OR.
+    pub const PIPES_AS_CONCAT: u8 = 2;
+    /// A backslash in a string is an ordinary character.
+    pub const NO_BACKSLASH_ESCAPES: u8 = 4;
+    /// `NOT` binds as tightly as `!`.
+    pub const HIGH_NOT_PRECEDENCE: u8 = 8;
+    /// The type name `REAL` is FLOAT (not DOUBLE).
+    pub const REAL_AS_FLOAT: u8 = 16;
+    /// Not how text is read, but how logged DDL must run again (NO_DIR_IN_CREATE: a DATA
+    /// DIRECTORY it ignored is refused without it): carried with the parse bits.
+    pub const NO_DIR_IN_CREATE: u8 = 32;
+}
+
+/// The bits of `sql_mode` that change how a statement's text is read: the same text is
+/// another statement under another value (the statement cache keys on them, a prepared
+/// statement keeps those of its PREPARE). 0 in the default mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ParseMode(pub u8);
+
+impl ParseMode {
+    pub fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    /// The parse bits of a canonical (or any upper-case) `sql_mode` text.
+    pub fn of(upper: &str) -> ParseMode {
+        if upper.is_empty() {
+            return ParseMode(0);
+        }
+        let mut bits = 0;
+        for item in upper.split(',') {
+            bits |= match item {
+                "ANSI_QUOTES" => parse_bit::ANSI_QUOTES,
+                "PIPES_AS_CONCAT" => parse_bit::PIPES_AS_CONCAT,
+                "NO_BACKSLASH_ESCAPES" => parse_bit::NO_BACKSLASH_ESCAPES,
+                "HIGH_NOT_PRECEDENCE" => parse_bit::HIGH_NOT_PRECEDENCE,
+                "REAL_AS_FLOAT" => parse_bit::REAL_AS_FLOAT,
+                "NO_DIR_IN_CREATE" => parse_bit::NO_DIR_IN_CREATE,
+                _ => 0,
+            };
+        }
+        ParseMode(bits)
+    }
+
+    /// The mode names of these bits, comma-separated (for `SET sql_mode`).
+    pub fn names(self) -> String {
+        let mut out: Vec<&str> = Vec::new();
+        for (bit, name) in [
+            (parse_bit::REAL_AS_FLOAT, "REAL_AS_FLOAT"),
+            (parse_bit::PIPES_AS_CONCAT, "PIPES_AS_CONCAT"),
+            (parse_bit::ANSI_QUOTES, "ANSI_QUOTES"),
+            (parse_bit::NO_BACKSLASH_ESCAPES, "NO_BACKSLASH_ESCAPES"),
+            (parse_bit::HIGH_NOT_PRECEDENCE, "HIGH_NOT_PRECEDENCE"),
+            (parse_bit::NO_DIR_IN_CREATE, "NO_DIR_IN_CREATE"),
+        ] {
+            if self.has(bit) {
+                out.push(name);
+            }
+        }
+        out.join(",")
+    }
+}
 
 fn wrong_value(item: &str) -> Error {
     Error::new(
@@ -234,8 +340,13 @@ mod tests {
         assert_eq!(c("").unwrap(), "");
         assert_eq!(c("BOGUS"), Err(1231));
         assert_eq!(c(" STRICT_TRANS_TABLES"), Err(1231));
-        assert_eq!(c("ANSI_QUOTES"), Err(1235));
-        assert_eq!(c("ANSI"), Err(1235));
+        assert_eq!(c("ORACLE"), Err(1235));
+        assert_eq!(c("PAD_CHAR_TO_FULL_LENGTH"), Err(1235));
+        assert_eq!(
+            c("ansi").unwrap(),
+            "REAL_AS_FLOAT,PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,ANSI"
+        );
+        assert_eq!(c("mysql40").unwrap(), "MYSQL40,HIGH_NOT_PRECEDENCE");
         assert_eq!(
             c("only_full_group_by,strict_trans_tables").unwrap(),
             "ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES"
@@ -245,5 +356,64 @@ mod tests {
             "STRICT_TRANS_TABLES"
         );
         assert!(canonical(&Value::Int(1 << 40)).is_err());
+    }
+
+    use crate::error::Result;
+    use crate::session::state::{ServerContext, SessionState};
+    use crate::sql::{execute_prepared, execute_text, prepare, QueryResult};
+
+    fn run(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<QueryResult> {
+        let r = execute_text(ctx, sess, sql);
+        sess.end_statement(ctx, r.is_ok()).unwrap();
+        r
+    }
+
+    fn rows(r: Result<QueryResult>) -> Vec<Vec<Value>> {
+        match r.unwrap() {
+            QueryResult::Rows { rows, .. } => rows,
+            other => panic!("not rows: {other:?}"),
+        }
+    }
+
+    /// A prepared statement is read under the mode of its PREPARE, whatever the mode at each
+    /// execute (and when a changed table makes it parse again); the statement cache keeps one
+    /// plan per mode for the same text.
+    #[test]
+    fn prepared_statements_keep_their_mode() {
+        let ctx = ServerContext::for_tests();
+        let mut sess = SessionState::new(1, "root", "%", None);
+        for sql in [
+            "CREATE DATABASE d",
+            "USE d",
+            "CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(10))",
+            "INSERT INTO t VALUES (1, 'p')",
+            "SET sql_mode = 'ANSI_QUOTES,PIPES_AS_CONCAT'",
+        ] {
+            run(&ctx, &mut sess, sql).unwrap();
+        }
+        let sql = "SELECT \"a\" || 'x' FROM t WHERE id = ?";
+        let p = prepare(&ctx, &mut sess, sql).unwrap();
+        run(&ctx, &mut sess, "SET sql_mode = DEFAULT").unwrap();
+        let want = vec![vec![Value::str("px")]];
+        assert_eq!(
+            rows(execute_prepared(&ctx, &mut sess, &p, &[Value::Int(1)])),
+            want
+        );
+        sess.end_statement(&ctx, true).unwrap();
+        run(&ctx, &mut sess, "ALTER TABLE t ADD COLUMN b INT").unwrap();
+        assert_eq!(
+            rows(execute_prepared(&ctx, &mut sess, &p, &[Value::Int(1)])),
+            want
+        );
+        sess.end_statement(&ctx, true).unwrap();
+        // The cached text: a string, then a column, then a string again.
+        let text = "SELECT \"a\" FROM t WHERE id = 1";
+        let s = |x: &str| vec![vec![Value::str(x)]];
+        assert_eq!(rows(run(&ctx, &mut sess, text)), s("a"));
+        run(&ctx, &mut sess, "SET sql_mode = 'ANSI'").unwrap();
+        assert_eq!(rows(run(&ctx, &mut sess, text)), s("p"));
+        run(&ctx, &mut sess, "SET sql_mode = DEFAULT").unwrap();
+        assert_eq!(rows(run(&ctx, &mut sess, text)), s("a"));
+        assert!(sess.stmt_cache.hits() > 0);
     }
 }

@@ -46,7 +46,8 @@ pub const STMT_CACHE_ENTRIES: usize = 64;
 
 /// One connection's cache. Owned by its session: no lock.
 pub struct StmtCache {
-    /// By the current database, `\0`, and the normalized text.
+    /// By the parse-affecting `sql_mode` bits (one character), the current database, `\0`,
+    /// and the normalized text: the same text is another statement under ANSI_QUOTES.
     entries: HashMap<Box<str>, Entry>,
     /// Incremented at each use: an entry's `used` orders eviction.
     clock: u64,
@@ -170,13 +171,14 @@ pub(super) fn execute(
     ctx: &ServerContext,
     sess: &mut SessionState,
     sql: &str,
+    mode: crate::sql::sql_mode::ParseMode,
 ) -> Option<Result<QueryResult>> {
     if !sess.stmt_cache.enabled || !sess.temp_tables.is_empty() {
         // A cached plan may name a base table a TEMPORARY table now shadows.
         return None;
     }
     let db = sess.db.as_deref().unwrap_or("");
-    let n = normalize::normalize(sql, db)?;
+    let n = normalize::normalize(sql, db, mode)?;
     let params = values(sql, &n)?;
     let accounts = ctx.accounts.generation();
     let vars = &sess.session_vars;
@@ -202,7 +204,7 @@ pub(super) fn execute(
         .get(&n.key, accounts, &mut sess.memory, &zoned, &full_group_by)
     {
         Some(plan) => plan,
-        None => prepare(ctx, sess, n.key, params.len(), accounts)?,
+        None => prepare(ctx, sess, n.key, params.len(), accounts, mode)?,
     };
     let prev = start_statement(ctx, sess, false, sql);
     let r = execute_plan(ctx, sess, &plan, &params, prev);
@@ -216,10 +218,11 @@ fn prepare(
     key: String,
     params: usize,
     accounts: u64,
+    mode: crate::sql::sql_mode::ParseMode,
 ) -> Option<Arc<Plan>> {
     let start = crate::memory::thread_net();
     let text = &key[key.find('\0')? + 1..];
-    let parsed = parse::parse(text).ok()?;
+    let parsed = parse::parse_in(text, mode).ok()?;
     if parsed.params.len() != params {
         return None;
     }

@@ -191,12 +191,18 @@ enum Assign {
     Skip,
 }
 
-/// Normalize `sql`; None if it may not be cached. The key starts with `prefix` and `\0`.
-pub fn normalize(sql: &str, prefix: &str) -> Option<Normalized> {
+/// Normalize `sql`; None if it may not be cached. The key starts with a character for the
+/// parse-affecting `sql_mode` bits `mode`, then `prefix` and `\0`.
+pub fn normalize(
+    sql: &str,
+    prefix: &str,
+    mode: crate::sql::sql_mode::ParseMode,
+) -> Option<Normalized> {
     if sql.len() > MAX_TEXT {
         return None;
     }
-    let mut key = String::with_capacity(prefix.len() + 1 + sql.len());
+    let mut key = String::with_capacity(prefix.len() + 2 + sql.len());
+    key.push(char::from(b'@' + (mode.0 & 0x3f)));
     key.push_str(prefix);
     key.push('\0');
     let mut n = Normalizer {
@@ -506,8 +512,8 @@ mod tests {
 
     /// The normalized text (without the prefix) and the parameters' texts.
     fn norm(sql: &str) -> Option<(String, Vec<&str>)> {
-        let n = normalize(sql, "db")?;
-        let key = n.key.strip_prefix("db\0").expect("prefix").to_string();
+        let n = normalize(sql, "db", Default::default())?;
+        let key = n.key.strip_prefix("@db\0").expect("prefix").to_string();
         let lits = n.literals.iter().map(|l| &sql[l.start..l.end]).collect();
         Some((key, lits))
     }
@@ -690,7 +696,8 @@ mod tests {
         }
         assert!(normalize(
             &format!("SELECT a FROM t WHERE a = '{}'", "x".repeat(5000)),
-            ""
+            "",
+            Default::default()
         )
         .is_none());
     }
@@ -757,9 +764,20 @@ mod tests {
     }
 
     #[test]
+    fn parse_mode_is_in_the_key() {
+        use crate::sql::sql_mode::ParseMode;
+        let sql = "SELECT \"a\" FROM t WHERE id = 1";
+        let plain = normalize(sql, "d", ParseMode(0)).unwrap();
+        let ansi = normalize(sql, "d", ParseMode(1)).unwrap();
+        assert_ne!(plain.key, ansi.key);
+        assert_eq!(plain.literals, ansi.literals);
+        assert_eq!(plain.key[1..], ansi.key[1..]);
+    }
+
+    #[test]
     fn the_database_is_part_of_the_key() {
-        let a = normalize("SELECT a FROM t WHERE a = 1", "d1").unwrap();
-        let b = normalize("SELECT a FROM t WHERE a = 2", "d2").unwrap();
+        let a = normalize("SELECT a FROM t WHERE a = 1", "d1", Default::default()).unwrap();
+        let b = normalize("SELECT a FROM t WHERE a = 2", "d2", Default::default()).unwrap();
         assert_ne!(a.key, b.key);
     }
 
@@ -809,10 +827,10 @@ mod tests {
                     _ => sql.push_str(&format!("a IN ({x}, {y})")),
                 }
             }
-            let n = normalize(&sql, "").expect("cacheable");
+            let n = normalize(&sql, "", Default::default()).expect("cacheable");
             let mut rebuilt = String::new();
             let mut lits = n.literals.iter();
-            for ch in n.key[1..].chars() {
+            for ch in n.key[2..].chars() {
                 match ch {
                     '?' => {
                         let l = lits.next().expect("a literal per ?");

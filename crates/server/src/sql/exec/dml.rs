@@ -931,7 +931,7 @@ enum Source<'a> {
 impl<'e> InsertRun<'_, 'e> {
     fn strictness(&self) -> Strict<'e> {
         if self.ignore {
-            Strict::No
+            Strict::Ignore(self.env)
         } else {
             Strict::Mode(self.env)
         }
@@ -1729,7 +1729,7 @@ fn updated_row(
 ) -> Result<Option<Vec<Value>>> {
     let t = &plan.table;
     let strict = match plan.ignore {
-        true => Strict::No,
+        true => Strict::Ignore(env),
         false => Strict::Mode(env),
     };
     {

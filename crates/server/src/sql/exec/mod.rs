@@ -39,6 +39,7 @@ mod rollup;
 mod scan_order;
 pub(in crate::sql) mod select;
 pub(in crate::sql) mod show;
+pub(in crate::sql) mod show_mode;
 mod strict_values;
 pub(in crate::sql) mod subquery;
 pub(in crate::sql) mod view_dml;

@@ -708,7 +708,7 @@ fn new_row(
 ) -> Result<Option<Vec<Value>>> {
     let tref = plan.tref(target.table);
     let strict = match plan.ignore {
-        true => Strict::No,
+        true => Strict::Ignore(env),
         false => Strict::Mode(env),
     };
     let mut new = old.to_vec();
@@ -807,7 +807,7 @@ fn write(plan: &MultiPlan, env: &Env<'_>, txn: &mut Txn, work: Work) -> Result<D
             false => super::gencol::Generated::of(env, &t.db, &t.def)?,
         };
         let strict = match plan.ignore {
-            true => crate::sql::expr::convert::Strict::No,
+            true => crate::sql::expr::convert::Strict::Ignore(env),
             false => crate::sql::expr::convert::Strict::Mode(env),
         };
         // One row's change (with its cascades): Ok(true) when the row changed.

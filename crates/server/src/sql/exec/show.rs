@@ -143,7 +143,8 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             let own_db = t.as_ref().map(|t| t.db().to_string()).unwrap_or_default();
             let shown = zoned_defaults(&def, env);
             let def = shown.as_ref().unwrap_or(&def);
-            let mut ddl = create_table_text(def, next_auto_increment, &own_db);
+            let opts = ShowOptions::of(env.sql_mode());
+            let mut ddl = create_table_text_in(def, next_auto_increment, &own_db, opts);
             if t.as_ref().is_some_and(|t| t.is_temporary()) {
                 ddl = ddl.replacen("CREATE TABLE", "CREATE TEMPORARY TABLE", 1);
             }
@@ -163,12 +164,21 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
             }
             check_db_access(env, name)?;
             Ok(QueryResult::Rows {
-                columns: vec![text_column("Database", 64), text_column("Create Database", 1024)],
+                columns: vec![
+                    text_column("Database", 64),
+                    text_column("Create Database", 1024),
+                ],
                 rows: vec![vec![
                     s(name),
-                    s(&format!(
-                        "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
-                    )),
+                    s(&{
+                        let text = format!(
+                            "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
+                        );
+                        match ShowOptions::of(env.sql_mode()).ansi_quotes {
+                            true => double_quoted(&text),
+                            false => text,
+                        }
+                    }),
                 ]],
             })
         }
@@ -383,7 +393,10 @@ fn show_create_view(
         ],
         rows: vec![vec![
             s(&v.name),
-            s(&view::create_text(&v)),
+            s(&super::show_mode::view_text(
+                view::create_text(&v),
+                ShowOptions::of(env.sql_mode()),
+            )),
             s("utf8mb4"),
             s("utf8mb4_general_ci"),
         ]],
@@ -718,6 +731,8 @@ fn index(env: &Env<'_>, db: Option<&str>, table: &str) -> Result<Listing> {
     Ok(Listing { columns, rows })
 }
 
+use super::show_mode::{double_quoted, ShowOptions};
+
 fn quote_value(v: &str) -> String {
     format!("'{}'", v.replace('\\', "\\\\").replace('\'', "''"))
 }
@@ -736,6 +751,16 @@ fn key_columns(def: &TableDef, idx: &IndexDef) -> String {
 /// `SHOW CREATE TABLE` text, MySQL-formatted.
 /// `db`: the table's database (a FOREIGN KEY's parent elsewhere is qualified).
 pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> String {
+    create_table_text_in(def, next_auto_increment, db, ShowOptions::default())
+}
+
+/// [`create_table_text`] as `sql_mode` asks (`exec/show_mode.rs`).
+pub fn create_table_text_in(
+    def: &TableDef,
+    next_auto_increment: u64,
+    db: &str,
+    opts: ShowOptions,
+) -> String {
     let mut lines = Vec::new();
     for c in &def.columns {
         let mut l = format!("  `{}` {}", c.name, type_text(&c.data_type));
@@ -804,10 +829,10 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
             }
             ColumnDefault::Expr(e) => l.push_str(&format!(" DEFAULT {e}")),
         }
-        if c.on_update_current_timestamp {
+        if c.on_update_current_timestamp && !opts.no_field_options {
             l.push_str(&format!(" ON UPDATE {}", current_timestamp_text(c)));
         }
-        if c.auto_increment {
+        if c.auto_increment && !opts.no_field_options {
             l.push_str(" AUTO_INCREMENT");
         }
         if let Some(cm) = &c.comment {
@@ -841,12 +866,14 @@ pub fn create_table_text(def: &TableDef, next_auto_increment: u64, db: &str) -> 
         ));
     }
     lines.extend(crate::sql::exec::check::table_sql(def));
-    let mut out = format!(
-        "CREATE TABLE `{}` (\n{}\n) ENGINE={}",
-        def.name,
-        lines.join(",\n"),
-        def.engine
-    );
+    let mut out = format!("CREATE TABLE `{}` (\n{}\n)", def.name, lines.join(",\n"));
+    if opts.ansi_quotes {
+        out = double_quoted(&out);
+    }
+    if opts.no_table_options {
+        return out;
+    }
+    out.push_str(&format!(" ENGINE={}", def.engine));
     if def.auto_increment_column().is_some() && next_auto_increment > 1 {
         out.push_str(&format!(" AUTO_INCREMENT={next_auto_increment}"));
     }

@@ -727,13 +727,17 @@ pub enum Strict<'a> {
     No,
     /// The session's sql_mode decides.
     Mode(&'a crate::sql::env::Env<'a>),
+    /// IGNORE: not strict, but the session's NO_ZERO_DATE / NO_ZERO_IN_DATE still turn a
+    /// date they refuse into the zero date with a warning (as MariaDB's INSERT / UPDATE
+    /// IGNORE).
+    Ignore(&'a crate::sql::env::Env<'a>),
 }
 
 impl Strict<'_> {
     pub fn get(self) -> bool {
         match self {
             Strict::Yes => true,
-            Strict::No => false,
+            Strict::No | Strict::Ignore(_) => false,
             Strict::Mode(env) => env.strict(),
         }
     }
@@ -1286,6 +1290,22 @@ fn truncate_excess_binary(
     Ok(())
 }
 
+/// sql_mode's NO_ZERO_DATE / NO_ZERO_IN_DATE on a date a conversion makes (CAST … AS DATE /
+/// DATETIME, DATE(), STR_TO_DATE): true if the mode refuses it, and MariaDB's answer is then
+/// NULL with a warning. The zero date (every field 0) is NO_ZERO_DATE's; a zero month or day
+/// in any other value NO_ZERO_IN_DATE's. An ordinary date never reads the mode.
+pub fn zero_date_mode_refuses(dt: &DateTime, env: &crate::sql::env::Env<'_>) -> bool {
+    let d = &dt.date;
+    if d.month != 0 && d.day != 0 {
+        return false;
+    }
+    let mode = env.sql_mode();
+    match *dt == DateTime::default() {
+        true => mode.contains("NO_ZERO_DATE"),
+        false => mode.contains("NO_ZERO_IN_DATE"),
+    }
+}
+
 /// sql_mode's NO_ZERO_DATE (the date 0000-00-00) and NO_ZERO_IN_DATE (a zero month or day in
 /// another date) on a stored value: 1292 in strict mode, else a warning (1264, 1265) and the
 /// zero date is stored, as MariaDB does. True: store the zero date. Only a statement under
@@ -1297,21 +1317,25 @@ fn zero_date_refused(
     col: &ColumnDef,
     sc: &StoreCtx<'_>,
 ) -> Result<bool> {
-    let (Strict::Mode(env), Some(_)) = (sc.strict, sc.table) else {
+    let (Strict::Mode(env) | Strict::Ignore(env), Some(_)) = (sc.strict, sc.table) else {
         return Ok(false);
     };
     let d = &dt.date;
     let zero = *dt == DateTime::default();
     let zero_part = !zero && d.year != 0 && (d.month == 0 || d.day == 0);
     let mode = env.sql_mode();
-    let (code, message) = if zero && mode.contains("NO_ZERO_DATE") {
+    let timestamp = matches!(col.data_type, DataType::Timestamp { .. });
+    let (code, message) = if zero && mode.contains("NO_ZERO_DATE") && timestamp {
+        // A TIMESTAMP's zero is "truncated", a DATE's / DATETIME's "out of range" (MariaDB).
+        (ErrorCode::WarnDataTruncated, "Data truncated")
+    } else if zero && mode.contains("NO_ZERO_DATE") {
         (ErrorCode::WarnDataOutOfRange, "Out of range value")
     } else if zero_part && mode.contains("NO_ZERO_IN_DATE") {
         (ErrorCode::WarnDataTruncated, "Data truncated")
     } else {
         return Ok(false);
     };
-    if env.strict() {
+    if sc.strict.get() {
         sc.incorrect(what, &to_text(v), col)?;
     }
     sc.warn(

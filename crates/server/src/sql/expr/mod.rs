@@ -1179,6 +1179,14 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
         },
         CastTo::Double => Value::Double(num_warn::arith_num(&v, num_warn::DOUBLE, env).to_f64()),
         CastTo::Date | CastTo::DateTime(_) => match convert::to_datetime_lenient(&v) {
+            Some((dt, _)) if convert::zero_date_mode_refuses(&dt, env) => {
+                env.warn(
+                    "Warning",
+                    ErrorCode::TruncatedWrongValue,
+                    format!("Incorrect datetime value: '{}'", convert::to_string(&v)),
+                );
+                Value::Null
+            }
             Some((dt, _)) => {
                 if let Value::Bytes(b) = &v {
                     if convert::parse_datetime(b).is_none() {

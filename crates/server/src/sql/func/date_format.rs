@@ -427,6 +427,9 @@ pub fn str_to_date(v: &Value, fmt: &Value, out: StrOut, env: &Env<'_>) -> Value 
         second: r.second as u8,
         micros: r.micros,
     };
+    if !matches!(out, StrOut::Time(_)) && convert::zero_date_mode_refuses(&dt, env) {
+        return bad();
+    }
     match out {
         StrOut::Date => Value::Date(dt.date),
         StrOut::DateTime(fsp) => {

@@ -1477,6 +1477,14 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         },
         Func::FromUnixtime(fsp) => from_unixtime(&v[0], fsp, env),
         Func::DateOf => match convert::to_datetime_lenient(&v[0]) {
+            Some((dt, _)) if convert::zero_date_mode_refuses(&dt, env) => {
+                env.warn(
+                    "Warning",
+                    ErrorCode::TruncatedWrongValue,
+                    format!("Incorrect datetime value: '{}'", convert::to_string(&v[0])),
+                );
+                Value::Null
+            }
             Some((dt, _)) => Value::Date(dt.date),
             None => Value::Null,
         },

@@ -26,11 +26,13 @@
 //! (`recursive-protection`), so that limit bounds the memory a statement's parse can take, not
 //! the safety of the thread's stack.
 
+use crate::sql::sql_mode::{parse_bit, ParseMode};
 use sqlparser::ast::{self, Expr, Statement};
 use sqlparser::dialect::{Dialect, MySqlDialect};
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Span;
+use sqlparser::tokenizer::Token;
 use std::any::TypeId;
 use std::cell::{Cell, RefCell};
 
@@ -61,7 +63,17 @@ pub struct ShallowMySql {
     /// parser's fallbacks (a keyword retried as an identifier…) do not each descend again
     /// (which made a failing deep CASE nest quadratic).
     exceeded: Cell<bool>,
+    /// The parse-affecting `sql_mode` bits (ANSI_QUOTES, NO_BACKSLASH_ESCAPES,
+    /// PIPES_AS_CONCAT, HIGH_NOT_PRECEDENCE): how the text is tokenized and read.
+    mode: ParseMode,
 }
+
+/// The binding strength of `||` under PIPES_AS_CONCAT: tighter than `*` and `^` (MariaDB's
+/// `2 * 3 || 4` is 68, `2 ^ 3 || 1` is 29), looser than `!`, COLLATE and `::`.
+const CONCAT_PREC: u8 = 45;
+
+/// The binding strength of `NOT` under HIGH_NOT_PRECEDENCE: that of `!`.
+const HIGH_NOT_PREC: u8 = 50;
 
 impl ShallowMySql {
     /// A dialect for a statement of `tokens` (non-whitespace) tokens.
@@ -73,7 +85,14 @@ impl ShallowMySql {
             in_prefix: Cell::new(false),
             in_infix: Cell::new(false),
             exceeded: Cell::new(false),
+            mode: ParseMode(0),
         }
+    }
+
+    /// The same dialect reading the text under `mode`'s parse-affecting `sql_mode` bits.
+    pub fn with_mode(mut self, mode: ParseMode) -> ShallowMySql {
+        self.mode = mode;
+        self
     }
 
     /// True if the parse hit the nesting limit ([`MAX_NESTING`]).
@@ -232,6 +251,25 @@ fn function_within_depth(f: &ast::Function, budget: usize) -> bool {
     }
 }
 
+/// `concat(a, b)`: what `a || b` means under PIPES_AS_CONCAT (and how MariaDB prints it).
+fn concat_call(a: Expr, b: Expr) -> Expr {
+    let arg = |x| ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x));
+    Expr::Function(ast::Function {
+        name: ast::ObjectName::from(vec![ast::Ident::new("concat")]),
+        uses_odbc_syntax: false,
+        parameters: ast::FunctionArguments::None,
+        args: ast::FunctionArguments::List(ast::FunctionArgumentList {
+            duplicate_treatment: None,
+            args: vec![arg(a), arg(b)],
+            clauses: Vec::new(),
+        }),
+        filter: None,
+        null_treatment: None,
+        over: None,
+        within_group: Vec::new(),
+    })
+}
+
 /// Parse an expression kept as text (a CHECK constraint, generated column or DEFAULT, as
 /// `exec/expr_print.rs` printed it) with the statement dialect's MySQL forms.
 pub fn parse_kept_expr(text: &str) -> Result<Expr, ParserError> {
@@ -245,9 +283,23 @@ pub fn parse_kept_expr(text: &str) -> Result<Expr, ParserError> {
 /// MySQL prefix forms `sqlparser` does not read: `!x` (NOT binding tighter than any operator;
 /// kept as `(NOT (x))`, so that the tree prints back with the same meaning) and a quoted user
 /// variable name (`` @`x` ``, `@'x'`, `@"x"`: the identifier `@x`, as `@x` parses).
-fn mysql_prefix(parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
-    use sqlparser::tokenizer::Token;
+fn mysql_prefix(parser: &mut Parser, mode: ParseMode) -> Option<Result<Expr, ParserError>> {
     match &parser.peek_token_ref().token {
+        // HIGH_NOT_PRECEDENCE: `NOT x` is `!x` (but `NOT EXISTS` stays the parser's).
+        Token::Word(w)
+            if w.keyword == Keyword::NOT
+                && mode.has(parse_bit::HIGH_NOT_PRECEDENCE)
+                && !matches!(&parser.peek_nth_token_ref(1).token,
+                    Token::Word(n) if n.keyword == Keyword::EXISTS) =>
+        {
+            parser.next_token();
+            Some(parser.parse_subexpr(HIGH_NOT_PREC).map(|x| {
+                Expr::Nested(Box::new(Expr::UnaryOp {
+                    op: ast::UnaryOperator::Not,
+                    expr: Box::new(Expr::Nested(Box::new(x))),
+                }))
+            }))
+        }
         Token::ExclamationMark | Token::DoubleExclamationMark => {
             let twice = parser.next_token().token == Token::DoubleExclamationMark;
             let prec = MySqlDialect {}.prec_value(sqlparser::dialect::Precedence::DoubleColon);
@@ -285,7 +337,7 @@ impl Dialect for ShallowMySql {
 
     fn parse_prefix(&self, parser: &mut Parser) -> Option<Result<Expr, ParserError>> {
         let nested = self.in_prefix.replace(false);
-        if let Some(r) = mysql_prefix(parser) {
+        if let Some(r) = mysql_prefix(parser, self.mode) {
             return if self.active && !nested {
                 self.finish_result(r)
             } else {
@@ -322,6 +374,21 @@ impl Dialect for ShallowMySql {
         expr: &Expr,
         precedence: u8,
     ) -> Option<Result<Expr, ParserError>> {
+        if self.mode.has(parse_bit::PIPES_AS_CONCAT)
+            && parser.peek_token_ref().token == Token::StringConcat
+        {
+            // `a || b` is `concat(a, b)`, left-associative.
+            let nested = self.in_infix.replace(false);
+            parser.next_token();
+            let r = parser
+                .parse_subexpr(CONCAT_PREC)
+                .map(|right| concat_call(expr.clone(), right));
+            return if self.active && !nested {
+                self.finish_result(r)
+            } else {
+                Some(r)
+            };
+        }
         if !self.active || self.in_infix.replace(false) {
             return self.inner.parse_infix(parser, expr, precedence);
         }
@@ -348,13 +415,20 @@ impl Dialect for ShallowMySql {
         self.inner.is_identifier_part(ch)
     }
     fn is_delimited_identifier_start(&self, ch: char) -> bool {
-        self.inner.is_delimited_identifier_start(ch)
+        (ch == '"' && self.mode.has(parse_bit::ANSI_QUOTES))
+            || self.inner.is_delimited_identifier_start(ch)
+    }
+    fn get_next_precedence(&self, parser: &Parser) -> Option<Result<u8, ParserError>> {
+        (self.mode.has(parse_bit::PIPES_AS_CONCAT)
+            && parser.peek_token_ref().token == Token::StringConcat)
+            .then_some(Ok(CONCAT_PREC))
     }
     fn identifier_quote_style(&self, identifier: &str) -> Option<char> {
         self.inner.identifier_quote_style(identifier)
     }
     fn supports_string_literal_backslash_escape(&self) -> bool {
-        self.inner.supports_string_literal_backslash_escape()
+        !self.mode.has(parse_bit::NO_BACKSLASH_ESCAPES)
+            && self.inner.supports_string_literal_backslash_escape()
     }
     fn supports_string_literal_concatenation(&self) -> bool {
         self.inner.supports_string_literal_concatenation()

@@ -22,6 +22,7 @@ pub(in crate::sql) mod view;
 use crate::accounts::TransportRequirement;
 use crate::error::{Error, Result};
 use crate::sql::parse::dialect::{ShallowMySql, MAX_NESTING};
+use crate::sql::sql_mode::{parse_bit, ParseMode};
 use crate::storage::WaitPolicy;
 use crate::types::Collation;
 use cohort_protocol::ErrorCode;
@@ -318,15 +319,22 @@ impl Stmt {
     }
 }
 
-/// Parse one statement.
+/// Parse one statement as the default `sql_mode` reads it (stored text: view bodies, kept
+/// expressions, replayed DDL).
 pub fn parse(sql: &str) -> Result<Parsed> {
+    parse_in(sql, ParseMode(0))
+}
+
+/// Parse one statement under the parse-affecting `sql_mode` bits `mode` (ANSI_QUOTES,
+/// PIPES_AS_CONCAT, NO_BACKSLASH_ESCAPES, HIGH_NOT_PRECEDENCE, REAL_AS_FLOAT).
+pub fn parse_in(sql: &str, mode: ParseMode) -> Result<Parsed> {
     let original = sql;
     let expanded = exec_comments::expand(sql);
     let sql = expanded.as_ref();
     if let Some(explained) = explained_statement(sql) {
         let (stmt, params) = match explained {
             Explained::Statement(format, inner) => {
-                let inner = parse(inner)?;
+                let inner = parse_in(inner, mode)?;
                 // A prepared EXPLAIN takes the explained statement's parameters.
                 let params = inner.params.clone();
                 (Stmt::Explain(Box::new(inner), format), params)
@@ -343,7 +351,7 @@ pub fn parse(sql: &str) -> Result<Parsed> {
             set_aside: Vec::new(),
         });
     }
-    if let Some(view) = view::view_statement(sql) {
+    if let Some(view) = view::view_statement(sql, mode) {
         return Ok(Parsed {
             stmt: view?,
             item_texts: Vec::new(),
@@ -354,10 +362,7 @@ pub fn parse(sql: &str) -> Result<Parsed> {
             set_aside: Vec::new(),
         });
     }
-    let dialect = MySqlDialect {};
-    let tokens = Tokenizer::new(&dialect, sql)
-        .tokenize_with_location()
-        .map_err(|e| syntax_error(sql, Some(e.location)))?;
+    let tokens = tokenize_in(sql, mode).map_err(|e| syntax_error(sql, Some(e.location)))?;
     let mut tokens = strip_trailing(tokens, sql)?;
     if tokens.is_empty() {
         return Err(Error::new(ErrorCode::EmptyQuery, "Query was empty"));
@@ -381,7 +386,12 @@ pub fn parse(sql: &str) -> Result<Parsed> {
     let item_texts = select_item_texts(&tokens, sql);
     hex_literal::rewrite(&mut tokens, sql)?;
     rewrite_mod_operator(&mut tokens);
-    rewrite_pipes_operator(&mut tokens);
+    if !mode.has(parse_bit::PIPES_AS_CONCAT) {
+        rewrite_pipes_operator(&mut tokens);
+    }
+    if mode.has(parse_bit::REAL_AS_FLOAT) {
+        rewrite_real_as_float(&mut tokens);
+    }
     let first = first_word(&tokens);
     if let Some(what) = refused_by_keyword(&tokens, first.as_deref()) {
         return Ok(Parsed {
@@ -401,7 +411,7 @@ pub fn parse(sql: &str) -> Result<Parsed> {
         return Err(syntax_error(body, Some(at)));
     }
     let words = tokens.iter().filter(|t| !is_trivia(&t.token)).count();
-    let shallow = ShallowMySql::new(words);
+    let shallow = ShallowMySql::new(words).with_mode(mode);
     let stmt = {
         let mut p = Parser::new(&shallow)
             .with_recursion_limit(MAX_NESTING)
@@ -414,7 +424,9 @@ pub fn parse(sql: &str) -> Result<Parsed> {
             })?;
         stmt
     };
-    // Logged as sent: a replica gates its executable comments by its own version.
+    // Logged as sent: a replica gates its executable comments by its own version. The
+    // session's sql_mode goes with it (`log/ddl_session.rs`), so a replay or a replica reads
+    // it under ANSI_QUOTES & co. again.
     let ddl_text = is_logged_as_text(&stmt).then(|| original.to_string());
     Ok(Parsed {
         stmt,
@@ -425,6 +437,28 @@ pub fn parse(sql: &str) -> Result<Parsed> {
         dml_ignore,
         set_aside: shallow.into_set_aside(),
     })
+}
+
+/// Tokenize `sql` as `mode` reads it.
+pub(in crate::sql) fn tokenize_in(
+    sql: &str,
+    mode: ParseMode,
+) -> std::result::Result<Vec<TokenWithSpan>, sqlparser::tokenizer::TokenizerError> {
+    if mode == ParseMode(0) {
+        return Tokenizer::new(&MySqlDialect {}, sql).tokenize_with_location();
+    }
+    let dialect = ShallowMySql::new(0).with_mode(mode);
+    Tokenizer::new(&dialect, sql).tokenize_with_location()
+}
+
+/// REAL_AS_FLOAT: the type name `REAL` is `FLOAT` (REAL is a reserved word: it is a type name
+/// wherever it appears).
+fn rewrite_real_as_float(tokens: &mut [TokenWithSpan]) {
+    for t in tokens.iter_mut() {
+        if is_word(&t.token, "REAL") {
+            t.token = Token::make_keyword("FLOAT");
+        }
+    }
 }
 
 /// DDL is logged as its text (binlog Query event) and replayed by running it again.

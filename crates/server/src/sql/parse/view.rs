@@ -7,11 +7,12 @@
 //! head is read here from the tokens and the query after `AS` is cut from the text and parsed
 //! on its own: it must be a query.
 
-use super::{is_trivia, is_word, offset_of, parse, syntax_error, Stmt};
+use super::{is_trivia, is_word, offset_of, parse_in, syntax_error, Stmt};
 use crate::error::{Error, Result};
+use crate::sql::sql_mode::{parse_bit, ParseMode};
 use sqlparser::ast::Statement;
-use sqlparser::dialect::MySqlDialect;
-use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+use sqlparser::keywords::Keyword;
+use sqlparser::tokenizer::{Token, TokenWithSpan};
 
 /// A parsed CREATE VIEW / ALTER VIEW.
 #[derive(Clone, Debug)]
@@ -34,10 +35,8 @@ pub struct ViewStmt {
 }
 
 /// If `sql` is a CREATE VIEW or ALTER VIEW statement, parse it.
-pub fn view_statement(sql: &str) -> Option<Result<Stmt>> {
-    let tokens = Tokenizer::new(&MySqlDialect {}, sql)
-        .tokenize_with_location()
-        .ok()?;
+pub fn view_statement(sql: &str, mode: ParseMode) -> Option<Result<Stmt>> {
+    let tokens = super::tokenize_in(sql, mode).ok()?;
     let toks: Vec<&TokenWithSpan> = tokens.iter().filter(|t| !is_trivia(&t.token)).collect();
     let first = toks.first()?;
     let alter = if is_word(&first.token, "ALTER") {
@@ -60,6 +59,7 @@ pub fn view_statement(sql: &str) -> Option<Result<Stmt>> {
             sql,
             toks: &toks,
             i: 1,
+            mode,
         }
         .parse(alter, view_at),
     )
@@ -69,6 +69,7 @@ struct Head<'a> {
     sql: &'a str,
     toks: &'a [&'a TokenWithSpan],
     i: usize,
+    mode: ParseMode,
 }
 
 impl Head<'_> {
@@ -166,10 +167,16 @@ impl Head<'_> {
         self.expect("AS")?;
         let (query, check_option) = self.query_text()?;
         // The query must parse as a query on its own.
-        let parsed = parse(&query)?;
+        let parsed = parse_in(&query, self.mode)?;
         if !matches!(&parsed.stmt, Stmt::Sql(s) if matches!(s.as_ref(), Statement::Query(_))) {
             return Err(self.err());
         }
+        // Kept as the default mode reads it: every session, and the server after a restart,
+        // plans it again.
+        let query = match self.mode {
+            ParseMode(0) => query,
+            mode => default_mode_text(&query, mode)?,
+        };
         Ok(Stmt::CreateView(Box::new(ViewStmt {
             alter,
             or_replace,
@@ -265,4 +272,114 @@ impl Head<'_> {
             .trim_end();
         Ok((text.to_string(), check))
     }
+}
+
+/// `text` (a query read under `mode`) rewritten to mean the same under the default mode:
+/// ANSI_QUOTES' `"name"` back-quoted, NO_BACKSLASH_ESCAPES' strings with their backslashes
+/// doubled, HIGH_NOT_PRECEDENCE's prefix `NOT` written `!` (which binds as tightly). `||` as
+/// concatenation (PIPES_AS_CONCAT) has no operator form in the default mode: 1235.
+pub fn default_mode_text(text: &str, mode: ParseMode) -> Result<String> {
+    let tokens =
+        super::tokenize_in(text, mode).map_err(|e| syntax_error(text, Some(e.location)))?;
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut prev: Option<&Token> = None;
+    for (i, t) in tokens.iter().enumerate() {
+        let from = offset_of(text, t.span.start);
+        let to = match tokens.get(i + 1) {
+            Some(n) => offset_of(text, n.span.start),
+            None => text.len(),
+        };
+        let raw = &text[from..to];
+        match &t.token {
+            Token::Word(w) if w.quote_style == Some('"') => {
+                out.push('`');
+                out.push_str(&w.value.replace('`', "``"));
+                out.push('`');
+            }
+            Token::SingleQuotedString(s) | Token::DoubleQuotedString(s)
+                if mode.has(parse_bit::NO_BACKSLASH_ESCAPES) =>
+            {
+                out.push('\'');
+                out.push_str(&s.replace('\\', "\\\\").replace('\'', "''"));
+                out.push('\'');
+            }
+            Token::StringConcat if mode.has(parse_bit::PIPES_AS_CONCAT) => {
+                return Err(Error::unsupported(
+                    "|| as concatenation (PIPES_AS_CONCAT) in a view; use CONCAT()",
+                ));
+            }
+            Token::Word(w)
+                if w.keyword == Keyword::NOT
+                    && w.quote_style.is_none()
+                    && mode.has(parse_bit::HIGH_NOT_PRECEDENCE)
+                    && prefix_position(prev)
+                    && !next_is_exists(&tokens[i + 1..]) =>
+            {
+                out.push('!');
+            }
+            Token::EOF => {}
+            _ => out.push_str(raw),
+        }
+        if !is_trivia(&t.token) {
+            prev = Some(&t.token);
+        }
+    }
+    Ok(out)
+}
+
+/// True if a `NOT` after `prev` is the prefix operator (not `IS NOT`, `a NOT IN`, …).
+fn prefix_position(prev: Option<&Token>) -> bool {
+    match prev {
+        None => true,
+        // After a word, only where one of these keywords leaves an operand to come.
+        Some(Token::Word(w)) => {
+            w.quote_style.is_none() && EXPR_BEFORE.iter().any(|k| w.value.eq_ignore_ascii_case(k))
+        }
+        Some(
+            Token::Number(..)
+            | Token::SingleQuotedString(_)
+            | Token::DoubleQuotedString(_)
+            | Token::HexStringLiteral(_)
+            | Token::RParen
+            | Token::Placeholder(_),
+        ) => false,
+        Some(_) => true,
+    }
+}
+
+/// Keywords an expression follows (a `NOT` after them is the prefix operator).
+const EXPR_BEFORE: &[&str] = &[
+    "SELECT",
+    "WHERE",
+    "AND",
+    "OR",
+    "XOR",
+    "NOT",
+    "ON",
+    "WHEN",
+    "THEN",
+    "ELSE",
+    "HAVING",
+    "CASE",
+    "DISTINCT",
+    "ALL",
+    "BY",
+    "BETWEEN",
+    "LIKE",
+    "DIV",
+    "MOD",
+    "ESCAPE",
+    "REGEXP",
+    "RLIKE",
+    "RETURNING",
+    "INTERVAL",
+    "USING",
+    "IF",
+    "SET",
+];
+
+fn next_is_exists(rest: &[TokenWithSpan]) -> bool {
+    rest.iter()
+        .find(|t| !is_trivia(&t.token))
+        .is_some_and(|t| is_word(&t.token, "EXISTS"))
 }

@@ -78,7 +78,7 @@ pub fn run(
             let all = (0..selected.columns.len()).collect();
             (selected, all)
         };
-        super::apply_table_options(ct, &mut def)?;
+        super::apply_table_options(&env, ct, &mut def)?;
         (qplan, def, positions)
     };
     if ct.if_not_exists && !ct.temporary && exists(ctx, &db, &name) {

@@ -1135,7 +1135,11 @@ fn table_collation(ct: &ast::CreateTable) -> Result<Collation> {
 /// AUTO_INCREMENT, COMMENT, the default character set and collation (see
 /// [`table_collation`]). Every other option (ROW_FORMAT, KEY_BLOCK_SIZE, STATS_…,
 /// PACK_KEYS…) would not be kept: 1235.
-pub(super) fn apply_table_options(ct: &ast::CreateTable, def: &mut TableDef) -> Result<()> {
+pub(super) fn apply_table_options(
+    env: &Env<'_>,
+    ct: &ast::CreateTable,
+    def: &mut TableDef,
+) -> Result<()> {
     for o in table_options(ct) {
         match o {
             ast::SqlOption::NamedParenthesizedList(l)
@@ -1156,6 +1160,16 @@ pub(super) fn apply_table_options(ct: &ast::CreateTable, def: &mut TableDef) -> 
                     }
                     "COMMENT" => def.comment = Some(text.to_string()),
                     "CHARSET" | "CHARACTER SET" | "COLLATE" => {}
+                    // NO_DIR_IN_CREATE: ignored with a warning, as MariaDB does.
+                    dir @ ("DATA DIRECTORY" | "INDEX DIRECTORY")
+                        if env.sql_mode().split(',').any(|m| m == "NO_DIR_IN_CREATE") =>
+                    {
+                        env.warn(
+                            "Warning",
+                            ErrorCode::WarnOptionIgnored,
+                            format!("<{dir}> option ignored"),
+                        );
+                    }
                     other => return Err(unsupported(&format!("the table option {other}"))),
                 }
             }
@@ -1279,7 +1293,7 @@ pub fn table_def_merged(
         checks: Vec::new(),
     };
     check_auto_increment(&def)?;
-    apply_table_options(ct, &mut def)?;
+    apply_table_options(env, ct, &mut def)?;
     crate::sql::exec::gencol::validate(env, db, &def)?;
     crate::sql::exec::default_expr::validate(env, db, &def)?;
     if !checks.is_empty() {
