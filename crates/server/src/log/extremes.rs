@@ -61,6 +61,28 @@ fn column_types() -> Vec<(&'static str, DataType)> {
     v.extend([
         ("fl", DataType::FLOAT),
         ("db", DataType::DOUBLE),
+        // FLOAT(M,D) / DOUBLE(M,D) and UNSIGNED: their own data type tags in the codec.
+        (
+            "fl_8_2",
+            Float {
+                unsigned: false,
+                m_d: Some((8, 2)),
+            },
+        ),
+        (
+            "db_u_10_3",
+            Double {
+                unsigned: true,
+                m_d: Some((10, 3)),
+            },
+        ),
+        (
+            "fl_u",
+            Float {
+                unsigned: true,
+                m_d: None,
+            },
+        ),
         (
             "ch",
             Char {

@@ -1263,6 +1263,40 @@ pub(crate) mod tests {
         assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(7));
     }
 
+    /// FLOAT / DOUBLE without attributes keep their version 1 tags (7, 8), so tables written
+    /// before version 6 read back the same; with UNSIGNED or (M,D) they take tags 32 / 33.
+    #[test]
+    fn float_attributes_round_trip_and_plain_floats_keep_their_tags() {
+        for (t, tag) in [(DataType::FLOAT, 7u8), (DataType::DOUBLE, 8)] {
+            let mut out = Vec::new();
+            encode_data_type(&mut out, &t);
+            assert_eq!(out, [tag]);
+            assert_eq!(decode_data_type(&mut Reader::new(&out)).unwrap(), t);
+        }
+        for t in [
+            DataType::Float {
+                unsigned: false,
+                m_d: Some((8, 2)),
+            },
+            DataType::Double {
+                unsigned: true,
+                m_d: Some((255, 30)),
+            },
+            DataType::Float {
+                unsigned: true,
+                m_d: None,
+            },
+        ] {
+            let mut out = Vec::new();
+            encode_data_type(&mut out, &t);
+            assert!(matches!(out[0], 32 | 33));
+            assert_eq!(decode_data_type(&mut Reader::new(&out)).unwrap(), t);
+        }
+        for bad in [&[32u8, 4][..], &[33, 2, 3, 5], &[32, 2, 40, 31]] {
+            assert!(decode_data_type(&mut Reader::new(bad)).is_err(), "{bad:?}");
+        }
+    }
+
     fn convert_text(v: &Value) -> String {
         match v {
             Value::Decimal(d) => d.to_string(),

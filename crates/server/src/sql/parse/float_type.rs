@@ -19,6 +19,21 @@ pub(super) fn rewrite(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) -> O
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i].token;
+        if is_word(t, "DOUBLE") || is_word(t, "REAL") {
+            let three: Vec<&TokenWithSpan> = tokens[i + 1..]
+                .iter()
+                .filter(|t| !is_trivia(&t.token))
+                .take(3)
+                .collect();
+            if let [open, num, close] = three.as_slice() {
+                if open.token == Token::LParen
+                    && matches!(num.token, Token::Number(..))
+                    && close.token == Token::RParen
+                {
+                    return Some(close.span.start);
+                }
+            }
+        }
         if is_word(t, "REAL") && next_is(tokens, i, |t| *t == Token::LParen) {
             tokens[i].token = Token::make_keyword("DOUBLE");
         } else if is_word(t, "PRECISION")
@@ -30,17 +45,6 @@ pub(super) fn rewrite(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) -> O
         } else if is_word(t, "SIGNED") && after_float_type(tokens, i) {
             tokens.remove(i);
             continue;
-        } else if is_word(t, "DOUBLE") || is_word(t, "REAL") {
-            let mut next = tokens[i + 1..].iter().filter(|t| !is_trivia(&t.token));
-            let three: Vec<&TokenWithSpan> = next.by_ref().take(3).collect();
-            if let [open, num, close] = three.as_slice() {
-                if open.token == Token::LParen
-                    && matches!(num.token, Token::Number(..))
-                    && close.token == Token::RParen
-                {
-                    return Some(close.span.start);
-                }
-            }
         }
         i += 1;
     }
