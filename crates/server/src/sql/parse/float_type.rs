@@ -36,13 +36,11 @@ pub(super) fn rewrite(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) -> O
         }
         if is_word(t, "REAL") && next_is(tokens, i, |t| *t == Token::LParen) {
             tokens[i].token = Token::make_keyword("DOUBLE");
-        } else if is_word(t, "PRECISION")
+        } else if (is_word(t, "PRECISION")
             && prev_word(tokens, i).is_some_and(|p| is_word(&tokens[p].token, "DOUBLE"))
-            && next_is(tokens, i, |t| *t == Token::LParen)
+            && next_is(tokens, i, |t| *t == Token::LParen))
+            || (is_word(t, "SIGNED") && after_float_type(tokens, i))
         {
-            tokens.remove(i);
-            continue;
-        } else if is_word(t, "SIGNED") && after_float_type(tokens, i) {
             tokens.remove(i);
             continue;
         }
