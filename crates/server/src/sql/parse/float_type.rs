@@ -19,7 +19,7 @@ pub(super) fn rewrite(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) -> O
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i].token;
-        if is_word(t, "DOUBLE") || is_word(t, "REAL") {
+        if is_word(t, "DOUBLE") || is_word(t, "REAL") || is_word(t, "PRECISION") {
             let three: Vec<&TokenWithSpan> = tokens[i + 1..]
                 .iter()
                 .filter(|t| !is_trivia(&t.token))

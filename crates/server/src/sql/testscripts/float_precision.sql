@@ -27,6 +27,8 @@ CREATE TABLE bad (x DOUBLE(255,31));
 CREATE TABLE bad (x REAL(31,31));
 CREATE TABLE bad (x FLOAT(54));
 CREATE TABLE bad (x DOUBLE(10));
+CREATE TABLE bad (x DOUBLE PRECISION(10));
+CREATE TABLE bad (x REAL(10));
 
 # Rounding on store: the fraction half to even; strict mode refuses out of range values.
 INSERT INTO f VALUES (1.555, 2.0005, 3.25, 4.5, 1.1, 0, 1.005, 1.125);
@@ -87,3 +89,18 @@ CREATE TABLE cl LIKE f;
 SHOW CREATE TABLE cl;
 CHECKSUM TABLE f;
 CHECKSUM TABLE m;
+
+# An index on a FLOAT(M,D) column; ALTER with another change converts (and checks) the rows.
+CREATE TABLE ix (id INT PRIMARY KEY, a FLOAT(8,2), KEY (a));
+INSERT INTO ix VALUES (1, 1.55), (2, 2.5), (3, -0.004), (4, 2.499);
+SELECT id FROM ix WHERE a = 2.5 ORDER BY id;
+SELECT id, a FROM ix WHERE a > 2 ORDER BY a, id;
+SELECT id, a FROM ix ORDER BY a, id;
+ALTER TABLE ix MODIFY a DOUBLE(6,1), ADD COLUMN b INT;
+SELECT * FROM ix ORDER BY id;
+ALTER TABLE ix MODIFY a FLOAT(4,3);
+SET sql_mode = '';
+ALTER TABLE ix MODIFY a FLOAT(4,3);
+SHOW WARNINGS;
+SET sql_mode = DEFAULT;
+SELECT * FROM ix ORDER BY id;
