@@ -813,7 +813,7 @@ mod tests {
                 ),
                 name,
                 col("pic", DataType::Blob { max_bytes: 65535 }, true),
-                col("ratio", DataType::Double, true),
+                col("ratio", DataType::DOUBLE, true),
                 col("big", DataType::BigInt { unsigned: true }, true),
             ],
             primary_key: Some(index("PRIMARY", &[0], true)),

@@ -59,8 +59,30 @@ fn column_types() -> Vec<(&'static str, DataType)> {
         ));
     }
     v.extend([
-        ("fl", Float),
-        ("db", Double),
+        ("fl", DataType::FLOAT),
+        ("db", DataType::DOUBLE),
+        // FLOAT(M,D) / DOUBLE(M,D) and UNSIGNED: their own data type tags in the codec.
+        (
+            "fl_8_2",
+            Float {
+                unsigned: false,
+                m_d: Some((8, 2)),
+            },
+        ),
+        (
+            "db_u_10_3",
+            Double {
+                unsigned: true,
+                m_d: Some((10, 3)),
+            },
+        ),
+        (
+            "fl_u",
+            Float {
+                unsigned: true,
+                m_d: None,
+            },
+        ),
         (
             "ch",
             Char {
@@ -234,7 +256,7 @@ fn cell(t: &DataType) -> BoxedStrategy<Value> {
                 ),
             ]
         }
-        Float => [
+        Float { .. } => [
             f32::MAX,
             f32::MIN,
             f32::MIN_POSITIVE,
@@ -246,7 +268,7 @@ fn cell(t: &DataType) -> BoxedStrategy<Value> {
         .iter()
         .map(|f| Value::Double(*f as f64))
         .collect(),
-        Double => [
+        Double { .. } => [
             f64::MAX,
             f64::MIN,
             f64::MIN_POSITIVE,
@@ -350,11 +372,11 @@ fn random_cell(t: &DataType) -> BoxedStrategy<Value> {
                 Value::Decimal(d.rescale(scale).unwrap())
             })
             .boxed(),
-        Float => any::<f32>()
+        Float { .. } => any::<f32>()
             .prop_filter("finite", |f| f.is_finite())
             .prop_map(|f| Value::Double(f as f64))
             .boxed(),
-        Double => any::<f64>()
+        Double { .. } => any::<f64>()
             .prop_filter("finite", |f| f.is_finite())
             .prop_map(Value::Double)
             .boxed(),

@@ -30,8 +30,8 @@ pub fn kind_of(t: &DataType) -> ColumnKind {
         DataType::Int { unsigned } => ColumnKind::Long { unsigned },
         DataType::BigInt { unsigned } => ColumnKind::LongLong { unsigned },
         DataType::Decimal { precision, scale } => ColumnKind::NewDecimal { precision, scale },
-        DataType::Float => ColumnKind::Float,
-        DataType::Double => ColumnKind::Double,
+        DataType::Float { .. } => ColumnKind::Float,
+        DataType::Double { .. } => ColumnKind::Double,
         DataType::Char { len, .. } => ColumnKind::String {
             max_bytes: (len * 4).min(1020) as u16,
         },
@@ -195,8 +195,8 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
             Value::UInt(u) => *u,
             _ => 0,
         }),
-        (DataType::Float, v) => BinValue::Float(v.stored_f64() as f32),
-        (DataType::Double, v) => BinValue::Double(v.stored_f64()),
+        (DataType::Float { .. }, v) => BinValue::Float(v.stored_f64() as f32),
+        (DataType::Double { .. }, v) => BinValue::Double(v.stored_f64()),
         (DataType::Decimal { scale, .. }, v) => BinValue::Decimal(decimal_at(v, *scale)),
         (t, Value::Int(i)) if t.is_unsigned() => BinValue::UInt(*i as u64),
         (_, Value::Int(i)) => BinValue::Int(*i),
@@ -419,7 +419,7 @@ mod tests {
             },
             Value::Decimal("-12.50".parse().unwrap()),
         );
-        round_trip(DataType::Double, Value::Double(0.1));
+        round_trip(DataType::DOUBLE, Value::Double(0.1));
         round_trip(
             DataType::Char {
                 len: 10,

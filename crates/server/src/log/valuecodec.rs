@@ -17,6 +17,7 @@
 //! | 3 | a table definition ends with its FOREIGN KEYs and CHECK constraints; versions 1 and 2 are read without them |
 //! | 4 | TIME values (value tag 20) and the TIME / BIT column types (data type tags 30, 31); older versions never hold them |
 //! | 5 | a column ends with `opt<generated>` (generated columns); older versions are read without it |
+//! | 6 | FLOAT / DOUBLE with UNSIGNED or (M,D) (data type tags 32, 33); older versions never hold them |
 //!
 //! # Primitives
 //!
@@ -66,6 +67,8 @@
 //!   12 Binary / 13 VarBinary: varint len     14 Blob: varint max_bytes
 //!   15 Date    16 DateTime: u8 fsp    17 Timestamp: u8 fsp    18 Year
 //!   30 Time: u8 fsp (≤ 6)    31 Bit: u8 width (1..=64)
+//!   32 Float / 33 Double with attributes (plain ones stay 7 / 8): u8 flags (bit 0 unsigned,
+//!      bit 1 sized), then if sized u8 M, u8 D (D ≤ 30, D ≤ M)
 //! collation := 0 utf8mb4_general_ci | 1 utf8mb4_bin | 2 binary
 //! ```
 
@@ -77,7 +80,7 @@ use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
 
 /// The version of every layout in this file, recorded in the header of each file that uses it.
-pub const CODEC_VERSION: u8 = 5;
+pub const CODEC_VERSION: u8 = 6;
 
 /// True for a codec version this build reads: the current one and version 1 (whose only
 /// difference is the DECIMAL layout, still decoded).
@@ -215,8 +218,25 @@ fn encode_data_type(out: &mut Vec<u8>, t: &DataType) {
         DataType::Int { unsigned } => out.extend_from_slice(&[4, u8::from(*unsigned)]),
         DataType::BigInt { unsigned } => out.extend_from_slice(&[5, u8::from(*unsigned)]),
         DataType::Decimal { precision, scale } => out.extend_from_slice(&[6, *precision, *scale]),
-        DataType::Float => out.push(7),
-        DataType::Double => out.push(8),
+        DataType::Float {
+            unsigned: false,
+            m_d: None,
+        } => out.push(7),
+        DataType::Double {
+            unsigned: false,
+            m_d: None,
+        } => out.push(8),
+        DataType::Float { unsigned, m_d } | DataType::Double { unsigned, m_d } => {
+            out.push(if matches!(t, DataType::Float { .. }) {
+                32
+            } else {
+                33
+            });
+            out.push(u8::from(*unsigned) | u8::from(m_d.is_some()) << 1);
+            if let Some((m, d)) = m_d {
+                out.extend_from_slice(&[*m, *d]);
+            }
+        }
         DataType::Char { len, collation } | DataType::VarChar { len, collation } => {
             out.push(if matches!(t, DataType::Char { .. }) {
                 9
@@ -638,8 +658,8 @@ fn decode_data_type(r: &mut Reader<'_>) -> CodecResult<DataType> {
             precision: r.u8()?,
             scale: r.u8()?,
         },
-        7 => DataType::Float,
-        8 => DataType::Double,
+        7 => DataType::FLOAT,
+        8 => DataType::DOUBLE,
         9 => DataType::Char {
             len: r.varint_u32()?,
             collation: decode_collation(r)?,
@@ -694,6 +714,24 @@ fn decode_data_type(r: &mut Reader<'_>) -> CodecResult<DataType> {
             width @ 1..=64 => DataType::Bit { width },
             w => return Err(r.error(format!("BIT width {w}"))),
         },
+        tag @ (32 | 33) => {
+            let flags = r.u8()?;
+            if flags > 3 {
+                return Err(r.error(format!("bad FLOAT flags {flags}")));
+            }
+            let m_d = match flags & 2 != 0 {
+                true => match (r.u8()?, r.u8()?) {
+                    (m, d) if d <= 30 && d <= m => Some((m, d)),
+                    (m, d) => return Err(r.error(format!("FLOAT size ({m},{d})"))),
+                },
+                false => None,
+            };
+            let unsigned = flags & 1 != 0;
+            match tag {
+                32 => DataType::Float { unsigned, m_d },
+                _ => DataType::Double { unsigned, m_d },
+            }
+        }
         t => return Err(r.error(format!("unknown data type tag {t}"))),
     })
 }
@@ -906,8 +944,27 @@ pub(crate) mod tests {
             u.prop_map(|unsigned| DataType::BigInt { unsigned }),
             (any::<u8>(), any::<u8>())
                 .prop_map(|(precision, scale)| DataType::Decimal { precision, scale }),
-            Just(DataType::Float),
-            Just(DataType::Double),
+            Just(DataType::FLOAT),
+            Just(DataType::DOUBLE),
+            (any::<bool>(), any::<bool>(), 1u8..=255, 0u8..=30).prop_map(
+                |(double, unsigned, m, d)| {
+                    let m_d = Some((m.max(d), d));
+                    match double {
+                        true => DataType::Double { unsigned, m_d },
+                        false => DataType::Float { unsigned, m_d },
+                    }
+                }
+            ),
+            (any::<bool>(), any::<bool>()).prop_map(|(double, unsigned)| match double {
+                true => DataType::Double {
+                    unsigned,
+                    m_d: None
+                },
+                false => DataType::Float {
+                    unsigned,
+                    m_d: None
+                },
+            }),
             (any::<u32>(), arb_collation())
                 .prop_map(|(len, collation)| DataType::Char { len, collation }),
             (any::<u32>(), arb_collation())
@@ -1203,7 +1260,41 @@ pub(crate) mod tests {
         old.extend_from_slice(&[0; 8]);
         let v = decode_value(&mut Reader::new(&old)).unwrap();
         assert_eq!(convert_text(&v), "-12.345");
-        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(6));
+        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(7));
+    }
+
+    /// FLOAT / DOUBLE without attributes keep their version 1 tags (7, 8), so tables written
+    /// before version 6 read back the same; with UNSIGNED or (M,D) they take tags 32 / 33.
+    #[test]
+    fn float_attributes_round_trip_and_plain_floats_keep_their_tags() {
+        for (t, tag) in [(DataType::FLOAT, 7u8), (DataType::DOUBLE, 8)] {
+            let mut out = Vec::new();
+            encode_data_type(&mut out, &t);
+            assert_eq!(out, [tag]);
+            assert_eq!(decode_data_type(&mut Reader::new(&out)).unwrap(), t);
+        }
+        for t in [
+            DataType::Float {
+                unsigned: false,
+                m_d: Some((8, 2)),
+            },
+            DataType::Double {
+                unsigned: true,
+                m_d: Some((255, 30)),
+            },
+            DataType::Float {
+                unsigned: true,
+                m_d: None,
+            },
+        ] {
+            let mut out = Vec::new();
+            encode_data_type(&mut out, &t);
+            assert!(matches!(out[0], 32 | 33));
+            assert_eq!(decode_data_type(&mut Reader::new(&out)).unwrap(), t);
+        }
+        for bad in [&[32u8, 4][..], &[33, 2, 3, 5], &[32, 2, 40, 31]] {
+            assert!(decode_data_type(&mut Reader::new(bad)).is_err(), "{bad:?}");
+        }
     }
 
     fn convert_text(v: &Value) -> String {

@@ -156,7 +156,7 @@ fn write_row(
 
 /// A DOUBLE column of fixed decimals: fewer than FLOATING_POINT_DECIMALS (31).
 fn is_fixed_double(c: &ColumnDefinition) -> bool {
-    c.column_type == ColumnType::DOUBLE && c.decimals < 31
+    matches!(c.column_type, ColumnType::DOUBLE | ColumnType::FLOAT) && c.decimals < 31
 }
 
 /// The bytes of a value in a BIT(n) column: the number big-endian in `(n + 7) / 8` bytes.

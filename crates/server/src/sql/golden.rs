@@ -93,7 +93,10 @@ fn format_value(v: &Value, c: &cohort_protocol::ColumnDefinition) -> String {
             super::expr::datetime_text::with_fsp(dt, c.decimals)
         }
         // A DOUBLE of fixed decimals (`ROUND(x, 2)`) with exactly those digits.
-        Value::Double(d) if c.column_type == ColumnType::DOUBLE && c.decimals < 31 => {
+        Value::Double(d)
+            if matches!(c.column_type, ColumnType::DOUBLE | ColumnType::FLOAT)
+                && c.decimals < 31 =>
+        {
             super::expr::convert::format_double_fixed(*d, c.decimals)
         }
         Value::Time(t) if c.decimals <= 6 => super::expr::time_value::format(*t, Some(c.decimals)),

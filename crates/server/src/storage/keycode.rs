@@ -167,8 +167,8 @@ pub(crate) fn column_end(col: &KeyCol, key: &[u8], at: usize) -> Option<usize> {
         | DataType::Set { .. }
         | DataType::Time { .. }
         | DataType::Bit { .. }
-        | DataType::Float
-        | DataType::Double => fixed(8),
+        | DataType::Float { .. }
+        | DataType::Double { .. } => fixed(8),
         DataType::Decimal { .. } => match tag {
             0x02 => Some(at + 1), // zero
             // Exponent and digits are never the terminator (0x00; complemented 0xFF).
@@ -225,7 +225,7 @@ pub(crate) fn encode_value(ty: &DataType, prefix_len: Option<u32>, v: &Value, ou
             Value::Decimal(d) => encode_decimal(d, out),
             other => encode_decimal(&value_to_decimal(other), out),
         },
-        DataType::Float | DataType::Double => encode_double(value_to_f64(v), out),
+        DataType::Float { .. } | DataType::Double { .. } => encode_double(value_to_f64(v), out),
         DataType::Char { collation, .. }
         | DataType::VarChar { collation, .. }
         | DataType::Text { collation, .. } => {
@@ -587,7 +587,7 @@ mod tests {
 
     #[test]
     fn doubles_order_numerically() {
-        let ty = DataType::Double;
+        let ty = DataType::DOUBLE;
         let vals = [-1e300, -2.5, -0.1, 0.0, 1e-300, 0.1, 2.5, 1e300];
         for w in vals.windows(2) {
             assert_eq!(

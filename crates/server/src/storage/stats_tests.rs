@@ -81,7 +81,7 @@ fn keys_split_into_columns() {
     let types = [
         (int(), Value::Int(-5)),
         (DataType::BigInt { unsigned: true }, Value::UInt(u64::MAX)),
-        (DataType::Double, Value::Double(-1.25)),
+        (DataType::DOUBLE, Value::Double(-1.25)),
         (
             DataType::Decimal {
                 precision: 20,

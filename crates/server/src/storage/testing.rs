@@ -242,7 +242,7 @@ fn parse_type(t: &str) -> DataType {
             precision: 20,
             scale: 6,
         },
-        "double" => DataType::Double,
+        "double" => DataType::DOUBLE,
         "varchar" => DataType::VarChar {
             len: 100,
             collation: Collation::Utf8mb4GeneralCi,

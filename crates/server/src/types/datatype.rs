@@ -29,8 +29,17 @@ pub enum DataType {
         precision: u8,
         scale: u8,
     },
-    Float,
-    Double,
+    /// FLOAT (single precision); `m_d` is a declared FLOAT(M,D): values rounded to D
+    /// decimals and bounded by M digits, shown with exactly D decimals.
+    Float {
+        unsigned: bool,
+        m_d: Option<(u8, u8)>,
+    },
+    /// DOUBLE / REAL / DOUBLE PRECISION, with the same attributes as `Float`.
+    Double {
+        unsigned: bool,
+        m_d: Option<(u8, u8)>,
+    },
     /// CHAR(n): n characters, padded with spaces on store, trailing spaces stripped on read.
     Char {
         len: u32,
@@ -122,6 +131,30 @@ impl DataType {
             },
             t => t.clone(),
         }
+    }
+
+    /// FLOAT without attributes.
+    pub const FLOAT: DataType = DataType::Float {
+        unsigned: false,
+        m_d: None,
+    };
+    /// DOUBLE without attributes.
+    pub const DOUBLE: DataType = DataType::Double {
+        unsigned: false,
+        m_d: None,
+    };
+
+    /// FLOAT(M,D) / DOUBLE(M,D)'s (M, D); None for every other type.
+    pub fn float_m_d(&self) -> Option<(u8, u8)> {
+        match self {
+            DataType::Float { m_d, .. } | DataType::Double { m_d, .. } => *m_d,
+            _ => None,
+        }
+    }
+
+    /// True for FLOAT / DOUBLE (with any attributes).
+    pub fn is_float(&self) -> bool {
+        matches!(self, DataType::Float { .. } | DataType::Double { .. })
     }
 
     /// True for CHAR / VARCHAR / TEXT (character strings, with a collation).

@@ -121,7 +121,12 @@ pub fn table_column_flags(def: &TableDef, i: usize) -> u16 {
     if !col.nullable {
         flags |= f::NOT_NULL;
     }
-    if col.data_type.is_unsigned() {
+    if col.data_type.is_unsigned()
+        || matches!(
+            col.data_type,
+            DataType::Float { unsigned: true, .. } | DataType::Double { unsigned: true, .. }
+        )
+    {
         flags |= f::UNSIGNED;
     }
     if col.auto_increment {

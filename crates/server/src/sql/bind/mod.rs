@@ -16,7 +16,7 @@ mod temporal;
 pub(in crate::sql) mod window;
 
 use crate::error::{Error, Result};
-use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::bind::sqltype::{Class, SqlType, FLOATING_POINT_DECIMALS, NOT_FIXED_DEC};
 use crate::sql::env::Env;
 use crate::sql::expr::{ArithOp, CastTo, CmpOp, Expr, DIV_PRECISION_INCREMENT};
 use crate::sql::func::{self, TrimSide};
@@ -1044,7 +1044,20 @@ impl<'a> Binder<'a> {
                         t.length += 1;
                         t
                     }
-                    Class::Int | Class::Double => t,
+                    // A DOUBLE of fixed decimals (FLOAT(M,D)) is a DOUBLE one wider.
+                    Class::Double if t.decimals < FLOATING_POINT_DECIMALS => {
+                        let mut t = t;
+                        t.wire = ColumnType::DOUBLE;
+                        t.length += 1;
+                        t.unsigned = false;
+                        t
+                    }
+                    Class::Double => {
+                        let mut t = t;
+                        t.unsigned = false;
+                        t
+                    }
+                    Class::Int => t,
                     _ => SqlType::double().with_nullable(t.nullable),
                 };
                 Ok((Expr::Neg(Box::new(numeric_context(x))), t))
@@ -1833,6 +1846,7 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
             Class::Int | Class::Decimal | Class::Time => {
                 SqlType::decimal((decimal_precision(arg) + 22).min(65), arg.decimals)
             }
+            Class::Double => fixed_double(arg.decimals),
             _ => SqlType::double(),
         },
         AggFunc::Avg => match arg.class {
@@ -1840,11 +1854,23 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
                 decimal_precision(arg) + 4,
                 (arg.decimals + DIV_PRECISION_INCREMENT).min(MAX_SCALE),
             ),
+            Class::Double if arg.decimals < FLOATING_POINT_DECIMALS => {
+                let mut t = fixed_double(arg.decimals + DIV_PRECISION_INCREMENT);
+                if t.decimals < FLOATING_POINT_DECIMALS {
+                    t.length = arg.length + 4;
+                }
+                t
+            }
             _ => SqlType::double(),
         },
         AggFunc::Min | AggFunc::Max => {
             if arg.class == Class::Null {
                 SqlType::varchar(64)
+            } else if arg.class == Class::Double && arg.decimals < FLOATING_POINT_DECIMALS {
+                // MariaDB's length for a DOUBLE of fixed decimals.
+                let mut t = arg.clone().with_nullable(true);
+                t.length = 17 + u32::from(arg.decimals);
+                t
             } else {
                 arg.clone().with_nullable(true)
             }
@@ -1898,6 +1924,13 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
         _ => Double,
     };
     let (ca, cb) = (numeric(a), numeric(b));
+    // The fixed decimals each operand brings to a DOUBLE result (a string brings none).
+    let fixed = |t: &SqlType, c: Class| match c {
+        Int | Null => 0,
+        Decimal | Double => t.decimals,
+        _ => NOT_FIXED_DEC,
+    };
+    let dec = fixed(a, ca).max(fixed(b, cb));
     match op {
         ArithOp::BitAnd | ArithOp::BitOr | ArithOp::BitXor | ArithOp::Shl | ArithOp::Shr => {
             SqlType::ubigint()
@@ -1905,7 +1938,15 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
         ArithOp::IntDiv => SqlType::bigint(),
         ArithOp::Div => {
             if ca == Double || cb == Double {
-                SqlType::double()
+                // Fixed decimals (a FLOAT(M,D) column, `ROUND(x, 2)`) gain 4 more.
+                let dec = dec.saturating_add(DIV_PRECISION_INCREMENT);
+                let mut t = fixed_double(dec);
+                if t.decimals < FLOATING_POINT_DECIMALS {
+                    t.length = t
+                        .length
+                        .min(a.length.saturating_sub(a.decimals.into()) + u32::from(dec));
+                }
+                t
             } else {
                 // MariaDB: scale s1 + increment (at most 38); precision int1 + s2 + s1 +
                 // increment (at most 65).
@@ -1917,7 +1958,7 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
         }
         _ => {
             if ca == Double || cb == Double {
-                SqlType::double()
+                fixed_double(dec)
             } else if ca == Decimal || cb == Decimal {
                 decimal_arith_type(op, a, b)
             } else if ca == Null && cb == Null {
@@ -1934,6 +1975,17 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
             }
         }
     }
+}
+
+/// A DOUBLE result with `decimals` fixed decimals (MariaDB's length for it: 17 digits and
+/// the decimals), or a plain DOUBLE when they reach FLOATING_POINT_DECIMALS.
+fn fixed_double(decimals: u8) -> SqlType {
+    let mut t = SqlType::double();
+    if decimals < FLOATING_POINT_DECIMALS {
+        t.decimals = decimals;
+        t.length = 17 + u32::from(decimals);
+    }
+    t
 }
 
 /// An operand read as a number or a truth value (NOT, AND, OR, XOR, arithmetic, a WHERE /

@@ -198,12 +198,41 @@ impl SqlType {
                 t
             }
             DataType::Decimal { precision, scale } => SqlType::decimal(*precision as u32, *scale),
-            DataType::Float => {
+            DataType::Float {
+                m_d: None,
+                unsigned,
+            } => {
                 let mut t = SqlType::new(Class::Double, ColumnType::FLOAT, 12);
                 t.decimals = NOT_FIXED_DEC;
+                t.unsigned = *unsigned;
                 t
             }
-            DataType::Double => SqlType::double(),
+            DataType::Double {
+                m_d: None,
+                unsigned,
+            } => {
+                let mut t = SqlType::double();
+                t.unsigned = *unsigned;
+                t
+            }
+            // FLOAT(M,D) / DOUBLE(M,D): length M, D fixed decimals (shown with exactly D).
+            DataType::Float {
+                m_d: Some((m, d)),
+                unsigned,
+            }
+            | DataType::Double {
+                m_d: Some((m, d)),
+                unsigned,
+            } => {
+                let wire = match dt {
+                    DataType::Float { .. } => ColumnType::FLOAT,
+                    _ => ColumnType::DOUBLE,
+                };
+                let mut t = SqlType::new(Class::Double, wire, u32::from(*m));
+                t.decimals = *d;
+                t.unsigned = *unsigned;
+                t
+            }
             DataType::Char { len, collation } => {
                 text_type(ColumnType::STRING, len.saturating_mul(4), *collation)
             }

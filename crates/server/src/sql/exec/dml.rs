@@ -1407,8 +1407,8 @@ fn auto_increment_max(dt: &DataType) -> u64 {
         DataType::Int { unsigned: true } => u32::MAX as u64,
         DataType::BigInt { unsigned: false } => i64::MAX as u64,
         // FLOAT holds integers exactly up to 2^24, DOUBLE up to 2^53.
-        DataType::Float => 1 << 24,
-        DataType::Double => 1 << 53,
+        DataType::Float { .. } => 1 << 24,
+        DataType::Double { .. } => 1 << 53,
         _ => u64::MAX,
     }
 }

@@ -448,8 +448,14 @@ pub fn type_text(dt: &DataType) -> String {
             }
         }
         DataType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
-        DataType::Float => "float".into(),
-        DataType::Double => "double".into(),
+        DataType::Float { unsigned, m_d } | DataType::Double { unsigned, m_d } => {
+            let name = match dt {
+                DataType::Float { .. } => "float",
+                _ => "double",
+            };
+            let size = m_d.map_or(String::new(), |(m, d)| format!("({m},{d})"));
+            format!("{name}{size}{}", if *unsigned { " unsigned" } else { "" })
+        }
         DataType::Char { len, .. } => format!("char({len})"),
         DataType::VarChar { len, .. } => format!("varchar({len})"),
         DataType::Text { max_bytes, .. } => match max_bytes {
@@ -486,6 +492,16 @@ fn typed_default(dt: &DataType, v: &Value) -> Option<String> {
             Some(crate::sql::time_value::format(*t, Some(*fsp)))
         }
         (DataType::Bit { .. }, Value::UInt(n)) => Some(format!("b'{n:b}'")),
+        // FLOAT(M,D) / DOUBLE(M,D): exactly D decimals (`DEFAULT 1.50`).
+        (
+            DataType::Float {
+                m_d: Some((_, d)), ..
+            }
+            | DataType::Double {
+                m_d: Some((_, d)), ..
+            },
+            Value::Double(f),
+        ) => Some(crate::sql::format_double_fixed(*f, *d)),
         // DATETIME(fsp) / TIMESTAMP(fsp): the type's digits of the fraction.
         (DataType::DateTime { fsp } | DataType::Timestamp { fsp }, Value::DateTime(d)) => {
             Some(crate::sql::expr::datetime_text::with_fsp(d, *fsp))
@@ -514,7 +530,7 @@ fn is_numeric(t: &DataType) -> bool {
     t.is_integer()
         || matches!(
             t,
-            DataType::Decimal { .. } | DataType::Float | DataType::Double
+            DataType::Decimal { .. } | DataType::Float { .. } | DataType::Double { .. }
         )
 }
 
@@ -809,7 +825,10 @@ pub fn create_table_text_in(
                     typed_default(&c.data_type, v).unwrap_or_default()
                 ))
             }
-            ColumnDefault::Value(v) if matches!(c.data_type, DataType::Bit { .. }) => {
+            ColumnDefault::Value(v)
+                if matches!(c.data_type, DataType::Bit { .. })
+                    || c.data_type.float_m_d().is_some() =>
+            {
                 l.push_str(&format!(
                     " DEFAULT {}",
                     typed_default(&c.data_type, v).unwrap_or_default()

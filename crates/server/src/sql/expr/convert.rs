@@ -837,7 +837,7 @@ pub fn implicit_default(dt: &DataType) -> Value {
         t if t.is_integer() && t.is_unsigned() => Value::UInt(0),
         t if t.is_integer() => Value::Int(0),
         DataType::Decimal { scale, .. } => Value::Decimal(Decimal::new(0, *scale)),
-        DataType::Float | DataType::Double => Value::Double(0.0),
+        DataType::Float { .. } | DataType::Double { .. } => Value::Double(0.0),
         DataType::Binary { len } => Value::Bytes(vec![0; *len as usize]),
         DataType::Date => Value::Date(Date::default()),
         DataType::DateTime { .. } | DataType::Timestamp { .. } => {
@@ -859,7 +859,7 @@ pub fn store_value(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value
     match dt {
         t if t.is_integer() => store_int(v, col, sc),
         DataType::Decimal { precision, scale } => store_decimal(v, *precision, *scale, col, sc),
-        DataType::Float | DataType::Double => store_double(v, col, sc),
+        DataType::Float { .. } | DataType::Double { .. } => store_double(v, col, sc),
         DataType::Char { len, .. } | DataType::VarChar { len, .. } => store_text(
             v,
             Some(*len as usize),
@@ -1160,7 +1160,24 @@ fn store_double(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
         }
         other => to_num(other).to_f64(),
     };
-    if matches!(col.data_type, DataType::Float) {
+    let (single, unsigned, m_d) = match &col.data_type {
+        DataType::Float { unsigned, m_d } => (true, *unsigned, *m_d),
+        DataType::Double { unsigned, m_d } => (false, *unsigned, *m_d),
+        _ => (false, false, None),
+    };
+    let mut f = f;
+    if unsigned && f < 0.0 {
+        sc.out_of_range(col)?;
+        f = 0.0;
+    }
+    if let Some((m, d)) = m_d {
+        let (r, clipped) = super::float_m_d::round_to(f, m, d, single);
+        if clipped {
+            sc.out_of_range(col)?;
+        }
+        f = r;
+    }
+    if single {
         let g = f as f32;
         if g.is_infinite() && f.is_finite() {
             sc.out_of_range(col)?;
@@ -1597,7 +1614,7 @@ pub fn exact_key(v: &Value, dt: &DataType) -> Option<Value> {
             let r = d.rescale(*scale).ok()?;
             (r == d).then_some(Value::Decimal(r))
         }
-        DataType::Float | DataType::Double => match v {
+        DataType::Float { .. } | DataType::Double { .. } => match v {
             Value::Int(_) | Value::UInt(_) | Value::Decimal(_) | Value::Double(_) => {
                 Some(Value::Double(to_num(v).to_f64()))
             }

@@ -11,6 +11,7 @@
 pub(in crate::sql) mod compare;
 pub(in crate::sql) mod convert;
 pub mod datetime_text;
+pub(in crate::sql) mod float_m_d;
 pub mod num_warn;
 pub(in crate::sql) mod subquery;
 pub mod time_value;

@@ -523,6 +523,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                             .contains(&places)
                         {
                             t.decimals = places as u8;
+                            t.length = 17 + places as u32;
                         }
                     }
                     t

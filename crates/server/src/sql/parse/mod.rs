@@ -13,6 +13,7 @@
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod dialect;
 mod exec_comments;
+mod float_type;
 mod hex_literal;
 pub(in crate::sql) mod interval;
 pub(in crate::sql) mod load;
@@ -406,6 +407,10 @@ pub fn parse_in(sql: &str, mode: ParseMode) -> Result<Parsed> {
     }
     let dml_ignore = strip_ignore(&mut tokens, first.as_deref());
     strip_no_op_modifiers(&mut tokens, first.as_deref());
+    if let Some(at) = float_type::rewrite(&mut tokens, first.as_deref()) {
+        let body = sql.trim_end().trim_end_matches(';').trim_end();
+        return Err(syntax_error(body, Some(at)));
+    }
     if let Some(at) = rewrite_multi_table(&mut tokens, first.as_deref()) {
         let body = sql.trim_end().trim_end_matches(';').trim_end();
         return Err(syntax_error(body, Some(at)));

@@ -295,8 +295,8 @@ fn part_of(t: &DataType) -> Part {
         DataType::Int { .. } => Part::Int(4),
         DataType::BigInt { .. } => Part::Int(8),
         DataType::Decimal { precision, scale } => Part::Decimal { precision, scale },
-        DataType::Float => Part::Float,
-        DataType::Double => Part::Double,
+        DataType::Float { .. } => Part::Float,
+        DataType::Double { .. } => Part::Double,
         DataType::Char { len, .. } => Part::Padded {
             len: len as usize * 4,
             pad: b' ',

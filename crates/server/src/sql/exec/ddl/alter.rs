@@ -807,7 +807,16 @@ fn charset_op(
 
 /// Two types that differ at most in collation: values need no conversion (MariaDB changes
 /// them in place).
+/// So do a FLOAT's or DOUBLE's (M,D) alone: MariaDB keeps the stored values as they are.
 fn same_type_but_collation(a: &DataType, b: &DataType) -> bool {
+    let float_kind = |t: &DataType| match t {
+        DataType::Float { unsigned, .. } => Some((false, *unsigned)),
+        DataType::Double { unsigned, .. } => Some((true, *unsigned)),
+        _ => None,
+    };
+    if let (Some(x), Some(y)) = (float_kind(a), float_kind(b)) {
+        return x == y;
+    }
     with_collation(a.storage(), Collation::Utf8mb4GeneralCi)
         == with_collation(b.storage(), Collation::Utf8mb4GeneralCi)
         && a.is_binary() == b.is_binary()
@@ -993,8 +1002,8 @@ fn enum_into(from: &DataType, to: &DataType, v: &Value) -> Value {
                     || matches!(
                         to,
                         DataType::Decimal { .. }
-                            | DataType::Float
-                            | DataType::Double
+                            | DataType::Float { .. }
+                            | DataType::Double { .. }
                             | DataType::Year
                     )) =>
         {

@@ -25,7 +25,7 @@
 use crate::error::{Error, Result};
 use crate::session::state::{ServerContext, SessionState};
 use crate::sql::bind::decimal_precision;
-use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::bind::sqltype::{Class, SqlType, FLOATING_POINT_DECIMALS};
 use crate::sql::env::{Env, SessView};
 use crate::sql::exec::dml::{InsertKind, InsertPlan, InsertSource};
 use crate::sql::exec::query;
@@ -281,7 +281,9 @@ pub(in crate::sql) fn zero_default(dt: &DataType) -> ColumnDefault {
         DataType::Decimal { scale, .. } => ColumnDefault::Value(Value::Decimal(
             Decimal::ZERO.rescale(*scale).unwrap_or(Decimal::ZERO),
         )),
-        DataType::Float | DataType::Double => ColumnDefault::Value(Value::Double(0.0)),
+        DataType::Float { .. } | DataType::Double { .. } => {
+            ColumnDefault::Value(Value::Double(0.0))
+        }
         DataType::Char { .. }
         | DataType::VarChar { .. }
         | DataType::Binary { .. }
@@ -326,8 +328,15 @@ fn column_type(t: &SqlType) -> DataType {
                 scale,
             }
         }
-        Class::Double if t.wire == ColumnType::FLOAT => DataType::Float,
-        Class::Double => DataType::Double,
+        // Fixed decimals (a FLOAT(M,D) column, `ROUND(x, 2)`) make a DOUBLE(length, D).
+        Class::Double => {
+            let m_d = (t.decimals < FLOATING_POINT_DECIMALS)
+                .then(|| (t.length.clamp(u32::from(t.decimals), 255) as u8, t.decimals));
+            match t.wire {
+                ColumnType::FLOAT => DataType::Float { unsigned, m_d },
+                _ => DataType::Double { unsigned, m_d },
+            }
+        }
         Class::Date => DataType::Date,
         Class::Time => DataType::Time {
             fsp: t.decimals.min(6),

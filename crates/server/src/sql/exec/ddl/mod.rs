@@ -150,8 +150,6 @@ fn m_bigger_than_d(col: &str) -> Error {
     )
 }
 
-/// `FLOAT(M,D)` / `DOUBLE(M,D)` checked as MariaDB: D ≤ 30 (1425), M ≤ 255 (1439), M ≥ D
-/// (1427).
 /// A MySQL column type from the parser's data type.
 pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     use ast::DataType as D;
@@ -250,32 +248,40 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
         D::DecimalUnsigned(_) | D::DecUnsigned(_) => {
             return Err(unsupported("DECIMAL UNSIGNED"));
         }
-        D::Float(info) | D::FloatUnsigned(info) => match info {
-            // FLOAT(p): single precision up to 24 bits, double up to 53.
-            ast::ExactNumberInfo::Precision(p) if *p > 53 => {
-                return Err(Error::new(
-                    ErrorCode::WrongFieldSpec,
-                    format!("Incorrect column specifier for column '{col}'"),
-                ))
+        D::Float(info) | D::FloatUnsigned(info) => {
+            let unsigned = matches!(dt, D::FloatUnsigned(_));
+            match info {
+                // FLOAT(p): single precision up to 24 bits, double up to 53.
+                ast::ExactNumberInfo::Precision(p) if *p > 53 => {
+                    return Err(Error::new(
+                        ErrorCode::WrongFieldSpec,
+                        format!("Incorrect column specifier for column '{col}'"),
+                    ))
+                }
+                ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double {
+                    unsigned,
+                    m_d: None,
+                },
+                ast::ExactNumberInfo::PrecisionAndScale(m, d) => DataType::Float {
+                    unsigned,
+                    m_d: float_m_d(*m, *d, col)?,
+                },
+                _ => DataType::Float {
+                    unsigned,
+                    m_d: None,
+                },
             }
-            ast::ExactNumberInfo::Precision(p) if *p > 24 => DataType::Double,
-            ast::ExactNumberInfo::PrecisionAndScale(m, d) => {
-                return Err(float_m_d(*m, *d, col, "FLOAT"))
-            }
-            _ => DataType::Float,
-        },
-        D::Double(ast::ExactNumberInfo::PrecisionAndScale(m, d))
-        | D::DoubleUnsigned(ast::ExactNumberInfo::PrecisionAndScale(m, d)) => {
-            return Err(float_m_d(*m, *d, col, "DOUBLE"))
         }
-        D::Real
-        | D::Double(_)
-        | D::DoublePrecision
-        | D::DoubleUnsigned(_)
-        | D::DoublePrecisionUnsigned
-        | D::RealUnsigned
-        | D::Float8
-        | D::Float64 => DataType::Double,
+        D::Double(ast::ExactNumberInfo::PrecisionAndScale(m, d))
+        | D::DoubleUnsigned(ast::ExactNumberInfo::PrecisionAndScale(m, d)) => DataType::Double {
+            unsigned: matches!(dt, D::DoubleUnsigned(_)),
+            m_d: float_m_d(*m, *d, col)?,
+        },
+        D::DoubleUnsigned(_) | D::DoublePrecisionUnsigned | D::RealUnsigned => DataType::Double {
+            unsigned: true,
+            m_d: None,
+        },
+        D::Real | D::Double(_) | D::DoublePrecision | D::Float8 | D::Float64 => DataType::DOUBLE,
         D::Char(l) | D::Character(l) => {
             let len = char_len(l, Some(1))?;
             if len > 255 {
@@ -381,35 +387,27 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     })
 }
 
-/// FLOAT(M,D) / DOUBLE(M,D): MySQL's errors for impossible sizes; otherwise refused, because
-/// values would have to be rounded to D decimals on store, which is not done.
-fn float_m_d(m: u64, d: i64, col: &str, name: &str) -> Error {
-    // MariaDB 10.11's order, measured: a scale past 255 is "too big" before anything else;
-    // then M < D (1427); then a scale past 30 (1425); then M past 255 (1439).
-    let too_big_scale = || {
-        Error::new(
-            ErrorCode::TooBigScale,
-            format!("Too big scale specified for '{col}'. Maximum is 30"),
-        )
-    };
-    if d > 255 {
-        return too_big_scale();
-    }
-    if d < 0 || d as u64 > m {
-        return m_bigger_than_d(col);
+/// FLOAT(M,D) / DOUBLE(M,D): the (M, D) kept, or MariaDB's error for an impossible size.
+/// (0,0) is no size at all (plain FLOAT / DOUBLE), as in MariaDB.
+fn float_m_d(m: u64, d: i64, col: &str) -> Result<Option<(u8, u8)>> {
+    // MariaDB 10.11's order, measured: M < D is 1427 unless M is 255 or more; then a scale
+    // past 30 is 1425; then M past 255 is 1439.
+    if d < 0 || (m < 255 && d as u64 > m) {
+        return Err(m_bigger_than_d(col));
     }
     if d > 30 {
-        return too_big_scale();
+        return Err(Error::new(
+            ErrorCode::TooBigScale,
+            format!("Too big scale specified for '{col}'. Maximum is 30"),
+        ));
     }
     if m > 255 {
-        return Error::new(
+        return Err(Error::new(
             ErrorCode::TooBigDisplaywidth,
             format!("Display width out of range for '{col}' (max = 255)"),
-        );
+        ));
     }
-    unsupported(&format!(
-        "{name}(M,D) columns (values rounded to D decimals)"
-    ))
+    Ok((m != 0 || d != 0).then_some((m as u8, d as u8)))
 }
 
 /// ENUM('a', …): the members with their trailing spaces removed (MariaDB). Duplicates are
@@ -795,7 +793,7 @@ fn column_def(
         return Err(invalid_on_update(&name));
     }
     if auto_increment {
-        if !(dt.is_integer() || matches!(dt, DataType::Float | DataType::Double)) {
+        if !(dt.is_integer() || dt.is_float()) {
             return Err(Error::new(
                 ErrorCode::WrongFieldWithGroup,
                 format!("Incorrect column specifier for column '{name}'"),

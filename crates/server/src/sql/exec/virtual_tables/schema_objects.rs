@@ -178,8 +178,8 @@ pub(crate) fn data_length(def: &TableDef, rows: u64) -> u64 {
             DataType::TinyInt { .. } => 1,
             DataType::SmallInt { .. } => 2,
             DataType::MediumInt { .. } => 3,
-            DataType::Int { .. } | DataType::Float | DataType::Date => 4,
-            DataType::BigInt { .. } | DataType::Double => 8,
+            DataType::Int { .. } | DataType::Float { .. } | DataType::Date => 4,
+            DataType::BigInt { .. } | DataType::Double { .. } => 8,
             DataType::Decimal { precision, .. } => u64::from(*precision) / 2 + 1,
             DataType::Char { len, .. } | DataType::VarChar { len, .. } => u64::from(*len) + 2,
             DataType::Binary { len } | DataType::VarBinary { len } => u64::from(*len) + 2,
@@ -241,8 +241,14 @@ fn type_facts(dt: &DataType) -> [Value; 8] {
         DataType::Int { .. } => (u(10), u(0)),
         DataType::BigInt { unsigned } => (u(if *unsigned { 20 } else { 19 }), u(0)),
         DataType::Decimal { precision, scale } => (u(u64::from(*precision)), u(u64::from(*scale))),
-        DataType::Float => (u(12), none.clone()),
-        DataType::Double => (u(22), none.clone()),
+        DataType::Float {
+            m_d: Some((m, d)), ..
+        }
+        | DataType::Double {
+            m_d: Some((m, d)), ..
+        } => (u(u64::from(*m)), u(u64::from(*d))),
+        DataType::Float { .. } => (u(12), none.clone()),
+        DataType::Double { .. } => (u(22), none.clone()),
         DataType::Bit { width } => (u(u64::from(*width)), none.clone()),
         _ => (none.clone(), none.clone()),
     };
