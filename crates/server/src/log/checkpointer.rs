@@ -38,12 +38,10 @@
 //! log). Binlog purge (`binlog_expire_logs_seconds`) still stops at the recovery floor, the
 //! last published checkpoint's position.
 //!
-//! The checkpointer thread runs at the lowest CPU priority (`nice` 19 on its thread id,
-//! [`lower_priority`]): on a busy server its scan yields to the statements, so it takes
-//! longer (and the log it leaves to replay grows by that much, and a DDL statement, which
-//! waits for a running checkpoint's `lock_ddl`, may wait longer) but the statements do not
-//! queue behind it for a core. Its once-a-second redo flush (`innodb_flush_log_at_trx_commit` 0 and
-//! 2) is as late as it was when a checkpoint was running (it runs between checkpoints).
+//! The checkpointer thread keeps the server's priority. Tried: `nice` 19 on its thread id
+//! (docs/results/stop32/perf.md): on TPC-C, 1 warehouse, the server's CPU per transaction
+//! rose by 7–8% in every round that had a checkpoint. Likely cause: preempted while holding a
+//! table's primary-map read lock or a row slot's mutex in its scan, it makes writers wait.
 //!
 //! Protocol of one checkpoint (one-log mode):
 //!
@@ -217,32 +215,12 @@ pub fn checkpoint_due(
 /// The log to replay never grows past this many times `checkpoint_log_bytes` (module docs).
 const MAX_LOG_FACTOR: u64 = 4;
 
-/// Move the calling thread to the lowest CPU priority (nice 19). On Linux `setpriority` with
-/// `PRIO_PROCESS` and a thread id applies to that thread only. Best effort.
-fn lower_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        // SAFETY: gettid has no preconditions; setpriority only reads its arguments.
-        let rc = unsafe {
-            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-            libc::setpriority(libc::PRIO_PROCESS, tid, 19)
-        };
-        if rc != 0 {
-            tracing::debug!(
-                "checkpointer: cannot lower its priority: {}",
-                std::io::Error::last_os_error()
-            );
-        }
-    }
-}
-
 /// Checkpoint when [`checkpoint_due`] says so (by binlog volume relative to the last
 /// checkpoint's size, or by `checkpoint_interval_seconds`).
 pub fn spawn(ctx: Arc<dyn CheckpointHost>) {
     let spawned = std::thread::Builder::new()
         .name("checkpointer".into())
         .spawn(move || {
-            lower_priority();
             let mut last = Instant::now();
             let mut bytes_at_last = ctx.pipeline().stats.binlog_bytes.load(Relaxed);
             let mut last_size = ctx
