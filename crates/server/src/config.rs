@@ -131,10 +131,12 @@ pub struct ServeArgs {
     /// prepare; MySQL 5.6) [default: group].
     #[arg(long, value_name = "group|prepare")]
     pub log_flush_placement: Option<String>,
-    /// Take a fuzzy checkpoint at least this often while commits happen [default: 60].
+    /// Take a fuzzy checkpoint this often while commits happen, once the binlog written since
+    /// the last one is as large as that checkpoint (log/checkpointer.rs) [default: 60].
     #[arg(long, value_name = "SECONDS")]
     pub checkpoint_interval_seconds: Option<String>,
-    /// ... or once this many binlog bytes were written since the last one [default: 268435456].
+    /// ... or once this many binlog bytes were written since the last one, or as many as the
+    /// last checkpoint's size if larger (at most 4x this) [default: 268435456].
     #[arg(long, value_name = "BYTES")]
     pub checkpoint_log_bytes: Option<String>,
     /// Who runs connections: one-thread-per-connection, or pool-of-threads (thread groups over

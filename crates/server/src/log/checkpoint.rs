@@ -203,6 +203,14 @@ fn read_pointer(dir: &dyn LogDir) -> Result<Option<u64>, CheckpointError> {
     Ok(Some(u64::from_le_bytes(seq)))
 }
 
+/// The size in bytes of the published checkpoint (`checkpoint.current`'s file); None when
+/// there is none or it cannot be read. The checkpointer's trigger rule uses it as the cost of
+/// the next rewrite (`checkpointer::checkpoint_due`).
+pub fn published_size(dir: &dyn LogDir) -> Option<u64> {
+    let seq = read_pointer(dir).ok()??;
+    dir.open_read(&file_name(seq)).ok()?.size().ok()
+}
+
 // ---- writing ----
 
 /// Frames buffered and appended to the file in chunks of about `BLOCK_TARGET` bytes.
