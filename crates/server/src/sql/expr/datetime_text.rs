@@ -41,7 +41,8 @@ pub fn with_fsp(dt: &DateTime, fsp: u8) -> String {
 /// The numeric fields read from the text.
 struct Parts {
     year: u32,
-    /// Digits in the year (two-digit years are 19xx / 20xx).
+    /// Digits in the year (two-digit years are 19xx / 20xx; one digit is the year itself:
+    /// `1-1-1` is 0001-01-01).
     year_digits: usize,
     month: u32,
     day: u32,
@@ -53,7 +54,7 @@ struct Parts {
 impl Parts {
     fn to_datetime(&self, any_day: bool) -> Option<DateTime> {
         let mut year = self.year;
-        if self.year_digits <= 2 && (year, self.month, self.day) != (0, 0, 0) {
+        if self.year_digits == 2 && (year, self.month, self.day) != (0, 0, 0) {
             year += if year < 70 { 2000 } else { 1900 };
         }
         if year > 9999 || self.month > 12 || self.day > 31 {

@@ -1069,8 +1069,24 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                     }
                     i
                 }
+                // A DATETIME / TIME loses its fraction (MariaDB: CAST(TIME'10:00:00.6' AS
+                // SIGNED) is 100000).
+                Value::DateTime(_) | Value::Time(_) => match convert::to_num(&v) {
+                    Num::D(d) => d.to_i128(Rounding::Down).unwrap_or(0),
+                    n => n.to_i128(),
+                },
                 other => convert::to_num(other).to_i128(),
             };
+            if *to == CastTo::Unsigned
+                && i < 0
+                && matches!(v, Value::Int(_) | Value::Bytes(_))
+            {
+                env.warn(
+                    "Note",
+                    ErrorCode::Unknown,
+                    "Cast to unsigned converted negative integer to it's positive complement",
+                );
+            }
             if *to == CastTo::Unsigned && matches!(v, Value::Decimal(_) | Value::Double(_)) {
                 // A negative DECIMAL or DOUBLE is 0 (an integer or a string wraps instead:
                 // CAST(-1 AS UNSIGNED) is 18446744073709551615, CAST(-1.25 AS UNSIGNED) 0).
