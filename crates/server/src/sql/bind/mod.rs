@@ -1443,7 +1443,7 @@ impl<'a> Binder<'a> {
         use ast::DataType as D;
         if !cast_target_in_grammar(dt) {
             // MariaDB's grammar has no such CAST target: a syntax error, not a refusal.
-            return Err(Error::parse(&format!("{})", dt.to_string().to_lowercase()), 1));
+            return Err(Error::parse(&format!("{dt})"), 1));
         }
         let (x, tx) = self.bind(e)?;
         let (x, tx) = match dt {
@@ -1519,7 +1519,7 @@ impl<'a> Binder<'a> {
                 let fsp = func::fsp_arg(&Value::UInt(fsp.unwrap_or(0)), &name)?;
                 (CastTo::Time(fsp), SqlType::time(fsp))
             }
-            other => return Err(Error::parse(&format!("{})", other.to_string().to_lowercase()), 1)),
+            other => return Err(Error::parse(&format!("{other})"), 1)),
         };
         let nullable =
             tx.nullable || matches!(to, CastTo::Date | CastTo::DateTime(_) | CastTo::Time(_));

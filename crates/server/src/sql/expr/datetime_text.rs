@@ -155,7 +155,7 @@ fn compact_groups(s: &[u8]) -> Option<Parts> {
     })
 }
 
-/// `Y-M-D[( |T)h[:m[:s[.ffffff]]]]`, any punctuation between date parts; stops at the first
+/// `Y-M-D[( |T)h[:m[:s[.ffffff]]]]`, any punctuation between the parts; stops at the first
 /// character that does not fit.
 fn delimited(s: &[u8]) -> Option<Parts> {
     let mut i = 0;
@@ -183,7 +183,12 @@ fn delimited(s: &[u8]) -> Option<Parts> {
         micros: 0,
         has_time: false,
     };
-    if !matches!(s.get(i), Some(b' ' | b'T')) {
+    // Date and time are separated by a space, a `T` or any punctuation ('2020,1,1,1' is
+    // 2020-01-01 01:00:00 in MariaDB), and so are the time's parts.
+    if !s
+        .get(i)
+        .is_some_and(|&c| c == b' ' || c == b'T' || c.is_ascii_punctuation())
+    {
         return Some(parts);
     }
     i += 1;
@@ -192,7 +197,7 @@ fn delimited(s: &[u8]) -> Option<Parts> {
     }
     for k in 0..3 {
         if k > 0 {
-            if s.get(i) != Some(&b':') {
+            if !s.get(i).is_some_and(|c| c.is_ascii_punctuation()) {
                 break;
             }
             i += 1;

@@ -104,6 +104,16 @@ pub fn bind(name: &str, args: &[SqlType]) -> Option<std::result::Result<(MathFn,
         | MathFn::Atan => SqlType::double().with_nullable(true),
         MathFn::Degrees | MathFn::Radians => SqlType::double().with_nullable(nullable),
     };
+    // MariaDB describes these DOUBLEs as 23 wide with no fixed decimals (31).
+    let ty = match f {
+        MathFn::BitCount => ty,
+        _ => {
+            let mut t = ty;
+            t.length = 23;
+            t.decimals = crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS;
+            t
+        }
+    };
     Some(Ok((f, ty)))
 }
 

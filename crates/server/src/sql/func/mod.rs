@@ -283,6 +283,10 @@ fn unify_class(a: &SqlType, b: &SqlType) -> SqlType {
 /// Resolve a function call. `args` are bound arguments with their types.
 pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
     let upper = name.to_ascii_uppercase();
+    if matches!(upper.as_str(), "LPAD" | "RPAD") && args.len() == 2 {
+        // MariaDB 10.11: the padding defaults to a space.
+        args.push((Expr::Lit(Value::str(" ")), SqlType::varchar(1).not_null()));
+    }
     if let Some(bound) = binary::bind(&upper, &mut args) {
         return Ok(bound);
     }
@@ -298,12 +302,12 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
     let (f, ty) = match upper.as_str() {
         "CONCAT" => {
             need(n >= 1)?;
-            let len = args.iter().map(|(_, t)| t.char_len()).sum::<u32>();
+            let len = args.iter().map(|(_, t)| t.char_len()).fold(0u32, u32::saturating_add);
             (Func::Concat, str_ty(len))
         }
         "CONCAT_WS" => {
             need(n >= 2)?;
-            let len = args.iter().map(|(_, t)| t.char_len()).sum::<u32>();
+            let len = args.iter().map(|(_, t)| t.char_len()).fold(0u32, u32::saturating_add);
             (
                 Func::ConcatWs,
                 SqlType::varchar(len).with_nullable(args[0].1.nullable),
