@@ -58,8 +58,8 @@ impl Features {
                 }
                 _ => {
                     return Err(format!(
-                        "unknown feature {w:?} (base, join, subquery, setop, cte, window, wide, all)"
-                    ))
+                    "unknown feature {w:?} (base, join, subquery, setop, cte, window, wide, all)"
+                ))
                 }
             }
         }

@@ -465,6 +465,8 @@ pub enum ErrorCode {
     InvalidCharacterString,
     /// 1761 Foreign key constraint for table '%.192s', record '%-.192s' would lead to a duplicate entry in table '%.192s', key '%.192s'
     ForeignDuplicateKeyWithChildInfo,
+    /// 1253 COLLATION '%s' is not valid for CHARACTER SET '%s'
+    CollationCharsetMismatch,
 }
 
 impl ErrorCode {
@@ -698,6 +700,7 @@ impl ErrorCode {
             InvalidTimestamp => 1299,
             InvalidCharacterString => 1300,
             ForeignDuplicateKeyWithChildInfo => 1761,
+            CollationCharsetMismatch => 1253,
         }
     }
 
@@ -792,6 +795,7 @@ impl ErrorCode {
             WrongFieldTerminators => "42000",
             ExpressionRefersToUninitField => "01000",
             ForeignDuplicateKeyWithChildInfo => "23000",
+            CollationCharsetMismatch => "42000",
             _ => "HY000",
         }
     }

@@ -22,11 +22,7 @@ const FORMATS: [&str; 6] = [
     "'%a %b %c %D %f'",
     "'%y%m%d %T %r'",
 ];
-const COLLATIONS: [&str; 3] = [
-    "utf8mb4_bin",
-    "utf8mb4_general_ci",
-    "utf8mb4_unicode_ci",
-];
+const COLLATIONS: [&str; 3] = ["utf8mb4_bin", "utf8mb4_general_ci", "utf8mb4_unicode_ci"];
 
 impl Gen<'_> {
     /// An expression of `kind` from the wider set.
@@ -139,7 +135,10 @@ impl Gen<'_> {
         };
         let x = self.expr(scope, k, d);
         match self.rng.below(6) {
-            0 => Expr::func(self.rng.one(&["EXP", "LN", "LOG", "LOG2", "LOG10"]), vec![x]),
+            0 => Expr::func(
+                self.rng.one(&["EXP", "LN", "LOG", "LOG2", "LOG10"]),
+                vec![x],
+            ),
             1 => Expr::func(
                 self.rng
                     .one(&["SIN", "COS", "TAN", "ATAN", "ASIN", "ACOS", "COT"]),
@@ -238,7 +237,9 @@ impl Gen<'_> {
         match self.rng.below(3) {
             0 => {
                 let n = self.rng.range(0, 100) as i64 - 50;
-                let unit = self.rng.one(&["HOUR", "MINUTE", "SECOND", "DAY", "MICROSECOND"]);
+                let unit = self
+                    .rng
+                    .one(&["HOUR", "MINUTE", "SECOND", "DAY", "MICROSECOND"]);
                 Expr::func(
                     self.rng.one(&["DATE_ADD", "DATE_SUB"]),
                     vec![x, Expr::lit(format!("INTERVAL {n} {unit}"))],

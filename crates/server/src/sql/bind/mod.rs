@@ -749,7 +749,22 @@ impl<'a> Binder<'a> {
             E::Collate { expr, collation } => {
                 let (x, mut t) = self.bind(expr)?;
                 let name = collation.to_string().to_ascii_lowercase();
-                t.collation = match name.trim_matches('`') {
+                let bare = name.trim_matches('`');
+                if bare.contains("_0900_") {
+                    // MySQL 8's UCA 9.0.0 collations are no MariaDB 10.11 collation.
+                    return Err(Error::new(
+                        ErrorCode::UnknownCollation,
+                        format!("Unknown collation: '{bare}'"),
+                    ));
+                }
+                if t.class == Class::Bin && bare != "binary" {
+                    // A binary string has no other collation (MariaDB 1253).
+                    return Err(Error::new(
+                        ErrorCode::CollationCharsetMismatch,
+                        format!("COLLATION '{bare}' is not valid for CHARACTER SET 'binary'"),
+                    ));
+                }
+                t.collation = match bare {
                     "binary" => Collation::Binary,
                     n if n.ends_with("_bin") => Collation::Utf8mb4Bin,
                     _ => Collation::Utf8mb4GeneralCi,
@@ -1451,7 +1466,10 @@ impl<'a> Binder<'a> {
             | D::SignedInteger
             | D::Unsigned
             | D::UnsignedInteger
+            | D::Int(_)
+            | D::Integer(_)
             | D::Decimal(_)
+            | D::Dec(_)
             | D::Double(_)
             | D::Float(_) => hybrid_as_number_pair(enum_as_number((x, tx))),
             _ => (x, tx),
@@ -1808,7 +1826,9 @@ fn cast_target_in_grammar(dt: &ast::DataType) -> bool {
             | D::Varchar(None)
             | D::Nvarchar(_)
             | D::Text
-            | D::Float(ast::ExactNumberInfo::Precision(_) | ast::ExactNumberInfo::PrecisionAndScale(..))
+            | D::Float(
+                ast::ExactNumberInfo::Precision(_) | ast::ExactNumberInfo::PrecisionAndScale(..)
+            )
             | D::Real
             | D::DoublePrecision
             | D::Numeric(_)

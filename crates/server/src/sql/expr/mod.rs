@@ -1077,16 +1077,6 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 },
                 other => convert::to_num(other).to_i128(),
             };
-            if *to == CastTo::Unsigned
-                && i < 0
-                && matches!(v, Value::Int(_) | Value::Bytes(_))
-            {
-                env.warn(
-                    "Note",
-                    ErrorCode::Unknown,
-                    "Cast to unsigned converted negative integer to it's positive complement",
-                );
-            }
             if *to == CastTo::Unsigned && matches!(v, Value::Decimal(_) | Value::Double(_)) {
                 // A negative DECIMAL or DOUBLE is 0 (an integer or a string wraps instead:
                 // CAST(-1 AS UNSIGNED) is 18446744073709551615, CAST(-1.25 AS UNSIGNED) 0).
@@ -1122,6 +1112,9 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                     let kind = if binary { "BINARY" } else { "CHAR" };
                     truncated_warning(env, &format!("{kind}({n})"), &v);
                     b.truncate(cut);
+                } else if binary {
+                    // BINARY(n) is n bytes: a shorter value is padded with zero bytes.
+                    b.resize(n as usize, 0);
                 }
             }
             Value::Bytes(b)
@@ -1205,6 +1198,21 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                             "datetime"
                         };
                         truncated_warning(env, kind, &v);
+                    }
+                }
+                if let Value::Decimal(_) | Value::Double(_) = &v {
+                    // A date-only number (up to 8 integer digits) has no place for a
+                    // fraction: MariaDB drops it with Note 1292, for DATETIME too.
+                    let x = convert::to_num(&v).to_f64();
+                    if x.fract() != 0.0 && x.abs() < 1e8 {
+                        env.warn(
+                            "Note",
+                            ErrorCode::TruncatedWrongValue,
+                            format!(
+                                "Truncated incorrect date value: '{}'",
+                                convert::to_string(&v)
+                            ),
+                        );
                     }
                 }
                 match to {

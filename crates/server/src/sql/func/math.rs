@@ -10,11 +10,11 @@
 //! * a result that is not finite (`EXP(710)`, `COT(0)`, `DEGREES(1e308)`) is error 1690
 //!   "DOUBLE value is out of range in 'exp(710)'".
 
+use crate::error::Result;
 use crate::sql::bind::sqltype::SqlType;
 use crate::sql::env::Env;
 use crate::sql::expr::{convert, num_warn};
 use crate::types::Value;
-use crate::error::Result;
 
 /// Which function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,9 +148,7 @@ pub fn eval(f: MathFn, v: &[Value], env: &Env<'_>) -> Result<Value> {
         (MathFn::Cos, [a]) => a.cos(),
         (MathFn::Tan, [a]) => a.tan(),
         (MathFn::Cot, [a]) => 1.0 / a.tan(),
-        (MathFn::Asin | MathFn::Acos, [a]) if !(-1.0..=1.0).contains(a) => {
-            return Ok(Value::Null)
-        }
+        (MathFn::Asin | MathFn::Acos, [a]) if !(-1.0..=1.0).contains(a) => return Ok(Value::Null),
         (MathFn::Asin, [a]) => a.asin(),
         (MathFn::Acos, [a]) => a.acos(),
         (MathFn::Atan, [a]) => a.atan(),

@@ -12,9 +12,9 @@ mod collation_info;
 mod date_format;
 mod greatest;
 mod hash;
-mod math;
 pub(in crate::sql) mod interval;
 pub(in crate::sql) mod json;
+mod math;
 mod regexp;
 mod text;
 mod time_fn;
@@ -302,12 +302,18 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
     let (f, ty) = match upper.as_str() {
         "CONCAT" => {
             need(n >= 1)?;
-            let len = args.iter().map(|(_, t)| t.char_len()).fold(0u32, u32::saturating_add);
+            let len = args
+                .iter()
+                .map(|(_, t)| t.char_len())
+                .fold(0u32, u32::saturating_add);
             (Func::Concat, str_ty(len))
         }
         "CONCAT_WS" => {
             need(n >= 2)?;
-            let len = args.iter().map(|(_, t)| t.char_len()).fold(0u32, u32::saturating_add);
+            let len = args
+                .iter()
+                .map(|(_, t)| t.char_len())
+                .fold(0u32, u32::saturating_add);
             (
                 Func::ConcatWs,
                 SqlType::varchar(len).with_nullable(args[0].1.nullable),
