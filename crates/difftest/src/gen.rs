@@ -18,6 +18,8 @@ use crate::ast::{
 use crate::rng::Rng;
 use crate::schema::{Kind, Schema};
 
+mod wide;
+
 /// Query feature levels (`--features`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Features {
@@ -26,6 +28,8 @@ pub struct Features {
     pub setop: bool,
     pub cte: bool,
     pub window: bool,
+    /// More scalar functions, casts, collations and cross-kind comparisons ([`wide`]).
+    pub wide: bool,
 }
 
 impl Features {
@@ -41,6 +45,7 @@ impl Features {
                 "setop" => f.setop = true,
                 "cte" => f.cte = true,
                 "window" => f.window = true,
+                "wide" => f.wide = true,
                 "all" => {
                     f = Features {
                         join: true,
@@ -48,12 +53,13 @@ impl Features {
                         setop: true,
                         cte: true,
                         window: true,
+                        wide: f.wide,
                     }
                 }
                 _ => {
                     return Err(format!(
-                        "unknown feature {w:?} (base, join, subquery, setop, cte, window, all)"
-                    ))
+                    "unknown feature {w:?} (base, join, subquery, setop, cte, window, wide, all)"
+                ))
                 }
             }
         }
@@ -68,6 +74,7 @@ impl Features {
             (self.setop, "setop"),
             (self.cte, "cte"),
             (self.window, "window"),
+            (self.wide, "wide"),
         ] {
             if on {
                 v.push(name);
@@ -639,6 +646,9 @@ impl<'a> Gen<'a> {
             return self.leaf(scope, kind);
         }
         let d = depth - 1;
+        if self.features.wide && self.rng.chance(1, 4) {
+            return self.wide_expr(scope, kind, d);
+        }
         if self.rng.chance(1, 8) {
             return self.conditional(scope, kind, d);
         }
@@ -1139,6 +1149,9 @@ impl<'a> Gen<'a> {
     fn pred_n(&mut self, scope: &Scope, depth: u32, nested: u32) -> Expr {
         if self.features.subquery && nested > 0 && self.rng.chance(1, 5) {
             return self.subquery_pred(scope, nested);
+        }
+        if self.features.wide && self.rng.chance(1, 6) {
+            return self.wide_pred(scope, depth.saturating_sub(1));
         }
         if depth > 0 && self.rng.chance(1, 3) {
             let a = self.pred_n(scope, depth - 1, nested);

@@ -467,6 +467,8 @@ pub enum ErrorCode {
     ForeignDuplicateKeyWithChildInfo,
     /// 1618 <%s> option ignored
     WarnOptionIgnored,
+    /// 1253 COLLATION '%s' is not valid for CHARACTER SET '%s'
+    CollationCharsetMismatch,
 }
 
 impl ErrorCode {
@@ -701,6 +703,7 @@ impl ErrorCode {
             InvalidCharacterString => 1300,
             ForeignDuplicateKeyWithChildInfo => 1761,
             WarnOptionIgnored => 1618,
+            CollationCharsetMismatch => 1253,
         }
     }
 
@@ -795,6 +798,7 @@ impl ErrorCode {
             WrongFieldTerminators => "42000",
             ExpressionRefersToUninitField => "01000",
             ForeignDuplicateKeyWithChildInfo => "23000",
+            CollationCharsetMismatch => "42000",
             _ => "HY000",
         }
     }

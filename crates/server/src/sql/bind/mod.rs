@@ -749,7 +749,22 @@ impl<'a> Binder<'a> {
             E::Collate { expr, collation } => {
                 let (x, mut t) = self.bind(expr)?;
                 let name = collation.to_string().to_ascii_lowercase();
-                t.collation = match name.trim_matches('`') {
+                let bare = name.trim_matches('`');
+                if bare.contains("_0900_") {
+                    // MySQL 8's UCA 9.0.0 collations are no MariaDB 10.11 collation.
+                    return Err(Error::new(
+                        ErrorCode::UnknownCollation,
+                        format!("Unknown collation: '{bare}'"),
+                    ));
+                }
+                if t.class == Class::Bin && bare != "binary" {
+                    // A binary string has no other collation (MariaDB 1253).
+                    return Err(Error::new(
+                        ErrorCode::CollationCharsetMismatch,
+                        format!("COLLATION '{bare}' is not valid for CHARACTER SET 'binary'"),
+                    ));
+                }
+                t.collation = match bare {
                     "binary" => Collation::Binary,
                     n if n.ends_with("_bin") => Collation::Utf8mb4Bin,
                     _ => Collation::Utf8mb4GeneralCi,
@@ -1454,13 +1469,20 @@ impl<'a> Binder<'a> {
 
     fn bind_cast(&mut self, e: &ast::Expr, dt: &ast::DataType) -> Result<(Expr, SqlType)> {
         use ast::DataType as D;
+        if !cast_target_in_grammar(dt) {
+            // MariaDB's grammar has no such CAST target: a syntax error, not a refusal.
+            return Err(Error::parse(&format!("{dt})"), 1));
+        }
         let (x, tx) = self.bind(e)?;
         let (x, tx) = match dt {
             D::Signed
             | D::SignedInteger
             | D::Unsigned
             | D::UnsignedInteger
+            | D::Int(_)
+            | D::Integer(_)
             | D::Decimal(_)
+            | D::Dec(_)
             | D::Double(_)
             | D::Float(_) => hybrid_as_number_pair(enum_as_number((x, tx))),
             _ => (x, tx),
@@ -1528,7 +1550,7 @@ impl<'a> Binder<'a> {
                 let fsp = func::fsp_arg(&Value::UInt(fsp.unwrap_or(0)), &name)?;
                 (CastTo::Time(fsp), SqlType::time(fsp))
             }
-            other => return Err(unsupported(&format!("CAST to {other}"))),
+            other => return Err(Error::parse(&format!("{other})"), 1)),
         };
         let nullable =
             tx.nullable || matches!(to, CastTo::Date | CastTo::DateTime(_) | CastTo::Time(_));
@@ -1803,6 +1825,32 @@ impl<'a> Binder<'a> {
 
 /// How MySQL names a CAST argument in its errors: a string literal by its value, anything
 /// else by its text.
+/// True for the CAST / CONVERT targets MariaDB 10.11's grammar has (CHAR, BINARY, SIGNED,
+/// UNSIGNED [INTEGER], INT, INTEGER, DECIMAL, DEC, DOUBLE, FLOAT, DATE, DATETIME, TIME, …);
+/// BIGINT, VARCHAR without a length, TEXT, REAL, NUMERIC, TIMESTAMP, JSON, YEAR … are syntax
+/// errors there (1064).
+fn cast_target_in_grammar(dt: &ast::DataType) -> bool {
+    use ast::DataType as D;
+    !matches!(
+        dt,
+        D::BigInt(_)
+            | D::IntUnsigned(_)
+            | D::BigIntUnsigned(_)
+            | D::Varchar(None)
+            | D::Nvarchar(_)
+            | D::Text
+            | D::Float(
+                ast::ExactNumberInfo::Precision(_) | ast::ExactNumberInfo::PrecisionAndScale(..)
+            )
+            | D::Real
+            | D::DoublePrecision
+            | D::Numeric(_)
+            | D::Timestamp(..)
+            | D::JSON
+            | D::JSONB
+    )
+}
+
 fn cast_item_name(e: &ast::Expr) -> String {
     match e {
         ast::Expr::Value(v) => match &v.value {

@@ -1473,6 +1473,19 @@ pub(super) fn agg_input(
         AggFunc::Min | AggFunc::Max => a.eval_compared(rc, env)?.into_owned(),
         _ => a.eval(rc, env)?,
     };
+    if let Value::Bytes(b) = &v {
+        // A string summed is read as a DOUBLE, one of BIT_AND / OR / XOR as an INTEGER:
+        // warning 1292 when it is not all a number (MariaDB; not under DISTINCT).
+        match spec.func {
+            AggFunc::Sum | AggFunc::Avg if !spec.distinct => {
+                crate::sql::expr::num_warn::check(env, crate::sql::expr::num_warn::DOUBLE, b)
+            }
+            AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
+                crate::sql::expr::num_warn::check(env, "INTEGER", b)
+            }
+            _ => {}
+        }
+    }
     let mut keys = Vec::with_capacity(spec.concat.order.len());
     if !v.is_null() {
         for o in &spec.concat.order {

@@ -41,7 +41,8 @@ pub fn with_fsp(dt: &DateTime, fsp: u8) -> String {
 /// The numeric fields read from the text.
 struct Parts {
     year: u32,
-    /// Digits in the year (two-digit years are 19xx / 20xx).
+    /// Digits in the year (two-digit years are 19xx / 20xx; one digit is the year itself:
+    /// `1-1-1` is 0001-01-01).
     year_digits: usize,
     month: u32,
     day: u32,
@@ -53,7 +54,7 @@ struct Parts {
 impl Parts {
     fn to_datetime(&self, any_day: bool) -> Option<DateTime> {
         let mut year = self.year;
-        if self.year_digits <= 2 && (year, self.month, self.day) != (0, 0, 0) {
+        if self.year_digits == 2 && (year, self.month, self.day) != (0, 0, 0) {
             year += if year < 70 { 2000 } else { 1900 };
         }
         if year > 9999 || self.month > 12 || self.day > 31 {
@@ -154,7 +155,7 @@ fn compact_groups(s: &[u8]) -> Option<Parts> {
     })
 }
 
-/// `Y-M-D[( |T)h[:m[:s[.ffffff]]]]`, any punctuation between date parts; stops at the first
+/// `Y-M-D[( |T)h[:m[:s[.ffffff]]]]`, any punctuation between the parts; stops at the first
 /// character that does not fit.
 fn delimited(s: &[u8]) -> Option<Parts> {
     let mut i = 0;
@@ -182,7 +183,12 @@ fn delimited(s: &[u8]) -> Option<Parts> {
         micros: 0,
         has_time: false,
     };
-    if !matches!(s.get(i), Some(b' ' | b'T')) {
+    // Date and time are separated by a space, a `T` or any punctuation ('2020,1,1,1' is
+    // 2020-01-01 01:00:00 in MariaDB), and so are the time's parts.
+    if !s
+        .get(i)
+        .is_some_and(|&c| c == b' ' || c == b'T' || c.is_ascii_punctuation())
+    {
         return Some(parts);
     }
     i += 1;
@@ -191,7 +197,7 @@ fn delimited(s: &[u8]) -> Option<Parts> {
     }
     for k in 0..3 {
         if k > 0 {
-            if s.get(i) != Some(&b':') {
+            if !s.get(i).is_some_and(|c| c.is_ascii_punctuation()) {
                 break;
             }
             i += 1;

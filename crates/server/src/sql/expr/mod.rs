@@ -1070,6 +1070,12 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                     }
                     i
                 }
+                // A DATETIME / TIME loses its fraction (MariaDB: CAST(TIME'10:00:00.6' AS
+                // SIGNED) is 100000).
+                Value::DateTime(_) | Value::Time(_) => match convert::to_num(&v) {
+                    Num::D(d) => d.to_i128(Rounding::Down).unwrap_or(0),
+                    n => n.to_i128(),
+                },
                 other => convert::to_num(other).to_i128(),
             };
             if *to == CastTo::Unsigned && matches!(v, Value::Decimal(_) | Value::Double(_)) {
@@ -1107,6 +1113,9 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                     let kind = if binary { "BINARY" } else { "CHAR" };
                     truncated_warning(env, &format!("{kind}({n})"), &v);
                     b.truncate(cut);
+                } else if binary {
+                    // BINARY(n) is n bytes: a shorter value is padded with zero bytes.
+                    b.resize(n as usize, 0);
                 }
             }
             Value::Bytes(b)
@@ -1198,6 +1207,21 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                             "datetime"
                         };
                         truncated_warning(env, kind, &v);
+                    }
+                }
+                if let Value::Decimal(_) | Value::Double(_) = &v {
+                    // A date-only number (up to 8 integer digits) has no place for a
+                    // fraction: MariaDB drops it with Note 1292, for DATETIME too.
+                    let x = convert::to_num(&v).to_f64();
+                    if x.fract() != 0.0 && x.abs() < 1e8 {
+                        env.warn(
+                            "Note",
+                            ErrorCode::TruncatedWrongValue,
+                            format!(
+                                "Truncated incorrect date value: '{}'",
+                                convert::to_string(&v)
+                            ),
+                        );
                     }
                 }
                 match to {

@@ -1,4 +1,5 @@
-//! Calendar functions: DAYOFWEEK, WEEKDAY, DAYOFYEAR, DAYNAME, MONTHNAME, WEEK, YEARWEEK,
+//! Calendar functions: DAYOFWEEK, WEEKDAY, DAYOFYEAR, DAYNAME, MONTHNAME, WEEK, WEEKOFYEAR,
+//! YEARWEEK, MICROSECOND,
 //! QUARTER, LAST_DAY, MAKEDATE, TO_DAYS, FROM_DAYS, TIME_TO_SEC, SEC_TO_TIME, CONVERT_TZ and
 //! EXTRACT, as MariaDB 10.11 answers them.
 //!
@@ -28,6 +29,8 @@ pub enum CalFn {
     DayName,
     MonthName,
     Week,
+    /// WEEKOFYEAR(d): WEEK(d, 3).
+    WeekOfYear,
     YearWeek,
     Quarter,
     LastDay,
@@ -84,6 +87,8 @@ pub fn bind(
         "DAYNAME" => (CalFn::DayName, n == 1, fixed(SqlType::varchar(9))),
         "MONTHNAME" => (CalFn::MonthName, n == 1, fixed(SqlType::varchar(9))),
         "WEEK" => (CalFn::Week, n == 1 || n == 2, SqlType::int(2)),
+        "WEEKOFYEAR" => (CalFn::WeekOfYear, n == 1, SqlType::int(2)),
+        "MICROSECOND" => (CalFn::Extract(Unit::Microsecond), n == 1, SqlType::int(6)),
         "YEARWEEK" => (CalFn::YearWeek, n == 1 || n == 2, SqlType::int(6)),
         "QUARTER" => (CalFn::Quarter, n == 1, SqlType::int(1)),
         "LAST_DAY" => (CalFn::LastDay, n == 1, SqlType::date()),
@@ -533,6 +538,7 @@ pub fn eval(f: CalFn, v: &[Value], ty: (Class, u8), env: &Env<'_>) -> Value {
                     let mode = v.get(1).map_or(0, |m| super::int_arg(m) as i64);
                     Value::Int(calc_week(d, week_mode(mode)).0)
                 }
+                CalFn::WeekOfYear => Value::Int(calc_week(d, week_mode(3)).0),
                 CalFn::YearWeek => {
                     let mode = v.get(1).map_or(0, |m| super::int_arg(m) as i64);
                     let (w, y) = calc_week(d, week_mode(mode) | WEEK_YEAR);

@@ -101,6 +101,11 @@ pub fn eval(
         if v.is_null() {
             return Ok(Value::Null);
         }
+        if let (Value::Bytes(b), Class::Int | Class::Decimal | Class::Double) = (&*v, class) {
+            // Compared as numbers: a string is read as a DOUBLE (warning 1292 when it is not
+            // all a number, as MariaDB does for each row).
+            crate::sql::expr::num_warn::check(env, crate::sql::expr::num_warn::DOUBLE, b);
+        }
         let x = in_class(v.into_owned(), class);
         let better = match &best {
             None => true,

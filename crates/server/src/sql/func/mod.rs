@@ -14,6 +14,7 @@ mod greatest;
 mod hash;
 pub(in crate::sql) mod interval;
 pub(in crate::sql) mod json;
+mod math;
 mod regexp;
 mod text;
 mod time_fn;
@@ -169,6 +170,8 @@ pub enum Func {
     Text(text::TextFn),
     Regexp(regexp::RegexpFn, Collation),
     Hash(hash::HashFn),
+    /// EXP, LN, LOG, the trigonometric functions, BIT_COUNT (see `math.rs`).
+    Math(math::MathFn),
     /// A JSON function and which of its arguments are JSON (bit i: argument i).
     Json(json::JsonFn, u64),
 }
@@ -183,9 +186,10 @@ impl Func {
     }
 }
 
+/// 1582 naming the function as written (MariaDB: `ABS(1, 2)` names 'ABS', `abs(1, 2)` 'abs').
 pub(in crate::sql) fn wrong_args(name: &str) -> Error {
     Error::new(
-        ErrorCode::WrongArguments,
+        ErrorCode::WrongParamcountToNativeFct,
         format!("Incorrect parameter count in the call to native function '{name}'"),
     )
 }
@@ -262,19 +266,27 @@ fn unify_class(a: &SqlType, b: &SqlType) -> SqlType {
             t
         }
         (Int | Decimal, Int | Decimal) => {
+            // MariaDB: the most integer digits and the largest scale (IF(c, 1, 2.50) is
+            // DECIMAL(3,2); COALESCE(int_col, DECIMAL(10,3)) DECIMAL(13,3)).
+            use crate::sql::bind::int_digits;
             let scale = a.decimals.max(b.decimals);
-            SqlType::decimal(a.length.max(b.length) + scale as u32, scale)
+            let p = int_digits(a).max(int_digits(b)) + scale as u32;
+            SqlType::decimal(p.min(65), scale)
         }
         (Int | Decimal | Double, Int | Decimal | Double) => SqlType::double(),
         (Date | DateTime, Date | DateTime) => SqlType::datetime(a.decimals.max(b.decimals)),
         (Bin, _) | (_, Bin) => SqlType::varbinary(a.length.max(b.length)),
-        _ => SqlType::varchar(a.char_len().max(b.char_len()).max(20)),
+        _ => SqlType::varchar(a.char_len().max(b.char_len())),
     }
 }
 
 /// Resolve a function call. `args` are bound arguments with their types.
 pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
     let upper = name.to_ascii_uppercase();
+    if matches!(upper.as_str(), "LPAD" | "RPAD") && args.len() == 2 {
+        // MariaDB 10.11: the padding defaults to a space.
+        args.push((Expr::Lit(Value::str(" ")), SqlType::varchar(1).not_null()));
+    }
     if let Some(bound) = binary::bind(&upper, &mut args) {
         return Ok(bound);
     }
@@ -282,7 +294,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         return Ok(bound);
     }
     let n = args.len();
-    let need = |ok: bool| if ok { Ok(()) } else { Err(wrong_args(&upper)) };
+    let need = |ok: bool| if ok { Ok(()) } else { Err(wrong_args(name)) };
     let any_nullable = args.iter().any(|(_, t)| t.nullable);
     let first_len = args.first().map_or(0, |(_, t)| t.char_len());
     let int_ty = |len: u32| SqlType::int(len).with_nullable(any_nullable);
@@ -290,12 +302,18 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
     let (f, ty) = match upper.as_str() {
         "CONCAT" => {
             need(n >= 1)?;
-            let len = args.iter().map(|(_, t)| t.char_len()).sum::<u32>();
+            let len = args
+                .iter()
+                .map(|(_, t)| t.char_len())
+                .fold(0u32, u32::saturating_add);
             (Func::Concat, str_ty(len))
         }
         "CONCAT_WS" => {
             need(n >= 2)?;
-            let len = args.iter().map(|(_, t)| t.char_len()).sum::<u32>();
+            let len = args
+                .iter()
+                .map(|(_, t)| t.char_len())
+                .fold(0u32, u32::saturating_add);
             (
                 Func::ConcatWs,
                 SqlType::varchar(len).with_nullable(args[0].1.nullable),
@@ -568,7 +586,10 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "PI" => {
             need(n == 0)?;
-            (Func::Pi, SqlType::double().not_null())
+            // Shown with 6 decimals (3.141593), its full value in arithmetic (MariaDB).
+            let mut t = SqlType::double().not_null();
+            t.decimals = 6;
+            (Func::Pi, t)
         }
         "RAND" => {
             need(n <= 1)?;
@@ -667,7 +688,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                     };
                     fsp_arg(v, item)?
                 }
-                Some(_) => return Err(wrong_args(&upper)),
+                Some(_) => return Err(wrong_args(name)),
                 None => 0,
             };
             let f = match upper.as_str() {
@@ -690,7 +711,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             need(n <= 1)?;
             let fsp = match args.first() {
                 Some((Expr::Lit(v), _)) => fsp_arg(v, "curtime")?,
-                Some(_) => return Err(wrong_args(&upper)),
+                Some(_) => return Err(wrong_args(name)),
                 None => 0,
             };
             let f = if upper == "UTC_TIME" {
@@ -847,7 +868,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
 fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
     let types: Vec<SqlType> = args.iter().map(|(_, t)| t.clone()).collect();
     let exprs = || args.iter().map(|(e, _)| e.clone()).collect::<Vec<_>>();
-    let bad = |_| wrong_args(upper);
+    let bad = |_| wrong_args(name);
     let first_fsp = args.first().map_or(0, |(e, t)| interval::text_fsp(e, t));
     if let Some(r) = calendar::bind(upper, &types, first_fsp) {
         let (f, ty) = r.map_err(bad)?;
@@ -879,6 +900,10 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::Text(f), exprs()), ty));
     }
+    if let Some(r) = math::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Math(f), exprs()), ty));
+    }
     if let Some(r) = hash::bind(upper, &types) {
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::Hash(f), exprs()), ty));
@@ -904,7 +929,7 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
     match upper {
         "DATE_FORMAT" => {
             if args.len() != 2 && args.len() != 3 {
-                return Err(wrong_args(upper));
+                return Err(wrong_args(name));
             }
             // A locale: the English ones name days and months as the default does; others
             // are refused rather than answered in English.
@@ -921,7 +946,7 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
         }
         "STR_TO_DATE" => {
             if args.len() != 2 {
-                return Err(wrong_args(upper));
+                return Err(wrong_args(name));
             }
             let (out, ty) = date_format::str_to_date_type(constant(1).as_deref());
             Ok((Expr::Func(Func::StrToDate(out), exprs()), ty))
@@ -1125,6 +1150,9 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
     let Some(v) = strict_args(args, r, env)? else {
         return Ok(Value::Null);
     };
+    if let Func::Math(m) = f {
+        return math::eval(m, &v, env);
+    }
     eval_strict(f, &v, env)
 }
 
@@ -1487,7 +1515,8 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 Value::Null
             }
             Some((dt, _)) => Value::Date(dt.date),
-            None => Value::Null,
+            // No date: NULL with warning 1292 (MariaDB: DATE('2020-13-01')).
+            None => interval::bad_datetime(env, &v[0]),
         },
         Func::Hour | Func::Minute | Func::Second if matches!(v[0], Value::Time(_)) => {
             // A TIME's hours may pass 23 (HOUR('100:00:00') is 100).
@@ -1545,6 +1574,8 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                             None => Value::Null,
                         }
                     }
+                    // YEAR / MONTH / DAY of what is no date: NULL with warning 1292.
+                    (_, Func::Year | Func::Month | Func::Day) => interval::bad_datetime(env, &v[0]),
                     _ => Value::Null,
                 },
             }
