@@ -1114,8 +1114,16 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                     truncated_warning(env, &format!("{kind}({n})"), &v);
                     b.truncate(cut);
                 } else if binary {
-                    // BINARY(n) is n bytes: a shorter value is padded with zero bytes.
-                    b.resize(n as usize, 0);
+                    // BINARY(n) is n bytes: a shorter value is padded with zero bytes, up to
+                    // max_allowed_packet (beyond it warning 1301, as MariaDB; its largest
+                    // length, 4294967295, pads nothing and warns of nothing).
+                    let max = crate::sql::func::max_packet(env);
+                    if n != u32::MAX {
+                        if n as usize > max {
+                            crate::sql::func::too_big(env, "cast_as_binary");
+                        }
+                        b.resize((n as usize).min(max).max(b.len()), 0);
+                    }
                 }
             }
             Value::Bytes(b)

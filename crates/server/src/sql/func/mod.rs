@@ -1840,7 +1840,7 @@ fn trim(v: &[Value], side: TrimSide) -> Value {
 
 /// The longest string a function builds: `max_allowed_packet` (the session's value, as in
 /// MariaDB); a longer result is NULL with warning 1301 ([`too_big`]).
-fn max_packet(env: &Env<'_>) -> usize {
+pub(crate) fn max_packet(env: &Env<'_>) -> usize {
     let v = match env.sess.session_vars.get("max_allowed_packet") {
         Some(Value::UInt(n)) => *n,
         Some(Value::Int(n)) => (*n).max(0) as u64,
@@ -1850,7 +1850,7 @@ fn max_packet(env: &Env<'_>) -> usize {
 }
 
 /// The result of a function that would exceed `max_allowed_packet`: NULL and warning 1301.
-fn too_big(env: &Env<'_>, func: &str) -> Value {
+pub(crate) fn too_big(env: &Env<'_>, func: &str) -> Value {
     env.warn(
         "Warning",
         ErrorCode::WarnAllowedPacketOverflowed,
