@@ -39,6 +39,9 @@ pub mod types;
 pub mod vars;
 pub mod wait;
 
+#[cfg(test)]
+pub(crate) mod testkit;
+
 /// This crate's tests run on the counting allocator, so that memory accounting is exercised.
 #[cfg(test)]
 #[global_allocator]

@@ -622,17 +622,11 @@ mod tests {
     use super::super::tests::{context_on, run, setup};
     use super::*;
     use crate::session::{ServerContext, SessionState};
-    use crate::sql::QueryResult;
     use crate::types::Value;
     use cohort_protocol::ErrorCode;
     use std::time::Instant;
 
-    fn rows(ctx: &ServerContext, s: &mut SessionState, sql: &str) -> Vec<Vec<Value>> {
-        match run(ctx, s, sql).unwrap() {
-            QueryResult::Rows { rows, .. } => rows,
-            other => panic!("{sql}: {other:?}"),
-        }
-    }
+    use crate::testkit::rows;
 
     /// (Pos, Event_type, End_log_pos) of SHOW BINLOG EVENTS rows.
     fn listed(rows: &[Vec<Value>]) -> Vec<(u64, String, u64)> {

@@ -5,15 +5,8 @@
 use super::device::SimDir;
 use super::tests::{classic_context_on, context_on, redo_context_on, run};
 use crate::session::{ServerContext, SessionState};
-use crate::sql::QueryResult;
+use crate::testkit::rows;
 use crate::types::Value;
-
-fn rows(ctx: &ServerContext, sess: &mut SessionState, q: &str) -> Vec<Vec<Value>> {
-    match run(ctx, sess, q).unwrap() {
-        QueryResult::Rows { rows, .. } => rows,
-        _ => panic!("no rows from {q}"),
-    }
-}
 
 /// Fill rows from the clock in a zone other than SYSTEM and under ANSI_QUOTES-free default
 /// mode, and return what the client reads.

@@ -30,18 +30,7 @@ pub(crate) fn context_on(dir: &SimDir) -> ServerContext {
     )
 }
 
-pub(crate) fn run(
-    ctx: &ServerContext,
-    sess: &mut SessionState,
-    sql_text: &str,
-) -> crate::error::Result<QueryResult> {
-    let r = sql::execute_text(ctx, sess, sql_text);
-    let end = sess.end_statement(ctx, r.is_ok());
-    match (r, end) {
-        (Ok(q), Ok(())) => Ok(q),
-        (Err(e), _) | (Ok(_), Err(e)) => Err(e),
-    }
-}
+pub(crate) use crate::testkit::run;
 
 pub(super) fn count(ctx: &ServerContext, sess: &mut SessionState) -> i64 {
     match run(ctx, sess, "SELECT COUNT(*) FROM d.t").unwrap() {

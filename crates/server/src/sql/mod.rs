@@ -1593,16 +1593,17 @@ mod tests {
     fn setup() -> (ServerContext, SessionState) {
         let ctx = ServerContext::for_tests();
         let mut sess = SessionState::new(1, "root", "%", None);
-        for sql in [
-            "CREATE DATABASE sb",
-            "USE sb",
-            "CREATE TABLE sbtest1 (id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER DEFAULT '0' NOT NULL, \
-             c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))",
-            "CREATE INDEX k_1 ON sbtest1(k)",
-        ] {
-            execute_text(&ctx, &mut sess, sql).unwrap();
-            sess.end_statement(&ctx, true).unwrap();
-        }
+        crate::testkit::run_all(
+            &ctx,
+            &mut sess,
+            &[
+                "CREATE DATABASE sb",
+                "USE sb",
+                "CREATE TABLE sbtest1 (id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER DEFAULT '0' NOT NULL, \
+                 c CHAR(120) DEFAULT '' NOT NULL, pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id))",
+                "CREATE INDEX k_1 ON sbtest1(k)",
+            ],
+        );
         (ctx, sess)
     }
 

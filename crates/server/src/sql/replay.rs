@@ -45,7 +45,10 @@ impl DdlReplay for SqlDdlReplay {
         // Not strict: an ALTER that converted values was logged only if it succeeded, and the
         // values it converted with warnings convert the same way again (a strict replay
         // would refuse them).
-        let mode = session.sql_mode.as_deref().map_or(String::new(), lenient);
+        let mode = session
+            .sql_mode
+            .as_deref()
+            .map_or(String::new(), super::sql_mode::without_strictness);
         sess.session_vars
             .insert("sql_mode".into(), crate::types::Value::str(&mode));
         if let Some(tz) = &session.time_zone {
@@ -62,26 +65,5 @@ impl DdlReplay for SqlDdlReplay {
         // Read as it was when it ran: under ANSI_QUOTES & co. if it was sent so.
         let parse_mode = super::sql_mode::ParseMode::of(&mode);
         super::execute_text_in(ctx, &mut sess, sql, Some(parse_mode)).map(|_| ())
-    }
-}
-
-/// A logged `sql_mode` without its strictness (`STRICT_*`, `TRADITIONAL`): what changes how
-/// the text parses and how values convert stays.
-fn lenient(mode: &str) -> String {
-    mode.split(',')
-        .filter(|m| !m.starts_with("STRICT_") && *m != "TRADITIONAL")
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn replay_mode_drops_strictness_only() {
-        assert_eq!(
-            super::lenient("ANSI_QUOTES,STRICT_TRANS_TABLES,NO_ZERO_DATE,TRADITIONAL"),
-            "ANSI_QUOTES,NO_ZERO_DATE"
-        );
-        assert_eq!(super::lenient(""), "");
     }
 }

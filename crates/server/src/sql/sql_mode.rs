@@ -27,7 +27,7 @@
 //!   kept as the default mode reads it: CHECK / DEFAULT / generated expressions are printed
 //!   (`exec/expr_print.rs`), a view body is rewritten (`parse/view.rs`; `||` as
 //!   concatenation in a view is 1235), and logged DDL carries its mode for recovery's replay
-//!   (`parse::LOGGED_MODE_MARKER`).
+//!   (`log/ddl_session.rs`, read back without strictness: [`without_strictness`]).
 //! * NO_DIR_IN_CREATE: CREATE TABLE's DATA / INDEX DIRECTORY are ignored with warning 1618
 //!   (refused with 1235 without it).
 //! * **Honoured, what SHOW CREATE prints** (`exec/show_mode.rs`): ANSI_QUOTES,
@@ -320,9 +320,28 @@ pub fn canonical(v: &crate::types::Value) -> Result<String> {
     Ok(names(bits))
 }
 
+/// A canonical `sql_mode` without its strictness (`STRICT_*`, `TRADITIONAL`), as recovery
+/// replays logged DDL: what changes how the text parses and how values convert stays, and a
+/// statement that succeeded once is not refused for values it converted with warnings.
+pub fn without_strictness(mode: &str) -> String {
+    mode.split(',')
+        .filter(|m| !m.starts_with("STRICT_") && *m != "TRADITIONAL")
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::canonical;
+
+    #[test]
+    fn replay_mode_drops_strictness_only() {
+        assert_eq!(
+            super::without_strictness("ANSI_QUOTES,STRICT_TRANS_TABLES,NO_ZERO_DATE,TRADITIONAL"),
+            "ANSI_QUOTES,NO_ZERO_DATE"
+        );
+        assert_eq!(super::without_strictness(""), "");
+    }
     use crate::types::Value;
 
     #[test]
@@ -358,22 +377,9 @@ mod tests {
         assert!(canonical(&Value::Int(1 << 40)).is_err());
     }
 
-    use crate::error::Result;
     use crate::session::state::{ServerContext, SessionState};
-    use crate::sql::{execute_prepared, execute_text, prepare, QueryResult};
-
-    fn run(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<QueryResult> {
-        let r = execute_text(ctx, sess, sql);
-        sess.end_statement(ctx, r.is_ok()).unwrap();
-        r
-    }
-
-    fn rows(r: Result<QueryResult>) -> Vec<Vec<Value>> {
-        match r.unwrap() {
-            QueryResult::Rows { rows, .. } => rows,
-            other => panic!("not rows: {other:?}"),
-        }
-    }
+    use crate::sql::{execute_prepared, prepare};
+    use crate::testkit::{rows_of as rows, run};
 
     /// A prepared statement is read under the mode of its PREPARE, whatever the mode at each
     /// execute (and when a changed table makes it parse again); the statement cache keeps one

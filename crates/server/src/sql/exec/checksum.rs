@@ -96,15 +96,13 @@ pub fn checksum_tables(
 mod tests {
     use super::*;
     use crate::session::state::{ServerContext, SessionState};
-    use crate::sql::execute_text;
+    use crate::testkit::{root_session, rows, run_all};
 
     fn checksums(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Vec<Value> {
-        let r = execute_text(ctx, sess, sql).unwrap();
-        sess.end_statement(ctx, true).unwrap();
-        match r {
-            QueryResult::Rows { rows, .. } => rows.into_iter().map(|r| r[1].clone()).collect(),
-            QueryResult::Ok { .. } => panic!("no rows"),
-        }
+        rows(ctx, sess, sql)
+            .into_iter()
+            .map(|r| r[1].clone())
+            .collect()
     }
 
     /// Equal contents give equal checksums whatever the insertion order; a changed value, or
@@ -112,25 +110,27 @@ mod tests {
     #[test]
     fn checksum_follows_contents() {
         let ctx = ServerContext::for_tests();
-        let mut sess = SessionState::new(1, "root", "%", None);
-        for sql in [
-            "CREATE DATABASE c",
-            "USE c",
-            "CREATE TABLE a (id INT PRIMARY KEY, v VARCHAR(10))",
-            "CREATE TABLE b (id INT PRIMARY KEY, v VARCHAR(10))",
-            "INSERT INTO a VALUES (1, 'x'), (2, NULL), (3, '')",
-            "INSERT INTO b VALUES (3, ''), (2, NULL), (1, 'x')",
-        ] {
-            execute_text(&ctx, &mut sess, sql).unwrap();
-            sess.end_statement(&ctx, true).unwrap();
-        }
+        let mut sess = root_session(1);
+        run_all(
+            &ctx,
+            &mut sess,
+            &[
+                "CREATE DATABASE c",
+                "USE c",
+                "CREATE TABLE a (id INT PRIMARY KEY, v VARCHAR(10))",
+                "CREATE TABLE b (id INT PRIMARY KEY, v VARCHAR(10))",
+                "INSERT INTO a VALUES (1, 'x'), (2, NULL), (3, '')",
+                "INSERT INTO b VALUES (3, ''), (2, NULL), (1, 'x')",
+            ],
+        );
         let s = checksums(&ctx, &mut sess, "CHECKSUM TABLE a, b");
         assert_eq!(s[0], s[1]);
         assert_ne!(s[0], Value::Int(0));
-        for sql in ["BEGIN", "UPDATE b SET v = NULL WHERE id = 3"] {
-            execute_text(&ctx, &mut sess, sql).unwrap();
-            sess.end_statement(&ctx, true).unwrap();
-        }
+        run_all(
+            &ctx,
+            &mut sess,
+            &["BEGIN", "UPDATE b SET v = NULL WHERE id = 3"],
+        );
         let t = checksums(&ctx, &mut sess, "CHECKSUM TABLE a, b");
         assert_eq!(t[0], s[0]);
         assert_ne!(t[1], s[1]);

@@ -502,23 +502,10 @@ pub fn dml_lock(isolation: IsolationLevel, always: bool) -> ReadLock {
 
 #[cfg(test)]
 mod tests {
-    use crate::error::Result;
     use crate::session::state::{ServerContext, SessionState};
-    use crate::sql::{execute_prepared, execute_text, prepare, QueryResult};
+    use crate::sql::{execute_prepared, prepare};
+    use crate::testkit::{rows_of as rows, run};
     use crate::types::Value;
-
-    fn run(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<QueryResult> {
-        let r = execute_text(ctx, sess, sql);
-        sess.end_statement(ctx, r.is_ok()).unwrap();
-        r
-    }
-
-    fn rows(r: Result<QueryResult>) -> Vec<Vec<Value>> {
-        match r.unwrap() {
-            QueryResult::Rows { rows, .. } => rows,
-            other => panic!("not rows: {other:?}"),
-        }
-    }
 
     fn setup() -> (ServerContext, SessionState) {
         let ctx = ServerContext::for_tests();
