@@ -13,21 +13,8 @@ use Doctrine\DBAL\Schema\Schema;
 use Doctrine\DBAL\Types\Types;
 
 [$_, $target, $host, $port, $user, $password] = $argv + [5 => ''];
-$failures = 0;
-function check($cond, $what) {
-    if (!$cond) throw new Exception($what);
-}
-function run($name, $fn) {
-    global $target, $failures;
-    try {
-        $fn();
-        echo "PASS: $target/doctrine/$name\n";
-    } catch (Throwable $e) {
-        $failures++;
-        echo "FAIL: $target/doctrine/$name: " . substr(str_replace("\n", ' ', get_class($e) . ': ' . $e->getMessage() . ' at line ' . $e->getLine()), 0, 600) . "\n";
-    }
-}
-function j($v) { return json_encode($v); }
+$suite_lib = 'doctrine';
+require __DIR__ . '/suitelib.php';
 
 // DBAL 3's own default table options are utf8 / utf8_unicode_ci; applications set theirs (Symfony's
 // recipe: utf8mb4 / utf8mb4_unicode_ci). utf8mb4_general_ci here: Cohort has no _unicode_ci yet.

@@ -5,22 +5,7 @@
 // Usage: node mariadb_node_suite.js TARGET HOST PORT USER PASSWORD (mariadb from NODE_PATH)
 const mariadb = require('mariadb');
 const [target, host, port, user, password] = process.argv.slice(2);
-let failures = 0;
-
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-}
-const J = (v) => JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? x.toString() : x));
-
-async function run(name, fn) {
-  try {
-    await fn();
-    console.log(`PASS: ${target}/mariadb-node/${name}`);
-  } catch (e) {
-    failures++;
-    console.log(`FAIL: ${target}/mariadb-node/${name}: ${String(e && (e.stack || e)).split('\n').slice(0, 2).join(' ').slice(0, 400)}`);
-  }
-}
+const { check, J, run, failures } = require('./suitelib')(target, 'mariadb-node');
 
 (async () => {
   const base = { host, port: Number(port), user, password: password || '', bigIntAsNumber: true, insertIdAsNumber: true, decimalAsNumber: false };
@@ -94,7 +79,7 @@ async function run(name, fn) {
   });
 
   await c.end();
-  process.exit(failures ? 1 : 0);
+  process.exit(failures() ? 1 : 0);
 })().catch((e) => {
   console.log(`FAIL: ${target}/mariadb-node/setup: ${String(e && (e.stack || e)).split('\n').slice(0, 3).join(' ')}`);
   process.exit(1);

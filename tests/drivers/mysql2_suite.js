@@ -6,21 +6,7 @@
 // Usage: node mysql2_suite.js TARGET HOST PORT USER PASSWORD (mysql2 resolved from NODE_PATH)
 const mysql = require('mysql2/promise');
 const [target, host, port, user, password] = process.argv.slice(2);
-let failures = 0;
-
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-}
-
-async function run(name, fn) {
-  try {
-    await fn();
-    console.log(`PASS: ${target}/mysql2/${name}`);
-  } catch (e) {
-    failures++;
-    console.log(`FAIL: ${target}/mysql2/${name}: ${String(e && (e.stack || e)).split('\n').slice(0, 2).join(' ').slice(0, 400)}`);
-  }
-}
+const { check, J, run, failures } = require('./suitelib')(target, 'mysql2');
 
 (async () => {
   const base = { host, port: Number(port), user, password: password || '' };
@@ -161,7 +147,7 @@ async function run(name, fn) {
 
   await c.query('DROP DATABASE drv_mysql2');
   await c.end();
-  process.exit(failures ? 1 : 0);
+  process.exit(failures() ? 1 : 0);
 })().catch((e) => {
   console.log(`FAIL: ${target}/mysql2/setup: ${e.message}`);
   process.exit(1);

@@ -8,23 +8,8 @@
 // Usage: php php_suite.php TARGET HOST PORT USER PASSWORD
 [$_, $target, $host, $port, $user, $password] = $argv + [5 => ''];
 $port = (int)$port;
-$failures = 0;
-
-function check($cond, $what) {
-    if (!$cond) throw new Exception($what);
-}
-function run($name, $fn) {
-    global $target, $failures;
-    try {
-        $fn();
-        echo "PASS: $target/php/$name\n";
-    } catch (Throwable $e) {
-        $failures++;
-        $msg = substr(str_replace("\n", ' ', get_class($e) . ': ' . $e->getMessage() . ' at line ' . $e->getLine()), 0, 500);
-        echo "FAIL: $target/php/$name: $msg\n";
-    }
-}
-function j($v) { return json_encode($v); }
+$suite_lib = 'php';
+require __DIR__ . '/suitelib.php';
 
 mysqli_report(MYSQLI_REPORT_ERROR | MYSQLI_REPORT_STRICT);
 $dsn = "mysql:host=$host;port=$port;charset=utf8mb4";

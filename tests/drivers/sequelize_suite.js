@@ -10,23 +10,7 @@
 const { Sequelize, DataTypes, Op } = require('sequelize');
 const [target, host, port, user, password] = process.argv.slice(2);
 const DB = 'drv_sequelize';
-let failures = 0;
-
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-}
-const J = (v) => JSON.stringify(v);
-
-async function run(name, fn) {
-  try {
-    await fn();
-    console.log(`PASS: ${target}/sequelize/${name}`);
-  } catch (e) {
-    failures++;
-    const sql = e && e.sql ? ` [sql: ${e.sql}]` : '';
-    console.log(`FAIL: ${target}/sequelize/${name}: ${String(e && (e.stack || e)).split('\n').slice(0, 2).join(' ').slice(0, 400)}${sql.slice(0, 400)}`);
-  }
-}
+const { check, J, run, failures } = require('./suitelib')(target, 'sequelize', (e) => (e && e.sql ? ` [sql: ${e.sql}]` : ''));
 
 function define(sq, v2) {
   const User = sq.define('User', {
@@ -249,7 +233,7 @@ function define(sq, v2) {
   });
 
   await sq.close();
-  process.exit(failures ? 1 : 0);
+  process.exit(failures() ? 1 : 0);
 })().catch((e) => {
   console.log(`FAIL: ${target}/sequelize/setup: ${String(e && (e.stack || e)).split('\n').slice(0, 3).join(' ')}`);
   process.exit(1);

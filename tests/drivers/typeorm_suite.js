@@ -11,23 +11,7 @@ const { DataSource, EntitySchema, TableColumn, TableIndex } = require('typeorm')
 const mysql = require('mysql2/promise');
 const [target, host, port, user, password] = process.argv.slice(2);
 const DB = 'drv_typeorm';
-let failures = 0;
-
-function check(cond, what) {
-  if (!cond) throw new Error(what);
-}
-const J = (v) => JSON.stringify(v);
-
-async function run(name, fn) {
-  try {
-    await fn();
-    console.log(`PASS: ${target}/typeorm/${name}`);
-  } catch (e) {
-    failures++;
-    const q = e && e.query ? ` [query: ${e.query}]` : '';
-    console.log(`FAIL: ${target}/typeorm/${name}: ${String(e && (e.stack || e)).split('\n').slice(0, 2).join(' ').slice(0, 600)}${q.slice(0, 400)}`);
-  }
-}
+const { check, J, run, failures } = require('./suitelib')(target, 'typeorm', (e) => (e && e.query ? ` [query: ${e.query}]` : ''));
 
 function entities(v2) {
   const Author = new EntitySchema({
@@ -215,7 +199,7 @@ class AlterAuthor1700000000001 {
   });
 
   await ds.destroy();
-  process.exit(failures ? 1 : 0);
+  process.exit(failures() ? 1 : 0);
 })().catch((e) => {
   console.log(`FAIL: ${target}/typeorm/setup: ${String(e && (e.stack || e)).split('\n').slice(0, 3).join(' ')}`);
   process.exit(1);
