@@ -1047,7 +1047,21 @@ impl SystemVariables {
     }
 
     /// `SET GLOBAL name = value`.
-    pub fn set_global(&self, name: &str, value: Value) -> Result<()> {
+    /// What [`Self::set_global`] would refuse, without setting anything (SET's first pass):
+    /// an unknown, read-only or session-only variable, a value of the wrong type or out of
+    /// its run-time bounds, a veto.
+    pub fn check_global_set(&self, name: &str, value: Value) -> Result<Value> {
+        let def = self.global_definition(name)?;
+        let v = normalise(def, value)?;
+        self.check_run_time_bound(def.name, &v)?;
+        for veto in self.vetoes.read().iter().filter(|x| x.name == def.name) {
+            (veto.check)(&v)?;
+        }
+        Ok(v)
+    }
+
+    /// The definition of a variable SET GLOBAL may change.
+    fn global_definition(&self, name: &str) -> Result<&'static VarDef> {
         let def = definition(name).ok_or_else(|| unknown(name))?;
         if !def.dynamic {
             return Err(read_only(def.name));
@@ -1061,6 +1075,11 @@ impl SystemVariables {
                 ),
             ));
         }
+        Ok(def)
+    }
+
+    pub fn set_global(&self, name: &str, value: Value) -> Result<()> {
+        let def = self.global_definition(name)?;
         let v = normalise(def, value)?;
         self.check_run_time_bound(def.name, &v)?;
         for veto in self.vetoes.read().iter().filter(|x| x.name == def.name) {

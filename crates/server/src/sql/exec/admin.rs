@@ -71,6 +71,7 @@ fn eval_constant(
         env.subq.allowed.set(true);
         let x = {
             let mut b = Binder::new(&env, &parsed.params, None);
+            b.clause = if is_do { "DO" } else { "SET" };
             b.bind(e)?.0
         };
         if env.subq.bound.borrow().is_empty() {
@@ -136,6 +137,22 @@ fn eval_as_select(
 // ---------------------------------------------------------------------------------------------
 // SET
 
+/// One assignment of a SET, evaluated and checked, ready to take effect.
+enum Checked {
+    User(String, Value),
+    /// The session's fixed clock (`None`: the real one).
+    Timestamp(Option<crate::types::DateTime>),
+    Global(String, Value),
+    /// A checked value (`None` for DEFAULT), and the text as typed where its order matters
+    /// (`session_track_system_variables`).
+    Session(String, Option<Value>, Option<String>),
+    Names(String, Option<String>),
+}
+
+/// `SET a = x, b = y, …` in MariaDB's two passes: every value is evaluated and checked first,
+/// then all take effect in order. So the values read the variables as they were before the
+/// statement (`SET @a = 1, @b = @a` gives @b the old @a), and an error in any assignment
+/// leaves every variable as it was.
 pub fn set(
     ctx: &ServerContext,
     sess: &mut SessionState,
@@ -143,37 +160,66 @@ pub fn set(
     params: &[Value],
     parsed: &crate::sql::parse::Parsed,
 ) -> Result<()> {
-    // Assignments take effect in order: `SET @a = 1, @b = @a + 1` sees the new @a.
+    let mut checked = Vec::with_capacity(items.len());
     for item in items {
         let value = match &item.value {
             SetValue::Expr(e) => Some(eval_constant(ctx, sess, params, parsed, e, false)?),
             SetValue::Default => None,
         };
-        match &item.target {
-            SetTarget::User(name) => {
-                sess.set_user_var(ctx, name, value.unwrap_or(Value::Null))?;
-            }
-            SetTarget::Sys { name, global } if name == "timestamp" => {
-                set_timestamp(sess, *global, value)?
-            }
-            SetTarget::Sys { name, global: true } => set_global(ctx, sess, name, value)?,
-            SetTarget::Sys {
-                name,
-                global: false,
-            } => set_session(ctx, sess, name, value)?,
-            SetTarget::Names { charset, collation } => {
-                set_names(ctx, sess, charset, collation.as_deref())?
-            }
+        checked.push(check_item(ctx, sess, &item.target, value)?);
+    }
+    for c in checked {
+        match c {
+            Checked::User(name, v) => sess.set_user_var(ctx, &name, v)?,
+            Checked::Timestamp(t) => sess.fixed_time = t,
+            Checked::Global(name, v) => apply_global(ctx, &name, v)?,
+            Checked::Session(name, v, typed) => apply_session(ctx, sess, &name, v, typed)?,
+            Checked::Names(cs, coll) => apply_names(ctx, sess, &cs, coll.as_deref())?,
         }
     }
     Ok(())
+}
+
+fn check_item(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    target: &SetTarget,
+    value: Option<Value>,
+) -> Result<Checked> {
+    Ok(match target {
+        SetTarget::User(name) => Checked::User(name.clone(), value.unwrap_or(Value::Null)),
+        SetTarget::Sys { name, global } if name == "timestamp" => {
+            Checked::Timestamp(check_timestamp(sess, *global, value)?)
+        }
+        SetTarget::Sys { name, global: true } => {
+            Checked::Global(name.clone(), check_global(ctx, sess, name, value)?)
+        }
+        SetTarget::Sys {
+            name,
+            global: false,
+        } => {
+            let typed = (name == "session_track_system_variables")
+                .then(|| value.as_ref().filter(|v| matches!(v, Value::Bytes(_))))
+                .flatten()
+                .map(crate::sql::value_text);
+            Checked::Session(name.clone(), check_session(ctx, sess, name, value)?, typed)
+        }
+        SetTarget::Names { charset, collation } => {
+            let (cs, coll) = check_names(ctx, charset, collation.as_deref())?;
+            Checked::Names(cs, coll)
+        }
+    })
 }
 
 /// `SET timestamp = N` fixes the session's clock at N seconds (fractions to the microsecond)
 /// since the epoch; `DEFAULT`, 0 or a negative value (with a 1292 warning) free it again, and
 /// a value past 2147483647 is that (1292), as in MariaDB 10.11. Only numbers are taken
 /// (1232); it has no global value (1228).
-fn set_timestamp(sess: &mut SessionState, global: bool, value: Option<Value>) -> Result<()> {
+fn check_timestamp(
+    sess: &mut SessionState,
+    global: bool,
+    value: Option<Value>,
+) -> Result<Option<crate::types::DateTime>> {
     if global {
         return Err(Error::new(
             ErrorCode::LocalVariable,
@@ -204,7 +250,7 @@ fn set_timestamp(sess: &mut SessionState, global: bool, value: Option<Value>) ->
             Some(format!("Truncated incorrect timestamp value: '{text}'")),
         );
     }
-    sess.fixed_time = match micros {
+    Ok(match micros {
         m if m <= 0 => None,
         m => {
             let m = m.min(MAX) as i64;
@@ -213,8 +259,7 @@ fn set_timestamp(sess: &mut SessionState, global: bool, value: Option<Value>) ->
                 (m % 1_000_000) as u32,
             ))
         }
-    };
-    Ok(())
+    })
 }
 
 /// Microseconds of a decimal's text (`-12.3456789` is -12345678), saturating.
@@ -238,12 +283,35 @@ fn decimal_micros(text: &str) -> i128 {
     }
 }
 
+/// One `SET GLOBAL name = value` (both passes).
 fn set_global(
     ctx: &ServerContext,
     sess: &mut SessionState,
     name: &str,
     value: Option<Value>,
 ) -> Result<()> {
+    let v = check_global(ctx, sess, name, value)?;
+    apply_global(ctx, name, v)
+}
+
+/// One `SET SESSION name = value` (both passes).
+fn set_session(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    name: &str,
+    value: Option<Value>,
+) -> Result<()> {
+    let v = check_session(ctx, sess, name, value)?;
+    apply_session(ctx, sess, name, v, None)
+}
+
+/// SET GLOBAL's first pass: the privilege, and the value as the variable would take it.
+fn check_global(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    name: &str,
+    value: Option<Value>,
+) -> Result<Value> {
     need_admin(ctx, sess, set_global_privileges(name))?;
     let value = match value {
         Some(v) => v,
@@ -253,12 +321,16 @@ fn set_global(
         },
     };
     let value = refuse_unhonoured(name, value)?;
-    let clamped = crate::vars::clamp_warning(name, &value);
+    ctx.vars.check_global_set(name, value.clone())?;
+    warn_clamped(sess, crate::vars::clamp_warning(name, &value));
+    Ok(value)
+}
+
+fn apply_global(ctx: &ServerContext, name: &str, value: Value) -> Result<()> {
     ctx.vars.set_global(name, value.clone())?;
     if let Some(t) = twin(name) {
         ctx.vars.set_global(t, value)?;
     }
-    warn_clamped(sess, clamped);
     Ok(())
 }
 
@@ -419,26 +491,45 @@ fn check_time_zone(value: &Value) -> Result<Value> {
     }
 }
 
-fn set_session(
+/// SET SESSION's first pass: the value as the variable would take it (`None`: DEFAULT).
+fn check_session(
     ctx: &ServerContext,
     sess: &mut SessionState,
     name: &str,
     value: Option<Value>,
+) -> Result<Option<Value>> {
+    let Some(value) = value else {
+        if !ctx.vars.exists(name) {
+            return Err(unknown_var(name));
+        }
+        return Ok(None);
+    };
+    let value = refuse_unhonoured(name, value)?;
+    let clamped = crate::vars::clamp_warning(name, &value);
+    let v = ctx.vars.check_session_set(name, value)?;
+    check_own_memory_limit(ctx, sess, name, &v)?;
+    warn_clamped(sess, clamped);
+    Ok(Some(v))
+}
+
+fn apply_session(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    name: &str,
+    value: Option<Value>,
+    typed: Option<String>,
 ) -> Result<()> {
     // The cached transaction characteristics and statement variables may change.
     sess.txn_defaults = None;
     sess.stmt_vars = None;
     sess.sql_mode_upper = None;
-    let Some(value) = value else {
+    sess.track.var_changed(name);
+    let Some(v) = value else {
         // DEFAULT: back to the global value.
-        if !ctx.vars.exists(name) {
-            return Err(unknown_var(name));
-        }
         sess.session_vars.remove(name);
         if let Some(t) = twin(name) {
             sess.session_vars.remove(t);
         }
-        sess.track.var_changed(name);
         if name == "session_track_system_variables" {
             sess.track.set_order(None);
         }
@@ -448,14 +539,6 @@ fn set_session(
         }
         return Ok(());
     };
-    let typed = (name == "session_track_system_variables" && matches!(value, Value::Bytes(_)))
-        .then(|| crate::sql::value_text(&value));
-    let value = refuse_unhonoured(name, value)?;
-    let clamped = crate::vars::clamp_warning(name, &value);
-    let v = ctx.vars.check_session_set(name, value)?;
-    check_own_memory_limit(ctx, sess, name, &v)?;
-    warn_clamped(sess, clamped);
-    sess.track.var_changed(name);
     if typed.is_some() {
         sess.track.set_order(typed.as_deref());
     }
@@ -510,6 +593,16 @@ pub fn set_names(
     charset: &str,
     collation: Option<&str>,
 ) -> Result<()> {
+    let (cs, coll) = check_names(ctx, charset, collation)?;
+    apply_names(ctx, sess, &cs, coll.as_deref())
+}
+
+/// `SET NAMES`' first pass: the character set (lower case) and the collation it asks for.
+fn check_names(
+    ctx: &ServerContext,
+    charset: &str,
+    collation: Option<&str>,
+) -> Result<(String, Option<String>)> {
     let cs = charset.to_ascii_lowercase();
     if !matches!(
         cs.as_str(),
@@ -526,18 +619,29 @@ pub fn set_names(
             format!("Variable 'character_set_client' can't be set to the value of '{charset}'"),
         ));
     }
+    ctx.vars
+        .check_session_set("character_set_client", Value::str(&cs))?;
+    Ok((cs, collation.map(str::to_string)))
+}
+
+fn apply_names(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    cs: &str,
+    collation: Option<&str>,
+) -> Result<()> {
     for var in [
         "character_set_client",
         "character_set_connection",
         "character_set_results",
     ] {
-        let v = ctx.vars.check_session_set(var, Value::str(&cs))?;
+        let v = ctx.vars.check_session_set(var, Value::str(cs))?;
         sess.session_vars.insert(var.to_string(), v);
         sess.track.var_changed(var);
     }
     let coll = collation
         .map(|c| c.to_ascii_lowercase())
-        .or_else(|| default_collation(&cs).map(str::to_string));
+        .or_else(|| default_collation(cs).map(str::to_string));
     if let Some(c) = coll {
         if let Ok(v) = ctx
             .vars

@@ -986,8 +986,10 @@ fn offset_of(sql: &str, loc: Location) -> usize {
 fn syntax_error(sql: &str, at: Option<Location>) -> Error {
     match at {
         Some(loc) if loc.line > 0 => {
+            // MariaDB's "near" text stops before the statement's closing semicolons.
             let off = offset_of(sql, loc);
-            Error::parse(&sql[off..], loc.line as usize)
+            let near = sql[off..].trim_end().trim_end_matches(';').trim_end();
+            Error::parse(near, loc.line as usize)
         }
         _ => Error::parse("", sql.lines().count().max(1)),
     }
@@ -1518,7 +1520,7 @@ fn parse_set_item(p: &mut Parser<'_>, global: &mut bool) -> PResult<SetItem> {
     if !p.consume_token(&Token::Eq) && !p.consume_token(&Token::Assignment) {
         return unexpected(p, "=");
     }
-    let value = parse_set_value(p)?;
+    let value = parse_set_value(p, matches!(target, SetTarget::User(_)))?;
     Ok(SetItem { target, value })
 }
 
@@ -1553,13 +1555,29 @@ fn parse_set_target(p: &mut Parser<'_>, global: bool) -> PResult<SetTarget> {
     }
 }
 
-fn parse_set_value(p: &mut Parser<'_>) -> PResult<SetValue> {
+/// The value of one assignment. To a system variable a bare word is its text
+/// (`SET sql_mode = ANSI`, `autocommit = ON`) and `DEFAULT` its default; to a user variable
+/// both are expressions, as in MariaDB (`SET @v = abc` is 1054, `@v = DEFAULT` 1064). TRUE
+/// and FALSE are the numbers 1 and 0 either way.
+fn parse_set_value(p: &mut Parser<'_>, to_user: bool) -> PResult<SetValue> {
     let next_is_end = matches!(
         p.peek_nth_token(1).token,
         Token::Comma | Token::EOF | Token::SemiColon
     );
     if let Token::Word(w) = p.peek_token().token {
-        if w.quote_style.is_none() && next_is_end {
+        let literal = w.value.eq_ignore_ascii_case("TRUE") || w.value.eq_ignore_ascii_case("FALSE");
+        let word_value = ["DEFAULT", "ON"]
+            .iter()
+            .any(|k| w.value.eq_ignore_ascii_case(k));
+        if to_user && w.quote_style.is_none() && word_value {
+            // Reserved words, not column names: a syntax error (MariaDB reads a DEFAULT and
+            // fails after it, at ON itself).
+            if w.value.eq_ignore_ascii_case("DEFAULT") {
+                p.next_token();
+            }
+            return p.expected("expression", p.peek_token());
+        }
+        if w.quote_style.is_none() && next_is_end && !to_user && !literal {
             p.next_token();
             if w.value.eq_ignore_ascii_case("DEFAULT") {
                 return Ok(SetValue::Default);
