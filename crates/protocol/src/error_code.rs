@@ -469,6 +469,12 @@ pub enum ErrorCode {
     WarnOptionIgnored,
     /// 1253 COLLATION '%s' is not valid for CHARACTER SET '%s'
     CollationCharsetMismatch,
+    /// 1172 Result consisted of more than one row
+    TooManyRows,
+    /// 1329 No data - zero rows fetched, selected, or processed
+    SpFetchNoData,
+    /// 1287 '%s' is deprecated and will be removed in a future release. Please use %s instead
+    WarnDeprecatedSyntax,
 }
 
 impl ErrorCode {
@@ -704,6 +710,9 @@ impl ErrorCode {
             ForeignDuplicateKeyWithChildInfo => 1761,
             WarnOptionIgnored => 1618,
             CollationCharsetMismatch => 1253,
+            TooManyRows => 1172,
+            SpFetchNoData => 1329,
+            WarnDeprecatedSyntax => 1287,
         }
     }
 
@@ -799,6 +808,8 @@ impl ErrorCode {
             ExpressionRefersToUninitField => "01000",
             ForeignDuplicateKeyWithChildInfo => "23000",
             CollationCharsetMismatch => "42000",
+            TooManyRows => "42000",
+            SpFetchNoData => "02000",
             _ => "HY000",
         }
     }

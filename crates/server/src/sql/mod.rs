@@ -207,6 +207,8 @@ enum Plan {
     Delete(DeletePlan),
     /// Multi-table UPDATE / DELETE (`exec/multi_dml.rs`).
     Multi(Box<exec::multi_dml::MultiPlan>),
+    /// `SELECT … INTO @a, …`: the query, and where its row goes (`exec/select_into.rs`).
+    Into(Box<Plan>, parse::select_into::SelectInto),
 }
 
 impl Plan {
@@ -232,6 +234,7 @@ impl Plan {
                     || exec::dml::view_moved(p.view_version)
             }
             Plan::Multi(p) => p.is_stale(),
+            Plan::Into(p, _) => p.is_stale(),
         }
     }
 
@@ -242,6 +245,7 @@ impl Plan {
             Plan::Select(p) => p.uses_engine(),
             Plan::Query(_) => true,
             Plan::Insert(_) | Plan::Update(_) | Plan::Delete(_) | Plan::Multi(_) => true,
+            Plan::Into(p, _) => p.uses_engine(),
         }
     }
 
@@ -257,7 +261,7 @@ impl Plan {
                 .returning
                 .as_ref()
                 .map_or(Vec::new(), |r| r.columns.clone()),
-            Plan::Update(_) | Plan::Multi(_) => Vec::new(),
+            Plan::Update(_) | Plan::Multi(_) | Plan::Into(..) => Vec::new(),
         }
     }
 }
@@ -581,6 +585,10 @@ fn bind_plan_zoned(
         }
         _ => return Ok(None),
     };
+    let plan = match &parsed.into {
+        Some(into) => exec::select_into::plan(plan, into.clone())?,
+        None => plan,
+    };
     // A plan is about as large as its syntax tree again: within the statement's budget.
     crate::memory::check(0)?;
     Ok(Some((
@@ -606,6 +614,10 @@ fn execute_plan(
         Plan::Select(p) => {
             ctx.status.incr(StatusCounter::ComSelect);
             run_select(ctx, sess, p, params, prev)
+        }
+        Plan::Into(p, into) => {
+            let r = execute_plan(ctx, sess, p, params, prev)?;
+            exec::select_into::assign(ctx, sess, into, r)
         }
         Plan::Query(p) => {
             ctx.status.incr(StatusCounter::ComSelect);
@@ -871,7 +883,11 @@ fn run_other(
         }
         Stmt::Explain(inner, format) => {
             count(StatusCounter::ComSelect);
-            let bound = bind_plan(ctx, sess, inner, prev)?;
+            // EXPLAIN SELECT … INTO explains the query.
+            let bound = match bind_plan(ctx, sess, inner, prev)? {
+                Some(Plan::Into(p, _)) => Some(*p),
+                other => other,
+            };
             let analyze = matches!(
                 format,
                 exec::explain::Format::Analyze | exec::explain::Format::AnalyzeJson
@@ -909,6 +925,7 @@ fn run_other(
                 Some(Plan::Insert(p)) => exec::explain::of_insert(&p),
                 Some(Plan::Update(p)) => exec::explain::of_update(&p),
                 Some(Plan::Delete(p)) => exec::explain::of_delete(&p),
+                Some(Plan::Into(..)) => return Err(Error::internal("EXPLAIN of INTO")),
                 Some(Plan::Multi(_)) => {
                     return Err(Error::unsupported(
                         "EXPLAIN of a multi-table UPDATE or DELETE",

@@ -38,6 +38,7 @@ pub(in crate::sql) mod returning;
 mod rollup;
 mod scan_order;
 pub(in crate::sql) mod select;
+pub(in crate::sql) mod select_into;
 pub(in crate::sql) mod show;
 pub(in crate::sql) mod show_mode;
 mod strict_values;

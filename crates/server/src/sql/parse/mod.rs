@@ -17,6 +17,7 @@ mod float_type;
 mod hex_literal;
 pub(in crate::sql) mod interval;
 pub(in crate::sql) mod load;
+pub mod select_into;
 pub(in crate::sql) mod surface;
 pub(in crate::sql) mod view;
 
@@ -52,6 +53,8 @@ pub struct Parsed {
     /// Expression nodes set aside to keep the tree shallow (see `parse/dialect.rs`): the binder
     /// follows the placeholders in `stmt` to them.
     pub set_aside: Vec<ast::Expr>,
+    /// `SELECT … INTO @a, …` (the clause is cut out before parsing: `parse/select_into.rs`).
+    pub into: Option<select_into::SelectInto>,
 }
 
 /// `'user'@'host'`.
@@ -350,6 +353,7 @@ pub fn parse_in(sql: &str, mode: ParseMode) -> Result<Parsed> {
             ddl_text: None,
             dml_ignore: false,
             set_aside: Vec::new(),
+            into: None,
         });
     }
     if let Some(view) = view::view_statement(sql, mode) {
@@ -361,6 +365,7 @@ pub fn parse_in(sql: &str, mode: ParseMode) -> Result<Parsed> {
             ddl_text: Some(original.to_string()),
             dml_ignore: false,
             set_aside: Vec::new(),
+            into: None,
         });
     }
     let tokens = tokenize_in(sql, mode).map_err(|e| syntax_error(sql, Some(e.location)))?;
@@ -379,6 +384,34 @@ pub fn parse_in(sql: &str, mode: ParseMode) -> Result<Parsed> {
         return Err(syntax_error(body, Some(at)));
     }
     let share_lock = strip_share_lock(&mut tokens);
+    let into = match select_into::strip(&mut tokens) {
+        None => None,
+        Some(select_into::Found::Into(i)) => Some(i),
+        Some(select_into::Found::File) => {
+            return Ok(Parsed {
+                stmt: Stmt::Unsupported(
+                    "SELECT … INTO OUTFILE / DUMPFILE (files on the server)".into(),
+                ),
+                item_texts: Vec::new(),
+                params: Vec::new(),
+                share_lock,
+                ddl_text: None,
+                dml_ignore: false,
+                set_aside: Vec::new(),
+                into: None,
+            })
+        }
+        Some(select_into::Found::Misplaced(at)) => {
+            let body = sql.trim_end().trim_end_matches(';').trim_end();
+            return Err(syntax_error(body, Some(at)));
+        }
+        Some(select_into::Found::Undeclared(name)) => {
+            return Err(Error::new(
+                ErrorCode::SpUndeclaredVar,
+                format!("Undeclared variable: {name}"),
+            ))
+        }
+    };
     let params = tokens
         .iter()
         .filter(|t| matches!(&t.token, Token::Placeholder(p) if p == "?"))
@@ -403,6 +436,7 @@ pub fn parse_in(sql: &str, mode: ParseMode) -> Result<Parsed> {
             ddl_text: None,
             dml_ignore: false,
             set_aside: Vec::new(),
+            into: None,
         });
     }
     let dml_ignore = strip_ignore(&mut tokens, first.as_deref());
@@ -441,6 +475,7 @@ pub fn parse_in(sql: &str, mode: ParseMode) -> Result<Parsed> {
         ddl_text,
         dml_ignore,
         set_aside: shallow.into_set_aside(),
+        into,
     })
 }
 
