@@ -38,6 +38,8 @@ for s in "${servers[@]}"; do
   # Warm up (threads created, caches filled).
   sysbench "$T" "${SB[@]}" --mysql-port="$port" --threads=16 --time=3 run >/dev/null 2>&1
   PORT[$name]=$port; port=$((port + 1))
+  # Optional experiment hook, run on each started server: $AFTER_START NAME PID.
+  [ -n "${AFTER_START:-}" ] && $AFTER_START "$name" "${PID[$name]}"
 done
 for r in $(seq 1 "$ROUNDS"); do
   for th in $TH; do

@@ -19,6 +19,8 @@ for k in $KINDS; do EVENTS="$EVENTS,syscalls:sys_enter_$k"; done
 declare -A PORT PID RES
 port=$PORT0
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# Voluntary and involuntary context switches of all the server's threads now.
+ctx_sw() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt/ { v += $2 } /^nonvoluntary_ctxt/ { n += $2 } END { print v, n }'; }
 for s in "${servers[@]}"; do
   name=${s%%=*}; bin=${s#*=}; d="$WORK/$name"; rm -rf "$d"; mkdir -p "$d"
   "$bin" serve --datadir "$d" --port "$port" --thread-handling pool-of-threads \
@@ -38,18 +40,20 @@ for r in $(seq 1 "$ROUNDS"); do
       --url "mysql://root@127.0.0.1:${PORT[$name]}/tpcc" >/dev/null 2>&1
     perf stat -x, -e "$EVENTS" -p "$pid" -o "$f" 2>/dev/null &
     pp=$!; sleep 0.3
-    c0=$(cpu_ticks "$pid")
+    c0=$(cpu_ticks "$pid"); read -r v0 n0 <<<"$(ctx_sw "$pid")"
     out=$("$CLIENT" bench run --workload tpcc --warehouses "$W" -c "$C" --time "$S" --warmup 0 \
       --url "mysql://root@127.0.0.1:${PORT[$name]}/tpcc" 2>&1)
-    c1=$(cpu_ticks "$pid")
+    c1=$(cpu_ticks "$pid"); read -r v1 n1 <<<"$(ctx_sw "$pid")"
     kill -INT $pp; wait $pp 2>/dev/null
     echo "$out" > "$WORK/out-$name-$r.txt"
     txn=$(echo "$out" | awk '/^ *transactions:/ { print $2; exit }')
     nopm=$(echo "$out" | awk -F': ' '/NOPM/ { print $2; exit }')
     us=$(awk -v c=$((c1 - c0)) -v n="${txn:-0}" -v k="$TICK" 'BEGIN { if (n > 0) printf "%.1f", c / k * 1e6 / n; else print 0 }')
     per=$(awk -F, -v n="${txn:-1}" '$3 != "" && $1 ~ /^[0-9]/ { e = $3; sub(/syscalls:sys_enter_/, "", e); sub(/raw_syscalls:sys_enter/, "sys", e); sub(/context-switches/, "cs", e); printf "%s=%.2f ", e, $1 / n }' "$f")
-    echo "round=$r server=$name conns=$C txn=${txn:-0} nopm=${nopm:-?} us=$us $per"
-    RES["$name"]+="nopm=${nopm:-0} us=$us $per;"
+    vol=$(awk -v d=$((v1 - v0)) -v n="${txn:-1}" 'BEGIN { printf "%.2f", d / n }')
+    invol=$(awk -v d=$((n1 - n0)) -v n="${txn:-1}" 'BEGIN { printf "%.2f", d / n }')
+    echo "round=$r server=$name conns=$C txn=${txn:-0} nopm=${nopm:-?} us=$us vcs=$vol ivcs=$invol $per"
+    RES["$name"]+="nopm=${nopm:-0} us=$us vcs=$vol ivcs=$invol $per;"
   done
 done
 echo
