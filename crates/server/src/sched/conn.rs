@@ -48,7 +48,7 @@ use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::os::fd::AsRawFd;
 use std::sync::atomic::{
-    AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering::AcqRel, Ordering::Acquire,
+    AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering::AcqRel, Ordering::Acquire,
     Ordering::Relaxed,
 };
 use std::sync::{Arc, Weak};
@@ -86,6 +86,9 @@ pub struct PoolConn {
     /// Pool-clock millisecond of the connection's last request (steering: only a busy
     /// connection's incoming CPU says where its client runs now). Only the holder touches it.
     last_request_ms: AtomicU64,
+    /// Busy requests left before steering reads the client's CPU again (one in
+    /// [`super::steer::CHECK_EVERY`]; 0: at the next). Only the holder touches it.
+    steer_skip: AtomicU32,
     io: Mutex<ConnIo>,
     /// The commit rendezvous (see the module doc of `sched`).
     rendezvous: Mutex<Rendezvous>,
@@ -230,6 +233,7 @@ impl PoolConn {
                 group_ix: AtomicUsize::new(group.id),
                 same_host: super::steer::is_same_host(&stream),
                 last_request_ms: AtomicU64::new(0),
+                steer_skip: AtomicU32::new(0),
                 stream,
                 io: Mutex::new(ConnIo {
                     session,
@@ -339,8 +343,19 @@ impl PoolConn {
         let now = self.shared.now_ms();
         let last = self.last_request_ms.swap(now, Relaxed);
         if now.saturating_sub(last) > super::steer::BUSY_WITHIN_MS {
+            // Idle until now: its first busy request reads the CPU.
+            self.steer_skip.store(0, Relaxed);
             return None;
         }
+        // A client changes CPU far less often than it sends: read it (a system call) on one
+        // busy request in CHECK_EVERY, the connection follows a move a few requests late.
+        let skip = self.steer_skip.load(Relaxed);
+        if skip > 0 {
+            self.steer_skip.store(skip - 1, Relaxed);
+            return None;
+        }
+        self.steer_skip
+            .store(super::steer::CHECK_EVERY - 1, Relaxed);
         let to = steering.group_of_cpu(super::steer::incoming_cpu(&self.stream)?)?;
         if to == ix {
             return None;

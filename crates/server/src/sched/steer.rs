@@ -53,8 +53,11 @@
 //! worker must be woken from the CPU that took the disk's interrupt; `ON` stays within 7%
 //! of a thread per connection everywhere, so it is the default.
 //!
-//! The cost is one `getsockopt` per request served, and two `epoll_ctl` calls and a hand-off
-//! per move (`Threadpool_steered` counts the moves).
+//! The cost is one `getsockopt` per [`CHECK_EVERY`] requests of a busy connection (and on
+//! the first request after it was idle), and two `epoll_ctl` calls and a hand-off per move
+//! (`Threadpool_steered` counts the moves). Reading the CPU on every request cost a third of
+//! the system calls of a point select (send, receive, `getsockopt`), to follow clients that
+//! change CPU a few times a second at most.
 
 use std::net::TcpStream;
 use std::os::fd::AsRawFd;
@@ -139,6 +142,10 @@ pub fn allowed_cpus() -> std::io::Result<Vec<usize>> {
 /// since), and moving thousands of such connections cost the fixed-rate experiment its flat
 /// latency.
 pub const BUSY_WITHIN_MS: u64 = 20;
+
+/// A busy connection's client CPU is read on one request in this many: a client that moves
+/// is followed a few requests late, and a point select costs two system calls, not three.
+pub const CHECK_EVERY: u32 = 8;
 
 /// The balance guard: may one more connection move into a group that has `members` of the
 /// pool's `total` connections? Not beyond its even share plus an eighth of it (at least 2).
