@@ -576,6 +576,46 @@ fn bind_value_expr(b: &mut Binder<'_>, e: &ast::Expr) -> Result<Expr> {
 }
 
 /// Bind with subqueries refused (ORDER BY / LIMIT of UPDATE and DELETE).
+/// The rows a single-table UPDATE or DELETE changes: its WHERE (with a view's own
+/// condition), ORDER BY and LIMIT, and the subqueries its condition claims.
+struct Selection {
+    filter: Option<Expr>,
+    order: Vec<(Expr, SortKey)>,
+    limit: Option<Expr>,
+    subq: Option<Box<DmlSubqueries>>,
+}
+
+fn bind_selection(
+    env: &Env<'_>,
+    b: &mut Binder<'_>,
+    mark: usize,
+    view: &Option<ViewTarget>,
+    selection: &Option<ast::Expr>,
+    order_by: &[ast::OrderByExpr],
+    limit: &Option<ast::Expr>,
+) -> Result<Selection> {
+    b.clause = if view.is_some() {
+        "FROM"
+    } else {
+        "where clause"
+    };
+    let filter = match selection {
+        Some(w) => Some(b.bind_condition(w)?),
+        None => None,
+    };
+    let (mut order, limit) = without_subqueries(env, || {
+        Ok((bind_order(b, order_by)?, bind_limit(b, limit)?))
+    })?;
+    let mut filter = view_conditions(view, filter, &mut order);
+    let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
+    Ok(Selection {
+        filter,
+        order,
+        limit,
+        subq,
+    })
+}
+
 fn without_subqueries<T>(env: &Env<'_>, f: impl FnOnce() -> Result<T>) -> Result<T> {
     let allowed = env.subq.allowed.replace(false);
     let r = f();
@@ -621,23 +661,20 @@ pub fn plan_update(env: &Env<'_>, params: &[Location], u: &ast::Update) -> Resul
         Some(v) => view_assignments(&mut b, v, &table, &u.assignments)?,
         None => bind_assignments(&mut b, &table, &u.assignments, "SET")?,
     };
-    b.clause = if view.is_some() {
-        "FROM"
-    } else {
-        "where clause"
-    };
-    let filter = match &u.selection {
-        Some(w) => Some(b.bind_condition(w)?),
-        None => None,
-    };
-    let (mut order, limit) = without_subqueries(env, || {
-        Ok((
-            bind_order(&mut b, &u.order_by)?,
-            bind_limit(&mut b, &u.limit)?,
-        ))
-    })?;
-    let mut filter = view_conditions(&view, filter, &mut order);
-    let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
+    let Selection {
+        filter,
+        order,
+        limit,
+        subq,
+    } = bind_selection(
+        env,
+        &mut b,
+        mark,
+        &view,
+        &u.selection,
+        &u.order_by,
+        &u.limit,
+    )?;
     let reads = u.assignments.iter().map(|a| &a.value);
     let reads = reads
         .chain(&u.selection)
@@ -689,23 +726,20 @@ pub fn plan_delete(
     };
     let mark = env.subq.bound.borrow().len();
     let mut b = Binder::new(env, params, Some(&scope));
-    b.clause = if view.is_some() {
-        "FROM"
-    } else {
-        "where clause"
-    };
-    let filter = match &d.selection {
-        Some(w) => Some(b.bind_condition(w)?),
-        None => None,
-    };
-    let (mut order, limit) = without_subqueries(env, || {
-        Ok((
-            bind_order(&mut b, &d.order_by)?,
-            bind_limit(&mut b, &d.limit)?,
-        ))
-    })?;
-    let mut filter = view_conditions(&view, filter, &mut order);
-    let subq = claim_subqueries(env, mark, &mut filter, &order, &limit)?;
+    let Selection {
+        filter,
+        order,
+        limit,
+        subq,
+    } = bind_selection(
+        env,
+        &mut b,
+        mark,
+        &view,
+        &d.selection,
+        &d.order_by,
+        &d.limit,
+    )?;
     let reads = d.selection.iter().chain(d.order_by.iter().map(|o| &o.expr));
     plan::read_privs::check_column_reads(env, &table.db, &table.def.name, reads)?;
     if view.is_some() && subq.is_some() {
