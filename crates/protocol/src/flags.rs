@@ -117,6 +117,9 @@ pub mod status {
     pub const PS_OUT_PARAMS: u16 = 0x1000;
     pub const IN_TRANS_READONLY: u16 = 0x2000;
     pub const SESSION_STATE_CHANGED: u16 = 0x4000;
+    /// MariaDB's SERVER_STATUS_ANSI_QUOTES: `sql_mode` has ANSI_QUOTES (Connector/C and its
+    /// kin quote identifiers by it).
+    pub const ANSI_QUOTES: u16 = 0x8000;
 }
 
 #[cfg(test)]

@@ -18,12 +18,15 @@ pub(super) fn status_flags(state: &SessionState) -> u16 {
         s |= status::AUTOCOMMIT;
     }
     // The statement variables are read again after each statement (a SET sql_mode shows in
-    // its own OK packet, as on MariaDB).
-    if state.stmt_vars.is_some_and(|(_, v)| {
-        v.parse_mode
-            .has(crate::sql::sql_mode::parse_bit::NO_BACKSLASH_ESCAPES)
-    }) {
-        s |= status::NO_BACKSLASH_ESCAPES;
+    // its own OK packet, as on MariaDB): NO_BACKSLASH_ESCAPES and ANSI_QUOTES are flags.
+    if let Some((_, v)) = &state.stmt_vars {
+        use crate::sql::sql_mode::parse_bit;
+        if v.parse_mode.has(parse_bit::NO_BACKSLASH_ESCAPES) {
+            s |= status::NO_BACKSLASH_ESCAPES;
+        }
+        if v.parse_mode.has(parse_bit::ANSI_QUOTES) {
+            s |= status::ANSI_QUOTES;
+        }
     }
     s
 }
@@ -258,5 +261,33 @@ fn decimal_cell<'a>(
         },
         ColumnType::FLOAT | ColumnType::DOUBLE => Cell::Double(d.to_f64()),
         _ => Cell::Bytes(text.unwrap_or("").as_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::status_flags;
+    use crate::session::state::ServerContext;
+    use crate::testkit::{root_session, run};
+    use cohort_protocol::flags::status;
+
+    /// sql_mode's ANSI_QUOTES and NO_BACKSLASH_ESCAPES travel as status flags 0x8000 and
+    /// 0x0200 (MariaDB's), from the OK of the SET that sets them on.
+    #[test]
+    fn quoting_modes_are_status_flags() {
+        let ctx = ServerContext::for_tests();
+        let mut s = root_session(1);
+        let flags = |s: &mut crate::session::state::SessionState, mode: &str| {
+            run(&ctx, s, &format!("SET sql_mode = '{mode}'")).unwrap();
+            s.stmt_vars(&ctx);
+            status_flags(s) & (status::ANSI_QUOTES | status::NO_BACKSLASH_ESCAPES)
+        };
+        assert_eq!(flags(&mut s, "ANSI_QUOTES"), status::ANSI_QUOTES);
+        assert_eq!(flags(&mut s, "ANSI,NO_BACKSLASH_ESCAPES"), 0x8200);
+        assert_eq!(
+            flags(&mut s, "NO_BACKSLASH_ESCAPES"),
+            status::NO_BACKSLASH_ESCAPES
+        );
+        assert_eq!(flags(&mut s, ""), 0);
     }
 }
