@@ -475,6 +475,9 @@ pub enum ErrorCode {
     SpFetchNoData,
     /// 1287 '%s' is deprecated and will be removed in a future release. Please use %s instead
     WarnDeprecatedSyntax,
+    /// 1356 View '%s.%s' references invalid table(s) or column(s) or function(s) or
+    /// definer/invoker of view lack rights to use them
+    ViewInvalid,
 }
 
 impl ErrorCode {
@@ -713,6 +716,7 @@ impl ErrorCode {
             TooManyRows => 1172,
             SpFetchNoData => 1329,
             WarnDeprecatedSyntax => 1287,
+            ViewInvalid => 1356,
         }
     }
 

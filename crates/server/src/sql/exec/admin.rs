@@ -1078,7 +1078,7 @@ pub fn table_maint(
             None if !is_system_schema(&db) && ctx.engine.view(&db, t).is_some() => {
                 let planned = match op {
                     "check" => ctx.engine.view(&db, t).map(|view| {
-                        crate::sql::exec::ddl::view::plan_view(&env, &db, &view).map(|_| ())
+                        crate::sql::exec::ddl::view::plan_view_body(&env, &db, &view).map(|_| ())
                     }),
                     _ => None,
                 };

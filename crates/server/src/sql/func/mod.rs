@@ -194,10 +194,11 @@ pub(in crate::sql) fn wrong_args(name: &str) -> Error {
     )
 }
 
-/// The unknown-function error (MySQL 1305; 1235-style code used as ErrorCode has no 1305).
+/// The unknown-function error, 1305 (Cohort has no stored functions: a name that is no
+/// built-in does not exist).
 pub fn unknown_function(name: &str) -> Error {
     Error::new(
-        ErrorCode::NotSupportedYet,
+        ErrorCode::SpDoesNotExist,
         format!("FUNCTION {name} does not exist"),
     )
 }

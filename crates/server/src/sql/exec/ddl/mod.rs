@@ -22,6 +22,7 @@ pub(crate) mod fk;
 pub(in crate::sql) mod implicit_index;
 pub(in crate::sql) mod temporary;
 pub(in crate::sql) mod view;
+mod view_star;
 
 use crate::accounts::Privs;
 use crate::error::{Error, Result};

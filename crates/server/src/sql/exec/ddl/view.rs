@@ -51,6 +51,11 @@ thread_local! {
 
 /// The view `db`.`name`'s query, planned in the view's database.
 pub fn plan_view(env: &Env<'_>, db: &str, view: &ViewDef) -> Result<QueryPlan> {
+    plan_view_body(env, db, view).map_err(|e| invalid_view(e, db, &view.name))
+}
+
+/// [`plan_view`] with the body's own error (CHECK TABLE shows it before the 1356).
+pub fn plan_view_body(env: &Env<'_>, db: &str, view: &ViewDef) -> Result<QueryPlan> {
     let key = (db.to_string(), view.name.clone());
     let recursive = EXPANDING.with(|e| {
         let e = e.borrow();
@@ -69,6 +74,24 @@ pub fn plan_view(env: &Env<'_>, db: &str, view: &ViewDef) -> Result<QueryPlan> {
     let r = plan_query_text(env, db, &view.query, definer);
     EXPANDING.with(|e| e.borrow_mut().pop());
     r
+}
+
+/// A view whose body no longer binds (a column or table gone, a function missing, its
+/// definer or invoker lacking a privilege) is 1356 when used, as in MariaDB; the cause stays
+/// hidden from the user of the view.
+fn invalid_view(e: Error, db: &str, name: &str) -> Error {
+    use ErrorCode::*;
+    match e.code() {
+        BadField | NoSuchTable | SpDoesNotExist | TableaccessDenied | ColumnaccessDenied
+        | BadDb => Error::new(
+            ViewInvalid,
+            format!(
+                "View '{db}.{name}' references invalid table(s) or column(s) or function(s) or \
+                 definer/invoker of view lack rights to use them"
+            ),
+        ),
+        _ => e,
+    }
 }
 
 /// Plan `text` (a query) as if `db` were the current database (and `as_user` the session's
@@ -210,7 +233,7 @@ pub fn create_view(env: &Env<'_>, v: &ViewStmt) -> Result<()> {
     let alter_old = |f: fn(&ViewDef) -> &String| if v.alter { old.map(f) } else { None };
     let def = ViewDef {
         name: v.name.clone(),
-        query: v.query.clone(),
+        query: super::view_star::freeze(env, &db, &v.query),
         columns: v.columns.clone(),
         algorithm,
         definer_user: user,
