@@ -764,11 +764,8 @@ impl<'a> Binder<'a> {
                         format!("COLLATION '{bare}' is not valid for CHARACTER SET 'binary'"),
                     ));
                 }
-                t.collation = match bare {
-                    "binary" => Collation::Binary,
-                    n if n.ends_with("_bin") => Collation::Utf8mb4Bin,
-                    _ => Collation::Utf8mb4GeneralCi,
-                };
+                // A collation Cohort lacks is refused (1235), never taken as another one.
+                t.collation = crate::sql::exec::ddl::collation_named(bare)?;
                 t.derivation = derivation::Derivation::Explicit;
                 Ok((x, t))
             }

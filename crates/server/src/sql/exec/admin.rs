@@ -526,6 +526,21 @@ pub fn set_names(
             format!("Variable 'character_set_client' can't be set to the value of '{charset}'"),
         ));
     }
+    let coll = collation
+        .map(|c| c.to_ascii_lowercase())
+        .or_else(|| default_collation(&cs).map(str::to_string));
+    let coll = match coll {
+        Some(c) => match ctx
+            .vars
+            .check_session_set("collation_connection", Value::str(&c))
+        {
+            Ok(v) => Some(v),
+            // A collation named in COLLATE that Cohort cannot be is refused, never ignored.
+            Err(e) if collation.is_some() => return Err(e),
+            Err(_) => None,
+        },
+        None => None,
+    };
     for var in [
         "character_set_client",
         "character_set_connection",
@@ -535,17 +550,9 @@ pub fn set_names(
         sess.session_vars.insert(var.to_string(), v);
         sess.track.var_changed(var);
     }
-    let coll = collation
-        .map(|c| c.to_ascii_lowercase())
-        .or_else(|| default_collation(&cs).map(str::to_string));
-    if let Some(c) = coll {
-        if let Ok(v) = ctx
-            .vars
-            .check_session_set("collation_connection", Value::str(&c))
-        {
-            // (Not reported to session tracking: MariaDB reports only the three above.)
-            sess.session_vars.insert("collation_connection".into(), v);
-        }
+    if let Some(v) = coll {
+        // (Not reported to session tracking: MariaDB reports only the three above.)
+        sess.session_vars.insert("collation_connection".into(), v);
     }
     Ok(())
 }

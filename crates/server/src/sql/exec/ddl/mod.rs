@@ -542,6 +542,7 @@ pub fn collation_named(name: &str) -> Result<Collation> {
         "utf8mb4_general_ci" | "utf8mb3_general_ci" | "utf8_general_ci" => {
             Collation::Utf8mb4GeneralCi
         }
+        "utf8mb4_unicode_520_ci" => Collation::Utf8mb4Unicode520Ci,
         _ if n.contains('_') => {
             return Err(unsupported(&format!(
                 "the collation {n} (here: utf8mb4_general_ci, utf8mb4_bin or binary)"
