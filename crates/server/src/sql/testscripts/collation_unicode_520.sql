@@ -2,6 +2,8 @@
 # Æ = AE, ligatures), ORDER BY, GROUP BY, DISTINCT, unique keys (1062 for strings equal under the
 # collation), secondary index lookups, LIKE, SHOW CREATE TABLE and information_schema. Recorded
 # from MariaDB 10.11 with mariadb_golden.py.
+CREATE DATABASE cuca;
+USE cuca;
 CREATE TABLE t (id INT PRIMARY KEY, c VARCHAR(20) COLLATE utf8mb4_unicode_520_ci, KEY ic (c));
 SHOW CREATE TABLE t;
 INSERT INTO t VALUES (1,'a'),(2,'A'),(3,'á'),(4,'Æ'),(5,'ae'),(6,'ß'),(7,'ss'),(8,'b'),(9,'é'),(10,'E'),(11,'z'),(12,' a'),(13,'a '),(14,'œ'),(15,'oe'),(16,'Ø'),(17,'o'),(18,'ﬁ'),(19,'fi'),(20,'Ǆ'),(21,'dž'),(22,'1'),(23,'½'),(24,'ｆ'),(25,'Straße'),(26,'STRASSE'),(27,'ä'),(28,'Å'),(29,'aa'),(30,'-a'),(31,'a-'),(32,'ı'),(33,'İ'),(34,'i'),(35,'一'),(36,'가'),(37,'😀'),(38,'a\t'),(39,''),(40,'Ω');
@@ -42,4 +44,4 @@ SELECT c FROM p WHERE c = 'e';
 CREATE TABLE d (c VARCHAR(10)) COLLATE utf8mb4_unicode_520_ci;
 INSERT INTO d VALUES ('ß'), ('ss');
 SELECT COUNT(DISTINCT c) FROM d;
-DROP TABLE t, u, p, d;
+DROP DATABASE cuca;
