@@ -9,6 +9,14 @@
 //! * a code point the table does not list (CJK ideographs, Hangul syllables, unassigned ones)
 //!   gets the two implicit weights of UCA;
 //! * PAD SPACE: the shorter string compares as if padded with spaces (weight 0x020A).
+//!
+//! `utf8mb4_unicode_ci` (UCA 4.0.0, id 224) is the same algorithm on DUCET 4.0.0
+//! (`allkeys-4.0.0.txt`), which was not at hand when this was written: generate
+//! `collation_uca400_table.rs` with `gen_uca.py allkeys-4.0.0.txt 400 …`, add a `UCA400`
+//! [`UcaTable`] with `space: 0x0209` and `bmp_only: true` (MariaDB weighs every character
+//! above the BMP 0xFFFD there), a `Collation` variant (name, id 224, codec tag 33) and check
+//! it against MariaDB's WEIGHT_STRING as `every_code_point_matches_a_mariadb_dump` does
+//! (MariaDB: 'A' 0E33, TAB 0201, 'Æ' one weight 0E38 so 'Æ' <> 'AE', 'ß' = 'ss').
 
 use std::cmp::Ordering;
 
