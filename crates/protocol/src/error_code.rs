@@ -469,6 +469,12 @@ pub enum ErrorCode {
     WarnOptionIgnored,
     /// 1253 COLLATION '%s' is not valid for CHARACTER SET '%s'
     CollationCharsetMismatch,
+    /// 1267 Illegal mix of collations (%s,%s) and (%s,%s) for operation '%s'
+    CantAggregate2Collations,
+    /// 1270 Illegal mix of collations (%s,%s), (%s,%s), (%s,%s) for operation '%s'
+    CantAggregate3Collations,
+    /// 1271 Illegal mix of collations for operation '%s'
+    CantAggregateNCollations,
 }
 
 impl ErrorCode {
@@ -704,6 +710,9 @@ impl ErrorCode {
             ForeignDuplicateKeyWithChildInfo => 1761,
             WarnOptionIgnored => 1618,
             CollationCharsetMismatch => 1253,
+            CantAggregate2Collations => 1267,
+            CantAggregate3Collations => 1270,
+            CantAggregateNCollations => 1271,
         }
     }
 

@@ -44,4 +44,18 @@ SELECT c FROM p WHERE c = 'e';
 CREATE TABLE d (c VARCHAR(10)) COLLATE utf8mb4_unicode_520_ci;
 INSERT INTO d VALUES ('ß'), ('ss');
 SELECT COUNT(DISTINCT c) FROM d;
+# A general_ci and a unicode_520_ci operand of one strength: no collation wins (1267 / 1270);
+# an explicit COLLATE or a literal's weaker strength decides.
+CREATE TABLE m (g VARCHAR(5), u VARCHAR(5) COLLATE utf8mb4_unicode_520_ci);
+INSERT INTO m VALUES ('ss', 'ß');
+SELECT g = u FROM m;
+SELECT g < u FROM m;
+SELECT g <=> u FROM m;
+SELECT g LIKE u FROM m;
+SELECT g IN (u) FROM m;
+SELECT g IN (u, 'x') FROM m;
+SELECT g IN (u, 'x', 'y') FROM m;
+SELECT g BETWEEN u AND 'z' FROM m;
+SELECT 'a' COLLATE utf8mb4_general_ci = 'a' COLLATE utf8mb4_unicode_520_ci;
+SELECT g = 'SS' COLLATE utf8mb4_unicode_520_ci, u = 'SS', u = 'ss' COLLATE utf8mb4_general_ci, g = u COLLATE utf8mb4_bin, g = u COLLATE utf8mb4_unicode_520_ci FROM m;
 DROP DATABASE cuca;
