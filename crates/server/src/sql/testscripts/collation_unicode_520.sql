@@ -57,5 +57,8 @@ SELECT g IN (u, 'x') FROM m;
 SELECT g IN (u, 'x', 'y') FROM m;
 SELECT g BETWEEN u AND 'z' FROM m;
 SELECT 'a' COLLATE utf8mb4_general_ci = 'a' COLLATE utf8mb4_unicode_520_ci;
+SELECT STRCMP(g, u) FROM m;
+SELECT g FROM m UNION SELECT u FROM m;
+SELECT g FROM m UNION ALL SELECT u COLLATE utf8mb4_general_ci FROM m;
 SELECT g = 'SS' COLLATE utf8mb4_unicode_520_ci, u = 'SS', u = 'ss' COLLATE utf8mb4_general_ci, g = u COLLATE utf8mb4_bin, g = u COLLATE utf8mb4_unicode_520_ci FROM m;
 DROP DATABASE cuca;
