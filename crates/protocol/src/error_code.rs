@@ -478,6 +478,12 @@ pub enum ErrorCode {
     /// 1356 View '%s.%s' references invalid table(s) or column(s) or function(s) or
     /// definer/invoker of view lack rights to use them
     ViewInvalid,
+    /// 1267 Illegal mix of collations (%s,%s) and (%s,%s) for operation '%s'
+    CantAggregate2Collations,
+    /// 1270 Illegal mix of collations (%s,%s), (%s,%s), (%s,%s) for operation '%s'
+    CantAggregate3Collations,
+    /// 1271 Illegal mix of collations for operation '%s'
+    CantAggregateNCollations,
 }
 
 impl ErrorCode {
@@ -717,6 +723,9 @@ impl ErrorCode {
             SpFetchNoData => 1329,
             WarnDeprecatedSyntax => 1287,
             ViewInvalid => 1356,
+            CantAggregate2Collations => 1267,
+            CantAggregate3Collations => 1270,
+            CantAggregateNCollations => 1271,
         }
     }
 

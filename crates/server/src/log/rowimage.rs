@@ -155,6 +155,7 @@ pub fn collation_id(t: &DataType) -> u16 {
         Collation::Utf8mb4GeneralCi => 45,
         Collation::Utf8mb4Bin => 46,
         Collation::Binary => 63,
+        Collation::Utf8mb4Unicode520Ci => 246,
     }
 }
 

@@ -203,6 +203,8 @@ fn collation_tag(c: Collation) -> u8 {
         Collation::Utf8mb4GeneralCi => 0,
         Collation::Utf8mb4Bin => 1,
         Collation::Binary => 2,
+        // Tags from 32 on for the UCA collations (3.. are left to other character sets).
+        Collation::Utf8mb4Unicode520Ci => 32,
     }
 }
 
@@ -629,6 +631,7 @@ fn decode_collation(r: &mut Reader<'_>) -> CodecResult<Collation> {
         0 => Ok(Collation::Utf8mb4GeneralCi),
         1 => Ok(Collation::Utf8mb4Bin),
         2 => Ok(Collation::Binary),
+        32 => Ok(Collation::Utf8mb4Unicode520Ci),
         t => Err(r.error(format!("unknown collation tag {t}"))),
     }
 }
@@ -927,7 +930,8 @@ pub(crate) mod tests {
         prop_oneof![
             Just(Collation::Utf8mb4GeneralCi),
             Just(Collation::Utf8mb4Bin),
-            Just(Collation::Binary)
+            Just(Collation::Binary),
+            Just(Collation::Utf8mb4Unicode520Ci)
         ]
     }
 

@@ -235,6 +235,7 @@ pub(crate) fn encode_value(ty: &DataType, prefix_len: Option<u32>, v: &Value, ou
                 Collation::Binary => encode_binary(&bytes, prefix_len, out),
                 Collation::Utf8mb4GeneralCi => encode_text(&bytes, prefix_len, true, out),
                 Collation::Utf8mb4Bin => encode_text(&bytes, prefix_len, false, out),
+                Collation::Utf8mb4Unicode520Ci => encode_uca520(&bytes, prefix_len, out),
             }
         }
         DataType::Binary { .. } | DataType::VarBinary { .. } | DataType::Blob { .. } => {
@@ -356,20 +357,39 @@ const SPACE: u32 = 0x20;
 fn encode_text(bytes: &[u8], prefix_len: Option<u32>, ci: bool, out: &mut Vec<u8>) {
     let s = String::from_utf8_lossy(bytes);
     let limit = prefix_len.map_or(usize::MAX, |p| p as usize);
-    let mut w: Vec<u32> = s
+    let w: Vec<u32> = s
         .chars()
         .take(limit)
         .map(|c| if ci { general_ci_weight(c) } else { c as u32 })
         .collect();
-    while w.last() == Some(&SPACE) {
+    encode_weights(w, SPACE, out);
+}
+
+/// A `utf8mb4_unicode_520_ci` key: the UCA weights of the (prefix's) characters, encoded as
+/// `encode_text` does so that keys order as the collation compares (PAD SPACE included).
+fn encode_uca520(bytes: &[u8], prefix_len: Option<u32>, out: &mut Vec<u8>) {
+    use crate::types::collation_uca::{uca520_weights, UCA520_SPACE};
+    let s = String::from_utf8_lossy(bytes);
+    let limit = prefix_len.map_or(usize::MAX, |p| p as usize);
+    let mut w: Vec<u32> = Vec::with_capacity(s.len());
+    for c in s.chars().take(limit) {
+        uca520_weights(c, |x| w.push(x as u32));
+    }
+    encode_weights(w, UCA520_SPACE as u32, out);
+}
+
+/// Weights (at most 24 bits each) as groups of a marker and 3 bytes, ended by 0x01; the
+/// marker says how the rest compares with an endless run of `space` (PAD SPACE).
+fn encode_weights(mut w: Vec<u32>, space: u32, out: &mut Vec<u8>) {
+    while w.last() == Some(&space) {
         w.pop();
     }
     // marker[i]: how the rest of the string from i compares with an endless run of spaces.
     let mut markers = vec![0u8; w.len()];
     let mut rest = 0x01u8;
     for i in (0..w.len()).rev() {
-        if w[i] != SPACE {
-            rest = if w[i] < SPACE { 0x00 } else { 0x02 };
+        if w[i] != space {
+            rest = if w[i] < space { 0x00 } else { 0x02 };
         }
         markers[i] = rest;
     }

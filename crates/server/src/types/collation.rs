@@ -10,6 +10,8 @@ pub enum Collation {
     Utf8mb4Bin,
     /// `binary`: the collation of BINARY / VARBINARY / BLOB; exact bytes.
     Binary,
+    /// `utf8mb4_unicode_520_ci`: UCA 5.2.0 primary weights, PAD SPACE (see `collation_uca`).
+    Utf8mb4Unicode520Ci,
 }
 
 /// The `utf8mb4_general_ci` weight of a character: upper case, Latin-1 accents folded,

@@ -37,6 +37,10 @@ fn matches(member: &str, text: &[u8], coll: Collation, exact_spaces: bool) -> bo
                 .map(general_ci_weight)
                 .eq(t.chars().map(general_ci_weight))
         }
+        Collation::Utf8mb4Unicode520Ci => {
+            super::collation_uca::uca520_key_weights(m)
+                == super::collation_uca::uca520_key_weights(t)
+        }
     }
 }
 

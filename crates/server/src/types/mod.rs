@@ -5,6 +5,8 @@
 //! whether `'a' = 'A'` holds is a property of the column's collation, not of the bytes.
 
 pub mod collation;
+pub mod collation_uca;
+mod collation_uca520_table;
 mod datatype;
 pub mod enumset;
 pub mod raw_text;

@@ -21,6 +21,7 @@ fn charset_of(ty: &SqlType) -> u16 {
     match ty.class {
         Class::Str => match ty.collation {
             Collation::Utf8mb4Bin => charset::UTF8MB4_BIN,
+            Collation::Utf8mb4Unicode520Ci => 246,
             _ => charset::UTF8MB4_GENERAL_CI,
         },
         _ => charset::BINARY,

@@ -83,6 +83,79 @@ fn merge(a: (Collation, Derivation), b: (Collation, Derivation)) -> (Collation, 
     (Collation::Utf8mb4Bin, a.1)
 }
 
+/// Error 1267 / 1270 / 1271 (Illegal mix of collations) when operands of operation `op` hold
+/// two different case-insensitive collations of one strength (utf8mb4_general_ci against
+/// utf8mb4_unicode_520_ci: neither wins, MariaDB refuses to compare). Only pairs involving a
+/// UCA collation are checked; the older pairs keep their aggregation.
+pub fn check_mix<'t, I>(types: I, op: &str) -> Result<()>
+where
+    I: IntoIterator<Item = &'t SqlType>,
+    I::IntoIter: Clone,
+{
+    let types = types.into_iter();
+    // The usual case, no UCA operand: nothing to check, nothing allocated.
+    if !types
+        .clone()
+        .any(|t| t.class == Class::Str && t.collation == Collation::Utf8mb4Unicode520Ci)
+    {
+        return Ok(());
+    }
+    let views: Vec<_> = types.map(view).collect();
+    let mut acc: Option<(Collation, Derivation)> = None;
+    let mut clash = false;
+    for &v in &views {
+        if let Some(a) = acc {
+            let uca = |c: Collation| c == Collation::Utf8mb4Unicode520Ci;
+            let plain = |c: Collation| !matches!(c, Collation::Binary | Collation::Utf8mb4Bin);
+            if a.0 != v.0 && a.1 == v.1 && (uca(a.0) || uca(v.0)) && plain(a.0) && plain(v.0) {
+                clash = true;
+                break;
+            }
+            acc = Some(merge(a, v));
+        } else {
+            acc = Some(v);
+        }
+    }
+    if !clash {
+        return Ok(());
+    }
+    let name = |(c, d): (Collation, Derivation)| {
+        let d = match d {
+            Derivation::Explicit => "EXPLICIT",
+            Derivation::None => "NONE",
+            Derivation::Implicit => "IMPLICIT",
+            Derivation::SysConst => "SYSCONST",
+            Derivation::Coercible => "COERCIBLE",
+            Derivation::Numeric => "NUMERIC",
+            Derivation::Ignorable => "IGNORABLE",
+        };
+        format!("({},{d})", crate::sql::exec::show::collation_name(c))
+    };
+    Err(match views.as_slice() {
+        [a, b] => Error::new(
+            ErrorCode::CantAggregate2Collations,
+            format!(
+                "Illegal mix of collations {} and {} for operation '{op}'",
+                name(*a),
+                name(*b)
+            ),
+        ),
+        [a, b, c] => Error::new(
+            ErrorCode::CantAggregate3Collations,
+            format!(
+                "Illegal mix of collations {}, {}, {} for operation '{op}'",
+                name(*a),
+                name(*b),
+                name(*c)
+            ),
+        ),
+        _ => Error::new(
+            ErrorCode::CantAggregateNCollations,
+            format!("Illegal mix of collations for operation '{op}'"),
+        ),
+    })
+}
+
 /// The collation and derivation several operands aggregate to; `Utf8mb4GeneralCi` /
 /// `Ignorable` for none.
 pub fn aggregate<'t>(types: impl IntoIterator<Item = &'t SqlType>) -> (Collation, Derivation) {

@@ -260,6 +260,16 @@ fn comparison(
             (a, b)
         }
     };
+    let symbol = match op {
+        CmpOp::Eq => "=",
+        CmpOp::Ne => "<>",
+        CmpOp::Lt => "<",
+        CmpOp::Le => "<=",
+        CmpOp::Gt => ">",
+        CmpOp::Ge => ">=",
+        CmpOp::NullSafeEq => "<=>",
+    };
+    derivation::check_mix([&ta, &tb], symbol)?;
     let coll = comparison_collation(&ta, &tb);
     derivation::check_literals([(&a, &ta), (&b, &tb)], coll)?;
     let b = temporal_constant_as_bigint(&a, &ta, b);
@@ -764,11 +774,8 @@ impl<'a> Binder<'a> {
                         format!("COLLATION '{bare}' is not valid for CHARACTER SET 'binary'"),
                     ));
                 }
-                t.collation = match bare {
-                    "binary" => Collation::Binary,
-                    n if n.ends_with("_bin") => Collation::Utf8mb4Bin,
-                    _ => Collation::Utf8mb4GeneralCi,
-                };
+                // A collation Cohort lacks is refused (1235), never taken as another one.
+                t.collation = crate::sql::exec::ddl::collation_named(bare)?;
                 t.derivation = derivation::Derivation::Explicit;
                 Ok((x, t))
             }
@@ -1304,6 +1311,8 @@ impl<'a> Binder<'a> {
             types.push(ty);
         }
         // The collation of the operand and every item together (MariaDB aggregates them all).
+        // (`x IN (y)` is `x = y` to MariaDB, also in its message.)
+        derivation::check_mix(&types, if types.len() == 2 { "=" } else { "in" })?;
         let coll = derivation::aggregate(&types).0;
         if matches!(x, Expr::Lit(_)) {
             literals.push((x.clone(), tx.clone()));
@@ -1341,6 +1350,7 @@ impl<'a> Binder<'a> {
         } else {
             (x, tx)
         };
+        derivation::check_mix([&tx, &tl, &th], "between")?;
         let coll = derivation::aggregate([&tx, &tl, &th]).0;
         derivation::check_literals([(&x, &tx), (&l, &tl), (&h, &th)], coll)?;
         // With a DATE / DATETIME among the three, all compare as datetimes (MariaDB: one
@@ -1386,6 +1396,7 @@ impl<'a> Binder<'a> {
             Some(x) => Some(Box::new(self.bind(x)?.0)),
             None => None,
         };
+        derivation::check_mix([&tx, &tp], "like")?;
         let coll = comparison_collation(&tx, &tp);
         derivation::check_literals([(&x, &tx), (&p, &tp)], coll)?;
         Ok((

@@ -146,7 +146,8 @@ enum Checked {
     /// A checked value (`None` for DEFAULT), and the text as typed where its order matters
     /// (`session_track_system_variables`).
     Session(String, Option<Value>, Option<String>),
-    Names(String, Option<String>),
+    /// The character set, and the `collation_connection` value it brings.
+    Names(String, Option<Value>),
 }
 
 /// `SET a = x, b = y, …` in MariaDB's two passes: every value is evaluated and checked first,
@@ -174,7 +175,7 @@ pub fn set(
             Checked::Timestamp(t) => sess.fixed_time = t,
             Checked::Global(name, v) => apply_global(ctx, &name, v)?,
             Checked::Session(name, v, typed) => apply_session(ctx, sess, &name, v, typed)?,
-            Checked::Names(cs, coll) => apply_names(ctx, sess, &cs, coll.as_deref())?,
+            Checked::Names(cs, coll) => apply_names(ctx, sess, &cs, coll)?,
         }
     }
     Ok(())
@@ -594,7 +595,7 @@ pub fn set_names(
     collation: Option<&str>,
 ) -> Result<()> {
     let (cs, coll) = check_names(ctx, charset, collation)?;
-    apply_names(ctx, sess, &cs, coll.as_deref())
+    apply_names(ctx, sess, &cs, coll)
 }
 
 /// `SET NAMES`' first pass: the character set (lower case) and the collation it asks for.
@@ -602,7 +603,7 @@ fn check_names(
     ctx: &ServerContext,
     charset: &str,
     collation: Option<&str>,
-) -> Result<(String, Option<String>)> {
+) -> Result<(String, Option<Value>)> {
     let cs = charset.to_ascii_lowercase();
     if !matches!(
         cs.as_str(),
@@ -621,14 +622,29 @@ fn check_names(
     }
     ctx.vars
         .check_session_set("character_set_client", Value::str(&cs))?;
-    Ok((cs, collation.map(str::to_string)))
+    let coll = collation
+        .map(|c| c.to_ascii_lowercase())
+        .or_else(|| default_collation(&cs).map(str::to_string));
+    let coll = match coll {
+        Some(c) => match ctx
+            .vars
+            .check_session_set("collation_connection", Value::str(&c))
+        {
+            Ok(v) => Some(v),
+            // A collation named in COLLATE that Cohort cannot be is refused, never ignored.
+            Err(e) if collation.is_some() => return Err(e),
+            Err(_) => None,
+        },
+        None => None,
+    };
+    Ok((cs, coll))
 }
 
 fn apply_names(
     ctx: &ServerContext,
     sess: &mut SessionState,
     cs: &str,
-    collation: Option<&str>,
+    coll: Option<Value>,
 ) -> Result<()> {
     for var in [
         "character_set_client",
@@ -639,17 +655,9 @@ fn apply_names(
         sess.session_vars.insert(var.to_string(), v);
         sess.track.var_changed(var);
     }
-    let coll = collation
-        .map(|c| c.to_ascii_lowercase())
-        .or_else(|| default_collation(cs).map(str::to_string));
-    if let Some(c) = coll {
-        if let Ok(v) = ctx
-            .vars
-            .check_session_set("collation_connection", Value::str(&c))
-        {
-            // (Not reported to session tracking: MariaDB reports only the three above.)
-            sess.session_vars.insert("collation_connection".into(), v);
-        }
+    if let Some(v) = coll {
+        // (Not reported to session tracking: MariaDB reports only the three above.)
+        sess.session_vars.insert("collation_connection".into(), v);
     }
     Ok(())
 }

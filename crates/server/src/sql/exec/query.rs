@@ -405,6 +405,15 @@ pub(super) fn union_types(parts: &[QueryPlan]) -> Result<Vec<SqlType>> {
         if p.types.len() != types.len() {
             return Err(column_count_error());
         }
+        for (a, b) in types.iter().zip(&p.types) {
+            // utf8mb4_general_ci against utf8mb4_unicode_520_ci of one strength (MariaDB 1271).
+            if crate::sql::bind::derivation::check_mix([a, b], "UNION").is_err() {
+                return Err(crate::error::Error::new(
+                    cohort_protocol::ErrorCode::CantAggregateNCollations,
+                    "Illegal mix of collations for operation 'UNION'",
+                ));
+            }
+        }
         types = types
             .iter()
             .zip(&p.types)

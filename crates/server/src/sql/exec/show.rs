@@ -523,6 +523,7 @@ pub(crate) fn collation_name(c: Collation) -> &'static str {
         Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
         Collation::Utf8mb4Bin => "utf8mb4_bin",
         Collation::Binary => "binary",
+        Collation::Utf8mb4Unicode520Ci => "utf8mb4_unicode_520_ci",
     }
 }
 
@@ -1193,6 +1194,7 @@ pub(crate) fn collations() -> Listing {
         ("utf8mb3_general_ci", "utf8mb3", 33, "Yes"),
         ("utf8mb4_bin", "utf8mb4", 46, ""),
         ("utf8mb4_general_ci", "utf8mb4", 45, "Yes"),
+        ("utf8mb4_unicode_520_ci", "utf8mb4", 246, ""),
     ];
     Listing {
         columns: vec![
@@ -1205,7 +1207,18 @@ pub(crate) fn collations() -> Listing {
         ],
         rows: list
             .iter()
-            .map(|(c, cs, id, d)| vec![s(c), s(cs), Value::Int(*id), s(d), s("Yes"), Value::Int(1)])
+            .map(|(c, cs, id, d)| {
+                // The UCA collations' Sortlen is 8 in MariaDB; the others' 1.
+                let sortlen = if c.contains("unicode") { 8 } else { 1 };
+                vec![
+                    s(c),
+                    s(cs),
+                    Value::Int(*id),
+                    s(d),
+                    s("Yes"),
+                    Value::Int(sortlen),
+                ]
+            })
             .collect(),
     }
 }

@@ -141,6 +141,7 @@ pub fn compare_strings(a: &[u8], b: &[u8], coll: Collation) -> Ordering {
             }
             cmp_general_ci(&a[n..], &b[n..])
         }
+        Collation::Utf8mb4Unicode520Ci => crate::types::collation_uca::uca520_compare(a, b),
     }
 }
 
@@ -203,6 +204,11 @@ pub fn group_key(v: &Value, coll: Collation, out: &mut Vec<u8>) {
                 Collation::Utf8mb4GeneralCi => {
                     for c in String::from_utf8_lossy(trim_spaces(b)).chars() {
                         out.extend_from_slice(&general_ci_weight(c).to_be_bytes());
+                    }
+                }
+                Collation::Utf8mb4Unicode520Ci => {
+                    for w in crate::types::collation_uca::uca520_key_weights(b) {
+                        out.extend_from_slice(&w.to_be_bytes());
                     }
                 }
             }

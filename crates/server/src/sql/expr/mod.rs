@@ -972,6 +972,10 @@ fn weights(s: &[u8], coll: Collation) -> Vec<u32> {
             .chars()
             .map(crate::types::collation::general_ci_weight)
             .collect(),
+        Collation::Utf8mb4Unicode520Ci => String::from_utf8_lossy(s)
+            .chars()
+            .map(crate::types::collation_uca::uca520_char_key)
+            .collect(),
     }
 }
 
@@ -984,6 +988,7 @@ fn compile_pattern(p: &[u8], esc: Option<char>, coll: Collation) -> Vec<Pat> {
         Collation::Binary => c as u32,
         Collation::Utf8mb4Bin => c as u32,
         Collation::Utf8mb4GeneralCi => crate::types::collation::general_ci_weight(c),
+        Collation::Utf8mb4Unicode520Ci => crate::types::collation_uca::uca520_char_key(c),
     };
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;

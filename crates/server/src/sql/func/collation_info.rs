@@ -16,6 +16,7 @@ pub fn bind(name: &str, args: &[(Expr, SqlType)]) -> Option<(Expr, SqlType)> {
     let (coll, charset) = match (t.class, t.collation) {
         (Class::Str, Collation::Utf8mb4GeneralCi) => ("utf8mb4_general_ci", "utf8mb4"),
         (Class::Str, Collation::Utf8mb4Bin) => ("utf8mb4_bin", "utf8mb4"),
+        (Class::Str, Collation::Utf8mb4Unicode520Ci) => ("utf8mb4_unicode_520_ci", "utf8mb4"),
         _ => ("binary", "binary"),
     };
     // A character string result of a system function: utf8mb3 in MariaDB, 64 characters.

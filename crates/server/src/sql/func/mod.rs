@@ -476,6 +476,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "STRCMP" => {
             need(n == 2)?;
+            crate::sql::bind::derivation::check_mix([&args[0].1, &args[1].1], "strcmp")?;
             let coll = crate::sql::bind::comparison_collation(&args[0].1, &args[1].1);
             (Func::Strcmp(coll), int_ty(2))
         }

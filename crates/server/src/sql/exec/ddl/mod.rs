@@ -531,8 +531,9 @@ fn with_collation(dt: DataType, coll: Collation) -> DataType {
     }
 }
 
-/// The collations a character column can have: utf8mb4's general_ci and bin (utf8 / utf8mb3
-/// names are taken as utf8mb4: the same characters plus the 4-byte ones), and binary. Any
+/// The collations a character column can have: utf8mb4's general_ci, bin and unicode_520_ci
+/// (utf8 / utf8mb3 names are taken as utf8mb4: the same characters plus the 4-byte ones), and
+/// binary. Any
 /// other collation would compare differently, so it is refused (1273 when it is not a
 /// collation at all).
 pub fn collation_named(name: &str) -> Result<Collation> {
@@ -542,6 +543,9 @@ pub fn collation_named(name: &str) -> Result<Collation> {
         "utf8mb4_bin" | "utf8mb3_bin" | "utf8_bin" => Collation::Utf8mb4Bin,
         "utf8mb4_general_ci" | "utf8mb3_general_ci" | "utf8_general_ci" => {
             Collation::Utf8mb4GeneralCi
+        }
+        "utf8mb4_unicode_520_ci" | "utf8mb3_unicode_520_ci" | "utf8_unicode_520_ci" => {
+            Collation::Utf8mb4Unicode520Ci
         }
         _ if n.contains('_') => {
             return Err(unsupported(&format!(
