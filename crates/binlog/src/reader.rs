@@ -144,6 +144,8 @@ pub struct EventDecoder {
     /// Whether events carry a CRC32; unknown until the Format_description is read.
     checksums: Option<bool>,
     tables: HashMap<TableId, TableMap>,
+    /// Events taken out of their file ([`EventDecoder::detached`]).
+    detached: bool,
 }
 
 impl EventDecoder {
@@ -158,6 +160,22 @@ impl EventDecoder {
             checksums: Some(checksums),
             ..EventDecoder::default()
         }
+    }
+
+    /// A decoder for events taken out of their file, as the `BINLOG '…'` statement of
+    /// `mariadb-binlog` output carries them: their `next_pos` says nothing about where they
+    /// are now, so it is not checked, and, as MariaDB's BINLOG statement, their checksums are
+    /// not verified (the checksum bytes are still expected where the Format_description says).
+    pub fn detached() -> EventDecoder {
+        EventDecoder {
+            detached: true,
+            ..EventDecoder::default()
+        }
+    }
+
+    /// Forget the Table_maps (a replica does at the end of each statement).
+    pub fn clear_tables(&mut self) {
+        self.tables.clear();
     }
 
     /// Whether events carry checksums (known once the Format_description has been decoded).
@@ -208,7 +226,7 @@ impl EventDecoder {
                 available: avail as u64,
             });
         }
-        if header.next_pos as u64 != pos.0 + size as u64 {
+        if !self.detached && header.next_pos as u64 != pos.0 + size as u64 {
             return Err(DecodeError::BadHeader {
                 pos,
                 detail: format!(
@@ -220,7 +238,15 @@ impl EventDecoder {
         }
         let bytes = &data[..size];
         let body_end = if has_crc { size - CHECKSUM_LEN } else { size };
-        let verify = if is_fde {
+        let verify = if self.detached {
+            if is_fde && !matches!(bytes[body_end - 1], CHECKSUM_ALG_CRC32 | CHECKSUM_ALG_OFF) {
+                return Err(DecodeError::BadFormatDescription {
+                    pos,
+                    detail: format!("unknown checksum algorithm {}", bytes[body_end - 1]),
+                });
+            }
+            false
+        } else if is_fde {
             // The FDE always has a checksum field; it is only meaningful with CRC32 on.
             match bytes[body_end - 1] {
                 CHECKSUM_ALG_CRC32 => true,
@@ -245,7 +271,7 @@ impl EventDecoder {
                     computed,
                 });
             }
-        } else if is_fde {
+        } else if is_fde && !self.detached {
             // "Checksums off" could be a CRC32 FDE whose algorithm byte was damaged: its
             // checksum field then matches the body with the byte restored.
             let mut restored = bytes[..body_end].to_vec();

@@ -280,6 +280,9 @@ pub struct SessionState {
     /// What the current statement changed, for a client with CLIENT_SESSION_TRACK
     /// ([`super::track`]).
     pub track: super::track::Tracker,
+    /// What the session's BINLOG statements decoded so far (`sql/exec/binlog_stmt`); None
+    /// until the first.
+    pub binlog_replay: Option<Box<crate::sql::BinlogReplayState>>,
 }
 
 impl SessionState {
@@ -323,6 +326,7 @@ impl SessionState {
             temp_tables: Vec::new(),
             fixed_time: None,
             track: super::track::Tracker::default(),
+            binlog_replay: None,
         }
     }
 

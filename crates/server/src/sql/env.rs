@@ -66,6 +66,16 @@ impl SessView<'_> {
             .iter()
             .find(|t| t.db() == db && t.name() == name)
     }
+
+    /// `@@pseudo_thread_id`, what CONNECTION_ID() answers: the connection id until a
+    /// session sets it (`mariadb-binlog` output does).
+    pub fn pseudo_thread_id(&self) -> u64 {
+        match self.session_vars.get("pseudo_thread_id") {
+            Some(Value::UInt(u)) => *u,
+            Some(Value::Int(i)) => *i as u64,
+            _ => self.conn_id as u64,
+        }
+    }
 }
 
 impl<'a> SessView<'a> {
@@ -376,7 +386,7 @@ impl<'a> Env<'a> {
                 "warning_count" => Some(Value::UInt(self.sess.prev_warnings as u64)),
                 "error_count" => Some(Value::UInt(0)),
                 "in_transaction" => Some(Value::Int(self.sess.in_transaction as i64)),
-                "pseudo_thread_id" => Some(Value::UInt(self.sess.conn_id as u64)),
+                "pseudo_thread_id" => Some(Value::UInt(self.sess.pseudo_thread_id())),
                 "timestamp" => Some(Value::Double(
                     super::expr::convert::unix_seconds(&self.now()) as f64
                         + self.now().micros as f64 / 1e6,

@@ -383,6 +383,12 @@ fn refuse_unhonoured(name: &str, value: Value) -> Result<Value> {
             ));
         }
     }
+    if matches!(name, "auto_increment_increment" | "auto_increment_offset")
+        && !matches!(value, Value::Int(1) | Value::UInt(1))
+        && !crate::sql::value_text(&value).eq_ignore_ascii_case("DEFAULT")
+    {
+        return Err(Error::unsupported(&format!("{name} other than 1")));
+    }
     if name == "sql_mode" && !value.is_null() {
         return crate::sql::sql_mode::canonical(&value).map(|m| Value::str(&m));
     }
@@ -429,6 +435,24 @@ fn set_session(
     sess.txn_defaults = None;
     sess.stmt_vars = None;
     sess.sql_mode_upper = None;
+    // What `mariadb-binlog` output sets (`replay_vars.rs`).
+    let Some(value) = super::replay_vars::before_set(ctx, sess, name, value)? else {
+        return Ok(());
+    };
+    let r = set_session_value(ctx, sess, name, value.clone());
+    if r.is_ok() {
+        let stored = sess.session_vars.get(name).cloned();
+        super::replay_vars::after_set(sess, name, value.and(stored).as_ref());
+    }
+    r
+}
+
+fn set_session_value(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    name: &str,
+    value: Option<Value>,
+) -> Result<()> {
     let Some(value) = value else {
         // DEFAULT: back to the global value.
         if !ctx.vars.exists(name) {
