@@ -378,6 +378,14 @@ impl<'a> Env<'a> {
                     "Variable 'timestamp' is a SESSION variable",
                 ));
             }
+            // A variable with no global value (`gtid_seq_no`, `pseudo_thread_id`…): 1238.
+            if crate::vars::definition(name).is_some_and(|d| d.scope == crate::vars::Scope::Session)
+            {
+                return Err(Error::new(
+                    ErrorCode::IncorrectGlobalLocalVar,
+                    format!("Variable '{name}' is a SESSION variable"),
+                ));
+            }
             self.ctx.vars.global(name)
         } else {
             match name {

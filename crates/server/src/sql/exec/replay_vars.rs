@@ -90,6 +90,13 @@ pub(super) fn before_set(
                 return refused("completion_type other than NO_CHAIN");
             }
         }
+        // Accepted, and, as on a server that applies no replication events now, with
+        // MariaDB's warning that it changes nothing.
+        "pseudo_slave_mode" if on() => sess.warnings.push(crate::session::Warning {
+            level: "Warning",
+            code: ErrorCode::WrongValueForVar.number(),
+            message: "Slave applier execution mode not active, statement ineffective.".into(),
+        }),
         "sql_if_exists" if on() => return refused("sql_if_exists = ON"),
         "system_versioning_insert_history" if on() => {
             return refused("system_versioning_insert_history = ON (system-versioned tables)")
