@@ -39,7 +39,7 @@ pub fn base64(text: &[u8]) -> Result<Vec<u8>> {
         .copied()
         .filter(|c| !c.is_ascii_whitespace())
         .collect();
-    if chars.len() % 4 != 0 {
+    if !chars.len().is_multiple_of(4) {
         return Err(bad());
     }
     let mut out = Vec::with_capacity(chars.len() / 4 * 3);

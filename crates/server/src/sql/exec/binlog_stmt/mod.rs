@@ -20,7 +20,9 @@
 //!    around several commits them together, and the rows reach Cohort's own binlog like any
 //!    DML. Updates and deletes find their row by the primary key of the before image, or,
 //!    without one, by the whole before image (a table scan), as a replica does; a missing row
-//!    is 1032, a duplicate key 1062. `foreign_key_checks` applies as the session set it.
+//!    is 1032, a duplicate key 1062. `foreign_key_checks` applies as the session set it,
+//!    and is off for a statement whose rows events carry NO_FOREIGN_KEY_CHECKS_F (written
+//!    with `foreign_key_checks = 0`), as a replica applies them.
 //!    The event's column types must be the table's (1677), and its column count too (1532).
 //!
 //! Privilege: SUPER or BINLOG REPLAY (1227), as in MariaDB 10.11. Not in prepared statements
@@ -37,7 +39,7 @@ use crate::sql::env::{split_session, Env};
 use crate::sql::parse::binlog::BinlogSource;
 use crate::sql::QueryResult;
 use crate::types::Value;
-use cohort_binlog::EventDecoder;
+use cohort_binlog::{EventDecoder, NO_FOREIGN_KEY_CHECKS_F};
 use cohort_protocol::ErrorCode;
 
 /// What a session's BINLOG statements leave for the next ones: the Format_description seen
@@ -70,6 +72,34 @@ pub fn run(
     if events.is_empty() {
         return Ok(QueryResult::ok());
     }
+    // Rows a statement wrote with `foreign_key_checks = 0` carry NO_FOREIGN_KEY_CHECKS_F: they
+    // are applied without the checks, as a replica does (a dump restored on the primary, for
+    // one, inserts children before their parents).
+    let no_fk = events
+        .iter()
+        .any(|s| s.rows.flags & NO_FOREIGN_KEY_CHECKS_F != 0);
+    if !no_fk {
+        return apply(ctx, sess, &events, prev);
+    }
+    let key = "foreign_key_checks";
+    let saved = sess.session_vars.insert(key.to_string(), Value::str("OFF"));
+    let r = apply(ctx, sess, &events, prev);
+    // The rows keep the flag in this server's binlog (`SessionState::annotate`).
+    sess.extra_rows_flags |= NO_FOREIGN_KEY_CHECKS_F;
+    match saved {
+        Some(v) => sess.session_vars.insert(key.to_string(), v),
+        None => sess.session_vars.remove(key),
+    };
+    r
+}
+
+/// Step 2 under one statement savepoint.
+fn apply(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    events: &[decode::RowsStep],
+    prev: usize,
+) -> Result<QueryResult> {
     let (txn, view) = split_session(ctx, sess, prev);
     if txn.is_read_only() {
         return Err(crate::storage::read_only_error());
@@ -77,7 +107,7 @@ pub fn run(
     let mut env = Env::new(ctx, view, &[]);
     env.writes = true;
     let sp = ctx.engine.savepoint(txn);
-    let r = apply::apply_all(&env, txn, &events);
+    let r = apply::apply_all(&env, txn, events);
     if r.is_err() {
         ctx.engine.rollback_to_savepoint(txn, sp);
     }

@@ -485,3 +485,55 @@ fn privilege_and_prepared_statements() {
     let e = crate::sql::prepare(&ctx, &mut sess, &format!("BINLOG '{f}'"));
     assert_eq!(e.err().map(|e| e.code()), Some(ErrorCode::UnsupportedPs));
 }
+
+#[test]
+fn rows_written_without_foreign_key_checks_are_applied_without() {
+    let (ctx, mut sess) = setup();
+    run(&ctx, &mut sess, "CREATE TABLE p (id INT PRIMARY KEY)").unwrap();
+    run(
+        &ctx,
+        &mut sess,
+        "CREATE TABLE c (id INT PRIMARY KEY, p INT, FOREIGN KEY (p) REFERENCES p (id))",
+    )
+    .unwrap();
+    binlog(&ctx, &mut sess, &fde()).unwrap();
+    let m = map(
+        4,
+        "c",
+        &[
+            ColumnKind::Long { unsigned: false },
+            ColumnKind::Long { unsigned: false },
+        ],
+    );
+    let orphan = |flags: u16| {
+        let mut w = writer();
+        w.write_event(&Event::TableMap(m.clone())).unwrap();
+        w.write_event(&Event::Rows(RowsEvent {
+            kind: RowsKind::Write,
+            table_id: m.table_id,
+            flags: STMT_END_F | flags,
+            column_count: 2,
+            columns_present: vec![true; 2],
+            columns_present_after: Vec::new(),
+            rows: vec![RowChange::Insert(vec![BinValue::Int(1), BinValue::Int(9)])],
+        }))
+        .unwrap();
+        w.into_bytes()
+    };
+    assert_eq!(code(binlog(&ctx, &mut sess, &orphan(0))), 1452);
+    binlog(
+        &ctx,
+        &mut sess,
+        &orphan(cohort_binlog::NO_FOREIGN_KEY_CHECKS_F),
+    )
+    .unwrap();
+    assert_eq!(
+        rows(&ctx, &mut sess, "SELECT COUNT(*) FROM c"),
+        vec![vec![Value::Int(1)]]
+    );
+    assert_eq!(
+        rows(&ctx, &mut sess, "SELECT @@foreign_key_checks"),
+        vec![vec![Value::Int(1)]],
+        "the session's setting is back"
+    );
+}
