@@ -17,7 +17,7 @@
 #       --start-position from there replays the rest: the final state;
 #   (c) the same workload run on MariaDB with binlog_format=ROW, its binlog replayed into a fresh
 #       Cohort: the same checksums as MariaDB's tables;
-#   (a') the target's own binlog (the replayed rows are logged as any DML) replays again;
+#   (a') the same through --read-from-remote-server; the target's own binlog (the replayed rows are logged as any DML) replays again;
 #   (d) BINLOG needs SUPER or BINLOG REPLAY (1227), as SET @@session.gtid_seq_no does.
 #
 # Environment: COHORT_BIN [target/release/cohort], INTEROP_WORKDIR.
@@ -157,6 +157,12 @@ P=$(free_port)
 replay full "$P" "$B1" "$B2"
 check_eq "pitr/whole binlog replayed into a fresh Cohort: same checksums" "$(sums "$P")" "$SUMS_B" \
   "$(tail -3 "$W/full-replay.out")"
+
+# The same read from the running primary (--read-from-remote-server).
+P=$(free_port)
+replay remote "$P" --read-from-remote-server -h127.0.0.1 -P"$P1" -uroot binlog.000001 binlog.000002
+check_eq "pitr/mariadb-binlog --read-from-remote-server | mariadb: same checksums" "$(sums "$P")" \
+  "$SUMS_B" "$(tail -3 "$W/remote-replay.out")"
 
 # The replayed rows are in the target's own binlog like any DML: replaying that binlog again
 # into another fresh Cohort gives the same tables.
