@@ -2461,6 +2461,13 @@ mod tests {
     fn errors() {
         assert_eq!(parse("").unwrap_err().code(), ErrorCode::EmptyQuery);
         assert_eq!(parse("  ;  ").unwrap_err().code(), ErrorCode::EmptyQuery);
+        // Only comments: a statement that does nothing (`mariadb-binlog` output's `/*!*/;`).
+        for sql in ["/*!*/", "/*!*/;", "/* x */", "/*M!100001 */"] {
+            assert!(
+                matches!(parse(sql).unwrap().stmt, Stmt::Do(ref e) if e.is_empty()),
+                "{sql}"
+            );
+        }
         let e = parse("SELECT 1; SELECT 2").unwrap_err();
         assert_eq!(e.code(), ErrorCode::ParseError);
         assert!(
