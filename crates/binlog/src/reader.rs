@@ -370,3 +370,38 @@ pub fn read_all(data: &[u8]) -> ReadOutcome {
         error: reader.error().cloned(),
     }
 }
+
+#[cfg(test)]
+mod detached_tests {
+    use super::*;
+    use crate::{EventWriter, FormatDescription, ServerId, Xid};
+
+    #[test]
+    fn a_detached_decoder_reads_events_out_of_their_file() {
+        let mut w = EventWriter::new(BinlogPos(4), ServerId(1), 0);
+        w.write_event(&Event::FormatDescription(FormatDescription::mariadb_10_11(
+            "10.11.0-test",
+        )))
+        .unwrap();
+        w.write_event(&Event::Xid(Xid(5))).unwrap();
+        let bytes = w.into_bytes();
+        let fde_len = u32::from_le_bytes(bytes[9..13].try_into().unwrap()) as usize;
+        // In a file, an event must be where its header says.
+        let mut d = EventDecoder::new();
+        d.decode(BinlogPos(4), &bytes).unwrap();
+        assert!(d.decode(BinlogPos(0), &bytes[fde_len..]).is_err());
+        // Detached: anywhere, and its checksum is not verified (as MariaDB's BINLOG).
+        let mut d = EventDecoder::detached();
+        d.decode(BinlogPos(0), &bytes).unwrap();
+        let mut xid = bytes[fde_len..].to_vec();
+        assert_eq!(
+            d.decode(BinlogPos(0), &xid).unwrap().event,
+            Event::Xid(Xid(5))
+        );
+        let n = xid.len();
+        xid[n - 1] ^= 0xff;
+        assert!(d.decode(BinlogPos(0), &xid).is_ok());
+        // Still framed: a truncated event is an error.
+        assert!(d.decode(BinlogPos(0), &xid[..n - 1]).is_err());
+    }
+}
