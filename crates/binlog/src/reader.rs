@@ -144,6 +144,8 @@ pub struct EventDecoder {
     /// Whether events carry a CRC32; unknown until the Format_description is read.
     checksums: Option<bool>,
     tables: HashMap<TableId, TableMap>,
+    /// Events taken out of their file ([`EventDecoder::detached`]).
+    detached: bool,
 }
 
 impl EventDecoder {
@@ -158,6 +160,22 @@ impl EventDecoder {
             checksums: Some(checksums),
             ..EventDecoder::default()
         }
+    }
+
+    /// A decoder for events taken out of their file, as the `BINLOG '…'` statement of
+    /// `mariadb-binlog` output carries them: their `next_pos` says nothing about where they
+    /// are now, so it is not checked, and, as MariaDB's BINLOG statement, their checksums are
+    /// not verified (the checksum bytes are still expected where the Format_description says).
+    pub fn detached() -> EventDecoder {
+        EventDecoder {
+            detached: true,
+            ..EventDecoder::default()
+        }
+    }
+
+    /// Forget the Table_maps (a replica does at the end of each statement).
+    pub fn clear_tables(&mut self) {
+        self.tables.clear();
     }
 
     /// Whether events carry checksums (known once the Format_description has been decoded).
@@ -208,7 +226,7 @@ impl EventDecoder {
                 available: avail as u64,
             });
         }
-        if header.next_pos as u64 != pos.0 + size as u64 {
+        if !self.detached && header.next_pos as u64 != pos.0 + size as u64 {
             return Err(DecodeError::BadHeader {
                 pos,
                 detail: format!(
@@ -220,7 +238,15 @@ impl EventDecoder {
         }
         let bytes = &data[..size];
         let body_end = if has_crc { size - CHECKSUM_LEN } else { size };
-        let verify = if is_fde {
+        let verify = if self.detached {
+            if is_fde && !matches!(bytes[body_end - 1], CHECKSUM_ALG_CRC32 | CHECKSUM_ALG_OFF) {
+                return Err(DecodeError::BadFormatDescription {
+                    pos,
+                    detail: format!("unknown checksum algorithm {}", bytes[body_end - 1]),
+                });
+            }
+            false
+        } else if is_fde {
             // The FDE always has a checksum field; it is only meaningful with CRC32 on.
             match bytes[body_end - 1] {
                 CHECKSUM_ALG_CRC32 => true,
@@ -245,7 +271,7 @@ impl EventDecoder {
                     computed,
                 });
             }
-        } else if is_fde {
+        } else if is_fde && !self.detached {
             // "Checksums off" could be a CRC32 FDE whose algorithm byte was damaged: its
             // checksum field then matches the body with the byte restored.
             let mut restored = bytes[..body_end].to_vec();
@@ -342,5 +368,40 @@ pub fn read_all(data: &[u8]) -> ReadOutcome {
         events,
         valid_end: reader.valid_end(),
         error: reader.error().cloned(),
+    }
+}
+
+#[cfg(test)]
+mod detached_tests {
+    use super::*;
+    use crate::{EventWriter, FormatDescription, ServerId, Xid};
+
+    #[test]
+    fn a_detached_decoder_reads_events_out_of_their_file() {
+        let mut w = EventWriter::new(BinlogPos(4), ServerId(1), 0);
+        w.write_event(&Event::FormatDescription(FormatDescription::mariadb_10_11(
+            "10.11.0-test",
+        )))
+        .unwrap();
+        w.write_event(&Event::Xid(Xid(5))).unwrap();
+        let bytes = w.into_bytes();
+        let fde_len = u32::from_le_bytes(bytes[9..13].try_into().unwrap()) as usize;
+        // In a file, an event must be where its header says.
+        let mut d = EventDecoder::new();
+        d.decode(BinlogPos(4), &bytes).unwrap();
+        assert!(d.decode(BinlogPos(0), &bytes[fde_len..]).is_err());
+        // Detached: anywhere, and its checksum is not verified (as MariaDB's BINLOG).
+        let mut d = EventDecoder::detached();
+        d.decode(BinlogPos(0), &bytes).unwrap();
+        let mut xid = bytes[fde_len..].to_vec();
+        assert_eq!(
+            d.decode(BinlogPos(0), &xid).unwrap().event,
+            Event::Xid(Xid(5))
+        );
+        let n = xid.len();
+        xid[n - 1] ^= 0xff;
+        assert!(d.decode(BinlogPos(0), &xid).is_ok());
+        // Still framed: a truncated event is an error.
+        assert!(d.decode(BinlogPos(0), &xid[..n - 1]).is_err());
     }
 }

@@ -484,6 +484,21 @@ pub enum ErrorCode {
     CantAggregate3Collations,
     /// 1271 Illegal mix of collations for operation '%s'
     CantAggregateNCollations,
+    /// 1032 Can't find record in '%-.192s'
+    KeyNotFound,
+    /// 1575 Decoding of base64 string failed
+    Base64DecodeError,
+    /// 1609 The BINLOG statement of type %s was not preceded by a format description BINLOG
+    /// statement
+    NoFormatDescriptionEventBeforeBinlogStatement,
+    /// 1532 Table definition on master and slave does not match: %s
+    BinlogRowWrongTableDef,
+    /// 1677 Column %d of table '%-.192s.%-.192s' cannot be converted from type '%-.50s' to
+    /// type '%-.50s'
+    SlaveConversionFailed,
+    /// 1730 Only Format_description_log_event and row events are allowed in BINLOG statements
+    /// (but %s was provided)
+    OnlyFdAndRbrEventsAllowedInBinlogStatement,
 }
 
 impl ErrorCode {
@@ -726,6 +741,12 @@ impl ErrorCode {
             CantAggregate2Collations => 1267,
             CantAggregate3Collations => 1270,
             CantAggregateNCollations => 1271,
+            KeyNotFound => 1032,
+            Base64DecodeError => 1575,
+            NoFormatDescriptionEventBeforeBinlogStatement => 1609,
+            BinlogRowWrongTableDef => 1532,
+            SlaveConversionFailed => 1677,
+            OnlyFdAndRbrEventsAllowedInBinlogStatement => 1730,
         }
     }
 

@@ -88,18 +88,20 @@ const COLLATIONS: &[&str] = &[
 
 /// Every system variable, sorted by name.
 pub static DEFINITIONS: &[VarDef] = &[
+    // Only 1 is honoured; other values are refused (1235, `exec/admin.rs`).
     var(
         "auto_increment_increment",
         Scope::Both,
-        false,
-        Kind::UInt { min: 1, max: 1 },
+        true,
+        Kind::UInt { min: 1, max: 65535 },
         "1",
     ),
+    // Only 1 is honoured; other values are refused (1235, `exec/admin.rs`).
     var(
         "auto_increment_offset",
         Scope::Both,
-        false,
-        Kind::UInt { min: 1, max: 1 },
+        true,
+        Kind::UInt { min: 1, max: 65535 },
         "1",
     ),
     var("autocommit", Scope::Both, true, Kind::Bool, "ON"),
@@ -280,6 +282,14 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Enum(&["targeted", "broadcast"]),
         "targeted",
     ),
+    // Only NO_CHAIN is honoured; CHAIN and RELEASE are refused (1235, `exec/replay_vars.rs`).
+    var(
+        "completion_type",
+        Scope::Both,
+        true,
+        Kind::Enum(&["NO_CHAIN", "CHAIN", "RELEASE"]),
+        "NO_CHAIN",
+    ),
     var(
         "concurrency_queue",
         Scope::Global,
@@ -295,6 +305,14 @@ pub static DEFINITIONS: &[VarDef] = &[
         true,
         Kind::Enum(&["InnoDB"]),
         "InnoDB",
+    ),
+    // TIMESTAMP columns take the defaults they declare (ON); OFF is refused (1235).
+    var(
+        "explicit_defaults_for_timestamp",
+        Scope::Both,
+        true,
+        Kind::Bool,
+        "ON",
     ),
     var(
         "extra_max_connections",
@@ -322,9 +340,20 @@ pub static DEFINITIONS: &[VarDef] = &[
     var("gtid_current_pos", Scope::Global, false, Kind::Live, ""),
     var(
         "gtid_domain_id",
-        Scope::Global,
+        Scope::Both,
         true,
         Kind::UInt { min: 0, max: U32 },
+        "0",
+    ),
+    // `mariadb-binlog` output sets it before each transaction (`exec/replay_vars.rs`).
+    var(
+        "gtid_seq_no",
+        Scope::Session,
+        true,
+        Kind::UInt {
+            min: 0,
+            max: u64::MAX,
+        },
         "0",
     ),
     var("gtid_slave_pos", Scope::Global, false, Kind::Text, ""),
@@ -393,6 +422,17 @@ pub static DEFINITIONS: &[VarDef] = &[
         },
         "10000",
     ),
+    // Only 0 (no forced value): statement-based replay is refused (1235).
+    var(
+        "insert_id",
+        Scope::Session,
+        true,
+        Kind::UInt {
+            min: 0,
+            max: u64::MAX,
+        },
+        "0",
+    ),
     var(
         "interactive_timeout",
         Scope::Both,
@@ -402,6 +442,25 @@ pub static DEFINITIONS: &[VarDef] = &[
             max: 31536000,
         },
         "28800",
+    ),
+    // Read and set through the session's LAST_INSERT_ID() (`sql/env.rs`).
+    var(
+        "last_insert_id",
+        Scope::Session,
+        true,
+        Kind::UInt {
+            min: 0,
+            max: u64::MAX,
+        },
+        "0",
+    ),
+    // Month and day names are English: only en_US (or its number, 0) is taken.
+    var(
+        "lc_time_names",
+        Scope::Both,
+        true,
+        Kind::Enum(&["en_US"]),
+        "en_US",
     ),
     var("license", Scope::Global, false, Kind::Text, "Apache-2.0"),
     // LOAD DATA LOCAL INFILE is served (when the client also allows it).
@@ -473,6 +532,13 @@ pub static DEFINITIONS: &[VarDef] = &[
             max: 100000,
         },
         "151",
+    ),
+    var(
+        "max_delayed_threads",
+        Scope::Both,
+        true,
+        Kind::UInt { min: 0, max: 16384 },
+        "20",
     ),
     var(
         "max_join_size",
@@ -559,6 +625,31 @@ pub static DEFINITIONS: &[VarDef] = &[
         "3306",
     ),
     var("protocol_version", Scope::Global, false, Kind::Text, "10"),
+    // Set by `mariadb-binlog` output around its BINLOG statements (`exec/binlog_stmt`).
+    var("pseudo_slave_mode", Scope::Session, true, Kind::Bool, "OFF"),
+    // The session's CONNECTION_ID(); reads as the connection id until set (`sql/env.rs`).
+    var(
+        "pseudo_thread_id",
+        Scope::Session,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "0",
+    ),
+    // Statement-based replay of RAND() is refused: only reads (0) (`exec/replay_vars.rs`).
+    var(
+        "rand_seed1",
+        Scope::Session,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "0",
+    ),
+    var(
+        "rand_seed2",
+        Scope::Session,
+        true,
+        Kind::UInt { min: 0, max: U32 },
+        "0",
+    ),
     // ON: connections outside TLS are refused (3159). Defaults ON when bind_address is not a
     // loopback address (crate::config); SET GLOBAL ON needs TLS configured (4167).
     var(
@@ -603,7 +694,7 @@ pub static DEFINITIONS: &[VarDef] = &[
     var("secure_file_priv", Scope::Global, false, Kind::Text, ""),
     var(
         "server_id",
-        Scope::Global,
+        Scope::Both,
         true,
         Kind::UInt { min: 1, max: U32 },
         "1",
@@ -633,8 +724,18 @@ pub static DEFINITIONS: &[VarDef] = &[
         Kind::Enum(&["OFF", "STATE", "CHARACTERISTICS"]),
         "OFF",
     ),
+    // No parallel applier to skip: accepted, as on a server that is no replica.
+    var(
+        "skip_parallel_replication",
+        Scope::Session,
+        true,
+        Kind::Bool,
+        "OFF",
+    ),
     var("socket", Scope::Global, false, Kind::Text, ""),
     var("sql_auto_is_null", Scope::Both, true, Kind::Bool, "OFF"),
+    // Only OFF: ON (DDL as IF EXISTS) is refused (1235).
+    var("sql_if_exists", Scope::Both, true, Kind::Bool, "OFF"),
     var(
         "sql_mode",
         Scope::Both,
@@ -681,6 +782,14 @@ pub static DEFINITIONS: &[VarDef] = &[
         "1",
     ),
     var("system_time_zone", Scope::Global, false, Kind::Text, "UTC"),
+    // No system-versioned tables: only OFF (1235).
+    var(
+        "system_versioning_insert_history",
+        Scope::Both,
+        true,
+        Kind::Bool,
+        "OFF",
+    ),
     var(
         "thread_handling",
         Scope::Global,

@@ -8,11 +8,13 @@
 use crate::types::Value;
 
 /// Is this session's statement to be remembered for the binlog: its text for Annotate_rows,
-/// or its rows-event flags (`foreign_key_checks` / `unique_checks` off)?
+/// or its rows-event flags (`foreign_key_checks` / `unique_checks` off, or those of the rows
+/// a BINLOG statement applies)?
 pub fn wanted(ctx: &super::ServerContext, state: &mut super::SessionState) -> bool {
     ctx.pipeline.writes_binlog() && {
         let v = state.stmt_vars(ctx);
-        v.annotate_rows || v.rows_flags != 0
+        // A session replaying a binlog (BINLOG statements) may add rows flags of its own.
+        v.annotate_rows || v.rows_flags != 0 || state.binlog_replay.is_some()
     }
 }
 

@@ -280,6 +280,13 @@ pub struct SessionState {
     /// What the current statement changed, for a client with CLIENT_SESSION_TRACK
     /// ([`super::track`]).
     pub track: super::track::Tracker,
+    /// What the session's BINLOG statements decoded so far (`sql/exec/binlog_stmt`); None
+    /// until the first.
+    pub binlog_replay: Option<Box<crate::sql::BinlogReplayState>>,
+    /// Rows-event flags the current statement adds to those of its variables: a BINLOG
+    /// statement's rows that were written without foreign key checks keep that flag in
+    /// this server's binlog. Taken by [`SessionState::annotate`], cleared at statement end.
+    pub extra_rows_flags: u16,
 }
 
 impl SessionState {
@@ -323,6 +330,8 @@ impl SessionState {
             temp_tables: Vec::new(),
             fixed_time: None,
             track: super::track::Tracker::default(),
+            binlog_replay: None,
+            extra_rows_flags: 0,
         }
     }
 
@@ -332,6 +341,7 @@ impl SessionState {
     /// Its rows-event flags ([`StmtVars::rows_flags`]) are kept alike. An empty `text` keeps
     /// no annotation (`binlog_annotate_row_events` is off).
     pub fn annotate(&mut self, first: usize, text: String) {
+        let extra = std::mem::take(&mut self.extra_rows_flags);
         let Some(count) = self.txn.as_ref().map(|t| t.change_count()) else {
             return;
         };
@@ -349,7 +359,7 @@ impl SessionState {
             self.annotations.push((first, text));
         }
         // The flags the statement ran with: `stmt_vars` was made current when it began.
-        let flags = self.stmt_vars.map_or(0, |(_, v)| v.rows_flags);
+        let flags = self.stmt_vars.map_or(0, |(_, v)| v.rows_flags) | extra;
         if flags != 0 {
             self.statement_flags.push((first, flags));
         }
@@ -531,6 +541,7 @@ impl SessionState {
     /// Called after every statement: in autocommit mode outside BEGIN, the statement's
     /// transaction commits now (or rolls back if the statement failed).
     pub fn end_statement(&mut self, ctx: &ServerContext, succeeded: bool) -> Result<()> {
+        self.extra_rows_flags = 0;
         if self.autocommit && !self.explicit_txn {
             if succeeded {
                 return self.commit_before_reply(ctx);

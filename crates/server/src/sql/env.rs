@@ -66,6 +66,16 @@ impl SessView<'_> {
             .iter()
             .find(|t| t.db() == db && t.name() == name)
     }
+
+    /// `@@pseudo_thread_id`, what CONNECTION_ID() answers: the connection id until a
+    /// session sets it (`mariadb-binlog` output does).
+    pub fn pseudo_thread_id(&self) -> u64 {
+        match self.session_vars.get("pseudo_thread_id") {
+            Some(Value::UInt(u)) => *u,
+            Some(Value::Int(i)) => *i as u64,
+            _ => self.conn_id as u64,
+        }
+    }
 }
 
 impl<'a> SessView<'a> {
@@ -368,6 +378,14 @@ impl<'a> Env<'a> {
                     "Variable 'timestamp' is a SESSION variable",
                 ));
             }
+            // A variable with no global value (`gtid_seq_no`, `pseudo_thread_id`…): 1238.
+            if crate::vars::definition(name).is_some_and(|d| d.scope == crate::vars::Scope::Session)
+            {
+                return Err(Error::new(
+                    ErrorCode::IncorrectGlobalLocalVar,
+                    format!("Variable '{name}' is a SESSION variable"),
+                ));
+            }
             self.ctx.vars.global(name)
         } else {
             match name {
@@ -376,7 +394,7 @@ impl<'a> Env<'a> {
                 "warning_count" => Some(Value::UInt(self.sess.prev_warnings as u64)),
                 "error_count" => Some(Value::UInt(0)),
                 "in_transaction" => Some(Value::Int(self.sess.in_transaction as i64)),
-                "pseudo_thread_id" => Some(Value::UInt(self.sess.conn_id as u64)),
+                "pseudo_thread_id" => Some(Value::UInt(self.sess.pseudo_thread_id())),
                 "timestamp" => Some(Value::Double(
                     super::expr::convert::unix_seconds(&self.now()) as f64
                         + self.now().micros as f64 / 1e6,

@@ -83,6 +83,7 @@ mod golden;
 
 pub use cache::{StmtCache, STMT_CACHE_ENTRIES};
 pub use env::SessView;
+pub use exec::binlog_stmt::ReplayState as BinlogReplayState;
 pub use exec::load::LoadJob;
 pub use expr::convert::{format_double, format_double_fixed, is_year_0000};
 pub use expr::time_value;
@@ -349,7 +350,7 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     if let Stmt::Unsupported(what) = &parsed.stmt {
         return Err(Error::unsupported(what));
     }
-    if let Stmt::LoadData(_) = &parsed.stmt {
+    if let Stmt::LoadData(_) | Stmt::Binlog(_) = &parsed.stmt {
         return Err(Error::new(
             ErrorCode::UnsupportedPs,
             "This command is not supported in the prepared statement protocol yet",
@@ -778,6 +779,7 @@ fn run_other(
     }
     match &parsed.stmt {
         Stmt::Sql(st) => run_sql_ddl(ctx, sess, st, prev, parsed),
+        Stmt::Binlog(src) => exec::binlog_stmt::run(ctx, sess, src, prev),
         Stmt::LoadData(ld) => {
             if !ld.local {
                 return exec::load::run_server_file(ctx, sess, ld, &parsed.set_aside, prev);

@@ -146,6 +146,8 @@ enum Checked {
     /// A checked value (`None` for DEFAULT), and the text as typed where its order matters
     /// (`session_track_system_variables`).
     Session(String, Option<Value>, Option<String>),
+    /// Nothing left to apply (the first pass did it).
+    Done,
     /// The character set, and the `collation_connection` value it brings.
     Names(String, Option<Value>),
 }
@@ -176,6 +178,7 @@ pub fn set(
             Checked::Global(name, v) => apply_global(ctx, &name, v)?,
             Checked::Session(name, v, typed) => apply_session(ctx, sess, &name, v, typed)?,
             Checked::Names(cs, coll) => apply_names(ctx, sess, &cs, coll)?,
+            Checked::Done => {}
         }
     }
     Ok(())
@@ -203,7 +206,10 @@ fn check_item(
                 .then(|| value.as_ref().filter(|v| matches!(v, Value::Bytes(_))))
                 .flatten()
                 .map(crate::sql::value_text);
-            Checked::Session(name.clone(), check_session(ctx, sess, name, value)?, typed)
+            match check_session(ctx, sess, name, value)? {
+                Some(v) => Checked::Session(name.clone(), v, typed),
+                None => Checked::Done,
+            }
         }
         SetTarget::Names { charset, collation } => {
             let (cs, coll) = check_names(ctx, charset, collation.as_deref())?;
@@ -302,8 +308,10 @@ fn set_session(
     name: &str,
     value: Option<Value>,
 ) -> Result<()> {
-    let v = check_session(ctx, sess, name, value)?;
-    apply_session(ctx, sess, name, v, None)
+    match check_session(ctx, sess, name, value)? {
+        Some(v) => apply_session(ctx, sess, name, v, None),
+        None => Ok(()),
+    }
 }
 
 /// SET GLOBAL's first pass: the privilege, and the value as the variable would take it.
@@ -456,6 +464,12 @@ fn refuse_unhonoured(name: &str, value: Value) -> Result<Value> {
             ));
         }
     }
+    if matches!(name, "auto_increment_increment" | "auto_increment_offset")
+        && !matches!(value, Value::Int(1) | Value::UInt(1))
+        && !crate::sql::value_text(&value).eq_ignore_ascii_case("DEFAULT")
+    {
+        return Err(Error::unsupported(&format!("{name} other than 1")));
+    }
     if name == "sql_mode" && !value.is_null() {
         return crate::sql::sql_mode::canonical(&value).map(|m| Value::str(&m));
     }
@@ -492,8 +506,22 @@ fn check_time_zone(value: &Value) -> Result<Value> {
     }
 }
 
-/// SET SESSION's first pass: the value as the variable would take it (`None`: DEFAULT).
+/// SET SESSION's first pass: the value as the variable would take it (`Some(None)`:
+/// DEFAULT; `None`: nothing more to do, as for `last_insert_id`, which `mariadb-binlog`
+/// output sets: `replay_vars.rs`).
 fn check_session(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    name: &str,
+    value: Option<Value>,
+) -> Result<Option<Option<Value>>> {
+    let Some(value) = super::replay_vars::before_set(ctx, sess, name, value)? else {
+        return Ok(None);
+    };
+    check_session_value(ctx, sess, name, value).map(Some)
+}
+
+fn check_session_value(
     ctx: &ServerContext,
     sess: &mut SessionState,
     name: &str,
@@ -514,6 +542,22 @@ fn check_session(
 }
 
 fn apply_session(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    name: &str,
+    value: Option<Value>,
+    typed: Option<String>,
+) -> Result<()> {
+    let default = value.is_none();
+    store_session(ctx, sess, name, value, typed)?;
+    let stored = (!default)
+        .then(|| sess.session_vars.get(name).cloned())
+        .flatten();
+    super::replay_vars::after_set(sess, name, stored.as_ref());
+    Ok(())
+}
+
+fn store_session(
     ctx: &ServerContext,
     sess: &mut SessionState,
     name: &str,

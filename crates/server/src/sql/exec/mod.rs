@@ -7,6 +7,7 @@
 //! * `ddl` — CREATE/DROP/TRUNCATE of schemas and tables, durable through the log.
 //! * `admin` — SET, transaction control, accounts and grants, KILL-free session statements.
 //! * `binlog_admin` — SHOW BINARY LOGS / BINLOG EVENTS / MASTER STATUS, PURGE and RESET.
+//! * `binlog_stmt` — the `BINLOG '…'` statement of `mariadb-binlog` output (row events).
 //! * `show` — the other SHOW statements.
 //! * `fk` — FOREIGN KEY checks and cascades around DML; `check` — CHECK constraints.
 //! * `query` — query expressions: UNION / INTERSECT / EXCEPT, parenthesized queries; `cte`
@@ -18,6 +19,7 @@
 pub(in crate::sql) mod admin;
 pub(in crate::sql) mod analyze;
 pub(in crate::sql) mod binlog_admin;
+pub(in crate::sql) mod binlog_stmt;
 pub(in crate::sql) mod check;
 pub(in crate::sql) mod checksum;
 mod cte;
@@ -34,6 +36,7 @@ pub(in crate::sql) mod join;
 pub(in crate::sql) mod load;
 pub(in crate::sql) mod multi_dml;
 pub(in crate::sql) mod query;
+pub(in crate::sql) mod replay_vars;
 pub(in crate::sql) mod returning;
 mod rollup;
 mod scan_order;

@@ -907,10 +907,19 @@ pub fn create_table_text_in(
 pub(crate) fn variables_rows(env: &Env<'_>, global: bool) -> Listing {
     let mut rows: Vec<Vec<Value>> = Vec::new();
     for (name, v) in env.ctx.vars.list_global() {
+        let session_only = || {
+            crate::vars::definition(&name).is_some_and(|d| d.scope == crate::vars::Scope::Session)
+        };
         let v = if global {
+            // Variables without a global value (`gtid_seq_no`…) are not listed, as MariaDB.
+            if session_only() {
+                continue;
+            }
             v
         } else if name == "autocommit" {
             s(if env.sess.autocommit { "ON" } else { "OFF" })
+        } else if name == "pseudo_thread_id" {
+            Value::UInt(env.sess.pseudo_thread_id())
         } else {
             env.sess.session_vars.get(&name).cloned().unwrap_or(v)
         };

@@ -1188,7 +1188,7 @@ fn eval_nullary(f: Func, env: &Env<'_>) -> Option<Value> {
             .unwrap_or(Value::str(crate::VERSION)),
         Func::User => s(format!("{}@{}", env.sess.user, env.sess.client_host)),
         Func::CurrentUser => s(format!("{}@{}", env.sess.user, env.sess.host)),
-        Func::ConnectionId => Value::UInt(env.sess.conn_id as u64),
+        Func::ConnectionId => Value::UInt(env.sess.pseudo_thread_id()),
         Func::RowCount => Value::Int(env.sess.row_count),
         Func::Pi => Value::Double(std::f64::consts::PI),
         Func::Rand => Value::Double(rand::random::<f64>()),

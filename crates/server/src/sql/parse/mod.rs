@@ -11,6 +11,7 @@
 //! than one statement (`a; b`) is 1064 (multi-statements are not offered).
 
 pub(in crate::sql) mod alter;
+pub(in crate::sql) mod binlog;
 pub(in crate::sql) mod dialect;
 mod exec_comments;
 mod float_type;
@@ -312,6 +313,8 @@ pub enum Stmt {
     },
     /// `LOAD DATA [LOCAL] INFILE …` (see `parse/load.rs`).
     LoadData(Box<load::LoadData>),
+    /// `BINLOG '…'` (see `parse/binlog.rs`).
+    Binlog(binlog::BinlogSource),
     /// Recognised but not supported: executing it gives 1235 naming the feature.
     Unsupported(String),
 }
@@ -371,7 +374,21 @@ pub fn parse_in(sql: &str, mode: ParseMode) -> Result<Parsed> {
     let tokens = tokenize_in(sql, mode).map_err(|e| syntax_error(sql, Some(e.location)))?;
     let mut tokens = strip_trailing(tokens, sql)?;
     if tokens.is_empty() {
-        return Err(Error::new(ErrorCode::EmptyQuery, "Query was empty"));
+        // Only comments (`/*!*/`, which `mariadb-binlog` output sends after each statement)
+        // is a statement that does nothing in MariaDB; only blanks and `;` are 1065.
+        if original.trim().trim_end_matches(';').trim().is_empty() {
+            return Err(Error::new(ErrorCode::EmptyQuery, "Query was empty"));
+        }
+        return Ok(Parsed {
+            stmt: Stmt::Do(Vec::new()),
+            item_texts: Vec::new(),
+            params: Vec::new(),
+            share_lock: None,
+            ddl_text: None,
+            dml_ignore: false,
+            set_aside: Vec::new(),
+            into: None,
+        });
     }
     // MariaDB has no `->` / `->>` operators: it reads `-` and then fails at the `>`.
     if let Some(t) = tokens
@@ -1260,8 +1277,9 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
             Ok(Stmt::RenameTable(alter::parse_rename_table(p)?))
         }
         "LOAD" => load::parse_load(p),
-        "HANDLER" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE" | "BINLOG"
-        | "CACHE" | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => Ok(unsupported(p, first)),
+        "BINLOG" => binlog::parse_binlog(p),
+        "HANDLER" | "XA" | "INSTALL" | "UNINSTALL" | "RENAME" | "RESET" | "CHANGE" | "CACHE"
+        | "HELP" | "SIGNAL" | "RESIGNAL" | "GET" | "DECLARE" => Ok(unsupported(p, first)),
         _ => Ok(Stmt::Sql(Box::new(p.parse_statement()?))),
     }
 }
@@ -2497,6 +2515,13 @@ mod tests {
     fn errors() {
         assert_eq!(parse("").unwrap_err().code(), ErrorCode::EmptyQuery);
         assert_eq!(parse("  ;  ").unwrap_err().code(), ErrorCode::EmptyQuery);
+        // Only comments: a statement that does nothing (`mariadb-binlog` output's `/*!*/;`).
+        for sql in ["/*!*/", "/*!*/;", "/* x */", "/*M!100001 */"] {
+            assert!(
+                matches!(parse(sql).unwrap().stmt, Stmt::Do(ref e) if e.is_empty()),
+                "{sql}"
+            );
+        }
         let e = parse("SELECT 1; SELECT 2").unwrap_err();
         assert_eq!(e.code(), ErrorCode::ParseError);
         assert!(
