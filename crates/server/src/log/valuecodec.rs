@@ -18,6 +18,7 @@
 //! | 4 | TIME values (value tag 20) and the TIME / BIT column types (data type tags 30, 31); older versions never hold them |
 //! | 5 | a column ends with `opt<generated>` (generated columns); older versions are read without it |
 //! | 6 | FLOAT / DOUBLE with UNSIGNED or (M,D) (data type tags 32, 33); older versions never hold them |
+//! | 7 | collations utf8mb3_general_ci (33) and utf8mb3_bin (83); a table definition ends with its default collation; older versions are read as utf8mb4_general_ci |
 //!
 //! # Primitives
 //!
@@ -52,7 +53,8 @@
 //!
 //! ```text
 //! table   := str name, varint ncols, column*, opt<index> primary_key, varint nidx, index*,
-//!            str engine, varint auto_increment_start, opt<str> comment
+//!            str engine, varint auto_increment_start, opt<str> comment,
+//!            fks, checks (version 3), collation default_collation (version 7)
 //! column  := str name, datatype, bool nullable, default, bool auto_increment,
 //!            bool on_update_current_timestamp, opt<str> comment, opt<generated> (version 5)
 //! generated := str expr, bool stored
@@ -69,7 +71,8 @@
 //!   30 Time: u8 fsp (≤ 6)    31 Bit: u8 width (1..=64)
 //!   32 Float / 33 Double with attributes (plain ones stay 7 / 8): u8 flags (bit 0 unsigned,
 //!      bit 1 sized), then if sized u8 M, u8 D (D ≤ 30, D ≤ M)
-//! collation := 0 utf8mb4_general_ci | 1 utf8mb4_bin | 2 binary
+//! collation := 0 utf8mb4_general_ci | 1 utf8mb4_bin | 2 binary | 33 utf8mb3_general_ci
+//!              | 83 utf8mb3_bin (version 7; MariaDB's ids)
 //! ```
 
 use crate::storage::{
@@ -80,7 +83,7 @@ use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
 
 /// The version of every layout in this file, recorded in the header of each file that uses it.
-pub const CODEC_VERSION: u8 = 6;
+pub const CODEC_VERSION: u8 = 7;
 
 /// True for a codec version this build reads: the current one and version 1 (whose only
 /// difference is the DECIMAL layout, still decoded).
@@ -198,11 +201,13 @@ pub fn encode_row(out: &mut Vec<u8>, row: &[Value]) {
     }
 }
 
-fn collation_tag(c: Collation) -> u8 {
+pub fn collation_tag(c: Collation) -> u8 {
     match c {
         Collation::Utf8mb4GeneralCi => 0,
         Collation::Utf8mb4Bin => 1,
         Collation::Binary => 2,
+        Collation::Utf8mb3GeneralCi => 33,
+        Collation::Utf8mb3Bin => 83,
     }
 }
 
@@ -380,6 +385,7 @@ pub fn encode_table_def(out: &mut Vec<u8>, def: &TableDef) {
         put_opt_str(out, c.column.as_deref());
         put_str(out, &c.expr);
     }
+    out.push(collation_tag(def.default_collation));
 }
 
 fn fk_action_code(a: FkAction) -> u8 {
@@ -624,11 +630,13 @@ pub fn decode_row(r: &mut Reader<'_>) -> CodecResult<Vec<Value>> {
     Ok(row)
 }
 
-fn decode_collation(r: &mut Reader<'_>) -> CodecResult<Collation> {
+pub fn decode_collation(r: &mut Reader<'_>) -> CodecResult<Collation> {
     match r.u8()? {
         0 => Ok(Collation::Utf8mb4GeneralCi),
         1 => Ok(Collation::Utf8mb4Bin),
         2 => Ok(Collation::Binary),
+        33 => Ok(Collation::Utf8mb3GeneralCi),
+        83 => Ok(Collation::Utf8mb3Bin),
         t => Err(r.error(format!("unknown collation tag {t}"))),
     }
 }
@@ -856,6 +864,11 @@ pub fn decode_table_def_of(r: &mut Reader<'_>, version: u8) -> CodecResult<Table
             });
         }
     }
+    let default_collation = if version >= 7 {
+        decode_collation(r)?
+    } else {
+        Collation::Utf8mb4GeneralCi
+    };
     Ok(TableDef {
         name,
         columns,
@@ -866,6 +879,7 @@ pub fn decode_table_def_of(r: &mut Reader<'_>, version: u8) -> CodecResult<Table
         comment,
         foreign_keys,
         checks,
+        default_collation,
     })
 }
 
@@ -927,7 +941,9 @@ pub(crate) mod tests {
         prop_oneof![
             Just(Collation::Utf8mb4GeneralCi),
             Just(Collation::Utf8mb4Bin),
-            Just(Collation::Binary)
+            Just(Collation::Binary),
+            Just(Collation::Utf8mb3GeneralCi),
+            Just(Collation::Utf8mb3Bin)
         ]
     }
 
@@ -1057,6 +1073,7 @@ pub(crate) mod tests {
             (
                 proptest::collection::vec(arb_foreign_key(), 0..3),
                 proptest::collection::vec(arb_check(), 0..3),
+                arb_collation(),
             ),
         )
             .prop_map(
@@ -1068,7 +1085,7 @@ pub(crate) mod tests {
                     engine,
                     auto_increment_start,
                     comment,
-                    (foreign_keys, checks),
+                    (foreign_keys, checks, default_collation),
                 )| {
                     TableDef {
                         name,
@@ -1080,6 +1097,7 @@ pub(crate) mod tests {
                         comment,
                         foreign_keys,
                         checks,
+                        default_collation,
                     }
                 },
             )

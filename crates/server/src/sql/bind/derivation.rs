@@ -75,12 +75,20 @@ fn merge(a: (Collation, Derivation), b: (Collation, Derivation)) -> (Collation, 
     if a.0 == b.0 {
         return a;
     }
+    if a.0.charset() != b.0.charset() {
+        // utf8mb3 against utf8mb4 of the same strength: utf8mb3 converts to its superset.
+        return match a.0.charset() == crate::types::collation::Charset::Utf8mb4 {
+            true => a,
+            false => b,
+        };
+    }
+    let bin = Collation::Utf8mb4Bin.in_charset(a.0.charset());
     if a.1 == Derivation::Explicit {
         // utf8mb4_bin COLLATE'd against utf8mb4_general_ci COLLATE'd: no collation.
-        return (Collation::Utf8mb4Bin, Derivation::None);
+        return (bin, Derivation::None);
     }
     // The same character set and strength: the binary-sorting collation wins.
-    (Collation::Utf8mb4Bin, a.1)
+    (bin, a.1)
 }
 
 /// The collation and derivation several operands aggregate to; `Utf8mb4GeneralCi` /

@@ -75,7 +75,7 @@ fn compile(pat: &[u8], coll: Collation) -> Result<Regex> {
         unicode_classes(&text)
     };
     let r = RegexBuilder::new(&text)
-        .case_insensitive(coll == Collation::Utf8mb4GeneralCi)
+        .case_insensitive(coll.compare_as() == Collation::Utf8mb4GeneralCi)
         .unicode(coll != Collation::Binary)
         .size_limit(SIZE_LIMIT)
         .dfa_size_limit(SIZE_LIMIT)

@@ -297,8 +297,8 @@ fn part_of(t: &DataType) -> Part {
         DataType::Decimal { precision, scale } => Part::Decimal { precision, scale },
         DataType::Float { .. } => Part::Float,
         DataType::Double { .. } => Part::Double,
-        DataType::Char { len, .. } => Part::Padded {
-            len: len as usize * 4,
+        DataType::Char { len, collation } => Part::Padded {
+            len: len as usize * collation.mbmaxlen() as usize,
             pad: b' ',
         },
         DataType::Binary { len } => Part::Padded {
@@ -397,6 +397,7 @@ mod tests {
             comment: None,
             foreign_keys: Vec::new(),
             checks: Vec::new(),
+            default_collation: crate::types::Collation::Utf8mb4GeneralCi,
         }
     }
 
