@@ -1278,7 +1278,7 @@ pub(crate) mod tests {
         old.extend_from_slice(&[0; 8]);
         let v = decode_value(&mut Reader::new(&old)).unwrap();
         assert_eq!(convert_text(&v), "-12.345");
-        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(7));
+        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(8));
     }
 
     /// FLOAT / DOUBLE without attributes keep their version 1 tags (7, 8), so tables written

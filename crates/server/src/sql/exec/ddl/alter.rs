@@ -407,6 +407,7 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     super::fk::rename_table(env, &db, &at.table, &new_db, &mut def)?;
     check_lob_keys(&def)?;
     check_auto_increment(&def)?;
+    super::row_size::check(&def)?;
     if !draft.new_checks.is_empty() {
         crate::sql::exec::check::add_checks(env, &new_db, &mut def, &draft.new_checks)?;
     }

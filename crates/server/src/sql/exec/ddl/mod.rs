@@ -20,6 +20,7 @@ pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
 pub(crate) mod fk;
 pub(in crate::sql) mod implicit_index;
+mod row_size;
 pub(in crate::sql) mod temporary;
 pub(in crate::sql) mod view;
 
@@ -1374,6 +1375,7 @@ pub fn table_def_merged(
         default_collation: collation,
     };
     check_auto_increment(&def)?;
+    row_size::check(&def)?;
     apply_table_options(env, ct, &mut def)?;
     crate::sql::exec::gencol::validate(env, db, &def)?;
     crate::sql::exec::default_expr::validate(env, db, &def)?;
