@@ -158,7 +158,7 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
                 rows: vec![vec![s(&def.name), s(&ddl)]],
             })
         }
-        Show::CreateDatabase(name) => {
+        Show::CreateDatabase(name, if_not_exists) => {
             if !database_exists(env.ctx, name) {
                 return Err(Error::bad_db(name));
             }
@@ -173,7 +173,8 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
                     s(&{
                         let coll = env.ctx.engine.database_collation(name);
                         let text = format!(
-                            "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET {} COLLATE {} */",
+                            "CREATE DATABASE {}`{name}` /*!40100 DEFAULT CHARACTER SET {} COLLATE {} */",
+                            if *if_not_exists { "/*!32312 IF NOT EXISTS*/ " } else { "" },
                             coll.charset().name(),
                             coll.name()
                         );

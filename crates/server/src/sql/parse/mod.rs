@@ -138,7 +138,8 @@ pub enum Show {
         db: Option<String>,
         table: String,
     },
-    CreateDatabase(String),
+    /// SHOW CREATE DATABASE name, and whether `IF NOT EXISTS` was given (printed then).
+    CreateDatabase(String, bool),
     /// `SHOW CREATE USER [user | CURRENT_USER[()]]` (None: the current user).
     CreateUser(Option<UserHost>),
     Variables {
@@ -1706,8 +1707,8 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
                 let (db, table) = qualified(p)?;
                 Show::CreateView { db, table }
             } else if eat(p, "DATABASE") || eat(p, "SCHEMA") {
-                eat_seq(p, &["IF", "NOT", "EXISTS"]);
-                Show::CreateDatabase(ident(p)?)
+                let if_not_exists = eat_seq(p, &["IF", "NOT", "EXISTS"]);
+                Show::CreateDatabase(ident(p)?, if_not_exists)
             } else if eat(p, "USER") {
                 let bare = matches!(p.peek_token().token, Token::EOF | Token::SemiColon);
                 Show::CreateUser(if bare {
