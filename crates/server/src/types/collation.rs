@@ -105,7 +105,7 @@ impl Collation {
     }
 
     /// The same comparison rules in character set `cs` (general_ci stays general_ci, bin
-    /// stays bin); `None` for `binary`.
+    /// stays bin); `binary` in the binary character set.
     pub fn in_charset(self, cs: Charset) -> Collation {
         let ci = self.compare_as() == Collation::Utf8mb4GeneralCi;
         match (cs, ci) {
