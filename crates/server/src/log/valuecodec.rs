@@ -1281,6 +1281,52 @@ pub(crate) mod tests {
         assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(8));
     }
 
+    /// A version 6 table definition (no default collation at its end) reads as
+    /// utf8mb4_general_ci; version 7 keeps a utf8mb3 one, and utf8mb3 column collations.
+    #[test]
+    fn version_6_tables_default_to_utf8mb4_and_version_7_keeps_utf8mb3() {
+        let mut def = TableDef {
+            name: "t".into(),
+            columns: vec![ColumnDef {
+                name: "c".into(),
+                data_type: DataType::Char {
+                    len: 5,
+                    collation: Collation::Utf8mb3Bin,
+                },
+                nullable: true,
+                default: ColumnDefault::None,
+                auto_increment: false,
+                on_update_current_timestamp: false,
+                comment: None,
+                generated: None,
+            }],
+            primary_key: None,
+            indexes: Vec::new(),
+            engine: "InnoDB".into(),
+            auto_increment_start: 1,
+            comment: None,
+            foreign_keys: Vec::new(),
+            checks: Vec::new(),
+            default_collation: Collation::Utf8mb3GeneralCi,
+        };
+        let mut out = Vec::new();
+        encode_table_def(&mut out, &def);
+        assert_eq!(decode_table_def(&mut Reader::new(&out)).unwrap(), def);
+        // Version 6 wrote no default collation (and no utf8mb3 columns).
+        def.columns[0].data_type = DataType::Char {
+            len: 5,
+            collation: Collation::Utf8mb4Bin,
+        };
+        let mut out = Vec::new();
+        encode_table_def(&mut out, &def);
+        out.pop();
+        let mut r = Reader::new(&out);
+        let old = decode_table_def_of(&mut r, 6).unwrap();
+        assert!(r.is_empty());
+        assert_eq!(old.default_collation, Collation::Utf8mb4GeneralCi);
+        assert_eq!(old.columns, def.columns);
+    }
+
     /// FLOAT / DOUBLE without attributes keep their version 1 tags (7, 8), so tables written
     /// before version 6 read back the same; with UNSIGNED or (M,D) they take tags 32 / 33.
     #[test]
