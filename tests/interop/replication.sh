@@ -169,6 +169,14 @@ cohort "CREATE DATABASE rt; CREATE TABLE rt.types (
    'a', NULL, NULL)" &&
   pass "replication/DDL and every column type on the primary" || fail "replication/DDL and every column type on the primary" "statements failed"
 
+# utf8mb3 columns: a VARCHAR(80) has a 1-byte length in the row image (240 bytes at most), a
+# CHAR(5) pads to 15 bytes; the replica, which built the table from the DDL text, must read them.
+cohort "CREATE TABLE rt.mb3 (id INT PRIMARY KEY, v VARCHAR(80) CHARACTER SET utf8mb3, c CHAR(5) CHARACTER SET utf8mb3,
+  w VARCHAR(90) COLLATE utf8mb3_bin, t TEXT, m VARCHAR(10) CHARACTER SET utf8mb4) DEFAULT CHARSET=utf8mb3;
+  INSERT INTO rt.mb3 VALUES (1, REPEAT('é', 80), 'ééééé', REPEAT('€', 90), 'ünïcødé ✓ 日本', '😀'), (2, 'x', '', '', '', ''),
+  (3, NULL, NULL, NULL, NULL, NULL)" &&
+  pass "replication/utf8mb3 columns on the primary" || fail "replication/utf8mb3 columns on the primary" "statements failed"
+
 cohort "CREATE DATABASE repl; CREATE TABLE rt.u (id INT PRIMARY KEY AUTO_INCREMENT, n BIGINT UNSIGNED NOT NULL, s VARCHAR(20))"
 on "$R1" "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$P, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1, MASTER_HEARTBEAT_PERIOD=1; START SLAVE" &&
   on "$R2" "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$P, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=no, MASTER_LOG_FILE='binlog.000001', MASTER_LOG_POS=4, MASTER_CONNECT_RETRY=1, MASTER_SSL=1, MASTER_SSL_CA='$W/primary/ca.pem', MASTER_SSL_VERIFY_SERVER_CERT=1; START SLAVE" &&

@@ -210,6 +210,9 @@ pub enum ErrorCode {
     TooLongIdent,
     /// 1074 Column length too big for column '%s' (max = %lu); use BLOB or TEXT instead
     TooBigFieldlength,
+    /// 1118 Row size too large. The maximum row size for the used table type, not counting
+    /// BLOBs, is %ld. …
+    TooBigRowsize,
     /// 1072 Key column '%s' doesn't exist in table
     KeyColumnDoesNotExist,
     /// 1101 BLOB/TEXT column '%s' can't have a default value
@@ -602,6 +605,7 @@ impl ErrorCode {
             MultiplePriKey => 1068,
             KeyColumnDoesNotExist => 1072,
             TooBigFieldlength => 1074,
+            TooBigRowsize => 1118,
             WrongAutoKey => 1075,
             CantDropFieldOrKey => 1091,
             NoTablesUsed => 1096,
@@ -782,6 +786,7 @@ impl ErrorCode {
             | TooLongIdent
             | DupKeyName
             | TooBigFieldlength
+            | TooBigRowsize
             | BlobCantHaveDefault
             | KeyColumnDoesNotExist
             | WrongColumnName

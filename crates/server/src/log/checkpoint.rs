@@ -11,7 +11,7 @@
 //! | kind | block | payload |
 //! |---|---|---|
 //! | 1 | Header | u8 format version (1), u8 value codec version, varint seq, varint redo_lsn, str binlog_file, varint binlog_pos, varint next_xid, varint next_gtid_seq, varint next_table_id |
-//! | 2 | Database | str name (every database, empty ones included) |
+//! | 2 | Database | str name (every database, empty ones included), then (value codec 7 on) its default collation (`valuecodec` collation tag) |
 //! | 3 | Table | varint table_id, str db, varint auto_increment (at the snapshot), table definition |
 //! | 4 | Rows | varint table_id, then rows to the end of the payload (a block is cut at about 64 KiB) |
 //! | 5 | TableEnd | varint table_id, varint rows written, varint auto_increment (final) |
@@ -53,8 +53,8 @@
 use super::device::{LogDir, LogFile};
 use super::redo::{begin_frame, end_frame, parse_frame, FRAME_HEADER_LEN};
 use super::valuecodec::{
-    codec_readable, decode_row, decode_table_def_of, encode_row, encode_table_def, put_str,
-    put_varint, CodecError, Reader, CODEC_VERSION,
+    codec_readable, collation_tag, decode_collation, decode_row, decode_table_def_of, encode_row,
+    encode_table_def, put_str, put_varint, CodecError, Reader, CODEC_VERSION,
 };
 use crate::error::Error;
 use crate::storage::{CatalogSnapshot, Engine, ScanControl, TableId, TableSnapshot};
@@ -275,8 +275,16 @@ fn write_header(
 }
 
 fn write_catalog(w: &mut BlockWriter, snap: &CatalogSnapshot) -> io::Result<()> {
-    for db in &snap.databases {
-        w.frame(BLOCK_DATABASE, |b| put_str(b, db))?;
+    for (i, db) in snap.databases.iter().enumerate() {
+        let coll = snap
+            .database_collations
+            .get(i)
+            .copied()
+            .unwrap_or(crate::types::Collation::Utf8mb4GeneralCi);
+        w.frame(BLOCK_DATABASE, |b| {
+            put_str(b, db);
+            b.push(collation_tag(coll));
+        })?;
     }
     for (db, v) in &snap.views {
         w.frame(BLOCK_VIEW, |b| {
@@ -561,6 +569,12 @@ impl Loader<'_> {
         self.engine
             .create_database(&name, false)
             .map_err(restore_failed)?;
+        if self.codec >= 7 {
+            let coll = decode_collation(r)?;
+            self.engine
+                .set_database_collation(&name, coll)
+                .map_err(restore_failed)?;
+        }
         self.databases += 1;
         Ok(())
     }
@@ -831,6 +845,7 @@ mod tests {
             comment: Some("catalogue".into()),
             foreign_keys: Vec::new(),
             checks: Vec::new(),
+            default_collation: crate::types::Collation::Utf8mb4GeneralCi,
         }
     }
 
@@ -893,6 +908,7 @@ mod tests {
             comment: None,
             foreign_keys: Vec::new(),
             checks: Vec::new(),
+            default_collation: crate::types::Collation::Utf8mb4GeneralCi,
         }
     }
 
@@ -911,6 +927,7 @@ mod tests {
             comment: None,
             foreign_keys: Vec::new(),
             checks: Vec::new(),
+            default_collation: crate::types::Collation::Utf8mb4GeneralCi,
         }
     }
 

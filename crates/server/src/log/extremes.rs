@@ -207,6 +207,7 @@ fn table_def() -> TableDef {
         comment: None,
         foreign_keys: Vec::new(),
         checks: Vec::new(),
+        default_collation: crate::types::Collation::Utf8mb4GeneralCi,
     }
 }
 

@@ -211,6 +211,8 @@ pub mod zerofill;
 pub use pipeline::{CommitMode, CommitPipeline, Prepared, Work};
 
 #[cfg(test)]
+mod charset_recovery_tests;
+#[cfg(test)]
 mod collation_restart_tests;
 #[cfg(test)]
 mod ddl_replay_tests;

@@ -14,7 +14,7 @@
 //! | DATE / DATETIME(f) / TIMESTAMP(f) | Date / DateTime2 / Timestamp2 | TIMESTAMP as UTC seconds |
 
 use crate::storage::TableDef;
-use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
+use crate::types::{DataType, Date, DateTime, Decimal, Value};
 use cohort_binlog::{
     BinValue, ColumnDef as BinColumn, ColumnKind, KeyPart, RowMetadata, TableId, TableMap,
     TableMeta,
@@ -32,14 +32,14 @@ pub fn kind_of(t: &DataType) -> ColumnKind {
         DataType::Decimal { precision, scale } => ColumnKind::NewDecimal { precision, scale },
         DataType::Float { .. } => ColumnKind::Float,
         DataType::Double { .. } => ColumnKind::Double,
-        DataType::Char { len, .. } => ColumnKind::String {
-            max_bytes: (len * 4).min(1020) as u16,
+        DataType::Char { len, collation } => ColumnKind::String {
+            max_bytes: (len * collation.mbmaxlen()).min(1020) as u16,
         },
         DataType::Binary { len } => ColumnKind::String {
             max_bytes: len.min(1020) as u16,
         },
-        DataType::VarChar { len, .. } => ColumnKind::VarString {
-            max_bytes: (len as u64 * 4).min(65535) as u16,
+        DataType::VarChar { len, collation } => ColumnKind::VarString {
+            max_bytes: (len as u64 * collation.mbmaxlen() as u64).min(65535) as u16,
         },
         DataType::VarBinary { len } => ColumnKind::VarString {
             max_bytes: len.min(65535) as u16,
@@ -149,14 +149,9 @@ fn members_of(def: &TableDef, sets: bool) -> Vec<Vec<String>> {
 }
 
 /// MariaDB's collation id of a character (or binary) column: utf8mb4_general_ci 45,
-/// utf8mb4_bin 46, binary 63.
+/// utf8mb4_bin 46, binary 63, utf8mb3_general_ci 33, utf8mb3_bin 83.
 pub fn collation_id(t: &DataType) -> u16 {
-    match t.collation() {
-        Collation::Utf8mb4GeneralCi => 45,
-        Collation::Utf8mb4Bin => 46,
-        Collation::Binary => 63,
-        Collation::Utf8mb4Unicode520Ci => 246,
-    }
+    t.collation().id()
 }
 
 /// One row as binlog values.

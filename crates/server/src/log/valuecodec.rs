@@ -18,6 +18,7 @@
 //! | 4 | TIME values (value tag 20) and the TIME / BIT column types (data type tags 30, 31); older versions never hold them |
 //! | 5 | a column ends with `opt<generated>` (generated columns); older versions are read without it |
 //! | 6 | FLOAT / DOUBLE with UNSIGNED or (M,D) (data type tags 32, 33); older versions never hold them |
+//! | 7 | collations utf8mb3_general_ci (33) and utf8mb3_bin (83); a table definition ends with its default collation; older versions are read as utf8mb4_general_ci |
 //!
 //! # Primitives
 //!
@@ -52,7 +53,8 @@
 //!
 //! ```text
 //! table   := str name, varint ncols, column*, opt<index> primary_key, varint nidx, index*,
-//!            str engine, varint auto_increment_start, opt<str> comment
+//!            str engine, varint auto_increment_start, opt<str> comment,
+//!            fks, checks (version 3), collation default_collation (version 7)
 //! column  := str name, datatype, bool nullable, default, bool auto_increment,
 //!            bool on_update_current_timestamp, opt<str> comment, opt<generated> (version 5)
 //! generated := str expr, bool stored
@@ -69,7 +71,8 @@
 //!   30 Time: u8 fsp (≤ 6)    31 Bit: u8 width (1..=64)
 //!   32 Float / 33 Double with attributes (plain ones stay 7 / 8): u8 flags (bit 0 unsigned,
 //!      bit 1 sized), then if sized u8 M, u8 D (D ≤ 30, D ≤ M)
-//! collation := 0 utf8mb4_general_ci | 1 utf8mb4_bin | 2 binary
+//! collation := 0 utf8mb4_general_ci | 1 utf8mb4_bin | 2 binary | 33 utf8mb3_general_ci
+//!              | 83 utf8mb3_bin (version 7; MariaDB's ids)
 //! ```
 
 use crate::storage::{
@@ -80,7 +83,7 @@ use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
 
 /// The version of every layout in this file, recorded in the header of each file that uses it.
-pub const CODEC_VERSION: u8 = 6;
+pub const CODEC_VERSION: u8 = 7;
 
 /// True for a codec version this build reads: the current one and version 1 (whose only
 /// difference is the DECIMAL layout, still decoded).
@@ -198,13 +201,17 @@ pub fn encode_row(out: &mut Vec<u8>, row: &[Value]) {
     }
 }
 
-fn collation_tag(c: Collation) -> u8 {
+pub fn collation_tag(c: Collation) -> u8 {
     match c {
         Collation::Utf8mb4GeneralCi => 0,
         Collation::Utf8mb4Bin => 1,
         Collation::Binary => 2,
-        // Tags from 32 on for the UCA collations (3.. are left to other character sets).
+        // Tags from 32 on for the UCA collations (3.. are left to other character sets);
+        // utf8mb3's are MariaDB's ids.
         Collation::Utf8mb4Unicode520Ci => 32,
+        Collation::Utf8mb3GeneralCi => 33,
+        Collation::Utf8mb3Bin => 83,
+        Collation::Utf8mb3Unicode520Ci => 214,
     }
 }
 
@@ -382,6 +389,7 @@ pub fn encode_table_def(out: &mut Vec<u8>, def: &TableDef) {
         put_opt_str(out, c.column.as_deref());
         put_str(out, &c.expr);
     }
+    out.push(collation_tag(def.default_collation));
 }
 
 fn fk_action_code(a: FkAction) -> u8 {
@@ -626,12 +634,15 @@ pub fn decode_row(r: &mut Reader<'_>) -> CodecResult<Vec<Value>> {
     Ok(row)
 }
 
-fn decode_collation(r: &mut Reader<'_>) -> CodecResult<Collation> {
+pub fn decode_collation(r: &mut Reader<'_>) -> CodecResult<Collation> {
     match r.u8()? {
         0 => Ok(Collation::Utf8mb4GeneralCi),
         1 => Ok(Collation::Utf8mb4Bin),
         2 => Ok(Collation::Binary),
         32 => Ok(Collation::Utf8mb4Unicode520Ci),
+        33 => Ok(Collation::Utf8mb3GeneralCi),
+        83 => Ok(Collation::Utf8mb3Bin),
+        214 => Ok(Collation::Utf8mb3Unicode520Ci),
         t => Err(r.error(format!("unknown collation tag {t}"))),
     }
 }
@@ -859,6 +870,11 @@ pub fn decode_table_def_of(r: &mut Reader<'_>, version: u8) -> CodecResult<Table
             });
         }
     }
+    let default_collation = if version >= 7 {
+        decode_collation(r)?
+    } else {
+        Collation::Utf8mb4GeneralCi
+    };
     Ok(TableDef {
         name,
         columns,
@@ -869,6 +885,7 @@ pub fn decode_table_def_of(r: &mut Reader<'_>, version: u8) -> CodecResult<Table
         comment,
         foreign_keys,
         checks,
+        default_collation,
     })
 }
 
@@ -931,7 +948,10 @@ pub(crate) mod tests {
             Just(Collation::Utf8mb4GeneralCi),
             Just(Collation::Utf8mb4Bin),
             Just(Collation::Binary),
-            Just(Collation::Utf8mb4Unicode520Ci)
+            Just(Collation::Utf8mb4Unicode520Ci),
+            Just(Collation::Utf8mb3GeneralCi),
+            Just(Collation::Utf8mb3Bin),
+            Just(Collation::Utf8mb3Unicode520Ci)
         ]
     }
 
@@ -1061,6 +1081,7 @@ pub(crate) mod tests {
             (
                 proptest::collection::vec(arb_foreign_key(), 0..3),
                 proptest::collection::vec(arb_check(), 0..3),
+                arb_collation(),
             ),
         )
             .prop_map(
@@ -1072,7 +1093,7 @@ pub(crate) mod tests {
                     engine,
                     auto_increment_start,
                     comment,
-                    (foreign_keys, checks),
+                    (foreign_keys, checks, default_collation),
                 )| {
                     TableDef {
                         name,
@@ -1084,6 +1105,7 @@ pub(crate) mod tests {
                         comment,
                         foreign_keys,
                         checks,
+                        default_collation,
                     }
                 },
             )
@@ -1264,7 +1286,53 @@ pub(crate) mod tests {
         old.extend_from_slice(&[0; 8]);
         let v = decode_value(&mut Reader::new(&old)).unwrap();
         assert_eq!(convert_text(&v), "-12.345");
-        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(7));
+        assert!(codec_readable(1) && codec_readable(CODEC_VERSION) && !codec_readable(8));
+    }
+
+    /// A version 6 table definition (no default collation at its end) reads as
+    /// utf8mb4_general_ci; version 7 keeps a utf8mb3 one, and utf8mb3 column collations.
+    #[test]
+    fn version_6_tables_default_to_utf8mb4_and_version_7_keeps_utf8mb3() {
+        let mut def = TableDef {
+            name: "t".into(),
+            columns: vec![ColumnDef {
+                name: "c".into(),
+                data_type: DataType::Char {
+                    len: 5,
+                    collation: Collation::Utf8mb3Bin,
+                },
+                nullable: true,
+                default: ColumnDefault::None,
+                auto_increment: false,
+                on_update_current_timestamp: false,
+                comment: None,
+                generated: None,
+            }],
+            primary_key: None,
+            indexes: Vec::new(),
+            engine: "InnoDB".into(),
+            auto_increment_start: 1,
+            comment: None,
+            foreign_keys: Vec::new(),
+            checks: Vec::new(),
+            default_collation: Collation::Utf8mb3GeneralCi,
+        };
+        let mut out = Vec::new();
+        encode_table_def(&mut out, &def);
+        assert_eq!(decode_table_def(&mut Reader::new(&out)).unwrap(), def);
+        // Version 6 wrote no default collation (and no utf8mb3 columns).
+        def.columns[0].data_type = DataType::Char {
+            len: 5,
+            collation: Collation::Utf8mb4Bin,
+        };
+        let mut out = Vec::new();
+        encode_table_def(&mut out, &def);
+        out.pop();
+        let mut r = Reader::new(&out);
+        let old = decode_table_def_of(&mut r, 6).unwrap();
+        assert!(r.is_empty());
+        assert_eq!(old.default_collation, Collation::Utf8mb4GeneralCi);
+        assert_eq!(old.columns, def.columns);
     }
 
     /// FLOAT / DOUBLE without attributes keep their version 1 tags (7, 8), so tables written

@@ -1006,6 +1006,7 @@ fn run_other(
         Stmt::CreateDatabase {
             name,
             if_not_exists,
+            charset,
         } => {
             count(StatusCounter::ComOther);
             ddl(
@@ -1015,7 +1016,20 @@ fn run_other(
                 prev,
                 parsed.ddl_text.as_deref(),
                 &[],
-                |env| exec::ddl::create_database(env, name, *if_not_exists),
+                |env| exec::ddl::create_database(env, name, *if_not_exists, *charset),
+            )?;
+            Ok(QueryResult::affected(1))
+        }
+        Stmt::AlterDatabase { name, charset } => {
+            count(StatusCounter::ComOther);
+            ddl(
+                ctx,
+                sess,
+                mdl_targets(ctx, sess, parsed),
+                prev,
+                parsed.ddl_text.as_deref(),
+                &[],
+                |env| exec::ddl::alter_database(env, name.as_deref(), *charset),
             )?;
             Ok(QueryResult::affected(1))
         }

@@ -24,6 +24,10 @@ struct Catalog {
     /// database → table name → table. Names compare case-sensitively.
     dbs: BTreeMap<String, BTreeMap<String, Arc<Table>>>,
     by_id: HashMap<TableId, Arc<Table>>,
+    /// database → its default collation (`CREATE DATABASE … CHARACTER SET …`), set at every
+    /// CREATE DATABASE; kept after a DROP (so that an undone DROP keeps it), overwritten by
+    /// the next CREATE of the name.
+    db_collations: HashMap<String, crate::types::Collation>,
 }
 
 /// One table in a [`CatalogSnapshot`].
@@ -40,6 +44,8 @@ pub struct TableSnapshot {
 #[derive(Clone, Debug, Default)]
 pub struct CatalogSnapshot {
     pub databases: Vec<String>,
+    /// The default collation of each of `databases`, in the same order.
+    pub database_collations: Vec<crate::types::Collation>,
     pub tables: Vec<TableSnapshot>,
     /// Every view, with its database.
     pub views: Vec<(String, Arc<super::views::ViewDef>)>,
@@ -130,8 +136,31 @@ impl Engine {
             ));
         }
         cat.dbs.insert(name.to_string(), BTreeMap::new());
+        cat.db_collations
+            .insert(name.to_string(), crate::types::Collation::Utf8mb4GeneralCi);
         drop(cat);
         record(Undo::CreatedDatabase(name.to_string()));
+        Ok(())
+    }
+
+    /// A database's default collation (utf8mb4_general_ci unless it was given one).
+    pub fn database_collation(&self, name: &str) -> crate::types::Collation {
+        let cat = self.catalog.read();
+        match cat.dbs.contains_key(name) {
+            true => cat.db_collations.get(name).copied(),
+            false => None,
+        }
+        .unwrap_or(crate::types::Collation::Utf8mb4GeneralCi)
+    }
+
+    /// Set a database's default collation (CREATE / ALTER DATABASE, recovery); 1049 if it
+    /// does not exist.
+    pub fn set_database_collation(&self, name: &str, coll: crate::types::Collation) -> Result<()> {
+        let mut cat = self.catalog.write();
+        if !cat.dbs.contains_key(name) {
+            return Err(Error::bad_db(name));
+        }
+        cat.db_collations.insert(name.to_string(), coll);
         Ok(())
     }
 
@@ -565,6 +594,16 @@ impl Engine {
         }
         CatalogSnapshot {
             databases: cat.dbs.keys().cloned().collect(),
+            database_collations: cat
+                .dbs
+                .keys()
+                .map(|d| {
+                    cat.db_collations
+                        .get(d)
+                        .copied()
+                        .unwrap_or(crate::types::Collation::Utf8mb4GeneralCi)
+                })
+                .collect(),
             tables,
             views: self.all_views(),
             next_table_id: self.next_table_id.load(Ordering::Relaxed),

@@ -233,9 +233,15 @@ pub(crate) fn encode_value(ty: &DataType, prefix_len: Option<u32>, v: &Value, ou
             out.push(0x01);
             match collation {
                 Collation::Binary => encode_binary(&bytes, prefix_len, out),
-                Collation::Utf8mb4GeneralCi => encode_text(&bytes, prefix_len, true, out),
-                Collation::Utf8mb4Bin => encode_text(&bytes, prefix_len, false, out),
-                Collation::Utf8mb4Unicode520Ci => encode_uca520(&bytes, prefix_len, out),
+                Collation::Utf8mb4GeneralCi | Collation::Utf8mb3GeneralCi => {
+                    encode_text(&bytes, prefix_len, true, out)
+                }
+                Collation::Utf8mb4Bin | Collation::Utf8mb3Bin => {
+                    encode_text(&bytes, prefix_len, false, out)
+                }
+                Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
+                    encode_uca520(&bytes, prefix_len, out)
+                }
             }
         }
         DataType::Binary { .. } | DataType::VarBinary { .. } | DataType::Blob { .. } => {

@@ -74,6 +74,9 @@ pub struct TableDef {
     pub foreign_keys: Vec<ForeignKeyDef>,
     /// CHECK constraints, column-level ones first (`sql/exec/check.rs` enforces them).
     pub checks: Vec<CheckDef>,
+    /// The table's default collation (`DEFAULT CHARSET=… COLLATE=…`): what new character
+    /// columns get when they name none, and what SHOW CREATE TABLE prints.
+    pub default_collation: crate::types::Collation,
 }
 
 /// A CHECK constraint: its expression as SHOW CREATE TABLE prints it (parsed again to be

@@ -27,6 +27,7 @@ fn table(e: &Arc<Engine>) -> Arc<Table> {
         comment: None,
         foreign_keys: Vec::new(),
         checks: Vec::new(),
+        default_collation: crate::types::Collation::Utf8mb4GeneralCi,
     };
     e.create_database("db", true).unwrap();
     e.create_table("db", def, false).unwrap();

@@ -314,6 +314,7 @@ fn parse_create(p: &mut Parser) -> TableDef {
         comment: None,
         foreign_keys: Vec::new(),
         checks: Vec::new(),
+        default_collation: crate::types::Collation::Utf8mb4GeneralCi,
     };
     while !p.at_end() {
         let kind = p.word();

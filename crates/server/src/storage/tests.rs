@@ -63,6 +63,7 @@ fn sbtest(name: &str) -> TableDef {
         comment: None,
         foreign_keys: Vec::new(),
         checks: Vec::new(),
+        default_collation: crate::types::Collation::Utf8mb4GeneralCi,
     }
 }
 

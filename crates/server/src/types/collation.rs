@@ -12,6 +12,125 @@ pub enum Collation {
     Binary,
     /// `utf8mb4_unicode_520_ci`: UCA 5.2.0 primary weights, PAD SPACE (see `collation_uca`).
     Utf8mb4Unicode520Ci,
+    /// `utf8mb3_general_ci`: the 3-byte UTF-8 character set (BMP only), compared as
+    /// `utf8mb4_general_ci` (see [`Collation::compare_as`]).
+    Utf8mb3GeneralCi,
+    /// `utf8mb3_bin`: compared as `utf8mb4_bin`.
+    Utf8mb3Bin,
+    /// `utf8mb3_unicode_520_ci`: compared as `utf8mb4_unicode_520_ci`.
+    Utf8mb3Unicode520Ci,
+}
+
+/// The character set of a column: what bytes its values may hold, and how many bytes a
+/// character takes at most (the unit of CHAR padding, length prefixes and length limits).
+/// Values are UTF-8 in memory whatever the character set; utf8mb3 only excludes the
+/// characters outside the BMP (4-byte UTF-8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Charset {
+    Utf8mb4,
+    Utf8mb3,
+    Binary,
+}
+
+impl Charset {
+    pub fn name(self) -> &'static str {
+        match self {
+            Charset::Utf8mb4 => "utf8mb4",
+            Charset::Utf8mb3 => "utf8mb3",
+            Charset::Binary => "binary",
+        }
+    }
+
+    /// Bytes per character at most (MariaDB's `mbmaxlen`).
+    pub fn mbmaxlen(self) -> u32 {
+        match self {
+            Charset::Utf8mb4 => 4,
+            Charset::Utf8mb3 => 3,
+            Charset::Binary => 1,
+        }
+    }
+
+    /// The default collation of the character set.
+    pub fn default_collation(self) -> Collation {
+        match self {
+            Charset::Utf8mb4 => Collation::Utf8mb4GeneralCi,
+            Charset::Utf8mb3 => Collation::Utf8mb3GeneralCi,
+            Charset::Binary => Collation::Binary,
+        }
+    }
+}
+
+impl Collation {
+    /// The collation whose comparison rules this one uses: utf8mb3's collations compare as
+    /// their utf8mb4 twins (utf8mb3 holds a subset of utf8mb4's characters, with the same
+    /// weights). Everything that orders or hashes strings matches on this.
+    #[inline]
+    pub fn compare_as(self) -> Collation {
+        match self {
+            Collation::Utf8mb3GeneralCi => Collation::Utf8mb4GeneralCi,
+            Collation::Utf8mb3Bin => Collation::Utf8mb4Bin,
+            Collation::Utf8mb3Unicode520Ci => Collation::Utf8mb4Unicode520Ci,
+            c => c,
+        }
+    }
+
+    pub fn charset(self) -> Charset {
+        match self {
+            Collation::Utf8mb4GeneralCi
+            | Collation::Utf8mb4Bin
+            | Collation::Utf8mb4Unicode520Ci => Charset::Utf8mb4,
+            Collation::Utf8mb3GeneralCi
+            | Collation::Utf8mb3Bin
+            | Collation::Utf8mb3Unicode520Ci => Charset::Utf8mb3,
+            Collation::Binary => Charset::Binary,
+        }
+    }
+
+    /// Bytes per character at most (of the character set).
+    pub fn mbmaxlen(self) -> u32 {
+        self.charset().mbmaxlen()
+    }
+
+    /// The name MariaDB gives the collation.
+    pub fn name(self) -> &'static str {
+        match self {
+            Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
+            Collation::Utf8mb4Bin => "utf8mb4_bin",
+            Collation::Binary => "binary",
+            Collation::Utf8mb3GeneralCi => "utf8mb3_general_ci",
+            Collation::Utf8mb3Bin => "utf8mb3_bin",
+            Collation::Utf8mb4Unicode520Ci => "utf8mb4_unicode_520_ci",
+            Collation::Utf8mb3Unicode520Ci => "utf8mb3_unicode_520_ci",
+        }
+    }
+
+    /// MariaDB's collation id (protocol column metadata, binlog table maps).
+    pub fn id(self) -> u16 {
+        match self {
+            Collation::Utf8mb4GeneralCi => 45,
+            Collation::Utf8mb4Bin => 46,
+            Collation::Binary => 63,
+            Collation::Utf8mb3GeneralCi => 33,
+            Collation::Utf8mb3Bin => 83,
+            Collation::Utf8mb4Unicode520Ci => 246,
+            Collation::Utf8mb3Unicode520Ci => 214,
+        }
+    }
+
+    /// The same comparison rules in character set `cs` (general_ci stays general_ci, bin
+    /// stays bin, unicode_520_ci stays unicode_520_ci); `binary` in the binary character set.
+    pub fn in_charset(self, cs: Charset) -> Collation {
+        use Collation::*;
+        match (cs, self.compare_as()) {
+            (Charset::Binary, _) => Binary,
+            (Charset::Utf8mb4, Utf8mb4Unicode520Ci) => Utf8mb4Unicode520Ci,
+            (Charset::Utf8mb3, Utf8mb4Unicode520Ci) => Utf8mb3Unicode520Ci,
+            (Charset::Utf8mb4, Utf8mb4GeneralCi) => Utf8mb4GeneralCi,
+            (Charset::Utf8mb3, Utf8mb4GeneralCi) => Utf8mb3GeneralCi,
+            (Charset::Utf8mb4, _) => Utf8mb4Bin,
+            (Charset::Utf8mb3, _) => Utf8mb3Bin,
+        }
+    }
 }
 
 /// The `utf8mb4_general_ci` weight of a character: upper case, Latin-1 accents folded,

@@ -29,15 +29,15 @@ fn matches(member: &str, text: &[u8], coll: Collation, exact_spaces: bool) -> bo
     };
     match coll {
         Collation::Binary => member.as_bytes() == text,
-        Collation::Utf8mb4Bin => m == t,
-        Collation::Utf8mb4GeneralCi => {
+        Collation::Utf8mb4Bin | Collation::Utf8mb3Bin => m == t,
+        Collation::Utf8mb4GeneralCi | Collation::Utf8mb3GeneralCi => {
             let t = String::from_utf8_lossy(t);
             let m = String::from_utf8_lossy(m);
             m.chars()
                 .map(general_ci_weight)
                 .eq(t.chars().map(general_ci_weight))
         }
-        Collation::Utf8mb4Unicode520Ci => {
+        Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
             super::collation_uca::uca520_key_weights(m)
                 == super::collation_uca::uca520_key_weights(t)
         }

@@ -4,7 +4,9 @@
 //!   and flags from the definition: NOT_NULL, PRI_KEY, UNIQUE_KEY, MULTIPLE_KEY, PART_KEY,
 //!   UNSIGNED, BLOB, BINARY (binary strings and dates), AUTO_INCREMENT, TIMESTAMP,
 //!   NO_DEFAULT_VALUE, ON_UPDATE_NOW. Character columns carry charset 45 (46 for
-//!   utf8mb4_bin), never 63 (PyMySQL returns `bytes` for charset 63). A JSON column carries
+//!   utf8mb4_bin), never 63 (PyMySQL returns `bytes` for charset 63). Results are utf8mb4
+//!   (character_set_results), so a utf8mb3 column is sent as MariaDB sends it then: charset
+//!   45 and its length in utf8mb4 bytes (4 a character). A JSON column carries
 //!   MariaDB's extended type info format "json" (sent to clients that ask for it).
 //! * Expressions: empty table fields, the expression text as name, BINARY for numbers and
 //!   dates, NOT_NULL when the expression cannot be NULL.
@@ -19,7 +21,8 @@ use cohort_protocol::column::{
 /// The charset id of a character or binary type.
 fn charset_of(ty: &SqlType) -> u16 {
     match ty.class {
-        Class::Str => match ty.collation {
+        // Results travel in utf8mb4: a utf8mb3 column is sent as its utf8mb4 twin.
+        Class::Str => match ty.collation.compare_as() {
             Collation::Utf8mb4Bin => charset::UTF8MB4_BIN,
             Collation::Utf8mb4Unicode520Ci => 246,
             _ => charset::UTF8MB4_GENERAL_CI,

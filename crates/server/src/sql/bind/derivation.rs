@@ -75,12 +75,20 @@ fn merge(a: (Collation, Derivation), b: (Collation, Derivation)) -> (Collation, 
     if a.0 == b.0 {
         return a;
     }
+    if a.0.charset() != b.0.charset() {
+        // utf8mb3 against utf8mb4 of the same strength: utf8mb3 converts to its superset.
+        return match a.0.charset() == crate::types::collation::Charset::Utf8mb4 {
+            true => a,
+            false => b,
+        };
+    }
+    let bin = Collation::Utf8mb4Bin.in_charset(a.0.charset());
     if a.1 == Derivation::Explicit {
         // utf8mb4_bin COLLATE'd against utf8mb4_general_ci COLLATE'd: no collation.
-        return (Collation::Utf8mb4Bin, Derivation::None);
+        return (bin, Derivation::None);
     }
     // The same character set and strength: the binary-sorting collation wins.
-    (Collation::Utf8mb4Bin, a.1)
+    (bin, a.1)
 }
 
 /// Error 1267 / 1270 / 1271 (Illegal mix of collations) when operands of operation `op` hold
@@ -94,10 +102,9 @@ where
 {
     let types = types.into_iter();
     // The usual case, no UCA operand: nothing to check, nothing allocated.
-    if !types
-        .clone()
-        .any(|t| t.class == Class::Str && t.collation == Collation::Utf8mb4Unicode520Ci)
-    {
+    if !types.clone().any(|t| {
+        t.class == Class::Str && t.collation.compare_as() == Collation::Utf8mb4Unicode520Ci
+    }) {
         return Ok(());
     }
     let views: Vec<_> = types.map(view).collect();
@@ -105,8 +112,9 @@ where
     let mut clash = false;
     for &v in &views {
         if let Some(a) = acc {
-            let uca = |c: Collation| c == Collation::Utf8mb4Unicode520Ci;
-            let plain = |c: Collation| !matches!(c, Collation::Binary | Collation::Utf8mb4Bin);
+            let uca = |c: Collation| c.compare_as() == Collation::Utf8mb4Unicode520Ci;
+            let plain =
+                |c: Collation| !matches!(c.compare_as(), Collation::Binary | Collation::Utf8mb4Bin);
             if a.0 != v.0 && a.1 == v.1 && (uca(a.0) || uca(v.0)) && plain(a.0) && plain(v.0) {
                 clash = true;
                 break;

@@ -158,7 +158,7 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
                 rows: vec![vec![s(&def.name), s(&ddl)]],
             })
         }
-        Show::CreateDatabase(name) => {
+        Show::CreateDatabase(name, if_not_exists) => {
             if !database_exists(env.ctx, name) {
                 return Err(Error::bad_db(name));
             }
@@ -171,8 +171,12 @@ pub fn show(env: &Env<'_>, warnings: &[Warning], stmt: &Show) -> Result<QueryRes
                 rows: vec![vec![
                     s(name),
                     s(&{
+                        let coll = env.ctx.engine.database_collation(name);
                         let text = format!(
-                            "CREATE DATABASE `{name}` /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
+                            "CREATE DATABASE {}`{name}` /*!40100 DEFAULT CHARACTER SET {} COLLATE {} */",
+                            if *if_not_exists { "/*!32312 IF NOT EXISTS*/ " } else { "" },
+                            coll.charset().name(),
+                            coll.name()
                         );
                         match ShowOptions::of(env.sql_mode()).ansi_quotes {
                             true => double_quoted(&text),
@@ -519,12 +523,7 @@ fn with_fsp(name: &str, fsp: u8) -> String {
 }
 
 pub(crate) fn collation_name(c: Collation) -> &'static str {
-    match c {
-        Collation::Utf8mb4GeneralCi => "utf8mb4_general_ci",
-        Collation::Utf8mb4Bin => "utf8mb4_bin",
-        Collation::Binary => "binary",
-        Collation::Utf8mb4Unicode520Ci => "utf8mb4_unicode_520_ci",
-    }
+    c.name()
 }
 
 fn is_numeric(t: &DataType) -> bool {
@@ -783,12 +782,14 @@ pub fn create_table_text_in(
         let mut l = format!("  `{}` {}", c.name, type_text(&c.data_type));
         if c.data_type.is_text() || c.data_type.is_enum_or_set() {
             // MariaDB 10.11 names the character set with the collation.
+            // Shown when it is not the table's default.
             match c.data_type.collation() {
-                Collation::Utf8mb4GeneralCi => {}
+                same if same == def.default_collation => {}
                 Collation::Binary => l.push_str(" CHARACTER SET binary"),
                 other => l.push_str(&format!(
-                    " CHARACTER SET utf8mb4 COLLATE {}",
-                    collation_name(other)
+                    " CHARACTER SET {} COLLATE {}",
+                    other.charset().name(),
+                    other.name()
                 )),
             }
         }
@@ -897,7 +898,11 @@ pub fn create_table_text_in(
     if def.auto_increment_column().is_some() && next_auto_increment > 1 {
         out.push_str(&format!(" AUTO_INCREMENT={next_auto_increment}"));
     }
-    out.push_str(" DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci");
+    out.push_str(&format!(
+        " DEFAULT CHARSET={} COLLATE={}",
+        def.default_collation.charset().name(),
+        def.default_collation.name()
+    ));
     if let Some(cm) = &def.comment {
         out.push_str(&format!(" COMMENT={}", quote_value(cm)));
     }
@@ -1185,7 +1190,7 @@ fn table_status(env: &Env<'_>, db: Option<&str>) -> Result<Listing> {
             Value::Null,
             Value::Null,
             Value::Null,
-            s("utf8mb4_general_ci"),
+            s(def.default_collation.name()),
             Value::Null,
             s(""),
             s(def.comment.as_deref().unwrap_or("")),

@@ -115,8 +115,8 @@ pub fn compare_nums(a: &Num, b: &Num) -> Ordering {
 pub fn compare_strings(a: &[u8], b: &[u8], coll: Collation) -> Ordering {
     match coll {
         Collation::Binary => a.cmp(b),
-        Collation::Utf8mb4Bin => trim_spaces(a).cmp(trim_spaces(b)),
-        Collation::Utf8mb4GeneralCi => {
+        Collation::Utf8mb4Bin | Collation::Utf8mb3Bin => trim_spaces(a).cmp(trim_spaces(b)),
+        Collation::Utf8mb4GeneralCi | Collation::Utf8mb3GeneralCi => {
             let (a, b) = (trim_spaces(a), trim_spaces(b));
             // ASCII bytes compare by their upper case, one byte each; at the first non-ASCII
             // byte of either (a character boundary in both, since all before was ASCII and
@@ -141,7 +141,9 @@ pub fn compare_strings(a: &[u8], b: &[u8], coll: Collation) -> Ordering {
             }
             cmp_general_ci(&a[n..], &b[n..])
         }
-        Collation::Utf8mb4Unicode520Ci => crate::types::collation_uca::uca520_compare(a, b),
+        Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
+            crate::types::collation_uca::uca520_compare(a, b)
+        }
     }
 }
 
@@ -200,13 +202,15 @@ pub fn group_key(v: &Value, coll: Collation, out: &mut Vec<u8>) {
             out.push(1);
             match coll {
                 Collation::Binary => out.extend_from_slice(b),
-                Collation::Utf8mb4Bin => out.extend_from_slice(trim_spaces(b)),
-                Collation::Utf8mb4GeneralCi => {
+                Collation::Utf8mb4Bin | Collation::Utf8mb3Bin => {
+                    out.extend_from_slice(trim_spaces(b))
+                }
+                Collation::Utf8mb4GeneralCi | Collation::Utf8mb3GeneralCi => {
                     for c in String::from_utf8_lossy(trim_spaces(b)).chars() {
                         out.extend_from_slice(&general_ci_weight(c).to_be_bytes());
                     }
                 }
-                Collation::Utf8mb4Unicode520Ci => {
+                Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
                     for w in crate::types::collation_uca::uca520_key_weights(b) {
                         out.extend_from_slice(&w.to_be_bytes());
                     }

@@ -1212,6 +1212,9 @@ fn store_text(
         )?;
         bytes = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
     }
+    if col.data_type.collation().charset() == crate::types::collation::Charset::Utf8mb3 {
+        outside_bmp(&mut bytes, col, sc)?;
+    }
     if let Some(max) = max_chars {
         if bytes.len() > max {
             let s = std::str::from_utf8(&bytes).unwrap_or("");
@@ -1235,6 +1238,51 @@ fn store_text(
         bytes.truncate(end);
     }
     Ok(Value::Bytes(bytes))
+}
+
+/// A utf8mb3 column holds only the BMP: a 4-byte character is 1366 (strict) or a warning and
+/// `?` in its place, as MariaDB converts it. The message shows at most 6 bytes from the first
+/// such character (`\xNN` for non-ASCII bytes, `...` when more follow) and names the column
+/// with its table.
+fn outside_bmp(bytes: &mut Vec<u8>, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<()> {
+    let Some(at) = bytes.iter().position(|&b| b >= 0xF0) else {
+        return Ok(());
+    };
+    let rest = &bytes[at..];
+    let mut shown: String = rest
+        .iter()
+        .take(6)
+        .map(|&b| match b {
+            0x20..=0x7E => (b as char).to_string(),
+            _ => format!("\\x{b:02X}"),
+        })
+        .collect();
+    if rest.len() > 6 {
+        shown.push_str("...");
+    }
+    let column = match sc.table {
+        Some((db, t)) => format!(
+            "`{}`.`{}`.`{}`",
+            db.replace('`', "``"),
+            t.replace('`', "``"),
+            col.name.replace('`', "``")
+        ),
+        None => format!("'{}'", col.name),
+    };
+    sc.problem(
+        ErrorCode::TruncatedWrongValueForField,
+        format!(
+            "Incorrect string value: '{shown}' for column {column} at row {}",
+            sc.row
+        ),
+    )?;
+    let text = String::from_utf8_lossy(bytes);
+    *bytes = text
+        .chars()
+        .map(|c| if (c as u32) > 0xFFFF { '?' } else { c })
+        .collect::<String>()
+        .into_bytes();
+    Ok(())
 }
 
 /// Cut `bytes` at `cut`: silently (a note) when only spaces are lost, else 1406.

@@ -964,18 +964,20 @@ enum Pat {
 fn weights(s: &[u8], coll: Collation) -> Vec<u32> {
     match coll {
         Collation::Binary => s.iter().map(|&b| b as u32).collect(),
-        Collation::Utf8mb4Bin => String::from_utf8_lossy(s)
+        Collation::Utf8mb4Bin | Collation::Utf8mb3Bin => String::from_utf8_lossy(s)
             .chars()
             .map(|c| c as u32)
             .collect(),
-        Collation::Utf8mb4GeneralCi => String::from_utf8_lossy(s)
+        Collation::Utf8mb4GeneralCi | Collation::Utf8mb3GeneralCi => String::from_utf8_lossy(s)
             .chars()
             .map(crate::types::collation::general_ci_weight)
             .collect(),
-        Collation::Utf8mb4Unicode520Ci => String::from_utf8_lossy(s)
-            .chars()
-            .map(crate::types::collation_uca::uca520_char_key)
-            .collect(),
+        Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
+            String::from_utf8_lossy(s)
+                .chars()
+                .map(crate::types::collation_uca::uca520_char_key)
+                .collect()
+        }
     }
 }
 
@@ -986,9 +988,13 @@ fn compile_pattern(p: &[u8], esc: Option<char>, coll: Collation) -> Vec<Pat> {
     };
     let weight = |c: char| match coll {
         Collation::Binary => c as u32,
-        Collation::Utf8mb4Bin => c as u32,
-        Collation::Utf8mb4GeneralCi => crate::types::collation::general_ci_weight(c),
-        Collation::Utf8mb4Unicode520Ci => crate::types::collation_uca::uca520_char_key(c),
+        Collation::Utf8mb4Bin | Collation::Utf8mb3Bin => c as u32,
+        Collation::Utf8mb4GeneralCi | Collation::Utf8mb3GeneralCi => {
+            crate::types::collation::general_ci_weight(c)
+        }
+        Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
+            crate::types::collation_uca::uca520_char_key(c)
+        }
     };
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;

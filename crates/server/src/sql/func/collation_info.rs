@@ -14,9 +14,8 @@ pub fn bind(name: &str, args: &[(Expr, SqlType)]) -> Option<(Expr, SqlType)> {
         return None;
     };
     let (coll, charset) = match (t.class, t.collation) {
-        (Class::Str, Collation::Utf8mb4GeneralCi) => ("utf8mb4_general_ci", "utf8mb4"),
-        (Class::Str, Collation::Utf8mb4Bin) => ("utf8mb4_bin", "utf8mb4"),
-        (Class::Str, Collation::Utf8mb4Unicode520Ci) => ("utf8mb4_unicode_520_ci", "utf8mb4"),
+        (Class::Str, Collation::Binary) | (Class::Bin | Class::Null, _) => ("binary", "binary"),
+        (Class::Str, c) => (c.name(), c.charset().name()),
         _ => ("binary", "binary"),
     };
     // A character string result of a system function: utf8mb3 in MariaDB, 64 characters.

@@ -354,7 +354,9 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "REPLACE" => {
             need(n == 3)?;
-            let binsort = crate::sql::bind::derivation::aggregate(args.iter().map(|(_, t)| t)).0
+            let binsort = crate::sql::bind::derivation::aggregate(args.iter().map(|(_, t)| t))
+                .0
+                .compare_as()
                 != Collation::Utf8mb4GeneralCi;
             (
                 Func::Replace(binsort),

@@ -76,7 +76,7 @@ fn compile(pat: &[u8], coll: Collation) -> Result<Regex> {
     };
     let r = RegexBuilder::new(&text)
         .case_insensitive(matches!(
-            coll,
+            coll.compare_as(),
             Collation::Utf8mb4GeneralCi | Collation::Utf8mb4Unicode520Ci
         ))
         .unicode(coll != Collation::Binary)

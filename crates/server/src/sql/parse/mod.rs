@@ -142,7 +142,8 @@ pub enum Show {
         db: Option<String>,
         table: String,
     },
-    CreateDatabase(String),
+    /// SHOW CREATE DATABASE name, and whether `IF NOT EXISTS` was given (printed then).
+    CreateDatabase(String, bool),
     /// `SHOW CREATE USER [user | CURRENT_USER[()]]` (None: the current user).
     CreateUser(Option<UserHost>),
     Variables {
@@ -247,6 +248,14 @@ pub enum Stmt {
     CreateDatabase {
         name: String,
         if_not_exists: bool,
+        /// `[DEFAULT] CHARACTER SET / COLLATE` as given (see [`DbCharset`]).
+        charset: DbCharset,
+    },
+    /// `ALTER DATABASE [name] [DEFAULT] CHARACTER SET … / COLLATE …` (the current database
+    /// when the name is left out).
+    AlterDatabase {
+        name: Option<String>,
+        charset: DbCharset,
     },
     DropDatabase {
         name: String,
@@ -524,6 +533,7 @@ fn is_logged_as_text(stmt: &Stmt) -> bool {
         stmt,
         Stmt::Sql(_)
             | Stmt::CreateDatabase { .. }
+            | Stmt::AlterDatabase { .. }
             | Stmt::DropDatabase { .. }
             | Stmt::AlterTable(_)
             | Stmt::RenameTable(_)
@@ -1768,8 +1778,8 @@ fn parse_show(p: &mut Parser<'_>) -> PResult<Stmt> {
                 let (db, table) = qualified(p)?;
                 Show::CreateView { db, table }
             } else if eat(p, "DATABASE") || eat(p, "SCHEMA") {
-                eat_seq(p, &["IF", "NOT", "EXISTS"]);
-                Show::CreateDatabase(ident(p)?)
+                let if_not_exists = eat_seq(p, &["IF", "NOT", "EXISTS"]);
+                Show::CreateDatabase(ident(p)?, if_not_exists)
             } else if eat(p, "USER") {
                 let bare = matches!(p.peek_token().token, Token::EOF | Token::SemiColon);
                 Show::CreateUser(if bare {
@@ -1865,12 +1875,14 @@ fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
             p.next_token();
             let if_not_exists = eat_seq(p, &["IF", "NOT", "EXISTS"]);
             let name = ident(p)?;
-            if let Some(refused) = database_options(p)? {
-                return Ok(refused);
-            }
+            let charset = match database_options(p)? {
+                Ok(c) => c,
+                Err(refused) => return Ok(refused),
+            };
             Ok(Stmt::CreateDatabase {
                 name,
                 if_not_exists,
+                charset,
             })
         }
         Some("USER") => {
@@ -1916,10 +1928,11 @@ fn parse_create(p: &mut Parser<'_>) -> PResult<Stmt> {
     }
 }
 
-/// `[DEFAULT] CHARACTER SET [=] x`, `[DEFAULT] COLLATE [=] x`: every database is utf8mb4, so
-/// utf8mb4 (and its utf8 / utf8mb3 names) with general_ci or bin are honoured; anything else
-/// is refused (the returned statement).
-fn database_options(p: &mut Parser<'_>) -> PResult<Option<Stmt>> {
+/// `[DEFAULT] CHARACTER SET [=] x`, `[DEFAULT] COLLATE [=] x`: a database's default
+/// collation (utf8mb4's or utf8mb3's general_ci / bin; binary and the rest refused: the
+/// `Err` statement). A COLLATE must belong to the CHARACTER SET given (1253 at execution).
+fn database_options(p: &mut Parser<'_>) -> PResult<std::result::Result<DbCharset, Stmt>> {
+    let (mut charset, mut collate) = (None, None);
     loop {
         eat(p, "DEFAULT");
         let collation = if eat_seq(p, &["CHARACTER", "SET"]) || eat(p, "CHARSET") {
@@ -1927,7 +1940,7 @@ fn database_options(p: &mut Parser<'_>) -> PResult<Option<Stmt>> {
         } else if eat(p, "COLLATE") {
             true
         } else {
-            return Ok(None);
+            break;
         };
         let _ = p.consume_token(&Token::Eq);
         let name = match p.next_token().token {
@@ -1935,17 +1948,28 @@ fn database_options(p: &mut Parser<'_>) -> PResult<Option<Stmt>> {
             Token::SingleQuotedString(s) | Token::DoubleQuotedString(s) => s,
             _ => return unexpected(p, "character set or collation name"),
         };
-        let ok = if collation {
-            crate::sql::exec::ddl::collation_named(&name).is_ok_and(|c| c != Collation::Binary)
+        let found = if collation {
+            crate::sql::exec::ddl::collation_named(&name)
         } else {
-            crate::sql::exec::ddl::charset_named(&name).is_ok_and(|c| c != Collation::Binary)
+            crate::sql::exec::ddl::charset_named(&name)
         };
-        if !ok {
-            let what = format!("databases in {name} (every database is utf8mb4)");
-            return Ok(Some(unsupported(p, &what)));
+        match found {
+            Ok(c) if c != Collation::Binary => match collation {
+                true => collate = Some(c),
+                false => charset = Some(c),
+            },
+            _ => {
+                let what = format!("databases in {name} (here: utf8mb4 or utf8mb3)");
+                return Ok(Err(unsupported(p, &what)));
+            }
         }
     }
+    Ok(Ok((charset, collate)))
 }
+
+/// A database's `CHARACTER SET` (as its default collation) and `COLLATE`, as given; resolved
+/// by [`crate::sql::exec::ddl::charset_and_collation`].
+pub type DbCharset = (Option<Collation>, Option<Collation>);
 
 fn parse_drop(p: &mut Parser<'_>) -> PResult<Stmt> {
     match peek_nth_word(p, 1).as_deref() {
@@ -2002,17 +2026,16 @@ fn parse_alter(p: &mut Parser<'_>) -> PResult<Stmt> {
         Some("DATABASE") | Some("SCHEMA") => {
             p.next_token();
             p.next_token();
-            if !matches!(
-                peek_word(p).as_deref(),
-                Some("DEFAULT" | "CHARACTER" | "CHARSET" | "COLLATE")
-            ) {
-                ident(p)?;
+            let name = match peek_word(p).as_deref() {
+                Some("DEFAULT" | "CHARACTER" | "CHARSET" | "COLLATE") => None,
+                _ => Some(ident(p)?),
+            };
+            match database_options(p)? {
+                // Nothing to change.
+                Ok((None, None)) => Ok(Stmt::Flush { binary_logs: false }),
+                Ok(charset) => Ok(Stmt::AlterDatabase { name, charset }),
+                Err(refused) => Ok(refused),
             }
-            if let Some(refused) = database_options(p)? {
-                return Ok(refused);
-            }
-            // utf8mb4 with general_ci / bin: what every database already is.
-            Ok(Stmt::Flush { binary_logs: false })
         }
         Some("TABLE" | "ONLINE" | "IGNORE") => {
             p.next_token();

@@ -46,14 +46,12 @@
 //!
 //! ## What cannot match
 //!
-//! Cohort's character columns are all utf8mb4, so their bytes are MariaDB's for utf8mb4
-//! columns. Cohort refuses other character sets (latin1 …), `ROW_FORMAT` (MariaDB's explicit
+//! Cohort's character columns are utf8mb4 or utf8mb3, whose bytes are the same UTF-8; a
+//! CHAR(n) pads to n times the character set's bytes per character (4n, 3n), as MariaDB's.
+//! Cohort refuses other character sets (latin1 …), `ROW_FORMAT` (MariaDB's explicit
 //! `ROW_FORMAT=DYNAMIC` makes a "packed" record without the reserved bit) and `CHECKSUM=1`,
 //! and has no `old_mode` (`COMPAT_5_1_CHECKSUM` hashes NULL columns too), so none of those
-//! can differ silently. But it accepts `utf8mb3` (and `utf8`, its 10.11 alias) as utf8mb4:
-//! a MariaDB table with a utf8mb3 CHAR(n) column pads it to 3n bytes, and the same table in
-//! Cohort (utf8mb4, 4n bytes) checksums differently — as MariaDB's own utf8mb4 copy would.
-//! utf8mb3 VARCHAR/TEXT columns hold the same bytes in both and do match.
+//! can differ silently.
 
 use crate::log::rowimage::epoch_seconds;
 use crate::sql::expr::time_value::truncate_fsp;
@@ -297,8 +295,8 @@ fn part_of(t: &DataType) -> Part {
         DataType::Decimal { precision, scale } => Part::Decimal { precision, scale },
         DataType::Float { .. } => Part::Float,
         DataType::Double { .. } => Part::Double,
-        DataType::Char { len, .. } => Part::Padded {
-            len: len as usize * 4,
+        DataType::Char { len, collation } => Part::Padded {
+            len: len as usize * collation.mbmaxlen() as usize,
             pad: b' ',
         },
         DataType::Binary { len } => Part::Padded {
@@ -397,6 +395,7 @@ mod tests {
             comment: None,
             foreign_keys: Vec::new(),
             checks: Vec::new(),
+            default_collation: crate::types::Collation::Utf8mb4GeneralCi,
         }
     }
 

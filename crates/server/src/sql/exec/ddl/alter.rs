@@ -95,6 +95,8 @@ struct Draft {
     /// The table's CHECK constraints, and the ones the statement adds.
     checks: Vec<crate::storage::CheckDef>,
     new_checks: Vec<crate::sql::exec::check::Declared>,
+    /// The table's default collation (changed by `[DEFAULT] CHARSET=` / `CONVERT TO`).
+    default_collation: crate::types::Collation,
 }
 
 fn unknown_column(col: &str, table: &str) -> Error {
@@ -155,6 +157,7 @@ impl Draft {
             new_fks: Vec::new(),
             checks: def.checks.clone(),
             new_checks: Vec::new(),
+            default_collation: def.default_collation,
         }
     }
 
@@ -336,6 +339,7 @@ impl Draft {
             comment: self.comment.clone(),
             foreign_keys: self.fks.clone(),
             checks: self.checks.clone(),
+            default_collation: self.default_collation,
         };
         def.sort_keys();
         Ok(def)
@@ -403,6 +407,7 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     super::fk::rename_table(env, &db, &at.table, &new_db, &mut def)?;
     check_lob_keys(&def)?;
     check_auto_increment(&def)?;
+    super::row_size::check(&def)?;
     if !draft.new_checks.is_empty() {
         crate::sql::exec::check::add_checks(env, &new_db, &mut def, &draft.new_checks)?;
     }
@@ -428,7 +433,7 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     }
     check_algorithm(&draft, &old, &def, !rows.is_empty())?;
     let copied = rows.len() as u64;
-    let (mut rows, max_ai) = convert_rows(env, &draft, &old, &def, rows)?;
+    let (mut rows, max_ai) = convert_rows(env, &draft, &old, &def, rows, (&db, &old.name))?;
     let added_exprs = added_default_exprs(&draft);
     if !added_exprs.is_empty() && !rows.is_empty() {
         rows = fill_added_defaults(env, &new_db, &def, &added_exprs, rows)?;
@@ -491,7 +496,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
             }
             let mut keys = Keys::default();
             let at = d.position(pos, d.cols.len())?;
-            let col = column_def(env, def, at, &mut keys, Collation::Utf8mb4GeneralCi)?;
+            let col = column_def(env, def, at, &mut keys, d.default_collation)?;
             d.cols.insert(
                 at,
                 DraftCol {
@@ -556,7 +561,7 @@ fn apply_op(env: &Env<'_>, d: &mut Draft, new_db: &mut String, op: &AlterOp) -> 
                 return Err(dup_column(new_name));
             }
             let mut keys = Keys::default();
-            let col = column_def(env, def, i, &mut keys, Collation::Utf8mb4GeneralCi)?;
+            let col = column_def(env, def, i, &mut keys, d.default_collation)?;
             // The new definition replaces the column's own CHECK (MariaDB drops it; a JSON
             // column gets its json_valid() again from `column_def`).
             d.checks.retain(|c| {
@@ -770,37 +775,45 @@ fn rename_fk_columns(fks: &mut [crate::storage::ForeignKeyDef], old: &str, new: 
     }
 }
 
-/// `[DEFAULT] CHARSET / COLLATE` (the table default: only utf8mb4_general_ci is a default
-/// Cohort keeps) and `CONVERT TO CHARACTER SET` (every character column converted).
+/// `[DEFAULT] CHARSET / COLLATE` (the table default, for columns added later) and
+/// `CONVERT TO CHARACTER SET` (every character column converted too; a TEXT grows to the
+/// next TEXT type when the new character set needs more bytes for its characters, as
+/// MariaDB does; values a utf8mb3 column cannot hold are 1366).
 fn charset_op(
     d: &mut Draft,
     convert: bool,
     charset: Option<&str>,
     collate: Option<&str>,
 ) -> Result<()> {
-    let mut coll = match charset {
-        Some(c) => charset_named(c)?,
-        None => Collation::Utf8mb4GeneralCi,
+    let cs = charset.map(charset_named).transpose()?;
+    let coll = collate.map(collation_named).transpose()?;
+    let Some(coll) = super::charset_and_collation(cs, coll)? else {
+        return Ok(());
     };
-    if let Some(c) = collate {
-        coll = collation_named(c)?;
-    }
+    d.default_collation = coll;
     if !convert {
-        if coll != Collation::Utf8mb4GeneralCi {
-            return Err(Error::unsupported(
-                "a table default collation other than utf8mb4_general_ci",
-            ));
-        }
         return Ok(());
     }
-    if coll != Collation::Utf8mb4GeneralCi {
-        // The table's default collation would change too, and it is not kept.
-        return Err(Error::unsupported(
-            "CONVERT TO a collation other than utf8mb4_general_ci",
-        ));
-    }
     for c in &mut d.cols {
-        c.def.data_type = with_collation(c.def.data_type.clone(), coll);
+        let old = c.def.data_type.clone();
+        if !(old.is_text() || old.is_enum_or_set()) {
+            continue;
+        }
+        let mut new = with_collation(old.clone(), coll);
+        if let DataType::Text { max_bytes, .. } = &mut new {
+            let (from, to) = (old.collation().mbmaxlen(), coll.mbmaxlen());
+            if to > from {
+                let need = *max_bytes / from as u64 * to as u64;
+                *max_bytes = [255u64, 65_535, 16_777_215, 4_294_967_295]
+                    .into_iter()
+                    .find(|&m| m >= need)
+                    .unwrap_or(4_294_967_295);
+            }
+        }
+        if !same_type_but_collation(&old, &new) {
+            d.converts = true;
+        }
+        c.def.data_type = new;
     }
     Ok(())
 }
@@ -820,6 +833,7 @@ fn same_type_but_collation(a: &DataType, b: &DataType) -> bool {
     with_collation(a.storage(), Collation::Utf8mb4GeneralCi)
         == with_collation(b.storage(), Collation::Utf8mb4GeneralCi)
         && a.is_binary() == b.is_binary()
+        && a.collation().charset() == b.collation().charset()
 }
 
 /// A BLOB / TEXT column in a key needs a prefix length (1170), also after MODIFY made it one.
@@ -900,6 +914,7 @@ fn convert_rows(
     old: &TableDef,
     def: &TableDef,
     rows: Vec<Row>,
+    named: (&str, &str),
 ) -> Result<(Vec<Row>, u64)> {
     let identity = d.cols.len() == rows.first().map_or(0, |r| r.len())
         && d.cols.iter().enumerate().all(|(i, c)| c.src == Some(i))
@@ -943,10 +958,16 @@ fn convert_rows(
                     let from = &old.columns[s].data_type;
                     let v = enum_into(from, &c.def.data_type, &row[s]);
                     match (is_timestamp(from), is_timestamp(&c.def.data_type)) {
-                        (true, false) => convert_value(local_of(env, v), &c.def, &sc)?,
-                        (false, true) => convert_value(v, &c.def, &into_timestamp)?,
-                        _ => convert_value(v, &c.def, &sc)?,
+                        (true, false) => convert_value(local_of(env, v), &c.def, &sc),
+                        (false, true) => convert_value(v, &c.def, &into_timestamp),
+                        _ => convert_value(v, &c.def, &sc),
                     }
+                    .map_err(|e| {
+                        match string_value_named(e.message(), named) {
+                            Some(m) => Error::new(ErrorCode::TruncatedWrongValueForField, m),
+                            None => e,
+                        }
+                    })?
                 }
                 None if c.def.auto_increment => {
                     next_ai += 1;
@@ -967,6 +988,8 @@ fn convert_rows(
             if let Some((code, message)) = alter_wording(w.code, &w.message) {
                 w.code = code.number();
                 w.message = message;
+            } else if let Some(m) = string_value_named(&w.message, named) {
+                w.message = m;
             }
             let mut all = env.warnings.borrow_mut();
             if all.len() < crate::sql::env::MAX_WARNINGS {
@@ -1045,6 +1068,20 @@ fn convert_value(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> 
     })
 }
 
+/// A character that the new column's character set cannot hold (1366 "Incorrect string
+/// value", utf8mb4 into utf8mb3): MariaDB names the column with its database and table.
+fn string_value_named(message: &str, (db, table): (&str, &str)) -> Option<String> {
+    let rest = message.strip_prefix("Incorrect string value: '")?;
+    let (value, rest) = rest.rsplit_once("' for column '")?;
+    let (col, row) = rest.rsplit_once("' at row ")?;
+    Some(format!(
+        "Incorrect string value: '{value}' for column `{}`.`{}`.`{}` at row {row}",
+        db.replace('`', "``"),
+        table.replace('`', "``"),
+        col.replace('`', "``")
+    ))
+}
+
 /// MariaDB's copy reports a string that is no number as 1292 "Truncated incorrect INTEGER
 /// value: 'x'" (an INSERT says 1366 "Incorrect integer value: 'x' for column …").
 fn alter_wording(code: u16, message: &str) -> Option<(ErrorCode, String)> {
@@ -1056,7 +1093,9 @@ fn alter_wording(code: u16, message: &str) -> Option<(ErrorCode, String)> {
             format!("Data truncated{rest}"),
         ));
     }
-    if code != ErrorCode::TruncatedWrongValueForField.number() {
+    if code != ErrorCode::TruncatedWrongValueForField.number()
+        || message.starts_with("Incorrect string value")
+    {
         return None;
     }
     let rest = message.strip_prefix("Incorrect ")?;

@@ -267,6 +267,7 @@ pub(in crate::sql) fn table_def(name: &str, q: &query::QueryPlan) -> Result<Tabl
         comment: None,
         foreign_keys: Vec::new(),
         checks: Vec::new(),
+        default_collation: crate::types::Collation::Utf8mb4GeneralCi,
     })
 }
 

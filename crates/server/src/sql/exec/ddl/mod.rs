@@ -20,6 +20,7 @@ pub(in crate::sql) mod alter;
 pub(in crate::sql) mod create_select;
 pub(crate) mod fk;
 pub(in crate::sql) mod implicit_index;
+mod row_size;
 pub(in crate::sql) mod temporary;
 pub(in crate::sql) mod view;
 mod view_star;
@@ -63,8 +64,14 @@ fn check_ident(name: &str) -> Result<()> {
 // ---------------------------------------------------------------------------------------------
 // Databases
 
-pub fn create_database(env: &Env<'_>, name: &str, if_not_exists: bool) -> Result<()> {
+pub fn create_database(
+    env: &Env<'_>,
+    name: &str,
+    if_not_exists: bool,
+    charset: crate::sql::parse::DbCharset,
+) -> Result<()> {
     check_ident(name)?;
+    let coll = charset_and_collation(charset.0, charset.1)?;
     if is_system_schema(name) {
         if if_not_exists {
             return Ok(());
@@ -81,8 +88,43 @@ pub fn create_database(env: &Env<'_>, name: &str, if_not_exists: bool) -> Result
             ErrorCode::DbCreateExists,
             format!("Can't create database '{name}'; database exists"),
         );
+        return Ok(());
     }
-    env.ctx.engine.create_database(name, if_not_exists)
+    env.ctx.engine.create_database(name, if_not_exists)?;
+    match coll {
+        Some(c) => env.ctx.engine.set_database_collation(name, c),
+        None => Ok(()),
+    }
+}
+
+/// ALTER DATABASE: its default collation (for the tables created in it later).
+pub fn alter_database(
+    env: &Env<'_>,
+    name: Option<&str>,
+    charset: crate::sql::parse::DbCharset,
+) -> Result<()> {
+    let name = match name {
+        Some(n) => n.to_string(),
+        None => env.sess.db.ok_or_else(Error::no_db)?.to_string(),
+    };
+    let coll = charset_and_collation(charset.0, charset.1)?;
+    if is_system_schema(&name) {
+        return Err(Error::new(
+            ErrorCode::DbAccessDenied,
+            format!(
+                "Access denied for user '{}'@'{}' to database '{name}'",
+                env.sess.user, env.sess.host
+            ),
+        ));
+    }
+    plan::check_db_priv(env, &name, Privs::ALTER)?;
+    if !env.ctx.engine.database_exists(&name) {
+        return Err(Error::bad_db(&name));
+    }
+    match coll {
+        Some(c) => env.ctx.engine.set_database_collation(&name, c),
+        None => Ok(()),
+    }
 }
 
 pub fn drop_database(env: &Env<'_>, name: &str, if_exists: bool) -> Result<()> {
@@ -298,9 +340,8 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             if len > u32::MAX as u64 {
                 return Err(width_out_of_range(u32::MAX as u64));
             }
-            if len > 16383 {
-                return Err(too_long(16383));
-            }
+            // The bound is bytes (65532) over the character set's bytes per character:
+            // checked once the column's character set is known (`varchar_bound`).
             DataType::VarChar {
                 len: len as u32,
                 collation: ci,
@@ -531,25 +572,24 @@ fn with_collation(dt: DataType, coll: Collation) -> DataType {
     }
 }
 
-/// The collations a character column can have: utf8mb4's general_ci, bin and unicode_520_ci
-/// (utf8 / utf8mb3 names are taken as utf8mb4: the same characters plus the 4-byte ones), and
-/// binary. Any
-/// other collation would compare differently, so it is refused (1273 when it is not a
-/// collation at all).
+/// The collations a character column can have: utf8mb4's and utf8mb3's general_ci, bin and
+/// unicode_520_ci (`utf8_…` names are utf8mb3's, as in MariaDB 10.11), and binary. Any other
+/// collation would compare differently, so it is refused (1273 when it is not a collation at
+/// all).
 pub fn collation_named(name: &str) -> Result<Collation> {
     let n = name.trim_matches(['`', '\'', '"']).to_ascii_lowercase();
     Ok(match n.as_str() {
         "binary" => Collation::Binary,
-        "utf8mb4_bin" | "utf8mb3_bin" | "utf8_bin" => Collation::Utf8mb4Bin,
-        "utf8mb4_general_ci" | "utf8mb3_general_ci" | "utf8_general_ci" => {
-            Collation::Utf8mb4GeneralCi
-        }
-        "utf8mb4_unicode_520_ci" | "utf8mb3_unicode_520_ci" | "utf8_unicode_520_ci" => {
-            Collation::Utf8mb4Unicode520Ci
-        }
+        "utf8mb4_bin" => Collation::Utf8mb4Bin,
+        "utf8mb4_general_ci" => Collation::Utf8mb4GeneralCi,
+        "utf8mb4_unicode_520_ci" => Collation::Utf8mb4Unicode520Ci,
+        "utf8mb3_bin" | "utf8_bin" => Collation::Utf8mb3Bin,
+        "utf8mb3_general_ci" | "utf8_general_ci" => Collation::Utf8mb3GeneralCi,
+        "utf8mb3_unicode_520_ci" | "utf8_unicode_520_ci" => Collation::Utf8mb3Unicode520Ci,
         _ if n.contains('_') => {
             return Err(unsupported(&format!(
-                "the collation {n} (here: utf8mb4_general_ci, utf8mb4_bin or binary)"
+                "the collation {n} (here: utf8mb4_general_ci, utf8mb4_bin, \
+                 utf8mb4_unicode_520_ci, their utf8mb3 twins or binary)"
             )))
         }
         _ => {
@@ -561,25 +601,66 @@ pub fn collation_named(name: &str) -> Result<Collation> {
     })
 }
 
-/// The character sets a column or table can have: utf8mb4 (utf8 / utf8mb3 taken as it) and
-/// binary; the collation they imply.
+/// The character sets a column or table can have: utf8mb4, utf8mb3 (`utf8`) and binary; the
+/// (default) collation they imply.
 pub fn charset_named(name: &str) -> Result<Collation> {
     let n = name.trim_matches(['`', '\'', '"']).to_ascii_lowercase();
     match n.as_str() {
-        "utf8mb4" | "utf8mb3" | "utf8" => Ok(Collation::Utf8mb4GeneralCi),
+        "utf8mb4" => Ok(Collation::Utf8mb4GeneralCi),
+        "utf8mb3" | "utf8" => Ok(Collation::Utf8mb3GeneralCi),
         "binary" => Ok(Collation::Binary),
         "latin1" | "ascii" | "latin2" | "ucs2" | "utf16" | "utf16le" | "utf32" | "cp1250"
         | "cp1251" | "cp1256" | "cp1257" | "cp850" | "cp852" | "cp866" | "cp932" | "big5"
         | "gbk" | "gb2312" | "sjis" | "ujis" | "euckr" | "eucjpms" | "koi8r" | "koi8u"
         | "greek" | "hebrew" | "latin5" | "latin7" | "swe7" | "tis620" | "armscii8" | "dec8"
         | "geostd8" | "hp8" | "keybcs2" | "macce" | "macroman" => Err(unsupported(&format!(
-            "the character set {n} (here: utf8mb4 or binary)"
+            "the character set {n} (here: utf8mb4, utf8mb3 or binary)"
         ))),
         _ => Err(Error::new(
             ErrorCode::UnknownCharacterSet,
             format!("Unknown character set: '{n}'"),
         )),
     }
+}
+
+/// A VARCHAR holds at most 65532 bytes: 16383 utf8mb4 characters, 21844 utf8mb3 ones
+/// (1074 beyond, naming the bound in characters, as MariaDB).
+fn varchar_bound(dt: &DataType, col: &str) -> Result<()> {
+    let (len, max) = match dt {
+        DataType::VarChar { len, collation } => (len, 65_532 / collation.mbmaxlen()),
+        DataType::VarBinary { len } => (len, 65_532),
+        _ => return Ok(()),
+    };
+    if *len <= max {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::TooBigFieldlength,
+        format!("Column length too big for column '{col}' (max = {max}); use BLOB or TEXT instead"),
+    ))
+}
+
+/// `CHARACTER SET cs` and `COLLATE coll` given together: the collation, which must belong to
+/// the character set (1253 otherwise, as MariaDB). `cs` is the character set's default
+/// collation ([`charset_named`]).
+pub fn charset_and_collation(
+    cs: Option<Collation>,
+    coll: Option<Collation>,
+) -> Result<Option<Collation>> {
+    Ok(match (cs, coll) {
+        (Some(cs), Some(c)) if cs.charset() != c.charset() => {
+            return Err(Error::new(
+                ErrorCode::CollationCharsetMismatch,
+                format!(
+                    "COLLATION '{}' is not valid for CHARACTER SET '{}'",
+                    c.name(),
+                    cs.charset().name()
+                ),
+            ))
+        }
+        (_, Some(c)) => Some(c),
+        (cs, None) => cs,
+    })
 }
 
 /// `CURRENT_TIMESTAMP`, `NOW()` and their synonyms, also written in parentheses
@@ -660,15 +741,23 @@ fn column_def(
     let name = c.name.value.clone();
     check_ident(&name)?;
     let mut dt = data_type(&c.data_type, &name)?;
-    let explicit_collation = c.options.iter().any(|o| {
-        matches!(
-            o.option,
-            ColumnOption::CharacterSet(_) | ColumnOption::Collation(_)
-        )
-    });
-    if !explicit_collation && table_collation != Collation::Utf8mb4GeneralCi {
-        dt = with_collation(dt, table_collation);
+    // The column's own CHARACTER SET / COLLATE, else the table's default.
+    let (mut col_charset, mut col_collation) = (None, None);
+    for o in &c.options {
+        match &o.option {
+            ColumnOption::CharacterSet(cs) => col_charset = Some(charset_named(&cs.to_string())?),
+            ColumnOption::Collation(cl) => col_collation = Some(collation_named(&cl.to_string())?),
+            _ => {}
+        }
     }
+    match charset_and_collation(col_charset, col_collation)? {
+        Some(coll) => dt = with_collation(dt, coll),
+        None if table_collation != Collation::Utf8mb4GeneralCi => {
+            dt = with_collation(dt, table_collation)
+        }
+        None => {}
+    }
+    varchar_bound(&dt, &name)?;
     let mut nullable = true;
     let mut explicit_null = false;
     let mut default_expr = None;
@@ -705,14 +794,7 @@ fn column_def(
                 }
                 on_update = true;
             }
-            ColumnOption::CharacterSet(cs) => {
-                if charset_named(&cs.to_string())? == Collation::Binary {
-                    dt = with_collation(dt, Collation::Binary);
-                }
-            }
-            ColumnOption::Collation(cl) => {
-                dt = with_collation(dt, collation_named(&cl.to_string())?)
-            }
+            ColumnOption::CharacterSet(_) | ColumnOption::Collation(_) => {}
             ColumnOption::Check(ck) => {
                 if ck.enforced == Some(false) || ck.no_inherit {
                     return Err(unsupported("NOT ENFORCED / NO INHERIT CHECK constraints"));
@@ -1118,20 +1200,20 @@ fn table_options(ct: &ast::CreateTable) -> &[ast::SqlOption] {
 
 /// The default collation the table options give the character columns (`[DEFAULT] CHARSET`,
 /// `[DEFAULT] COLLATE`); the last one given wins, as in MySQL.
-fn table_collation(ct: &ast::CreateTable) -> Result<Collation> {
-    let mut coll = Collation::Utf8mb4GeneralCi;
+fn table_collation(ct: &ast::CreateTable, db_default: Collation) -> Result<Collation> {
+    let (mut cs, mut coll) = (None, None);
     for o in table_options(ct) {
         if let ast::SqlOption::KeyValue { key, value } = o {
             let k = key.value.to_ascii_uppercase();
             let text = value.to_string();
             match k.trim_start_matches("DEFAULT ") {
-                "CHARSET" | "CHARACTER SET" => coll = charset_named(&text)?,
-                "COLLATE" => coll = collation_named(&text)?,
+                "CHARSET" | "CHARACTER SET" => cs = Some(charset_named(&text)?),
+                "COLLATE" => coll = Some(collation_named(&text)?),
                 _ => {}
             }
         }
     }
-    Ok(coll)
+    Ok(charset_and_collation(cs, coll)?.unwrap_or(db_default))
 }
 
 /// Table options: ENGINE (InnoDB: the only engine; others are refused, unknown ones 1286),
@@ -1236,7 +1318,7 @@ pub fn table_def_merged(
     }
     let mut keys = Keys::default();
     let mut columns: Vec<ColumnDef> = Vec::with_capacity(ct.columns.len());
-    let collation = table_collation(ct)?;
+    let collation = table_collation(ct, env.ctx.engine.database_collation(db))?;
     for (i, c) in ct.columns.iter().enumerate() {
         let col = column_def(env, c, i, &mut keys, collation)?;
         if columns
@@ -1294,8 +1376,10 @@ pub fn table_def_merged(
         comment: None,
         foreign_keys: Vec::new(),
         checks: Vec::new(),
+        default_collation: collation,
     };
     check_auto_increment(&def)?;
+    row_size::check(&def)?;
     apply_table_options(env, ct, &mut def)?;
     crate::sql::exec::gencol::validate(env, db, &def)?;
     crate::sql::exec::default_expr::validate(env, db, &def)?;

@@ -389,6 +389,7 @@ fn is_def(name: &str) -> TableDef {
         comment: None,
         foreign_keys: Vec::new(),
         checks: Vec::new(),
+        default_collation: crate::types::Collation::Utf8mb4GeneralCi,
     }
 }
 

@@ -52,7 +52,10 @@ pub(super) fn schemata(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
         .map(|db| {
             let (cs, coll) = match db.as_str() {
                 "information_schema" => ("utf8mb3", "utf8mb3_general_ci"),
-                _ => ("utf8mb4", "utf8mb4_general_ci"),
+                _ => {
+                    let c = env.ctx.engine.database_collation(db);
+                    (c.charset().name(), c.name())
+                }
             };
             vec![
                 text("def"),
@@ -91,7 +94,7 @@ pub(super) fn tables(env: &Env<'_>) -> Result<Vec<Vec<Value>>> {
             Value::Null,
             Value::Null,
             Value::Null,
-            text("utf8mb4_general_ci"),
+            text(def.default_collation.name()),
             Value::Null,
             text(""),
             text(def.comment.as_deref().unwrap_or("")),
@@ -204,8 +207,8 @@ fn type_facts(dt: &DataType) -> [Value; 8] {
         Collation::Binary => (u(len), u(len), Value::Null, Value::Null),
         other => (
             u(len),
-            u(len * 4),
-            text("utf8mb4"),
+            u(len * u64::from(other.mbmaxlen())),
+            text(other.charset().name()),
             text(collation_name(*other)),
         ),
     };

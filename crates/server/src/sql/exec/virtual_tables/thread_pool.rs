@@ -36,6 +36,7 @@ pub(super) fn def() -> TableDef {
         comment: None,
         foreign_keys: Vec::new(),
         checks: Vec::new(),
+        default_collation: crate::types::Collation::Utf8mb4GeneralCi,
     }
 }
 
