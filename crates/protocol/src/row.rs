@@ -26,7 +26,7 @@
 //!
 //! The shortest length form is always chosen when encoding (0 for an all-zero value).
 
-use crate::codec::{put_u16, put_u32, put_u64, Reader, NULL_MARKER};
+use crate::codec::{put_lenenc_bytes, put_u16, put_u32, put_u64, Reader, NULL_MARKER};
 use crate::column::{column_flags, ColumnDefinition, ColumnType};
 use crate::error::{ProtocolError, Result};
 use crate::value::{Cell, Date, DateTime, Time};
@@ -54,7 +54,8 @@ fn check_count(columns: usize, cells: usize) -> Result<()> {
 }
 
 /// Appends a text-row payload. DATETIME / TIMESTAMP / TIME values get exactly the column's
-/// `decimals` fractional digits.
+/// `decimals` fractional digits; an integer column flagged ZEROFILL is padded with zeros to
+/// its `column_length`.
 pub fn write_text_row(
     out: &mut Vec<u8>,
     columns: &[ColumnDefinition],
@@ -62,9 +63,40 @@ pub fn write_text_row(
 ) -> Result<()> {
     check_count(columns.len(), cells.len())?;
     for (column, cell) in columns.iter().zip(cells) {
+        if column.flags & column_flags::ZEROFILL != 0 {
+            if let Some(padded) = zerofilled(column, cell) {
+                put_lenenc_bytes(out, padded.as_bytes());
+                continue;
+            }
+        }
         cell.write_text_field(out, frac_digits(column));
     }
     Ok(())
+}
+
+/// The text of an integer cell of a ZEROFILL integer column: padded with zeros to the
+/// column's display width (YEAR, also flagged ZEROFILL, prints its own 4 digits).
+fn zerofilled(column: &ColumnDefinition, cell: &Cell) -> Option<String> {
+    let width = column.column_length.min(255) as usize;
+    match (column.column_type, cell) {
+        (
+            ColumnType::TINY
+            | ColumnType::SHORT
+            | ColumnType::INT24
+            | ColumnType::LONG
+            | ColumnType::LONGLONG,
+            Cell::Int(n),
+        ) => Some(format!("{n:0width$}")),
+        (
+            ColumnType::TINY
+            | ColumnType::SHORT
+            | ColumnType::INT24
+            | ColumnType::LONG
+            | ColumnType::LONGLONG,
+            Cell::UInt(n),
+        ) => Some(format!("{n:0width$}")),
+        _ => None,
+    }
 }
 
 /// Appends a binary-row payload, each value encoded as its column's wire type.

@@ -132,6 +132,9 @@ pub fn table_column_flags(def: &TableDef, i: usize) -> u16 {
     if col.auto_increment {
         flags |= f::AUTO_INCREMENT;
     }
+    if col.data_type.is_zerofill() {
+        flags |= f::ZEROFILL;
+    }
     if col.on_update_current_timestamp {
         flags |= f::ON_UPDATE_NOW;
     }

@@ -324,8 +324,13 @@ pub fn double_as_text(e: Expr, t: &SqlType) -> Expr {
 }
 
 /// A number where it becomes a string: a DECIMAL with exactly its type's scale, a DOUBLE of
-/// fixed decimals with those decimals, a DATETIME(n) with n fractional digits.
+/// fixed decimals with those decimals, a DATETIME(n) with n fractional digits, a ZEROFILL
+/// integer column padded to its width.
 pub fn number_as_text(e: Expr, t: &SqlType) -> Expr {
+    if t.zerofill && t.class == Class::Int && matches!(e, Expr::Col(_) | Expr::Outer { .. }) {
+        let width = t.length.min(255) as u8;
+        return Expr::Cast(Box::new(e), CastTo::ZerofillText(width));
+    }
     if t.class == Class::Decimal && t.decimals <= MAX_SCALE {
         return Expr::Cast(Box::new(e), CastTo::DecimalText(t.decimals));
     }

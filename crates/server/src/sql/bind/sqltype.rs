@@ -50,6 +50,9 @@ pub struct SqlType {
     pub enumset: Option<std::sync::Arc<DataType>>,
     /// How strongly its collation binds where it meets others ([`Derivation`]).
     pub derivation: Derivation,
+    /// A ZEROFILL integer column's value: printed zero-padded to `length` digits (text
+    /// protocol, CAST / CONCAT to a string) and flagged ZEROFILL in the column definition.
+    pub zerofill: bool,
 }
 
 impl SqlType {
@@ -64,6 +67,7 @@ impl SqlType {
             nullable: true,
             enumset: None,
             derivation: Derivation::of_class(class),
+            zerofill: false,
         }
     }
 
@@ -174,29 +178,19 @@ impl SqlType {
 
     /// The type of a value of column type `dt`.
     pub fn from_data_type(dt: &DataType, nullable: bool) -> SqlType {
-        let int = |wire: ColumnType, len: u32, unsigned: bool| {
-            let mut t = SqlType::new(Class::Int, wire, len - u32::from(unsigned));
-            t.unsigned = unsigned;
+        // An integer column's length is its display width (declared or the type's default).
+        let int = |wire: ColumnType| {
+            let mut t = SqlType::new(Class::Int, wire, u32::from(dt.int_width().unwrap_or(0)));
+            t.unsigned = dt.is_unsigned();
+            t.zerofill = dt.is_zerofill();
             t
         };
         let t = match dt {
-            DataType::TinyInt {
-                unsigned,
-                bool_width: true,
-            } => {
-                let mut t = int(ColumnType::TINY, 1, false);
-                t.unsigned = *unsigned;
-                t
-            }
-            DataType::TinyInt { unsigned, .. } => int(ColumnType::TINY, 4, *unsigned),
-            DataType::SmallInt { unsigned } => int(ColumnType::SHORT, 6, *unsigned),
-            DataType::MediumInt { unsigned } => int(ColumnType::INT24, 9, *unsigned),
-            DataType::Int { unsigned } => int(ColumnType::LONG, 11, *unsigned),
-            DataType::BigInt { unsigned } => {
-                let mut t = SqlType::new(Class::Int, ColumnType::LONGLONG, 20);
-                t.unsigned = *unsigned;
-                t
-            }
+            DataType::TinyInt { .. } => int(ColumnType::TINY),
+            DataType::SmallInt { .. } => int(ColumnType::SHORT),
+            DataType::MediumInt { .. } => int(ColumnType::INT24),
+            DataType::Int { .. } => int(ColumnType::LONG),
+            DataType::BigInt { .. } => int(ColumnType::LONGLONG),
             DataType::Decimal { precision, scale } => SqlType::decimal(*precision as u32, *scale),
             DataType::Float {
                 m_d: None,

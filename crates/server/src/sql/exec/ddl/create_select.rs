@@ -32,6 +32,7 @@ use crate::sql::exec::query;
 use crate::sql::parse::Parsed;
 use crate::sql::{plan, QueryResult};
 use crate::storage::{ColumnDef, ColumnDefault, TableDef};
+use crate::types::IntDisplay;
 use crate::types::{Collation, DataType, Decimal, Value};
 use cohort_protocol::column::ColumnType;
 use cohort_protocol::ErrorCode;
@@ -304,21 +305,24 @@ fn column_type(t: &SqlType) -> DataType {
     if let Some(dt) = &t.enumset {
         return (**dt).clone();
     }
+    let display = IntDisplay {
+        width: t.length.min(255) as u8,
+        zerofill: t.zerofill,
+    };
     match t.class {
         Class::Null => DataType::Binary { len: 0 },
+        // The result's length is the display width (`SELECT 1` makes an int(1)); a ZEROFILL
+        // column read as is stays ZEROFILL.
         Class::Int => match t.wire {
-            ColumnType::TINY => DataType::TinyInt {
-                unsigned,
-                bool_width: t.length == 1,
-            },
-            ColumnType::SHORT => DataType::SmallInt { unsigned },
-            ColumnType::INT24 => DataType::MediumInt { unsigned },
-            ColumnType::LONG => DataType::Int { unsigned },
+            ColumnType::TINY => DataType::TinyInt { unsigned, display },
+            ColumnType::SHORT => DataType::SmallInt { unsigned, display },
+            ColumnType::INT24 => DataType::MediumInt { unsigned, display },
+            ColumnType::LONG => DataType::Int { unsigned, display },
             ColumnType::YEAR => DataType::Year,
             ColumnType::BIT => DataType::Bit {
                 width: t.length.clamp(1, 64) as u8,
             },
-            _ => DataType::BigInt { unsigned },
+            _ => DataType::BigInt { unsigned, display },
         },
         Class::Decimal => {
             let scale = t.decimals.min(30);

@@ -34,6 +34,7 @@ use crate::sql::expr::RowCtx;
 use crate::sql::parse::alter::RenameTable;
 use crate::sql::plan::{self, check_db_access, is_system_schema};
 use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
+use crate::types::IntDisplay;
 use crate::types::{Collation, DataType, Value};
 use cohort_protocol::ErrorCode;
 use sqlparser::ast::{self, ColumnOption, TableConstraint};
@@ -166,13 +167,13 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             format!("Display width out of range for '{col}' (max = {max})"),
         )
     };
-    // Integer display widths: up to 255 (1439). Like MySQL 8.0.19+, they are not kept (they
-    // only ever changed how a client pads, and ZEROFILL, the padding, is refused) except
-    // TINYINT(1), which clients and ORMs read as a boolean column.
-    let display_width = |w: &Option<u64>| -> Result<()> {
+    // Integer display widths: up to 255 (1439), kept with the column (0, as none, shows
+    // the type's default). ZEROFILL is a column option (see `zerofill_type`).
+    let display_width = |w: &Option<u64>| -> Result<IntDisplay> {
         match w {
             Some(w) if *w > 255 => Err(width_out_of_range(255)),
-            _ => Ok(()),
+            Some(w) => Ok(IntDisplay::width(*w as u8)),
+            None => Ok(IntDisplay::default()),
         }
     };
     let too_long = |max: u32| {
@@ -187,60 +188,60 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     Ok(match dt {
         D::Bool | D::Boolean => DataType::TinyInt {
             unsigned: false,
-            bool_width: true,
+            display: IntDisplay::width(1),
         },
-        D::TinyInt(w) => {
-            display_width(w)?;
-            DataType::TinyInt {
-                unsigned: false,
-                bool_width: *w == Some(1),
-            }
-        }
-        D::TinyIntUnsigned(w) => {
-            display_width(w)?;
-            DataType::TinyInt {
-                unsigned: true,
-                bool_width: *w == Some(1),
-            }
-        }
+        D::TinyInt(w) => DataType::TinyInt {
+            unsigned: false,
+            display: display_width(w)?,
+        },
+        D::TinyIntUnsigned(w) => DataType::TinyInt {
+            unsigned: true,
+            display: display_width(w)?,
+        },
         D::UTinyInt => DataType::TinyInt {
             unsigned: true,
-            bool_width: false,
+            display: IntDisplay::default(),
         },
-        D::SmallInt(w) => {
-            display_width(w)?;
-            DataType::SmallInt { unsigned: false }
-        }
-        D::SmallIntUnsigned(w) => {
-            display_width(w)?;
-            DataType::SmallInt { unsigned: true }
-        }
-        D::USmallInt => DataType::SmallInt { unsigned: true },
-        D::MediumInt(w) => {
-            display_width(w)?;
-            DataType::MediumInt { unsigned: false }
-        }
-        D::MediumIntUnsigned(w) => {
-            display_width(w)?;
-            DataType::MediumInt { unsigned: true }
-        }
-        D::Int(w) | D::Integer(w) | D::Int4(w) => {
-            display_width(w)?;
-            DataType::Int { unsigned: false }
-        }
-        D::IntUnsigned(w) | D::IntegerUnsigned(w) | D::Int4Unsigned(w) => {
-            display_width(w)?;
-            DataType::Int { unsigned: true }
-        }
-        D::BigInt(w) | D::Int8(w) => {
-            display_width(w)?;
-            DataType::BigInt { unsigned: false }
-        }
-        D::BigIntUnsigned(w) | D::Int8Unsigned(w) => {
-            display_width(w)?;
-            DataType::BigInt { unsigned: true }
-        }
-        D::UBigInt => DataType::BigInt { unsigned: true },
+        D::SmallInt(w) => DataType::SmallInt {
+            unsigned: false,
+            display: display_width(w)?,
+        },
+        D::SmallIntUnsigned(w) => DataType::SmallInt {
+            unsigned: true,
+            display: display_width(w)?,
+        },
+        D::USmallInt => DataType::SmallInt {
+            unsigned: true,
+            display: IntDisplay::default(),
+        },
+        D::MediumInt(w) => DataType::MediumInt {
+            unsigned: false,
+            display: display_width(w)?,
+        },
+        D::MediumIntUnsigned(w) => DataType::MediumInt {
+            unsigned: true,
+            display: display_width(w)?,
+        },
+        D::Int(w) | D::Integer(w) | D::Int4(w) => DataType::Int {
+            unsigned: false,
+            display: display_width(w)?,
+        },
+        D::IntUnsigned(w) | D::IntegerUnsigned(w) | D::Int4Unsigned(w) => DataType::Int {
+            unsigned: true,
+            display: display_width(w)?,
+        },
+        D::BigInt(w) | D::Int8(w) => DataType::BigInt {
+            unsigned: false,
+            display: display_width(w)?,
+        },
+        D::BigIntUnsigned(w) | D::Int8Unsigned(w) => DataType::BigInt {
+            unsigned: true,
+            display: display_width(w)?,
+        },
+        D::UBigInt => DataType::BigInt {
+            unsigned: true,
+            display: IntDisplay::default(),
+        },
         D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
             let (precision, scale) = decimal_spec(info, col)?;
             DataType::Decimal { precision, scale }
@@ -742,6 +743,13 @@ fn column_def(
                 continue;
             }
             ColumnOption::Generated { .. } => return Err(Error::parse(&opt.option.to_string(), 1)),
+            ColumnOption::DialectSpecific(toks) if is_zerofill(toks) => {
+                // Part of the type in MariaDB's grammar: right after it, once.
+                if !std::ptr::eq(opt, &c.options[0]) {
+                    return Err(Error::parse("zerofill", 1));
+                }
+                dt = zerofill_type(dt)?;
+            }
             ColumnOption::DialectSpecific(toks) if is_persistent(toks) => {
                 match &mut generated {
                     Some((_, stored, open)) if last_was_generated && *open => {
@@ -764,7 +772,7 @@ fn column_def(
                 | ColumnOption::Default(_)
                 | ColumnOption::OnUpdate(_)
                 | ColumnOption::PrimaryKey(_) => true,
-                ColumnOption::DialectSpecific(toks) => !is_persistent(toks),
+                ColumnOption::DialectSpecific(toks) => !is_persistent(toks) && !is_zerofill(toks),
                 _ => false,
             };
             if bad {
@@ -827,6 +835,48 @@ fn column_def(
 /// hands it over (`parse/dialect.rs`).
 fn is_persistent(toks: &[Token]) -> bool {
     matches!(toks, [Token::Word(w)] if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("PERSISTENT"))
+}
+
+/// `ZEROFILL [UNSIGNED]` as the dialect hands it over (`parse/dialect.rs`).
+fn is_zerofill(toks: &[Token]) -> bool {
+    matches!(toks.first(), Some(Token::Word(w)) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("ZEROFILL"))
+}
+
+/// The type with ZEROFILL: an integer shown zero-padded to its display width, which makes it
+/// UNSIGNED. DECIMAL / FLOAT / DOUBLE ZEROFILL are not supported; on other types the word
+/// is a syntax error (as in MariaDB's grammar; YEAR is always shown with 4 digits).
+fn zerofill_type(dt: DataType) -> Result<DataType> {
+    let z = |display: IntDisplay| IntDisplay {
+        zerofill: true,
+        ..display
+    };
+    Ok(match dt {
+        DataType::TinyInt { display, .. } => DataType::TinyInt {
+            unsigned: true,
+            display: z(display),
+        },
+        DataType::SmallInt { display, .. } => DataType::SmallInt {
+            unsigned: true,
+            display: z(display),
+        },
+        DataType::MediumInt { display, .. } => DataType::MediumInt {
+            unsigned: true,
+            display: z(display),
+        },
+        DataType::Int { display, .. } => DataType::Int {
+            unsigned: true,
+            display: z(display),
+        },
+        DataType::BigInt { display, .. } => DataType::BigInt {
+            unsigned: true,
+            display: z(display),
+        },
+        DataType::Year => DataType::Year,
+        DataType::Decimal { .. } | DataType::Float { .. } | DataType::Double { .. } => {
+            return Err(unsupported("ZEROFILL on DECIMAL, FLOAT or DOUBLE columns"))
+        }
+        _ => return Err(Error::parse("zerofill", 1)),
+    })
 }
 
 /// `json_valid(`col`)`, the CHECK a JSON column gets.
