@@ -327,9 +327,10 @@ pub fn double_as_text(e: Expr, t: &SqlType) -> Expr {
 /// fixed decimals with those decimals, a DATETIME(n) with n fractional digits, a ZEROFILL
 /// integer column padded to its width.
 pub fn number_as_text(e: Expr, t: &SqlType) -> Expr {
-    if t.zerofill && t.class == Class::Int && matches!(e, Expr::Col(_) | Expr::Outer { .. }) {
-        let width = t.length.min(255) as u8;
-        return Expr::Cast(Box::new(e), CastTo::ZerofillText(width));
+    if let Some(width) = t.zerofill {
+        if matches!(e, Expr::Col(_) | Expr::Outer { .. }) {
+            return Expr::Cast(Box::new(e), CastTo::ZerofillText(width));
+        }
     }
     if t.class == Class::Decimal && t.decimals <= MAX_SCALE {
         return Expr::Cast(Box::new(e), CastTo::DecimalText(t.decimals));
@@ -1170,6 +1171,7 @@ impl<'a> Binder<'a> {
                     || tb.nullable
                     || matches!(op, ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod),
             );
+            let ty = int_arith_length(op, ty, (&a, &ta), (&b, &tb));
             let x = match a {
                 Expr::Arith(op0, x, y) => Expr::ArithChain(x, vec![(op0, *y), (op, b)]),
                 Expr::ArithChain(x, mut rest) => {
@@ -1519,10 +1521,10 @@ impl<'a> Binder<'a> {
         };
         let (to, ty) = match dt {
             D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => {
-                (CastTo::Signed, SqlType::bigint())
+                (CastTo::Signed, cast_int_type(&x, &tx, false))
             }
             D::Unsigned | D::UnsignedInteger | D::IntUnsigned(_) | D::BigIntUnsigned(_) => {
-                (CastTo::Unsigned, SqlType::ubigint())
+                (CastTo::Unsigned, cast_int_type(&x, &tx, true))
             }
             D::Char(l) | D::Character(l) | D::Varchar(l) | D::Nvarchar(l) => {
                 let n = width(len(l))?;
@@ -1962,6 +1964,85 @@ fn hybrid_as_number(e: Expr, t: SqlType) -> (Expr, SqlType) {
         }
         _ => (e, t),
     }
+}
+
+/// MariaDB's length of integer `a op b` (`1 + 2` is LONG 3 long, `int_col + 0` LONGLONG
+/// 12) from the operands' digits (a non-negative literal's own, another's without its sign):
+/// `+ -` one more than the most, `*` their sum, `%` the most, `DIV` the dividend's; plus the
+/// sign; LONG when it fits (9 characters signed, 10 unsigned).
+fn int_arith_length(
+    op: ArithOp,
+    mut t: SqlType,
+    a: (&Expr, &SqlType),
+    b: (&Expr, &SqlType),
+) -> SqlType {
+    if t.class != Class::Int || a.1.class != Class::Int || b.1.class != Class::Int {
+        return t;
+    }
+    if a.1.wire == ColumnType::BIT
+        || b.1.wire == ColumnType::BIT
+        || a.1.wire == ColumnType::YEAR
+        || b.1.wire == ColumnType::YEAR
+    {
+        return t;
+    }
+    let digits = |(e, t): (&Expr, &SqlType)| {
+        match e {
+            Expr::Lit(Value::Int(n)) if *n >= 0 => t.length,
+            _ if t.unsigned => t.length,
+            _ => t.length.saturating_sub(1),
+        }
+        .max(1)
+    };
+    let (da, db) = (digits(a), digits(b));
+    let p = match op {
+        ArithOp::Add | ArithOp::Sub => da.max(db) + 1,
+        ArithOp::Mul => da + db,
+        ArithOp::Mod => da.max(db),
+        ArithOp::IntDiv => {
+            t.length = da;
+            t.wire = if da <= 9 {
+                ColumnType::LONG
+            } else {
+                ColumnType::LONGLONG
+            };
+            return t;
+        }
+        _ => return t,
+    };
+    t.length = p + u32::from(!t.unsigned);
+    let fits = if t.unsigned { 10 } else { 9 };
+    t.wire = if t.length <= fits {
+        ColumnType::LONG
+    } else {
+        ColumnType::LONGLONG
+    };
+    t
+}
+
+/// The type of CAST(x AS SIGNED / UNSIGNED), as MariaDB sizes it: the argument's length (at
+/// most 21), at least one digit and the sign; 20 for a DOUBLE, and for UNSIGNED of a signed
+/// integer that may be negative. LONG when it fits (9 characters signed, 10 unsigned).
+fn cast_int_type(x: &Expr, tx: &SqlType, unsigned: bool) -> SqlType {
+    let non_negative_literal =
+        matches!(x, Expr::Lit(Value::Int(n)) if *n >= 0) || matches!(x, Expr::Lit(Value::UInt(_)));
+    let len = if tx.class == Class::Double
+        || (unsigned && tx.class == Class::Int && !tx.unsigned && !non_negative_literal)
+    {
+        20
+    } else {
+        tx.char_len().min(21).max(if unsigned { 1 } else { 2 })
+    };
+    let mut t = if unsigned {
+        SqlType::ubigint()
+    } else {
+        SqlType::bigint()
+    };
+    t.length = len;
+    if len <= if unsigned { 10 } else { 9 } {
+        t.wire = ColumnType::LONG;
+    }
+    t
 }
 
 /// Static type of an arithmetic result.

@@ -50,9 +50,9 @@ pub struct SqlType {
     pub enumset: Option<std::sync::Arc<DataType>>,
     /// How strongly its collation binds where it meets others ([`Derivation`]).
     pub derivation: Derivation,
-    /// A ZEROFILL integer column's value: printed zero-padded to `length` digits (text
-    /// protocol, CAST / CONCAT to a string) and flagged ZEROFILL in the column definition.
-    pub zerofill: bool,
+    /// A ZEROFILL integer column's value: its display width, to which CAST / CONCAT to a
+    /// string pad it with zeros (the text protocol pads by the column definition's flag).
+    pub zerofill: Option<u8>,
 }
 
 impl SqlType {
@@ -67,7 +67,7 @@ impl SqlType {
             nullable: true,
             enumset: None,
             derivation: Derivation::of_class(class),
-            zerofill: false,
+            zerofill: None,
         }
     }
 
@@ -178,11 +178,17 @@ impl SqlType {
 
     /// The type of a value of column type `dt`.
     pub fn from_data_type(dt: &DataType, nullable: bool) -> SqlType {
-        // An integer column's length is its display width (declared or the type's default).
+        // An integer column's length in expressions is its type's default display width
+        // (MariaDB: `x + 0` of an INT(5) is 12 long), but TINYINT(1)'s stays 1. A result
+        // column reading the column as is sends the declared width (`coldef::table_column`).
         let int = |wire: ColumnType| {
-            let mut t = SqlType::new(Class::Int, wire, u32::from(dt.int_width().unwrap_or(0)));
+            let width = match dt.int_width() {
+                Some(1) if matches!(dt, DataType::TinyInt { .. }) => 1,
+                _ => dt.storage().int_width().unwrap_or(0),
+            };
+            let mut t = SqlType::new(Class::Int, wire, u32::from(width));
             t.unsigned = dt.is_unsigned();
-            t.zerofill = dt.is_zerofill();
+            t.zerofill = dt.is_zerofill().then(|| dt.int_width().unwrap_or(0));
             t
         };
         let t = match dt {

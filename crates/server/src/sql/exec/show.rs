@@ -492,6 +492,14 @@ fn typed_default(dt: &DataType, v: &Value) -> Option<String> {
             },
             Value::Double(f),
         ) => Some(crate::sql::format_double_fixed(*f, *d)),
+        // A ZEROFILL integer: padded to its width (`DEFAULT 007`).
+        (_, Value::Int(_) | Value::UInt(_)) if dt.is_zerofill() => {
+            let width = usize::from(dt.int_width().unwrap_or(0));
+            Some(format!(
+                "{:0>width$}",
+                crate::sql::expr::convert::to_string(v)
+            ))
+        }
         // DATETIME(fsp) / TIMESTAMP(fsp): the type's digits of the fraction.
         (DataType::DateTime { fsp } | DataType::Timestamp { fsp }, Value::DateTime(d)) => {
             Some(crate::sql::expr::datetime_text::with_fsp(d, *fsp))
@@ -817,7 +825,8 @@ pub fn create_table_text_in(
             }
             ColumnDefault::Value(v)
                 if matches!(c.data_type, DataType::Bit { .. })
-                    || c.data_type.float_m_d().is_some() =>
+                    || c.data_type.float_m_d().is_some()
+                    || c.data_type.is_zerofill() =>
             {
                 l.push_str(&format!(
                     " DEFAULT {}",

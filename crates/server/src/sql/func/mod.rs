@@ -280,6 +280,35 @@ fn unify_class(a: &SqlType, b: &SqlType) -> SqlType {
     }
 }
 
+/// MariaDB's length of a signed integer IFNULL / COALESCE / IF: the most digits of a branch
+/// (a non-negative literal's own, another's without its sign) and one for the sign:
+/// `COALESCE(1, 2)` is 2 long, `IF(c, int_col, 5)` 11. Mixed integer wire types keep theirs.
+fn signed_int_branches(t: &mut SqlType, branches: &[(Expr, SqlType)]) {
+    use cohort_protocol::column::ColumnType;
+    if t.class != Class::Int
+        || t.unsigned
+        || !matches!(t.wire, ColumnType::LONG | ColumnType::LONGLONG)
+    {
+        return;
+    }
+    let mut digits = 0;
+    for (e, bt) in branches {
+        match bt.class {
+            Class::Null => {}
+            Class::Int if bt.wire == t.wire => {
+                let d = match e {
+                    Expr::Lit(Value::Int(n)) if *n >= 0 => bt.length,
+                    _ if bt.unsigned => bt.length,
+                    _ => bt.length.saturating_sub(1),
+                };
+                digits = digits.max(d);
+            }
+            _ => return,
+        }
+    }
+    t.length = digits.max(1) + 1;
+}
+
 /// Resolve a function call. `args` are bound arguments with their types.
 pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
     let upper = name.to_ascii_uppercase();
@@ -654,12 +683,14 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             need(n == 2)?;
             let mut t = unify(&[&args[0].1, &args[1].1]);
             t.nullable = args[0].1.nullable && args[1].1.nullable;
+            signed_int_branches(&mut t, &args);
             (Func::IfNull(t.class), t)
         }
         "COALESCE" => {
             need(n >= 1)?;
             let mut t = unify(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
             t.nullable = args.iter().all(|(_, t)| t.nullable);
+            signed_int_branches(&mut t, &args);
             (Func::Coalesce(t.class), t)
         }
         "NULLIF" => {
@@ -669,7 +700,8 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "IF" => {
             need(n == 3)?;
-            let t = unify(&[&args[1].1, &args[2].1]);
+            let mut t = unify(&[&args[1].1, &args[2].1]);
+            signed_int_branches(&mut t, &args[1..]);
             (Func::If(t.class), t)
         }
         "ISNULL" => {
@@ -818,7 +850,12 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "CONNECTION_ID" => {
             need(n == 0)?;
-            (Func::ConnectionId, SqlType::ubigint().not_null())
+            // MariaDB: INT UNSIGNED, 10 long.
+            (Func::ConnectionId, {
+                let mut t = SqlType::int(10).not_null();
+                t.unsigned = true;
+                t
+            })
         }
         "ROW_COUNT" => {
             need(n == 0)?;
@@ -853,7 +890,12 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "LAST_INSERT_ID" => {
             need(n <= 1)?;
-            (Func::LastInsertId, SqlType::ubigint().not_null())
+            // MariaDB: BIGINT UNSIGNED, 21 long (CREATE TABLE … SELECT makes a bigint(21)).
+            (Func::LastInsertId, {
+                let mut t = SqlType::ubigint().not_null();
+                t.length = 21;
+                t
+            })
         }
         _ => return bind_more(&upper, name, args),
     };
