@@ -1078,6 +1078,18 @@ impl<'a> Binder<'a> {
                         t.unsigned = false;
                         t
                     }
+                    // MariaDB: one longer (the sign), LONG when it fits (`-int_col` is
+                    // LONGLONG 12 long).
+                    Class::Int if !matches!(t.wire, ColumnType::BIT | ColumnType::YEAR) => {
+                        let mut t = t;
+                        t.length += 1;
+                        t.wire = if t.length <= 9 {
+                            ColumnType::LONG
+                        } else {
+                            ColumnType::LONGLONG
+                        };
+                        t
+                    }
                     Class::Int => t,
                     _ => SqlType::double().with_nullable(t.nullable),
                 };
@@ -1089,7 +1101,7 @@ impl<'a> Binder<'a> {
             )),
             UnaryOperator::BitwiseNot => Ok((
                 Expr::BitNot(Box::new(x)),
-                SqlType::ubigint().with_nullable(t.nullable),
+                bit_op_type().with_nullable(t.nullable),
             )),
             other => Err(unsupported(&format!("the operator {other}"))),
         }
@@ -1449,7 +1461,11 @@ impl<'a> Binder<'a> {
             Some(_) => derivation::aggregate(&compared).0,
             None => Collation::Utf8mb4GeneralCi,
         };
-        let ty = func::unify(&result_types.iter().collect::<Vec<_>>());
+        let mut ty = func::unify(&result_types.iter().collect::<Vec<_>>());
+        {
+            let results = whens.iter().map(|(_, r)| r).chain(else_.as_deref());
+            func::signed_int_branches(&mut ty, results.zip(&result_types));
+        }
         let (whens, else_) = if ty.class == Class::Str {
             let mut types = result_types.iter();
             let whens = whens
@@ -2045,6 +2061,13 @@ fn cast_int_type(x: &Expr, tx: &SqlType, unsigned: bool) -> SqlType {
     t
 }
 
+/// The type of `~ & | ^ << >>`: BIGINT UNSIGNED, 21 long as MariaDB sends it.
+fn bit_op_type() -> SqlType {
+    let mut t = SqlType::ubigint();
+    t.length = 21;
+    t
+}
+
 /// Static type of an arithmetic result.
 pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     use Class::*;
@@ -2067,7 +2090,7 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     let dec = fixed(a, ca).max(fixed(b, cb));
     match op {
         ArithOp::BitAnd | ArithOp::BitOr | ArithOp::BitXor | ArithOp::Shl | ArithOp::Shr => {
-            SqlType::ubigint()
+            bit_op_type()
         }
         ArithOp::IntDiv => SqlType::bigint(),
         ArithOp::Div => {

@@ -27,6 +27,7 @@ use crate::sql::expr::convert::{self, Num};
 use crate::sql::expr::{coerce, Expr, RowCtx};
 use crate::types::{Collation, Date, DateTime, Value};
 use cohort_decimal::{Rounding, MAX_SCALE};
+use cohort_protocol::column::ColumnType;
 use cohort_protocol::ErrorCode;
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -280,11 +281,14 @@ fn unify_class(a: &SqlType, b: &SqlType) -> SqlType {
     }
 }
 
-/// MariaDB's length of a signed integer IFNULL / COALESCE / IF: the most digits of a branch
+/// MariaDB's length of a signed integer IFNULL / COALESCE / IF / CASE / GREATEST / LEAST:
+/// the most digits of a branch
 /// (a non-negative literal's own, another's without its sign) and one for the sign:
 /// `COALESCE(1, 2)` is 2 long, `IF(c, int_col, 5)` 11. Mixed integer wire types keep theirs.
-fn signed_int_branches(t: &mut SqlType, branches: &[(Expr, SqlType)]) {
-    use cohort_protocol::column::ColumnType;
+pub(crate) fn signed_int_branches<'a>(
+    t: &mut SqlType,
+    branches: impl IntoIterator<Item = (&'a Expr, &'a SqlType)>,
+) {
     if t.class != Class::Int
         || t.unsigned
         || !matches!(t.wire, ColumnType::LONG | ColumnType::LONGLONG)
@@ -514,6 +518,17 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         "ABS" => {
             need(n == 1)?;
             let t = match args[0].1.class {
+                // MariaDB: the argument's length and signedness, LONG when it fits.
+                Class::Int if !matches!(args[0].1.wire, ColumnType::BIT | ColumnType::YEAR) => {
+                    let a = &args[0].1;
+                    let mut t = SqlType::bigint();
+                    t.length = a.length;
+                    t.unsigned = a.unsigned;
+                    if a.length <= 9 {
+                        t.wire = ColumnType::LONG;
+                    }
+                    t
+                }
                 Class::Int => SqlType::bigint(),
                 _ => numeric_like(&args[0].1),
             };
@@ -627,6 +642,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         "GREATEST" | "LEAST" => {
             need(n >= 2)?;
             let mut t = greatest::bind_type(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
             if matches!(t.class, Class::Int | Class::Decimal | Class::Double)
                 && args.iter().any(|(_, t)| t.enumset.is_some())
             {
@@ -683,14 +699,14 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             need(n == 2)?;
             let mut t = unify(&[&args[0].1, &args[1].1]);
             t.nullable = args[0].1.nullable && args[1].1.nullable;
-            signed_int_branches(&mut t, &args);
+            signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
             (Func::IfNull(t.class), t)
         }
         "COALESCE" => {
             need(n >= 1)?;
             let mut t = unify(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
             t.nullable = args.iter().all(|(_, t)| t.nullable);
-            signed_int_branches(&mut t, &args);
+            signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
             (Func::Coalesce(t.class), t)
         }
         "NULLIF" => {
@@ -701,7 +717,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         "IF" => {
             need(n == 3)?;
             let mut t = unify(&[&args[1].1, &args[2].1]);
-            signed_int_branches(&mut t, &args[1..]);
+            signed_int_branches(&mut t, args[1..].iter().map(|(e, t)| (e, t)));
             (Func::If(t.class), t)
         }
         "ISNULL" => {
