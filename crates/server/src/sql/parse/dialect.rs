@@ -568,11 +568,12 @@ mod tests {
                     .join("\n");
                 // INTERVAL and EXTRACT units are MariaDB's own here (parse/interval.rs).
                 let upper = sql.to_ascii_uppercase();
-                // So is PERSISTENT after a generated column's expression.
+                // So is PERSISTENT after a generated column's expression, and ZEROFILL.
                 // And `!x` and quoted user variables (`mysql_prefix`).
                 if upper.contains("INTERVAL")
                     || upper.contains("EXTRACT")
                     || upper.contains("PERSISTENT")
+                    || upper.contains("ZEROFILL")
                     || sql.replace("!=", "").contains('!')
                     || ["@`", "@'", "@\""].iter().any(|q| sql.contains(q))
                 {

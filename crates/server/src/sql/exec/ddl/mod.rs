@@ -363,6 +363,11 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             fsp: fsp_of(*fsp, col)?,
         },
         D::Custom(name, mods) if name.to_string().eq_ignore_ascii_case("year") => year_type(mods)?,
+        // SERIAL: BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE (`column_def` adds the rest).
+        D::Custom(..) if is_serial(dt) => DataType::BigInt {
+            unsigned: true,
+            display: IntDisplay::default(),
+        },
         D::Enum(members, None) => enum_type(members, col)?,
         D::Set(members) => set_type(members, col)?,
         // JSON is LONGTEXT in utf8mb4_bin; `column_def` adds its CHECK (json_valid(c)).
@@ -670,6 +675,12 @@ fn column_def(
     let mut default_expr = None;
     let mut auto_increment = false;
     let mut on_update = false;
+    let serial = is_serial(&c.data_type);
+    if serial {
+        nullable = false;
+        auto_increment = true;
+        keys.indexes.push((None, vec![part(pos)], true, false));
+    }
     let mut comment = None;
     // (expression, STORED, no VIRTUAL / STORED word yet), and whether it was the last option.
     let mut generated: Option<(ast::Expr, bool, bool)> = None;
@@ -835,6 +846,11 @@ fn column_def(
 /// hands it over (`parse/dialect.rs`).
 fn is_persistent(toks: &[Token]) -> bool {
     matches!(toks, [Token::Word(w)] if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("PERSISTENT"))
+}
+
+/// The type `SERIAL` (an alias of BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE).
+fn is_serial(dt: &ast::DataType) -> bool {
+    matches!(dt, ast::DataType::Custom(name, mods) if mods.is_empty() && name.to_string().eq_ignore_ascii_case("serial"))
 }
 
 /// `ZEROFILL [UNSIGNED]` as the dialect hands it over (`parse/dialect.rs`).
