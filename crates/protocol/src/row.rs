@@ -533,6 +533,43 @@ mod tests {
     }
 
     #[test]
+    fn zerofill_integer_columns_are_padded_to_their_length() {
+        let mut int5 = col(ColumnType::LONG);
+        int5.column_length = 5;
+        int5.flags = column_flags::UNSIGNED | column_flags::ZEROFILL;
+        let mut big = col(ColumnType::LONGLONG);
+        big.column_length = 20;
+        big.flags = column_flags::UNSIGNED | column_flags::ZEROFILL;
+        // YEAR is flagged ZEROFILL too but prints its own digits; a plain INT(5) is not padded.
+        let mut year = col(ColumnType::YEAR);
+        year.column_length = 4;
+        year.flags = column_flags::UNSIGNED | column_flags::ZEROFILL;
+        let mut plain = col(ColumnType::LONG);
+        plain.column_length = 5;
+        let cols = [int5.clone(), int5, big, year, plain];
+        let cells = [
+            Cell::Int(42),
+            Cell::UInt(123456),
+            Cell::UInt(3),
+            Cell::Int(2024),
+            Cell::Int(42),
+        ];
+        let mut out = Vec::new();
+        write_text_row(&mut out, &cols, &cells).unwrap();
+        let fields = parse_text_row(&out, 5).unwrap();
+        assert_eq!(
+            fields,
+            vec![
+                Some(&b"00042"[..]),
+                Some(&b"123456"[..]),
+                Some(&b"00000000000000000003"[..]),
+                Some(&b"2024"[..]),
+                Some(&b"42"[..]),
+            ]
+        );
+    }
+
+    #[test]
     fn text_row_round_trip() {
         let cols = [
             col(ColumnType::LONG),
