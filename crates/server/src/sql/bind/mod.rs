@@ -1407,6 +1407,11 @@ impl<'a> Binder<'a> {
         };
         let coll = comparison_collation(&tx, &tp);
         derivation::check_literals([(&x, &tx), (&p, &tp)], coll)?;
+        // LIKE reads a ZEROFILL column as its padded text (`int5_zf LIKE '000%'`).
+        let x = match tx.zerofill {
+            Some(_) => number_as_text(x, &tx),
+            None => x,
+        };
         Ok((
             Expr::Like {
                 e: Box::new(x),

@@ -15,6 +15,7 @@ SELECT m, n, o, w FROM t ORDER BY m;
 SELECT CONCAT(m), CAST(m AS CHAR), CONCAT('[', n, ']'), m + 0, m * 2 FROM t ORDER BY m;
 SELECT m FROM t WHERE m = 42;
 SELECT m FROM t WHERE m > 100;
+SELECT m, m LIKE '000%', n NOT LIKE '%7' FROM t WHERE m LIKE '0004%';
 SELECT COUNT(*) FROM t WHERE m IN (42, 7);
 meta SELECT m, o, g FROM t WHERE m = 42;
 CREATE TABLE c AS SELECT a, b, g, h, k, m, o, r, s FROM t;
