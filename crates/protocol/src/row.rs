@@ -26,7 +26,7 @@
 //!
 //! The shortest length form is always chosen when encoding (0 for an all-zero value).
 
-use crate::codec::{put_u16, put_u32, put_u64, Reader, NULL_MARKER};
+use crate::codec::{put_lenenc_bytes, put_u16, put_u32, put_u64, Reader, NULL_MARKER};
 use crate::column::{column_flags, ColumnDefinition, ColumnType};
 use crate::error::{ProtocolError, Result};
 use crate::value::{Cell, Date, DateTime, Time};
@@ -54,7 +54,8 @@ fn check_count(columns: usize, cells: usize) -> Result<()> {
 }
 
 /// Appends a text-row payload. DATETIME / TIMESTAMP / TIME values get exactly the column's
-/// `decimals` fractional digits.
+/// `decimals` fractional digits; an integer column flagged ZEROFILL is padded with zeros to
+/// its `column_length`.
 pub fn write_text_row(
     out: &mut Vec<u8>,
     columns: &[ColumnDefinition],
@@ -62,9 +63,40 @@ pub fn write_text_row(
 ) -> Result<()> {
     check_count(columns.len(), cells.len())?;
     for (column, cell) in columns.iter().zip(cells) {
+        if column.flags & column_flags::ZEROFILL != 0 {
+            if let Some(padded) = zerofilled(column, cell) {
+                put_lenenc_bytes(out, padded.as_bytes());
+                continue;
+            }
+        }
         cell.write_text_field(out, frac_digits(column));
     }
     Ok(())
+}
+
+/// The text of an integer cell of a ZEROFILL integer column: padded with zeros to the
+/// column's display width (YEAR, also flagged ZEROFILL, prints its own 4 digits).
+fn zerofilled(column: &ColumnDefinition, cell: &Cell) -> Option<String> {
+    let width = column.column_length.min(255) as usize;
+    match (column.column_type, cell) {
+        (
+            ColumnType::TINY
+            | ColumnType::SHORT
+            | ColumnType::INT24
+            | ColumnType::LONG
+            | ColumnType::LONGLONG,
+            Cell::Int(n),
+        ) => Some(format!("{n:0width$}")),
+        (
+            ColumnType::TINY
+            | ColumnType::SHORT
+            | ColumnType::INT24
+            | ColumnType::LONG
+            | ColumnType::LONGLONG,
+            Cell::UInt(n),
+        ) => Some(format!("{n:0width$}")),
+        _ => None,
+    }
 }
 
 /// Appends a binary-row payload, each value encoded as its column's wire type.
@@ -498,6 +530,43 @@ mod tests {
         assert_eq!(out[1], 0b0000_1000); // column 1 at bit 3
         assert_eq!(out[2], 0b0000_0001); // column 6 at bit 8
         assert_eq!(parse_binary_row(&out, &cols).unwrap(), cells);
+    }
+
+    #[test]
+    fn zerofill_integer_columns_are_padded_to_their_length() {
+        let mut int5 = col(ColumnType::LONG);
+        int5.column_length = 5;
+        int5.flags = column_flags::UNSIGNED | column_flags::ZEROFILL;
+        let mut big = col(ColumnType::LONGLONG);
+        big.column_length = 20;
+        big.flags = column_flags::UNSIGNED | column_flags::ZEROFILL;
+        // YEAR is flagged ZEROFILL too but prints its own digits; a plain INT(5) is not padded.
+        let mut year = col(ColumnType::YEAR);
+        year.column_length = 4;
+        year.flags = column_flags::UNSIGNED | column_flags::ZEROFILL;
+        let mut plain = col(ColumnType::LONG);
+        plain.column_length = 5;
+        let cols = [int5.clone(), int5, big, year, plain];
+        let cells = [
+            Cell::Int(42),
+            Cell::UInt(123456),
+            Cell::UInt(3),
+            Cell::Int(2024),
+            Cell::Int(42),
+        ];
+        let mut out = Vec::new();
+        write_text_row(&mut out, &cols, &cells).unwrap();
+        let fields = parse_text_row(&out, 5).unwrap();
+        assert_eq!(
+            fields,
+            vec![
+                Some(&b"00042"[..]),
+                Some(&b"123456"[..]),
+                Some(&b"00000000000000000003"[..]),
+                Some(&b"2024"[..]),
+                Some(&b"42"[..]),
+            ]
+        );
     }
 
     #[test]

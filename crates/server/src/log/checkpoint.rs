@@ -797,7 +797,14 @@ mod tests {
 
     /// Every kind of column, an AUTO_INCREMENT key and a secondary index.
     fn items() -> TableDef {
-        let mut id = col("id", DataType::BigInt { unsigned: false }, false);
+        let mut id = col(
+            "id",
+            DataType::BigInt {
+                unsigned: false,
+                display: Default::default(),
+            },
+            false,
+        );
         id.auto_increment = true;
         let mut name = col(
             "name",
@@ -836,7 +843,14 @@ mod tests {
                 name,
                 col("pic", DataType::Blob { max_bytes: 65535 }, true),
                 col("ratio", DataType::DOUBLE, true),
-                col("big", DataType::BigInt { unsigned: true }, true),
+                col(
+                    "big",
+                    DataType::BigInt {
+                        unsigned: true,
+                        display: Default::default(),
+                    },
+                    true,
+                ),
             ],
             primary_key: Some(index("PRIMARY", &[0], true)),
             indexes: vec![index("name", &[5], false)],
@@ -888,7 +902,7 @@ mod tests {
                     "kind",
                     DataType::TinyInt {
                         unsigned: true,
-                        bool_width: false,
+                        display: Default::default(),
                     },
                     true,
                 ),
@@ -917,7 +931,14 @@ mod tests {
             name: "kv".into(),
             columns: vec![
                 col("k", DataType::VarBinary { len: 16 }, false),
-                col("n", DataType::SmallInt { unsigned: false }, false),
+                col(
+                    "n",
+                    DataType::SmallInt {
+                        unsigned: false,
+                        display: Default::default(),
+                    },
+                    false,
+                ),
                 col("v", DataType::Binary { len: 3 }, true),
             ],
             primary_key: Some(index("PRIMARY", &[0, 1], true)),

@@ -41,13 +41,37 @@ fn column_types() -> Vec<(&'static str, DataType)> {
             leak(format!("ti_{u}")),
             TinyInt {
                 unsigned,
-                bool_width: false,
+                display: Default::default(),
             },
         ));
-        v.push((leak(format!("si_{u}")), SmallInt { unsigned }));
-        v.push((leak(format!("mi_{u}")), MediumInt { unsigned }));
-        v.push((leak(format!("in_{u}")), Int { unsigned }));
-        v.push((leak(format!("bi_{u}")), BigInt { unsigned }));
+        v.push((
+            leak(format!("si_{u}")),
+            SmallInt {
+                unsigned,
+                display: Default::default(),
+            },
+        ));
+        v.push((
+            leak(format!("mi_{u}")),
+            MediumInt {
+                unsigned,
+                display: Default::default(),
+            },
+        ));
+        v.push((
+            leak(format!("in_{u}")),
+            Int {
+                unsigned,
+                display: Default::default(),
+            },
+        ));
+        v.push((
+            leak(format!("bi_{u}")),
+            BigInt {
+                unsigned,
+                display: Default::default(),
+            },
+        ));
     }
     for (p, s) in [(65, 30), (65, 0), (38, 38), (1, 0), (1, 1), (10, 2)] {
         v.push((
@@ -167,7 +191,10 @@ fn leak(s: String) -> &'static str {
 fn table_def() -> TableDef {
     let mut columns = vec![ColumnDef {
         name: "id".into(),
-        data_type: DataType::BigInt { unsigned: false },
+        data_type: DataType::BigInt {
+            unsigned: false,
+            display: Default::default(),
+        },
         nullable: false,
         default: ColumnDefault::None,
         auto_increment: false,

@@ -25,10 +25,10 @@ use std::borrow::Cow;
 pub fn kind_of(t: &DataType) -> ColumnKind {
     match *t {
         DataType::TinyInt { unsigned, .. } => ColumnKind::Tiny { unsigned },
-        DataType::SmallInt { unsigned } => ColumnKind::Short { unsigned },
-        DataType::MediumInt { unsigned } => ColumnKind::Int24 { unsigned },
-        DataType::Int { unsigned } => ColumnKind::Long { unsigned },
-        DataType::BigInt { unsigned } => ColumnKind::LongLong { unsigned },
+        DataType::SmallInt { unsigned, .. } => ColumnKind::Short { unsigned },
+        DataType::MediumInt { unsigned, .. } => ColumnKind::Int24 { unsigned },
+        DataType::Int { unsigned, .. } => ColumnKind::Long { unsigned },
+        DataType::BigInt { unsigned, .. } => ColumnKind::LongLong { unsigned },
         DataType::Decimal { precision, scale } => ColumnKind::NewDecimal { precision, scale },
         DataType::Float { .. } => ColumnKind::Float,
         DataType::Double { .. } => ColumnKind::Double,
@@ -405,9 +405,27 @@ mod tests {
 
     #[test]
     fn values_round_trip_through_binlog_form() {
-        round_trip(DataType::Int { unsigned: false }, Value::Int(-5));
-        round_trip(DataType::BigInt { unsigned: true }, Value::UInt(u64::MAX));
-        round_trip(DataType::BigInt { unsigned: true }, Value::Int(7));
+        round_trip(
+            DataType::Int {
+                unsigned: false,
+                display: Default::default(),
+            },
+            Value::Int(-5),
+        );
+        round_trip(
+            DataType::BigInt {
+                unsigned: true,
+                display: Default::default(),
+            },
+            Value::UInt(u64::MAX),
+        );
+        round_trip(
+            DataType::BigInt {
+                unsigned: true,
+                display: Default::default(),
+            },
+            Value::Int(7),
+        );
         round_trip(
             DataType::Decimal {
                 precision: 10,

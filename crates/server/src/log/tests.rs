@@ -1035,3 +1035,71 @@ fn cascaded_rows_are_ignorable_and_key_updates_are_updates() {
     assert_eq!(rows(&ctx2, &mut s2), [["10", "5"]]);
     assert_eq!(rows(&ctx, &mut s), rows(&ctx2, &mut s2));
 }
+
+/// SHOW CREATE TABLE's text of `d.<table>`.
+fn create_text(ctx: &ServerContext, s: &mut SessionState, table: &str) -> String {
+    rows_of(ctx, s, &format!("SHOW CREATE TABLE d.{table}"))[0][1].clone()
+}
+
+#[test]
+fn int_display_widths_and_zerofill_survive_a_checkpoint_and_the_replay_after_it() {
+    let ddl = "CREATE TABLE d.w (a INT(5) ZEROFILL, b TINYINT(1), c BIGINT(7) UNSIGNED, \
+               d SMALLINT(3), e MEDIUMINT, f INT UNSIGNED ZEROFILL)";
+    // Binlog placement: one table in the checkpoint, changes to it and a new one replayed.
+    let dir = SimDir::new();
+    let ctx = context_on(&dir);
+    let mut s = setup(&ctx);
+    run(&ctx, &mut s, ddl).unwrap();
+    run(&ctx, &mut s, "INSERT INTO d.w VALUES (42, 1, 7, 3, 4, 5)").unwrap();
+    super::checkpointer::run_checkpoint(&ctx).unwrap().unwrap();
+    run(
+        &ctx,
+        &mut s,
+        "ALTER TABLE d.w MODIFY e MEDIUMINT(4) ZEROFILL",
+    )
+    .unwrap();
+    run(
+        &ctx,
+        &mut s,
+        "CREATE TABLE d.v (x TINYINT(2) UNSIGNED ZEROFILL)",
+    )
+    .unwrap();
+    let before = (
+        create_text(&ctx, &mut s, "w"),
+        create_text(&ctx, &mut s, "v"),
+    );
+    assert!(
+        before.0.contains("`a` int(5) unsigned zerofill"),
+        "{}",
+        before.0
+    );
+    assert!(
+        before.0.contains("`e` mediumint(4) unsigned zerofill"),
+        "{}",
+        before.0
+    );
+    let ctx2 = context_on(&dir.crash_image());
+    let mut s2 = SessionState::new(2, "root", "%", None);
+    let after = (
+        create_text(&ctx2, &mut s2, "w"),
+        create_text(&ctx2, &mut s2, "v"),
+    );
+    assert_eq!(before, after);
+    assert_eq!(
+        rows_of(
+            &ctx2,
+            &mut s2,
+            "SELECT CONCAT(a), CONCAT(e), CONCAT(f) FROM d.w"
+        ),
+        [["00042", "0004", "0000000005"]]
+    );
+    // Redo-only placement (binlog off): the same table across a restart.
+    let dir = SimDir::new();
+    let ctx = redo_context_on(&dir);
+    let mut s = setup(&ctx);
+    run(&ctx, &mut s, ddl).unwrap();
+    let before = create_text(&ctx, &mut s, "w");
+    let ctx2 = redo_context_on(&dir.crash_image());
+    let mut s2 = SessionState::new(2, "root", "%", None);
+    assert_eq!(before, create_text(&ctx2, &mut s2, "w"));
+}

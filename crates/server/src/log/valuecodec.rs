@@ -79,6 +79,7 @@ use crate::storage::{
     CheckDef, ColumnDef, ColumnDefault, FkAction, ForeignKeyDef, GeneratedDef, IndexDef, IndexPart,
     TableDef,
 };
+use crate::types::IntDisplay;
 use crate::types::{Collation, DataType, Date, DateTime, Decimal, Value};
 use std::fmt;
 
@@ -217,15 +218,32 @@ pub fn collation_tag(c: Collation) -> u8 {
 
 fn encode_data_type(out: &mut Vec<u8>, t: &DataType) {
     match t {
-        // bit 0: unsigned; bit 1: TINYINT(1) (tables written before it have 0 or 1)
-        DataType::TinyInt {
-            unsigned,
-            bool_width,
-        } => out.extend_from_slice(&[1, u8::from(*unsigned) | u8::from(*bool_width) << 1]),
-        DataType::SmallInt { unsigned } => out.extend_from_slice(&[2, u8::from(*unsigned)]),
-        DataType::MediumInt { unsigned } => out.extend_from_slice(&[3, u8::from(*unsigned)]),
-        DataType::Int { unsigned } => out.extend_from_slice(&[4, u8::from(*unsigned)]),
-        DataType::BigInt { unsigned } => out.extend_from_slice(&[5, u8::from(*unsigned)]),
+        // Integers: [tag 1..=5, unsigned]. TINYINT(1): [1, unsigned | 2]. Any other display
+        // width or ZEROFILL: [34, tag 1..=5, unsigned | zerofill << 1, width] (written since
+        // widths are kept; a table of default widths is encoded as before).
+        DataType::TinyInt { .. }
+        | DataType::SmallInt { .. }
+        | DataType::MediumInt { .. }
+        | DataType::Int { .. }
+        | DataType::BigInt { .. } => {
+            let tag = match t {
+                DataType::TinyInt { .. } => 1,
+                DataType::SmallInt { .. } => 2,
+                DataType::MediumInt { .. } => 3,
+                DataType::Int { .. } => 4,
+                _ => 5,
+            };
+            let unsigned = u8::from(t.is_unsigned());
+            match t.int_display().unwrap_or_default() {
+                d if d == IntDisplay::default() => out.extend_from_slice(&[tag, unsigned]),
+                d if tag == 1 && d == IntDisplay::width(1) => {
+                    out.extend_from_slice(&[1, unsigned | 2])
+                }
+                d => {
+                    out.extend_from_slice(&[34, tag, unsigned | u8::from(d.zerofill) << 1, d.width])
+                }
+            }
+        }
         DataType::Decimal { precision, scale } => out.extend_from_slice(&[6, *precision, *scale]),
         DataType::Float {
             unsigned: false,
@@ -652,21 +670,44 @@ fn decode_data_type(r: &mut Reader<'_>) -> CodecResult<DataType> {
         1 => match r.u8()? {
             b @ 0..=3 => DataType::TinyInt {
                 unsigned: b & 1 != 0,
-                bool_width: b & 2 != 0,
+                display: IntDisplay::width(if b & 2 != 0 { 1 } else { 0 }),
             },
             b => return Err(r.error(format!("bad TINYINT flags {b}"))),
         },
+        34 => {
+            let (tag, flags, width) = (r.u8()?, r.u8()?, r.u8()?);
+            if flags > 3 {
+                return Err(r.error(format!("bad integer flags {flags}")));
+            }
+            let unsigned = flags & 1 != 0;
+            let display = IntDisplay {
+                width,
+                zerofill: flags & 2 != 0,
+            };
+            match tag {
+                1 => DataType::TinyInt { unsigned, display },
+                2 => DataType::SmallInt { unsigned, display },
+                3 => DataType::MediumInt { unsigned, display },
+                4 => DataType::Int { unsigned, display },
+                5 => DataType::BigInt { unsigned, display },
+                t => return Err(r.error(format!("bad integer type {t}"))),
+            }
+        }
         2 => DataType::SmallInt {
             unsigned: r.bool()?,
+            display: IntDisplay::default(),
         },
         3 => DataType::MediumInt {
             unsigned: r.bool()?,
+            display: IntDisplay::default(),
         },
         4 => DataType::Int {
             unsigned: r.bool()?,
+            display: IntDisplay::default(),
         },
         5 => DataType::BigInt {
             unsigned: r.bool()?,
+            display: IntDisplay::default(),
         },
         6 => DataType::Decimal {
             precision: r.u8()?,
@@ -960,12 +1001,34 @@ pub(crate) mod tests {
         prop_oneof![
             (u, any::<bool>()).prop_map(|(unsigned, bool_width)| DataType::TinyInt {
                 unsigned,
-                bool_width
+                display: IntDisplay::width(u8::from(bool_width)),
             }),
-            u.prop_map(|unsigned| DataType::SmallInt { unsigned }),
-            u.prop_map(|unsigned| DataType::MediumInt { unsigned }),
-            u.prop_map(|unsigned| DataType::Int { unsigned }),
-            u.prop_map(|unsigned| DataType::BigInt { unsigned }),
+            (0u8..=5, u, any::<u8>(), any::<bool>()).prop_map(|(k, unsigned, width, zerofill)| {
+                let display = IntDisplay { width, zerofill };
+                match k {
+                    0 | 1 => DataType::TinyInt { unsigned, display },
+                    2 => DataType::SmallInt { unsigned, display },
+                    3 => DataType::MediumInt { unsigned, display },
+                    4 => DataType::Int { unsigned, display },
+                    _ => DataType::BigInt { unsigned, display },
+                }
+            }),
+            u.prop_map(|unsigned| DataType::SmallInt {
+                unsigned,
+                display: Default::default()
+            }),
+            u.prop_map(|unsigned| DataType::MediumInt {
+                unsigned,
+                display: Default::default()
+            }),
+            u.prop_map(|unsigned| DataType::Int {
+                unsigned,
+                display: Default::default()
+            }),
+            u.prop_map(|unsigned| DataType::BigInt {
+                unsigned,
+                display: Default::default()
+            }),
             (any::<u8>(), any::<u8>())
                 .prop_map(|(precision, scale)| DataType::Decimal { precision, scale }),
             Just(DataType::FLOAT),

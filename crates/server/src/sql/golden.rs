@@ -106,6 +106,14 @@ fn format_value(v: &Value, c: &cohort_protocol::ColumnDefinition) -> String {
             let len = (c.column_length.clamp(1, 64) as usize).div_ceil(8);
             String::from_utf8_lossy(&n.to_be_bytes()[8 - len..]).into_owned()
         }
+        // A ZEROFILL integer column: padded to its width, as the text protocol sends it.
+        Value::Int(_) | Value::UInt(_)
+            if c.flags & cohort_protocol::column::column_flags::ZEROFILL != 0
+                && c.column_type != ColumnType::YEAR =>
+        {
+            let width = c.column_length.min(255) as usize;
+            format!("{:0>width$}", super::expr::convert::to_string(v))
+        }
         Value::Double(d) => super::expr::convert::format_double(*d),
         other => super::expr::convert::to_string(other),
     }

@@ -535,7 +535,10 @@ mod tests {
 
     #[test]
     fn integers_order_numerically_across_signed_and_unsigned() {
-        let ty = DataType::BigInt { unsigned: false };
+        let ty = DataType::BigInt {
+            unsigned: false,
+            display: Default::default(),
+        };
         let vals = [
             Value::Null,
             Value::Int(i64::MIN),

@@ -81,7 +81,13 @@ fn exact_prefix_counts_on_known_data() {
 fn keys_split_into_columns() {
     let types = [
         (int(), Value::Int(-5)),
-        (DataType::BigInt { unsigned: true }, Value::UInt(u64::MAX)),
+        (
+            DataType::BigInt {
+                unsigned: true,
+                display: Default::default(),
+            },
+            Value::UInt(u64::MAX),
+        ),
         (DataType::DOUBLE, Value::Double(-1.25)),
         (
             DataType::Decimal {

@@ -234,10 +234,22 @@ fn parse_value_word(w: &str) -> Value {
 
 fn parse_type(t: &str) -> DataType {
     match t {
-        "int" => DataType::Int { unsigned: false },
-        "uint" => DataType::Int { unsigned: true },
-        "bigint" => DataType::BigInt { unsigned: false },
-        "ubigint" => DataType::BigInt { unsigned: true },
+        "int" => DataType::Int {
+            unsigned: false,
+            display: Default::default(),
+        },
+        "uint" => DataType::Int {
+            unsigned: true,
+            display: Default::default(),
+        },
+        "bigint" => DataType::BigInt {
+            unsigned: false,
+            display: Default::default(),
+        },
+        "ubigint" => DataType::BigInt {
+            unsigned: true,
+            display: Default::default(),
+        },
         "dec" => DataType::Decimal {
             precision: 20,
             scale: 6,

@@ -23,7 +23,10 @@ pub(super) fn col(name: &str, ty: DataType) -> ColumnDef {
 }
 
 pub(super) fn int() -> DataType {
-    DataType::Int { unsigned: false }
+    DataType::Int {
+        unsigned: false,
+        display: Default::default(),
+    }
 }
 
 pub(super) fn idx(name: &str, cols: &[usize], unique: bool) -> IndexDef {

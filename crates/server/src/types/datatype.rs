@@ -2,27 +2,51 @@
 
 use super::collation::Collation;
 
+/// An integer column's display attributes: the declared width (`INT(5)`; 0 when none was
+/// declared, which shows the type's default, `int(11)`) and ZEROFILL (values shown padded
+/// with zeros to the width; implies UNSIGNED). They change how values print, never what a
+/// column stores or how it compares (see [`DataType::storage`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct IntDisplay {
+    pub width: u8,
+    pub zerofill: bool,
+}
+
+impl IntDisplay {
+    /// A declared width without ZEROFILL.
+    pub const fn width(width: u8) -> IntDisplay {
+        IntDisplay {
+            width,
+            zerofill: false,
+        }
+    }
+}
+
 /// A declared column type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DataType {
+    /// The integer types carry their display attributes ([`IntDisplay`]): TINYINT(1) (or
+    /// BOOL / BOOLEAN) is sent with display length 1, which clients read as a boolean
+    /// (Connector/J's tinyInt1isBit, ORMs' reflection).
     TinyInt {
         unsigned: bool,
-        /// Declared TINYINT(1) (or BOOL / BOOLEAN): shown as `tinyint(1)` and sent with display
-        /// length 1, which clients read as a boolean (Connector/J's tinyInt1isBit, ORMs'
-        /// reflection). Other integer display widths are not kept (see `ddl::column_type`).
-        bool_width: bool,
+        display: IntDisplay,
     },
     SmallInt {
         unsigned: bool,
+        display: IntDisplay,
     },
     MediumInt {
         unsigned: bool,
+        display: IntDisplay,
     },
     Int {
         unsigned: bool,
+        display: IntDisplay,
     },
     BigInt {
         unsigned: bool,
+        display: IntDisplay,
     },
     /// DECIMAL(precision, scale), exact.
     Decimal {
@@ -114,10 +138,10 @@ impl DataType {
         matches!(
             self,
             DataType::TinyInt { unsigned: true, .. }
-                | DataType::SmallInt { unsigned: true }
-                | DataType::MediumInt { unsigned: true }
-                | DataType::Int { unsigned: true }
-                | DataType::BigInt { unsigned: true }
+                | DataType::SmallInt { unsigned: true, .. }
+                | DataType::MediumInt { unsigned: true, .. }
+                | DataType::Int { unsigned: true, .. }
+                | DataType::BigInt { unsigned: true, .. }
         )
     }
 
@@ -127,10 +151,60 @@ impl DataType {
         match self {
             DataType::TinyInt { unsigned, .. } => DataType::TinyInt {
                 unsigned: *unsigned,
-                bool_width: false,
+                display: Default::default(),
+            },
+            DataType::SmallInt { unsigned, .. } => DataType::SmallInt {
+                unsigned: *unsigned,
+                display: Default::default(),
+            },
+            DataType::MediumInt { unsigned, .. } => DataType::MediumInt {
+                unsigned: *unsigned,
+                display: Default::default(),
+            },
+            DataType::Int { unsigned, .. } => DataType::Int {
+                unsigned: *unsigned,
+                display: Default::default(),
+            },
+            DataType::BigInt { unsigned, .. } => DataType::BigInt {
+                unsigned: *unsigned,
+                display: Default::default(),
             },
             t => t.clone(),
         }
+    }
+
+    /// An integer type's display attributes; None for every other type.
+    pub fn int_display(&self) -> Option<IntDisplay> {
+        match self {
+            DataType::TinyInt { display, .. }
+            | DataType::SmallInt { display, .. }
+            | DataType::MediumInt { display, .. }
+            | DataType::Int { display, .. }
+            | DataType::BigInt { display, .. } => Some(*display),
+            _ => None,
+        }
+    }
+
+    /// An integer type's display width as shown (`int(11)`): the declared one, else the
+    /// type's default (one less when UNSIGNED, except BIGINT's 20). None for other types.
+    pub fn int_width(&self) -> Option<u8> {
+        let (signed_default, display) = match self {
+            DataType::TinyInt { display, .. } => (4, display),
+            DataType::SmallInt { display, .. } => (6, display),
+            DataType::MediumInt { display, .. } => (9, display),
+            DataType::Int { display, .. } => (11, display),
+            DataType::BigInt { display, .. } => (21, display),
+            _ => return None,
+        };
+        Some(match display.width {
+            0 => signed_default - u8::from(self.is_unsigned() || signed_default == 21),
+            w => w,
+        })
+    }
+
+    /// True for an integer column declared ZEROFILL.
+    pub fn is_zerofill(&self) -> bool {
+        self.int_display().is_some_and(|d| d.zerofill)
     }
 
     /// FLOAT without attributes.

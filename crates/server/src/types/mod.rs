@@ -14,4 +14,5 @@ mod value;
 
 pub use collation::Collation;
 pub use datatype::DataType;
+pub use datatype::IntDisplay;
 pub use value::{Date, DateTime, Decimal, Value};

@@ -87,7 +87,8 @@ pub fn table_column(name: &str, origin: &ColumnOrigin<'_>) -> ColumnDefinition {
         name: name.to_string(),
         org_name: col.name.clone(),
         charset: charset_of(&ty),
-        column_length: ty.length,
+        // An integer column's display width, as declared (`INT(5)`) or the type's default.
+        column_length: col.data_type.int_width().map_or(ty.length, u32::from),
         column_type: ty.wire,
         flags: table_column_flags(origin.def, origin.column),
         decimals: match ty.class {
@@ -135,6 +136,9 @@ pub fn table_column_flags(def: &TableDef, i: usize) -> u16 {
     }
     if col.auto_increment {
         flags |= f::AUTO_INCREMENT;
+    }
+    if col.data_type.is_zerofill() {
+        flags |= f::ZEROFILL;
     }
     if col.on_update_current_timestamp {
         flags |= f::ON_UPDATE_NOW;

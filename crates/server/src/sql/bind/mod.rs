@@ -334,8 +334,14 @@ pub fn double_as_text(e: Expr, t: &SqlType) -> Expr {
 }
 
 /// A number where it becomes a string: a DECIMAL with exactly its type's scale, a DOUBLE of
-/// fixed decimals with those decimals, a DATETIME(n) with n fractional digits.
+/// fixed decimals with those decimals, a DATETIME(n) with n fractional digits, a ZEROFILL
+/// integer column padded to its width.
 pub fn number_as_text(e: Expr, t: &SqlType) -> Expr {
+    if let Some(width) = t.zerofill {
+        if matches!(e, Expr::Col(_) | Expr::Outer { .. }) {
+            return Expr::Cast(Box::new(e), CastTo::ZerofillText(width));
+        }
+    }
     if t.class == Class::Decimal && t.decimals <= MAX_SCALE {
         return Expr::Cast(Box::new(e), CastTo::DecimalText(t.decimals));
     }
@@ -1079,6 +1085,18 @@ impl<'a> Binder<'a> {
                         t.unsigned = false;
                         t
                     }
+                    // MariaDB: one longer (the sign), LONG when it fits (`-int_col` is
+                    // LONGLONG 12 long).
+                    Class::Int if !matches!(t.wire, ColumnType::BIT | ColumnType::YEAR) => {
+                        let mut t = t;
+                        t.length += 1;
+                        t.wire = if t.length <= 9 {
+                            ColumnType::LONG
+                        } else {
+                            ColumnType::LONGLONG
+                        };
+                        t
+                    }
                     Class::Int => t,
                     _ => SqlType::double().with_nullable(t.nullable),
                 };
@@ -1090,7 +1108,7 @@ impl<'a> Binder<'a> {
             )),
             UnaryOperator::BitwiseNot => Ok((
                 Expr::BitNot(Box::new(x)),
-                SqlType::ubigint().with_nullable(t.nullable),
+                bit_op_type().with_nullable(t.nullable),
             )),
             other => Err(unsupported(&format!("the operator {other}"))),
         }
@@ -1172,6 +1190,7 @@ impl<'a> Binder<'a> {
                     || tb.nullable
                     || matches!(op, ArithOp::Div | ArithOp::IntDiv | ArithOp::Mod),
             );
+            let ty = int_arith_length(op, ty, (&a, &ta), (&b, &tb));
             let x = match a {
                 Expr::Arith(op0, x, y) => Expr::ArithChain(x, vec![(op0, *y), (op, b)]),
                 Expr::ArithChain(x, mut rest) => {
@@ -1399,6 +1418,11 @@ impl<'a> Binder<'a> {
         derivation::check_mix([&tx, &tp], "like")?;
         let coll = comparison_collation(&tx, &tp);
         derivation::check_literals([(&x, &tx), (&p, &tp)], coll)?;
+        // LIKE reads a ZEROFILL column as its padded text (`int5_zf LIKE '000%'`).
+        let x = match tx.zerofill {
+            Some(_) => number_as_text(x, &tx),
+            None => x,
+        };
         Ok((
             Expr::Like {
                 e: Box::new(x),
@@ -1453,7 +1477,11 @@ impl<'a> Binder<'a> {
             Some(_) => derivation::aggregate(&compared).0,
             None => Collation::Utf8mb4GeneralCi,
         };
-        let ty = func::unify(&result_types.iter().collect::<Vec<_>>());
+        let mut ty = func::unify(&result_types.iter().collect::<Vec<_>>());
+        {
+            let results = whens.iter().map(|(_, r)| r).chain(else_.as_deref());
+            func::signed_int_branches(&mut ty, results.zip(&result_types));
+        }
         let (whens, else_) = if ty.class == Class::Str {
             let mut types = result_types.iter();
             let whens = whens
@@ -1525,10 +1553,10 @@ impl<'a> Binder<'a> {
         };
         let (to, ty) = match dt {
             D::Signed | D::SignedInteger | D::Int(_) | D::Integer(_) | D::BigInt(_) => {
-                (CastTo::Signed, SqlType::bigint())
+                (CastTo::Signed, cast_int_type(&x, &tx, false))
             }
             D::Unsigned | D::UnsignedInteger | D::IntUnsigned(_) | D::BigIntUnsigned(_) => {
-                (CastTo::Unsigned, SqlType::ubigint())
+                (CastTo::Unsigned, cast_int_type(&x, &tx, true))
             }
             D::Char(l) | D::Character(l) | D::Varchar(l) | D::Nvarchar(l) => {
                 let n = width(len(l))?;
@@ -1970,6 +1998,92 @@ fn hybrid_as_number(e: Expr, t: SqlType) -> (Expr, SqlType) {
     }
 }
 
+/// MariaDB's length of integer `a op b` (`1 + 2` is LONG 3 long, `int_col + 0` LONGLONG
+/// 12) from the operands' digits (a non-negative literal's own, another's without its sign):
+/// `+ -` one more than the most, `*` their sum, `%` the most, `DIV` the dividend's; plus the
+/// sign; LONG when it fits (9 characters signed, 10 unsigned).
+fn int_arith_length(
+    op: ArithOp,
+    mut t: SqlType,
+    a: (&Expr, &SqlType),
+    b: (&Expr, &SqlType),
+) -> SqlType {
+    if t.class != Class::Int || a.1.class != Class::Int || b.1.class != Class::Int {
+        return t;
+    }
+    if a.1.wire == ColumnType::BIT
+        || b.1.wire == ColumnType::BIT
+        || a.1.wire == ColumnType::YEAR
+        || b.1.wire == ColumnType::YEAR
+    {
+        return t;
+    }
+    let digits = |(e, t): (&Expr, &SqlType)| {
+        match e {
+            Expr::Lit(Value::Int(n)) if *n >= 0 => t.length,
+            _ if t.unsigned => t.length,
+            _ => t.length.saturating_sub(1),
+        }
+        .max(1)
+    };
+    let (da, db) = (digits(a), digits(b));
+    let p = match op {
+        ArithOp::Add | ArithOp::Sub => da.max(db) + 1,
+        ArithOp::Mul => da + db,
+        ArithOp::Mod => da.max(db),
+        ArithOp::IntDiv => {
+            t.length = da;
+            t.wire = if da <= 9 {
+                ColumnType::LONG
+            } else {
+                ColumnType::LONGLONG
+            };
+            return t;
+        }
+        _ => return t,
+    };
+    t.length = p + u32::from(!t.unsigned);
+    let fits = if t.unsigned { 10 } else { 9 };
+    t.wire = if t.length <= fits {
+        ColumnType::LONG
+    } else {
+        ColumnType::LONGLONG
+    };
+    t
+}
+
+/// The type of CAST(x AS SIGNED / UNSIGNED), as MariaDB sizes it: the argument's length (at
+/// most 21), at least one digit and the sign; 20 for a DOUBLE, and for UNSIGNED of a signed
+/// integer that may be negative. LONG when it fits (9 characters signed, 10 unsigned).
+fn cast_int_type(x: &Expr, tx: &SqlType, unsigned: bool) -> SqlType {
+    let non_negative_literal =
+        matches!(x, Expr::Lit(Value::Int(n)) if *n >= 0) || matches!(x, Expr::Lit(Value::UInt(_)));
+    let len = if tx.class == Class::Double
+        || (unsigned && tx.class == Class::Int && !tx.unsigned && !non_negative_literal)
+    {
+        20
+    } else {
+        tx.char_len().min(21).max(if unsigned { 1 } else { 2 })
+    };
+    let mut t = if unsigned {
+        SqlType::ubigint()
+    } else {
+        SqlType::bigint()
+    };
+    t.length = len;
+    if len <= if unsigned { 10 } else { 9 } {
+        t.wire = ColumnType::LONG;
+    }
+    t
+}
+
+/// The type of `~ & | ^ << >>`: BIGINT UNSIGNED, 21 long as MariaDB sends it.
+fn bit_op_type() -> SqlType {
+    let mut t = SqlType::ubigint();
+    t.length = 21;
+    t
+}
+
 /// Static type of an arithmetic result.
 pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     use Class::*;
@@ -1992,7 +2106,7 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     let dec = fixed(a, ca).max(fixed(b, cb));
     match op {
         ArithOp::BitAnd | ArithOp::BitOr | ArithOp::BitXor | ArithOp::Shl | ArithOp::Shr => {
-            SqlType::ubigint()
+            bit_op_type()
         }
         ArithOp::IntDiv => SqlType::bigint(),
         ArithOp::Div => {

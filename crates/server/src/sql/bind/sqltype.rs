@@ -50,6 +50,9 @@ pub struct SqlType {
     pub enumset: Option<std::sync::Arc<DataType>>,
     /// How strongly its collation binds where it meets others ([`Derivation`]).
     pub derivation: Derivation,
+    /// A ZEROFILL integer column's value: its display width, to which CAST / CONCAT to a
+    /// string pad it with zeros (the text protocol pads by the column definition's flag).
+    pub zerofill: Option<u8>,
 }
 
 impl SqlType {
@@ -64,6 +67,7 @@ impl SqlType {
             nullable: true,
             enumset: None,
             derivation: Derivation::of_class(class),
+            zerofill: None,
         }
     }
 
@@ -174,29 +178,25 @@ impl SqlType {
 
     /// The type of a value of column type `dt`.
     pub fn from_data_type(dt: &DataType, nullable: bool) -> SqlType {
-        let int = |wire: ColumnType, len: u32, unsigned: bool| {
-            let mut t = SqlType::new(Class::Int, wire, len - u32::from(unsigned));
-            t.unsigned = unsigned;
+        // An integer column's length in expressions is its type's default display width
+        // (MariaDB: `x + 0` of an INT(5) is 12 long), but TINYINT(1)'s stays 1. A result
+        // column reading the column as is sends the declared width (`coldef::table_column`).
+        let int = |wire: ColumnType| {
+            let width = match dt.int_width() {
+                Some(1) if matches!(dt, DataType::TinyInt { .. }) => 1,
+                _ => dt.storage().int_width().unwrap_or(0),
+            };
+            let mut t = SqlType::new(Class::Int, wire, u32::from(width));
+            t.unsigned = dt.is_unsigned();
+            t.zerofill = dt.is_zerofill().then(|| dt.int_width().unwrap_or(0));
             t
         };
         let t = match dt {
-            DataType::TinyInt {
-                unsigned,
-                bool_width: true,
-            } => {
-                let mut t = int(ColumnType::TINY, 1, false);
-                t.unsigned = *unsigned;
-                t
-            }
-            DataType::TinyInt { unsigned, .. } => int(ColumnType::TINY, 4, *unsigned),
-            DataType::SmallInt { unsigned } => int(ColumnType::SHORT, 6, *unsigned),
-            DataType::MediumInt { unsigned } => int(ColumnType::INT24, 9, *unsigned),
-            DataType::Int { unsigned } => int(ColumnType::LONG, 11, *unsigned),
-            DataType::BigInt { unsigned } => {
-                let mut t = SqlType::new(Class::Int, ColumnType::LONGLONG, 20);
-                t.unsigned = *unsigned;
-                t
-            }
+            DataType::TinyInt { .. } => int(ColumnType::TINY),
+            DataType::SmallInt { .. } => int(ColumnType::SHORT),
+            DataType::MediumInt { .. } => int(ColumnType::INT24),
+            DataType::Int { .. } => int(ColumnType::LONG),
+            DataType::BigInt { .. } => int(ColumnType::LONGLONG),
             DataType::Decimal { precision, scale } => SqlType::decimal(*precision as u32, *scale),
             DataType::Float {
                 m_d: None,

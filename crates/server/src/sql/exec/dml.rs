@@ -1433,13 +1433,21 @@ fn auto_increment_max(dt: &DataType) -> u64 {
             unsigned: false, ..
         } => i8::MAX as u64,
         DataType::TinyInt { unsigned: true, .. } => u8::MAX as u64,
-        DataType::SmallInt { unsigned: false } => i16::MAX as u64,
-        DataType::SmallInt { unsigned: true } => u16::MAX as u64,
-        DataType::MediumInt { unsigned: false } => (1 << 23) - 1,
-        DataType::MediumInt { unsigned: true } => (1 << 24) - 1,
-        DataType::Int { unsigned: false } => i32::MAX as u64,
-        DataType::Int { unsigned: true } => u32::MAX as u64,
-        DataType::BigInt { unsigned: false } => i64::MAX as u64,
+        DataType::SmallInt {
+            unsigned: false, ..
+        } => i16::MAX as u64,
+        DataType::SmallInt { unsigned: true, .. } => u16::MAX as u64,
+        DataType::MediumInt {
+            unsigned: false, ..
+        } => (1 << 23) - 1,
+        DataType::MediumInt { unsigned: true, .. } => (1 << 24) - 1,
+        DataType::Int {
+            unsigned: false, ..
+        } => i32::MAX as u64,
+        DataType::Int { unsigned: true, .. } => u32::MAX as u64,
+        DataType::BigInt {
+            unsigned: false, ..
+        } => i64::MAX as u64,
         // FLOAT holds integers exactly up to 2^24, DOUBLE up to 2^53.
         DataType::Float { .. } => 1 << 24,
         DataType::Double { .. } => 1 << 53,

@@ -428,29 +428,19 @@ fn def_of(
 
 /// The type as SHOW COLUMNS / SHOW CREATE TABLE print it.
 pub fn type_text(dt: &DataType) -> String {
-    let int = |name: &str, width: u32, unsigned: bool| {
-        if unsigned {
-            format!("{name}({}) unsigned", width - 1)
-        } else {
-            format!("{name}({width})")
-        }
+    // `int(5) unsigned zerofill`: the display width as declared, else the type's default.
+    let int = |name: &str| {
+        let width = dt.int_width().unwrap_or(0);
+        let unsigned = if dt.is_unsigned() { " unsigned" } else { "" };
+        let zerofill = if dt.is_zerofill() { " zerofill" } else { "" };
+        format!("{name}({width}){unsigned}{zerofill}")
     };
     match dt {
-        DataType::TinyInt {
-            unsigned,
-            bool_width: true,
-        } => format!("tinyint(1){}", if *unsigned { " unsigned" } else { "" }),
-        DataType::TinyInt { unsigned, .. } => int("tinyint", 4, *unsigned),
-        DataType::SmallInt { unsigned } => int("smallint", 6, *unsigned),
-        DataType::MediumInt { unsigned } => int("mediumint", 9, *unsigned),
-        DataType::Int { unsigned } => int("int", 11, *unsigned),
-        DataType::BigInt { unsigned } => {
-            if *unsigned {
-                "bigint(20) unsigned".into()
-            } else {
-                "bigint(20)".into()
-            }
-        }
+        DataType::TinyInt { .. } => int("tinyint"),
+        DataType::SmallInt { .. } => int("smallint"),
+        DataType::MediumInt { .. } => int("mediumint"),
+        DataType::Int { .. } => int("int"),
+        DataType::BigInt { .. } => int("bigint"),
         DataType::Decimal { precision, scale } => format!("decimal({precision},{scale})"),
         DataType::Float { unsigned, m_d } | DataType::Double { unsigned, m_d } => {
             let name = match dt {
@@ -506,6 +496,14 @@ fn typed_default(dt: &DataType, v: &Value) -> Option<String> {
             },
             Value::Double(f),
         ) => Some(crate::sql::format_double_fixed(*f, *d)),
+        // A ZEROFILL integer: padded to its width (`DEFAULT 007`).
+        (_, Value::Int(_) | Value::UInt(_)) if dt.is_zerofill() => {
+            let width = usize::from(dt.int_width().unwrap_or(0));
+            Some(format!(
+                "{:0>width$}",
+                crate::sql::expr::convert::to_string(v)
+            ))
+        }
         // DATETIME(fsp) / TIMESTAMP(fsp): the type's digits of the fraction.
         (DataType::DateTime { fsp } | DataType::Timestamp { fsp }, Value::DateTime(d)) => {
             Some(crate::sql::expr::datetime_text::with_fsp(d, *fsp))
@@ -829,7 +827,8 @@ pub fn create_table_text_in(
             }
             ColumnDefault::Value(v)
                 if matches!(c.data_type, DataType::Bit { .. })
-                    || c.data_type.float_m_d().is_some() =>
+                    || c.data_type.float_m_d().is_some()
+                    || c.data_type.is_zerofill() =>
             {
                 l.push_str(&format!(
                     " DEFAULT {}",

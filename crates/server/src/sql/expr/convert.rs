@@ -1638,7 +1638,13 @@ pub fn exact_key(v: &Value, dt: &DataType) -> Option<Value> {
             }
             _ => None,
         },
-        DataType::Year => match exact_key(v, &DataType::SmallInt { unsigned: false })? {
+        DataType::Year => match exact_key(
+            v,
+            &DataType::SmallInt {
+                unsigned: false,
+                display: Default::default(),
+            },
+        )? {
             Value::Int(n) if n == 0 || (1901..=2155).contains(&n) => Some(Value::Int(n)),
             _ => None,
         },
@@ -1702,7 +1708,13 @@ pub fn exact_key(v: &Value, dt: &DataType) -> Option<Value> {
             }
             _ => None,
         },
-        DataType::Bit { width } => match exact_key(v, &DataType::BigInt { unsigned: true })? {
+        DataType::Bit { width } => match exact_key(
+            v,
+            &DataType::BigInt {
+                unsigned: true,
+                display: Default::default(),
+            },
+        )? {
             Value::UInt(n) if *width >= 64 || n < (1u64 << width) => Some(Value::UInt(n)),
             Value::Int(n) if n >= 0 && (*width >= 64 || (n as u64) < (1u64 << width)) => {
                 Some(Value::UInt(n as u64))
@@ -1773,7 +1785,10 @@ mod tests {
 
     #[test]
     fn exact_keys() {
-        let int = DataType::Int { unsigned: false };
+        let int = DataType::Int {
+            unsigned: false,
+            display: Default::default(),
+        };
         assert_eq!(exact_key(&Value::str("5"), &int), Some(Value::Int(5)));
         assert_eq!(exact_key(&Value::str("5a"), &int), None);
         assert_eq!(exact_key(&Value::Int(1 << 40), &int), None);

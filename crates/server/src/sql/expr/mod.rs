@@ -117,6 +117,10 @@ pub enum CastTo {
     /// the same BETWEEN is temporal (MariaDB compares all three in one type): its leading
     /// datetime, or the zero date when it has none ([`datetime_text::compare_form`]).
     ComparedDateTime,
+    /// Not a CAST the user wrote: a ZEROFILL integer column where it becomes a string
+    /// (CONCAT, CAST AS CHAR, …) shows zero-padded to its display width, as MariaDB:
+    /// `CONCAT(c)` of an INT(5) ZEROFILL holding 42 is '00042'.
+    ZerofillText(u8),
 }
 
 /// A bound expression.
@@ -1170,6 +1174,13 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 Err(_) => v,
             }
         }
+        CastTo::ZerofillText(width) => match v {
+            Value::Int(n) => Value::Bytes(format!("{n:0w$}", w = usize::from(*width)).into_bytes()),
+            Value::UInt(n) => {
+                Value::Bytes(format!("{n:0w$}", w = usize::from(*width)).into_bytes())
+            }
+            v => v,
+        },
         CastTo::DoubleText(d) => match v {
             Value::Double(f) => Value::Bytes(convert::format_double_fixed(f, *d).into_bytes()),
             v => v,

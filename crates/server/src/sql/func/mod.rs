@@ -27,6 +27,7 @@ use crate::sql::expr::convert::{self, Num};
 use crate::sql::expr::{coerce, Expr, RowCtx};
 use crate::types::{Collation, Date, DateTime, Value};
 use cohort_decimal::{Rounding, MAX_SCALE};
+use cohort_protocol::column::ColumnType;
 use cohort_protocol::ErrorCode;
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -281,6 +282,38 @@ fn unify_class(a: &SqlType, b: &SqlType) -> SqlType {
     }
 }
 
+/// MariaDB's length of a signed integer IFNULL / COALESCE / IF / CASE / GREATEST / LEAST:
+/// the most digits of a branch
+/// (a non-negative literal's own, another's without its sign) and one for the sign:
+/// `COALESCE(1, 2)` is 2 long, `IF(c, int_col, 5)` 11. Mixed integer wire types keep theirs.
+pub(crate) fn signed_int_branches<'a>(
+    t: &mut SqlType,
+    branches: impl IntoIterator<Item = (&'a Expr, &'a SqlType)>,
+) {
+    if t.class != Class::Int
+        || t.unsigned
+        || !matches!(t.wire, ColumnType::LONG | ColumnType::LONGLONG)
+    {
+        return;
+    }
+    let mut digits = 0;
+    for (e, bt) in branches {
+        match bt.class {
+            Class::Null => {}
+            Class::Int if bt.wire == t.wire => {
+                let d = match e {
+                    Expr::Lit(Value::Int(n)) if *n >= 0 => bt.length,
+                    _ if bt.unsigned => bt.length,
+                    _ => bt.length.saturating_sub(1),
+                };
+                digits = digits.max(d);
+            }
+            _ => return,
+        }
+    }
+    t.length = digits.max(1) + 1;
+}
+
 /// Resolve a function call. `args` are bound arguments with their types.
 pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
     let upper = name.to_ascii_uppercase();
@@ -489,6 +522,17 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         "ABS" => {
             need(n == 1)?;
             let t = match args[0].1.class {
+                // MariaDB: the argument's length and signedness, LONG when it fits.
+                Class::Int if !matches!(args[0].1.wire, ColumnType::BIT | ColumnType::YEAR) => {
+                    let a = &args[0].1;
+                    let mut t = SqlType::bigint();
+                    t.length = a.length;
+                    t.unsigned = a.unsigned;
+                    if a.length <= 9 {
+                        t.wire = ColumnType::LONG;
+                    }
+                    t
+                }
                 Class::Int => SqlType::bigint(),
                 _ => numeric_like(&args[0].1),
             };
@@ -602,6 +646,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         "GREATEST" | "LEAST" => {
             need(n >= 2)?;
             let mut t = greatest::bind_type(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
+            signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
             if matches!(t.class, Class::Int | Class::Decimal | Class::Double)
                 && args.iter().any(|(_, t)| t.enumset.is_some())
             {
@@ -658,12 +703,14 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             need(n == 2)?;
             let mut t = unify(&[&args[0].1, &args[1].1]);
             t.nullable = args[0].1.nullable && args[1].1.nullable;
+            signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
             (Func::IfNull(t.class), t)
         }
         "COALESCE" => {
             need(n >= 1)?;
             let mut t = unify(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
             t.nullable = args.iter().all(|(_, t)| t.nullable);
+            signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
             (Func::Coalesce(t.class), t)
         }
         "NULLIF" => {
@@ -673,7 +720,8 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "IF" => {
             need(n == 3)?;
-            let t = unify(&[&args[1].1, &args[2].1]);
+            let mut t = unify(&[&args[1].1, &args[2].1]);
+            signed_int_branches(&mut t, args[1..].iter().map(|(e, t)| (e, t)));
             (Func::If(t.class), t)
         }
         "ISNULL" => {
@@ -822,7 +870,12 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "CONNECTION_ID" => {
             need(n == 0)?;
-            (Func::ConnectionId, SqlType::ubigint().not_null())
+            // MariaDB: INT UNSIGNED, 10 long.
+            (Func::ConnectionId, {
+                let mut t = SqlType::int(10).not_null();
+                t.unsigned = true;
+                t
+            })
         }
         "ROW_COUNT" => {
             need(n == 0)?;
@@ -857,7 +910,12 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "LAST_INSERT_ID" => {
             need(n <= 1)?;
-            (Func::LastInsertId, SqlType::ubigint().not_null())
+            // MariaDB: BIGINT UNSIGNED, 21 long (CREATE TABLE … SELECT makes a bigint(21)).
+            (Func::LastInsertId, {
+                let mut t = SqlType::ubigint().not_null();
+                t.length = 21;
+                t
+            })
         }
         _ => return bind_more(&upper, name, args),
     };

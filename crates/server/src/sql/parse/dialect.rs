@@ -463,8 +463,8 @@ impl Dialect for ShallowMySql {
     fn supports_user_host_grantee(&self) -> bool {
         self.inner.supports_user_host_grantee()
     }
-    /// MariaDB's `PERSISTENT` (a synonym of STORED after a generated column's expression),
-    /// which `sqlparser` does not know: handed to the DDL as a one-word dialect option.
+    /// MariaDB's `PERSISTENT` (a synonym of STORED after a generated column's expression)
+    /// and `ZEROFILL`, which `sqlparser` does not know: handed to the DDL as dialect options.
     fn parse_column_option(
         &self,
         parser: &mut Parser,
@@ -476,6 +476,14 @@ impl Dialect for ShallowMySql {
                 return Ok(Some(Ok(Some(ast::ColumnOption::DialectSpecific(vec![
                     tok,
                 ])))));
+            }
+            // `ZEROFILL [UNSIGNED]` after an integer type (checked by the DDL).
+            if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("ZEROFILL") {
+                let mut toks = vec![parser.next_token().token];
+                if parser.parse_keyword(Keyword::UNSIGNED) {
+                    toks.push(sqlparser::tokenizer::Token::make_keyword("UNSIGNED"));
+                }
+                return Ok(Some(Ok(Some(ast::ColumnOption::DialectSpecific(toks)))));
             }
         }
         Ok(None)
@@ -560,11 +568,12 @@ mod tests {
                     .join("\n");
                 // INTERVAL and EXTRACT units are MariaDB's own here (parse/interval.rs).
                 let upper = sql.to_ascii_uppercase();
-                // So is PERSISTENT after a generated column's expression.
+                // So is PERSISTENT after a generated column's expression, and ZEROFILL.
                 // And `!x` and quoted user variables (`mysql_prefix`).
                 if upper.contains("INTERVAL")
                     || upper.contains("EXTRACT")
                     || upper.contains("PERSISTENT")
+                    || upper.contains("ZEROFILL")
                     || sql.replace("!=", "").contains('!')
                     || ["@`", "@'", "@\""].iter().any(|q| sql.contains(q))
                 {

@@ -599,15 +599,11 @@ fn strip_share_lock(tokens: &mut Vec<TokenWithSpan>) -> Option<WaitPolicy> {
     None
 }
 
-/// Clauses refused by a keyword alone, before parsing: `ZEROFILL` (values padded on output),
-/// `PARTITION BY` (partitioned tables).
+/// Clauses refused by a keyword alone, before parsing: `PARTITION BY` (partitioned tables).
 fn refused_by_keyword(tokens: &[TokenWithSpan], first: Option<&str>) -> Option<&'static str> {
     let words = || tokens.iter().filter(|t| !is_trivia(&t.token));
     match first {
         Some("CREATE") => {
-            if words().any(|t| is_word(&t.token, "ZEROFILL")) {
-                return Some("ZEROFILL");
-            }
             let mut depth = 0i32;
             for t in words() {
                 match t.token {
@@ -621,7 +617,6 @@ fn refused_by_keyword(tokens: &[TokenWithSpan], first: Option<&str>) -> Option<&
             }
             None
         }
-        Some("ALTER") if words().any(|t| is_word(&t.token, "ZEROFILL")) => Some("ZEROFILL"),
         _ => None,
     }
 }

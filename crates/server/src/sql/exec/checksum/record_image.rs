@@ -405,8 +405,22 @@ mod tests {
     #[test]
     fn fixed_record_with_a_nullable_int() {
         let t = def(vec![
-            col("id", DataType::Int { unsigned: false }, false),
-            col("a", DataType::Int { unsigned: false }, true),
+            col(
+                "id",
+                DataType::Int {
+                    unsigned: false,
+                    display: Default::default(),
+                },
+                false,
+            ),
+            col(
+                "a",
+                DataType::Int {
+                    unsigned: false,
+                    display: Default::default(),
+                },
+                true,
+            ),
         ]);
         let mut img = RecordImage::new(&t);
         assert_eq!(img.row_crc(&[Value::Int(1), Value::Int(2)]), 3876845686);

@@ -32,8 +32,10 @@ use crate::sql::exec::query;
 use crate::sql::parse::Parsed;
 use crate::sql::{plan, QueryResult};
 use crate::storage::{ColumnDef, ColumnDefault, TableDef};
+use crate::types::IntDisplay;
 use crate::types::{Collation, DataType, Decimal, Value};
 use cohort_protocol::column::ColumnType;
+use cohort_protocol::ColumnDefinition;
 use cohort_protocol::ErrorCode;
 use sqlparser::ast;
 use std::sync::Arc;
@@ -240,7 +242,7 @@ pub(in crate::sql) fn table_def(name: &str, q: &query::QueryPlan) -> Result<Tabl
             ));
         }
         let nullable = t.nullable || t.class == Class::Null;
-        let data_type = column_type(t);
+        let data_type = column_type(t, c);
         let default = match (nullable, set_op) {
             (true, _) => ColumnDefault::Value(Value::Null),
             (false, true) => zero_default(&data_type),
@@ -294,7 +296,7 @@ pub(in crate::sql) fn zero_default(dt: &DataType) -> ColumnDefault {
 }
 
 /// The column type MariaDB gives a result column of type `t` in CREATE TABLE … SELECT.
-fn column_type(t: &SqlType) -> DataType {
+fn column_type(t: &SqlType, c: &ColumnDefinition) -> DataType {
     let unsigned = t.unsigned;
     let text_bytes = |bytes: u64| match bytes {
         0..=255 => 255,
@@ -305,21 +307,27 @@ fn column_type(t: &SqlType) -> DataType {
     if let Some(dt) = &t.enumset {
         return (**dt).clone();
     }
+    // A table column read as is keeps its display width and ZEROFILL (what its result
+    // column says); an expression's width is its length (`SELECT 1` makes an int(1)).
+    let display = match c.org_name.is_empty() {
+        false => IntDisplay {
+            width: c.column_length.min(255) as u8,
+            zerofill: c.flags & cohort_protocol::column_flags::ZEROFILL != 0,
+        },
+        true => IntDisplay::width(t.length.min(255) as u8),
+    };
     match t.class {
         Class::Null => DataType::Binary { len: 0 },
         Class::Int => match t.wire {
-            ColumnType::TINY => DataType::TinyInt {
-                unsigned,
-                bool_width: t.length == 1,
-            },
-            ColumnType::SHORT => DataType::SmallInt { unsigned },
-            ColumnType::INT24 => DataType::MediumInt { unsigned },
-            ColumnType::LONG => DataType::Int { unsigned },
+            ColumnType::TINY => DataType::TinyInt { unsigned, display },
+            ColumnType::SHORT => DataType::SmallInt { unsigned, display },
+            ColumnType::INT24 => DataType::MediumInt { unsigned, display },
+            ColumnType::LONG => DataType::Int { unsigned, display },
             ColumnType::YEAR => DataType::Year,
             ColumnType::BIT => DataType::Bit {
                 width: t.length.clamp(1, 64) as u8,
             },
-            _ => DataType::BigInt { unsigned },
+            _ => DataType::BigInt { unsigned, display },
         },
         Class::Decimal => {
             let scale = t.decimals.min(30);

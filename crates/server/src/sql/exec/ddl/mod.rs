@@ -36,6 +36,7 @@ use crate::sql::expr::RowCtx;
 use crate::sql::parse::alter::RenameTable;
 use crate::sql::plan::{self, check_db_access, is_system_schema};
 use crate::storage::{ColumnDef, ColumnDefault, IndexDef, IndexPart, TableDef};
+use crate::types::IntDisplay;
 use crate::types::{Collation, DataType, Value};
 use cohort_protocol::ErrorCode;
 use sqlparser::ast::{self, ColumnOption, TableConstraint};
@@ -209,13 +210,13 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             format!("Display width out of range for '{col}' (max = {max})"),
         )
     };
-    // Integer display widths: up to 255 (1439). Like MySQL 8.0.19+, they are not kept (they
-    // only ever changed how a client pads, and ZEROFILL, the padding, is refused) except
-    // TINYINT(1), which clients and ORMs read as a boolean column.
-    let display_width = |w: &Option<u64>| -> Result<()> {
+    // Integer display widths: up to 255 (1439), kept with the column (0, as none, shows
+    // the type's default). ZEROFILL is a column option (see `zerofill_type`).
+    let display_width = |w: &Option<u64>| -> Result<IntDisplay> {
         match w {
             Some(w) if *w > 255 => Err(width_out_of_range(255)),
-            _ => Ok(()),
+            Some(w) => Ok(IntDisplay::width(*w as u8)),
+            None => Ok(IntDisplay::default()),
         }
     };
     let too_long = |max: u32| {
@@ -230,60 +231,60 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
     Ok(match dt {
         D::Bool | D::Boolean => DataType::TinyInt {
             unsigned: false,
-            bool_width: true,
+            display: IntDisplay::width(1),
         },
-        D::TinyInt(w) => {
-            display_width(w)?;
-            DataType::TinyInt {
-                unsigned: false,
-                bool_width: *w == Some(1),
-            }
-        }
-        D::TinyIntUnsigned(w) => {
-            display_width(w)?;
-            DataType::TinyInt {
-                unsigned: true,
-                bool_width: *w == Some(1),
-            }
-        }
+        D::TinyInt(w) => DataType::TinyInt {
+            unsigned: false,
+            display: display_width(w)?,
+        },
+        D::TinyIntUnsigned(w) => DataType::TinyInt {
+            unsigned: true,
+            display: display_width(w)?,
+        },
         D::UTinyInt => DataType::TinyInt {
             unsigned: true,
-            bool_width: false,
+            display: IntDisplay::default(),
         },
-        D::SmallInt(w) => {
-            display_width(w)?;
-            DataType::SmallInt { unsigned: false }
-        }
-        D::SmallIntUnsigned(w) => {
-            display_width(w)?;
-            DataType::SmallInt { unsigned: true }
-        }
-        D::USmallInt => DataType::SmallInt { unsigned: true },
-        D::MediumInt(w) => {
-            display_width(w)?;
-            DataType::MediumInt { unsigned: false }
-        }
-        D::MediumIntUnsigned(w) => {
-            display_width(w)?;
-            DataType::MediumInt { unsigned: true }
-        }
-        D::Int(w) | D::Integer(w) | D::Int4(w) => {
-            display_width(w)?;
-            DataType::Int { unsigned: false }
-        }
-        D::IntUnsigned(w) | D::IntegerUnsigned(w) | D::Int4Unsigned(w) => {
-            display_width(w)?;
-            DataType::Int { unsigned: true }
-        }
-        D::BigInt(w) | D::Int8(w) => {
-            display_width(w)?;
-            DataType::BigInt { unsigned: false }
-        }
-        D::BigIntUnsigned(w) | D::Int8Unsigned(w) => {
-            display_width(w)?;
-            DataType::BigInt { unsigned: true }
-        }
-        D::UBigInt => DataType::BigInt { unsigned: true },
+        D::SmallInt(w) => DataType::SmallInt {
+            unsigned: false,
+            display: display_width(w)?,
+        },
+        D::SmallIntUnsigned(w) => DataType::SmallInt {
+            unsigned: true,
+            display: display_width(w)?,
+        },
+        D::USmallInt => DataType::SmallInt {
+            unsigned: true,
+            display: IntDisplay::default(),
+        },
+        D::MediumInt(w) => DataType::MediumInt {
+            unsigned: false,
+            display: display_width(w)?,
+        },
+        D::MediumIntUnsigned(w) => DataType::MediumInt {
+            unsigned: true,
+            display: display_width(w)?,
+        },
+        D::Int(w) | D::Integer(w) | D::Int4(w) => DataType::Int {
+            unsigned: false,
+            display: display_width(w)?,
+        },
+        D::IntUnsigned(w) | D::IntegerUnsigned(w) | D::Int4Unsigned(w) => DataType::Int {
+            unsigned: true,
+            display: display_width(w)?,
+        },
+        D::BigInt(w) | D::Int8(w) => DataType::BigInt {
+            unsigned: false,
+            display: display_width(w)?,
+        },
+        D::BigIntUnsigned(w) | D::Int8Unsigned(w) => DataType::BigInt {
+            unsigned: true,
+            display: display_width(w)?,
+        },
+        D::UBigInt => DataType::BigInt {
+            unsigned: true,
+            display: IntDisplay::default(),
+        },
         D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
             let (precision, scale) = decimal_spec(info, col)?;
             DataType::Decimal { precision, scale }
@@ -404,6 +405,11 @@ pub fn data_type(dt: &ast::DataType, col: &str) -> Result<DataType> {
             fsp: fsp_of(*fsp, col)?,
         },
         D::Custom(name, mods) if name.to_string().eq_ignore_ascii_case("year") => year_type(mods)?,
+        // SERIAL: BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE (`column_def` adds the rest).
+        D::Custom(..) if is_serial(dt) => DataType::BigInt {
+            unsigned: true,
+            display: IntDisplay::default(),
+        },
         D::Enum(members, None) => enum_type(members, col)?,
         D::Set(members) => set_type(members, col)?,
         // JSON is LONGTEXT in utf8mb4_bin; `column_def` adds its CHECK (json_valid(c)).
@@ -763,6 +769,12 @@ fn column_def(
     let mut default_expr = None;
     let mut auto_increment = false;
     let mut on_update = false;
+    let serial = is_serial(&c.data_type);
+    if serial {
+        nullable = false;
+        auto_increment = true;
+        keys.indexes.push((None, vec![part(pos)], true, false));
+    }
     let mut comment = None;
     // (expression, STORED, no VIRTUAL / STORED word yet), and whether it was the last option.
     let mut generated: Option<(ast::Expr, bool, bool)> = None;
@@ -829,6 +841,13 @@ fn column_def(
                 continue;
             }
             ColumnOption::Generated { .. } => return Err(Error::parse(&opt.option.to_string(), 1)),
+            ColumnOption::DialectSpecific(toks) if is_zerofill(toks) => {
+                // Part of the type in MariaDB's grammar: right after it, once.
+                if !std::ptr::eq(opt, &c.options[0]) {
+                    return Err(Error::parse("zerofill", 1));
+                }
+                dt = zerofill_type(dt)?;
+            }
             ColumnOption::DialectSpecific(toks) if is_persistent(toks) => {
                 match &mut generated {
                     Some((_, stored, open)) if last_was_generated && *open => {
@@ -851,7 +870,7 @@ fn column_def(
                 | ColumnOption::Default(_)
                 | ColumnOption::OnUpdate(_)
                 | ColumnOption::PrimaryKey(_) => true,
-                ColumnOption::DialectSpecific(toks) => !is_persistent(toks),
+                ColumnOption::DialectSpecific(toks) => !is_persistent(toks) && !is_zerofill(toks),
                 _ => false,
             };
             if bad {
@@ -914,6 +933,53 @@ fn column_def(
 /// hands it over (`parse/dialect.rs`).
 fn is_persistent(toks: &[Token]) -> bool {
     matches!(toks, [Token::Word(w)] if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("PERSISTENT"))
+}
+
+/// The type `SERIAL` (an alias of BIGINT UNSIGNED NOT NULL AUTO_INCREMENT UNIQUE).
+fn is_serial(dt: &ast::DataType) -> bool {
+    matches!(dt, ast::DataType::Custom(name, mods) if mods.is_empty() && name.to_string().eq_ignore_ascii_case("serial"))
+}
+
+/// `ZEROFILL [UNSIGNED]` as the dialect hands it over (`parse/dialect.rs`).
+fn is_zerofill(toks: &[Token]) -> bool {
+    matches!(toks.first(), Some(Token::Word(w)) if w.quote_style.is_none() && w.value.eq_ignore_ascii_case("ZEROFILL"))
+}
+
+/// The type with ZEROFILL: an integer shown zero-padded to its display width, which makes it
+/// UNSIGNED. DECIMAL / FLOAT / DOUBLE ZEROFILL are not supported; on other types the word
+/// is a syntax error (as in MariaDB's grammar; YEAR is always shown with 4 digits).
+fn zerofill_type(dt: DataType) -> Result<DataType> {
+    let z = |display: IntDisplay| IntDisplay {
+        zerofill: true,
+        ..display
+    };
+    Ok(match dt {
+        DataType::TinyInt { display, .. } => DataType::TinyInt {
+            unsigned: true,
+            display: z(display),
+        },
+        DataType::SmallInt { display, .. } => DataType::SmallInt {
+            unsigned: true,
+            display: z(display),
+        },
+        DataType::MediumInt { display, .. } => DataType::MediumInt {
+            unsigned: true,
+            display: z(display),
+        },
+        DataType::Int { display, .. } => DataType::Int {
+            unsigned: true,
+            display: z(display),
+        },
+        DataType::BigInt { display, .. } => DataType::BigInt {
+            unsigned: true,
+            display: z(display),
+        },
+        DataType::Year => DataType::Year,
+        DataType::Decimal { .. } | DataType::Float { .. } | DataType::Double { .. } => {
+            return Err(unsupported("ZEROFILL on DECIMAL, FLOAT or DOUBLE columns"))
+        }
+        _ => return Err(Error::parse("zerofill", 1)),
+    })
 }
 
 /// `json_valid(`col`)`, the CHECK a JSON column gets.

@@ -7,8 +7,24 @@ use crate::storage::{ColumnDef, TableDef};
 use crate::types::{Collation, DataType, Value};
 
 pub(super) fn def() -> TableDef {
-    let big = |n: &str| column(n, DataType::BigInt { unsigned: true });
-    let flag = |n: &str| column(n, DataType::Int { unsigned: false });
+    let big = |n: &str| {
+        column(
+            n,
+            DataType::BigInt {
+                unsigned: true,
+                display: Default::default(),
+            },
+        )
+    };
+    let flag = |n: &str| {
+        column(
+            n,
+            DataType::Int {
+                unsigned: false,
+                display: Default::default(),
+            },
+        )
+    };
     let text = |n: &str, len: u32, nullable: bool| ColumnDef {
         nullable,
         ..column(

@@ -369,10 +369,22 @@ fn is_def(name: &str) -> TableDef {
                             len: *len,
                             collation: text,
                         },
-                        IsType::Big => DataType::BigInt { unsigned: false },
-                        IsType::UBig => DataType::BigInt { unsigned: true },
-                        IsType::Int => DataType::Int { unsigned: false },
-                        IsType::UInt => DataType::Int { unsigned: true },
+                        IsType::Big => DataType::BigInt {
+                            unsigned: false,
+                            display: Default::default(),
+                        },
+                        IsType::UBig => DataType::BigInt {
+                            unsigned: true,
+                            display: Default::default(),
+                        },
+                        IsType::Int => DataType::Int {
+                            unsigned: false,
+                            display: Default::default(),
+                        },
+                        IsType::UInt => DataType::Int {
+                            unsigned: true,
+                            display: Default::default(),
+                        },
                         IsType::Time => DataType::DateTime { fsp: 0 },
                         IsType::LongText => DataType::Text {
                             max_bytes: u32::MAX as u64,

@@ -7,7 +7,15 @@ use crate::storage::{IndexDef, IndexPart, TableDef};
 use crate::types::{Collation, DataType, Value};
 
 pub(super) fn def() -> TableDef {
-    let counter = |n: &str| column(n, DataType::BigInt { unsigned: true });
+    let counter = |n: &str| {
+        column(
+            n,
+            DataType::BigInt {
+                unsigned: true,
+                display: Default::default(),
+            },
+        )
+    };
     TableDef {
         name: "events_waits_summary_global_by_event_name".to_string(),
         columns: vec![

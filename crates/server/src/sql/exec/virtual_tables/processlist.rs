@@ -21,14 +21,30 @@ pub(super) fn def() -> TableDef {
             },
         )
     };
-    let big = |n: &str| column(n, DataType::BigInt { unsigned: false });
-    let int = |n: &str| column(n, DataType::Int { unsigned: false });
+    let big = |n: &str| {
+        column(
+            n,
+            DataType::BigInt {
+                unsigned: false,
+                display: Default::default(),
+            },
+        )
+    };
+    let int = |n: &str| {
+        column(
+            n,
+            DataType::Int {
+                unsigned: false,
+                display: Default::default(),
+            },
+        )
+    };
     let tiny = |n: &str| {
         column(
             n,
             DataType::TinyInt {
                 unsigned: false,
-                bool_width: false,
+                display: Default::default(),
             },
         )
     };

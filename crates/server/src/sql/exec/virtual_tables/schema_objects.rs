@@ -240,9 +240,9 @@ fn type_facts(dt: &DataType) -> [Value; 8] {
     let (precision, scale) = match dt {
         DataType::TinyInt { .. } => (u(3), u(0)),
         DataType::SmallInt { .. } => (u(5), u(0)),
-        DataType::MediumInt { .. } => (u(7), u(0)),
+        DataType::MediumInt { unsigned, .. } => (u(if *unsigned { 8 } else { 7 }), u(0)),
         DataType::Int { .. } => (u(10), u(0)),
-        DataType::BigInt { unsigned } => (u(if *unsigned { 20 } else { 19 }), u(0)),
+        DataType::BigInt { unsigned, .. } => (u(if *unsigned { 20 } else { 19 }), u(0)),
         DataType::Decimal { precision, scale } => (u(u64::from(*precision)), u(u64::from(*scale))),
         DataType::Float {
             m_d: Some((m, d)), ..

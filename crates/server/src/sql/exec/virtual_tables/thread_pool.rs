@@ -7,13 +7,21 @@ use crate::storage::TableDef;
 use crate::types::{DataType, Value};
 
 pub(super) fn def() -> TableDef {
-    let count = |n: &str| column(n, DataType::Int { unsigned: true });
+    let count = |n: &str| {
+        column(
+            n,
+            DataType::Int {
+                unsigned: true,
+                display: Default::default(),
+            },
+        )
+    };
     let flag = |n: &str| {
         column(
             n,
             DataType::TinyInt {
                 unsigned: true,
-                bool_width: false,
+                display: Default::default(),
             },
         )
     };
