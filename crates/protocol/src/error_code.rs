@@ -469,6 +469,8 @@ pub enum ErrorCode {
     WarnOptionIgnored,
     /// 1253 COLLATION '%s' is not valid for CHARACTER SET '%s'
     CollationCharsetMismatch,
+    /// 1137 Can't reopen table: '%-.192s'
+    CantReopenTable,
 }
 
 impl ErrorCode {
@@ -704,6 +706,7 @@ impl ErrorCode {
             ForeignDuplicateKeyWithChildInfo => 1761,
             WarnOptionIgnored => 1618,
             CollationCharsetMismatch => 1253,
+            CantReopenTable => 1137,
         }
     }
 

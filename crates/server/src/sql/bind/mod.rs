@@ -907,6 +907,12 @@ impl<'a> Binder<'a> {
         if matches!(ty.class, Class::Str | Class::Bin) {
             ty.derivation = derivation::Derivation::SysConst;
         }
+        if name == "timestamp" {
+            // MariaDB: a nullable DOUBLE with 6 fixed decimals (`1700000000.500000`).
+            ty = SqlType::double();
+            ty.decimals = 6;
+            ty.length = 21;
+        }
         Ok((
             Expr::SysVar {
                 name: name.into_boxed_str(),

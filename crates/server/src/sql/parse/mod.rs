@@ -1566,7 +1566,12 @@ fn parse_set_value(p: &mut Parser<'_>) -> PResult<SetValue> {
             }
             // A bare word is a string (`SET sql_mode = ANSI`), but NULL is NULL (MariaDB:
             // `SET time_zone = NULL` is 1231, not an unknown zone named 'NULL').
-            if !w.value.starts_with('@') && !w.value.eq_ignore_ascii_case("NULL") {
+            // TRUE and FALSE are the numbers 1 and 0 (MariaDB: `SET timestamp = TRUE`).
+            if !w.value.starts_with('@')
+                && !w.value.eq_ignore_ascii_case("NULL")
+                && !w.value.eq_ignore_ascii_case("TRUE")
+                && !w.value.eq_ignore_ascii_case("FALSE")
+            {
                 return Ok(SetValue::Expr(Box::new(ast::Expr::Value(
                     ast::Value::SingleQuotedString(w.value).into(),
                 ))));
