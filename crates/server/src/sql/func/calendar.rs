@@ -103,7 +103,11 @@ pub fn bind(
             };
             (CalFn::ToDays, n == 1, SqlType::int(len))
         }
-        "TO_SECONDS" => (CalFn::ToSeconds, n == 1, SqlType::int(12).with_nullable(true)),
+        "TO_SECONDS" => (
+            CalFn::ToSeconds,
+            n == 1,
+            SqlType::int(12).with_nullable(true),
+        ),
         "FROM_DAYS" => (CalFn::FromDays, n == 1, SqlType::date()),
         "TIME_TO_SEC" => {
             let t = match args.first().map(|t| (t.class, t.decimals)) {

@@ -292,11 +292,7 @@ fn v6_text(b: &[u8; 16]) -> String {
     if gap_len == 0 {
         return hex(&w);
     }
-    format!(
-        "{}::{}",
-        hex(&w[..gap_pos]),
-        hex(&w[gap_pos + gap_len..])
-    )
+    format!("{}::{}", hex(&w[..gap_pos]), hex(&w[gap_pos + gap_len..]))
 }
 
 #[cfg(test)]
@@ -310,8 +306,14 @@ mod tests {
         assert_eq!(inet_aton(b"1.2."), None);
         let a = parse_v6(b"1:0:0:2:0:0:0:3").unwrap();
         assert_eq!(v6_text(&a), "1:0:0:2::3");
-        assert_eq!(v6_text(&parse_v6(b"::ffff:1.2.3.4").unwrap()), "::ffff:1.2.3.4");
-        assert_eq!(v6_text(&parse_v6(b"1:2:3:4:5:6:7::").unwrap()), "1:2:3:4:5:6:7::");
+        assert_eq!(
+            v6_text(&parse_v6(b"::ffff:1.2.3.4").unwrap()),
+            "::ffff:1.2.3.4"
+        );
+        assert_eq!(
+            v6_text(&parse_v6(b"1:2:3:4:5:6:7::").unwrap()),
+            "1:2:3:4:5:6:7::"
+        );
         assert!(parse_v6(b":1::").is_none());
         assert!(parse_v6(b"1::2:").is_none());
         assert!(parse_v6(b"1:2:3:4:5:6:7:1.2.3.4").is_none());

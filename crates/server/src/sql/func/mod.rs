@@ -690,10 +690,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             let x = args.remove(0).0;
             args.insert(
                 0,
-                (
-                    Expr::IsNull(Box::new(x), true),
-                    SqlType::int(1).not_null(),
-                ),
+                (Expr::IsNull(Box::new(x), true), SqlType::int(1).not_null()),
             );
             (Func::If(t.class), t)
         }

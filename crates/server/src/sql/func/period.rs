@@ -65,8 +65,6 @@ pub fn eval(f: PeriodFn, v: &[Value]) -> Value {
             let m = (period_to_month(a) as u32).wrapping_add(b as i32 as u32);
             Value::Int(month_to_period(u64::from(m)) as i64)
         }
-        PeriodFn::Diff => {
-            Value::Int(period_to_month(a) as i64 - period_to_month(b as u64) as i64)
-        }
+        PeriodFn::Diff => Value::Int(period_to_month(a) as i64 - period_to_month(b as u64) as i64),
     }
 }
