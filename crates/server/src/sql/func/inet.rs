@@ -84,7 +84,7 @@ pub fn eval(f: InetFn, v: &[Value], env: &Env<'_>) -> Value {
         };
     }
     match f {
-        InetFn::Aton => inet_aton(&convert::to_text(a)).map_or(Value::Null, |n| Value::UInt(n)),
+        InetFn::Aton => inet_aton(&convert::to_text(a)).map_or(Value::Null, Value::UInt),
         InetFn::Ntoa => {
             let n = super::int_arg(a);
             if !(0..=i128::from(u32::MAX)).contains(&n) {
