@@ -328,7 +328,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                 SqlType::varchar(len).with_nullable(args[0].1.nullable),
             )
         }
-        "LENGTH" | "OCTET_LENGTH" => {
+        "LENGTH" | "OCTET_LENGTH" | "LENGTHB" => {
             need(n == 1)?;
             (Func::Length, int_ty(10))
         }
