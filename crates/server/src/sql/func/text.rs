@@ -509,6 +509,25 @@ fn soundex(s: &str) -> String {
     out
 }
 
+/// GET_FORMAT's pattern for a type (DATE, TIME, DATETIME/TIMESTAMP) and a standard.
+fn get_format(kind: &str, standard: &str) -> Option<&'static str> {
+    let i = ["USA", "JIS", "ISO", "EUR", "INTERNAL"]
+        .iter()
+        .position(|s| s.eq_ignore_ascii_case(standard))?;
+    let table: [&str; 5] = match kind {
+        "DATE" => ["%m.%d.%Y", "%Y-%m-%d", "%Y-%m-%d", "%d.%m.%Y", "%Y%m%d"],
+        "TIME" => ["%h:%i:%s %p", "%H:%i:%s", "%H:%i:%s", "%H.%i.%s", "%H%i%s"],
+        _ => [
+            "%Y-%m-%d %H.%i.%s",
+            "%Y-%m-%d %H:%i:%s",
+            "%Y-%m-%d %H:%i:%s",
+            "%Y-%m-%d %H.%i.%s",
+            "%Y%m%d%H%i%s",
+        ],
+    };
+    Some(table[i])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -539,23 +558,4 @@ mod tests {
         assert_eq!(soundex("ÀbÇdé ñ"), "À130");
         assert_eq!(soundex("ﬁ straße ǅ"), "ﬁ236");
     }
-}
-
-/// GET_FORMAT's pattern for a type (DATE, TIME, DATETIME/TIMESTAMP) and a standard.
-fn get_format(kind: &str, standard: &str) -> Option<&'static str> {
-    let i = ["USA", "JIS", "ISO", "EUR", "INTERNAL"]
-        .iter()
-        .position(|s| s.eq_ignore_ascii_case(standard))?;
-    let table: [&str; 5] = match kind {
-        "DATE" => ["%m.%d.%Y", "%Y-%m-%d", "%Y-%m-%d", "%d.%m.%Y", "%Y%m%d"],
-        "TIME" => ["%h:%i:%s %p", "%H:%i:%s", "%H:%i:%s", "%H.%i.%s", "%H%i%s"],
-        _ => [
-            "%Y-%m-%d %H.%i.%s",
-            "%Y-%m-%d %H:%i:%s",
-            "%Y-%m-%d %H:%i:%s",
-            "%Y-%m-%d %H.%i.%s",
-            "%Y%m%d%H%i%s",
-        ],
-    };
-    Some(table[i])
 }
