@@ -502,6 +502,8 @@ pub enum ErrorCode {
     /// 1730 Only Format_description_log_event and row events are allowed in BINLOG statements
     /// (but %s was provided)
     OnlyFdAndRbrEventsAllowedInBinlogStatement,
+    /// 1137 Can't reopen table: '%-.192s'
+    CantReopenTable,
 }
 
 impl ErrorCode {
@@ -751,6 +753,7 @@ impl ErrorCode {
             BinlogRowWrongTableDef => 1532,
             SlaveConversionFailed => 1677,
             OnlyFdAndRbrEventsAllowedInBinlogStatement => 1730,
+            CantReopenTable => 1137,
         }
     }
 

@@ -81,6 +81,15 @@ impl Session {
             Command::ProcessKill(id) => self.on_process_kill(id),
             Command::RegisterSlave(r) => self.on_register_slave(r),
             Command::BinlogDump(d) => self.on_binlog_dump(d),
+            // COM_STMT_BULK_EXECUTE: Cohort does not advertise MARIADB_CLIENT_STMT_BULK_OPERATIONS,
+            // and MariaDB answers a client that did not negotiate it with 1295.
+            Command::Unknown(0xFA) => {
+                self.writer.write_err(
+                    ErrorCode::UnsupportedPs,
+                    "This command is not supported in the prepared statement protocol yet",
+                );
+                Flow::Continue
+            }
             Command::StmtFetch { .. } | Command::Unknown(_) => {
                 self.writer
                     .write_err(ErrorCode::UnknownCom, "Unknown command");

@@ -43,6 +43,8 @@
 //! the scheduler writes them before serving the rest.
 
 mod annotate;
+#[cfg(test)]
+mod bulk_tests;
 pub mod commit;
 mod connect;
 mod dispatch;

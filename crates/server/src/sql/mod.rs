@@ -405,7 +405,7 @@ pub fn execute_prepared(
         let r = match &form {
             PrepForm::Bound(p) => {
                 let prev = start_statement(ctx, sess, false, &stmt.text);
-                execute_plan(ctx, sess, p, params, prev)
+                typed_param_columns(p, params, execute_plan(ctx, sess, p, params, prev))
             }
             PrepForm::Parsed(parsed) => {
                 let prev = start_statement(ctx, sess, parsed.stmt.keeps_warnings(), &stmt.text);
@@ -416,6 +416,34 @@ pub fn execute_prepared(
             return finish(sess, r);
         }
     }
+}
+
+/// A SELECT's bare `?` columns are NULL-typed at PREPARE; their EXECUTE metadata is the
+/// bound value's type (MariaDB: an integer is BIGINT(21), a string VARCHAR of its length…).
+fn typed_param_columns(
+    plan: &Plan,
+    params: &[Value],
+    r: Result<QueryResult>,
+) -> Result<QueryResult> {
+    let Plan::Select(p) = plan else {
+        return r;
+    };
+    let Ok(QueryResult::Rows { mut columns, rows }) = r else {
+        return r;
+    };
+    for (col, item) in columns.iter_mut().zip(&p.items) {
+        if let (expr::Expr::Param(i), bind::sqltype::Class::Null) = (&item.expr, item.ty.class) {
+            if let Some(v) = params.get(*i) {
+                let mut ty = bind::value_type(v);
+                if ty.class == bind::sqltype::Class::Double {
+                    ty.length = 23;
+                    ty.decimals = 31;
+                }
+                *col = bind::coldef::expr_column(&col.name, &ty);
+            }
+        }
+    }
+    Ok(QueryResult::Rows { columns, rows })
 }
 
 /// Run `f` with a statement environment's `warn` (code 1292), then apply its effects to
@@ -1826,5 +1854,53 @@ mod tests {
             1,
             "the error is the statement's diagnostic"
         );
+    }
+}
+
+/// `SELECT ?`: NULL-typed at PREPARE, typed by the bound value at EXECUTE (values seen from
+/// MariaDB 10.11 over the binary protocol).
+#[cfg(test)]
+mod param_column_tests {
+    use super::*;
+    use crate::types::Decimal;
+
+    fn meta(r: Result<QueryResult>) -> Vec<(u8, u32, u16, u16, u8)> {
+        match r.unwrap() {
+            QueryResult::Rows { columns, .. } => columns
+                .iter()
+                .map(|c| {
+                    (
+                        c.column_type.0,
+                        c.column_length,
+                        c.charset,
+                        c.flags,
+                        c.decimals,
+                    )
+                })
+                .collect(),
+            other => panic!("not rows: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn bare_parameter_columns() {
+        let ctx = ServerContext::for_tests();
+        let mut sess = SessionState::new(1, "root", "%", None);
+        let p = prepare(&ctx, &mut sess, "SELECT ? AS a").unwrap();
+        let c = &p.columns()[0];
+        assert_eq!(
+            (c.column_type.0, c.column_length, c.charset, c.flags),
+            (6, 0, 63, 0x80)
+        );
+        let mut exec = |v: Value| {
+            let r = execute_prepared(&ctx, &mut sess, &p, &[v]);
+            sess.end_statement(&ctx, r.is_ok()).unwrap();
+            meta(r)
+        };
+        assert_eq!(exec(Value::Int(42)), vec![(8, 21, 63, 0x81, 0)]);
+        assert_eq!(exec(Value::str("abc")), vec![(253, 12, 45, 0x01, 39)]);
+        assert_eq!(exec(Value::Double(2.5)), vec![(5, 23, 63, 0x81, 31)]);
+        let d: Decimal = "1.500".parse().unwrap();
+        assert_eq!(exec(Value::Decimal(d)), vec![(246, 6, 63, 0x81, 3)]);
     }
 }

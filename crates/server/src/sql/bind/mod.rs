@@ -920,6 +920,12 @@ impl<'a> Binder<'a> {
         if matches!(ty.class, Class::Str | Class::Bin) {
             ty.derivation = derivation::Derivation::SysConst;
         }
+        if name == "timestamp" {
+            // MariaDB: a nullable DOUBLE with 6 fixed decimals (`1700000000.500000`).
+            ty = SqlType::double();
+            ty.decimals = 6;
+            ty.length = 21;
+        }
         Ok((
             Expr::SysVar {
                 name: name.into_boxed_str(),
@@ -1641,6 +1647,24 @@ impl<'a> Binder<'a> {
             return r;
         }
         let mut bound = Vec::with_capacity(args.len());
+        if upper == "GET_FORMAT" && args.len() == 2 {
+            // GET_FORMAT(DATE, …): the first argument is a type keyword, passed as its name.
+            let kind = match function_arg_expr(args[0])? {
+                ast::Expr::Identifier(id) if id.quote_style.is_none() => {
+                    let k = id.value.to_ascii_uppercase();
+                    matches!(k.as_str(), "DATE" | "TIME" | "DATETIME" | "TIMESTAMP").then_some(k)
+                }
+                _ => None,
+            };
+            let Some(kind) = kind else {
+                let near: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+                return Err(Error::parse(&format!("{})", near.join(",")), 1));
+            };
+            bound.push((Expr::Lit(Value::str(&kind)), SqlType::varchar(9).not_null()));
+            let (x, t) = self.bind(function_arg_expr(args[1])?)?;
+            bound.push((x, t));
+            return func::bind(&name, bound).map(|(x, t)| (x, plain(t)));
+        }
         let every_digit = takes_every_digit(&upper);
         for (i, a) in args.iter().enumerate() {
             let (x, t) = self.bind(function_arg_expr(a)?)?;

@@ -760,8 +760,9 @@ fn bind_item(
             col,
         ));
     }
-    if ty.class == Class::Null && !matches!(expr, Expr::Lit(Value::Null)) {
-        // A bare parameter or unset variable: sent as a string.
+    if ty.class == Class::Null && !matches!(expr, Expr::Lit(Value::Null) | Expr::Param(_)) {
+        // An unset variable: sent as a string. (A bare parameter is NULL-typed at PREPARE and
+        // typed by its value at EXECUTE, as MariaDB: `sql::typed_param_columns`.)
         ty = SqlType::varchar(64).with_nullable(true);
     }
     let coerce = match ty.class {

@@ -36,6 +36,8 @@ pub enum CalFn {
     LastDay,
     MakeDate,
     ToDays,
+    /// TO_SECONDS(d): seconds since year 0 (TO_DAYS × 86400 + the time of day).
+    ToSeconds,
     FromDays,
     TimeToSec,
     SecToTime,
@@ -101,6 +103,11 @@ pub fn bind(
             };
             (CalFn::ToDays, n == 1, SqlType::int(len))
         }
+        "TO_SECONDS" => (
+            CalFn::ToSeconds,
+            n == 1,
+            SqlType::int(12).with_nullable(true),
+        ),
         "FROM_DAYS" => (CalFn::FromDays, n == 1, SqlType::date()),
         "TIME_TO_SEC" => {
             let t = match args.first().map(|t| (t.class, t.decimals)) {
@@ -134,6 +141,7 @@ pub fn bind(
     if !ok {
         return Some(Err(()));
     }
+    let nullable = nullable || f == CalFn::ToSeconds;
     Some(Ok((f, ty.with_nullable(nullable))))
 }
 
@@ -534,6 +542,12 @@ pub fn eval(f: CalFn, v: &[Value], ty: (Class, u8), env: &Env<'_>) -> Value {
                     ..d
                 }),
                 CalFn::ToDays => Value::Int(daynr(d)),
+                CalFn::ToSeconds => Value::Int(
+                    daynr(d) * 86_400
+                        + i64::from(dt.hour) * 3600
+                        + i64::from(dt.minute) * 60
+                        + i64::from(dt.second),
+                ),
                 CalFn::Week => {
                     let mode = v.get(1).map_or(0, |m| super::int_arg(m) as i64);
                     Value::Int(calc_week(d, week_mode(mode)).0)

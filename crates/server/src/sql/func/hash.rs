@@ -1,5 +1,8 @@
-//! Hash and identifier functions: MD5, SHA1 / SHA, SHA2(x, 224|256|384|512|0), CRC32, UUID,
-//! UUID_SHORT (MariaDB 10.11).
+//! Hash and identifier functions: MD5, SHA1 / SHA, SHA2(x, 224|256|384|512|0), CRC32,
+//! CRC32C, UUID, UUID_SHORT (MariaDB 10.11).
+//!
+//! CRC32([crc,] s) and CRC32C([crc,] s) (Castagnoli polynomial) continue from `crc` when it
+//! is given: `CRC32(CRC32('a'), 'b')` is `CRC32('ab')`.
 //!
 //! Digests are lower-case hex of the argument's bytes (its text for a number); SHA2 with
 //! another length is NULL with warning 1583. CRC32 is INT UNSIGNED. UUID() is a version-1
@@ -23,6 +26,7 @@ pub enum HashFn {
     Sha1,
     Sha2,
     Crc32,
+    Crc32c,
     Uuid,
     UuidShort,
 }
@@ -57,7 +61,12 @@ pub fn bind(name: &str, args: &[SqlType]) -> Option<std::result::Result<(HashFn,
         "CRC32" => {
             let mut t = SqlType::int(10).with_nullable(nullable);
             t.unsigned = true;
-            (HashFn::Crc32, n == 1, t)
+            (HashFn::Crc32, n == 1 || n == 2, t)
+        }
+        "CRC32C" => {
+            let mut t = SqlType::int(10).with_nullable(nullable);
+            t.unsigned = true;
+            (HashFn::Crc32c, n == 1 || n == 2, t)
         }
         "UUID" => (HashFn::Uuid, n == 0, SqlType::varchar(36).not_null()),
         "UUID_SHORT" => (HashFn::UuidShort, n == 0, SqlType::ubigint().not_null()),
@@ -89,6 +98,20 @@ pub fn eval(f: HashFn, v: &[Value], env: &Env<'_>) -> Value {
         HashFn::UuidShort => return Value::UInt(uuid_short(env)),
         _ => {}
     }
+    if matches!(f, HashFn::Crc32 | HashFn::Crc32c) {
+        let (init, data) = match v {
+            [crc, s] => (super::int_arg(crc) as u32, convert::to_text(s)),
+            _ => (0, convert::to_text(&v[0])),
+        };
+        let crc = if f == HashFn::Crc32 {
+            let mut h = crc32fast::Hasher::new_with_initial(init);
+            h.update(&data);
+            h.finalize()
+        } else {
+            crc32c(init, &data)
+        };
+        return Value::Int(i64::from(crc));
+    }
     let data = convert::to_text(&v[0]);
     match f {
         HashFn::Md5 => {
@@ -116,9 +139,33 @@ pub fn eval(f: HashFn, v: &[Value], env: &Env<'_>) -> Value {
                 }
             }
         }
-        HashFn::Crc32 => Value::Int(i64::from(crc32fast::hash(&data))),
-        HashFn::Uuid | HashFn::UuidShort => Value::Null,
+        HashFn::Crc32 | HashFn::Crc32c | HashFn::Uuid | HashFn::UuidShort => Value::Null,
     }
+}
+
+/// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) of `data`, continuing from `crc`.
+fn crc32c(crc: u32, data: &[u8]) -> u32 {
+    static TABLE: OnceLock<[u32; 256]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [0u32; 256];
+        for (i, e) in t.iter_mut().enumerate() {
+            let mut c = i as u32;
+            for _ in 0..8 {
+                c = if c & 1 != 0 {
+                    (c >> 1) ^ 0x82F6_3B78
+                } else {
+                    c >> 1
+                };
+            }
+            *e = c;
+        }
+        t
+    });
+    let mut c = !crc;
+    for &b in data {
+        c = table[((c ^ u32::from(b)) & 0xFF) as usize] ^ (c >> 8);
+    }
+    !c
 }
 
 /// Ticks of 100 ns between 1582-10-15 and 1970-01-01.

@@ -12,10 +12,13 @@ mod collation_info;
 mod date_format;
 mod greatest;
 mod hash;
+mod inet;
 pub(in crate::sql) mod interval;
 pub(in crate::sql) mod json;
 mod math;
+mod period;
 mod regexp;
+mod strset;
 mod text;
 mod time_fn;
 
@@ -175,6 +178,12 @@ pub enum Func {
     Math(math::MathFn),
     /// A JSON function and which of its arguments are JSON (bit i: argument i).
     Json(json::JsonFn, u64),
+    /// INET_ATON … IS_IPV4_MAPPED (see `inet.rs`).
+    Inet(inet::InetFn),
+    /// MAKE_SET, EXPORT_SET, CHR (see `strset.rs`).
+    SetStr(strset::SetFn),
+    /// PERIOD_ADD, PERIOD_DIFF (see `period.rs`).
+    Period(period::PeriodFn),
 }
 
 impl Func {
@@ -353,7 +362,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                 SqlType::varchar(len).with_nullable(args[0].1.nullable),
             )
         }
-        "LENGTH" | "OCTET_LENGTH" => {
+        "LENGTH" | "OCTET_LENGTH" | "LENGTHB" => {
             need(n == 1)?;
             (Func::Length, int_ty(10))
         }
@@ -724,6 +733,19 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             signed_int_branches(&mut t, args[1..].iter().map(|(e, t)| (e, t)));
             (Func::If(t.class), t)
         }
+        "NVL2" => {
+            // NVL2(x, a, b) is IF(x IS NOT NULL, a, b).
+            need(n == 3)?;
+            // Nullable when any argument is (MariaDB: NVL2(NULL, 'a', 'b') too).
+            let mut t = unify(&[&args[1].1, &args[2].1]);
+            t.nullable = args.iter().any(|(_, t)| t.nullable);
+            let x = args.remove(0).0;
+            args.insert(
+                0,
+                (Expr::IsNull(Box::new(x), true), SqlType::int(1).not_null()),
+            );
+            (Func::If(t.class), t)
+        }
         "ISNULL" => {
             need(n == 1)?;
             (Func::IsNull, SqlType::int(1).not_null())
@@ -970,6 +992,18 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::Hash(f), exprs()), ty));
     }
+    if let Some(r) = inet::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Inet(f), exprs()), ty));
+    }
+    if let Some(r) = strset::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::SetStr(f), exprs()), ty));
+    }
+    if let Some(r) = period::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Period(f), exprs()), ty));
+    }
     if let Some(r) = json::bind(upper, &args) {
         let (f, mask, ty) = r.map_err(|_| {
             Error::new(
@@ -1203,6 +1237,8 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
     match f {
         Func::Text(t) => return Ok(text::eval(t, &evals(args, r, env)?, env)),
         Func::Hash(h) => return Ok(hash::eval(h, &evals(args, r, env)?, env)),
+        Func::Inet(i) => return Ok(inet::eval(i, &evals(args, r, env)?, env)),
+        Func::SetStr(x) => return Ok(strset::eval(x, &evals(args, r, env)?, env)),
         Func::Json(j, mask) => return Ok(json::eval(j, mask, &evals(args, r, env)?, env)),
         _ => {}
     }
@@ -1214,6 +1250,9 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
     };
     if let Func::Math(m) = f {
         return math::eval(m, &v, env);
+    }
+    if let Func::Period(p) = f {
+        return Ok(period::eval(p, &v));
     }
     eval_strict(f, &v, env)
 }

@@ -11,6 +11,9 @@
 //! * CONV reads the leading digits valid in the source base (|base| 2…36); a negative source
 //!   base reads a signed number, a negative target base writes one; otherwise the value is a
 //!   64-bit unsigned number (negatives wrap).
+//! * GET_FORMAT(DATE|TIME|DATETIME|TIMESTAMP, 'USA'|'JIS'|'ISO'|'EUR'|'INTERNAL') is the
+//!   DATE_FORMAT pattern of that standard (the binder passes the type keyword as its name);
+//!   another standard is NULL.
 //! * SOUNDEX keeps the first letter and the codes of the following consonants, skipping a code
 //!   equal to the last one written (vowels do not separate), padded to four characters.
 
@@ -35,6 +38,7 @@ pub enum TextFn {
     Oct,
     Soundex,
     BitLength,
+    GetFormat,
 }
 
 /// The binding of a function by name: its arity checked, its type.
@@ -90,6 +94,11 @@ pub fn bind(
         "OCT" => (TextFn::Oct, n == 1, SqlType::varchar(65)),
         "SOUNDEX" => (TextFn::Soundex, n == 1, SqlType::varchar(len0.max(4))),
         "BIT_LENGTH" => (TextFn::BitLength, n == 1, SqlType::int(11)),
+        "GET_FORMAT" => (
+            TextFn::GetFormat,
+            n == 2,
+            super::calendar::fixed(SqlType::varchar(17)),
+        ),
         _ => return None,
     };
     if !ok {
@@ -102,7 +111,8 @@ pub fn bind(
         | TextFn::Unhex
         | TextFn::Conv
         | TextFn::Bin
-        | TextFn::Oct => ty.with_nullable(true),
+        | TextFn::Oct
+        | TextFn::GetFormat => ty.with_nullable(true),
         _ => ty.with_nullable(nullable),
     };
     Some(Ok((f, ty)))
@@ -138,6 +148,8 @@ pub fn eval(f: TextFn, v: &[Value], env: &Env<'_>) -> Value {
             conv(&number_text(&v[0]), 10, base).map_or(Value::Null, |s| Value::str(&s))
         }
         TextFn::Soundex => Value::str(&soundex(&convert::to_string(&v[0]))),
+        TextFn::GetFormat => get_format(&convert::to_string(&v[0]), &convert::to_string(&v[1]))
+            .map_or(Value::Null, Value::str),
         TextFn::BitLength => Value::Int(convert::to_text(&v[0]).len() as i64 * 8),
     }
 }
@@ -495,6 +507,25 @@ fn soundex(s: &str) -> String {
         out.push('0');
     }
     out
+}
+
+/// GET_FORMAT's pattern for a type (DATE, TIME, DATETIME/TIMESTAMP) and a standard.
+fn get_format(kind: &str, standard: &str) -> Option<&'static str> {
+    let i = ["USA", "JIS", "ISO", "EUR", "INTERNAL"]
+        .iter()
+        .position(|s| s.eq_ignore_ascii_case(standard))?;
+    let table: [&str; 5] = match kind {
+        "DATE" => ["%m.%d.%Y", "%Y-%m-%d", "%Y-%m-%d", "%d.%m.%Y", "%Y%m%d"],
+        "TIME" => ["%h:%i:%s %p", "%H:%i:%s", "%H:%i:%s", "%H.%i.%s", "%H%i%s"],
+        _ => [
+            "%Y-%m-%d %H.%i.%s",
+            "%Y-%m-%d %H:%i:%s",
+            "%Y-%m-%d %H:%i:%s",
+            "%Y-%m-%d %H.%i.%s",
+            "%Y%m%d%H%i%s",
+        ],
+    };
+    Some(table[i])
 }
 
 #[cfg(test)]

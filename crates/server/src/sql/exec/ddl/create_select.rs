@@ -58,9 +58,6 @@ pub fn run(
     if ct.like.is_some() {
         return Err(unsupported("CREATE TABLE … LIKE … SELECT"));
     }
-    if ct.or_replace && ct.temporary {
-        return Err(unsupported("CREATE OR REPLACE TEMPORARY TABLE … SELECT"));
-    }
     let declared = !ct.columns.is_empty() || !ct.constraints.is_empty();
     let (db, name) = plan::split_name(&ct.name, sess.db.as_deref())?;
     // Bind the query and derive the table from its result columns.
@@ -91,7 +88,23 @@ pub fn run(
         });
         return Ok(QueryResult::ok());
     }
-    if ct.or_replace {
+    if ct.or_replace && ct.temporary {
+        let old = SessView::of(sess, prev).temp_table(&db, &name).cloned();
+        if let Some(old) = old {
+            let reads = qplan
+                .table_refs()
+                .iter()
+                .any(|t| Arc::ptr_eq(&t.table, &old));
+            if reads {
+                // MariaDB: the temporary table cannot be opened twice.
+                return Err(Error::new(
+                    ErrorCode::CantReopenTable,
+                    format!("Can't reopen table: '{name}'"),
+                ));
+            }
+        }
+        super::temporary::drop_named(sess, &db, &name);
+    } else if ct.or_replace {
         if let Ok(old) = ctx.engine.table(&db, &name) {
             let reads = qplan
                 .table_refs()
@@ -107,6 +120,15 @@ pub fn run(
         crate::sql::drop_for_replace(ctx, sess, prev, &ct.name)?;
     }
     if ct.temporary {
+        if ct.if_not_exists && SessView::of(sess, prev).temp_table(&db, &name).is_some() {
+            // MariaDB: a Note, the existing table kept and nothing inserted.
+            sess.warnings.push(crate::session::Warning {
+                level: "Note",
+                code: ErrorCode::TableExists.number(),
+                message: format!("Table '{name}' already exists"),
+            });
+            return Ok(QueryResult::ok());
+        }
         return run_temporary(ctx, sess, prev, &db, &name, def, (qplan, positions));
     }
     let text = qualified_create_text(&def, &db);

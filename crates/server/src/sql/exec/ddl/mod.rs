@@ -31,7 +31,6 @@ use crate::session::state::SessionState;
 use crate::sql::bind::Binder;
 use crate::sql::env::Env;
 use crate::sql::exec::virtual_tables;
-use crate::sql::expr::convert;
 use crate::sql::expr::RowCtx;
 use crate::sql::parse::alter::RenameTable;
 use crate::sql::plan::{self, check_db_access, is_system_schema};
@@ -1047,18 +1046,17 @@ fn column_default(env: &Env<'_>, col: &ColumnDef, e: Option<&ast::Expr>) -> Resu
     if col.auto_increment {
         return Err(invalid_default(&col.name));
     }
-    // A TIMESTAMP default is kept in UTC (as its values are), but Cohort keeps the literal
-    // as given and shows it unconverted: given in another zone than SYSTEM, it is refused.
-    if matches!(col.data_type, DataType::Timestamp { .. })
-        && env.zone().is_some()
-        && !matches!(convert::to_datetime(&v), Some((dt, _)) if dt == crate::types::DateTime::default())
-    {
-        return Err(Error::unsupported(
-            "a TIMESTAMP column's DEFAULT value with a time_zone other than SYSTEM",
-        ));
-    }
     let v = crate::sql::exec::default_expr::store_strictly(v, col)
         .map_err(|_| invalid_default(&col.name))?;
+    // A TIMESTAMP default is kept in UTC (as its values are; SHOW converts it back): a
+    // literal given in a session time zone other than SYSTEM is read in that zone (MariaDB).
+    if let (DataType::Timestamp { .. }, Value::DateTime(dt), Some(z)) =
+        (&col.data_type, &v, env.zone())
+    {
+        if *dt != crate::types::DateTime::default() {
+            return Ok(ColumnDefault::Value(Value::DateTime(z.to_utc(dt))));
+        }
+    }
     Ok(ColumnDefault::Value(v))
 }
 

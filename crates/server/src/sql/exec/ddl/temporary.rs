@@ -41,7 +41,9 @@ pub fn create(
         return super::create_select::run(ctx, sess, ct, parsed, prev);
     }
     if ct.or_replace {
-        return Err(Error::unsupported("CREATE OR REPLACE TEMPORARY TABLE"));
+        // OR REPLACE: the temporary table of the name goes first (MariaDB).
+        let (db, name) = plan::split_name(&ct.name, sess.db.as_deref())?;
+        drop_named(sess, &db, &name);
     }
     let env = Env::new(ctx, SessView::of(sess, prev), &[]);
     let (db, name) = plan::split_name(&ct.name, env.sess.db)?;
@@ -153,6 +155,19 @@ pub fn drop(
         });
     }
     Some(Ok(QueryResult::ok()))
+}
+
+/// Drop the session's temporary table `db.name` if there is one (CREATE OR REPLACE).
+pub fn drop_named(sess: &mut SessionState, db: &str, name: &str) {
+    if let Some(i) = sess
+        .temp_tables
+        .iter()
+        .position(|x| x.db() == db && x.name() == name)
+    {
+        let gone = sess.temp_tables.remove(i);
+        gone.drop_temporary();
+        sess.track.state_changed();
+    }
 }
 
 /// 1235 if a statement that only knows base tables names one of the session's temporary
