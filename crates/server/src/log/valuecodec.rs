@@ -213,6 +213,8 @@ pub fn collation_tag(c: Collation) -> u8 {
         Collation::Utf8mb3GeneralCi => 33,
         Collation::Utf8mb3Bin => 83,
         Collation::Utf8mb3Unicode520Ci => 214,
+        Collation::Utf8mb4UnicodeCi => 224,
+        Collation::Utf8mb3UnicodeCi => 192,
     }
 }
 
@@ -661,6 +663,8 @@ pub fn decode_collation(r: &mut Reader<'_>) -> CodecResult<Collation> {
         33 => Ok(Collation::Utf8mb3GeneralCi),
         83 => Ok(Collation::Utf8mb3Bin),
         214 => Ok(Collation::Utf8mb3Unicode520Ci),
+        224 => Ok(Collation::Utf8mb4UnicodeCi),
+        192 => Ok(Collation::Utf8mb3UnicodeCi),
         t => Err(r.error(format!("unknown collation tag {t}"))),
     }
 }
@@ -992,7 +996,9 @@ pub(crate) mod tests {
             Just(Collation::Utf8mb4Unicode520Ci),
             Just(Collation::Utf8mb3GeneralCi),
             Just(Collation::Utf8mb3Bin),
-            Just(Collation::Utf8mb3Unicode520Ci)
+            Just(Collation::Utf8mb3Unicode520Ci),
+            Just(Collation::Utf8mb4UnicodeCi),
+            Just(Collation::Utf8mb3UnicodeCi)
         ]
     }
 

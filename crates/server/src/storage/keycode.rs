@@ -239,9 +239,10 @@ pub(crate) fn encode_value(ty: &DataType, prefix_len: Option<u32>, v: &Value, ou
                 Collation::Utf8mb4Bin | Collation::Utf8mb3Bin => {
                     encode_text(&bytes, prefix_len, false, out)
                 }
-                Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
-                    encode_uca520(&bytes, prefix_len, out)
-                }
+                c @ (Collation::Utf8mb4Unicode520Ci
+                | Collation::Utf8mb3Unicode520Ci
+                | Collation::Utf8mb4UnicodeCi
+                | Collation::Utf8mb3UnicodeCi) => encode_uca(*c, &bytes, prefix_len, out),
             }
         }
         DataType::Binary { .. } | DataType::VarBinary { .. } | DataType::Blob { .. } => {
@@ -371,17 +372,18 @@ fn encode_text(bytes: &[u8], prefix_len: Option<u32>, ci: bool, out: &mut Vec<u8
     encode_weights(w, SPACE, out);
 }
 
-/// A `utf8mb4_unicode_520_ci` key: the UCA weights of the (prefix's) characters, encoded as
-/// `encode_text` does so that keys order as the collation compares (PAD SPACE included).
-fn encode_uca520(bytes: &[u8], prefix_len: Option<u32>, out: &mut Vec<u8>) {
-    use crate::types::collation_uca::{uca520_weights, UCA520_SPACE};
+/// A UCA collation's key (`utf8mb4_unicode_ci`, `utf8mb4_unicode_520_ci`): the weights of
+/// the (prefix's) characters, encoded as `encode_text` does so that keys order as the
+/// collation compares (PAD SPACE included).
+fn encode_uca(coll: Collation, bytes: &[u8], prefix_len: Option<u32>, out: &mut Vec<u8>) {
+    let uca = crate::types::collation_uca::table_of(coll);
     let s = String::from_utf8_lossy(bytes);
     let limit = prefix_len.map_or(usize::MAX, |p| p as usize);
     let mut w: Vec<u32> = Vec::with_capacity(s.len());
     for c in s.chars().take(limit) {
-        uca520_weights(c, |x| w.push(x as u32));
+        uca.weights(c, |x| w.push(x as u32));
     }
-    encode_weights(w, UCA520_SPACE as u32, out);
+    encode_weights(w, uca.space as u32, out);
 }
 
 /// Weights (at most 24 bits each) as groups of a marker and 3 bytes, ended by 0x01; the

@@ -19,6 +19,10 @@ pub enum Collation {
     Utf8mb3Bin,
     /// `utf8mb3_unicode_520_ci`: compared as `utf8mb4_unicode_520_ci`.
     Utf8mb3Unicode520Ci,
+    /// `utf8mb4_unicode_ci`: UCA 4.0.0 primary weights, PAD SPACE (see `collation_uca`).
+    Utf8mb4UnicodeCi,
+    /// `utf8mb3_unicode_ci`: compared as `utf8mb4_unicode_ci`.
+    Utf8mb3UnicodeCi,
 }
 
 /// The character set of a column: what bytes its values may hold, and how many bytes a
@@ -70,6 +74,7 @@ impl Collation {
             Collation::Utf8mb3GeneralCi => Collation::Utf8mb4GeneralCi,
             Collation::Utf8mb3Bin => Collation::Utf8mb4Bin,
             Collation::Utf8mb3Unicode520Ci => Collation::Utf8mb4Unicode520Ci,
+            Collation::Utf8mb3UnicodeCi => Collation::Utf8mb4UnicodeCi,
             c => c,
         }
     }
@@ -78,10 +83,12 @@ impl Collation {
         match self {
             Collation::Utf8mb4GeneralCi
             | Collation::Utf8mb4Bin
-            | Collation::Utf8mb4Unicode520Ci => Charset::Utf8mb4,
+            | Collation::Utf8mb4Unicode520Ci
+            | Collation::Utf8mb4UnicodeCi => Charset::Utf8mb4,
             Collation::Utf8mb3GeneralCi
             | Collation::Utf8mb3Bin
-            | Collation::Utf8mb3Unicode520Ci => Charset::Utf8mb3,
+            | Collation::Utf8mb3Unicode520Ci
+            | Collation::Utf8mb3UnicodeCi => Charset::Utf8mb3,
             Collation::Binary => Charset::Binary,
         }
     }
@@ -101,6 +108,8 @@ impl Collation {
             Collation::Utf8mb3Bin => "utf8mb3_bin",
             Collation::Utf8mb4Unicode520Ci => "utf8mb4_unicode_520_ci",
             Collation::Utf8mb3Unicode520Ci => "utf8mb3_unicode_520_ci",
+            Collation::Utf8mb4UnicodeCi => "utf8mb4_unicode_ci",
+            Collation::Utf8mb3UnicodeCi => "utf8mb3_unicode_ci",
         }
     }
 
@@ -114,6 +123,8 @@ impl Collation {
             Collation::Utf8mb3Bin => 83,
             Collation::Utf8mb4Unicode520Ci => 246,
             Collation::Utf8mb3Unicode520Ci => 214,
+            Collation::Utf8mb4UnicodeCi => 224,
+            Collation::Utf8mb3UnicodeCi => 192,
         }
     }
 
@@ -125,6 +136,8 @@ impl Collation {
             (Charset::Binary, _) => Binary,
             (Charset::Utf8mb4, Utf8mb4Unicode520Ci) => Utf8mb4Unicode520Ci,
             (Charset::Utf8mb3, Utf8mb4Unicode520Ci) => Utf8mb3Unicode520Ci,
+            (Charset::Utf8mb4, Utf8mb4UnicodeCi) => Utf8mb4UnicodeCi,
+            (Charset::Utf8mb3, Utf8mb4UnicodeCi) => Utf8mb3UnicodeCi,
             (Charset::Utf8mb4, Utf8mb4GeneralCi) => Utf8mb4GeneralCi,
             (Charset::Utf8mb3, Utf8mb4GeneralCi) => Utf8mb3GeneralCi,
             (Charset::Utf8mb4, _) => Utf8mb4Bin,

@@ -37,9 +37,12 @@ fn matches(member: &str, text: &[u8], coll: Collation, exact_spaces: bool) -> bo
                 .map(general_ci_weight)
                 .eq(t.chars().map(general_ci_weight))
         }
-        Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
-            super::collation_uca::uca520_key_weights(m)
-                == super::collation_uca::uca520_key_weights(t)
+        c @ (Collation::Utf8mb4Unicode520Ci
+        | Collation::Utf8mb3Unicode520Ci
+        | Collation::Utf8mb4UnicodeCi
+        | Collation::Utf8mb3UnicodeCi) => {
+            let uca = super::collation_uca::table_of(c);
+            uca.key_weights(m) == uca.key_weights(t)
         }
     }
 }

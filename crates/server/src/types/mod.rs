@@ -6,6 +6,7 @@
 
 pub mod collation;
 pub mod collation_uca;
+mod collation_uca400_table;
 mod collation_uca520_table;
 mod datatype;
 pub mod enumset;

@@ -25,6 +25,7 @@ fn charset_of(ty: &SqlType) -> u16 {
         Class::Str => match ty.collation.compare_as() {
             Collation::Utf8mb4Bin => charset::UTF8MB4_BIN,
             Collation::Utf8mb4Unicode520Ci => 246,
+            Collation::Utf8mb4UnicodeCi => 224,
             _ => charset::UTF8MB4_GENERAL_CI,
         },
         _ => charset::BINARY,

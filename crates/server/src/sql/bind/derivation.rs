@@ -102,9 +102,10 @@ where
 {
     let types = types.into_iter();
     // The usual case, no UCA operand: nothing to check, nothing allocated.
-    if !types.clone().any(|t| {
-        t.class == Class::Str && t.collation.compare_as() == Collation::Utf8mb4Unicode520Ci
-    }) {
+    if !types
+        .clone()
+        .any(|t| t.class == Class::Str && crate::types::collation_uca::is_uca(t.collation))
+    {
         return Ok(());
     }
     let views: Vec<_> = types.map(view).collect();
@@ -112,7 +113,7 @@ where
     let mut clash = false;
     for &v in &views {
         if let Some(a) = acc {
-            let uca = |c: Collation| c.compare_as() == Collation::Utf8mb4Unicode520Ci;
+            let uca = crate::types::collation_uca::is_uca;
             let plain =
                 |c: Collation| !matches!(c.compare_as(), Collation::Binary | Collation::Utf8mb4Bin);
             if a.0 != v.0 && a.1 == v.1 && (uca(a.0) || uca(v.0)) && plain(a.0) && plain(v.0) {

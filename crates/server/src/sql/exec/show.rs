@@ -1208,6 +1208,7 @@ pub(crate) fn collations() -> Listing {
         ("utf8mb4_bin", "utf8mb4", 46, ""),
         ("utf8mb4_general_ci", "utf8mb4", 45, "Yes"),
         ("utf8mb4_unicode_520_ci", "utf8mb4", 246, ""),
+        ("utf8mb4_unicode_ci", "utf8mb4", 224, ""),
     ];
     Listing {
         columns: vec![

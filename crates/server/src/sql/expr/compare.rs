@@ -141,9 +141,10 @@ pub fn compare_strings(a: &[u8], b: &[u8], coll: Collation) -> Ordering {
             }
             cmp_general_ci(&a[n..], &b[n..])
         }
-        Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
-            crate::types::collation_uca::uca520_compare(a, b)
-        }
+        c @ (Collation::Utf8mb4Unicode520Ci
+        | Collation::Utf8mb3Unicode520Ci
+        | Collation::Utf8mb4UnicodeCi
+        | Collation::Utf8mb3UnicodeCi) => crate::types::collation_uca::table_of(c).compare(a, b),
     }
 }
 
@@ -210,8 +211,11 @@ pub fn group_key(v: &Value, coll: Collation, out: &mut Vec<u8>) {
                         out.extend_from_slice(&general_ci_weight(c).to_be_bytes());
                     }
                 }
-                Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
-                    for w in crate::types::collation_uca::uca520_key_weights(b) {
+                c @ (Collation::Utf8mb4Unicode520Ci
+                | Collation::Utf8mb3Unicode520Ci
+                | Collation::Utf8mb4UnicodeCi
+                | Collation::Utf8mb3UnicodeCi) => {
+                    for w in crate::types::collation_uca::table_of(c).key_weights(b) {
                         out.extend_from_slice(&w.to_be_bytes());
                     }
                 }

@@ -976,10 +976,14 @@ fn weights(s: &[u8], coll: Collation) -> Vec<u32> {
             .chars()
             .map(crate::types::collation::general_ci_weight)
             .collect(),
-        Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
+        c @ (Collation::Utf8mb4Unicode520Ci
+        | Collation::Utf8mb3Unicode520Ci
+        | Collation::Utf8mb4UnicodeCi
+        | Collation::Utf8mb3UnicodeCi) => {
+            let uca = crate::types::collation_uca::table_of(c);
             String::from_utf8_lossy(s)
                 .chars()
-                .map(crate::types::collation_uca::uca520_char_key)
+                .map(|ch| uca.char_key(ch))
                 .collect()
         }
     }
@@ -996,9 +1000,10 @@ fn compile_pattern(p: &[u8], esc: Option<char>, coll: Collation) -> Vec<Pat> {
         Collation::Utf8mb4GeneralCi | Collation::Utf8mb3GeneralCi => {
             crate::types::collation::general_ci_weight(c)
         }
-        Collation::Utf8mb4Unicode520Ci | Collation::Utf8mb3Unicode520Ci => {
-            crate::types::collation_uca::uca520_char_key(c)
-        }
+        u @ (Collation::Utf8mb4Unicode520Ci
+        | Collation::Utf8mb3Unicode520Ci
+        | Collation::Utf8mb4UnicodeCi
+        | Collation::Utf8mb3UnicodeCi) => crate::types::collation_uca::table_of(u).char_key(c),
     };
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;

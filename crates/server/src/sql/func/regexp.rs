@@ -77,7 +77,9 @@ fn compile(pat: &[u8], coll: Collation) -> Result<Regex> {
     let r = RegexBuilder::new(&text)
         .case_insensitive(matches!(
             coll.compare_as(),
-            Collation::Utf8mb4GeneralCi | Collation::Utf8mb4Unicode520Ci
+            Collation::Utf8mb4GeneralCi
+                | Collation::Utf8mb4Unicode520Ci
+                | Collation::Utf8mb4UnicodeCi
         ))
         .unicode(coll != Collation::Binary)
         .size_limit(SIZE_LIMIT)

@@ -577,8 +577,8 @@ fn with_collation(dt: DataType, coll: Collation) -> DataType {
     }
 }
 
-/// The collations a character column can have: utf8mb4's and utf8mb3's general_ci, bin and
-/// unicode_520_ci (`utf8_…` names are utf8mb3's, as in MariaDB 10.11), and binary. Any other
+/// The collations a character column can have: utf8mb4's and utf8mb3's general_ci, bin,
+/// unicode_ci and unicode_520_ci (`utf8_…` names are utf8mb3's, as in MariaDB 10.11), and binary. Any other
 /// collation would compare differently, so it is refused (1273 when it is not a collation at
 /// all).
 pub fn collation_named(name: &str) -> Result<Collation> {
@@ -591,10 +591,12 @@ pub fn collation_named(name: &str) -> Result<Collation> {
         "utf8mb3_bin" | "utf8_bin" => Collation::Utf8mb3Bin,
         "utf8mb3_general_ci" | "utf8_general_ci" => Collation::Utf8mb3GeneralCi,
         "utf8mb3_unicode_520_ci" | "utf8_unicode_520_ci" => Collation::Utf8mb3Unicode520Ci,
+        "utf8mb4_unicode_ci" => Collation::Utf8mb4UnicodeCi,
+        "utf8mb3_unicode_ci" | "utf8_unicode_ci" => Collation::Utf8mb3UnicodeCi,
         _ if n.contains('_') => {
             return Err(unsupported(&format!(
                 "the collation {n} (here: utf8mb4_general_ci, utf8mb4_bin, \
-                 utf8mb4_unicode_520_ci, their utf8mb3 twins or binary)"
+                 utf8mb4_unicode_ci, utf8mb4_unicode_520_ci, their utf8mb3 twins or binary)"
             )))
         }
         _ => {
