@@ -481,6 +481,8 @@ pub enum ErrorCode {
     /// 1356 View '%s.%s' references invalid table(s) or column(s) or function(s) or
     /// definer/invoker of view lack rights to use them
     ViewInvalid,
+    /// 1269 Can't revoke all privileges for one or more of the requested users
+    RevokeGrants,
     /// 1267 Illegal mix of collations (%s,%s) and (%s,%s) for operation '%s'
     CantAggregate2Collations,
     /// 1270 Illegal mix of collations (%s,%s), (%s,%s), (%s,%s) for operation '%s'
@@ -744,6 +746,7 @@ impl ErrorCode {
             SpFetchNoData => 1329,
             WarnDeprecatedSyntax => 1287,
             ViewInvalid => 1356,
+            RevokeGrants => 1269,
             CantAggregate2Collations => 1267,
             CantAggregate3Collations => 1270,
             CantAggregateNCollations => 1271,

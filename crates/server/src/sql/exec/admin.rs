@@ -1044,8 +1044,19 @@ pub fn revoke(
     let Some(on) = on else {
         // REVOKE ALL PRIVILEGES, GRANT OPTION FROM …: an account change.
         need_global(ctx, sess, Privs::CREATE_USER, "CREATE USER")?;
+        // Every existing account is cleared; a missing one makes the statement 1269 (MariaDB).
+        let mut missing = false;
         for u in users {
-            ctx.accounts.revoke_everything(&u.user, &u.host)?;
+            match ctx.accounts.revoke_everything(&u.user, &u.host) {
+                Err(e) if e.code() == ErrorCode::PasswordNoMatch => missing = true,
+                r => r?,
+            }
+        }
+        if missing {
+            return Err(Error::new(
+                ErrorCode::RevokeGrants,
+                "Can't revoke all privileges for one or more of the requested users",
+            ));
         }
         return Ok(());
     };
@@ -1054,7 +1065,15 @@ pub fn revoke(
     let privs = level_privs(list, target.level())?;
     check_grantor(ctx, sess, target, privs.without(Privs::GRANT))?;
     for u in users {
-        ctx.accounts.revoke(&u.user, &u.host, target, privs)?;
+        // No such account: no such grant either (1141 at every level, as MariaDB).
+        ctx.accounts
+            .revoke(&u.user, &u.host, target, privs)
+            .map_err(|e| match e.code() {
+                ErrorCode::PasswordNoMatch => {
+                    crate::accounts::no_such_grant(&u.user, &u.host, GrantTarget::Global)
+                }
+                _ => e,
+            })?;
     }
     Ok(())
 }
