@@ -49,7 +49,10 @@ read -r P R1 R2 SPARE <<<"${REPL_PORTS:-$(free_port) $(free_port) $(free_port) $
 COHORT_PID=""
 
 cohort() { timeout 60 mariadb -h127.0.0.1 -P"$P" -uroot --protocol=TCP -N -B -e "$1" </dev/null; }
-on() { local port=$1; shift; timeout 120 mariadb -h127.0.0.1 -P"$port" -uroot --protocol=TCP -N -B -e "$1" </dev/null; }
+# utf8mb4 results on both sides: the client's default (utf8mb3) would have MariaDB turn
+# characters outside the BMP into '?' where Cohort, which sends utf8mb4 whatever the client
+# asked for, does not; the tables' contents are what is compared.
+on() { local port=$1; shift; timeout 120 mariadb -h127.0.0.1 -P"$port" -uroot --protocol=TCP --default-character-set=utf8mb4 -N -B -e "$1" </dev/null; }
 
 start_cohort() {
   "$COHORT_BIN" serve --port "$P" --bind 127.0.0.1 --datadir "$W/primary" --root-password "" \
@@ -126,7 +129,12 @@ compare_tables() { # REPLICA_PORT NAME
     n=$((n + 1))
     if [ "$a" != "$b" ]; then
       bad=$((bad + 1))
-      fail "replication/$name/table $t" "replica differs from the primary"
+      # Keep both sides' rows for the log: what differs, not only that it does.
+      local pk
+      pk=$(on "$P" "SHOW COLUMNS FROM $t" | head -1 | cut -f1)
+      diff <(on "$P" "SELECT * FROM $t ORDER BY \`$pk\`") <(on "$port" "SELECT * FROM $t ORDER BY \`$pk\`" 2>&1) \
+        >"$W/differs-$name-$t.diff" 2>&1
+      fail "replication/$name/table $t" "replica differs from the primary (rows: $W/differs-$name-$t.diff)"
     fi
   done
   [ $n -gt 0 ] && [ $bad -eq 0 ] && pass "replication/$name: all $n tables equal the primary's (ordered rows, md5)"
