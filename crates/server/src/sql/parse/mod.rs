@@ -543,7 +543,7 @@ fn is_logged_as_text(stmt: &Stmt) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Token helpers
 
-fn is_word(t: &Token, w: &str) -> bool {
+pub(in crate::sql) fn is_word(t: &Token, w: &str) -> bool {
     matches!(t, Token::Word(x) if x.quote_style.is_none() && x.value.eq_ignore_ascii_case(w))
 }
 
@@ -1023,7 +1023,7 @@ fn item_text(tokens: &[std::borrow::Cow<'_, Token>]) -> String {
 // Errors
 
 /// Byte offset of a (1-based line, 1-based column in characters) location in `sql`.
-fn offset_of(sql: &str, loc: Location) -> usize {
+pub(in crate::sql) fn offset_of(sql: &str, loc: Location) -> usize {
     let mut line = 1u64;
     let mut col = 1u64;
     for (i, c) in sql.char_indices() {

@@ -9,9 +9,9 @@
 //! and `*` inside subqueries.
 
 use crate::sql::env::Env;
-use crate::sql::parse::tokenize_in;
+use crate::sql::parse::{is_word, offset_of as offset, tokenize_in};
 use crate::sql::sql_mode::ParseMode;
-use sqlparser::tokenizer::{Location, Token, TokenWithSpan};
+use sqlparser::tokenizer::{Token, TokenWithSpan};
 
 /// Clauses that end the FROM of a single table.
 const AFTER_FROM: &[&str] = &[
@@ -174,26 +174,4 @@ fn is_reserved(w: &str) -> bool {
             "ON",
         ])
         .any(|r| w.eq_ignore_ascii_case(r))
-}
-
-fn is_word(t: &Token, w: &str) -> bool {
-    matches!(t, Token::Word(x) if x.quote_style.is_none() && x.value.eq_ignore_ascii_case(w))
-}
-
-/// The byte offset of a (1-based line, 1-based character column) location in `text`.
-fn offset(text: &str, loc: Location) -> usize {
-    let mut line = 1;
-    let mut col = 1;
-    for (i, c) in text.char_indices() {
-        if line == loc.line && col == loc.column {
-            return i;
-        }
-        if c == '\n' {
-            line += 1;
-            col = 1;
-        } else {
-            col += 1;
-        }
-    }
-    text.len()
 }
