@@ -10,6 +10,7 @@ mod collation_uca400_table;
 mod collation_uca520_table;
 mod datatype;
 pub mod enumset;
+pub mod latin1;
 pub mod raw_text;
 mod value;
 
