@@ -43,44 +43,7 @@ W=$INTEROP_WORKDIR/dump
 rm -rf "$W"
 mkdir -p "$W"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  wait 2>/dev/null
-}
-trap cleanup EXIT
-
-on() { # PORT SQL [args]: batch mode as root
-  local port=$1 q=$2; shift 2
-  timeout 120 mariadb -h127.0.0.1 -P"$port" -uroot --protocol=TCP --default-character-set=utf8mb4 \
-    -N -B "$@" -e "$q" </dev/null
-}
-wait_up() {
-  for _ in $(seq 1 120); do
-    on "$1" "SELECT 1" >/dev/null 2>&1 && return 0
-    sleep 0.5
-  done
-  return 1
-}
-start_cohort() { # NAME PORT
-  "$COHORT_BIN" serve --port "$2" --bind 127.0.0.1 --datadir "$W/$1" --root-password "" --ssl OFF \
-    $COHORT_SERVE_FLAGS >>"$W/$1.log" 2>&1 &
-  PIDS+=($!)
-  wait_up "$2"
-}
-start_mariadb() { # NAME PORT
-  local d=$W/$1
-  mkdir -p "$d"
-  mariadb-install-db --user="$(id -un)" --datadir="$d" --auth-root-authentication-method=normal \
-    >"$W/$1-start.log" 2>&1 || return 1
-  mariadbd --no-defaults --user="$(id -un)" --datadir="$d" --port="$2" --bind-address=127.0.0.1 \
-    --socket="$d/mysqld.sock" --pid-file="$d/mysqld.pid" --skip-log-bin \
-    --innodb-buffer-pool-size=64M --skip-name-resolve --character-set-server=utf8mb4 \
-    --collation-server=utf8mb4_general_ci >>"$W/$1-start.log" 2>&1 &
-  PIDS+=($!)
-  wait_up "$2"
-}
+trap stop_throwaways EXIT
 
 TABLES="t_int t_dec t_str t_bin t_date t_enum t_timebit t_parent t_child v_child"
 # The schema and rows, as one script (the same on Cohort and MariaDB).

@@ -27,48 +27,13 @@ REPO=$(cd "$HERE/../.." && pwd)
 # shellcheck source=lib.sh
 . "$HERE/lib.sh"
 : "${COHORT_BIN:=$REPO/target/release/cohort}"
+: "${COHORT_SERVE_FLAGS:=}"
 : "${INTEROP_WORKDIR:=$(mktemp -d /tmp/interop.XXXXXX)}"
 W=$INTEROP_WORKDIR/pitr
 rm -rf "$W"
 mkdir -p "$W"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-PIDS=()
-cleanup() {
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  wait 2>/dev/null
-}
-trap cleanup EXIT
-
-on() { # PORT SQL [args]: batch mode as root
-  local port=$1 q=$2; shift 2
-  timeout 120 mariadb -h127.0.0.1 -P"$port" -uroot --protocol=TCP -N -B "$@" -e "$q" </dev/null
-}
-wait_up() {
-  for _ in $(seq 1 120); do
-    on "$1" "SELECT 1" >/dev/null 2>&1 && return 0
-    sleep 0.5
-  done
-  return 1
-}
-start_cohort() { # NAME PORT
-  "$COHORT_BIN" serve --port "$2" --bind 127.0.0.1 --datadir "$W/$1" --root-password "" --ssl OFF \
-    >>"$W/$1.log" 2>&1 &
-  PIDS+=($!)
-  wait_up "$2"
-}
-start_mariadb() { # NAME PORT
-  local d=$W/$1
-  mkdir -p "$d"
-  mariadb-install-db --user="$(id -un)" --datadir="$d" --auth-root-authentication-method=normal \
-    >"$W/$1-start.log" 2>&1 || return 1
-  mariadbd --no-defaults --user="$(id -un)" --datadir="$d" --port="$2" --bind-address=127.0.0.1 \
-    --socket="$d/mysqld.sock" --pid-file="$d/mysqld.pid" --log-bin="$d/binlog" --server-id=1 \
-    --binlog-format=ROW --innodb-buffer-pool-size=64M --skip-name-resolve \
-    --character-set-server=utf8mb4 --collation-server=utf8mb4_general_ci >>"$W/$1-start.log" 2>&1 &
-  PIDS+=($!)
-  wait_up "$2"
-}
+trap stop_throwaways EXIT
 TABLES="pitr.t1, pitr.nopk, pitr.parent, pitr.child"
 sums() { on "$1" "CHECKSUM TABLE $TABLES" | tr '\t' ' ' | tr '\n' ';'; }
 # replay NAME PORT MARIADB-BINLOG-ARGS...: a fresh Cohort NAME on PORT, the binlog piped into it.
@@ -204,7 +169,7 @@ check_eq "pitr/--start-position=$POS_A on top: the final state" "$(sums "$P")" "
 
 # (c) MariaDB's binlog into Cohort
 PM=$(free_port)
-if start_mariadb mariadb "$PM"; then
+if start_mariadb mariadb "$PM" --log-bin="$W/mariadb/binlog" --server-id=1 --binlog-format=ROW; then
   on "$PM" "RESET MASTER"
   { phase_a; phase_b; } | timeout 120 mariadb -h127.0.0.1 -P"$PM" -uroot --protocol=TCP \
     --default-character-set=utf8mb4 ||

@@ -44,15 +44,11 @@ W=$INTEROP_WORKDIR/replication
 rm -rf "$W"
 mkdir -p "$W"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 read -r P R1 R2 SPARE <<<"${REPL_PORTS:-$(free_port) $(free_port) $(free_port) $(free_port)}"
 COHORT_PID=""
 
 cohort() { timeout 60 mariadb -h127.0.0.1 -P"$P" -uroot --protocol=TCP -N -B -e "$1" </dev/null; }
-# utf8mb4 results on both sides: the client's default (utf8mb3) would have MariaDB turn
-# characters outside the BMP into '?' where Cohort, which sends utf8mb4 whatever the client
-# asked for, does not; the tables' contents are what is compared.
-on() { local port=$1; shift; timeout 120 mariadb -h127.0.0.1 -P"$port" -uroot --protocol=TCP --default-character-set=utf8mb4 -N -B -e "$1" </dev/null; }
+# `on PORT SQL` (lib.sh) reads in utf8mb4 on both sides: the tables' contents are what is compared.
 
 start_cohort() {
   "$COHORT_BIN" serve --port "$P" --bind 127.0.0.1 --datadir "$W/primary" --root-password "" \

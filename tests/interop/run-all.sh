@@ -85,7 +85,6 @@ run_part() {
   echo "=== $name: $p passed, $f failed ($(($(date +%s) - t0))s)"
 }
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # wait_answers PORT USER PASSWORD: up to 60 s for "SELECT 1" to work.
 wait_answers() {

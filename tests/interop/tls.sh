@@ -32,7 +32,6 @@ REPO=$(cd "$HERE/../.." && pwd)
 : "${COHORT_SERVE_FLAGS:=}"
 : "${INTEROP_WORKDIR:=$(mktemp -d /tmp/interop-tls.XXXXXX)}"
 W=$INTEROP_WORKDIR/tls
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 mkdir -p "$W"
 
 if [ ! -f "$COHORT_SSL_CA" ]; then

@@ -55,6 +55,29 @@ pub(crate) fn rows(
     }
 }
 
+/// A query's rows as text, for tests that compare what a client would read: NULL as "NULL",
+/// integers in decimal, strings as UTF-8 (lossily), anything else in its `Debug` form.
+/// Panics with the query's text when it fails.
+pub(crate) fn text_rows(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    sql_text: &str,
+) -> Vec<Vec<String>> {
+    rows(ctx, sess, sql_text)
+        .iter()
+        .map(|r| r.iter().map(value_text).collect())
+        .collect()
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".to_string(),
+        Value::Int(n) => n.to_string(),
+        Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+        other => format!("{other:?}"),
+    }
+}
+
 /// A session of `root@%` with connection id `id` and no current database.
 pub(crate) fn root_session(id: u32) -> SessionState {
     SessionState::new(id, "root", "%", None)

@@ -6,26 +6,11 @@
 use super::device::SimDir;
 use super::tests::{classic_context_on, context_on, redo_context_on, run};
 use crate::session::{ServerContext, SessionState};
-use crate::sql::QueryResult;
-use crate::types::Value;
 
 fn text(ctx: &ServerContext, q: &str) -> Vec<String> {
     let mut s = SessionState::new(9, "root", "%", None);
-    match run(ctx, &mut s, q).unwrap() {
-        QueryResult::Rows { rows, .. } => rows
-            .into_iter()
-            .map(|r| {
-                r.iter()
-                    .map(|v| match v {
-                        Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
-                        other => format!("{other:?}"),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            })
-            .collect(),
-        _ => panic!("no rows from {q}"),
-    }
+    let rows = crate::testkit::text_rows(ctx, &mut s, q);
+    rows.into_iter().map(|r| r.join(" | ")).collect()
 }
 
 /// What a client sees of the character sets: SHOW CREATE of both databases and tables, the

@@ -6,26 +6,10 @@ use super::checkpointer::run_checkpoint;
 use super::device::SimDir;
 use super::tests::{context_on, run};
 use crate::session::{ServerContext, SessionState};
-use crate::sql::QueryResult;
-use crate::types::Value;
 
 fn texts(ctx: &ServerContext, s: &mut SessionState, q: &str) -> Vec<String> {
-    match run(ctx, s, q).unwrap() {
-        QueryResult::Rows { rows, .. } => rows
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .map(|v| match v {
-                        Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
-                        Value::Int(n) => n.to_string(),
-                        other => format!("{other:?}"),
-                    })
-                    .collect::<Vec<_>>()
-                    .join("|")
-            })
-            .collect(),
-        other => panic!("{other:?}"),
-    }
+    let rows = crate::testkit::text_rows(ctx, s, q);
+    rows.into_iter().map(|r| r.join("|")).collect()
 }
 
 fn check(ctx: &ServerContext, s: &mut SessionState) {

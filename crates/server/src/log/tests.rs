@@ -31,6 +31,7 @@ pub(crate) fn context_on(dir: &SimDir) -> ServerContext {
 }
 
 pub(crate) use crate::testkit::run;
+use crate::testkit::text_rows as rows_of;
 
 pub(super) fn count(ctx: &ServerContext, sess: &mut SessionState) -> i64 {
     match run(ctx, sess, "SELECT COUNT(*) FROM d.t").unwrap() {
@@ -247,26 +248,6 @@ fn recovery_starts_from_the_checkpoint_and_replays_what_follows() {
     match run(&ctx2, &mut s2, "SELECT MAX(id) FROM d.u").unwrap() {
         QueryResult::Rows { rows, .. } => assert_eq!(rows[0][0], Value::Int(3)),
         _ => panic!(),
-    }
-}
-
-/// The rows a query answers, as strings (NULL as "NULL").
-fn rows_of(ctx: &ServerContext, s: &mut SessionState, q: &str) -> Vec<Vec<String>> {
-    match run(ctx, s, q).unwrap() {
-        QueryResult::Rows { rows, .. } => rows
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .map(|v| match v {
-                        Value::Null => "NULL".to_string(),
-                        Value::Int(n) => n.to_string(),
-                        Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
-                        other => format!("{other:?}"),
-                    })
-                    .collect()
-            })
-            .collect(),
-        other => panic!("{other:?}"),
     }
 }
 
