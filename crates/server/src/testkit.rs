@@ -9,18 +9,20 @@ use crate::session::state::{ServerContext, SessionState};
 use crate::sql::{self, QueryResult};
 use crate::types::Value;
 
-/// Run one statement and end it: the result, or the first error of the statement or of
-/// ending it (a commit that failed).
+/// Run one statement and end it as the session does for a client: the result, or the
+/// statement's error (after `statement_failed`, which rolls back what the error says to) or
+/// the error of ending it (a commit that failed).
 pub(crate) fn run(
     ctx: &ServerContext,
     sess: &mut SessionState,
     sql_text: &str,
 ) -> Result<QueryResult> {
-    let r = sql::execute_text(ctx, sess, sql_text);
-    let end = sess.end_statement(ctx, r.is_ok());
-    match (r, end) {
-        (Ok(q), Ok(())) => Ok(q),
-        (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+    match sql::execute_text(ctx, sess, sql_text) {
+        Ok(q) => sess.end_statement(ctx, true).map(|()| q),
+        Err(e) => {
+            sess.statement_failed(ctx, &e);
+            Err(e)
+        }
     }
 }
 

@@ -3,7 +3,8 @@
 
 use crate::error::Result;
 use crate::session::{ServerContext, SessionState};
-use crate::sql::{execute_text, QueryResult};
+use crate::sql::QueryResult;
+use crate::testkit::{rows, run};
 use crate::types::Value;
 use cohort_binlog::{
     BinValue, BinlogPos, ColumnDef, ColumnKind, Event, EventWriter, FormatDescription, QueryEvent,
@@ -24,22 +25,6 @@ fn setup() -> (ServerContext, SessionState) {
         run(&ctx, &mut sess, sql).unwrap();
     }
     (ctx, sess)
-}
-
-fn run(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<QueryResult> {
-    let r = execute_text(ctx, sess, sql);
-    match &r {
-        Ok(_) => sess.end_statement(ctx, true).unwrap(),
-        Err(e) => sess.statement_failed(ctx, e),
-    }
-    r
-}
-
-fn rows(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Vec<Vec<Value>> {
-    match run(ctx, sess, sql).unwrap() {
-        QueryResult::Rows { rows, .. } => rows.into_iter().map(|r| r.to_vec()).collect(),
-        _ => panic!("no rows from {sql}"),
-    }
 }
 
 fn code(r: Result<QueryResult>) -> u16 {
