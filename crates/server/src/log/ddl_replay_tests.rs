@@ -132,3 +132,57 @@ fn create_or_replace_replays_to_the_new_table() {
         vec![vec![Value::Int(5)]]
     );
 }
+
+/// `CREATE TABLE base LIKE tmp` of a session's TEMPORARY table is logged as the new table's
+/// definition (no replay has `tmp`); DDL on the temporary table itself is not logged at all,
+/// so neither a temporary ALTER nor a TRUNCATE can reach a base table of the same name.
+fn like_temporary(ctx: &ServerContext) -> Vec<String> {
+    let mut s = SessionState::new(1, "root", "%", None);
+    for q in [
+        "CREATE DATABASE d",
+        "USE d",
+        "CREATE TABLE t (id INT PRIMARY KEY)",
+        "INSERT INTO t VALUES (1), (2)",
+        "CREATE TEMPORARY TABLE t (a INT PRIMARY KEY AUTO_INCREMENT, b VARCHAR(3) DEFAULT 'x')",
+        "ALTER TABLE t ADD COLUMN c DATE, ADD KEY kb (b)",
+        "TRUNCATE TABLE t",
+        "CREATE TABLE copy LIKE t",
+        "INSERT INTO copy (c) VALUES ('2020-01-02')",
+    ] {
+        run(ctx, &mut s, q).unwrap();
+    }
+    seen(ctx)
+}
+
+fn seen(ctx: &ServerContext) -> Vec<String> {
+    let mut s = SessionState::new(2, "root", "%", None);
+    let mut out = Vec::new();
+    for q in [
+        "SHOW CREATE TABLE d.copy",
+        "SELECT * FROM d.copy",
+        "SHOW CREATE TABLE d.t",
+        "SELECT * FROM d.t",
+    ] {
+        let rows = crate::testkit::text_rows(ctx, &mut s, q);
+        out.extend(rows.into_iter().map(|r| r.join(" | ")));
+    }
+    out
+}
+
+#[test]
+fn create_like_a_temporary_table_replays_its_definition() {
+    for (make, name) in [
+        (context_on as fn(&SimDir) -> ServerContext, "one log"),
+        (redo_context_on, "redo only"),
+        (|d: &SimDir| classic_context_on(d).0, "classic"),
+    ] {
+        let dir = SimDir::new();
+        let before = like_temporary(&make(&dir));
+        assert!(before[0].contains("`c` date DEFAULT NULL"), "{before:?}");
+        assert!(
+            before.iter().any(|l| l.starts_with("1 | x | ")),
+            "{before:?}"
+        );
+        assert_eq!(seen(&make(&dir.crash_image())), before, "{name}");
+    }
+}

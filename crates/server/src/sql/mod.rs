@@ -803,6 +803,9 @@ fn run_other(
 ) -> Result<QueryResult> {
     let count = |c: StatusCounter| ctx.status.incr(c);
     if !sess.temp_tables.is_empty() {
+        if let Some(r) = exec::ddl::temporary_ddl::run(ctx, sess, parsed, prev) {
+            return r;
+        }
         exec::ddl::temporary::refuse_on_temporary(sess, &base_table_targets(ctx, sess, parsed))?;
     }
     match &parsed.stmt {
@@ -1330,18 +1333,8 @@ fn base_table_targets(
             Vec::new()
         }
         Stmt::Sql(st) => match st.as_ref() {
-            Statement::CreateTable(ct) => match &ct.like {
-                // CREATE TABLE base LIKE temp would copy the shadowed base table.
-                Some(sqlparser::ast::CreateTableLikeKind::Plain(l))
-                | Some(sqlparser::ast::CreateTableLikeKind::Parenthesized(l))
-                    if !ct.temporary =>
-                {
-                    plan::split_name(&l.name, sess.db.as_deref())
-                        .into_iter()
-                        .collect()
-                }
-                _ => Vec::new(),
-            },
+            // CREATE TABLE base LIKE temp copies the temporary table (`ddl::create_table`).
+            Statement::CreateTable(_) => Vec::new(),
             _ => mdl_targets(ctx, sess, parsed),
         },
         Stmt::LockTables(list) => list.iter().map(|(d, t, _)| named(d, t)).collect(),
@@ -1483,12 +1476,13 @@ fn run_sql_ddl(
             if ct.or_replace {
                 drop_for_replace(ctx, sess, prev, &ct.name)?;
             }
+            let like_temporary = exec::ddl::like_temporary_text(sess, ct);
             ddl(
                 ctx,
                 sess,
                 mdl_targets(ctx, sess, parsed),
                 prev,
-                text,
+                text.map(|t| like_temporary.as_deref().unwrap_or(t)),
                 aside,
                 |env| exec::ddl::create_table(env, ct),
             )?;

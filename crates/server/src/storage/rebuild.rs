@@ -77,6 +77,37 @@ fn check_unique(def: &TableDef, index: &IndexDef, rows: &[Row], primary: bool) -
     Ok(())
 }
 
+/// What every rebuilt table must satisfy before it replaces the old one: a valid definition,
+/// rows of its width, no NULL in the primary key (1171), no duplicate key (1062).
+fn check_rebuilt(def: &TableDef, rows: &[Row]) -> Result<()> {
+    validate_def(def)?;
+    for r in rows {
+        if r.len() != def.columns.len() {
+            return Err(Error::internal("rebuilt row of the wrong width"));
+        }
+    }
+    if let Some(pk) = &def.primary_key {
+        if let Some(c) = pk
+            .parts
+            .iter()
+            .find(|p| rows.iter().any(|r| r[p.column].is_null()))
+        {
+            return Err(Error::new(
+                    ErrorCode::PrimaryCantHaveNull,
+                    format!(
+                        "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead (column '{}')",
+                        def.columns[c.column].name
+                    ),
+                ));
+        }
+        check_unique(def, pk, rows, true)?;
+    }
+    for idx in def.indexes.iter().filter(|i| i.unique) {
+        check_unique(def, idx, rows, false)?;
+    }
+    Ok(())
+}
+
 impl Engine {
     /// Replace `old` by a table named `new_db`.`def.name` with definition `def`, holding `rows`
     /// (already in `def`'s shape) and AUTO_INCREMENT counter `auto_inc` (see the module doc).
@@ -90,36 +121,31 @@ impl Engine {
         rows: Vec<Row>,
         auto_inc: u64,
     ) -> Result<Arc<Table>> {
-        validate_def(&def)?;
-        for r in &rows {
-            if r.len() != def.columns.len() {
-                return Err(Error::internal("rebuilt row of the wrong width"));
-            }
-        }
-        if let Some(pk) = &def.primary_key {
-            if let Some(c) = pk
-                .parts
-                .iter()
-                .find(|p| rows.iter().any(|r| r[p.column].is_null()))
-            {
-                return Err(Error::new(
-                    ErrorCode::PrimaryCantHaveNull,
-                    format!(
-                        "All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead (column '{}')",
-                        def.columns[c.column].name
-                    ),
-                ));
-            }
-            check_unique(&def, pk, &rows, true)?;
-        }
-        for idx in def.indexes.iter().filter(|i| i.unique) {
-            check_unique(&def, idx, &rows, false)?;
-        }
+        check_rebuilt(&def, &rows)?;
         let new = Table::new(old.id(), new_db, def, old.graph.clone(), auto_inc);
         new.bulk_load(rows)?;
         self.switch_tables(old, &new)?;
         record(Undo::DroppedTable(old.clone()));
         record(Undo::CreatedTable(new.clone()));
+        Ok(new)
+    }
+
+    /// A session's TEMPORARY table rebuilt (ALTER TABLE, RENAME): a new temporary object with
+    /// the same id, definition `def` in database `db`, holding `rows`. Nothing enters the
+    /// catalog or the undo journal: the caller swaps the object in its session's list only
+    /// when this succeeded, and a temporary table's changes are never logged.
+    pub fn rebuild_temporary(
+        &self,
+        old: &Arc<Table>,
+        db: &str,
+        def: TableDef,
+        rows: Vec<Row>,
+        auto_inc: u64,
+    ) -> Result<Arc<Table>> {
+        check_rebuilt(&def, &rows)?;
+        let new = Table::new(old.id(), db, def, old.graph.clone(), auto_inc);
+        new.mark_temporary();
+        new.bulk_load(rows)?;
         Ok(new)
     }
 }

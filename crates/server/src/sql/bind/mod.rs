@@ -773,8 +773,10 @@ impl<'a> Binder<'a> {
                         format!("Unknown collation: '{bare}'"),
                     ));
                 }
-                if t.class == Class::Bin && bare != "binary" {
-                    // A binary string has no other collation (MariaDB 1253).
+                let ignorable = t.derivation == derivation::Derivation::Ignorable;
+                if t.class == Class::Bin && bare != "binary" && !ignorable {
+                    // A binary string has no other collation (MariaDB 1253), unless it can
+                    // only be NULL (`CONCAT(NULL)`: IGNORABLE, as in MariaDB).
                     return Err(Error::new(
                         ErrorCode::CollationCharsetMismatch,
                         format!("COLLATION '{bare}' is not valid for CHARACTER SET 'binary'"),
@@ -782,6 +784,11 @@ impl<'a> Binder<'a> {
                 }
                 // A collation Cohort lacks is refused (1235), never taken as another one.
                 t.collation = crate::sql::exec::ddl::collation_named(bare)?;
+                if t.class == Class::Bin && t.collation != Collation::Binary {
+                    let c = t.collation;
+                    t = SqlType::varchar(t.length).with_nullable(t.nullable);
+                    t.collation = c;
+                }
                 t.derivation = derivation::Derivation::Explicit;
                 Ok((x, t))
             }

@@ -6,7 +6,7 @@
 
 use super::{count_arg, int_arg, Func};
 use crate::error::Result;
-use crate::sql::bind::derivation::{aggregate, check_literals, with_aggregate};
+use crate::sql::bind::derivation::{aggregate, check_literals, with_aggregate, Derivation};
 use crate::sql::bind::sqltype::{Class, SqlType};
 use crate::sql::expr::Expr;
 use crate::types::{Collation, Value};
@@ -28,17 +28,20 @@ pub fn bind(name: &str, args: &mut Vec<(Expr, SqlType)>) -> Option<(Expr, SqlTyp
     if name == "CONCAT" {
         // Binary when the arguments' collations aggregate to binary: `CONCAT(ci_col, X'41')`
         // is a character string (the column's derivation is stronger than the literal's).
-        if aggregate(args.iter().map(|(_, t)| t)).0 != Collation::Binary {
+        let (coll, der) = aggregate(args.iter().map(|(_, t)| t));
+        if coll != Collation::Binary {
             return None;
         }
         let len = args
             .iter()
             .fold(0u32, |acc, (_, t)| acc.saturating_add(t.length));
         let exprs = args.drain(..).map(|(e, _)| e).collect();
-        return Some((
-            Expr::Func(Func::Concat, exprs),
-            SqlType::varbinary(len).with_nullable(nullable),
-        ));
+        let mut ty = SqlType::varbinary(len).with_nullable(nullable);
+        if der == Derivation::Ignorable {
+            // Of NULLs only: binary, but IGNORABLE as MariaDB's (COLLATE may name any).
+            ty.derivation = der;
+        }
+        return Some((Expr::Func(Func::Concat, exprs), ty));
     }
     if first.1.class != Class::Bin {
         return None;

@@ -40,6 +40,9 @@ use std::sync::Arc;
 pub struct AlterOutcome {
     pub affected: u64,
     pub info: String,
+    /// The rebuilt object of a session's TEMPORARY table, for the caller to put in the
+    /// session's list in place of the old one (`temporary_ddl.rs`).
+    pub rebuilt_temporary: Option<Arc<crate::storage::Table>>,
 }
 
 /// One column of the draft: its new definition and where its values come from.
@@ -365,13 +368,15 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
             return Err(Error::unsupported(what));
         }
     }
-    let table = match env.ctx.engine.table(&db, &at.table) {
+    let temporary = env.sess.temp_table(&db, &at.table).cloned();
+    let table = match temporary.map_or_else(|| env.ctx.engine.table(&db, &at.table), Ok) {
         Ok(t) => t,
         Err(e) if at.if_exists && e.code() == ErrorCode::NoSuchTable => {
             env.warn("Note", e.code(), e.message());
             return Ok(AlterOutcome {
                 affected: 0,
                 info: String::new(),
+                rebuilt_temporary: None,
             });
         }
         Err(e) => return Err(e),
@@ -388,6 +393,7 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
         return Ok(AlterOutcome {
             affected: 0,
             info: String::new(),
+            rebuilt_temporary: None,
         });
     }
     let warnings_before = env.warnings.borrow().len();
@@ -404,7 +410,12 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
         ));
     }
     let mut def = draft.finish()?;
-    super::fk::rename_table(env, &db, &at.table, &new_db, &mut def)?;
+    if table.is_temporary() && !draft.new_fks.is_empty() {
+        return Err(Error::unsupported("FOREIGN KEY on a TEMPORARY table"));
+    }
+    if !table.is_temporary() {
+        super::fk::rename_table(env, &db, &at.table, &new_db, &mut def)?;
+    }
     check_lob_keys(&def)?;
     check_auto_increment(&def)?;
     super::row_size::check(&def)?;
@@ -417,10 +428,12 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     if !def.checks.is_empty() && !def.foreign_keys.is_empty() {
         crate::sql::exec::check::check_against_foreign_keys(&def)?;
     }
-    if !old.foreign_keys.is_empty()
+    // A temporary table has no FOREIGN KEY and none can name it (a base table of its name may
+    // be referenced: that is not this table).
+    let fks_anywhere = !old.foreign_keys.is_empty()
         || !def.foreign_keys.is_empty()
-        || env.ctx.engine.any_foreign_keys()
-    {
+        || env.ctx.engine.any_foreign_keys();
+    if fks_anywhere && !table.is_temporary() {
         super::fk::check_alter(env, &db, &old, &def, &new_db)?;
     }
     let (gen_recompute, gen_copy) = generated_changed(&draft, &old, &def)?;
@@ -452,15 +465,22 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
     if let Some(n) = draft.auto_increment {
         auto_inc = n.max(max_ai.saturating_add(1)).max(1);
     }
-    env.ctx
-        .engine
-        .replace_table(&table, &new_db, def, rows, auto_inc)?;
+    let rebuilt_temporary = if table.is_temporary() {
+        let engine = &env.ctx.engine;
+        Some(engine.rebuild_temporary(&table, &new_db, def, rows, auto_inc)?)
+    } else {
+        let engine = &env.ctx.engine;
+        engine.replace_table(&table, &new_db, def, rows, auto_inc)?;
+        None
+    };
     let warnings = env.warnings.borrow().len() - warnings_before;
     // MariaDB counts the rows only when it copies them (a type change).
     // Adding a CHECK, or a checked FOREIGN KEY, copies too.
     let fk_copy =
         (!draft.new_fks.is_empty() && super::fk::checks_on(env)) || !draft.new_checks.is_empty();
-    let affected = if draft.converts || fk_copy || gen_copy || !added_exprs.is_empty() {
+    // A temporary table is always copied (MariaDB has no in-place ALTER for one).
+    let copies = draft.converts || fk_copy || gen_copy || !added_exprs.is_empty();
+    let affected = if copies || rebuilt_temporary.is_some() {
         copied
     } else {
         0
@@ -473,6 +493,7 @@ pub fn alter_table(env: &Env<'_>, at: &AlterTable) -> Result<AlterOutcome> {
             true => String::new(),
             false => format!("Records: {affected}  Duplicates: 0  Warnings: {warnings}"),
         },
+        rebuilt_temporary,
     })
 }
 

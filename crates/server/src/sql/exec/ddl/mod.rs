@@ -22,6 +22,7 @@ pub(crate) mod fk;
 pub(in crate::sql) mod implicit_index;
 mod row_size;
 pub(in crate::sql) mod temporary;
+pub(in crate::sql) mod temporary_ddl;
 pub(in crate::sql) mod view;
 mod view_star;
 
@@ -1559,13 +1560,12 @@ pub fn create_table(env: &Env<'_>, ct: &ast::CreateTable) -> Result<()> {
         | Some(ast::CreateTableLikeKind::Parenthesized(l)) => {
             let (sdb, sname) = plan::split_name(&l.name, env.sess.db)?;
             plan::check_table_priv(env, &sdb, &sname, Privs::SELECT)?;
-            let src = env.ctx.engine.table(&sdb, &sname)?;
-            let mut def = (*src.def()).clone();
-            def.name = name.clone();
-            def.auto_increment_start = 1;
-            // As InnoDB: LIKE copies no FOREIGN KEY.
-            def.foreign_keys = Vec::new();
-            def
+            // The session's temporary table of the name first (`like_temporary_text`).
+            let src = match env.sess.temp_table(&sdb, &sname) {
+                Some(t) => t.clone(),
+                None => env.ctx.engine.table(&sdb, &sname)?,
+            };
+            like_def(&src.def(), &name)
         }
         None => table_def(env, ct, &db, &name)?,
     };
@@ -1578,6 +1578,48 @@ pub fn create_table(env: &Env<'_>, ct: &ast::CreateTable) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The definition `CREATE TABLE name LIKE src` creates: src's, without its AUTO_INCREMENT
+/// counter and, as InnoDB, without its FOREIGN KEYs.
+fn like_def(src: &TableDef, name: &str) -> TableDef {
+    let mut def = src.clone();
+    def.name = name.to_string();
+    def.auto_increment_start = 1;
+    def.foreign_keys = Vec::new();
+    def
+}
+
+/// `CREATE TABLE base LIKE tmp` where `tmp` is one of the session's TEMPORARY tables: the text
+/// to log in place of the statement (a replica has no `tmp`), the new table's definition as
+/// SHOW CREATE TABLE prints it, as MariaDB logs it. None for any other CREATE TABLE.
+pub fn like_temporary_text(sess: &SessionState, ct: &ast::CreateTable) -> Option<String> {
+    let (Some(ast::CreateTableLikeKind::Plain(l))
+    | Some(ast::CreateTableLikeKind::Parenthesized(l))) = &ct.like
+    else {
+        return None;
+    };
+    if ct.temporary || sess.temp_tables.is_empty() {
+        return None;
+    }
+    let (sdb, sname) = plan::split_name(&l.name, sess.db.as_deref()).ok()?;
+    let (db, name) = plan::split_name(&ct.name, sess.db.as_deref()).ok()?;
+    let src = sess
+        .temp_tables
+        .iter()
+        .find(|t| t.db() == sdb && t.name() == sname)?;
+    let text = super::show::create_table_text(&like_def(&src.def(), &name), 1, &db);
+    // OR REPLACE's drop is logged before, as a statement of its own (`sql::drop_for_replace`).
+    let verb = match ct.if_not_exists {
+        true => "CREATE TABLE IF NOT EXISTS",
+        false => "CREATE TABLE",
+    };
+    let qualified = format!(
+        "{verb} `{}`.`{}`",
+        db.replace('`', "``"),
+        name.replace('`', "``")
+    );
+    Some(text.replacen(&format!("CREATE TABLE `{name}`"), &qualified, 1))
 }
 
 pub fn create_index(env: &Env<'_>, ci: &ast::CreateIndex) -> Result<()> {

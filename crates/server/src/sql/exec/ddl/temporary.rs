@@ -15,9 +15,10 @@
 //! While the session has temporary tables, COM_QUERY statements are not taken from the
 //! statement cache and prepared statements are bound again at each execution (a plan made
 //! before may name the shadowed base table). `CREATE TEMPORARY TABLE
-//! … SELECT` is `create_select.rs`. Refused (1235): FOREIGN KEYs on them, and the statements that would
-//! otherwise reach the shadowed base table instead (ALTER, RENAME, TRUNCATE, CREATE / DROP
-//! INDEX, LOCK TABLES, CHECK / ANALYZE / CHECKSUM on a temporary table). SHOW CREATE TABLE
+//! … SELECT` is `create_select.rs`; ALTER, RENAME, TRUNCATE and CREATE / DROP INDEX of a
+//! temporary table are `temporary_ddl.rs`. Refused (1235): FOREIGN KEYs on them, and the
+//! statements that would otherwise reach the shadowed base table instead (LOCK TABLES, CHECK /
+//! ANALYZE on a temporary table, a statement naming temporary and base tables together). SHOW CREATE TABLE
 //! (as `CREATE TEMPORARY TABLE`), SHOW COLUMNS / INDEX and DESCRIBE show it.
 
 use super::{check_ident, table_def};
