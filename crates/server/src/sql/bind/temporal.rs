@@ -36,7 +36,7 @@ impl<'a> Binder<'a> {
             _ => return Err(bad_unit(&iv.to_string())),
         };
         let n = self.bind(&iv.value)?;
-        Ok(interval_call(date, n, unit, sub))
+        Ok(self.interval_call(date, n, unit, sub))
     }
 
     /// The interval node `e` stands for, if it is one.
@@ -80,7 +80,7 @@ impl<'a> Binder<'a> {
             }
             // ADDDATE(d, n): n days.
             let n = self.bind(n)?;
-            Ok(interval_call(date, n, Unit::Day, sub))
+            Ok(self.interval_call(date, n, Unit::Day, sub))
         })())
     }
 
@@ -102,7 +102,7 @@ impl<'a> Binder<'a> {
         let a = self.bind(function_arg_expr(a)?)?;
         let b = self.bind(function_arg_expr(b)?)?;
         if upper == "TIMESTAMPADD" {
-            return Ok(interval_call(b, a, unit, false));
+            return Ok(self.interval_call(b, a, unit, false));
         }
         Ok((
             Expr::Func(Func::TimestampDiff(unit), vec![a.0, b.0]),
@@ -134,16 +134,45 @@ impl<'a> Binder<'a> {
     }
 }
 
-/// DATE_ADD(date, INTERVAL n unit) (DATE_SUB when `sub`).
-fn interval_call(
-    date: (Expr, SqlType),
-    n: (Expr, SqlType),
-    unit: Unit,
-    sub: bool,
-) -> (Expr, SqlType) {
-    let (out, ty) = interval::bind_type(&date.0, &date.1, unit, &n.1);
-    (
-        Expr::Func(Func::AddInterval { unit, sub, out }, vec![date.0, n.0]),
-        ty.with_nullable(true),
-    )
+impl Binder<'_> {
+    /// DATE_ADD(date, INTERVAL n unit) (DATE_SUB when `sub`).
+    fn interval_call(
+        &self,
+        date: (Expr, SqlType),
+        n: (Expr, SqlType),
+        unit: Unit,
+        sub: bool,
+    ) -> (Expr, SqlType) {
+        let typed_by = self.constant_text(&date).unwrap_or_else(|| date.0.clone());
+        let (out, ty) = interval::bind_type(&typed_by, &date.1, unit, &n.1);
+        (
+            Expr::Func(Func::AddInterval { unit, sub, out }, vec![date.0, n.0]),
+            ty.with_nullable(true),
+        )
+    }
+
+    /// A constant string date argument read now, as MariaDB reads a constant before the
+    /// statement runs: its text fixes the result's fractional digits
+    /// (`DATE_ADD(COALESCE('…:00.5', …), INTERVAL 1 SECOND)` shows one, as a literal would).
+    /// Warnings of this read are dropped: the execution gives them.
+    fn constant_text(&self, (e, t): &(Expr, SqlType)) -> Option<Expr> {
+        use crate::sql::bind::sqltype::Class;
+        if matches!(e, Expr::Lit(_)) || !matches!(t.class, Class::Str | Class::Bin) {
+            return None;
+        }
+        let mut pure = e.is_constant();
+        e.walk(&mut |n| {
+            pure &= !matches!(
+                n,
+                Expr::Param(_) | Expr::UserVar(_) | Expr::SysVar { .. } | Expr::Subquery(_)
+            )
+        });
+        if !pure {
+            return None;
+        }
+        let before = self.env.warnings.borrow().len();
+        let v = e.eval(&crate::sql::expr::RowCtx::EMPTY, self.env);
+        self.env.warnings.borrow_mut().truncate(before);
+        Some(Expr::Lit(v.ok()?))
+    }
 }
