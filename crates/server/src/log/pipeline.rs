@@ -241,12 +241,14 @@ pub struct CommitPipeline {
     mode: CommitMode,
     engine: Arc<Engine>,
     queue: CommitQueue<Work>,
-    log: wait::Mutex<LogState, ev::LockLog>,
+    /// Held by a leader through its group's write and sync: its waiters park at once (see
+    /// [`wait::ParkingMutex`]).
+    log: wait::ParkingMutex<LogState, ev::LockLog>,
     /// The flush stage (classic mode, `log_flush_placement = group`): held by a leader from
     /// taking its group through the group's redo sync until it holds `log`. The next leader can
     /// then flush its group's redo while this one writes and syncs the binlog, as MySQL 5.7's
     /// separate flush and sync stages allow. Always taken before `log`, never after.
-    flush_stage: wait::Mutex<(), ev::FlushStage>,
+    flush_stage: wait::ParkingMutex<(), ev::FlushStage>,
     /// Engine commits happen group after group in log order.
     turn: CommitTurn,
     bcast: BroadcastDone,
@@ -373,7 +375,7 @@ impl CommitPipeline {
             mode,
             engine,
             queue: CommitQueue::default(),
-            log: wait::Mutex::new(LogState {
+            log: wait::ParkingMutex::new(LogState {
                 binlog,
                 next_gtid_seq,
                 group_gtids: Vec::new(),
@@ -382,7 +384,7 @@ impl CommitPipeline {
             }),
             turn: CommitTurn::default(),
             bcast: BroadcastDone::default(),
-            flush_stage: wait::Mutex::new(()),
+            flush_stage: wait::ParkingMutex::new(()),
             queue_grew: (wait::Mutex::new(()), Condvar::new()),
             gathering: std::sync::atomic::AtomicBool::new(false),
             settings: Mutex::new(None),
@@ -818,7 +820,7 @@ impl CommitPipeline {
     ) -> (
         Vec<Arc<Ticket<Work>>>,
         Result<()>,
-        parking_lot::MutexGuard<'_, LogState>,
+        std::sync::MutexGuard<'_, LogState>,
     ) {
         if self.two_phase() && s.redo_flush_stage {
             // The previous leader holds the stage through its redo sync: a reported wait.
@@ -1166,7 +1168,7 @@ impl CommitPipeline {
     /// mutex stays locked for the rest of the process: no group can be written after the Stop
     /// event, so commits arriving now wait until the process exits, unacknowledged.
     pub fn shutdown(&self) {
-        let log = parking_lot::MutexGuard::leak(self.log.lock());
+        let mut log = self.log.lock();
         if let Some(b) = log.binlog.as_mut() {
             if let Err(p) = b.close() {
                 tracing::error!("closing the binlog failed: {}", p.to_error());
@@ -1177,6 +1179,8 @@ impl CommitPipeline {
                 tracing::error!("syncing the redo log failed: {}", p.to_error());
             }
         }
+        // Never unlocked: a forgotten guard leaves the mutex held.
+        std::mem::forget(log);
     }
 
     /// Status rows of the pipeline and its logs.

@@ -10,7 +10,10 @@
 //! InnoDB: a shared request queues behind a waiting exclusive one). When locks are released,
 //! [`grant_waiting`] grants the waiting requests from the front of the queue for as long as
 //! they are compatible, and wakes exactly those waiters (targeted wakeups, through each
-//! waiter's own [`TxnSlot`] condition variable).
+//! waiter's own [`TxnSlot`] condition variable). The wakeups are collected in a [`Wakes`] and
+//! given after the slot mutex is released: a waiter woken while the releaser still held it
+//! would run only to find the mutex taken (and spin on it, `sched_yield` after
+//! `sched_yield`, while the releaser makes its next wakeup's system call).
 //!
 //! # Gap locks
 //!
@@ -68,7 +71,9 @@ pub(crate) struct Slot {
     /// The encoded primary key (or hidden row id). Immutable: a primary key change is a delete
     /// of this slot and an insert into another.
     pub key: Box<[u8]>,
-    /// Versions and lock; see [`SlotState`].
+    /// Versions and lock; see [`SlotState`]. A spinning (`parking_lot`) mutex on purpose: it is
+    /// held for a few field updates, never across a wait or a system call (wakeups are given
+    /// after it is released, see [`Wakes`]), and it costs a row one byte.
     pub state: Mutex<SlotState, ev::RowSlot>,
 }
 
@@ -291,11 +296,11 @@ impl SlotState {
     }
 
     /// TRUNCATE / DROP: the slot leaves its table; its waiters are woken to find that out.
-    pub fn detach(&mut self) {
+    pub fn detach(&mut self, wakes: &mut Wakes) {
         self.set_removed();
         if let Some(q) = &self.queue {
             for r in &q.waiting {
-                r.waker.wake_up();
+                wakes.add(&r.waker);
             }
         }
     }
@@ -383,20 +388,21 @@ impl SlotState {
             .and_then(|q| q.waiting.iter().position(|r| r.txn == me))
     }
 
-    fn cancel(&mut self, me: TxnId) {
+    fn cancel(&mut self, me: TxnId, wakes: &mut Wakes) {
         if let Some(q) = self.queue.as_mut() {
             if let Some(at) = q.waiting.iter().position(|r| r.txn == me) {
                 q.waiting.remove(at);
-                wake_to_refresh_edges(self, at);
+                wake_to_refresh_edges(self, at, wakes);
             }
         }
         self.drop_empty_queue();
-        grant_waiting(self);
+        grant_waiting(self, wakes);
     }
 
     /// Release every lock `me` holds on the row (its pending version must be resolved) and
-    /// grant what can be granted. Returns true if it held one.
-    pub fn release(&mut self, me: TxnId) -> bool {
+    /// grant what can be granted (the waiters to wake go to `wakes`). Returns true if it held
+    /// one.
+    pub fn release(&mut self, me: TxnId, wakes: &mut Wakes) -> bool {
         let mut held = false;
         if self.x == me.0 {
             self.x = 0;
@@ -413,15 +419,34 @@ impl SlotState {
         }
         if held {
             self.drop_empty_queue();
-            grant_waiting(self);
+            grant_waiting(self, wakes);
         }
         held
     }
 }
 
+/// Waiters to wake once the slot mutex is released: declare it *before* taking the guard, so
+/// that it drops (and wakes them) after the guard. See "Record locks" in the module doc.
+#[derive(Default)]
+pub(crate) struct Wakes(Vec<Arc<TxnSlot>>);
+
+impl Wakes {
+    fn add(&mut self, waker: &Arc<TxnSlot>) {
+        self.0.push(waker.clone());
+    }
+}
+
+impl Drop for Wakes {
+    fn drop(&mut self) {
+        for w in self.0.drain(..) {
+            w.wake_up();
+        }
+    }
+}
+
 /// Grant the waiting requests at the front of the queue for as long as they are compatible
 /// with what is granted and with the requests before them; wake each one granted.
-fn grant_waiting(st: &mut SlotState) {
+fn grant_waiting(st: &mut SlotState, wakes: &mut Wakes) {
     let mut i = 0;
     let mut first_granted = None;
     while let Some(r) = st.queue.as_ref().and_then(|q| q.waiting.get(i)) {
@@ -429,7 +454,7 @@ fn grant_waiting(st: &mut SlotState) {
         if st.blockers(txn, mode, i).is_empty() {
             let r = st.queue.as_mut().expect("queue").waiting.remove(i);
             st.grant(txn, mode);
-            r.waker.wake_up();
+            wakes.add(&r.waker);
             first_granted.get_or_insert(i);
         } else if mode == LockMode::Exclusive {
             // Every later request conflicts with this one: none can be granted.
@@ -439,7 +464,7 @@ fn grant_waiting(st: &mut SlotState) {
         }
     }
     if let Some(at) = first_granted {
-        wake_to_refresh_edges(st, at);
+        wake_to_refresh_edges(st, at, wakes);
     }
 }
 
@@ -448,10 +473,10 @@ fn grant_waiting(st: &mut SlotState) {
 /// including the first X request — are woken to register their edges again (see "Edges" in
 /// the module doc). Every waiter after them reaches them through its own nearest edge, so
 /// the graph is complete again. On a row where every request is X this wakes one waiter.
-fn wake_to_refresh_edges(st: &SlotState, at: usize) {
+fn wake_to_refresh_edges(st: &SlotState, at: usize, wakes: &mut Wakes) {
     let Some(q) = st.queue.as_ref() else { return };
     for r in q.waiting.iter().skip(at) {
-        r.waker.wake_up();
+        wakes.add(&r.waker);
         if r.mode == LockMode::Exclusive {
             break;
         }
@@ -532,16 +557,17 @@ pub(crate) fn lock_record(
     drop(st);
     let what = format!("{}:{}", w.me.0, hex(&slot.key));
     let outcome = wait_loop(graph, w, WaitEvent::RowLock, what, blockers, |check| {
+        let mut wakes = Wakes::default();
         let mut st = slot.state.lock();
         if st.holds(w.me, mode) {
             return Poll::Done(Acquire::Granted { newly });
         }
         if st.removed() {
-            st.cancel(w.me);
+            st.cancel(w.me, &mut wakes);
             return Poll::Done(Acquire::Removed);
         }
         if check == Check::GiveUp {
-            st.cancel(w.me);
+            st.cancel(w.me, &mut wakes);
             return Poll::GaveUp;
         }
         let pos = st.position(w.me).unwrap_or(usize::MAX);
@@ -550,9 +576,10 @@ pub(crate) fn lock_record(
     if outcome.is_err() && newly {
         // A deadlock victim may have been granted the lock just before it learnt it lost:
         // the caller will not note it, so give it back now (its transaction rolls back).
+        let mut wakes = Wakes::default();
         let mut st = slot.state.lock();
         if st.holds_any(w.me) {
-            st.release(w.me);
+            st.release(w.me, &mut wakes);
         }
     }
     outcome
@@ -732,6 +759,7 @@ impl GapLocks {
 
     /// Release `me`'s gaps and wake the inserters waiting here.
     pub fn release(&self, me: TxnId) {
+        let mut wakes = Wakes::default();
         let mut st = self.inner.lock();
         let n = st.gaps.len();
         st.gaps.retain(|(t, _)| *t != me);
@@ -740,9 +768,7 @@ impl GapLocks {
             return;
         }
         self.count.fetch_sub(removed, Ordering::Release);
-        for (_, w) in st.waiters.drain(..) {
-            w.wake_up();
-        }
+        wakes.0.extend(st.waiters.drain(..).map(|(_, w)| w));
     }
 
     /// Wait until none of `holders` holds a gap containing `key` any more (they end), or
@@ -785,6 +811,10 @@ impl GapLocks {
 /// for. Guarded by its own mutex, taken only around waits.
 #[derive(Default)]
 pub(crate) struct WaitGraph {
+    /// A spinning (`parking_lot`) mutex on purpose: it is held only for an insert or removal
+    /// and the cycle search, which takes no other lock (a visited waiter's `woken` is read
+    /// lock-free), so a waiter that finds it taken gets it after a few spins; parking would
+    /// cost a futex wait and a wakeup each time.
     nodes: Mutex<HashMap<TxnId, Node>, ev::LockWaitGraph>,
     deadlocks: AtomicU64,
     /// Lock waits begun, and their total time in µs (SHOW STATUS).
@@ -985,7 +1015,7 @@ mod tests {
             try_lock(&mut st, TxnId(3), LockMode::Exclusive),
             Err(vec![TxnId(1), TxnId(2)])
         );
-        assert!(st.release(TxnId(1)));
+        assert!(st.release(TxnId(1), &mut Wakes::default()));
         // 2 alone may upgrade.
         assert_eq!(
             try_lock(&mut st, TxnId(2), LockMode::Exclusive),
@@ -1021,7 +1051,7 @@ mod tests {
         assert_eq!(enqueue(&mut st, 5, x, &w), vec![TxnId(1), TxnId(4)]);
         assert_eq!(enqueue(&mut st, 6, s, &w), vec![TxnId(1), TxnId(5)]);
         // 1 ends: 2 is granted, and nothing after it (everything conflicts with a waiting X).
-        assert!(st.release(TxnId(1)));
+        assert!(st.release(TxnId(1), &mut Wakes::default()));
         assert_eq!(st.owner(), Some(TxnId(2)));
         assert_eq!(st.queue.as_ref().map(|q| q.waiting.len()), Some(4));
     }

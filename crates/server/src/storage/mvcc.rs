@@ -76,7 +76,7 @@ use super::table::Table;
 use super::{IsolationLevel, TxnId};
 use parking_lot::{Condvar, Mutex, RwLock};
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -178,8 +178,16 @@ pub(crate) struct WaitCell {
 pub struct TxnSlot {
     /// The upto of the current transaction's read view, or `NO_VIEW`.
     view: AtomicU64,
+    /// Held only to flip the flags and around the condition variable's sleep and notify; a
+    /// spinning (`parking_lot`) mutex, which `Condvar` needs.
     pub(crate) wait: Mutex<WaitCell>,
     pub(crate) wake: Condvar,
+    /// `WaitCell::woken`, written with it under `wait`, read without the mutex by the deadlock
+    /// search ([`TxnSlot::is_woken`]): that search runs under the wait graph's mutex, and
+    /// taking every visited waiter's `wait` there made it contend with the waiters' own sleeps
+    /// and wakeups (parking_lot spins, each round a `sched_yield`, while the graph mutex is
+    /// held and every other waiter queues behind it).
+    woken: AtomicBool,
     pub(crate) facts: Mutex<Facts>,
     /// Counters of the current transaction (relaxed; INNODB_TRX only).
     pub(crate) rows_modified: AtomicU64,
@@ -249,14 +257,20 @@ impl TxnSlot {
     /// Prepare to wait for a lock: clear the flags of an earlier wait.
     pub(crate) fn reset_wait(&self) {
         let mut w = self.wait.lock();
-        w.woken = false;
+        self.set_woken(&mut w, false);
         w.victim = false;
+    }
+
+    /// Set `woken` in the cell (held) and its lock-free copy.
+    fn set_woken(&self, w: &mut WaitCell, on: bool) {
+        w.woken = on;
+        self.woken.store(on, Ordering::Release);
     }
 
     /// Wake the slot's waiter (a lock it waits for was granted or released).
     pub(crate) fn wake_up(&self) {
         let mut w = self.wait.lock();
-        w.woken = true;
+        self.set_woken(&mut w, true);
         self.wake.notify_one();
     }
 
@@ -270,14 +284,15 @@ impl TxnSlot {
     pub(crate) fn wake_victim(&self) {
         let mut w = self.wait.lock();
         w.victim = true;
-        w.woken = true;
+        self.set_woken(&mut w, true);
         self.wake.notify_one();
     }
 
     /// Woken and not yet back from its sleep: a lock it waited for was granted, or the queue
-    /// changed and it is about to register its wait again.
+    /// changed and it is about to register its wait again. Read without the `wait` mutex:
+    /// the value of the last write under it.
     pub(crate) fn is_woken(&self) -> bool {
-        self.wait.lock().woken
+        self.woken.load(Ordering::Acquire)
     }
 
     /// Chosen as a deadlock victim during the current wait.
@@ -294,7 +309,7 @@ impl TxnSlot {
             }
         }
         let r = (w.woken, w.victim);
-        w.woken = false;
+        self.set_woken(&mut w, false);
         r
     }
 
@@ -511,6 +526,7 @@ impl Mvcc {
             view: AtomicU64::new(NO_VIEW),
             wait: Mutex::new(WaitCell::default()),
             wake: Condvar::new(),
+            woken: AtomicBool::new(false),
             facts: Mutex::new(Facts::default()),
             rows_modified: AtomicU64::new(0),
             rows_locked: AtomicU64::new(0),

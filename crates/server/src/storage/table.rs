@@ -15,7 +15,7 @@
 //! sees has the entry's key, so each row is found once.
 
 use super::keycode::{self, KeySpec};
-use super::lock::{GapLocks, Slot, SlotState};
+use super::lock::{GapLocks, Slot, SlotState, Wakes};
 use super::mvcc::{CommitSeq, Horizon, PurgeStats};
 use super::{Row, TableId, TxnId};
 use crate::error::{Error, Result};
@@ -946,7 +946,8 @@ impl TruncatedState {
 
 fn detach_all(st: &TableState) {
     for slot in st.primary.read().values() {
-        slot.state.lock().detach();
+        let mut wakes = Wakes::default();
+        slot.state.lock().detach(&mut wakes);
     }
 }
 

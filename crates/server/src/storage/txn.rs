@@ -19,7 +19,7 @@
 //! every pending version stamped with it, publishes it, then releases the locks; see
 //! [`super::mvcc`].
 
-use super::lock::{GapLocks, Slot, Waiter};
+use super::lock::{GapLocks, Slot, Waiter, Wakes};
 use super::mvcc::{
     CommitSeq, HistoryItem, Horizon, Mvcc, ReadView, TrxState, TxnFacts, TxnSlot,
     NO_VIEW_COMMIT_MAX,
@@ -560,8 +560,9 @@ impl Txn {
         }
         let (t, s) = self.locks.remove(self.stmt_locks + pos);
         let garbage = {
+            let mut wakes = Wakes::default();
             let mut st = s.state.lock();
-            st.release(self.id);
+            st.release(self.id, &mut wakes);
             st.is_garbage()
         };
         if garbage {
@@ -712,8 +713,9 @@ impl Txn {
     fn release_all(&mut self) {
         for (t, slot) in &self.locks {
             let garbage = {
+                let mut wakes = Wakes::default();
                 let mut st = slot.state.lock();
-                st.release(self.id);
+                st.release(self.id, &mut wakes);
                 st.is_garbage()
             };
             if garbage {
