@@ -9,12 +9,14 @@
 //! | DECIMAL(p,s) | NewDecimal | exact, at `s` digits |
 //! | FLOAT / DOUBLE | Float / Double | |
 //! | CHAR(n) / BINARY(n) | String, max bytes 4n / n | trailing spaces stripped (as MariaDB) |
+//! | latin1 CHAR / VARCHAR / TEXT | as above, max bytes n | the text's latin1 bytes |
 //! | VARCHAR(n) / VARBINARY(n) | VarString, max bytes 4n / n | |
 //! | TEXT / BLOB family | Blob, length prefix 1–4 bytes | |
 //! | DATE / DATETIME(f) / TIMESTAMP(f) | Date / DateTime2 / Timestamp2 | TIMESTAMP as UTC seconds |
 
 use crate::storage::TableDef;
-use crate::types::{DataType, Date, DateTime, Decimal, Value};
+use crate::types::collation::Charset;
+use crate::types::{latin1, DataType, Date, DateTime, Decimal, Value};
 use cohort_binlog::{
     BinValue, ColumnDef as BinColumn, ColumnKind, KeyPart, RowMetadata, TableId, TableMap,
     TableMeta,
@@ -198,8 +200,8 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
         (_, Value::Int(i)) => BinValue::Int(*i),
         (t, Value::UInt(u)) if !t.is_unsigned() => BinValue::Int(*u as i64),
         (_, Value::UInt(u)) => BinValue::UInt(*u),
-        (DataType::Char { .. }, Value::Bytes(b)) => BinValue::Bytes(Cow::Borrowed(strip_spaces(b))),
-        (_, Value::Bytes(b)) => BinValue::Bytes(Cow::Borrowed(b)),
+        (DataType::Char { .. }, Value::Bytes(b)) => in_charset(t, strip_spaces(b)),
+        (_, Value::Bytes(b)) => in_charset(t, b),
         (DataType::Timestamp { fsp }, Value::DateTime(dt)) => BinValue::Timestamp {
             secs: epoch_seconds(dt).clamp(0, u32::MAX as i64) as u32,
             micro: truncate_micros(dt.micros, *fsp),
@@ -241,6 +243,7 @@ pub fn from_bin(t: &DataType, v: &BinValue) -> Value {
         BinValue::Float(f) => Value::Double(*f as f64),
         BinValue::Double(d) => Value::Double(*d),
         BinValue::Decimal(d) => Value::Decimal(d.clone()),
+        BinValue::Bytes(b) if is_latin1(t) => Value::Bytes(latin1::decode(b).into_bytes()),
         BinValue::Bytes(b) => Value::Bytes(b.to_vec()),
         BinValue::Date { year, month, day } => Value::Date(Date {
             year: *year,
@@ -306,6 +309,20 @@ fn decimal_at(v: &Value, scale: u8) -> Decimal {
         _ => Decimal::ZERO,
     };
     d.rescale(scale).unwrap_or(d)
+}
+
+/// Is `t` a latin1 string column (whose row image bytes are latin1, not UTF-8)?
+fn is_latin1(t: &DataType) -> bool {
+    t.collation().charset() == Charset::Latin1
+}
+
+/// A string's bytes in its column's character set: latin1 columns are encoded (a character
+/// latin1 lacks, which storing never lets in, as `?`); the others are their UTF-8, borrowed.
+fn in_charset<'a>(t: &DataType, b: &'a [u8]) -> BinValue<'a> {
+    if b.is_ascii() || !is_latin1(t) {
+        return BinValue::Bytes(Cow::Borrowed(b));
+    }
+    BinValue::Bytes(Cow::Owned(latin1::encode(&String::from_utf8_lossy(b)).0))
 }
 
 fn strip_spaces(b: &[u8]) -> &[u8] {

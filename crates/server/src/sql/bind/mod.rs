@@ -271,7 +271,7 @@ fn comparison(
     };
     derivation::check_mix([&ta, &tb], symbol)?;
     let coll = comparison_collation(&ta, &tb);
-    derivation::check_literals([(&a, &ta), (&b, &tb)], coll)?;
+    derivation::check_literals([(&a, &ta), (&b, &tb)], coll, symbol)?;
     let b = temporal_constant_as_bigint(&a, &ta, b);
     let a = temporal_constant_as_bigint(&b, &tb, a);
     let (a, b) = (shown(a, &ta), shown(b, &tb));
@@ -1342,7 +1342,8 @@ impl<'a> Binder<'a> {
         if matches!(x, Expr::Lit(_)) {
             literals.push((x.clone(), tx.clone()));
         }
-        derivation::check_literals(literals.iter().map(|(e, t)| (e, t)), coll)?;
+        let op = if types.len() == 2 { "=" } else { "in" };
+        derivation::check_in_literals(&types, literals.iter().map(|(e, t)| (e, t)), coll, op)?;
         // An ENUM / SET in a list of numbers compares its number.
         let (x, tx) = if all_numbers {
             enum_as_number((x, tx))
@@ -1377,7 +1378,7 @@ impl<'a> Binder<'a> {
         };
         derivation::check_mix([&tx, &tl, &th], "between")?;
         let coll = derivation::aggregate([&tx, &tl, &th]).0;
-        derivation::check_literals([(&x, &tx), (&l, &tl), (&h, &th)], coll)?;
+        derivation::check_literals([(&x, &tx), (&l, &tl), (&h, &th)], coll, "between")?;
         // With a DATE / DATETIME among the three, all compare as datetimes (MariaDB: one
         // comparison type for BETWEEN): a string operand is read as one even against the
         // other, string, bound ('21' is not between '2019-05-05' and TIMESTAMP'2020-…').
@@ -1423,7 +1424,7 @@ impl<'a> Binder<'a> {
         };
         derivation::check_mix([&tx, &tp], "like")?;
         let coll = comparison_collation(&tx, &tp);
-        derivation::check_literals([(&x, &tx), (&p, &tp)], coll)?;
+        derivation::check_literals([(&x, &tx), (&p, &tp)], coll, "like")?;
         // LIKE reads a ZEROFILL column as its padded text (`int5_zf LIKE '000%'`).
         let x = match tx.zerofill {
             Some(_) => number_as_text(x, &tx),

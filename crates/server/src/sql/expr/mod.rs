@@ -986,6 +986,17 @@ fn weights(s: &[u8], coll: Collation) -> Vec<u32> {
                 .map(|ch| uca.char_key(ch))
                 .collect()
         }
+        c @ (Collation::Latin1SwedishCi
+        | Collation::Latin1Bin
+        | Collation::Latin1GeneralCi
+        | Collation::Latin1GeneralCs
+        | Collation::Latin1German1Ci) => {
+            let order = crate::types::collation_latin1::order_of(c).expect("latin1");
+            String::from_utf8_lossy(s)
+                .chars()
+                .map(|ch| u32::from(order.weight(ch)))
+                .collect()
+        }
     }
 }
 
@@ -1004,6 +1015,13 @@ fn compile_pattern(p: &[u8], esc: Option<char>, coll: Collation) -> Vec<Pat> {
         | Collation::Utf8mb3Unicode520Ci
         | Collation::Utf8mb4UnicodeCi
         | Collation::Utf8mb3UnicodeCi) => crate::types::collation_uca::table_of(u).char_key(c),
+        l @ (Collation::Latin1SwedishCi
+        | Collation::Latin1Bin
+        | Collation::Latin1GeneralCi
+        | Collation::Latin1GeneralCs
+        | Collation::Latin1German1Ci) => {
+            crate::types::collation_latin1::order_of(l).map_or(c as u32, |o| u32::from(o.weight(c)))
+        }
     };
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;

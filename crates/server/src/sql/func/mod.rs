@@ -42,12 +42,44 @@ pub enum TrimSide {
     Trailing,
 }
 
+/// What a string argument's bytes are for the functions that count or show bytes: values are
+/// UTF-8 in memory whatever the character set, a latin1 value's bytes are its latin1 ones.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bytes {
+    Utf8,
+    Latin1,
+}
+
+impl Bytes {
+    /// The byte form of an argument of type `t`.
+    fn of(t: &SqlType) -> Bytes {
+        match t.class == Class::Str
+            && t.collation.charset() == crate::types::collation::Charset::Latin1
+        {
+            true => Bytes::Latin1,
+            false => Bytes::Utf8,
+        }
+    }
+
+    /// `b` in this byte form (borrowed when nothing changes).
+    fn of_value<'a>(self, b: &'a [u8]) -> Cow<'a, [u8]> {
+        match self {
+            Bytes::Latin1 if !b.is_ascii() => {
+                Cow::Owned(crate::types::latin1::encode(&String::from_utf8_lossy(b)).0)
+            }
+            _ => Cow::Borrowed(b),
+        }
+    }
+}
+
 /// A scalar function.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Func {
     Concat,
     ConcatWs,
-    Length,
+    /// LENGTH / OCTET_LENGTH: bytes in the argument's character set (`Bytes::Latin1`: one a
+    /// character, where the value in memory is UTF-8).
+    Length(Bytes),
     CharLength,
     Upper,
     Lower,
@@ -81,7 +113,8 @@ pub enum Func {
     Char,
     /// STRCMP under the collation of its arguments.
     Strcmp(Collation),
-    Hex,
+    /// HEX of a string: its bytes in its character set (see [`Bytes`]).
+    Hex(Bytes),
     Abs,
     /// ROUND(x[, d]); `keep_scale` (the argument type's scale) when `d` is not a constant: a
     /// DECIMAL keeps that scale and rounds to at most it (MariaDB types the result before it
@@ -364,7 +397,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "LENGTH" | "OCTET_LENGTH" | "LENGTHB" => {
             need(n == 1)?;
-            (Func::Length, int_ty(10))
+            (Func::Length(Bytes::of(&args[0].1)), int_ty(10))
         }
         "CHAR_LENGTH" | "CHARACTER_LENGTH" => {
             need(n == 1)?;
@@ -526,7 +559,10 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "HEX" => {
             need(n == 1)?;
-            (Func::Hex, str_ty(first_len.saturating_mul(2).max(16)))
+            (
+                Func::Hex(Bytes::of(&args[0].1)),
+                str_ty(first_len.saturating_mul(2).max(16)),
+            )
         }
         "ABS" => {
             need(n == 1)?;
@@ -1446,7 +1482,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             }
             Value::Bytes(out)
         }
-        Func::Length => Value::Int(convert::to_text(&v[0]).len() as i64),
+        Func::Length(bytes) => Value::Int(bytes.of_value(&convert::to_text(&v[0])).len() as i64),
         Func::CharLength => Value::Int(text(&v[0]).chars().count() as i64),
         Func::Upper => s(map_case(&text(&v[0]), char::to_uppercase)),
         Func::Lower => s(map_case(&text(&v[0]), char::to_lowercase)),
@@ -1523,11 +1559,15 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 Ordering::Greater => 1,
             },
         ),
-        Func::Hex => match &v[0] {
+        Func::Hex(bytes) => match &v[0] {
             Value::Bytes(b) if b.len().saturating_mul(2) > max_packet(env) => {
                 return Ok(too_big(env, "hex"))
             }
-            Value::Bytes(b) => s(b.iter().map(|x| format!("{x:02X}")).collect()),
+            Value::Bytes(b) => s(bytes
+                .of_value(b)
+                .iter()
+                .map(|x| format!("{x:02X}"))
+                .collect()),
             // A date or datetime is hexed as its text, like a string (HEX(DATE'2019-12-31')).
             t @ (Value::Date(_) | Value::DateTime(_)) => s(convert::to_text(t)
                 .iter()
