@@ -138,14 +138,22 @@ pub fn table_map(id: u64, db: &str, def: &TableDef, level: RowMetadata) -> Table
     }
 }
 
-/// The member lists of the table's SET (`sets`) or ENUM columns, in column order.
-fn members_of(def: &TableDef, sets: bool) -> Vec<Vec<String>> {
+/// The member lists of the table's SET (`sets`) or ENUM columns, in column order, in each
+/// column's character set (latin1 bytes for a latin1 column, as MariaDB writes them).
+fn members_of(def: &TableDef, sets: bool) -> Vec<Vec<Vec<u8>>> {
     def.columns
         .iter()
-        .filter_map(|c| match &c.data_type {
-            DataType::Set { members, .. } if sets => Some(members.clone()),
-            DataType::Enum { members, .. } if !sets => Some(members.clone()),
-            _ => None,
+        .filter_map(|c| {
+            let members = match &c.data_type {
+                DataType::Set { members, .. } if sets => members,
+                DataType::Enum { members, .. } if !sets => members,
+                _ => return None,
+            };
+            let bytes = |m: &String| match is_latin1(&c.data_type) {
+                true => latin1::encode(m).0,
+                false => m.clone().into_bytes(),
+            };
+            Some(members.iter().map(bytes).collect())
         })
         .collect()
 }

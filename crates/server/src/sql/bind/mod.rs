@@ -781,7 +781,25 @@ impl<'a> Binder<'a> {
                     ));
                 }
                 // A collation Cohort lacks is refused (1235), never taken as another one.
-                t.collation = crate::sql::exec::ddl::collation_named(bare)?;
+                let coll = crate::sql::exec::ddl::collation_named(bare)?;
+                // A latin1 collation on a string of another character set (a literal is
+                // utf8mb4), or another on a latin1 one: 1253, as MariaDB.
+                use crate::types::collation::Charset;
+                let cs = match t.class {
+                    Class::Str => t.collation.charset(),
+                    _ => Charset::Utf8mb4,
+                };
+                if (cs == Charset::Latin1) != (coll.charset() == Charset::Latin1) {
+                    return Err(Error::new(
+                        ErrorCode::CollationCharsetMismatch,
+                        format!(
+                            "COLLATION '{}' is not valid for CHARACTER SET '{}'",
+                            coll.name(),
+                            cs.name()
+                        ),
+                    ));
+                }
+                t.collation = coll;
                 t.derivation = derivation::Derivation::Explicit;
                 Ok((x, t))
             }
