@@ -1551,7 +1551,7 @@ impl<'a> Binder<'a> {
             | D::Float(_) => hybrid_as_number_pair(enum_as_number((x, tx))),
             _ => (x, tx),
         };
-        let x = match dt {
+        let mut x = match dt {
             ast::DataType::Char(_)
             | ast::DataType::Character(_)
             | ast::DataType::Varchar(_)
@@ -1593,6 +1593,11 @@ impl<'a> Binder<'a> {
             D::Text => (CastTo::Char(None), implicit(SqlType::text())),
             D::Binary(n) => {
                 let n = width(*n)?;
+                if tx.class == Class::Str
+                    && tx.collation.charset() == crate::types::collation::Charset::Latin1
+                {
+                    x = Expr::Cast(Box::new(x), CastTo::Latin1Bytes);
+                }
                 (
                     CastTo::Binary(n),
                     implicit(SqlType::varbinary(n.unwrap_or(tx.length.max(21)))),

@@ -85,6 +85,9 @@ pub enum CastTo {
     DateTime(u8),
     /// CAST(… AS TIME(fsp)): fractions beyond fsp truncated; no time → NULL with 1292.
     Time(u8),
+    /// Not a CAST the user wrote: a latin1 string where it becomes a binary string
+    /// (`CAST(latin1_col AS BINARY)`): its latin1 bytes, not the UTF-8 Cohort keeps.
+    Latin1Bytes,
     /// Not a CAST the user wrote: a BIT(n) value where it becomes a string (CONCAT, CAST AS
     /// CHAR, GROUP_CONCAT) is its `(n + 7) / 8` big-endian bytes, as MariaDB.
     BitBytes(u8),
@@ -1216,6 +1219,12 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
         CastTo::ComparedDateTime => match &v {
             Value::Bytes(b) => Value::DateTime(datetime_text::compare_form(b)),
             _ => v,
+        },
+        CastTo::Latin1Bytes => match v {
+            Value::Bytes(b) if !b.is_ascii() => {
+                Value::Bytes(crate::types::latin1::encode(&String::from_utf8_lossy(&b)).0)
+            }
+            v => v,
         },
         CastTo::BitBytes(width) => match v {
             Value::Int(_) | Value::UInt(_) => {

@@ -72,6 +72,39 @@ impl Bytes {
     }
 }
 
+/// The functions that read their argument's bytes (hashes, checksums, base64, bit lengths,
+/// the first byte) see a latin1 argument's latin1 bytes, as in MariaDB, not the UTF-8 Cohort
+/// keeps: the argument is encoded first. ORD of a latin1 string is its first byte (ASCII).
+/// (LENGTH and HEX keep their argument's type and encode themselves, see [`Bytes`].)
+fn latin1_byte_args(name: &mut String, args: &mut [(Expr, SqlType)]) {
+    const BYTE_FUNCS: &[&str] = &[
+        "MD5",
+        "SHA1",
+        "SHA",
+        "SHA2",
+        "CRC32",
+        "CRC32C",
+        "TO_BASE64",
+        "BIT_LENGTH",
+        "ASCII",
+        "ORD",
+        "COMPRESS",
+        "AES_ENCRYPT",
+    ];
+    if !BYTE_FUNCS.contains(&name.as_str()) {
+        return;
+    }
+    for (e, t) in args.iter_mut() {
+        if Bytes::of(t) == Bytes::Latin1 {
+            let inner = std::mem::replace(e, Expr::Lit(Value::Null));
+            *e = Expr::Cast(Box::new(inner), crate::sql::expr::CastTo::Latin1Bytes);
+            if name == "ORD" {
+                *name = "ASCII".to_string();
+            }
+        }
+    }
+}
+
 /// A scalar function.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Func {
@@ -81,8 +114,9 @@ pub enum Func {
     /// character, where the value in memory is UTF-8).
     Length(Bytes),
     CharLength,
-    Upper,
-    Lower,
+    /// UPPER / LOWER: by the argument's character set's case map (latin1's is MariaDB's own).
+    Upper(Bytes),
+    Lower(Bytes),
     Substring,
     /// TRIM(side [remstr] FROM s): args are (s) or (s, remstr).
     Trim(TrimSide),
@@ -358,7 +392,8 @@ pub(crate) fn signed_int_branches<'a>(
 
 /// Resolve a function call. `args` are bound arguments with their types.
 pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
-    let upper = name.to_ascii_uppercase();
+    let mut upper = name.to_ascii_uppercase();
+    latin1_byte_args(&mut upper, &mut args);
     if matches!(upper.as_str(), "LPAD" | "RPAD") && args.len() == 2 {
         // MariaDB 10.11: the padding defaults to a space.
         args.push((Expr::Lit(Value::str(" ")), SqlType::varchar(1).not_null()));
@@ -405,11 +440,11 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "UPPER" | "UCASE" => {
             need(n == 1)?;
-            (Func::Upper, str_ty(first_len))
+            (Func::Upper(Bytes::of(&args[0].1)), str_ty(first_len))
         }
         "LOWER" | "LCASE" => {
             need(n == 1)?;
-            (Func::Lower, str_ty(first_len))
+            (Func::Lower(Bytes::of(&args[0].1)), str_ty(first_len))
         }
         "SUBSTRING" | "SUBSTR" | "MID" => {
             need(n == 2 || n == 3)?;
@@ -1127,6 +1162,25 @@ fn numeric_like(t: &SqlType) -> SqlType {
 /// UPPER / LOWER as MariaDB's utf8mb4 case tables do them: one character to one character.
 /// Where Unicode's full mapping gives several (`ß` → `SS`, `ŉ` → `ʼN`), MariaDB keeps the
 /// character; `İ` lowercases to a plain `i`.
+/// latin1's upper case, as MariaDB maps it: ASCII and the ISO-8859-1 letters 0xE0..0xFE
+/// (not ÷); ÿ, ß, µ and cp1252's letters at 0x80..0x9F (š, œ, ž) stay as they are.
+fn latin1_upper(c: char) -> char {
+    match c {
+        'a'..='z' => c.to_ascii_uppercase(),
+        '\u{E0}'..='\u{FE}' if c != '\u{F7}' => char::from_u32(c as u32 - 0x20).unwrap_or(c),
+        _ => c,
+    }
+}
+
+/// latin1's lower case (the inverse of [`latin1_upper`]: Ÿ, Š, Œ, Ž stay).
+fn latin1_lower(c: char) -> char {
+    match c {
+        'A'..='Z' => c.to_ascii_lowercase(),
+        '\u{C0}'..='\u{DE}' if c != '\u{D7}' => char::from_u32(c as u32 + 0x20).unwrap_or(c),
+        _ => c,
+    }
+}
+
 fn map_case<I: Iterator<Item = char>>(s: &str, f: fn(char) -> I) -> String {
     s.chars()
         .map(|c| {
@@ -1484,8 +1538,10 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
         }
         Func::Length(bytes) => Value::Int(bytes.of_value(&convert::to_text(&v[0])).len() as i64),
         Func::CharLength => Value::Int(text(&v[0]).chars().count() as i64),
-        Func::Upper => s(map_case(&text(&v[0]), char::to_uppercase)),
-        Func::Lower => s(map_case(&text(&v[0]), char::to_lowercase)),
+        Func::Upper(Bytes::Latin1) => s(text(&v[0]).chars().map(latin1_upper).collect()),
+        Func::Lower(Bytes::Latin1) => s(text(&v[0]).chars().map(latin1_lower).collect()),
+        Func::Upper(_) => s(map_case(&text(&v[0]), char::to_uppercase)),
+        Func::Lower(_) => s(map_case(&text(&v[0]), char::to_lowercase)),
         Func::Substring => substring(v),
         Func::Bin(b) => binary::eval(b, v),
         Func::Trim(side) => trim(v, side),

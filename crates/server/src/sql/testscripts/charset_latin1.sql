@@ -121,6 +121,14 @@ SELECT l IN (u, 'x') FROM mix;
 SELECT COLLATION(GREATEST(l, u)), GREATEST(l, u) FROM mix;
 SELECT l = USER() FROM mix;
 SELECT l < u, l > 'd', l2 < 'F' FROM mix;
+# Functions that read bytes see latin1's; UPPER / LOWER use latin1's case map.
+CREATE TABLE fx (id INT PRIMARY KEY, c VARCHAR(20) CHARACTER SET latin1, b VARCHAR(20) COLLATE latin1_bin);
+INSERT INTO fx VALUES (1, 'ÿŸµßšŠœŒžŽƒ€é', 'Ää'), (2, 'plain', NULL);
+SELECT id, UPPER(c), LOWER(c), UPPER(b), LOWER(b), ORD(c), ASCII(c), HEX(CAST(c AS BINARY)), LENGTH(CAST(c AS BINARY)), BIT_LENGTH(c), OCTET_LENGTH(c), CHAR_LENGTH(c) FROM fx ORDER BY id;
+SELECT id, CRC32(c), MD5(c), SHA1(c), SHA2(c, 256), TO_BASE64(c), HEX(CAST(b AS BINARY(4))) FROM fx ORDER BY id;
+SELECT id, HEX(CONCAT(c, 'x')), LENGTH(CONCAT(c, 'x')), HEX(UPPER(c)), LENGTH(LOWER(c)), HEX(SUBSTRING(c, 2, 3)), HEX(REVERSE(b)) FROM fx ORDER BY id;
+SELECT id, c FROM fx WHERE UPPER(c) = 'ÿŸµSSšŠœŒžŽƒ€É' OR c LIKE 'PLA%' ORDER BY id;
+SELECT COLLATION(UPPER(c)), COLLATION(CONCAT(c, 'x')), COLLATION(SUBSTRING(b, 1)), CHARSET(CAST(c AS CHAR)) FROM fx LIMIT 1;
 # ALTER: MODIFY / CONVERT TO between latin1 and utf8mb4.
 CREATE TABLE a1 (id INT PRIMARY KEY, c VARCHAR(10), t TEXT, m MEDIUMTEXT, tt TINYTEXT);
 INSERT INTO a1 VALUES (1, 'x😀y', 'ab', 'cd', 'ef');
