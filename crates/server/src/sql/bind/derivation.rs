@@ -274,6 +274,22 @@ pub fn check_literals<'e>(
     Ok(())
 }
 
+/// A binary literal (`X'C4'`) where operands meet in a latin1 collation is latin1 bytes, as
+/// MariaDB converts it: the character string they spell (UTF-8, as Cohort keeps strings).
+/// Anything else is returned as it is.
+pub fn latin1_binary_literal(e: Expr, t: &SqlType, coll: Collation) -> Expr {
+    match e {
+        Expr::Lit(Value::Bytes(b))
+            if coll.charset() == Charset::Latin1
+                && t.class == Class::Bin
+                && t.derivation == Derivation::Coercible =>
+        {
+            Expr::Lit(Value::Bytes(crate::types::latin1::decode(&b).into_bytes()))
+        }
+        other => other,
+    }
+}
+
 /// [`check_literals`] for `x IN (…)`: `all` the operands' types (for the message), the
 /// `literals` among them.
 pub fn check_in_literals<'e>(

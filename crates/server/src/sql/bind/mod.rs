@@ -271,6 +271,8 @@ fn comparison(
     };
     derivation::check_mix([&ta, &tb], symbol)?;
     let coll = comparison_collation(&ta, &tb);
+    let a = derivation::latin1_binary_literal(a, &ta, coll);
+    let b = derivation::latin1_binary_literal(b, &tb, coll);
     derivation::check_literals([(&a, &ta), (&b, &tb)], coll, symbol)?;
     let b = temporal_constant_as_bigint(&a, &ta, b);
     let a = temporal_constant_as_bigint(&b, &tb, a);
@@ -1396,6 +1398,8 @@ impl<'a> Binder<'a> {
         };
         derivation::check_mix([&tx, &tl, &th], "between")?;
         let coll = derivation::aggregate([&tx, &tl, &th]).0;
+        let l = derivation::latin1_binary_literal(l, &tl, coll);
+        let h = derivation::latin1_binary_literal(h, &th, coll);
         derivation::check_literals([(&x, &tx), (&l, &tl), (&h, &th)], coll, "between")?;
         // With a DATE / DATETIME among the three, all compare as datetimes (MariaDB: one
         // comparison type for BETWEEN): a string operand is read as one even against the
@@ -1442,6 +1446,7 @@ impl<'a> Binder<'a> {
         };
         derivation::check_mix([&tx, &tp], "like")?;
         let coll = comparison_collation(&tx, &tp);
+        let p = derivation::latin1_binary_literal(p, &tp, coll);
         derivation::check_literals([(&x, &tx), (&p, &tp)], coll, "like")?;
         // LIKE reads a ZEROFILL column as its padded text (`int5_zf LIKE '000%'`).
         let x = match tx.zerofill {
@@ -2010,7 +2015,17 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
                 arg.clone().with_nullable(true)
             }
         }
-        AggFunc::GroupConcat => SqlType::varchar(1024),
+        AggFunc::GroupConcat => {
+            let mut t = SqlType::varchar(1024);
+            // A latin1 argument's result is latin1 too (HEX, LENGTH see its latin1 bytes).
+            if arg.class == Class::Str
+                && arg.collation.charset() == crate::types::collation::Charset::Latin1
+            {
+                t.collation = arg.collation;
+                t.derivation = arg.derivation;
+            }
+            t
+        }
         // BIGINT UNSIGNED NOT NULL, shown 21 wide (MariaDB's length for these).
         AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
             let mut t = SqlType::ubigint().not_null();

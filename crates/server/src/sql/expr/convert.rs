@@ -1201,6 +1201,12 @@ fn store_text(
         Value::Bytes(b) => b,
         other => to_text(&other).into_owned(),
     };
+    let latin1_col = col.data_type.collation().charset() == Charset::Latin1;
+    if latin1_col && std::str::from_utf8(&bytes).is_err() {
+        // Bytes that are no UTF-8 come from a binary string (`X'C4'`): a latin1 column
+        // reads them as latin1, every byte a character, as MariaDB does.
+        bytes = latin1::decode(&bytes).into_bytes();
+    }
     if let Err(e) = std::str::from_utf8(&bytes) {
         let bad = &bytes[e.valid_up_to()..];
         let shown: String = bad.iter().take(4).map(|b| format!("\\x{b:02X}")).collect();
