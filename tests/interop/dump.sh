@@ -4,6 +4,7 @@
 #
 #   (a) a database with a table of every column type Cohort has (integers at their extremes,
 #       decimals, floats, strings with quotes, backslashes, tabs, newlines and 4-byte UTF-8,
+#       a DEFAULT CHARSET=latin1 table of each latin1 collation holding cp1252's characters,
 #       BINARY / VARBINARY / BLOB holding all 256 byte values, dates, datetimes, ENUM / SET /
 #       JSON, TIME(fsp) and BIT(n) (raw bytes in the dump), NULLs) is
 #       created in Cohort; `mariadb-dump --single-transaction` of it restores into a fresh
@@ -45,11 +46,13 @@ mkdir -p "$W"
 
 trap stop_throwaways EXIT
 
-TABLES="t_int t_dec t_str t_bin t_date t_enum t_timebit t_parent t_child v_child"
+TABLES="t_int t_dec t_str t_bin t_date t_enum t_timebit t_latin1 t_parent t_child v_child"
 # The schema and rows, as one script (the same on Cohort and MariaDB).
 make_data() {
   local all rev
   all=$(python3 -c 'print(bytes(range(256)).hex())')
+  # Every latin1 character but the quote and the backslash (MariaDB's cp1252 variant).
+  latin1=$(python3 -c 'print(bytes(b for b in range(32, 256) if b not in (39, 92)).decode("cp1252", errors="ignore"))')
   rev=$(python3 -c 'print(bytes(range(255, -1, -1)).hex() * 3)')
   cat <<SQL
 CREATE TABLE t_int (id INT PRIMARY KEY AUTO_INCREMENT, ti TINYINT, tu TINYINT UNSIGNED,
@@ -92,6 +95,16 @@ INSERT INTO t_timebit VALUES
   (1, '-838:59:59', '838:59:59.999999', 1, b'100101100', 18446744073709551615),
   (2, '00:00:00', '-00:00:00.000001', 0, 0, 0),
   (3, '100:00:01', DEFAULT, b'0', DEFAULT, 39), (4, NULL, NULL, NULL, NULL, NULL);
+CREATE TABLE t_latin1 (id INT PRIMARY KEY, c CHAR(10), v VARCHAR(300) COLLATE latin1_bin,
+  t TEXT, g VARCHAR(20) COLLATE latin1_general_ci, s VARCHAR(20) COLLATE latin1_general_cs,
+  de CHAR(5) COLLATE latin1_german1_ci, u VARCHAR(20) CHARACTER SET utf8mb4,
+  e ENUM('a','ä','ö') DEFAULT 'ä', UNIQUE KEY k_g (g), KEY k_c (c), KEY k_de (de))
+  DEFAULT CHARSET=latin1;
+INSERT INTO t_latin1 VALUES
+  (1, 'Ärger', '$latin1', 'Größe €100 ‚quoted‘ ‹x›', 'Émile', 'émile', 'Öl', 'ł😀', 'ö'),
+  (2, '', 'it''s \\\\ back', 'line1\nline2\ttab', 'emil', 'EMILE', 'ol', '', 'a'),
+  (3, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+  (4, 'ÿ', 'ŸžŽšŠ', 'œŒ™—–', 'ß', 'ss', 'ß', 'ß', DEFAULT);
 CREATE TABLE t_parent (id INT PRIMARY KEY, name VARCHAR(20));
 CREATE TABLE t_child (id INT PRIMARY KEY, pid INT, note VARCHAR(20),
   CONSTRAINT fk_child_parent FOREIGN KEY (pid) REFERENCES t_parent (id) ON DELETE CASCADE);

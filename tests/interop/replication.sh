@@ -181,6 +181,15 @@ cohort "CREATE TABLE rt.mb3 (id INT PRIMARY KEY, v VARCHAR(80) CHARACTER SET utf
   (3, NULL, NULL, NULL, NULL, NULL)" &&
   pass "replication/utf8mb3 columns on the primary" || fail "replication/utf8mb3 columns on the primary" "statements failed"
 
+# latin1 columns: row images carry latin1 bytes (one a character: a VARCHAR(300) has a 2-byte
+# length, a CHAR(5) pads to 5 bytes), the table map latin1's collation ids and ENUM members.
+cohort "CREATE TABLE rt.l1 (id INT PRIMARY KEY, v VARCHAR(300), c CHAR(5) COLLATE latin1_bin,
+  g VARCHAR(20) COLLATE latin1_general_cs, t TEXT, e ENUM('a','ä'), m VARCHAR(10) CHARACTER SET utf8mb4,
+  UNIQUE KEY (g)) DEFAULT CHARSET=latin1;
+  INSERT INTO rt.l1 VALUES (1, REPEAT('é', 300), 'ÿŸ€‚ƒ', 'Größe', 'Œuvre ™ ‰', 'ä', 'ł😀'), (2, 'x', '', '', '', 'a', ''),
+  (3, NULL, NULL, NULL, NULL, NULL, NULL)" &&
+  pass "replication/latin1 columns on the primary" || fail "replication/latin1 columns on the primary" "statements failed"
+
 cohort "CREATE DATABASE repl; CREATE TABLE rt.u (id INT PRIMARY KEY AUTO_INCREMENT, n BIGINT UNSIGNED NOT NULL, s VARCHAR(20))"
 on "$R1" "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$P, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=slave_pos, MASTER_CONNECT_RETRY=1, MASTER_HEARTBEAT_PERIOD=1; START SLAVE" &&
   on "$R2" "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$P, MASTER_USER='root', MASTER_PASSWORD='', MASTER_USE_GTID=no, MASTER_LOG_FILE='binlog.000001', MASTER_LOG_POS=4, MASTER_CONNECT_RETRY=1, MASTER_SSL=1, MASTER_SSL_CA='$W/primary/ca.pem', MASTER_SSL_VERIFY_SERVER_CERT=1; START SLAVE" &&
@@ -189,7 +198,8 @@ on "$R1" "CHANGE MASTER TO MASTER_HOST='127.0.0.1', MASTER_PORT=$P, MASTER_USER=
 # DDL the replicas apply while they follow (Query events with their status variables).
 cohort "ALTER TABLE rt.u ADD INDEX n_idx (n); CREATE UNIQUE INDEX s_idx ON rt.u (s); ALTER TABLE rt.u AUTO_INCREMENT = 1000;
   INSERT INTO rt.u (n, s) VALUES (1, 'a'), (18446744073709551615, 'max'); UPDATE rt.types SET vc = CONCAT(vc, '!') WHERE id = 1;
-  DELETE FROM rt.types WHERE id = 3; CREATE TABLE rt.gone (a INT PRIMARY KEY); INSERT INTO rt.gone VALUES (1); DROP TABLE rt.gone;
+  DELETE FROM rt.types WHERE id = 3; UPDATE rt.l1 SET c = 'Äé', g = 'GRÖSSE' WHERE id = 2; DELETE FROM rt.l1 WHERE id = 3;
+  INSERT INTO rt.l1 (id, v) VALUES (4, '€'); CREATE TABLE rt.gone (a INT PRIMARY KEY); INSERT INTO rt.gone VALUES (1); DROP TABLE rt.gone;
   DROP INDEX s_idx ON rt.u; CREATE TABLE rt.later (k VARCHAR(30) PRIMARY KEY, v DOUBLE); INSERT INTO rt.later VALUES ('x', 0.25)" &&
   pass "replication/DDL while the replicas follow" || fail "replication/DDL while the replicas follow" "statements failed"
 # ALTER TABLE and RENAME TABLE (issue 21): rebuilds with converted values, a swap by renames.

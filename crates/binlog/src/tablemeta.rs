@@ -76,10 +76,11 @@ pub struct TableMeta {
     pub primary_key: Option<Vec<KeyPart>>,
     /// The collation id of every ENUM and SET column, in column order.
     pub enum_set_charsets: Option<Vec<u16>>,
-    /// SET_STR_VALUE: the members of every SET column, in column order.
-    pub set_values: Option<Vec<Vec<String>>>,
-    /// ENUM_STR_VALUE: the members of every ENUM column, in column order.
-    pub enum_values: Option<Vec<Vec<String>>>,
+    /// SET_STR_VALUE: the members of every SET column, in column order, as bytes of the
+    /// column's character set (a latin1 column's are latin1, not UTF-8).
+    pub set_values: Option<Vec<Vec<Vec<u8>>>>,
+    /// ENUM_STR_VALUE: the members of every ENUM column, in column order (bytes, as SET's).
+    pub enum_values: Option<Vec<Vec<Vec<u8>>>>,
 }
 
 impl TableMeta {
@@ -138,7 +139,7 @@ impl TableMeta {
                 put_lenenc(&mut value, members.len() as u64);
                 for m in members {
                     put_lenenc(&mut value, m.len() as u64);
-                    value.extend_from_slice(m.as_bytes());
+                    value.extend_from_slice(m);
                 }
             }
             put_field(out, code, &value);
@@ -233,7 +234,7 @@ impl TableMeta {
                                 return Err("member list past the field".into());
                             }
                             let n = v.lenenc()? as usize;
-                            members.push(utf8(v.take(n)?, "member")?);
+                            members.push(v.take(n)?.to_vec());
                         }
                         lists.push(members);
                     }
@@ -455,8 +456,8 @@ mod tests {
         let meta = TableMeta {
             signedness: true,
             enum_set_charsets: Some(vec![45, 45, 46]),
-            set_values: Some(vec![vec!["x".into(), "yz".into()]]),
-            enum_values: Some(vec![vec!["a".into()], vec![]]),
+            set_values: Some(vec![vec![b"x".to_vec(), b"yz".to_vec()]]),
+            enum_values: Some(vec![vec![b"a".to_vec()], vec![]]),
             ..TableMeta::default()
         };
         let mut out = Vec::new();

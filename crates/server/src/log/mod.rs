@@ -221,4 +221,6 @@ mod extremes;
 #[cfg(test)]
 mod failure_tests;
 #[cfg(test)]
+mod latin1_recovery_tests;
+#[cfg(test)]
 pub(crate) mod tests;

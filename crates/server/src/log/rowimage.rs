@@ -9,12 +9,14 @@
 //! | DECIMAL(p,s) | NewDecimal | exact, at `s` digits |
 //! | FLOAT / DOUBLE | Float / Double | |
 //! | CHAR(n) / BINARY(n) | String, max bytes 4n / n | trailing spaces stripped (as MariaDB) |
+//! | latin1 CHAR / VARCHAR / TEXT | as above, max bytes n | the text's latin1 bytes |
 //! | VARCHAR(n) / VARBINARY(n) | VarString, max bytes 4n / n | |
 //! | TEXT / BLOB family | Blob, length prefix 1–4 bytes | |
 //! | DATE / DATETIME(f) / TIMESTAMP(f) | Date / DateTime2 / Timestamp2 | TIMESTAMP as UTC seconds |
 
 use crate::storage::TableDef;
-use crate::types::{DataType, Date, DateTime, Decimal, Value};
+use crate::types::collation::Charset;
+use crate::types::{latin1, DataType, Date, DateTime, Decimal, Value};
 use cohort_binlog::{
     BinValue, ColumnDef as BinColumn, ColumnKind, KeyPart, RowMetadata, TableId, TableMap,
     TableMeta,
@@ -136,14 +138,22 @@ pub fn table_map(id: u64, db: &str, def: &TableDef, level: RowMetadata) -> Table
     }
 }
 
-/// The member lists of the table's SET (`sets`) or ENUM columns, in column order.
-fn members_of(def: &TableDef, sets: bool) -> Vec<Vec<String>> {
+/// The member lists of the table's SET (`sets`) or ENUM columns, in column order, in each
+/// column's character set (latin1 bytes for a latin1 column, as MariaDB writes them).
+fn members_of(def: &TableDef, sets: bool) -> Vec<Vec<Vec<u8>>> {
     def.columns
         .iter()
-        .filter_map(|c| match &c.data_type {
-            DataType::Set { members, .. } if sets => Some(members.clone()),
-            DataType::Enum { members, .. } if !sets => Some(members.clone()),
-            _ => None,
+        .filter_map(|c| {
+            let members = match &c.data_type {
+                DataType::Set { members, .. } if sets => members,
+                DataType::Enum { members, .. } if !sets => members,
+                _ => return None,
+            };
+            let bytes = |m: &String| match is_latin1(&c.data_type) {
+                true => latin1::encode(m).0,
+                false => m.clone().into_bytes(),
+            };
+            Some(members.iter().map(bytes).collect())
         })
         .collect()
 }
@@ -198,8 +208,8 @@ pub fn to_bin<'a>(t: &DataType, v: &'a Value) -> BinValue<'a> {
         (_, Value::Int(i)) => BinValue::Int(*i),
         (t, Value::UInt(u)) if !t.is_unsigned() => BinValue::Int(*u as i64),
         (_, Value::UInt(u)) => BinValue::UInt(*u),
-        (DataType::Char { .. }, Value::Bytes(b)) => BinValue::Bytes(Cow::Borrowed(strip_spaces(b))),
-        (_, Value::Bytes(b)) => BinValue::Bytes(Cow::Borrowed(b)),
+        (DataType::Char { .. }, Value::Bytes(b)) => in_charset(t, strip_spaces(b)),
+        (_, Value::Bytes(b)) => in_charset(t, b),
         (DataType::Timestamp { fsp }, Value::DateTime(dt)) => BinValue::Timestamp {
             secs: epoch_seconds(dt).clamp(0, u32::MAX as i64) as u32,
             micro: truncate_micros(dt.micros, *fsp),
@@ -241,6 +251,7 @@ pub fn from_bin(t: &DataType, v: &BinValue) -> Value {
         BinValue::Float(f) => Value::Double(*f as f64),
         BinValue::Double(d) => Value::Double(*d),
         BinValue::Decimal(d) => Value::Decimal(d.clone()),
+        BinValue::Bytes(b) if is_latin1(t) => Value::Bytes(latin1::decode(b).into_bytes()),
         BinValue::Bytes(b) => Value::Bytes(b.to_vec()),
         BinValue::Date { year, month, day } => Value::Date(Date {
             year: *year,
@@ -306,6 +317,20 @@ fn decimal_at(v: &Value, scale: u8) -> Decimal {
         _ => Decimal::ZERO,
     };
     d.rescale(scale).unwrap_or(d)
+}
+
+/// Is `t` a latin1 string column (whose row image bytes are latin1, not UTF-8)?
+fn is_latin1(t: &DataType) -> bool {
+    t.collation().charset() == Charset::Latin1
+}
+
+/// A string's bytes in its column's character set: latin1 columns are encoded (a character
+/// latin1 lacks, which storing never lets in, as `?`); the others are their UTF-8, borrowed.
+fn in_charset<'a>(t: &DataType, b: &'a [u8]) -> BinValue<'a> {
+    if b.is_ascii() || !is_latin1(t) {
+        return BinValue::Bytes(Cow::Borrowed(b));
+    }
+    BinValue::Bytes(Cow::Owned(latin1::encode(&String::from_utf8_lossy(b)).0))
 }
 
 fn strip_spaces(b: &[u8]) -> &[u8] {

@@ -72,7 +72,11 @@
 //!   32 Float / 33 Double with attributes (plain ones stay 7 / 8): u8 flags (bit 0 unsigned,
 //!      bit 1 sized), then if sized u8 M, u8 D (D ≤ 30, D ≤ M)
 //! collation := 0 utf8mb4_general_ci | 1 utf8mb4_bin | 2 binary | 33 utf8mb3_general_ci
-//!              | 83 utf8mb3_bin (version 7; MariaDB's ids)
+//!              | 83 utf8mb3_bin (version 7; MariaDB's ids) | 32 utf8mb4_unicode_520_ci
+//!              | 214 utf8mb3_unicode_520_ci | 224 utf8mb4_unicode_ci | 192 utf8mb3_unicode_ci
+//!              | 8 latin1_swedish_ci | 47 latin1_bin | 48 latin1_general_ci
+//!              | 49 latin1_general_cs | 5 latin1_german1_ci (MariaDB's ids; new tags, no new
+//!              version: a reader that lacks one never had a column to read it for)
 //! ```
 
 use crate::storage::{
@@ -215,6 +219,13 @@ pub fn collation_tag(c: Collation) -> u8 {
         Collation::Utf8mb3Unicode520Ci => 214,
         Collation::Utf8mb4UnicodeCi => 224,
         Collation::Utf8mb3UnicodeCi => 192,
+        // latin1's are MariaDB's ids too (new tags: no format version change, since a
+        // reader that knew none of them had no latin1 columns to read).
+        Collation::Latin1SwedishCi => 8,
+        Collation::Latin1Bin => 47,
+        Collation::Latin1GeneralCi => 48,
+        Collation::Latin1GeneralCs => 49,
+        Collation::Latin1German1Ci => 5,
     }
 }
 
@@ -665,6 +676,11 @@ pub fn decode_collation(r: &mut Reader<'_>) -> CodecResult<Collation> {
         214 => Ok(Collation::Utf8mb3Unicode520Ci),
         224 => Ok(Collation::Utf8mb4UnicodeCi),
         192 => Ok(Collation::Utf8mb3UnicodeCi),
+        8 => Ok(Collation::Latin1SwedishCi),
+        47 => Ok(Collation::Latin1Bin),
+        48 => Ok(Collation::Latin1GeneralCi),
+        49 => Ok(Collation::Latin1GeneralCs),
+        5 => Ok(Collation::Latin1German1Ci),
         t => Err(r.error(format!("unknown collation tag {t}"))),
     }
 }
@@ -998,7 +1014,12 @@ pub(crate) mod tests {
             Just(Collation::Utf8mb3Bin),
             Just(Collation::Utf8mb3Unicode520Ci),
             Just(Collation::Utf8mb4UnicodeCi),
-            Just(Collation::Utf8mb3UnicodeCi)
+            Just(Collation::Utf8mb3UnicodeCi),
+            Just(Collation::Latin1SwedishCi),
+            Just(Collation::Latin1Bin),
+            Just(Collation::Latin1GeneralCi),
+            Just(Collation::Latin1GeneralCs),
+            Just(Collation::Latin1German1Ci)
         ]
     }
 

@@ -243,6 +243,11 @@ pub(crate) fn encode_value(ty: &DataType, prefix_len: Option<u32>, v: &Value, ou
                 | Collation::Utf8mb3Unicode520Ci
                 | Collation::Utf8mb4UnicodeCi
                 | Collation::Utf8mb3UnicodeCi) => encode_uca(*c, &bytes, prefix_len, out),
+                c @ (Collation::Latin1SwedishCi
+                | Collation::Latin1Bin
+                | Collation::Latin1GeneralCi
+                | Collation::Latin1GeneralCs
+                | Collation::Latin1German1Ci) => encode_latin1(*c, &bytes, prefix_len, out),
             }
         }
         DataType::Binary { .. } | DataType::VarBinary { .. } | DataType::Blob { .. } => {
@@ -384,6 +389,21 @@ fn encode_uca(coll: Collation, bytes: &[u8], prefix_len: Option<u32>, out: &mut 
         uca.weights(c, |x| w.push(x as u32));
     }
     encode_weights(w, uca.space as u32, out);
+}
+
+/// A latin1 collation's key: its one-byte weights, laid out as the UCA ones (PAD SPACE).
+fn encode_latin1(coll: Collation, bytes: &[u8], prefix_len: Option<u32>, out: &mut Vec<u8>) {
+    let Some(order) = crate::types::collation_latin1::order_of(coll) else {
+        return encode_text(bytes, prefix_len, false, out);
+    };
+    let s = String::from_utf8_lossy(bytes);
+    let limit = prefix_len.map_or(usize::MAX, |p| p as usize);
+    let w: Vec<u32> = s
+        .chars()
+        .take(limit)
+        .map(|c| u32::from(order.weight(c)))
+        .collect();
+    encode_weights(w, u32::from(order.space()), out);
 }
 
 /// Weights (at most 24 bits each) as groups of a marker and 3 bytes, ended by 0x01; the

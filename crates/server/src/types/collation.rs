@@ -23,16 +23,29 @@ pub enum Collation {
     Utf8mb4UnicodeCi,
     /// `utf8mb3_unicode_ci`: compared as `utf8mb4_unicode_ci`.
     Utf8mb3UnicodeCi,
+    /// `latin1_swedish_ci`, latin1's default: one weight a byte (see `collation_latin1`),
+    /// case and most accents folded, the Swedish letters after Z.
+    Latin1SwedishCi,
+    /// `latin1_bin`: latin1 byte order, trailing spaces ignored.
+    Latin1Bin,
+    /// `latin1_general_ci`.
+    Latin1GeneralCi,
+    /// `latin1_general_cs`.
+    Latin1GeneralCs,
+    /// `latin1_german1_ci` (DIN 1: Ä = A, Ö = O, Ü = U, ß = S).
+    Latin1German1Ci,
 }
 
 /// The character set of a column: what bytes its values may hold, and how many bytes a
 /// character takes at most (the unit of CHAR padding, length prefixes and length limits).
 /// Values are UTF-8 in memory whatever the character set; utf8mb3 only excludes the
-/// characters outside the BMP (4-byte UTF-8).
+/// characters outside the BMP (4-byte UTF-8), latin1 all but its 256 (see `types::latin1`,
+/// which also gives the byte each is written as in checksums and binlog row images).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Charset {
     Utf8mb4,
     Utf8mb3,
+    Latin1,
     Binary,
 }
 
@@ -41,6 +54,7 @@ impl Charset {
         match self {
             Charset::Utf8mb4 => "utf8mb4",
             Charset::Utf8mb3 => "utf8mb3",
+            Charset::Latin1 => "latin1",
             Charset::Binary => "binary",
         }
     }
@@ -50,7 +64,7 @@ impl Charset {
         match self {
             Charset::Utf8mb4 => 4,
             Charset::Utf8mb3 => 3,
-            Charset::Binary => 1,
+            Charset::Latin1 | Charset::Binary => 1,
         }
     }
 
@@ -59,6 +73,7 @@ impl Charset {
         match self {
             Charset::Utf8mb4 => Collation::Utf8mb4GeneralCi,
             Charset::Utf8mb3 => Collation::Utf8mb3GeneralCi,
+            Charset::Latin1 => Collation::Latin1SwedishCi,
             Charset::Binary => Collation::Binary,
         }
     }
@@ -89,6 +104,11 @@ impl Collation {
             | Collation::Utf8mb3Bin
             | Collation::Utf8mb3Unicode520Ci
             | Collation::Utf8mb3UnicodeCi => Charset::Utf8mb3,
+            Collation::Latin1SwedishCi
+            | Collation::Latin1Bin
+            | Collation::Latin1GeneralCi
+            | Collation::Latin1GeneralCs
+            | Collation::Latin1German1Ci => Charset::Latin1,
             Collation::Binary => Charset::Binary,
         }
     }
@@ -110,6 +130,11 @@ impl Collation {
             Collation::Utf8mb3Unicode520Ci => "utf8mb3_unicode_520_ci",
             Collation::Utf8mb4UnicodeCi => "utf8mb4_unicode_ci",
             Collation::Utf8mb3UnicodeCi => "utf8mb3_unicode_ci",
+            Collation::Latin1SwedishCi => "latin1_swedish_ci",
+            Collation::Latin1Bin => "latin1_bin",
+            Collation::Latin1GeneralCi => "latin1_general_ci",
+            Collation::Latin1GeneralCs => "latin1_general_cs",
+            Collation::Latin1German1Ci => "latin1_german1_ci",
         }
     }
 
@@ -125,15 +150,34 @@ impl Collation {
             Collation::Utf8mb3Unicode520Ci => 214,
             Collation::Utf8mb4UnicodeCi => 224,
             Collation::Utf8mb3UnicodeCi => 192,
+            Collation::Latin1SwedishCi => 8,
+            Collation::Latin1Bin => 47,
+            Collation::Latin1GeneralCi => 48,
+            Collation::Latin1GeneralCs => 49,
+            Collation::Latin1German1Ci => 5,
         }
     }
 
     /// The same comparison rules in character set `cs` (general_ci stays general_ci, bin
     /// stays bin, unicode_520_ci stays unicode_520_ci); `binary` in the binary character set.
+    /// Into or out of latin1, only bin stays bin; the rest is the default collation.
     pub fn in_charset(self, cs: Charset) -> Collation {
         use Collation::*;
         match (cs, self.compare_as()) {
             (Charset::Binary, _) => Binary,
+            (Charset::Latin1, Latin1Bin | Utf8mb4Bin) => Latin1Bin,
+            (Charset::Latin1, c) if c.charset() == Charset::Latin1 => c,
+            (Charset::Latin1, _) => Latin1SwedishCi,
+            (Charset::Utf8mb4, Latin1Bin) => Utf8mb4Bin,
+            (Charset::Utf8mb3, Latin1Bin) => Utf8mb3Bin,
+            (
+                Charset::Utf8mb4,
+                Latin1SwedishCi | Latin1GeneralCi | Latin1GeneralCs | Latin1German1Ci,
+            ) => Utf8mb4GeneralCi,
+            (
+                Charset::Utf8mb3,
+                Latin1SwedishCi | Latin1GeneralCi | Latin1GeneralCs | Latin1German1Ci,
+            ) => Utf8mb3GeneralCi,
             (Charset::Utf8mb4, Utf8mb4Unicode520Ci) => Utf8mb4Unicode520Ci,
             (Charset::Utf8mb3, Utf8mb4Unicode520Ci) => Utf8mb3Unicode520Ci,
             (Charset::Utf8mb4, Utf8mb4UnicodeCi) => Utf8mb4UnicodeCi,

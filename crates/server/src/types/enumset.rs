@@ -44,6 +44,14 @@ fn matches(member: &str, text: &[u8], coll: Collation, exact_spaces: bool) -> bo
             let uca = super::collation_uca::table_of(c);
             uca.key_weights(m) == uca.key_weights(t)
         }
+        c @ (Collation::Latin1SwedishCi
+        | Collation::Latin1Bin
+        | Collation::Latin1GeneralCi
+        | Collation::Latin1GeneralCs
+        | Collation::Latin1German1Ci) => {
+            let order = super::collation_latin1::order_of(c).expect("latin1");
+            order.key_weights(m) == order.key_weights(t)
+        }
     }
 }
 

@@ -5,12 +5,14 @@
 //! whether `'a' = 'A'` holds is a property of the column's collation, not of the bytes.
 
 pub mod collation;
+pub mod collation_latin1;
 pub mod collation_uca;
 mod collation_uca400_table;
 mod collation_uca520_table;
 mod datatype;
 pub mod enumset;
 pub mod latin1;
+mod latin1_weights;
 pub mod raw_text;
 mod value;
 

@@ -13,6 +13,7 @@
 use super::sqltype::{Class, SqlType};
 use crate::error::{Error, Result};
 use crate::sql::expr::Expr;
+use crate::types::collation::Charset;
 use crate::types::{Collation, Value};
 use cohort_protocol::ErrorCode;
 
@@ -77,12 +78,24 @@ fn merge(a: (Collation, Derivation), b: (Collation, Derivation)) -> (Collation, 
     }
     if a.0.charset() != b.0.charset() {
         // utf8mb3 against utf8mb4 of the same strength: utf8mb3 converts to its superset.
-        return match a.0.charset() == crate::types::collation::Charset::Utf8mb4 {
+        // latin1 against either: the Unicode one (a superset).
+        return match a.0.charset() == Charset::Utf8mb4
+            || (a.0.charset() == Charset::Utf8mb3 && b.0.charset() == Charset::Latin1)
+        {
             true => a,
             false => b,
         };
     }
     let bin = Collation::Utf8mb4Bin.in_charset(a.0.charset());
+    if a.0.charset() == Charset::Latin1 {
+        // MariaDB's rule: latin1_bin wins; two other latin1 collations give latin1_bin with
+        // no derivation (comparing them is 1267, see `latin1_clash`).
+        return match (a.0, b.0) {
+            (Collation::Latin1Bin, _) => a,
+            (_, Collation::Latin1Bin) => b,
+            _ => (bin, Derivation::None),
+        };
+    }
     if a.1 == Derivation::Explicit {
         // utf8mb4_bin COLLATE'd against utf8mb4_general_ci COLLATE'd: no collation.
         return (bin, Derivation::None);
@@ -101,11 +114,12 @@ where
     I::IntoIter: Clone,
 {
     let types = types.into_iter();
-    // The usual case, no UCA operand: nothing to check, nothing allocated.
-    if !types
-        .clone()
-        .any(|t| t.class == Class::Str && crate::types::collation_uca::is_uca(t.collation))
-    {
+    // The usual case, no UCA or latin1 operand: nothing to check, nothing allocated.
+    if !types.clone().any(|t| {
+        t.class == Class::Str
+            && (crate::types::collation_uca::is_uca(t.collation)
+                || t.collation.charset() == Charset::Latin1)
+    }) {
         return Ok(());
     }
     let views: Vec<_> = types.map(view).collect();
@@ -120,6 +134,10 @@ where
                 clash = true;
                 break;
             }
+            if latin1_clash(a, v) {
+                clash = true;
+                break;
+            }
             acc = Some(merge(a, v));
         } else {
             acc = Some(v);
@@ -128,19 +146,13 @@ where
     if !clash {
         return Ok(());
     }
-    let name = |(c, d): (Collation, Derivation)| {
-        let d = match d {
-            Derivation::Explicit => "EXPLICIT",
-            Derivation::None => "NONE",
-            Derivation::Implicit => "IMPLICIT",
-            Derivation::SysConst => "SYSCONST",
-            Derivation::Coercible => "COERCIBLE",
-            Derivation::Numeric => "NUMERIC",
-            Derivation::Ignorable => "IGNORABLE",
-        };
-        format!("({},{d})", crate::sql::exec::show::collation_name(c))
-    };
-    Err(match views.as_slice() {
+    Err(mix_error(&views, op))
+}
+
+/// 1267 / 1270 / 1271: no collation for the operands of `op` (two, three or more).
+fn mix_error(views: &[(Collation, Derivation)], op: &str) -> Error {
+    let name = shown;
+    match views {
         [a, b] => Error::new(
             ErrorCode::CantAggregate2Collations,
             format!(
@@ -162,7 +174,31 @@ where
             ErrorCode::CantAggregateNCollations,
             format!("Illegal mix of collations for operation '{op}'"),
         ),
-    })
+    }
+}
+
+/// Do two operands, one of them latin1, have no collation to meet in (MariaDB's aggregation)?
+/// Against a Unicode operand, the Unicode side wins when it binds as strongly or more (its
+/// character set holds latin1's), the latin1 side when it is a column or stronger and the
+/// other only a literal or a system constant (converted to latin1); anything else clashes
+/// (`latin1_col COLLATE latin1_bin = utf8mb4_col`). Two latin1 collations of one strength
+/// clash unless one is latin1_bin.
+fn latin1_clash(a: (Collation, Derivation), b: (Collation, Derivation)) -> bool {
+    let unicode = |c: Collation| matches!(c.charset(), Charset::Utf8mb4 | Charset::Utf8mb3);
+    match (a.0.charset(), b.0.charset()) {
+        (Charset::Latin1, Charset::Latin1) => {
+            a.0 != b.0 && a.1 == b.1 && a.0 != Collation::Latin1Bin && b.0 != Collation::Latin1Bin
+        }
+        (Charset::Latin1, _) if unicode(b.0) => !superset_wins(b.1, a.1),
+        (_, Charset::Latin1) if unicode(a.0) => !superset_wins(a.1, b.1),
+        _ => false,
+    }
+}
+
+/// A Unicode operand of derivation `u` against a latin1 one of derivation `l`: does one of
+/// them win (MariaDB's superset and coercible conversions)?
+fn superset_wins(u: Derivation, l: Derivation) -> bool {
+    u <= l || (l < Derivation::SysConst && u >= Derivation::SysConst)
 }
 
 /// The collation and derivation several operands aggregate to; `Utf8mb4GeneralCi` /
@@ -206,9 +242,15 @@ pub fn with_aggregate(mut t: SqlType, (coll, der): (Collation, Derivation)) -> S
 pub fn check_literals<'e>(
     operands: impl IntoIterator<Item = (&'e Expr, &'e SqlType)>,
     coll: Collation,
+    op: &str,
 ) -> Result<()> {
     if coll == Collation::Binary {
         return Ok(());
+    }
+    let operands: Vec<_> = operands.into_iter().collect();
+    if coll.charset() == Charset::Latin1 {
+        let all: Vec<&SqlType> = operands.iter().map(|(_, t)| *t).collect();
+        latin1_literals(&all, &operands, op)?;
     }
     for (e, t) in operands {
         let Expr::Lit(Value::Bytes(b)) = e else {
@@ -230,6 +272,70 @@ pub fn check_literals<'e>(
         }
     }
     Ok(())
+}
+
+/// A binary literal (`X'C4'`) where operands meet in a latin1 collation is latin1 bytes, as
+/// MariaDB converts it: the character string they spell (UTF-8, as Cohort keeps strings).
+/// Anything else is returned as it is.
+pub fn latin1_binary_literal(e: Expr, t: &SqlType, coll: Collation) -> Expr {
+    match e {
+        Expr::Lit(Value::Bytes(b))
+            if coll.charset() == Charset::Latin1
+                && t.class == Class::Bin
+                && t.derivation == Derivation::Coercible =>
+        {
+            Expr::Lit(Value::Bytes(crate::types::latin1::decode(&b).into_bytes()))
+        }
+        other => other,
+    }
+}
+
+/// [`check_literals`] for `x IN (…)`: `all` the operands' types (for the message), the
+/// `literals` among them.
+pub fn check_in_literals<'e>(
+    all: &[SqlType],
+    literals: impl IntoIterator<Item = (&'e Expr, &'e SqlType)>,
+    coll: Collation,
+    op: &str,
+) -> Result<()> {
+    let literals: Vec<_> = literals.into_iter().collect();
+    if coll.charset() == Charset::Latin1 {
+        let all: Vec<&SqlType> = all.iter().collect();
+        latin1_literals(&all, &literals, op)?;
+    }
+    check_literals(literals, coll, op)
+}
+
+/// Operands compared or combined in latin1 (a latin1 column against a string literal): a
+/// literal of another character set converts to latin1, and one holding a character latin1
+/// lacks is 1267 / 1270 / 1271 naming `all` the operands (MariaDB converts constants once,
+/// and refuses a lossy conversion).
+fn latin1_literals(all: &[&SqlType], literals: &[(&Expr, &SqlType)], op: &str) -> Result<()> {
+    let lossy = literals.iter().any(|(e, t)| {
+        t.class == Class::Str
+            && t.collation.charset() != Charset::Latin1
+            && matches!(e, Expr::Lit(Value::Bytes(b))
+                if String::from_utf8_lossy(b).chars().any(|c| crate::types::latin1::encode_char(c).is_none()))
+    });
+    if !lossy {
+        return Ok(());
+    }
+    let views: Vec<_> = all.iter().map(|t| view(t)).collect();
+    Err(mix_error(&views, op))
+}
+
+/// `(collation,DERIVATION)` as the 1267 family of messages shows an operand.
+fn shown((c, d): (Collation, Derivation)) -> String {
+    let d = match d {
+        Derivation::Explicit => "EXPLICIT",
+        Derivation::None => "NONE",
+        Derivation::Implicit => "IMPLICIT",
+        Derivation::SysConst => "SYSCONST",
+        Derivation::Coercible => "COERCIBLE",
+        Derivation::Numeric => "NUMERIC",
+        Derivation::Ignorable => "IGNORABLE",
+    };
+    format!("({},{d})", crate::sql::exec::show::collation_name(c))
 }
 
 #[cfg(test)]

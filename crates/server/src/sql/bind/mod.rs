@@ -271,7 +271,9 @@ fn comparison(
     };
     derivation::check_mix([&ta, &tb], symbol)?;
     let coll = comparison_collation(&ta, &tb);
-    derivation::check_literals([(&a, &ta), (&b, &tb)], coll)?;
+    let a = derivation::latin1_binary_literal(a, &ta, coll);
+    let b = derivation::latin1_binary_literal(b, &tb, coll);
+    derivation::check_literals([(&a, &ta), (&b, &tb)], coll, symbol)?;
     let b = temporal_constant_as_bigint(&a, &ta, b);
     let a = temporal_constant_as_bigint(&b, &tb, a);
     let (a, b) = (shown(a, &ta), shown(b, &tb));
@@ -783,12 +785,29 @@ impl<'a> Binder<'a> {
                     ));
                 }
                 // A collation Cohort lacks is refused (1235), never taken as another one.
-                t.collation = crate::sql::exec::ddl::collation_named(bare)?;
-                if t.class == Class::Bin && t.collation != Collation::Binary {
-                    let c = t.collation;
-                    t = SqlType::varchar(t.length).with_nullable(t.nullable);
-                    t.collation = c;
+                let coll = crate::sql::exec::ddl::collation_named(bare)?;
+                // A latin1 collation on a string of another character set (a literal is
+                // utf8mb4), or another on a latin1 one: 1253, as MariaDB. A string that can
+                // only be NULL takes any.
+                use crate::types::collation::Charset;
+                let cs = match t.class {
+                    Class::Str => t.collation.charset(),
+                    _ => Charset::Utf8mb4,
+                };
+                if !ignorable && (cs == Charset::Latin1) != (coll.charset() == Charset::Latin1) {
+                    return Err(Error::new(
+                        ErrorCode::CollationCharsetMismatch,
+                        format!(
+                            "COLLATION '{}' is not valid for CHARACTER SET '{}'",
+                            coll.name(),
+                            cs.name()
+                        ),
+                    ));
                 }
+                if t.class == Class::Bin && coll != Collation::Binary {
+                    t = SqlType::varchar(t.length).with_nullable(t.nullable);
+                }
+                t.collation = coll;
                 t.derivation = derivation::Derivation::Explicit;
                 Ok((x, t))
             }
@@ -1349,7 +1368,8 @@ impl<'a> Binder<'a> {
         if matches!(x, Expr::Lit(_)) {
             literals.push((x.clone(), tx.clone()));
         }
-        derivation::check_literals(literals.iter().map(|(e, t)| (e, t)), coll)?;
+        let op = if types.len() == 2 { "=" } else { "in" };
+        derivation::check_in_literals(&types, literals.iter().map(|(e, t)| (e, t)), coll, op)?;
         // An ENUM / SET in a list of numbers compares its number.
         let (x, tx) = if all_numbers {
             enum_as_number((x, tx))
@@ -1384,7 +1404,9 @@ impl<'a> Binder<'a> {
         };
         derivation::check_mix([&tx, &tl, &th], "between")?;
         let coll = derivation::aggregate([&tx, &tl, &th]).0;
-        derivation::check_literals([(&x, &tx), (&l, &tl), (&h, &th)], coll)?;
+        let l = derivation::latin1_binary_literal(l, &tl, coll);
+        let h = derivation::latin1_binary_literal(h, &th, coll);
+        derivation::check_literals([(&x, &tx), (&l, &tl), (&h, &th)], coll, "between")?;
         // With a DATE / DATETIME among the three, all compare as datetimes (MariaDB: one
         // comparison type for BETWEEN): a string operand is read as one even against the
         // other, string, bound ('21' is not between '2019-05-05' and TIMESTAMP'2020-…').
@@ -1430,7 +1452,8 @@ impl<'a> Binder<'a> {
         };
         derivation::check_mix([&tx, &tp], "like")?;
         let coll = comparison_collation(&tx, &tp);
-        derivation::check_literals([(&x, &tx), (&p, &tp)], coll)?;
+        let p = derivation::latin1_binary_literal(p, &tp, coll);
+        derivation::check_literals([(&x, &tx), (&p, &tp)], coll, "like")?;
         // LIKE reads a ZEROFILL column as its padded text (`int5_zf LIKE '000%'`).
         let x = match tx.zerofill {
             Some(_) => number_as_text(x, &tx),
@@ -1539,7 +1562,7 @@ impl<'a> Binder<'a> {
             | D::Float(_) => hybrid_as_number_pair(enum_as_number((x, tx))),
             _ => (x, tx),
         };
-        let x = match dt {
+        let mut x = match dt {
             ast::DataType::Char(_)
             | ast::DataType::Character(_)
             | ast::DataType::Varchar(_)
@@ -1581,6 +1604,11 @@ impl<'a> Binder<'a> {
             D::Text => (CastTo::Char(None), implicit(SqlType::text())),
             D::Binary(n) => {
                 let n = width(*n)?;
+                if tx.class == Class::Str
+                    && tx.collation.charset() == crate::types::collation::Charset::Latin1
+                {
+                    x = Expr::Cast(Box::new(x), CastTo::Latin1Bytes);
+                }
                 (
                     CastTo::Binary(n),
                     implicit(SqlType::varbinary(n.unwrap_or(tx.length.max(21)))),
@@ -1993,7 +2021,17 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
                 arg.clone().with_nullable(true)
             }
         }
-        AggFunc::GroupConcat => SqlType::varchar(1024),
+        AggFunc::GroupConcat => {
+            let mut t = SqlType::varchar(1024);
+            // A latin1 argument's result is latin1 too (HEX, LENGTH see its latin1 bytes).
+            if arg.class == Class::Str
+                && arg.collation.charset() == crate::types::collation::Charset::Latin1
+            {
+                t.collation = arg.collation;
+                t.derivation = arg.derivation;
+            }
+            t
+        }
         // BIGINT UNSIGNED NOT NULL, shown 21 wide (MariaDB's length for these).
         AggFunc::BitAnd | AggFunc::BitOr | AggFunc::BitXor => {
             let mut t = SqlType::ubigint().not_null();

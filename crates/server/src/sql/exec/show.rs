@@ -1203,6 +1203,10 @@ fn table_status(env: &Env<'_>, db: Option<&str>) -> Result<Listing> {
 pub(crate) fn collations() -> Listing {
     let list = [
         ("binary", "binary", 63, "Yes"),
+        ("latin1_bin", "latin1", 47, ""),
+        ("latin1_general_ci", "latin1", 48, ""),
+        ("latin1_general_cs", "latin1", 49, ""),
+        ("latin1_german1_ci", "latin1", 5, ""),
         ("latin1_swedish_ci", "latin1", 8, "Yes"),
         ("utf8mb3_general_ci", "utf8mb3", 33, "Yes"),
         ("utf8mb4_bin", "utf8mb4", 46, ""),

@@ -145,6 +145,11 @@ pub fn compare_strings(a: &[u8], b: &[u8], coll: Collation) -> Ordering {
         | Collation::Utf8mb3Unicode520Ci
         | Collation::Utf8mb4UnicodeCi
         | Collation::Utf8mb3UnicodeCi) => crate::types::collation_uca::table_of(c).compare(a, b),
+        c @ (Collation::Latin1SwedishCi
+        | Collation::Latin1Bin
+        | Collation::Latin1GeneralCi
+        | Collation::Latin1GeneralCs
+        | Collation::Latin1German1Ci) => latin1_order(c).compare(a, b),
     }
 }
 
@@ -189,6 +194,11 @@ fn pad_cmp(first: u32, rest: &mut dyn Iterator<Item = u32>) -> Ordering {
         .map_or(Ordering::Equal, |w| w.cmp(&0x20))
 }
 
+/// The sort order of a latin1 collation (only called with one).
+fn latin1_order(c: Collation) -> &'static crate::types::collation_latin1::Latin1Order {
+    crate::types::collation_latin1::order_of(c).expect("a latin1 collation")
+}
+
 fn trim_spaces(s: &[u8]) -> &[u8] {
     let end = s.iter().rposition(|&c| c != b' ').map_or(0, |p| p + 1);
     &s[..end]
@@ -217,6 +227,15 @@ pub fn group_key(v: &Value, coll: Collation, out: &mut Vec<u8>) {
                 | Collation::Utf8mb3UnicodeCi) => {
                     for w in crate::types::collation_uca::table_of(c).key_weights(b) {
                         out.extend_from_slice(&w.to_be_bytes());
+                    }
+                }
+                c @ (Collation::Latin1SwedishCi
+                | Collation::Latin1Bin
+                | Collation::Latin1GeneralCi
+                | Collation::Latin1GeneralCs
+                | Collation::Latin1German1Ci) => {
+                    for w in latin1_order(c).key_weights(b) {
+                        out.push(w as u8);
                     }
                 }
             }

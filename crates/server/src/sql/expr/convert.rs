@@ -14,7 +14,8 @@
 use crate::error::{Error, Result};
 use crate::session::state::Warning;
 use crate::storage::ColumnDef;
-use crate::types::{DataType, Date, DateTime, Decimal, Value};
+use crate::types::collation::Charset;
+use crate::types::{latin1, DataType, Date, DateTime, Decimal, Value};
 use cohort_decimal::{ParseError, Rounding};
 use cohort_protocol::ErrorCode;
 use std::borrow::Cow;
@@ -1200,6 +1201,12 @@ fn store_text(
         Value::Bytes(b) => b,
         other => to_text(&other).into_owned(),
     };
+    let latin1_col = col.data_type.collation().charset() == Charset::Latin1;
+    if latin1_col && std::str::from_utf8(&bytes).is_err() {
+        // Bytes that are no UTF-8 come from a binary string (`X'C4'`): a latin1 column
+        // reads them as latin1, every byte a character, as MariaDB does.
+        bytes = latin1::decode(&bytes).into_bytes();
+    }
     if let Err(e) = std::str::from_utf8(&bytes) {
         let bad = &bytes[e.valid_up_to()..];
         let shown: String = bad.iter().take(4).map(|b| format!("\\x{b:02X}")).collect();
@@ -1212,9 +1219,18 @@ fn store_text(
         )?;
         bytes = String::from_utf8_lossy(&bytes).into_owned().into_bytes();
     }
-    if col.data_type.collation().charset() == crate::types::collation::Charset::Utf8mb3 {
-        outside_bmp(&mut bytes, col, sc)?;
-    }
+    let (max_chars, max_bytes) = match col.data_type.collation().charset() {
+        Charset::Utf8mb3 => {
+            outside_charset(&mut bytes, |c| (c as u32) <= 0xFFFF, col, sc)?;
+            (max_chars, max_bytes)
+        }
+        Charset::Latin1 => {
+            outside_charset(&mut bytes, |c| latin1::encode_char(c).is_some(), col, sc)?;
+            // One byte a character: a TEXT's byte bound is a character bound.
+            (max_chars.or(max_bytes), None)
+        }
+        _ => (max_chars, max_bytes),
+    };
     if let Some(max) = max_chars {
         if bytes.len() > max {
             let s = std::str::from_utf8(&bytes).unwrap_or("");
@@ -1240,12 +1256,21 @@ fn store_text(
     Ok(Value::Bytes(bytes))
 }
 
-/// A utf8mb3 column holds only the BMP: a 4-byte character is 1366 (strict) or a warning and
-/// `?` in its place, as MariaDB converts it. The message shows at most 6 bytes from the first
-/// such character (`\xNN` for non-ASCII bytes, `...` when more follow) and names the column
-/// with its table.
-fn outside_bmp(bytes: &mut Vec<u8>, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<()> {
-    let Some(at) = bytes.iter().position(|&b| b >= 0xF0) else {
+/// A utf8mb3 column holds only the BMP, a latin1 one only latin1's 256 characters (`holds`
+/// says which): any other character is 1366 (strict) or a warning and `?` in its place, as
+/// MariaDB converts it. The message shows at most 6 bytes from the first such character
+/// (`\xNN` for non-ASCII bytes, `...` when more follow) and names the column with its table.
+fn outside_charset(
+    bytes: &mut Vec<u8>,
+    holds: impl Fn(char) -> bool,
+    col: &ColumnDef,
+    sc: &StoreCtx<'_>,
+) -> Result<()> {
+    if bytes.is_ascii() {
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    let Some((at, _)) = text.char_indices().find(|&(_, c)| !holds(c)) else {
         return Ok(());
     };
     let rest = &bytes[at..];
@@ -1276,10 +1301,9 @@ fn outside_bmp(bytes: &mut Vec<u8>, col: &ColumnDef, sc: &StoreCtx<'_>) -> Resul
             sc.row
         ),
     )?;
-    let text = String::from_utf8_lossy(bytes);
     *bytes = text
         .chars()
-        .map(|c| if (c as u32) > 0xFFFF { '?' } else { c })
+        .map(|c| if holds(c) { c } else { '?' })
         .collect::<String>()
         .into_bytes();
     Ok(())

@@ -85,6 +85,9 @@ pub enum CastTo {
     DateTime(u8),
     /// CAST(… AS TIME(fsp)): fractions beyond fsp truncated; no time → NULL with 1292.
     Time(u8),
+    /// Not a CAST the user wrote: a latin1 string where it becomes a binary string
+    /// (`CAST(latin1_col AS BINARY)`): its latin1 bytes, not the UTF-8 Cohort keeps.
+    Latin1Bytes,
     /// Not a CAST the user wrote: a BIT(n) value where it becomes a string (CONCAT, CAST AS
     /// CHAR, GROUP_CONCAT) is its `(n + 7) / 8` big-endian bytes, as MariaDB.
     BitBytes(u8),
@@ -986,6 +989,17 @@ fn weights(s: &[u8], coll: Collation) -> Vec<u32> {
                 .map(|ch| uca.char_key(ch))
                 .collect()
         }
+        c @ (Collation::Latin1SwedishCi
+        | Collation::Latin1Bin
+        | Collation::Latin1GeneralCi
+        | Collation::Latin1GeneralCs
+        | Collation::Latin1German1Ci) => {
+            let order = crate::types::collation_latin1::order_of(c).expect("latin1");
+            String::from_utf8_lossy(s)
+                .chars()
+                .map(|ch| u32::from(order.weight(ch)))
+                .collect()
+        }
     }
 }
 
@@ -1004,6 +1018,13 @@ fn compile_pattern(p: &[u8], esc: Option<char>, coll: Collation) -> Vec<Pat> {
         | Collation::Utf8mb3Unicode520Ci
         | Collation::Utf8mb4UnicodeCi
         | Collation::Utf8mb3UnicodeCi) => crate::types::collation_uca::table_of(u).char_key(c),
+        l @ (Collation::Latin1SwedishCi
+        | Collation::Latin1Bin
+        | Collation::Latin1GeneralCi
+        | Collation::Latin1GeneralCs
+        | Collation::Latin1German1Ci) => {
+            crate::types::collation_latin1::order_of(l).map_or(c as u32, |o| u32::from(o.weight(c)))
+        }
     };
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;
@@ -1198,6 +1219,12 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
         CastTo::ComparedDateTime => match &v {
             Value::Bytes(b) => Value::DateTime(datetime_text::compare_form(b)),
             _ => v,
+        },
+        CastTo::Latin1Bytes => match v {
+            Value::Bytes(b) if !b.is_ascii() => {
+                Value::Bytes(crate::types::latin1::encode(&String::from_utf8_lossy(&b)).0)
+            }
+            v => v,
         },
         CastTo::BitBytes(width) => match v {
             Value::Int(_) | Value::UInt(_) => {

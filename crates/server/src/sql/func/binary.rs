@@ -124,14 +124,16 @@ pub fn derive(name: &str, ty: SqlType, args: &[(Expr, SqlType)]) -> Result<SqlTy
         )
     {
         let skip = usize::from(name == "IF");
-        check_literals(args[skip..].iter().map(|(e, t)| (e, t)), ty.collation)?;
+        let op = name.to_ascii_lowercase();
+        check_literals(args[skip..].iter().map(|(e, t)| (e, t)), ty.collation, &op)?;
     }
     if ty.class != Class::Str || !DERIVED.contains(&name) {
         return Ok(ty);
     }
     let ty = with_aggregate(ty, aggregate(args.iter().map(|(_, t)| t)));
     if ty.class == Class::Str {
-        check_literals(args.iter().map(|(e, t)| (e, t)), ty.collation)?;
+        let op = name.to_ascii_lowercase();
+        check_literals(args.iter().map(|(e, t)| (e, t)), ty.collation, &op)?;
     }
     Ok(ty)
 }

@@ -42,15 +42,81 @@ pub enum TrimSide {
     Trailing,
 }
 
+/// What a string argument's bytes are for the functions that count or show bytes: values are
+/// UTF-8 in memory whatever the character set, a latin1 value's bytes are its latin1 ones.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Bytes {
+    Utf8,
+    Latin1,
+}
+
+impl Bytes {
+    /// The byte form of an argument of type `t`.
+    fn of(t: &SqlType) -> Bytes {
+        match t.class == Class::Str
+            && t.collation.charset() == crate::types::collation::Charset::Latin1
+        {
+            true => Bytes::Latin1,
+            false => Bytes::Utf8,
+        }
+    }
+
+    /// `b` in this byte form (borrowed when nothing changes).
+    fn of_value<'a>(self, b: &'a [u8]) -> Cow<'a, [u8]> {
+        match self {
+            Bytes::Latin1 if !b.is_ascii() => {
+                Cow::Owned(crate::types::latin1::encode(&String::from_utf8_lossy(b)).0)
+            }
+            _ => Cow::Borrowed(b),
+        }
+    }
+}
+
+/// The functions that read their argument's bytes (hashes, checksums, base64, bit lengths,
+/// the first byte) see a latin1 argument's latin1 bytes, as in MariaDB, not the UTF-8 Cohort
+/// keeps: the argument is encoded first. ORD of a latin1 string is its first byte (ASCII).
+/// (LENGTH and HEX keep their argument's type and encode themselves, see [`Bytes`].)
+fn latin1_byte_args(name: &mut String, args: &mut [(Expr, SqlType)]) {
+    const BYTE_FUNCS: &[&str] = &[
+        "MD5",
+        "SHA1",
+        "SHA",
+        "SHA2",
+        "CRC32",
+        "CRC32C",
+        "TO_BASE64",
+        "BIT_LENGTH",
+        "ASCII",
+        "ORD",
+        "COMPRESS",
+        "AES_ENCRYPT",
+    ];
+    if !BYTE_FUNCS.contains(&name.as_str()) {
+        return;
+    }
+    for (e, t) in args.iter_mut() {
+        if Bytes::of(t) == Bytes::Latin1 {
+            let inner = std::mem::replace(e, Expr::Lit(Value::Null));
+            *e = Expr::Cast(Box::new(inner), crate::sql::expr::CastTo::Latin1Bytes);
+            if name == "ORD" {
+                *name = "ASCII".to_string();
+            }
+        }
+    }
+}
+
 /// A scalar function.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Func {
     Concat,
     ConcatWs,
-    Length,
+    /// LENGTH / OCTET_LENGTH: bytes in the argument's character set (`Bytes::Latin1`: one a
+    /// character, where the value in memory is UTF-8).
+    Length(Bytes),
     CharLength,
-    Upper,
-    Lower,
+    /// UPPER / LOWER: by the argument's character set's case map (latin1's is MariaDB's own).
+    Upper(Bytes),
+    Lower(Bytes),
     Substring,
     /// TRIM(side [remstr] FROM s): args are (s) or (s, remstr).
     Trim(TrimSide),
@@ -81,7 +147,8 @@ pub enum Func {
     Char,
     /// STRCMP under the collation of its arguments.
     Strcmp(Collation),
-    Hex,
+    /// HEX of a string: its bytes in its character set (see [`Bytes`]).
+    Hex(Bytes),
     Abs,
     /// ROUND(x[, d]); `keep_scale` (the argument type's scale) when `d` is not a constant: a
     /// DECIMAL keeps that scale and rounds to at most it (MariaDB types the result before it
@@ -325,7 +392,8 @@ pub(crate) fn signed_int_branches<'a>(
 
 /// Resolve a function call. `args` are bound arguments with their types.
 pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType)> {
-    let upper = name.to_ascii_uppercase();
+    let mut upper = name.to_ascii_uppercase();
+    latin1_byte_args(&mut upper, &mut args);
     if matches!(upper.as_str(), "LPAD" | "RPAD") && args.len() == 2 {
         // MariaDB 10.11: the padding defaults to a space.
         args.push((Expr::Lit(Value::str(" ")), SqlType::varchar(1).not_null()));
@@ -364,7 +432,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "LENGTH" | "OCTET_LENGTH" | "LENGTHB" => {
             need(n == 1)?;
-            (Func::Length, int_ty(10))
+            (Func::Length(Bytes::of(&args[0].1)), int_ty(10))
         }
         "CHAR_LENGTH" | "CHARACTER_LENGTH" => {
             need(n == 1)?;
@@ -372,11 +440,11 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "UPPER" | "UCASE" => {
             need(n == 1)?;
-            (Func::Upper, str_ty(first_len))
+            (Func::Upper(Bytes::of(&args[0].1)), str_ty(first_len))
         }
         "LOWER" | "LCASE" => {
             need(n == 1)?;
-            (Func::Lower, str_ty(first_len))
+            (Func::Lower(Bytes::of(&args[0].1)), str_ty(first_len))
         }
         "SUBSTRING" | "SUBSTR" | "MID" => {
             need(n == 2 || n == 3)?;
@@ -526,7 +594,10 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "HEX" => {
             need(n == 1)?;
-            (Func::Hex, str_ty(first_len.saturating_mul(2).max(16)))
+            (
+                Func::Hex(Bytes::of(&args[0].1)),
+                str_ty(first_len.saturating_mul(2).max(16)),
+            )
         }
         "ABS" => {
             need(n == 1)?;
@@ -1091,6 +1162,25 @@ fn numeric_like(t: &SqlType) -> SqlType {
 /// UPPER / LOWER as MariaDB's utf8mb4 case tables do them: one character to one character.
 /// Where Unicode's full mapping gives several (`ß` → `SS`, `ŉ` → `ʼN`), MariaDB keeps the
 /// character; `İ` lowercases to a plain `i`.
+/// latin1's upper case, as MariaDB maps it: ASCII and the ISO-8859-1 letters 0xE0..0xFE
+/// (not ÷); ÿ, ß, µ and cp1252's letters at 0x80..0x9F (š, œ, ž) stay as they are.
+fn latin1_upper(c: char) -> char {
+    match c {
+        'a'..='z' => c.to_ascii_uppercase(),
+        '\u{E0}'..='\u{FE}' if c != '\u{F7}' => char::from_u32(c as u32 - 0x20).unwrap_or(c),
+        _ => c,
+    }
+}
+
+/// latin1's lower case (the inverse of [`latin1_upper`]: Ÿ, Š, Œ, Ž stay).
+fn latin1_lower(c: char) -> char {
+    match c {
+        'A'..='Z' => c.to_ascii_lowercase(),
+        '\u{C0}'..='\u{DE}' if c != '\u{D7}' => char::from_u32(c as u32 + 0x20).unwrap_or(c),
+        _ => c,
+    }
+}
+
 fn map_case<I: Iterator<Item = char>>(s: &str, f: fn(char) -> I) -> String {
     s.chars()
         .map(|c| {
@@ -1446,10 +1536,12 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             }
             Value::Bytes(out)
         }
-        Func::Length => Value::Int(convert::to_text(&v[0]).len() as i64),
+        Func::Length(bytes) => Value::Int(bytes.of_value(&convert::to_text(&v[0])).len() as i64),
         Func::CharLength => Value::Int(text(&v[0]).chars().count() as i64),
-        Func::Upper => s(map_case(&text(&v[0]), char::to_uppercase)),
-        Func::Lower => s(map_case(&text(&v[0]), char::to_lowercase)),
+        Func::Upper(Bytes::Latin1) => s(text(&v[0]).chars().map(latin1_upper).collect()),
+        Func::Lower(Bytes::Latin1) => s(text(&v[0]).chars().map(latin1_lower).collect()),
+        Func::Upper(_) => s(map_case(&text(&v[0]), char::to_uppercase)),
+        Func::Lower(_) => s(map_case(&text(&v[0]), char::to_lowercase)),
         Func::Substring => substring(v),
         Func::Bin(b) => binary::eval(b, v),
         Func::Trim(side) => trim(v, side),
@@ -1523,11 +1615,15 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 Ordering::Greater => 1,
             },
         ),
-        Func::Hex => match &v[0] {
+        Func::Hex(bytes) => match &v[0] {
             Value::Bytes(b) if b.len().saturating_mul(2) > max_packet(env) => {
                 return Ok(too_big(env, "hex"))
             }
-            Value::Bytes(b) => s(b.iter().map(|x| format!("{x:02X}")).collect()),
+            Value::Bytes(b) => s(bytes
+                .of_value(b)
+                .iter()
+                .map(|x| format!("{x:02X}"))
+                .collect()),
             // A date or datetime is hexed as its text, like a string (HEX(DATE'2019-12-31')).
             t @ (Value::Date(_) | Value::DateTime(_)) => s(convert::to_text(t)
                 .iter()

@@ -1954,7 +1954,7 @@ fn database_options(p: &mut Parser<'_>) -> PResult<std::result::Result<DbCharset
                 false => charset = Some(c),
             },
             _ => {
-                let what = format!("databases in {name} (here: utf8mb4 or utf8mb3)");
+                let what = format!("databases in {name} (here: utf8mb4, utf8mb3 or latin1)");
                 return Ok(Err(unsupported(p, &what)));
             }
         }

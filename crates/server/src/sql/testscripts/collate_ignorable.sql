@@ -11,3 +11,4 @@ SELECT 'a' = CONCAT(NULL) COLLATE utf8mb4_bin;
 SELECT CONCAT(_binary'a') COLLATE utf8mb4_bin;
 SELECT CAST(NULL AS BINARY) COLLATE utf8mb4_bin;
 SELECT CONCAT(NULL, _binary'x') COLLATE utf8mb4_bin;
+SELECT CONCAT(NULL) COLLATE latin1_bin, CONCAT(NULL) COLLATE latin1_swedish_ci = 'a';

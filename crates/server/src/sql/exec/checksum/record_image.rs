@@ -32,6 +32,7 @@
 //! | FLOAT / DOUBLE | IEEE-754 single / double, little-endian |
 //! | DECIMAL(p,s) | the packed binary decimal ([`cohort_binlog::decimal`]) |
 //! | CHAR(n) utf8mb4 | the text padded with spaces to 4n bytes (the column's maximum) |
+//! | CHAR(n) latin1 | the text in latin1, padded with spaces to n bytes |
 //! | BINARY(n) | the bytes padded with 0x00 to n |
 //! | VARCHAR / VARBINARY / TEXT / BLOB (and JSON, a LONGTEXT) | the bytes, no length |
 //! | DATE | 3 bytes little-endian: `day + 32·month + 512·year` |
@@ -46,9 +47,10 @@
 //!
 //! ## What cannot match
 //!
-//! Cohort's character columns are utf8mb4 or utf8mb3, whose bytes are the same UTF-8; a
-//! CHAR(n) pads to n times the character set's bytes per character (4n, 3n), as MariaDB's.
-//! Cohort refuses other character sets (latin1 …), `ROW_FORMAT` (MariaDB's explicit
+//! Cohort's character columns are utf8mb4 or utf8mb3, whose bytes are the same UTF-8, or
+//! latin1, whose values are encoded to latin1 bytes for the image; a CHAR(n) pads to n times
+//! the character set's bytes per character (4n, 3n, n), as MariaDB's.
+//! Cohort refuses other character sets (ascii, latin2 …), `ROW_FORMAT` (MariaDB's explicit
 //! `ROW_FORMAT=DYNAMIC` makes a "packed" record without the reserved bit) and `CHECKSUM=1`,
 //! and has no `old_mode` (`COMPAT_5_1_CHECKSUM` hashes NULL columns too), so none of those
 //! can differ silently.
@@ -56,7 +58,8 @@
 use crate::log::rowimage::epoch_seconds;
 use crate::sql::expr::time_value::truncate_fsp;
 use crate::storage::TableDef;
-use crate::types::{DataType, Date, DateTime, Value};
+use crate::types::collation::Charset;
+use crate::types::{latin1, DataType, Date, DateTime, Value};
 
 /// How one column contributes its bytes.
 #[derive(Clone, Copy, Debug)]
@@ -268,7 +271,7 @@ impl<'a> RecordImage<'a> {
             }
             Part::Bit(n) => h.update(&int_bits(v).to_be_bytes()[8 - n..]),
             Part::Padded { len, pad } => {
-                let b = bytes_of(v);
+                let b = self.column_bytes(i, v);
                 let b = &b[..b.len().min(len)];
                 h.update(b);
                 let fill = if pad == b' ' { &SPACES } else { &ZEROS };
@@ -279,8 +282,22 @@ impl<'a> RecordImage<'a> {
                     left -= k;
                 }
             }
-            Part::Var => h.update(bytes_of(v)),
+            Part::Var => h.update(self.column_bytes(i, v)),
         }
+    }
+
+    /// A string value's bytes in its column's character set: UTF-8 as stored, except a
+    /// latin1 column's, which are encoded to latin1 (into the scratch buffer).
+    fn column_bytes<'v>(&'v mut self, i: usize, v: &'v Value) -> &'v [u8] {
+        let b = bytes_of(v);
+        if self.def.columns[i].data_type.collation().charset() != Charset::Latin1 || b.is_ascii() {
+            return b;
+        }
+        self.scratch.clear();
+        let text = String::from_utf8_lossy(b);
+        self.scratch
+            .extend(text.chars().map(|c| latin1::encode_char(c).unwrap_or(b'?')));
+        &self.scratch
     }
 }
 

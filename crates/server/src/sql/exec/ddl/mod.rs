@@ -579,7 +579,8 @@ fn with_collation(dt: DataType, coll: Collation) -> DataType {
 }
 
 /// The collations a character column can have: utf8mb4's and utf8mb3's general_ci, bin,
-/// unicode_ci and unicode_520_ci (`utf8_…` names are utf8mb3's, as in MariaDB 10.11), and binary. Any other
+/// unicode_ci and unicode_520_ci (`utf8_…` names are utf8mb3's, as in MariaDB 10.11),
+/// latin1's swedish_ci, bin, general_ci, general_cs and german1_ci, and binary. Any other
 /// collation would compare differently, so it is refused (1273 when it is not a collation at
 /// all).
 pub fn collation_named(name: &str) -> Result<Collation> {
@@ -594,10 +595,17 @@ pub fn collation_named(name: &str) -> Result<Collation> {
         "utf8mb3_unicode_520_ci" | "utf8_unicode_520_ci" => Collation::Utf8mb3Unicode520Ci,
         "utf8mb4_unicode_ci" => Collation::Utf8mb4UnicodeCi,
         "utf8mb3_unicode_ci" | "utf8_unicode_ci" => Collation::Utf8mb3UnicodeCi,
+        "latin1_swedish_ci" => Collation::Latin1SwedishCi,
+        "latin1_bin" => Collation::Latin1Bin,
+        "latin1_general_ci" => Collation::Latin1GeneralCi,
+        "latin1_general_cs" => Collation::Latin1GeneralCs,
+        "latin1_german1_ci" => Collation::Latin1German1Ci,
         _ if n.contains('_') => {
             return Err(unsupported(&format!(
                 "the collation {n} (here: utf8mb4_general_ci, utf8mb4_bin, \
-                 utf8mb4_unicode_ci, utf8mb4_unicode_520_ci, their utf8mb3 twins or binary)"
+                 utf8mb4_unicode_ci, utf8mb4_unicode_520_ci, their utf8mb3 twins, \
+                 latin1_swedish_ci, latin1_bin, latin1_general_ci, latin1_general_cs, \
+                 latin1_german1_ci or binary)"
             )))
         }
         _ => {
@@ -609,7 +617,7 @@ pub fn collation_named(name: &str) -> Result<Collation> {
     })
 }
 
-/// The character sets a column or table can have: utf8mb4, utf8mb3 (`utf8`) and binary; the
+/// The character sets a column or table can have: utf8mb4, utf8mb3 (`utf8`), latin1 and binary; the
 /// (default) collation they imply.
 pub fn charset_named(name: &str) -> Result<Collation> {
     let n = name.trim_matches(['`', '\'', '"']).to_ascii_lowercase();
@@ -617,12 +625,13 @@ pub fn charset_named(name: &str) -> Result<Collation> {
         "utf8mb4" => Ok(Collation::Utf8mb4GeneralCi),
         "utf8mb3" | "utf8" => Ok(Collation::Utf8mb3GeneralCi),
         "binary" => Ok(Collation::Binary),
-        "latin1" | "ascii" | "latin2" | "ucs2" | "utf16" | "utf16le" | "utf32" | "cp1250"
-        | "cp1251" | "cp1256" | "cp1257" | "cp850" | "cp852" | "cp866" | "cp932" | "big5"
-        | "gbk" | "gb2312" | "sjis" | "ujis" | "euckr" | "eucjpms" | "koi8r" | "koi8u"
-        | "greek" | "hebrew" | "latin5" | "latin7" | "swe7" | "tis620" | "armscii8" | "dec8"
-        | "geostd8" | "hp8" | "keybcs2" | "macce" | "macroman" => Err(unsupported(&format!(
-            "the character set {n} (here: utf8mb4, utf8mb3 or binary)"
+        "latin1" => Ok(Collation::Latin1SwedishCi),
+        "ascii" | "latin2" | "ucs2" | "utf16" | "utf16le" | "utf32" | "cp1250" | "cp1251"
+        | "cp1256" | "cp1257" | "cp850" | "cp852" | "cp866" | "cp932" | "big5" | "gbk"
+        | "gb2312" | "sjis" | "ujis" | "euckr" | "eucjpms" | "koi8r" | "koi8u" | "greek"
+        | "hebrew" | "latin5" | "latin7" | "swe7" | "tis620" | "armscii8" | "dec8" | "geostd8"
+        | "hp8" | "keybcs2" | "macce" | "macroman" => Err(unsupported(&format!(
+            "the character set {n} (here: utf8mb4, utf8mb3, latin1 or binary)"
         ))),
         _ => Err(Error::new(
             ErrorCode::UnknownCharacterSet,
@@ -631,7 +640,8 @@ pub fn charset_named(name: &str) -> Result<Collation> {
     }
 }
 
-/// A VARCHAR holds at most 65532 bytes: 16383 utf8mb4 characters, 21844 utf8mb3 ones
+/// A VARCHAR holds at most 65532 bytes: 16383 utf8mb4 characters, 21844 utf8mb3 ones, 65532
+/// latin1 ones
 /// (1074 beyond, naming the bound in characters, as MariaDB).
 fn varchar_bound(dt: &DataType, col: &str) -> Result<()> {
     let (len, max) = match dt {
