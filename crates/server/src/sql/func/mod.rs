@@ -291,36 +291,124 @@ fn unify_class(a: &SqlType, b: &SqlType) -> SqlType {
     }
 }
 
-/// MariaDB's length of a signed integer IFNULL / COALESCE / IF / CASE / GREATEST / LEAST:
-/// the most digits of a branch
-/// (a non-negative literal's own, another's without its sign) and one for the sign:
-/// `COALESCE(1, 2)` is 2 long, `IF(c, int_col, 5)` 11. Mixed integer wire types keep theirs.
+/// MariaDB's type of an IFNULL / COALESCE / IF / CASE / GREATEST / LEAST whose branches are
+/// all integers (NULL branches aside), refined from [`unify`]'s, which sees only the types:
+/// the widest branch's wire type (an integer literal is an INT, or a BIGINT past 9 digits);
+/// signed, the most digits of a branch plus one for the sign (`IF(c, tinyint_col, 1)` is an
+/// INT of length 4, `COALESCE(1, 2)` 2); unsigned when every branch is, as long as the
+/// longest; and a DECIMAL of the most digits when signed and unsigned branches meet
+/// (`IF(c, int_unsigned_col, 0)` is DECIMAL(10,0), `IFNULL(tinyint_unsigned_col, -1)`
+/// DECIMAL(3,0)). With a DECIMAL branch among integers, the DECIMAL has the most integer
+/// digits of a branch counted the same way (`CASE … THEN tinyint_col ELSE 1.5 END` is
+/// DECIMAL(4,1)). Other wire types (YEAR, BIT) keep [`unify`]'s type.
 pub(crate) fn signed_int_branches<'a>(
     t: &mut SqlType,
     branches: impl IntoIterator<Item = (&'a Expr, &'a SqlType)>,
 ) {
-    if t.class != Class::Int
-        || t.unsigned
-        || !matches!(t.wire, ColumnType::LONG | ColumnType::LONGLONG)
-    {
+    int_branches(t, branches, false)
+}
+
+/// [`signed_int_branches`] where a NULL literal branch counts as a signed integer, as in
+/// MariaDB's IFNULL, COALESCE and CASE (not IF): `COALESCE(NULL, int_unsigned_col)` is
+/// DECIMAL(10,0), `IF(c, NULL, int_unsigned_col)` an INT UNSIGNED.
+pub(crate) fn null_signed_int_branches<'a>(
+    t: &mut SqlType,
+    branches: impl IntoIterator<Item = (&'a Expr, &'a SqlType)>,
+) {
+    int_branches(t, branches, true)
+}
+
+fn int_branches<'a>(
+    t: &mut SqlType,
+    branches: impl IntoIterator<Item = (&'a Expr, &'a SqlType)>,
+    null_is_signed: bool,
+) {
+    if !matches!(t.class, Class::Int | Class::Decimal) {
         return;
     }
-    let mut digits = 0;
+    let (mut digits, mut scale, mut wire) = (0u32, 0u8, 0u8);
+    let (mut signed, mut unsigned, mut decimal) = (false, false, false);
     for (e, bt) in branches {
         match bt.class {
+            Class::Null if null_is_signed && matches!(e, Expr::Lit(Value::Null)) => signed = true,
             Class::Null => {}
-            Class::Int if bt.wire == t.wire => {
-                let d = match e {
-                    Expr::Lit(Value::Int(n)) if *n >= 0 => bt.length,
-                    _ if bt.unsigned => bt.length,
-                    _ => bt.length.saturating_sub(1),
+            Class::Int => {
+                let Some(rank) = int_wire_rank(bt.wire) else {
+                    return;
                 };
-                digits = digits.max(d);
+                wire = wire.max(rank);
+                if bt.unsigned {
+                    unsigned = true;
+                } else {
+                    signed = true;
+                }
+                digits = digits.max(int_branch_digits(e, bt));
+            }
+            Class::Decimal => {
+                decimal = true;
+                scale = scale.max(bt.decimals);
+                digits = digits.max(crate::sql::bind::int_digits(bt));
             }
             _ => return,
         }
     }
-    t.length = digits.max(1) + 1;
+    let nullable = t.nullable;
+    if decimal || (signed && unsigned) {
+        let p = (digits + u32::from(scale)).min(65);
+        *t = SqlType::decimal(p, scale).with_nullable(nullable);
+        return;
+    }
+    if t.class != Class::Int || wire == 0 {
+        return;
+    }
+    t.wire = [
+        ColumnType::TINY,
+        ColumnType::SHORT,
+        ColumnType::INT24,
+        ColumnType::LONG,
+        ColumnType::LONGLONG,
+    ][usize::from(wire - 1)];
+    t.unsigned = unsigned;
+    t.length = digits.max(1) + u32::from(!unsigned);
+}
+
+/// The order of integer wire types by width (1 for TINY … 5 for LONGLONG); None for the
+/// integer classes that are no plain integers (YEAR, BIT).
+fn int_wire_rank(w: ColumnType) -> Option<u8> {
+    Some(match w {
+        ColumnType::TINY => 1,
+        ColumnType::SHORT => 2,
+        ColumnType::INT24 => 3,
+        ColumnType::LONG => 4,
+        ColumnType::LONGLONG => 5,
+        _ => return None,
+    })
+}
+
+/// Digits of an integer branch, as MariaDB counts them: a non-negative literal's own, an
+/// unsigned value's length, a signed value's length less its sign.
+fn int_branch_digits(e: &Expr, t: &SqlType) -> u32 {
+    match e {
+        Expr::Lit(Value::Int(n)) if *n >= 0 => t.length,
+        _ if t.unsigned => t.length,
+        _ => t.length.saturating_sub(1),
+    }
+}
+
+/// HEX's result, as MariaDB sizes it: two digits a byte of a string, temporal or unsigned
+/// integer argument (its length), 16 for any other number (a signed integer, DECIMAL or DOUBLE
+/// is hexed as a BIGINT, two's complement when negative), none for NULL; always nullable, no
+/// decimals.
+fn hex_type(arg: &SqlType) -> SqlType {
+    let chars = match arg.class {
+        Class::Null => 0,
+        Class::Int if arg.unsigned => arg.length.saturating_mul(2),
+        Class::Int | Class::Decimal | Class::Double => 16,
+        _ => arg.length.saturating_mul(2),
+    };
+    let mut t = SqlType::varchar(chars);
+    t.decimals = 0;
+    t
 }
 
 /// Resolve a function call. `args` are bound arguments with their types.
@@ -526,7 +614,14 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "HEX" => {
             need(n == 1)?;
-            (Func::Hex, str_ty(first_len.saturating_mul(2).max(16)))
+            let (e, t) = args.remove(0);
+            if matches!(t.class, Class::DateTime | Class::Time) {
+                // Hexed as its text, with the type's fractional digits.
+                args.insert(0, (crate::sql::bind::datetime_as_text(e, &t), t));
+            } else {
+                args.insert(0, (e, t));
+            }
+            (Func::Hex, hex_type(&args[0].1))
         }
         "ABS" => {
             need(n == 1)?;
@@ -712,14 +807,14 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             need(n == 2)?;
             let mut t = unify(&[&args[0].1, &args[1].1]);
             t.nullable = args[0].1.nullable && args[1].1.nullable;
-            signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
+            null_signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
             (Func::IfNull(t.class), t)
         }
         "COALESCE" => {
             need(n >= 1)?;
             let mut t = unify(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
             t.nullable = args.iter().all(|(_, t)| t.nullable);
-            signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
+            null_signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
             (Func::Coalesce(t.class), t)
         }
         "NULLIF" => {
@@ -739,6 +834,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             // Nullable when any argument is (MariaDB: NVL2(NULL, 'a', 'b') too).
             let mut t = unify(&[&args[1].1, &args[2].1]);
             t.nullable = args.iter().any(|(_, t)| t.nullable);
+            signed_int_branches(&mut t, args[1..].iter().map(|(e, t)| (e, t)));
             let x = args.remove(0).0;
             args.insert(
                 0,
@@ -1529,7 +1625,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
             }
             Value::Bytes(b) => s(b.iter().map(|x| format!("{x:02X}")).collect()),
             // A date or datetime is hexed as its text, like a string (HEX(DATE'2019-12-31')).
-            t @ (Value::Date(_) | Value::DateTime(_)) => s(convert::to_text(t)
+            t @ (Value::Date(_) | Value::DateTime(_) | Value::Time(_)) => s(convert::to_text(t)
                 .iter()
                 .map(|x| format!("{x:02X}"))
                 .collect()),
@@ -1865,7 +1961,13 @@ fn substring(v: &[Value]) -> Value {
 /// The number HEX() shows for a non-string: as BIGINT UNSIGNED (negatives in two's
 /// complement); a DOUBLE beyond the BIGINT range shows as all ones.
 fn hex_int(v: &Value) -> u64 {
-    match convert::to_num(v) {
+    // A DECIMAL goes through a DOUBLE, as MariaDB's HEX reads it (HEX(9007199254740993.0) is
+    // 20000000000000, 18446744073709551604.0 is past 2^64 - 1).
+    let n = match convert::to_num(v) {
+        d @ Num::D(_) => Num::F(d.to_f64()),
+        n => n,
+    };
+    match n {
         Num::F(f) if f.is_nan() || f <= i64::MIN as f64 || f >= u64::MAX as f64 => u64::MAX,
         // A double is rounded to the nearest integer, half away from zero (HEX(2.5e0) is 3).
         Num::F(f) => {
