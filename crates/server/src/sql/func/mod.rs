@@ -284,7 +284,17 @@ fn unify_class(a: &SqlType, b: &SqlType) -> SqlType {
             let p = int_digits(a).max(int_digits(b)) + scale as u32;
             SqlType::decimal(p.min(65), scale)
         }
-        (Int | Decimal | Double, Int | Decimal | Double) => SqlType::double(),
+        (Int | Decimal | Double, Int | Decimal | Double) => {
+            // The most decimals of a branch, fixed while every branch's are (`CASE … THEN -1
+            // ELSE ROUND(1e0, 1) END` shows 1.0 as a string; with a plain DOUBLE none are).
+            let dec = |t: &SqlType| if t.class == Int { 0 } else { t.decimals };
+            let mut t = SqlType::double();
+            let d = dec(a).max(dec(b));
+            if d < crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS {
+                t.decimals = d;
+            }
+            t
+        }
         (Date | DateTime, Date | DateTime) => SqlType::datetime(a.decimals.max(b.decimals)),
         (Bin, _) | (_, Bin) => SqlType::varbinary(a.length.max(b.length)),
         _ => SqlType::varchar(a.char_len().max(b.char_len())),
