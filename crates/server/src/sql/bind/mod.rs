@@ -1490,14 +1490,20 @@ impl<'a> Binder<'a> {
             let results = whens.iter().map(|(_, r)| r).chain(else_.as_deref());
             func::null_signed_int_branches(&mut ty, results.zip(&result_types));
         }
-        let (whens, else_) = if ty.class == Class::Str {
+        let (whens, else_) = if matches!(ty.class, Class::Str | Class::Bin) {
+            // Each branch as the string it becomes: a DATETIME(n) with n digits, a DECIMAL
+            // with its scale, a DOUBLE of fixed decimals with those.
+            let as_text = |e: Expr, t: &SqlType| match t.class {
+                Class::Decimal | Class::Double if func::shown_as_text(t) => number_as_text(e, t),
+                _ => datetime_as_text(e, t),
+            };
             let mut types = result_types.iter();
             let whens = whens
                 .into_iter()
                 .zip(types.by_ref())
-                .map(|((w, r), t)| (w, datetime_as_text(r, t)))
+                .map(|((w, r), t)| (w, as_text(r, t)))
                 .collect();
-            let else_ = else_.map(|e| Box::new(datetime_as_text(*e, types.next().unwrap_or(&ty))));
+            let else_ = else_.map(|e| Box::new(as_text(*e, types.next().unwrap_or(&ty))));
             (whens, else_)
         } else {
             (whens, else_)

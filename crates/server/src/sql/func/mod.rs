@@ -405,6 +405,17 @@ fn int_branch_digits(e: &Expr, t: &SqlType) -> u32 {
     }
 }
 
+/// Whether a branch of a string IFNULL / COALESCE / IF / CASE becomes its text with digits
+/// its type fixes ([`crate::sql::bind::number_as_text`]).
+pub(crate) fn shown_as_text(t: &SqlType) -> bool {
+    match t.class {
+        Class::DateTime => t.decimals > 0,
+        Class::Decimal => t.decimals <= MAX_SCALE,
+        Class::Double => t.decimals < crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS,
+        _ => false,
+    }
+}
+
 /// HEX's result, as MariaDB sizes it: two digits a byte of a string, temporal or unsigned
 /// integer argument (its length), 16 for any other number (a signed integer, DECIMAL or DOUBLE
 /// is hexed as a BIGINT, two's complement when negative), none for NULL; always nullable, no
@@ -698,10 +709,10 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                     // shown 2.500 (CastTo::DoubleText).
                     let mut t = SqlType::double();
                     if let Some((Expr::Lit(v), _)) = args.get(1) {
-                        let places = convert::to_i64(v);
-                        if (0..i64::from(crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS))
-                            .contains(&places)
-                        {
+                        // A negative scale fixes none (ROUND(-1.5e1, -5) is 0, and
+                        // `c / 3 - ROUND(x, -5)` shows the quotient's 4).
+                        let places = convert::to_i64(v).max(0);
+                        if places < i64::from(crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS) {
                             t.decimals = places as u8;
                             t.length = 17 + places as u32;
                         }
@@ -784,31 +795,38 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             (f, t)
         }
         "IFNULL" | "NVL" | "COALESCE" | "IF"
-            if unify(
-                &args
-                    .iter()
-                    .skip(usize::from(upper == "IF"))
-                    .map(|(_, t)| t)
-                    .collect::<Vec<_>>(),
-            )
-            .class
-                == Class::Str
-                && args
-                    .iter()
-                    .skip(usize::from(upper == "IF"))
-                    .any(|(_, t)| t.class == Class::DateTime && t.decimals > 0) =>
+            if matches!(
+                unify(
+                    &args
+                        .iter()
+                        .skip(usize::from(upper == "IF"))
+                        .map(|(_, t)| t)
+                        .collect::<Vec<_>>(),
+                )
+                .class,
+                Class::Str | Class::Bin
+            ) && args
+                .iter()
+                .skip(usize::from(upper == "IF"))
+                .any(|(_, t)| shown_as_text(t)) =>
         {
-            // A string result shows a DATETIME(n) argument with its n digits.
+            // A string result shows a DATETIME(n) argument with its n digits, a DECIMAL with
+            // its scale, a DOUBLE of fixed decimals with those (`IFNULL(bin_col, ROUND(x, 2))`
+            // is '21.00', `IFNULL(dt_col, COALESCE(1, 100.00))` '1.00').
             let skip = usize::from(upper == "IF");
             let args = args
                 .into_iter()
                 .enumerate()
                 .map(|(i, (e, t))| {
-                    if i < skip || t.class != Class::DateTime {
+                    if i < skip || !shown_as_text(&t) {
                         return (e, t);
                     }
                     let text = SqlType::varchar(t.char_len()).with_nullable(t.nullable);
-                    (crate::sql::bind::datetime_as_text(e, &t), text)
+                    let e = match t.class {
+                        Class::DateTime => crate::sql::bind::datetime_as_text(e, &t),
+                        _ => crate::sql::bind::number_as_text(e, &t),
+                    };
+                    (e, text)
                 })
                 .collect();
             return bind(name, args);
