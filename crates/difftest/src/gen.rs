@@ -18,6 +18,7 @@ use crate::ast::{
 use crate::rng::Rng;
 use crate::schema::{Kind, Schema};
 
+mod types;
 mod wide;
 
 /// Query feature levels (`--features`).
@@ -30,6 +31,9 @@ pub struct Features {
     pub window: bool,
     /// More scalar functions, casts, collations and cross-kind comparisons ([`wide`]).
     pub wide: bool,
+    /// Arithmetic over unsigned operands and over branch functions mixing signedness and
+    /// kinds, HEX and CONCAT of them ([`types`]).
+    pub types: bool,
 }
 
 impl Features {
@@ -46,6 +50,7 @@ impl Features {
                 "cte" => f.cte = true,
                 "window" => f.window = true,
                 "wide" => f.wide = true,
+                "types" => f.types = true,
                 "all" => {
                     f = Features {
                         join: true,
@@ -54,11 +59,12 @@ impl Features {
                         cte: true,
                         window: true,
                         wide: f.wide,
+                        types: f.types,
                     }
                 }
                 _ => {
                     return Err(format!(
-                    "unknown feature {w:?} (base, join, subquery, setop, cte, window, wide, all)"
+                    "unknown feature {w:?} (base, join, subquery, setop, cte, window, wide, types, all)"
                 ))
                 }
             }
@@ -75,6 +81,7 @@ impl Features {
             (self.cte, "cte"),
             (self.window, "window"),
             (self.wide, "wide"),
+            (self.types, "types"),
         ] {
             if on {
                 v.push(name);
@@ -91,6 +98,8 @@ struct ColRef {
     name: String,
     kind: Kind,
     pool: Vec<String>,
+    /// An INT … BIGINT UNSIGNED column of a table (feature `types` aims arithmetic at them).
+    unsigned: bool,
 }
 
 impl ColRef {
@@ -190,6 +199,7 @@ impl<'a> Gen<'a> {
                     name: n.clone(),
                     kind: *k,
                     pool: vec![],
+                    unsigned: false,
                 })
                 .collect();
             return (Source::Cte { name, alias }, refs, None);
@@ -205,6 +215,7 @@ impl<'a> Gen<'a> {
                     name: format!("r{i}"),
                     kind,
                     pool: vec![],
+                    unsigned: false,
                 })
                 .collect();
             return (
@@ -230,6 +241,7 @@ impl<'a> Gen<'a> {
                 name: c.name.clone(),
                 kind: c.kind(),
                 pool: c.pool.clone(),
+                unsigned: matches!(c.ty, crate::schema::ColType::Int { unsigned: true, .. }),
             })
             .collect();
         let unique = if t.pk.is_empty() {
@@ -648,6 +660,12 @@ impl<'a> Gen<'a> {
         let d = depth - 1;
         if self.features.wide && self.rng.chance(1, 4) {
             return self.wide_expr(scope, kind, d);
+        }
+        if self.features.types
+            && matches!(kind, Kind::Int | Kind::Decimal | Kind::Str { .. })
+            && self.rng.chance(1, 4)
+        {
+            return self.types_expr(scope, kind, d);
         }
         if self.rng.chance(1, 8) {
             return self.conditional(scope, kind, d);
@@ -1467,5 +1485,23 @@ mod tests {
             Features::parse("all").unwrap().describe(),
             "base,join,subquery,setop,cte,window"
         );
+        assert_eq!(
+            Features::parse("all,types").unwrap().describe(),
+            "base,join,subquery,setop,cte,window,types"
+        );
+    }
+
+    /// `types` aims arithmetic at unsigned operands and branch functions of mixed
+    /// signedness.
+    #[test]
+    fn types_feature_is_generated_apart() {
+        let base = Features::default();
+        let types = Features::parse("types").unwrap();
+        let with: Vec<String> = queries(5, types, 400);
+        let joined = with.join("\n");
+        for needle in ["AS UNSIGNED", "IFNULL(", "HEX(", "(- "] {
+            assert!(joined.contains(needle), "no {needle} in 400 queries");
+        }
+        assert_ne!(queries(5, base, 400), with);
     }
 }

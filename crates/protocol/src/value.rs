@@ -158,12 +158,19 @@ const FIXED_EXPONENTS: std::ops::RangeInclusive<i32> = -15..=14;
 /// Writes a DOUBLE the way MySQL prints it: shortest round-trip digits, `1e20` style beyond
 /// the fixed-notation range.
 pub fn write_double(f: &mut impl Write, v: f64) -> fmt::Result {
-    write_shortest(f, v, v == 0.0 || !v.is_finite())
+    if v == 0.0 {
+        // Negative zero too, as MariaDB sends it (`-0e0`, `ROUND(-0.4e0)` are 0).
+        return f.write_str("0");
+    }
+    write_shortest(f, v, !v.is_finite())
 }
 
 /// Writes a FLOAT with the shortest digits that round-trip as `f32`, same notation rule.
 pub fn write_float(f: &mut impl Write, v: f32) -> fmt::Result {
-    write_shortest(f, v, v == 0.0 || !v.is_finite())
+    if v == 0.0 {
+        return f.write_str("0");
+    }
+    write_shortest(f, v, !v.is_finite())
 }
 
 /// Rust's `{}` and `{:e}` both print the shortest round-trip digits; pick the notation by

@@ -11,7 +11,7 @@
 //! * Expressions: empty table fields, the expression text as name, BINARY for numbers and
 //!   dates, NOT_NULL when the expression cannot be NULL.
 
-use crate::sql::bind::sqltype::{Class, SqlType};
+use crate::sql::bind::sqltype::{Class, SqlType, FLOATING_POINT_DECIMALS};
 use crate::storage::TableDef;
 use crate::types::{Collation, DataType};
 use cohort_protocol::column::{
@@ -29,6 +29,16 @@ fn charset_of(ty: &SqlType) -> u16 {
             _ => charset::UTF8MB4_GENERAL_CI,
         },
         _ => charset::BINARY,
+    }
+}
+
+/// The decimals a column definition sends: a DOUBLE / FLOAT without fixed decimals says 31
+/// (MariaDB's FLOATING_POINT_DECIMALS, for a column as for `f + 1` or `IF(c, f, 1)`), where a
+/// string says 39.
+fn wire_decimals(ty: &SqlType) -> u8 {
+    match ty.class {
+        Class::Double if ty.decimals >= FLOATING_POINT_DECIMALS => FLOATING_POINT_DECIMALS,
+        _ => ty.decimals,
     }
 }
 
@@ -63,7 +73,7 @@ pub fn expr_column(name: &str, ty: &SqlType) -> ColumnDefinition {
         column_length: ty.length,
         column_type: ty.wire,
         flags,
-        decimals: ty.decimals,
+        decimals: wire_decimals(ty),
         extended: ExtendedTypeInfo::None,
     }
 }
@@ -94,7 +104,7 @@ pub fn table_column(name: &str, origin: &ColumnOrigin<'_>) -> ColumnDefinition {
         flags: table_column_flags(origin.def, origin.column),
         decimals: match ty.class {
             Class::Str | Class::Bin => 0,
-            _ => ty.decimals,
+            _ => wire_decimals(&ty),
         },
         extended: match is_json_column(origin.def, origin.column) {
             true => ExtendedTypeInfo::Json,

@@ -1122,6 +1122,8 @@ impl<'a> Binder<'a> {
                     Class::Int if !matches!(t.wire, ColumnType::BIT | ColumnType::YEAR) => {
                         let mut t = t;
                         t.length += 1;
+                        // Signed: `-unsigned_col` is negative (or 1690 past -2^63).
+                        t.unsigned = false;
                         t.wire = if t.length <= 9 {
                             ColumnType::LONG
                         } else {
@@ -1516,16 +1518,22 @@ impl<'a> Binder<'a> {
         let mut ty = func::unify(&result_types.iter().collect::<Vec<_>>());
         {
             let results = whens.iter().map(|(_, r)| r).chain(else_.as_deref());
-            func::signed_int_branches(&mut ty, results.zip(&result_types));
+            func::null_signed_int_branches(&mut ty, results.zip(&result_types));
         }
-        let (whens, else_) = if ty.class == Class::Str {
+        let (whens, else_) = if matches!(ty.class, Class::Str | Class::Bin) {
+            // Each branch as the string it becomes: a DATETIME(n) with n digits, a DECIMAL
+            // with its scale, a DOUBLE of fixed decimals with those.
+            let as_text = |e: Expr, t: &SqlType| match t.class {
+                Class::Decimal | Class::Double if func::shown_as_text(t) => number_as_text(e, t),
+                _ => datetime_as_text(e, t),
+            };
             let mut types = result_types.iter();
             let whens = whens
                 .into_iter()
                 .zip(types.by_ref())
-                .map(|((w, r), t)| (w, datetime_as_text(r, t)))
+                .map(|((w, r), t)| (w, as_text(r, t)))
                 .collect();
-            let else_ = else_.map(|e| Box::new(datetime_as_text(*e, types.next().unwrap_or(&ty))));
+            let else_ = else_.map(|e| Box::new(as_text(*e, types.next().unwrap_or(&ty))));
             (whens, else_)
         } else {
             (whens, else_)
@@ -1993,7 +2001,7 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
                 SqlType::decimal((decimal_precision(arg) + 22).min(65), arg.decimals)
             }
             Class::Double => fixed_double(arg.decimals),
-            _ => SqlType::double(),
+            _ => fixed_double(NOT_FIXED_DEC),
         },
         AggFunc::Avg => match arg.class {
             Class::Int | Class::Decimal | Class::Time => SqlType::decimal(
@@ -2007,7 +2015,7 @@ pub fn aggregate_type(func: AggFunc, arg: &SqlType) -> SqlType {
                 }
                 t
             }
-            _ => SqlType::double(),
+            _ => fixed_double(NOT_FIXED_DEC),
         },
         AggFunc::Min | AggFunc::Max => {
             if arg.class == Class::Null {
@@ -2070,7 +2078,7 @@ fn hybrid_as_number(e: Expr, t: SqlType) -> (Expr, SqlType) {
 /// MariaDB's length of integer `a op b` (`1 + 2` is LONG 3 long, `int_col + 0` LONGLONG
 /// 12) from the operands' digits (a non-negative literal's own, another's without its sign):
 /// `+ -` one more than the most, `*` their sum, `%` the most, `DIV` the dividend's; plus the
-/// sign; LONG when it fits (9 characters signed, 10 unsigned).
+/// sign; LONG when it fits in 9 characters (`u MOD 2` of an INT UNSIGNED is a LONGLONG).
 fn int_arith_length(
     op: ArithOp,
     mut t: SqlType,
@@ -2112,8 +2120,7 @@ fn int_arith_length(
         _ => return t,
     };
     t.length = p + u32::from(!t.unsigned);
-    let fits = if t.unsigned { 10 } else { 9 };
-    t.wire = if t.length <= fits {
+    t.wire = if t.length <= 9 {
         ColumnType::LONG
     } else {
         ColumnType::LONGLONG
@@ -2177,7 +2184,12 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
         ArithOp::BitAnd | ArithOp::BitOr | ArithOp::BitXor | ArithOp::Shl | ArithOp::Shr => {
             bit_op_type()
         }
-        ArithOp::IntDiv => SqlType::bigint(),
+        // Unsigned when an integer operand is (MariaDB: `u DIV 2.5` too).
+        ArithOp::IntDiv => {
+            let mut t = SqlType::bigint();
+            t.unsigned = (ca == Int && a.unsigned) || (cb == Int && b.unsigned);
+            t
+        }
         ArithOp::Div => {
             if ca == Double || cb == Double {
                 // Fixed decimals (a FLOAT(M,D) column, `ROUND(x, 2)`) gain 4 more.
@@ -2207,7 +2219,12 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
                 SqlType::double()
             } else {
                 let mut t = SqlType::bigint();
-                t.unsigned = (a.unsigned || b.unsigned) && op != ArithOp::Sub;
+                // MariaDB: unsigned when either operand is (a negative difference is 1690),
+                // `%` when the dividend is.
+                t.unsigned = match op {
+                    ArithOp::Mod => a.unsigned,
+                    _ => a.unsigned || b.unsigned,
+                };
                 t.length = (a.length.max(b.length) + 1).max(3);
                 if t.length < 21 {
                     t.length = t.length.max(12);
@@ -2219,13 +2236,16 @@ pub fn arith_type(op: ArithOp, a: &SqlType, b: &SqlType) -> SqlType {
     }
 }
 
-/// A DOUBLE result with `decimals` fixed decimals (MariaDB's length for it: 17 digits and
-/// the decimals), or a plain DOUBLE when they reach FLOATING_POINT_DECIMALS.
+/// A DOUBLE arithmetic result with `decimals` fixed decimals (MariaDB's length for it: 17
+/// digits and the decimals), or a plain DOUBLE when they reach FLOATING_POINT_DECIMALS, one
+/// longer than a DOUBLE column (`f + 1` is 23 long).
 fn fixed_double(decimals: u8) -> SqlType {
     let mut t = SqlType::double();
     if decimals < FLOATING_POINT_DECIMALS {
         t.decimals = decimals;
         t.length = 17 + u32::from(decimals);
+    } else {
+        t.length = 23;
     }
     t
 }

@@ -351,43 +351,152 @@ fn unify_class(a: &SqlType, b: &SqlType) -> SqlType {
             let p = int_digits(a).max(int_digits(b)) + scale as u32;
             SqlType::decimal(p.min(65), scale)
         }
-        (Int | Decimal | Double, Int | Decimal | Double) => SqlType::double(),
+        (Int | Decimal | Double, Int | Decimal | Double) => {
+            // The most decimals of a branch, fixed while every branch's are (`CASE … THEN -1
+            // ELSE ROUND(1e0, 1) END` shows 1.0 as a string; with a plain DOUBLE none are).
+            let dec = |t: &SqlType| if t.class == Int { 0 } else { t.decimals };
+            let mut t = SqlType::double();
+            let d = dec(a).max(dec(b));
+            if d < crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS {
+                t.decimals = d;
+            }
+            t
+        }
         (Date | DateTime, Date | DateTime) => SqlType::datetime(a.decimals.max(b.decimals)),
         (Bin, _) | (_, Bin) => SqlType::varbinary(a.length.max(b.length)),
         _ => SqlType::varchar(a.char_len().max(b.char_len())),
     }
 }
 
-/// MariaDB's length of a signed integer IFNULL / COALESCE / IF / CASE / GREATEST / LEAST:
-/// the most digits of a branch
-/// (a non-negative literal's own, another's without its sign) and one for the sign:
-/// `COALESCE(1, 2)` is 2 long, `IF(c, int_col, 5)` 11. Mixed integer wire types keep theirs.
+/// MariaDB's type of an IFNULL / COALESCE / IF / CASE / GREATEST / LEAST whose branches are
+/// all integers (NULL branches aside), refined from [`unify`]'s, which sees only the types:
+/// the widest branch's wire type (an integer literal is an INT, or a BIGINT past 9 digits);
+/// signed, the most digits of a branch plus one for the sign (`IF(c, tinyint_col, 1)` is an
+/// INT of length 4, `COALESCE(1, 2)` 2); unsigned when every branch is, as long as the
+/// longest; and a DECIMAL of the most digits when signed and unsigned branches meet
+/// (`IF(c, int_unsigned_col, 0)` is DECIMAL(10,0), `IFNULL(tinyint_unsigned_col, -1)`
+/// DECIMAL(3,0)). With a DECIMAL branch among integers, the DECIMAL has the most integer
+/// digits of a branch counted the same way (`CASE … THEN tinyint_col ELSE 1.5 END` is
+/// DECIMAL(4,1)). Other wire types (YEAR, BIT) keep [`unify`]'s type.
 pub(crate) fn signed_int_branches<'a>(
     t: &mut SqlType,
     branches: impl IntoIterator<Item = (&'a Expr, &'a SqlType)>,
 ) {
-    if t.class != Class::Int
-        || t.unsigned
-        || !matches!(t.wire, ColumnType::LONG | ColumnType::LONGLONG)
-    {
+    int_branches(t, branches, false)
+}
+
+/// [`signed_int_branches`] where a NULL literal branch counts as a signed integer, as in
+/// MariaDB's IFNULL, COALESCE and CASE (not IF): `COALESCE(NULL, int_unsigned_col)` is
+/// DECIMAL(10,0), `IF(c, NULL, int_unsigned_col)` an INT UNSIGNED.
+pub(crate) fn null_signed_int_branches<'a>(
+    t: &mut SqlType,
+    branches: impl IntoIterator<Item = (&'a Expr, &'a SqlType)>,
+) {
+    int_branches(t, branches, true)
+}
+
+fn int_branches<'a>(
+    t: &mut SqlType,
+    branches: impl IntoIterator<Item = (&'a Expr, &'a SqlType)>,
+    null_is_signed: bool,
+) {
+    if !matches!(t.class, Class::Int | Class::Decimal) {
         return;
     }
-    let mut digits = 0;
+    let (mut digits, mut scale, mut wire) = (0u32, 0u8, 0u8);
+    let (mut signed, mut unsigned, mut decimal) = (false, false, false);
     for (e, bt) in branches {
         match bt.class {
+            Class::Null if null_is_signed && matches!(e, Expr::Lit(Value::Null)) => signed = true,
             Class::Null => {}
-            Class::Int if bt.wire == t.wire => {
-                let d = match e {
-                    Expr::Lit(Value::Int(n)) if *n >= 0 => bt.length,
-                    _ if bt.unsigned => bt.length,
-                    _ => bt.length.saturating_sub(1),
+            Class::Int => {
+                let Some(rank) = int_wire_rank(bt.wire) else {
+                    return;
                 };
-                digits = digits.max(d);
+                wire = wire.max(rank);
+                if bt.unsigned {
+                    unsigned = true;
+                } else {
+                    signed = true;
+                }
+                digits = digits.max(int_branch_digits(e, bt));
+            }
+            Class::Decimal => {
+                decimal = true;
+                scale = scale.max(bt.decimals);
+                digits = digits.max(crate::sql::bind::int_digits(bt));
             }
             _ => return,
         }
     }
-    t.length = digits.max(1) + 1;
+    let nullable = t.nullable;
+    if decimal || (signed && unsigned) {
+        let p = (digits + u32::from(scale)).min(65);
+        *t = SqlType::decimal(p, scale).with_nullable(nullable);
+        return;
+    }
+    if t.class != Class::Int || wire == 0 {
+        return;
+    }
+    t.wire = [
+        ColumnType::TINY,
+        ColumnType::SHORT,
+        ColumnType::INT24,
+        ColumnType::LONG,
+        ColumnType::LONGLONG,
+    ][usize::from(wire - 1)];
+    t.unsigned = unsigned;
+    t.length = digits.max(1) + u32::from(!unsigned);
+}
+
+/// The order of integer wire types by width (1 for TINY … 5 for LONGLONG); None for the
+/// integer classes that are no plain integers (YEAR, BIT).
+fn int_wire_rank(w: ColumnType) -> Option<u8> {
+    Some(match w {
+        ColumnType::TINY => 1,
+        ColumnType::SHORT => 2,
+        ColumnType::INT24 => 3,
+        ColumnType::LONG => 4,
+        ColumnType::LONGLONG => 5,
+        _ => return None,
+    })
+}
+
+/// Digits of an integer branch, as MariaDB counts them: a non-negative literal's own, an
+/// unsigned value's length, a signed value's length less its sign.
+fn int_branch_digits(e: &Expr, t: &SqlType) -> u32 {
+    match e {
+        Expr::Lit(Value::Int(n)) if *n >= 0 => t.length,
+        _ if t.unsigned => t.length,
+        _ => t.length.saturating_sub(1),
+    }
+}
+
+/// Whether a branch of a string IFNULL / COALESCE / IF / CASE becomes its text with digits
+/// its type fixes ([`crate::sql::bind::number_as_text`]).
+pub(crate) fn shown_as_text(t: &SqlType) -> bool {
+    match t.class {
+        Class::DateTime => t.decimals > 0,
+        Class::Decimal => t.decimals <= MAX_SCALE,
+        Class::Double => t.decimals < crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS,
+        _ => false,
+    }
+}
+
+/// HEX's result, as MariaDB sizes it: two digits a byte of a string, temporal or unsigned
+/// integer argument (its length), 16 for any other number (a signed integer, DECIMAL or DOUBLE
+/// is hexed as a BIGINT, two's complement when negative), none for NULL; always nullable, no
+/// decimals.
+fn hex_type(arg: &SqlType) -> SqlType {
+    let chars = match arg.class {
+        Class::Null => 0,
+        Class::Int if arg.unsigned => arg.length.saturating_mul(2),
+        Class::Int | Class::Decimal | Class::Double => 16,
+        _ => arg.length.saturating_mul(2),
+    };
+    let mut t = SqlType::varchar(chars);
+    t.decimals = 0;
+    t
 }
 
 /// Resolve a function call. `args` are bound arguments with their types.
@@ -594,10 +703,14 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
         }
         "HEX" => {
             need(n == 1)?;
-            (
-                Func::Hex(Bytes::of(&args[0].1)),
-                str_ty(first_len.saturating_mul(2).max(16)),
-            )
+            let (e, t) = args.remove(0);
+            if matches!(t.class, Class::DateTime | Class::Time) {
+                // Hexed as its text, with the type's fractional digits.
+                args.insert(0, (crate::sql::bind::datetime_as_text(e, &t), t));
+            } else {
+                args.insert(0, (e, t));
+            }
+            (Func::Hex(Bytes::of(&args[0].1)), hex_type(&args[0].1))
         }
         "ABS" => {
             need(n == 1)?;
@@ -664,10 +777,10 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
                     // shown 2.500 (CastTo::DoubleText).
                     let mut t = SqlType::double();
                     if let Some((Expr::Lit(v), _)) = args.get(1) {
-                        let places = convert::to_i64(v);
-                        if (0..i64::from(crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS))
-                            .contains(&places)
-                        {
+                        // A negative scale fixes none (ROUND(-1.5e1, -5) is 0, and
+                        // `c / 3 - ROUND(x, -5)` shows the quotient's 4).
+                        let places = convert::to_i64(v).max(0);
+                        if places < i64::from(crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS) {
                             t.decimals = places as u8;
                             t.length = 17 + places as u32;
                         }
@@ -750,31 +863,38 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             (f, t)
         }
         "IFNULL" | "NVL" | "COALESCE" | "IF"
-            if unify(
-                &args
-                    .iter()
-                    .skip(usize::from(upper == "IF"))
-                    .map(|(_, t)| t)
-                    .collect::<Vec<_>>(),
-            )
-            .class
-                == Class::Str
-                && args
-                    .iter()
-                    .skip(usize::from(upper == "IF"))
-                    .any(|(_, t)| t.class == Class::DateTime && t.decimals > 0) =>
+            if matches!(
+                unify(
+                    &args
+                        .iter()
+                        .skip(usize::from(upper == "IF"))
+                        .map(|(_, t)| t)
+                        .collect::<Vec<_>>(),
+                )
+                .class,
+                Class::Str | Class::Bin
+            ) && args
+                .iter()
+                .skip(usize::from(upper == "IF"))
+                .any(|(_, t)| shown_as_text(t)) =>
         {
-            // A string result shows a DATETIME(n) argument with its n digits.
+            // A string result shows a DATETIME(n) argument with its n digits, a DECIMAL with
+            // its scale, a DOUBLE of fixed decimals with those (`IFNULL(bin_col, ROUND(x, 2))`
+            // is '21.00', `IFNULL(dt_col, COALESCE(1, 100.00))` '1.00').
             let skip = usize::from(upper == "IF");
             let args = args
                 .into_iter()
                 .enumerate()
                 .map(|(i, (e, t))| {
-                    if i < skip || t.class != Class::DateTime {
+                    if i < skip || !shown_as_text(&t) {
                         return (e, t);
                     }
                     let text = SqlType::varchar(t.char_len()).with_nullable(t.nullable);
-                    (crate::sql::bind::datetime_as_text(e, &t), text)
+                    let e = match t.class {
+                        Class::DateTime => crate::sql::bind::datetime_as_text(e, &t),
+                        _ => crate::sql::bind::number_as_text(e, &t),
+                    };
+                    (e, text)
                 })
                 .collect();
             return bind(name, args);
@@ -783,14 +903,14 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             need(n == 2)?;
             let mut t = unify(&[&args[0].1, &args[1].1]);
             t.nullable = args[0].1.nullable && args[1].1.nullable;
-            signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
+            null_signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
             (Func::IfNull(t.class), t)
         }
         "COALESCE" => {
             need(n >= 1)?;
             let mut t = unify(&args.iter().map(|(_, t)| t).collect::<Vec<_>>());
             t.nullable = args.iter().all(|(_, t)| t.nullable);
-            signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
+            null_signed_int_branches(&mut t, args.iter().map(|(e, t)| (e, t)));
             (Func::Coalesce(t.class), t)
         }
         "NULLIF" => {
@@ -810,6 +930,7 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             // Nullable when any argument is (MariaDB: NVL2(NULL, 'a', 'b') too).
             let mut t = unify(&[&args[1].1, &args[2].1]);
             t.nullable = args.iter().any(|(_, t)| t.nullable);
+            signed_int_branches(&mut t, args[1..].iter().map(|(e, t)| (e, t)));
             let x = args.remove(0).0;
             args.insert(
                 0,
@@ -1625,7 +1746,7 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 .map(|x| format!("{x:02X}"))
                 .collect()),
             // A date or datetime is hexed as its text, like a string (HEX(DATE'2019-12-31')).
-            t @ (Value::Date(_) | Value::DateTime(_)) => s(convert::to_text(t)
+            t @ (Value::Date(_) | Value::DateTime(_) | Value::Time(_)) => s(convert::to_text(t)
                 .iter()
                 .map(|x| format!("{x:02X}"))
                 .collect()),
@@ -1961,7 +2082,13 @@ fn substring(v: &[Value]) -> Value {
 /// The number HEX() shows for a non-string: as BIGINT UNSIGNED (negatives in two's
 /// complement); a DOUBLE beyond the BIGINT range shows as all ones.
 fn hex_int(v: &Value) -> u64 {
-    match convert::to_num(v) {
+    // A DECIMAL goes through a DOUBLE, as MariaDB's HEX reads it (HEX(9007199254740993.0) is
+    // 20000000000000, 18446744073709551604.0 is past 2^64 - 1).
+    let n = match convert::to_num(v) {
+        d @ Num::D(_) => Num::F(d.to_f64()),
+        n => n,
+    };
+    match n {
         Num::F(f) if f.is_nan() || f <= i64::MIN as f64 || f >= u64::MAX as f64 => u64::MAX,
         // A double is rounded to the nearest integer, half away from zero (HEX(2.5e0) is 3).
         Num::F(f) => {
