@@ -405,6 +405,11 @@ impl Runner {
         end_statement(&ctx, sess, &r);
         if let Ok(QueryResult::Rows { columns, rows }) = &mut r {
             mask(columns, rows, &masked);
+            // The definitions as the session sends them (the results collation's id).
+            *columns = sess.charsets.columns(columns).into_owned();
+            for c in columns.iter_mut() {
+                c.name = String::from_utf8_lossy(&sess.charsets.name(&c.name)).into_owned();
+            }
         }
         let warnings = if values_only {
             0

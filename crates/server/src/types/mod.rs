@@ -12,6 +12,7 @@ mod datatype;
 pub mod enumset;
 pub mod latin1;
 pub mod raw_text;
+pub mod text_charset;
 mod value;
 
 pub use collation::Collation;

@@ -554,6 +554,19 @@ fn apply_session(
         .then(|| sess.session_vars.get(name).cloned())
         .flatten();
     super::replay_vars::after_set(sess, name, stored.as_ref());
+    if matches!(
+        name,
+        "character_set_client"
+            | "character_set_connection"
+            | "character_set_results"
+            | "collation_connection"
+    ) {
+        if name == "character_set_results" {
+            // Column definitions carry the character set's default collation now.
+            sess.results_collation = None;
+        }
+        sess.refresh_charsets(ctx);
+    }
     Ok(())
 }
 
@@ -699,10 +712,16 @@ fn apply_names(
         sess.session_vars.insert(var.to_string(), v);
         sess.track.var_changed(var);
     }
+    // Results carry the collation named (or the character set's default) in column
+    // definitions, as MariaDB.
+    sess.results_collation = coll
+        .as_ref()
+        .and_then(|v| crate::session::charsets::collation_id(&crate::sql::value_text(v)));
     if let Some(v) = coll {
         // (Not reported to session tracking: MariaDB reports only the three above.)
         sess.session_vars.insert("collation_connection".into(), v);
     }
+    sess.refresh_charsets(ctx);
     Ok(())
 }
 
