@@ -679,8 +679,13 @@ fn check_names(
     }
     ctx.vars
         .check_session_set("character_set_client", Value::str(&cs))?;
+    // `utf8_…` is utf8mb3's, as MariaDB shows it.
     let coll = collation
         .map(|c| c.to_ascii_lowercase())
+        .map(|c| match c.strip_prefix("utf8_") {
+            Some(rest) => format!("utf8mb3_{rest}"),
+            None => c,
+        })
         .or_else(|| default_collation(&cs).map(str::to_string));
     let coll = match coll {
         Some(c) => match ctx
