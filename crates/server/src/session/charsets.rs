@@ -205,12 +205,18 @@ mod tests {
 
     #[test]
     fn handshake_ids_name_their_collations() {
-        assert_eq!(handshake_collation(33), Some((WireCharset::Utf8mb3, "utf8mb3_general_ci")));
+        assert_eq!(
+            handshake_collation(33),
+            Some((WireCharset::Utf8mb3, "utf8mb3_general_ci"))
+        );
         assert_eq!(handshake_collation(45).unwrap().0, WireCharset::Utf8mb4);
         assert_eq!(handshake_collation(200), None);
         assert_eq!(collation_id("utf8mb4_unicode_ci"), Some(224));
         assert_eq!(literal_collation("utf8_bin"), Collation::Utf8mb3Bin);
-        assert_eq!(literal_collation("latin1_swedish_ci"), Collation::Utf8mb4GeneralCi);
+        assert_eq!(
+            literal_collation("latin1_swedish_ci"),
+            Collation::Utf8mb4GeneralCi
+        );
     }
 
     #[test]

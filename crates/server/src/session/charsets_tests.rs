@@ -122,11 +122,18 @@ fn the_handshake_collation_sets_the_connection_character_sets() {
         let sql = b"SELECT @@character_set_client, @@character_set_results, @@collation_connection";
         let a = query(&mut s, sql);
         let row: Vec<Vec<u8>> = a.rows[0].iter().map(|v| v.clone().unwrap()).collect();
-        assert_eq!(row, [cs.as_bytes(), cs.as_bytes(), coll.as_bytes()], "id {id}");
+        assert_eq!(
+            row,
+            [cs.as_bytes(), cs.as_bytes(), coll.as_bytes()],
+            "id {id}"
+        );
     }
     // An id Cohort does not know: the server's defaults.
     let mut s = session(200);
-    assert_eq!(value(&mut s, b"SELECT @@collation_connection"), b"utf8mb4_general_ci");
+    assert_eq!(
+        value(&mut s, b"SELECT @@collation_connection"),
+        b"utf8mb4_general_ci"
+    );
 }
 
 #[test]
@@ -162,7 +169,10 @@ fn set_names_and_character_set_results() {
     setup(&mut s);
     run(&mut s, "SET NAMES utf8mb3 COLLATE utf8mb3_bin");
     let r = query(&mut s, b"SELECT a FROM c");
-    assert_eq!((r.columns[0].charset, r.rows[0][0].as_deref()), (83, Some("é?".as_bytes())));
+    assert_eq!(
+        (r.columns[0].charset, r.rows[0][0].as_deref()),
+        (83, Some("é?".as_bytes()))
+    );
     run(&mut s, "SET character_set_results = latin1");
     let r = query(&mut s, "SELECT a AS `é` FROM c".as_bytes());
     assert_eq!(r.columns[0].charset, 8);
@@ -174,7 +184,10 @@ fn set_names_and_character_set_results() {
     assert_eq!(value(&mut s, b"SELECT a FROM c"), "é😀".as_bytes());
     run(&mut s, "SET character_set_results = binary");
     let r = query(&mut s, b"SELECT a FROM c");
-    assert_eq!((r.columns[0].charset, r.rows[0][0].as_deref()), (63, Some("é😀".as_bytes())));
+    assert_eq!(
+        (r.columns[0].charset, r.rows[0][0].as_deref()),
+        (63, Some("é😀".as_bytes()))
+    );
 }
 
 #[test]
@@ -186,12 +199,21 @@ fn query_text_is_read_in_character_set_client() {
     let a = query(&mut s, b"INSERT INTO c (e, n) VALUES ('caf\xE9', 2)");
     assert!(a.error.is_none(), "{:?}", a.error);
     run(&mut s, "SET NAMES utf8mb4");
-    assert_eq!(value(&mut s, b"SELECT e FROM c WHERE n = 2"), "café".as_bytes());
-    assert_eq!(value(&mut s, b"SELECT HEX(e) FROM c WHERE n = 2"), b"636166C3A9");
+    assert_eq!(
+        value(&mut s, b"SELECT e FROM c WHERE n = 2"),
+        "café".as_bytes()
+    );
+    assert_eq!(
+        value(&mut s, b"SELECT HEX(e) FROM c WHERE n = 2"),
+        b"636166C3A9"
+    );
     // A utf8mb4 client's raw bytes in a binary column stay the bytes sent.
     let a = query(&mut s, b"INSERT INTO c (bl, n) VALUES ('\xFF\x00\xE9', 3)");
     assert!(a.error.is_none(), "{:?}", a.error);
-    assert_eq!(value(&mut s, b"SELECT HEX(bl) FROM c WHERE n = 3"), b"FF00E9");
+    assert_eq!(
+        value(&mut s, b"SELECT HEX(bl) FROM c WHERE n = 3"),
+        b"FF00E9"
+    );
 }
 
 #[test]
@@ -211,6 +233,9 @@ fn literals_take_collation_connection() {
     assert_eq!(value(&mut s, b"SELECT 'a' = 'A'"), b"0");
     assert_eq!(value(&mut s, b"SELECT COLLATION('a')"), b"utf8mb4_bin");
     run(&mut s, "SET collation_connection = utf8mb4_unicode_ci");
-    assert_eq!(value(&mut s, b"SELECT COLLATION('a')"), b"utf8mb4_unicode_ci");
+    assert_eq!(
+        value(&mut s, b"SELECT COLLATION('a')"),
+        b"utf8mb4_unicode_ci"
+    );
     assert_eq!(value(&mut s, b"SELECT 'a' = 'A'"), b"1");
 }

@@ -434,7 +434,13 @@ impl Session {
         let client = state.charsets.client;
         let values: Vec<Value> = params
             .into_iter()
-            .zip(entry.types.iter().map(|t| t.column_type).chain(std::iter::repeat(ColumnType::NULL)))
+            .zip(
+                entry
+                    .types
+                    .iter()
+                    .map(|t| t.column_type)
+                    .chain(std::iter::repeat(ColumnType::NULL)),
+            )
             .map(|(p, ty)| param_in_charset(param_to_value(p), ty, client))
             .collect();
         let annotation = annotation_start(&ctx, state);
@@ -577,7 +583,10 @@ fn param_in_charset(v: Value, ty: ColumnType, client: super::charsets::WireChars
     match v {
         Value::Bytes(b)
             if client == super::charsets::WireCharset::Latin1
-                && matches!(ty, ColumnType::STRING | ColumnType::VAR_STRING | ColumnType::VARCHAR) =>
+                && matches!(
+                    ty,
+                    ColumnType::STRING | ColumnType::VAR_STRING | ColumnType::VARCHAR
+                ) =>
         {
             Value::Bytes(crate::types::latin1::decode(&b).into_bytes())
         }

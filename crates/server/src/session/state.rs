@@ -696,7 +696,9 @@ impl SessionState {
         self.charsets = super::charsets::ConnCharsets {
             client: named("character_set_client").unwrap_or(WireCharset::Utf8mb4),
             literal: text("collation_connection")
-                .map_or(crate::types::Collation::Utf8mb4GeneralCi, |c| literal_collation(&c)),
+                .map_or(crate::types::Collation::Utf8mb4GeneralCi, |c| {
+                    literal_collation(&c)
+                }),
             results,
         };
     }

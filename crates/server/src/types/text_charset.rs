@@ -108,7 +108,9 @@ impl WireCharset {
             WireCharset::Ascii => !c.is_ascii(),
             WireCharset::Utf8mb4 | WireCharset::Binary => false,
         };
-        let c = String::from_utf8_lossy(text).chars().find(|&c| missing(c))?;
+        let c = String::from_utf8_lossy(text)
+            .chars()
+            .find(|&c| missing(c))?;
         Some(c.encode_utf8(&mut [0; 4]).as_bytes().to_vec())
     }
 
@@ -138,7 +140,10 @@ mod tests {
         assert_eq!(&*WireCharset::Latin1.encode(text), b"\xE9?x");
         assert_eq!(&*WireCharset::Ascii.encode(text), b"??x");
         assert_eq!(&*WireCharset::Latin1.encode("€".as_bytes()), b"\x80");
-        assert!(matches!(WireCharset::Utf8mb3.encode(b"plain"), Cow::Borrowed(_)));
+        assert!(matches!(
+            WireCharset::Utf8mb3.encode(b"plain"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -12,7 +12,10 @@ use sqlparser::tokenizer::{Token, TokenWithSpan, Whitespace};
 
 /// Rewrite the character-set spellings of a statement's tokens.
 pub(super) fn rewrite(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) {
-    if !tokens.iter().any(|t| is_word(&t.token, "CHARSET") || is_word(&t.token, "CAST")) {
+    if !tokens
+        .iter()
+        .any(|t| is_word(&t.token, "CHARSET") || is_word(&t.token, "CAST"))
+    {
         return;
     }
     let ddl = matches!(first, Some("CREATE" | "ALTER"));

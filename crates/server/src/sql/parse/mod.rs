@@ -12,9 +12,9 @@
 
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod binlog;
+mod charset_words;
 pub(in crate::sql) mod dialect;
 mod exec_comments;
-mod charset_words;
 mod float_type;
 mod hex_literal;
 pub(in crate::sql) mod interval;
