@@ -136,10 +136,14 @@ fn the_handshake_collation_sets_the_connection_character_sets() {
     );
 }
 
+/// A handshake collation id, the values of `a` and `e`, the charset of character columns and
+/// the length of `a`.
+type ResultCase = (u8, &'static [u8], &'static [u8], u16, u32);
+
 #[test]
 fn results_are_in_character_set_results_as_mariadb_sends_them() {
-    // (id, a, e, bl, charset of character columns, length of `a`), from MariaDB 10.11.
-    let cases: [(u8, &[u8], &[u8], u16, u32); 5] = [
+    // From MariaDB 10.11.
+    let cases: [ResultCase; 5] = [
         (45, "é😀".as_bytes(), "e😀".as_bytes(), 45, 40),
         (46, "é😀".as_bytes(), "e😀".as_bytes(), 46, 40),
         (33, "é?".as_bytes(), b"e?", 33, 30),

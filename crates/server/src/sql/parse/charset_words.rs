@@ -90,11 +90,11 @@ fn cast_with_charset(tokens: &mut [TokenWithSpan], cast: usize) {
     let mut depth = 0usize;
     let mut as_at = None;
     let mut charset = false;
-    for j in cast + 1..tokens.len() {
-        match &tokens[j].token {
+    for (j, t) in tokens.iter().enumerate().skip(cast + 1) {
+        match &t.token {
             Token::LParen => depth += 1,
             Token::RParen => {
-                depth -= 1;
+                depth = depth.saturating_sub(1);
                 if depth == 0 {
                     break;
                 }
