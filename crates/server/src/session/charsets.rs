@@ -142,7 +142,7 @@ impl ConnCharsets {
     /// converted as they are written ([`Self::name`]).
     pub fn columns<'a>(&self, columns: &'a [ColumnDefinition]) -> Cow<'a, [ColumnDefinition]> {
         let Some((cs, id)) = self.results else {
-            return Cow::Borrowed(columns);
+            return unconverted(columns);
         };
         if !columns
             .iter()
@@ -199,6 +199,35 @@ impl ConnCharsets {
     }
 }
 
+/// The definitions sent with `character_set_results = NULL`: each column's own collation,
+/// and a TEXT column's length in bytes as it is stored (65535 for TEXT, not 4 a character).
+fn unconverted(columns: &[ColumnDefinition]) -> Cow<'_, [ColumnDefinition]> {
+    use cohort_protocol::column::ColumnType as T;
+    let text_blob = |c: &ColumnDefinition| {
+        c.charset != ids::BINARY
+            && matches!(
+                c.column_type,
+                T::TINY_BLOB | T::BLOB | T::MEDIUM_BLOB | T::LONG_BLOB
+            )
+            && c.column_length != u32::MAX
+    };
+    if !columns.iter().any(text_blob) {
+        return Cow::Borrowed(columns);
+    }
+    Cow::Owned(
+        columns
+            .iter()
+            .map(|c| {
+                let mut c = c.clone();
+                if text_blob(&c) {
+                    c.column_length /= 4;
+                }
+                c
+            })
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,5 +270,19 @@ mod tests {
         assert_eq!(&*l1.name(&out[1].name), b"\xE9");
         assert_eq!(&*l1.value(&out[1], "é😀".as_bytes()), b"\xE9?");
         assert_eq!(&*l1.value(&out[0], b"\xC3\xA9"), b"\xC3\xA9");
+        // NULL: the columns' own collations, a TEXT's length in stored bytes (as MariaDB).
+        let none = ConnCharsets {
+            results: None,
+            ..ConnCharsets::default()
+        };
+        let text = vec![ColumnDefinition::simple(
+            "t",
+            ColumnType::BLOB,
+            224,
+            262_140,
+        )];
+        let out = none.columns(&text);
+        assert_eq!((out[0].charset, out[0].column_length), (224, 65_535));
+        assert!(matches!(none.columns(&cols), Cow::Borrowed(_)));
     }
 }
