@@ -200,18 +200,22 @@ impl ConnCharsets {
 }
 
 /// The definitions sent with `character_set_results = NULL`: each column's own collation,
-/// and a TEXT column's length in bytes as it is stored (65535 for TEXT, not 4 a character).
+/// with its length in its own character set's bytes (3 a character for utf8mb3), a TEXT
+/// column's as it is stored (65535 for TEXT, not 4 a character).
 fn unconverted(columns: &[ColumnDefinition]) -> Cow<'_, [ColumnDefinition]> {
     use cohort_protocol::column::ColumnType as T;
     let text_blob = |c: &ColumnDefinition| {
-        c.charset != ids::BINARY
-            && matches!(
-                c.column_type,
-                T::TINY_BLOB | T::BLOB | T::MEDIUM_BLOB | T::LONG_BLOB
-            )
-            && c.column_length != u32::MAX
+        matches!(
+            c.column_type,
+            T::TINY_BLOB | T::BLOB | T::MEDIUM_BLOB | T::LONG_BLOB
+        )
     };
-    if !columns.iter().any(text_blob) {
+    let differs = |c: &ColumnDefinition| {
+        c.charset != ids::BINARY
+            && c.column_length != u32::MAX
+            && (text_blob(c) || id_charset(c.charset) == Some(WireCharset::Utf8mb3))
+    };
+    if !columns.iter().any(differs) {
         return Cow::Borrowed(columns);
     }
     Cow::Owned(
@@ -219,8 +223,11 @@ fn unconverted(columns: &[ColumnDefinition]) -> Cow<'_, [ColumnDefinition]> {
             .iter()
             .map(|c| {
                 let mut c = c.clone();
-                if text_blob(&c) {
-                    c.column_length /= 4;
+                if differs(&c) {
+                    c.column_length = match text_blob(&c) {
+                        true => c.column_length / 4,
+                        false => c.column_length / 4 * 3 + c.column_length % 4,
+                    };
                 }
                 c
             })

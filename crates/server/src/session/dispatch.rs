@@ -327,6 +327,8 @@ impl Session {
         let state = self.state.as_mut().expect("logged in");
         match sql::field_list(&ctx, state, table) {
             Ok(columns) => {
+                // In the client's results collation, as result sets are.
+                let columns = state.charsets.columns(&columns).into_owned();
                 for c in &columns {
                     self.writer.write_field_list_column(c, None);
                 }

@@ -350,7 +350,9 @@ impl Runner {
         }
         if let Some(table) = body.strip_prefix("fields ") {
             return match super::field_list(&ctx, sess, table.trim_end_matches(';').trim()) {
-                Ok(cols) => cols
+                Ok(cols) => sess
+                    .charsets
+                    .columns(&cols)
                     .iter()
                     .map(|c| {
                         format!(

@@ -19,16 +19,12 @@ use cohort_protocol::column::{
     charset, column_flags as f, ColumnDefinition, ColumnType, ExtendedTypeInfo,
 };
 
-/// The charset id of a character or binary type.
+/// The charset id of a character or binary type: a character type's own collation (the
+/// session sends the results collation's instead, unless `character_set_results` is NULL).
 fn charset_of(ty: &SqlType) -> u16 {
     match ty.class {
-        // Results travel in utf8mb4: a utf8mb3 column is sent as its utf8mb4 twin.
-        Class::Str => match ty.collation.compare_as() {
-            Collation::Utf8mb4Bin => charset::UTF8MB4_BIN,
-            Collation::Utf8mb4Unicode520Ci => 246,
-            Collation::Utf8mb4UnicodeCi => 224,
-            _ => charset::UTF8MB4_GENERAL_CI,
-        },
+        Class::Str if ty.collation != Collation::Binary => ty.collation.id(),
+        Class::Str => charset::UTF8MB4_GENERAL_CI,
         _ => charset::BINARY,
     }
 }
