@@ -22,6 +22,7 @@
 
 use crate::codec::{put_lenenc_bytes, put_u16, put_u32, Reader};
 use crate::error::{ProtocolError, Result};
+use std::borrow::Cow;
 
 /// The catalog field, always "def".
 const CATALOG: &[u8] = b"def";
@@ -236,6 +237,17 @@ impl ColumnDefinition {
     /// Appends the ColumnDefinition41 payload, with the extended type info block when the
     /// client negotiated `MARIADB_CLIENT_EXTENDED_METADATA` (`extended`).
     pub fn encode_with(&self, out: &mut Vec<u8>, extended: bool) {
+        self.encode_names_with(out, extended, &|name| Cow::Borrowed(name.as_bytes()));
+    }
+
+    /// [`Self::encode_with`], each name written as `names` makes it (the server converts
+    /// them to the client's `character_set_results`).
+    pub fn encode_names_with(
+        &self,
+        out: &mut Vec<u8>,
+        extended: bool,
+        names: &dyn Fn(&str) -> Cow<'_, [u8]>,
+    ) {
         put_lenenc_bytes(out, CATALOG);
         for name in [
             &self.schema,
@@ -244,7 +256,7 @@ impl ColumnDefinition {
             &self.name,
             &self.org_name,
         ] {
-            put_lenenc_bytes(out, name.as_bytes());
+            put_lenenc_bytes(out, &names(name));
         }
         if extended {
             self.extended.encode(out);

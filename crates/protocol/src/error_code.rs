@@ -140,6 +140,8 @@ pub enum ErrorCode {
     WarnDataTruncated,
     /// 1292 Truncated incorrect %s value: '%s'
     TruncatedWrongValue,
+    /// 1977 Cannot convert '%s' character 0x%-.64s to '%s'
+    CannotConvertCharacter,
     /// 1295 This command is not supported in the prepared statement protocol yet
     UnsupportedPs,
     /// 1364 Field '%s' doesn't have a default value
@@ -662,6 +664,7 @@ impl ErrorCode {
             WarnDataTruncated => 1265,
             OptionPreventsStatement => 1290,
             TruncatedWrongValue => 1292,
+            CannotConvertCharacter => 1977,
             UnsupportedPs => 1295,
             QueryInterrupted => 1317,
             StatementTimeout => 1969,

@@ -22,6 +22,8 @@
 //! column definition each and EOF. CLIENT_DEPRECATE_EOF is never negotiated, so the EOF
 //! packets are always present.
 
+use std::borrow::Cow;
+
 use crate::codec::{put_lenenc_bytes, put_lenenc_int, put_u16, put_u32, Reader, NULL_MARKER};
 use crate::column::ColumnDefinition;
 use crate::error::{ProtocolError, Result};
@@ -276,15 +278,31 @@ impl PacketWriter {
 
     /// Column count, the column definitions, EOF: everything before the rows.
     pub fn write_result_set_start(&mut self, columns: &[ColumnDefinition], status: u16) {
+        self.write_result_set_start_names(columns, status, &|n| Cow::Borrowed(n.as_bytes()));
+    }
+
+    /// [`Self::write_result_set_start`] with each name of the definitions written as `names`
+    /// makes it (converted to the client's character set).
+    pub fn write_result_set_start_names(
+        &mut self,
+        columns: &[ColumnDefinition],
+        status: u16,
+        names: &dyn Fn(&str) -> Cow<'_, [u8]>,
+    ) {
         self.write_with(|out| encode_column_count(out, columns.len() as u64));
-        self.write_column_definitions(columns, status);
+        self.write_column_definitions(columns, status, names);
     }
 
     /// One definition per column, then EOF.
-    fn write_column_definitions(&mut self, columns: &[ColumnDefinition], status: u16) {
+    fn write_column_definitions(
+        &mut self,
+        columns: &[ColumnDefinition],
+        status: u16,
+        names: &dyn Fn(&str) -> Cow<'_, [u8]>,
+    ) {
         let extended = self.extended_metadata();
         for column in columns {
-            self.write_with(|out| column.encode_with(out, extended));
+            self.write_with(|out| column.encode_names_with(out, extended, names));
         }
         self.write_eof(0, status);
     }
@@ -343,7 +361,7 @@ impl PacketWriter {
             self.write_eof(0, status);
         }
         if !columns.is_empty() {
-            self.write_column_definitions(columns, status);
+            self.write_column_definitions(columns, status, &|n| Cow::Borrowed(n.as_bytes()));
         }
     }
 }

@@ -77,12 +77,22 @@ const fn var(
 
 const U32: u64 = u32::MAX as u64;
 const CHARSETS: &[&str] = &["utf8mb4", "utf8mb3", "utf8", "latin1", "binary", "ascii"];
+/// The collations a session's `collation_*` variables may name: Cohort's own, and latin1's
+/// and ascii's two (a connection in those character sets reads and writes them; its literals
+/// compare as utf8mb4_general_ci).
 const COLLATIONS: &[&str] = &[
     "utf8mb4_general_ci",
     "utf8mb4_bin",
+    "utf8mb4_unicode_ci",
+    "utf8mb4_unicode_520_ci",
     "utf8mb3_general_ci",
-    "utf8_general_ci",
+    "utf8mb3_bin",
+    "utf8mb3_unicode_ci",
+    "utf8mb3_unicode_520_ci",
     "latin1_swedish_ci",
+    "latin1_bin",
+    "ascii_general_ci",
+    "ascii_bin",
     "binary",
 ];
 

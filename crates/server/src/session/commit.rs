@@ -249,7 +249,12 @@ fn ddl_settings(
         auto_is_null: text("sql_auto_is_null") == "ON",
         no_fk_checks: matches!(text("foreign_key_checks").as_str(), "OFF" | "0"),
         charset: [
-            charset_collation_id(&text("character_set_client")),
+            // The statement's text is kept as UTF-8 whatever the client sent it in (a latin1
+            // client's is decoded on arrival): the event says so.
+            match sess.charsets.client {
+                super::charsets::WireCharset::Latin1 => 45,
+                _ => charset_collation_id(&text("character_set_client")),
+            },
             collation_id(&text("collation_connection")),
             collation_id(&text("collation_server")),
         ],
@@ -258,15 +263,14 @@ fn ddl_settings(
     }
 }
 
-/// MariaDB's id of a collation Cohort knows (45, utf8mb4_general_ci, otherwise).
+/// MariaDB's id of a collation a session may name (45, utf8mb4_general_ci, otherwise).
 fn collation_id(name: &str) -> u16 {
-    match name.to_ascii_lowercase().as_str() {
-        "utf8mb4_bin" => 46,
-        "utf8mb3_general_ci" | "utf8_general_ci" => 33,
-        "latin1_swedish_ci" => 8,
-        "binary" => 63,
-        _ => 45,
-    }
+    let name = name.to_ascii_lowercase();
+    let name = match name.strip_prefix("utf8_") {
+        Some(rest) => format!("utf8mb3_{rest}"),
+        None => name,
+    };
+    super::charsets::collation_id(&name).unwrap_or(45)
 }
 
 /// The id of a character set's default collation.

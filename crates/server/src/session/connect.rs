@@ -54,6 +54,7 @@ impl Session {
             Err(e) => return self.refuse(e.error_code(), "Bad handshake"),
         };
         self.client_caps = resp.capabilities & SERVER_CAPABILITIES;
+        self.client_collation = resp.charset;
         // MariaDB's extended column metadata, when the client asked for it (its
         // capabilities are read only with CLIENT_MYSQL clear: `HandshakeResponse::parse`).
         let extended = resp.mariadb_capabilities

@@ -8,7 +8,9 @@ use crate::error::{Action, Error};
 use crate::sql::{self, QueryResult};
 use crate::status::StatusCounter;
 use crate::types::{Date, DateTime, Value};
-use cohort_protocol::{parse_params, status, ChangeUser, Command, ErrorCode, OkPacket, ParamValue};
+use cohort_protocol::{
+    parse_params, status, ChangeUser, ColumnType, Command, ErrorCode, OkPacket, ParamValue,
+};
 
 impl Session {
     pub(super) fn on_command(&mut self, payload: &[u8]) -> Flow {
@@ -125,7 +127,15 @@ impl Session {
 
     pub(super) fn reply_error(&mut self, e: &Error) -> Flow {
         self.last_error = Some(e.code());
-        self.writer.write_err(e.code(), e.message());
+        // In character_set_results, as MariaDB sends its messages.
+        match self.state.as_ref().map(|s| s.charsets.name(e.message())) {
+            Some(std::borrow::Cow::Owned(message)) => {
+                let mut err = cohort_protocol::ErrPacket::new(e.code(), "");
+                err.message = &message;
+                self.writer.write_with(|out| err.encode(out));
+            }
+            _ => self.writer.write_err(e.code(), e.message()),
+        }
         if e.action() == Action::CloseConnection {
             return Flow::Close;
         }
@@ -173,11 +183,9 @@ impl Session {
     /// the flow and whether the statement succeeded.
     fn run_query(&mut self, sql_bytes: &[u8], more: bool) -> (Flow, bool) {
         self.ctx.status.incr(StatusCounter::Questions);
-        // Bytes that are not UTF-8 (raw BLOB bytes in a literal) are carried losslessly.
-        let text = match std::str::from_utf8(sql_bytes) {
-            Ok(t) => std::borrow::Cow::Borrowed(t),
-            Err(_) => std::borrow::Cow::Owned(crate::types::raw_text::to_text(sql_bytes)),
-        };
+        // Read in character_set_client (see `charsets`).
+        let client = self.state().charsets.client;
+        let text = client.decode(sql_bytes);
         let text = text.as_ref();
         let ctx = self.ctx.clone();
         let process = self.registration.process.clone();
@@ -319,6 +327,8 @@ impl Session {
         let state = self.state.as_mut().expect("logged in");
         match sql::field_list(&ctx, state, table) {
             Ok(columns) => {
+                // In the client's results collation, as result sets are.
+                let columns = state.charsets.columns(&columns).into_owned();
                 for c in &columns {
                     self.writer.write_field_list_column(c, None);
                 }
@@ -332,13 +342,22 @@ impl Session {
 
     fn on_prepare(&mut self, sql_bytes: &[u8]) -> Flow {
         self.ctx.status.incr(StatusCounter::ComStmtPrepare);
-        let Ok(text) = std::str::from_utf8(sql_bytes) else {
-            let e = Error::new(
-                ErrorCode::ParseError,
-                "Invalid utf8mb4 character string in query",
-            );
-            return self.reply_error(&e);
+        // Read in character_set_client (latin1 text is every byte a character).
+        let client = self.state().charsets.client;
+        let decoded = match client {
+            super::charsets::WireCharset::Latin1 => client.decode(sql_bytes),
+            _ => match std::str::from_utf8(sql_bytes) {
+                Ok(t) => std::borrow::Cow::Borrowed(t),
+                Err(_) => {
+                    let e = Error::new(
+                        ErrorCode::ParseError,
+                        "Invalid utf8mb4 character string in query",
+                    );
+                    return self.reply_error(&e);
+                }
+            },
         };
+        let text = decoded.as_ref();
         let ctx = self.ctx.clone();
         if !Statements::reserve(&ctx) {
             let max = ctx.vars.global_u64("max_prepared_stmt_count");
@@ -372,6 +391,7 @@ impl Session {
                 let columns = prepared.columns();
                 let id = self.statements.add(&mut state.memory, prepared, cost);
                 let flags = status_flags(self.state());
+                let columns = self.state().charsets.columns(&columns).into_owned();
                 self.writer.write_prepare_ok(id, params, &columns, 0, flags);
                 Flow::Continue
             }
@@ -413,7 +433,18 @@ impl Session {
                 return self.reply_error(&err);
             }
         };
-        let values: Vec<Value> = params.into_iter().map(param_to_value).collect();
+        let client = state.charsets.client;
+        let values: Vec<Value> = params
+            .into_iter()
+            .zip(
+                entry
+                    .types
+                    .iter()
+                    .map(|t| t.column_type)
+                    .chain(std::iter::repeat(ColumnType::NULL)),
+            )
+            .map(|(p, ty)| param_in_charset(param_to_value(p), ty, client))
+            .collect();
         let annotation = annotation_start(&ctx, state);
         let deadline = crate::interrupt::limit(state.stmt_vars(&ctx).max_statement_us);
         let result = sql::execute_prepared(&ctx, state, &entry.prepared, &values);
@@ -548,6 +579,23 @@ fn unknown_stmt(id: u32, what: &str) -> Error {
 }
 
 /// A decoded parameter as a SQL value (TIME becomes its text form, `[-]HH:MM:SS[.ffffff]`).
+/// A string parameter (sent as a character type) read in character_set_client: latin1 text
+/// becomes its characters. Blob-typed parameters are bytes, as sent.
+fn param_in_charset(v: Value, ty: ColumnType, client: super::charsets::WireCharset) -> Value {
+    match v {
+        Value::Bytes(b)
+            if client == super::charsets::WireCharset::Latin1
+                && matches!(
+                    ty,
+                    ColumnType::STRING | ColumnType::VAR_STRING | ColumnType::VARCHAR
+                ) =>
+        {
+            Value::Bytes(crate::types::latin1::decode(&b).into_bytes())
+        }
+        v => v,
+    }
+}
+
 fn param_to_value(p: ParamValue) -> Value {
     match p {
         ParamValue::Null => Value::Null,

@@ -45,6 +45,9 @@
 mod annotate;
 #[cfg(test)]
 mod bulk_tests;
+pub mod charsets;
+#[cfg(test)]
+mod charsets_tests;
 pub mod commit;
 mod connect;
 mod dispatch;
@@ -126,6 +129,9 @@ pub struct Session {
     /// Refuse the login with 1040 (over `max_connections`).
     over_limit: bool,
     client_caps: u32,
+    /// The collation id of the client's HandshakeResponse: every new `SessionState` starts
+    /// with its character sets (see [`charsets`]).
+    client_collation: u8,
     reader: PacketReader,
     writer: PacketWriter,
     /// Present once logged in.
@@ -186,6 +192,7 @@ impl Session {
             scramble: connect::new_scramble(),
             over_limit,
             client_caps: 0,
+            client_collation: 0,
             reader: PacketReader::new(max),
             writer: PacketWriter::new(),
             state: None,
@@ -407,6 +414,7 @@ impl Session {
         state.commit_notifier = self.commit_notifier.clone();
         state.tls = self.tls_info();
         state.client_host = Some(self.host.clone());
+        charsets::start(&self.ctx, &mut state, self.client_collation);
         state
     }
 

@@ -70,15 +70,40 @@ pub(super) fn write_result(
             session_state: changes.as_ref().map_or(&[], |c| c.as_bytes()),
         }),
         QueryResult::Rows { columns, rows } => {
-            w.write_result_set_start(columns, flags);
+            // In the client's character set (nothing to do for most: see `charsets`).
+            let cs = &state.charsets;
+            let columns = &*cs.columns(columns);
+            w.write_result_set_start_names(columns, flags, &|n| cs.name(n));
             // Checked once per result set: BIT columns send their values as bytes.
             let has_bit = columns.iter().any(|c| c.column_type == ColumnType::BIT);
+            let convert = cs.converts_values().then_some(cs);
             for row in rows {
-                write_row(w, columns, row, format, has_bit);
+                match convert {
+                    None => write_row(w, columns, row, format, has_bit),
+                    Some(cs) => {
+                        let row = converted_row(cs, columns, row);
+                        write_row(w, columns, &row, format, has_bit)
+                    }
+                }
             }
             w.write_result_set_end(warnings, flags);
         }
     }
+}
+
+/// A row with its character columns' text in the client's `character_set_results`.
+fn converted_row(
+    cs: &super::charsets::ConnCharsets,
+    columns: &[ColumnDefinition],
+    row: &[Value],
+) -> Vec<Value> {
+    row.iter()
+        .zip(columns)
+        .map(|(v, c)| match v {
+            Value::Bytes(b) => Value::Bytes(cs.value(c, b).into_owned()),
+            v => v.clone(),
+        })
+        .collect()
 }
 
 fn write_row(

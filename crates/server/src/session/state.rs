@@ -233,6 +233,11 @@ pub struct SessionState {
     pub row_count: i64,
     /// Session values of system variables that differ from the global value.
     pub session_vars: HashMap<String, Value>,
+    /// The connection's character sets as the variables say ([`Self::refresh_charsets`]).
+    pub charsets: super::charsets::ConnCharsets,
+    /// The collation id `character_set_results` was set with (the handshake's, or SET
+    /// NAMES'), which column definitions carry while it is of that character set.
+    pub results_collation: Option<u16>,
     /// `@name` user variables.
     pub user_vars: HashMap<String, Value>,
     /// Warnings of the last statement.
@@ -312,6 +317,8 @@ impl SessionState {
             last_insert_id: 0,
             row_count: -1,
             session_vars: HashMap::new(),
+            charsets: super::charsets::ConnCharsets::default(),
+            results_collation: None,
             user_vars: HashMap::new(),
             warnings: Vec::new(),
             commit_notifier: None,
@@ -667,6 +674,33 @@ impl SessionState {
             .get(key.as_ref())
             .cloned()
             .or_else(|| ctx.vars.global(&key))
+    }
+
+    /// Read the connection's character sets again from their variables (after any of them
+    /// changed).
+    pub fn refresh_charsets(&mut self, ctx: &ServerContext) {
+        use super::charsets::{literal_collation, WireCharset};
+        let text = |name| {
+            self.var(ctx, name)
+                .filter(|v| !v.is_null())
+                .map(|v| crate::sql::value_text(&v))
+        };
+        let named = |name| text(name).and_then(|t| WireCharset::named(&t));
+        let results = named("character_set_results").map(|cs| {
+            let id = self
+                .results_collation
+                .filter(|&id| super::charsets::id_charset(id) == Some(cs))
+                .unwrap_or_else(|| cs.default_id());
+            (cs, id)
+        });
+        self.charsets = super::charsets::ConnCharsets {
+            client: named("character_set_client").unwrap_or(WireCharset::Utf8mb4),
+            literal: text("collation_connection")
+                .map_or(crate::types::Collation::Utf8mb4GeneralCi, |c| {
+                    literal_collation(&c)
+                }),
+            results,
+        };
     }
 
     /// `lock_wait_timeout`: how long a metadata-lock wait may last.

@@ -50,6 +50,8 @@ pub struct SessView<'a> {
     pub sql_mode: Option<&'a str>,
     /// `SET timestamp`: the session's fixed clock ([`SessionState::fixed_time`]).
     pub fixed_time: Option<DateTime>,
+    /// The connection's character sets (the collation literals take).
+    pub charsets: crate::session::charsets::ConnCharsets,
 }
 
 impl SessView<'_> {
@@ -99,6 +101,7 @@ impl<'a> SessView<'a> {
             temp_tables: &sess.temp_tables,
             sql_mode: None,
             fixed_time: sess.fixed_time,
+            charsets: sess.charsets,
         }
     }
 }
@@ -131,6 +134,7 @@ pub fn split_session<'s>(
         temp_tables,
         sql_mode_upper,
         fixed_time,
+        charsets,
         ..
     } = sess;
     let view = SessView {
@@ -152,6 +156,7 @@ pub fn split_session<'s>(
         temp_tables,
         sql_mode: sql_mode_upper.as_ref().map(|(_, m)| m.as_str()),
         fixed_time: *fixed_time,
+        charsets: *charsets,
     };
     (txn.as_mut().expect("started above"), view)
 }

@@ -350,7 +350,9 @@ impl Runner {
         }
         if let Some(table) = body.strip_prefix("fields ") {
             return match super::field_list(&ctx, sess, table.trim_end_matches(';').trim()) {
-                Ok(cols) => cols
+                Ok(cols) => sess
+                    .charsets
+                    .columns(&cols)
                     .iter()
                     .map(|c| {
                         format!(
@@ -405,6 +407,11 @@ impl Runner {
         end_statement(&ctx, sess, &r);
         if let Ok(QueryResult::Rows { columns, rows }) = &mut r {
             mask(columns, rows, &masked);
+            // The definitions as the session sends them (the results collation's id).
+            *columns = sess.charsets.columns(columns).into_owned();
+            for c in columns.iter_mut() {
+                c.name = String::from_utf8_lossy(&sess.charsets.name(&c.name)).into_owned();
+            }
         }
         let warnings = if values_only {
             0

@@ -110,6 +110,7 @@ fn restore(
     saved: std::collections::HashMap<String, crate::types::Value>,
 ) {
     sess.session_vars = saved;
+    sess.refresh_charsets(ctx);
     sess.txn_defaults = None;
     sess.stmt_vars = None;
     sess.sql_mode_upper = None;

@@ -14,6 +14,7 @@ pub mod enumset;
 pub mod latin1;
 mod latin1_weights;
 pub mod raw_text;
+pub mod text_charset;
 mod value;
 
 pub use collation::Collation;

@@ -3,11 +3,12 @@
 //! * Table columns: schema, table (alias), org_table, name (as written or the alias), org_name,
 //!   and flags from the definition: NOT_NULL, PRI_KEY, UNIQUE_KEY, MULTIPLE_KEY, PART_KEY,
 //!   UNSIGNED, BLOB, BINARY (binary strings and dates), AUTO_INCREMENT, TIMESTAMP,
-//!   NO_DEFAULT_VALUE, ON_UPDATE_NOW. Character columns carry charset 45 (46 for
-//!   utf8mb4_bin), never 63 (PyMySQL returns `bytes` for charset 63). Results are utf8mb4
-//!   (character_set_results), so a utf8mb3 column is sent as MariaDB sends it then: charset
-//!   45 and its length in utf8mb4 bytes (4 a character). A JSON column carries
-//!   MariaDB's extended type info format "json" (sent to clients that ask for it).
+//!   NO_DEFAULT_VALUE, ON_UPDATE_NOW. Character columns carry their collation's utf8mb4
+//!   id here, never 63 (PyMySQL returns `bytes` for charset 63), and their length in utf8mb4
+//!   bytes (4 a character); the session then sends every character column with the id of
+//!   the client's results collation and its length in that character set, as MariaDB
+//!   (`session::charsets`). A JSON column carries MariaDB's extended type info format
+//!   "json" (sent to clients that ask for it).
 //! * Expressions: empty table fields, the expression text as name, BINARY for numbers and
 //!   dates, NOT_NULL when the expression cannot be NULL.
 
@@ -18,16 +19,12 @@ use cohort_protocol::column::{
     charset, column_flags as f, ColumnDefinition, ColumnType, ExtendedTypeInfo,
 };
 
-/// The charset id of a character or binary type.
+/// The charset id of a character or binary type: a character type's own collation (the
+/// session sends the results collation's instead, unless `character_set_results` is NULL).
 fn charset_of(ty: &SqlType) -> u16 {
     match ty.class {
-        // Results travel in utf8mb4: a utf8mb3 column is sent as its utf8mb4 twin.
-        Class::Str => match ty.collation.compare_as() {
-            Collation::Utf8mb4Bin => charset::UTF8MB4_BIN,
-            Collation::Utf8mb4Unicode520Ci => 246,
-            Collation::Utf8mb4UnicodeCi => 224,
-            _ => charset::UTF8MB4_GENERAL_CI,
-        },
+        Class::Str if ty.collation != Collation::Binary => ty.collation.id(),
+        Class::Str => charset::UTF8MB4_GENERAL_CI,
         _ => charset::BINARY,
     }
 }

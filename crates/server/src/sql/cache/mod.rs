@@ -177,6 +177,12 @@ pub(super) fn execute(
         // A cached plan may name a base table a TEMPORARY table now shadows.
         return None;
     }
+    if sess.charsets.literal != crate::types::Collation::Utf8mb4GeneralCi {
+        // Its literals would be parameters, typed without the connection's collation
+        // (`? = ?` compares as utf8mb4_general_ci): entries are made and used only under
+        // the default collation_connection, so none is ever used under another.
+        return None;
+    }
     let db = sess.db.as_deref().unwrap_or("");
     let n = normalize::normalize(sql, db, mode)?;
     let params = values(sql, &n)?;

@@ -554,6 +554,19 @@ fn apply_session(
         .then(|| sess.session_vars.get(name).cloned())
         .flatten();
     super::replay_vars::after_set(sess, name, stored.as_ref());
+    if matches!(
+        name,
+        "character_set_client"
+            | "character_set_connection"
+            | "character_set_results"
+            | "collation_connection"
+    ) {
+        if name == "character_set_results" {
+            // Column definitions carry the character set's default collation now.
+            sess.results_collation = None;
+        }
+        sess.refresh_charsets(ctx);
+    }
     Ok(())
 }
 
@@ -666,8 +679,13 @@ fn check_names(
     }
     ctx.vars
         .check_session_set("character_set_client", Value::str(&cs))?;
+    // `utf8_…` is utf8mb3's, as MariaDB shows it.
     let coll = collation
         .map(|c| c.to_ascii_lowercase())
+        .map(|c| match c.strip_prefix("utf8_") {
+            Some(rest) => format!("utf8mb3_{rest}"),
+            None => c,
+        })
         .or_else(|| default_collation(&cs).map(str::to_string));
     let coll = match coll {
         Some(c) => match ctx
@@ -699,10 +717,16 @@ fn apply_names(
         sess.session_vars.insert(var.to_string(), v);
         sess.track.var_changed(var);
     }
+    // Results carry the collation named (or the character set's default) in column
+    // definitions, as MariaDB.
+    sess.results_collation = coll
+        .as_ref()
+        .and_then(|v| crate::session::charsets::collation_id(&crate::sql::value_text(v)));
     if let Some(v) = coll {
         // (Not reported to session tracking: MariaDB reports only the three above.)
         sess.session_vars.insert("collation_connection".into(), v);
     }
+    sess.refresh_charsets(ctx);
     Ok(())
 }
 

@@ -75,6 +75,9 @@ impl CmpOp {
 /// Target of CAST / CONVERT.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CastTo {
+    /// `CONVERT(x USING cs)` (after x became a string): the characters `cs` lacks become
+    /// `?`, as MariaDB converts them.
+    Charset(crate::types::text_charset::WireCharset),
     Signed,
     Unsigned,
     Char(Option<u32>),
@@ -1213,6 +1216,23 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
         CastTo::DateTimeText(fsp) => match v {
             Value::DateTime(dt) => Value::Bytes(datetime_text::with_fsp(&dt, *fsp).into_bytes()),
             Value::Time(t) => Value::Bytes(time_value::format(t, Some(*fsp)).into_bytes()),
+            v => v,
+        },
+        CastTo::Charset(cs) => match v {
+            Value::Bytes(b) => {
+                if let Some(c) = cs.first_missing(&b) {
+                    let hex: String = c.iter().map(|b| format!("{b:02X}")).collect();
+                    env.warn(
+                        "Warning",
+                        ErrorCode::CannotConvertCharacter,
+                        format!(
+                            "Cannot convert 'utf8mb4' character 0x{hex} to '{}'",
+                            cs.name()
+                        ),
+                    );
+                }
+                Value::Bytes(cs.restrict(&b).into_owned())
+            }
             v => v,
         },
         CastTo::ComparedDateTime => match &v {

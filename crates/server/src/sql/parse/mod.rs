@@ -12,6 +12,7 @@
 
 pub(in crate::sql) mod alter;
 pub(in crate::sql) mod binlog;
+mod charset_words;
 pub(in crate::sql) mod dialect;
 mod exec_comments;
 mod float_type;
@@ -453,6 +454,7 @@ pub fn parse_in(sql: &str, mode: ParseMode) -> Result<Parsed> {
         rewrite_real_as_float(&mut tokens);
     }
     let first = first_word(&tokens);
+    charset_words::rewrite(&mut tokens, first.as_deref());
     if let Some(what) = refused_by_keyword(&tokens, first.as_deref()) {
         return Ok(Parsed {
             stmt: Stmt::Unsupported(what.to_string()),
@@ -999,6 +1001,14 @@ fn item_text(tokens: &[std::borrow::Cow<'_, Token>]) -> String {
     }
     match toks.as_slice() {
         [Token::SingleQuotedString(s)] | [Token::DoubleQuotedString(s)] => return s.clone(),
+        // A string with a character set introducer (`_utf8mb4'x'`) is named by its value too.
+        [Token::Word(w), Token::SingleQuotedString(s)]
+            if w.quote_style.is_none()
+                && w.value.starts_with('_')
+                && crate::types::text_charset::WireCharset::named(&w.value[1..]).is_some() =>
+        {
+            return s.clone()
+        }
         [Token::Word(w)] => return w.value.clone(),
         [Token::Word(first), .., Token::Period, Token::Word(w)]
             if !first.value.starts_with('@')
