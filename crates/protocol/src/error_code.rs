@@ -128,6 +128,8 @@ pub enum ErrorCode {
     WrongValueForVar,
     /// 1232 Incorrect argument type to variable '%s'
     WrongTypeForVar,
+    /// 1234 Incorrect usage/placement of '%s'
+    CantUseOptionHere,
     /// 1235 This version of MariaDB doesn't yet support '%s'
     NotSupportedYet,
     /// 1238 Variable '%s' is a read only variable
@@ -650,6 +652,7 @@ impl ErrorCode {
             GlobalVariable => 1229,
             WrongValueForVar => 1231,
             WrongTypeForVar => 1232,
+            CantUseOptionHere => 1234,
             NotSupportedYet => 1235,
             IncorrectGlobalLocalVar => 1238,
             SubqueryNo1Row => 1242,
@@ -816,7 +819,8 @@ impl ErrorCode {
             | NonUniqTable
             | RegexpError
             | WrongParametersToNativeFct
-            | WrongParamcountToNativeFct => "42000",
+            | WrongParamcountToNativeFct
+            | CantUseOptionHere => "42000",
             TableNameInUnionOrder | FieldSpecifiedTwice => "42000",
             NoDb => "3D000",
             UnknownCollation => "HY000",

@@ -150,6 +150,8 @@ pub enum Func {
     CurrentUser,
     ConnectionId,
     RowCount,
+    /// FOUND_ROWS() (see `exec/found_rows.rs`).
+    FoundRows,
     LastInsertId,
     Sleep,
     /// GET_LOCK / RELEASE_LOCK / IS_FREE_LOCK / IS_USED_LOCK / RELEASE_ALL_LOCKS (see
@@ -903,6 +905,10 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             need(n == 0)?;
             (Func::RowCount, SqlType::bigint().not_null())
         }
+        "FOUND_ROWS" => {
+            need(n == 0)?;
+            (Func::FoundRows, SqlType::bigint().not_null())
+        }
         "SLEEP" => {
             need(n == 1)?;
             (Func::Sleep, SqlType::int(1).not_null())
@@ -1289,6 +1295,7 @@ fn eval_nullary(f: Func, env: &Env<'_>) -> Option<Value> {
         Func::CurrentUser => s(format!("{}@{}", env.sess.user, env.sess.host)),
         Func::ConnectionId => Value::UInt(env.sess.pseudo_thread_id()),
         Func::RowCount => Value::Int(env.sess.row_count),
+        Func::FoundRows => Value::Int(env.sess.last_found_rows.min(i64::MAX as u64) as i64),
         Func::Pi => Value::Double(std::f64::consts::PI),
         Func::Rand => Value::Double(rand::random::<f64>()),
         _ => return None,
