@@ -4,7 +4,8 @@
 //! Families live in their own files: `interval.rs` (DATE_ADD and `± INTERVAL`, TIMESTAMPDIFF),
 //! `calendar.rs` (DAYOFWEEK … EXTRACT, CONVERT_TZ), `date_format.rs` (DATE_FORMAT,
 //! STR_TO_DATE), `text.rs` (SUBSTRING_INDEX, FORMAT, QUOTE, base64, CONV…), `regexp.rs`,
-//! `hash.rs`, `binary.rs` (byte-wise string functions), `greatest.rs`.
+//! `hash.rs`, `binary.rs` (byte-wise string functions), `greatest.rs`, `interval_index.rs`
+//! (INTERVAL(N, N1, …)).
 
 mod binary;
 pub(in crate::sql) mod calendar;
@@ -14,6 +15,7 @@ mod greatest;
 mod hash;
 mod inet;
 pub(in crate::sql) mod interval;
+mod interval_index;
 pub(in crate::sql) mod json;
 mod math;
 mod period;
@@ -186,6 +188,8 @@ pub enum Func {
     SetStr(strset::SetFn),
     /// PERIOD_ADD, PERIOD_DIFF (see `period.rs`).
     Period(period::PeriodFn),
+    /// INTERVAL(N, N1, …) (see `interval_index.rs`).
+    IntervalIndex,
 }
 
 impl Func {
@@ -1006,6 +1010,10 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::SetStr(f), exprs()), ty));
     }
+    if upper == "INTERVAL" {
+        let ty = interval_index::bind(types.len()).ok_or_else(|| wrong_args(name))?;
+        return Ok((Expr::Func(Func::IntervalIndex, exprs()), ty));
+    }
     if let Some(r) = period::bind(upper, &types) {
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::Period(f), exprs()), ty));
@@ -1175,6 +1183,7 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         Func::Field(coll) => return field(args, r, env, coll),
         Func::Char => return char_fn(args, r, env),
         Func::IsNull => return Ok(Value::Int(args[0].eval(r, env)?.is_null() as i64)),
+        Func::IntervalIndex => return interval_index::eval(args, r, env),
         Func::UserLock(op) => return user_lock(op, args, r, env),
         Func::Sleep => {
             let secs = convert::to_num(&args[0].eval(r, env)?).to_f64();
