@@ -128,6 +128,14 @@ pub enum ErrorCode {
     WrongValueForVar,
     /// 1232 Incorrect argument type to variable '%s'
     WrongTypeForVar,
+    /// 1256 Uncompressed data size too large; the maximum size is %d (probably, length of
+    /// uncompressed data was corrupted)
+    TooBigForUncompress,
+    /// 1258 ZLIB: Not enough room in the output buffer (probably, length of uncompressed data
+    /// was corrupted)
+    ZlibZBufError,
+    /// 1259 ZLIB: Input data corrupted
+    ZlibZDataError,
     /// 1234 Incorrect usage/placement of '%s'
     CantUseOptionHere,
     /// 1235 This version of MariaDB doesn't yet support '%s'
@@ -653,6 +661,9 @@ impl ErrorCode {
             WrongValueForVar => 1231,
             WrongTypeForVar => 1232,
             CantUseOptionHere => 1234,
+            TooBigForUncompress => 1256,
+            ZlibZBufError => 1258,
+            ZlibZDataError => 1259,
             NotSupportedYet => 1235,
             IncorrectGlobalLocalVar => 1238,
             SubqueryNo1Row => 1242,

@@ -5,11 +5,12 @@
 //! `calendar.rs` (DAYOFWEEK … EXTRACT, CONVERT_TZ), `date_format.rs` (DATE_FORMAT,
 //! STR_TO_DATE), `text.rs` (SUBSTRING_INDEX, FORMAT, QUOTE, base64, CONV…), `regexp.rs`,
 //! `hash.rs`, `binary.rs` (byte-wise string functions), `greatest.rs`, `interval_index.rs`
-//! (INTERVAL(N, N1, …)).
+//! (INTERVAL(N, N1, …)), `compress.rs` (COMPRESS, UNCOMPRESS).
 
 mod binary;
 pub(in crate::sql) mod calendar;
 mod collation_info;
+mod compress;
 mod date_format;
 mod greatest;
 mod hash;
@@ -190,6 +191,8 @@ pub enum Func {
     Period(period::PeriodFn),
     /// INTERVAL(N, N1, …) (see `interval_index.rs`).
     IntervalIndex,
+    /// COMPRESS, UNCOMPRESS, UNCOMPRESSED_LENGTH (see `compress.rs`).
+    Compress(compress::CompressFn),
 }
 
 impl Func {
@@ -1014,6 +1017,10 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
         let ty = interval_index::bind(types.len()).ok_or_else(|| wrong_args(name))?;
         return Ok((Expr::Func(Func::IntervalIndex, exprs()), ty));
     }
+    if let Some(r) = compress::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Compress(f), exprs()), ty));
+    }
     if let Some(r) = period::bind(upper, &types) {
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::Period(f), exprs()), ty));
@@ -1254,6 +1261,7 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         Func::Hash(h) => return Ok(hash::eval(h, &evals(args, r, env)?, env)),
         Func::Inet(i) => return Ok(inet::eval(i, &evals(args, r, env)?, env)),
         Func::SetStr(x) => return Ok(strset::eval(x, &evals(args, r, env)?, env)),
+        Func::Compress(c) => return Ok(compress::eval(c, &evals(args, r, env)?, env)),
         Func::Json(j, mask) => return Ok(json::eval(j, mask, &evals(args, r, env)?, env)),
         _ => {}
     }
