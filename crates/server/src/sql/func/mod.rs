@@ -5,7 +5,8 @@
 //! `calendar.rs` (DAYOFWEEK … EXTRACT, CONVERT_TZ), `date_format.rs` (DATE_FORMAT,
 //! STR_TO_DATE), `text.rs` (SUBSTRING_INDEX, FORMAT, QUOTE, base64, CONV…), `regexp.rs`,
 //! `hash.rs`, `binary.rs` (byte-wise string functions), `greatest.rs`, `interval_index.rs`
-//! (INTERVAL(N, N1, …)), `compress.rs` (COMPRESS, UNCOMPRESS).
+//! (INTERVAL(N, N1, …)), `compress.rs` (COMPRESS, UNCOMPRESS), `password.rs` (PASSWORD,
+//! OLD_PASSWORD), `random_bytes.rs`.
 
 mod binary;
 pub(in crate::sql) mod calendar;
@@ -19,7 +20,9 @@ pub(in crate::sql) mod interval;
 mod interval_index;
 pub(in crate::sql) mod json;
 mod math;
+mod password;
 mod period;
+mod random_bytes;
 mod regexp;
 mod strset;
 mod text;
@@ -193,6 +196,10 @@ pub enum Func {
     IntervalIndex,
     /// COMPRESS, UNCOMPRESS, UNCOMPRESSED_LENGTH (see `compress.rs`).
     Compress(compress::CompressFn),
+    /// PASSWORD, OLD_PASSWORD (see `password.rs`).
+    Password(password::PasswordFn),
+    /// RANDOM_BYTES(n) (see `random_bytes.rs`).
+    RandomBytes,
 }
 
 impl Func {
@@ -200,7 +207,12 @@ impl Func {
     pub fn is_deterministic(self) -> bool {
         !matches!(
             self,
-            Func::Rand | Func::SysDate(_) | Func::LastInsertId | Func::Sleep | Func::UserLock(_)
+            Func::Rand
+                | Func::SysDate(_)
+                | Func::LastInsertId
+                | Func::Sleep
+                | Func::UserLock(_)
+                | Func::RandomBytes
         ) && !matches!(self, Func::Hash(h) if !h.is_deterministic())
     }
 }
@@ -1017,6 +1029,21 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
         let ty = interval_index::bind(types.len()).ok_or_else(|| wrong_args(name))?;
         return Ok((Expr::Func(Func::IntervalIndex, exprs()), ty));
     }
+    if upper == "PASSWORD" && types.is_empty() {
+        return Err(Error::parse(")", 1));
+    }
+    if let Some(r) = password::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Password(f), exprs()), ty));
+    }
+    if upper == "RANDOM_BYTES" {
+        let constant = match args.first() {
+            Some((Expr::Lit(v), _)) => Some(v),
+            _ => None,
+        };
+        let ty = random_bytes::bind(types.len(), constant).ok_or_else(|| wrong_args(name))?;
+        return Ok((Expr::Func(Func::RandomBytes, exprs()), ty));
+    }
     if let Some(r) = compress::bind(upper, &types) {
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::Compress(f), exprs()), ty));
@@ -1262,6 +1289,8 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         Func::Inet(i) => return Ok(inet::eval(i, &evals(args, r, env)?, env)),
         Func::SetStr(x) => return Ok(strset::eval(x, &evals(args, r, env)?, env)),
         Func::Compress(c) => return Ok(compress::eval(c, &evals(args, r, env)?, env)),
+        Func::Password(p) => return Ok(password::eval(p, &evals(args, r, env)?)),
+        Func::RandomBytes => return Ok(random_bytes::eval(&args[0].eval(r, env)?)),
         Func::Json(j, mask) => return Ok(json::eval(j, mask, &evals(args, r, env)?, env)),
         _ => {}
     }
