@@ -6,8 +6,9 @@
 //! STR_TO_DATE), `text.rs` (SUBSTRING_INDEX, FORMAT, QUOTE, base64, CONV…), `regexp.rs`,
 //! `hash.rs`, `binary.rs` (byte-wise string functions), `greatest.rs`, `interval_index.rs`
 //! (INTERVAL(N, N1, …)), `compress.rs` (COMPRESS, UNCOMPRESS), `password.rs` (PASSWORD,
-//! OLD_PASSWORD), `random_bytes.rs`.
+//! OLD_PASSWORD), `random_bytes.rs`, `aes.rs` (AES_ENCRYPT, AES_DECRYPT).
 
+mod aes;
 mod binary;
 pub(in crate::sql) mod calendar;
 mod collation_info;
@@ -200,6 +201,8 @@ pub enum Func {
     Password(password::PasswordFn),
     /// RANDOM_BYTES(n) (see `random_bytes.rs`).
     RandomBytes,
+    /// AES_ENCRYPT, AES_DECRYPT (see `aes.rs`).
+    Aes(aes::AesFn),
 }
 
 impl Func {
@@ -1044,6 +1047,10 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
         let ty = random_bytes::bind(types.len(), constant).ok_or_else(|| wrong_args(name))?;
         return Ok((Expr::Func(Func::RandomBytes, exprs()), ty));
     }
+    if let Some(r) = aes::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Aes(f), exprs()), ty));
+    }
     if let Some(r) = compress::bind(upper, &types) {
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::Compress(f), exprs()), ty));
@@ -1290,6 +1297,7 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         Func::SetStr(x) => return Ok(strset::eval(x, &evals(args, r, env)?, env)),
         Func::Compress(c) => return Ok(compress::eval(c, &evals(args, r, env)?, env)),
         Func::Password(p) => return Ok(password::eval(p, &evals(args, r, env)?)),
+        Func::Aes(a) => return Ok(aes::eval(a, &evals(args, r, env)?)),
         Func::RandomBytes => return Ok(random_bytes::eval(&args[0].eval(r, env)?)),
         Func::Json(j, mask) => return Ok(json::eval(j, mask, &evals(args, r, env)?, env)),
         _ => {}
