@@ -5,7 +5,8 @@
 //! count of the list when N is at least every element; -1 when N is NULL. NULL elements are
 //! skipped. The list is never checked for order: the walk stops at the first element above N
 //! (`INTERVAL(5, 1, 10, 2)` is 1). An integer or DECIMAL N meets an integer or DECIMAL element
-//! exactly; anything else compares as DOUBLE (a string warns 1292 as arithmetic does). The
+//! exactly; anything else compares as DOUBLE (a string warns 1292 as arithmetic does; an
+//! ENUM / SET column gives its number). The
 //! result is INT(2), never NULL. The parser makes the call of `INTERVAL (…)` with two
 //! arguments or more (`parse/interval.rs`).
 

@@ -6,9 +6,10 @@
 //! STR_TO_DATE), `text.rs` (SUBSTRING_INDEX, FORMAT, QUOTE, base64, CONV…), `regexp.rs`,
 //! `hash.rs`, `binary.rs` (byte-wise string functions), `greatest.rs`, `interval_index.rs`
 //! (INTERVAL(N, N1, …)), `compress.rs` (COMPRESS, UNCOMPRESS), `password.rs` (PASSWORD,
-//! OLD_PASSWORD), `random_bytes.rs`, `aes.rs` (AES_ENCRYPT, AES_DECRYPT).
+//! OLD_PASSWORD), `random_bytes.rs`, `aes.rs` (AES_ENCRYPT, AES_DECRYPT), `benchmark.rs`.
 
 mod aes;
+mod benchmark;
 mod binary;
 pub(in crate::sql) mod calendar;
 mod collation_info;
@@ -203,6 +204,8 @@ pub enum Func {
     RandomBytes,
     /// AES_ENCRYPT, AES_DECRYPT (see `aes.rs`).
     Aes(aes::AesFn),
+    /// BENCHMARK(count, expr) (see `benchmark.rs`).
+    Benchmark,
 }
 
 impl Func {
@@ -216,6 +219,7 @@ impl Func {
                 | Func::Sleep
                 | Func::UserLock(_)
                 | Func::RandomBytes
+                | Func::Benchmark
         ) && !matches!(self, Func::Hash(h) if !h.is_deterministic())
     }
 }
@@ -1030,7 +1034,12 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
     }
     if upper == "INTERVAL" {
         let ty = interval_index::bind(types.len()).ok_or_else(|| wrong_args(name))?;
-        return Ok((Expr::Func(Func::IntervalIndex, exprs()), ty));
+        // Numbers throughout: an ENUM / SET gives its number.
+        let args = args.iter().cloned().map(crate::sql::bind::enum_as_number);
+        return Ok((
+            Expr::Func(Func::IntervalIndex, args.map(|(e, _)| e).collect()),
+            ty,
+        ));
     }
     if upper == "PASSWORD" && types.is_empty() {
         return Err(Error::parse(")", 1));
@@ -1046,6 +1055,10 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
         };
         let ty = random_bytes::bind(types.len(), constant).ok_or_else(|| wrong_args(name))?;
         return Ok((Expr::Func(Func::RandomBytes, exprs()), ty));
+    }
+    if upper == "BENCHMARK" {
+        let ty = benchmark::bind(types.len()).ok_or_else(|| wrong_args(name))?;
+        return Ok((Expr::Func(Func::Benchmark, exprs()), ty));
     }
     if let Some(r) = aes::bind(upper, &types) {
         let (f, ty) = r.map_err(bad)?;
@@ -1225,6 +1238,7 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         Func::Char => return char_fn(args, r, env),
         Func::IsNull => return Ok(Value::Int(args[0].eval(r, env)?.is_null() as i64)),
         Func::IntervalIndex => return interval_index::eval(args, r, env),
+        Func::Benchmark => return benchmark::eval(args, r, env),
         Func::UserLock(op) => return user_lock(op, args, r, env),
         Func::Sleep => {
             let secs = convert::to_num(&args[0].eval(r, env)?).to_f64();

@@ -18,6 +18,10 @@ CREATE TABLE t (n INT, a INT, b DECIMAL(5,2), c DOUBLE);
 INSERT INTO t VALUES (-1, NULL, 0, 0), (5, 10, 1, 2), (5, 1, 10, 2), (NULL, 1, 2, 3), (3, 3, 3.00, 3);
 SELECT n, INTERVAL(n, a, b, c), INTERVAL(n, a, b, 3), INTERVAL(-1, a, 0) FROM t ORDER BY n, a;
 SELECT n FROM t WHERE INTERVAL(n, 0, 4) = 1 ORDER BY n;
+# An ENUM / SET column is its number.
+CREATE TABLE s (id INT PRIMARY KEY, e ENUM('m', 'b', 'Z', 'a'), st SET('m', 'b', 'Z', 'a'));
+INSERT INTO s VALUES (1, 'Z', 'Z,a'), (2, 'm', 'm'), (3, NULL, '');
+SELECT id, INTERVAL(1, st, 1e0), INTERVAL(e, 1, 2, 3), INTERVAL(st, 5, 12) FROM s ORDER BY id;
 CREATE TABLE c AS SELECT INTERVAL(n, a) AS x, INTERVAL(1, 2, 3) AS y FROM t;
 SHOW CREATE TABLE c;
 SELECT INTERVAL(1);
