@@ -79,7 +79,7 @@ fn encrypt(cipher: &Aes128, data: &[u8]) -> Vec<u8> {
 }
 
 fn decrypt(cipher: &Aes128, data: &[u8]) -> Option<Vec<u8>> {
-    if data.is_empty() || data.len() % BLOCK != 0 {
+    if data.is_empty() || !data.len().is_multiple_of(BLOCK) {
         return None;
     }
     let mut out = data.to_vec();

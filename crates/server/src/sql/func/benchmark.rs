@@ -37,7 +37,7 @@ pub fn eval(args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Value> {
         return Ok(Value::Null);
     }
     for i in 0..n as u64 {
-        if i % CHECK_EVERY == 0 && crate::interrupt::requested() {
+        if i.is_multiple_of(CHECK_EVERY) && crate::interrupt::requested() {
             break;
         }
         args[1].eval(r, env)?;
