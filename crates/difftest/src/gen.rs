@@ -831,7 +831,7 @@ impl<'a> Gen<'a> {
 
     fn int_expr(&mut self, scope: &Scope, d: u32) -> Expr {
         let i = |g: &mut Self| g.expr(scope, Kind::Int, d);
-        match self.rng.below(14) {
+        match self.rng.below(15) {
             0..=2 => Expr::bin(
                 self.rng.one(&["+", "-", "*", "DIV", "%", "MOD"]),
                 i(self),
@@ -892,6 +892,17 @@ impl<'a> Gen<'a> {
                     Box::new(x),
                     self.rng.one(&["SIGNED", "UNSIGNED", "SIGNED INTEGER"]),
                 )
+            }
+            13 => {
+                // INTERVAL(N, N1, …): NULLs skipped, exact between integers and decimals.
+                let mut args = vec![i(self)];
+                for _ in 0..self.rng.range(1, 4) {
+                    let k = self
+                        .rng
+                        .one(&[Kind::Int, Kind::Int, Kind::Decimal, Kind::Float]);
+                    args.push(self.expr(scope, k, d));
+                }
+                Expr::func("INTERVAL", args)
             }
             _ => self.pred(scope, d),
         }
@@ -1020,7 +1031,24 @@ impl<'a> Gen<'a> {
             12 => {
                 let k = self.kind();
                 let e = self.expr(scope, k, d);
-                Expr::func("HEX", vec![e])
+                match self.rng.below(6) {
+                    0 => Expr::func("PASSWORD", vec![e]),
+                    1 => Expr::func("OLD_PASSWORD", vec![e]),
+                    // Byte-exact with MariaDB, seen through HEX (a binary function result
+                    // mixed with strings is typed apart: not compared here).
+                    2 => {
+                        let key = self.expr(scope, Kind::Str { ci: true }, d);
+                        let aes = Expr::func("AES_ENCRYPT", vec![e, key]);
+                        Expr::func("HEX", vec![aes])
+                    }
+                    // COMPRESS's own bytes may differ from zlib's for long inputs: only the
+                    // round trip is compared.
+                    3 => {
+                        let c = Expr::func("COMPRESS", vec![e]);
+                        Expr::func("HEX", vec![Expr::func("UNCOMPRESS", vec![c])])
+                    }
+                    _ => Expr::func("HEX", vec![e]),
+                }
             }
             13 => {
                 let k = self.kind();

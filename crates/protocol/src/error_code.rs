@@ -128,6 +128,16 @@ pub enum ErrorCode {
     WrongValueForVar,
     /// 1232 Incorrect argument type to variable '%s'
     WrongTypeForVar,
+    /// 1256 Uncompressed data size too large; the maximum size is %d (probably, length of
+    /// uncompressed data was corrupted)
+    TooBigForUncompress,
+    /// 1258 ZLIB: Not enough room in the output buffer (probably, length of uncompressed data
+    /// was corrupted)
+    ZlibZBufError,
+    /// 1259 ZLIB: Input data corrupted
+    ZlibZDataError,
+    /// 1234 Incorrect usage/placement of '%s'
+    CantUseOptionHere,
     /// 1235 This version of MariaDB doesn't yet support '%s'
     NotSupportedYet,
     /// 1238 Variable '%s' is a read only variable
@@ -652,6 +662,10 @@ impl ErrorCode {
             GlobalVariable => 1229,
             WrongValueForVar => 1231,
             WrongTypeForVar => 1232,
+            CantUseOptionHere => 1234,
+            TooBigForUncompress => 1256,
+            ZlibZBufError => 1258,
+            ZlibZDataError => 1259,
             NotSupportedYet => 1235,
             IncorrectGlobalLocalVar => 1238,
             SubqueryNo1Row => 1242,
@@ -819,7 +833,8 @@ impl ErrorCode {
             | NonUniqTable
             | RegexpError
             | WrongParametersToNativeFct
-            | WrongParamcountToNativeFct => "42000",
+            | WrongParamcountToNativeFct
+            | CantUseOptionHere => "42000",
             TableNameInUnionOrder | FieldSpecifiedTwice => "42000",
             NoDb => "3D000",
             UnknownCollation => "HY000",

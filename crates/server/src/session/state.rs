@@ -231,6 +231,8 @@ pub struct SessionState {
     pub last_insert_id: u64,
     /// `ROW_COUNT()`: rows changed by the previous statement, -1 after a result set or error.
     pub row_count: i64,
+    /// What FOUND_ROWS() answers (see `sql/exec/found_rows.rs`); 0 in a new session.
+    pub last_found_rows: u64,
     /// Session values of system variables that differ from the global value.
     pub session_vars: HashMap<String, Value>,
     /// The connection's character sets as the variables say ([`Self::refresh_charsets`]).
@@ -316,6 +318,7 @@ impl SessionState {
             explicit_txn: false,
             last_insert_id: 0,
             row_count: -1,
+            last_found_rows: 0,
             session_vars: HashMap::new(),
             charsets: super::charsets::ConnCharsets::default(),
             results_collation: None,

@@ -31,6 +31,8 @@ pub struct SessView<'a> {
     pub last_insert_id: u64,
     /// `ROW_COUNT()`: rows the previous statement changed (-1 after a SELECT or an error).
     pub row_count: i64,
+    /// FOUND_ROWS(): see `exec/found_rows.rs`.
+    pub last_found_rows: u64,
     pub session_vars: &'a HashMap<String, Value>,
     pub user_vars: &'a HashMap<String, Value>,
     /// Number of warnings of the previous statement (`@@warning_count`).
@@ -91,6 +93,7 @@ impl<'a> SessView<'a> {
             in_transaction: sess.in_transaction(),
             last_insert_id: sess.last_insert_id,
             row_count: sess.row_count,
+            last_found_rows: sess.last_found_rows,
             session_vars: &sess.session_vars,
             user_vars: &sess.user_vars,
             prev_warnings,
@@ -127,6 +130,7 @@ pub fn split_session<'s>(
         session_vars,
         user_vars,
         row_count,
+        last_found_rows,
         tls,
         found_rows,
         locked_tables,
@@ -146,6 +150,7 @@ pub fn split_session<'s>(
         in_transaction,
         last_insert_id: *last_insert_id,
         row_count: *row_count,
+        last_found_rows: *last_found_rows,
         session_vars,
         user_vars,
         prev_warnings,
@@ -167,6 +172,8 @@ pub struct Effects {
     pub warnings: Vec<Warning>,
     pub last_insert_id: Option<u64>,
     pub user_vars: Vec<(String, Value)>,
+    /// FOUND_ROWS() after the statement, when it counted them (`exec/found_rows.rs`).
+    pub found_rows: Option<u64>,
 }
 
 impl Effects {
@@ -179,6 +186,9 @@ impl Effects {
         }
         for (n, v) in self.user_vars {
             sess.store_user_var(n, v);
+        }
+        if let Some(n) = self.found_rows {
+            sess.last_found_rows = n;
         }
     }
 }
@@ -197,6 +207,9 @@ pub struct Env<'a> {
     pub last_insert_id_set: Cell<Option<u64>>,
     /// `@x := v` assignments made by the statement, applied to the session at its end.
     pub user_var_sets: RefCell<Vec<(String, Value)>>,
+    /// The rows FOUND_ROWS() answers after this statement, once it counted them
+    /// (`exec/found_rows.rs`).
+    pub found_rows: Cell<Option<u64>>,
     /// Subqueries: binding scopes, outer rows and per-execution results (`expr/subquery.rs`).
     pub subq: super::expr::subquery::State,
     now: OnceCell<DateTime>,
@@ -223,6 +236,7 @@ impl<'a> Env<'a> {
             writes: false,
             last_insert_id_set: Cell::new(None),
             user_var_sets: RefCell::new(Vec::new()),
+            found_rows: Cell::new(None),
             subq: Default::default(),
             now: OnceCell::new(),
             sql_mode: OnceCell::new(),
@@ -262,6 +276,7 @@ impl<'a> Env<'a> {
             warnings: self.warnings.into_inner(),
             last_insert_id: self.last_insert_id_set.get(),
             user_vars: self.user_var_sets.into_inner(),
+            found_rows: self.found_rows.get(),
         }
     }
 

@@ -614,6 +614,23 @@ fn bind_plan_zoned(
         }
         _ => return Ok(None),
     };
+    let mut plan = plan;
+    match (&mut plan, st.as_ref()) {
+        (Plan::Select(p), Statement::Query(q)) if parse::surface::calc_found_rows(q) => {
+            exec::found_rows::count_select(p)
+        }
+        (Plan::Query(p), Statement::Query(q)) if parse::surface::calc_found_rows(q) => {
+            exec::found_rows::count_query(p)
+        }
+        (Plan::Insert(p), Statement::Insert(i))
+            if i.source
+                .as_ref()
+                .is_some_and(|q| parse::surface::calc_found_rows(q)) =>
+        {
+            p.count_found_rows()
+        }
+        _ => {}
+    }
     let plan = match &parsed.into {
         Some(into) => exec::select_into::plan(plan, into.clone())?,
         None => plan,
@@ -710,10 +727,14 @@ fn run_select(
         let rows = exec::select::run_select(p, &env, None)?;
         (rows, env.into_effects())
     };
+    let counted = effects.found_rows.is_some();
     effects.apply(sess);
     let mut rows = rows;
-    if p.limit.is_none() {
+    if !p.has_limit() {
         apply_select_limit(ctx, sess, &mut rows);
+    }
+    if !counted {
+        sess.last_found_rows = rows.len() as u64;
     }
     expr::convert::fit_decimal_columns(&p.columns, &mut rows);
     Ok(QueryResult::Rows {
@@ -747,10 +768,14 @@ fn run_query(
         let rows = exec::query::run_query(p, &env, Some(txn))?;
         (rows, env.into_effects())
     };
+    let counted = effects.found_rows.is_some();
     effects.apply(sess);
     let mut rows = rows;
     if !p.has_limit() {
         apply_select_limit(ctx, sess, &mut rows);
+    }
+    if !counted {
+        sess.last_found_rows = rows.len() as u64;
     }
     expr::convert::fit_decimal_columns(&p.columns, &mut rows);
     Ok(QueryResult::Rows {
@@ -891,6 +916,11 @@ fn run_other(
             let r = exec::show::show(&env, &sess.warnings, s);
             // The SHOW forms MariaDB answers from information_schema obey sql_select_limit.
             use parse::Show as S;
+            if let Ok(QueryResult::Rows { rows, .. }) = &r {
+                if exec::found_rows::counts_show(s) {
+                    sess.last_found_rows = rows.len() as u64;
+                }
+            }
             match r {
                 Ok(QueryResult::Rows { columns, mut rows })
                     if matches!(
@@ -980,7 +1010,11 @@ fn run_other(
         Stmt::Describe { db, table } => {
             count(StatusCounter::ComShow);
             let env = Env::new(ctx, SessView::of(sess, prev), params);
-            exec::show::describe(&env, db.as_deref(), table)
+            let r = exec::show::describe(&env, db.as_deref(), table);
+            if let Ok(QueryResult::Rows { rows, .. }) = &r {
+                sess.last_found_rows = rows.len() as u64;
+            }
+            r
         }
         Stmt::Use(db) => {
             exec::admin::use_db(ctx, sess, db)?;

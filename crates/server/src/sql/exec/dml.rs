@@ -77,6 +77,25 @@ pub struct InsertPlan {
     pub view_check: Option<Box<(Expr, String)>>,
 }
 
+impl InsertPlan {
+    /// INSERT … SELECT SQL_CALC_FOUND_ROWS: its query counts its rows before its LIMIT.
+    pub fn count_found_rows(&mut self) {
+        match &mut self.source {
+            InsertSource::Select(p) => super::found_rows::count_select(p),
+            InsertSource::Query(q) => super::found_rows::count_query(q),
+            InsertSource::Values(_) => {}
+        }
+    }
+}
+
+/// INSERT … SELECT: FOUND_ROWS() is then the rows its query returned, unless it counted them
+/// (SQL_CALC_FOUND_ROWS).
+fn note_found_rows(env: &Env<'_>, rows: usize) {
+    if env.found_rows.get().is_none() {
+        env.found_rows.set(Some(rows as u64));
+    }
+}
+
 pub struct UpdatePlan {
     pub table: TableRef,
     pub sets: Vec<(usize, Expr)>,
@@ -906,6 +925,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             let before = env.warnings.borrow().len();
             env.subq.lock.set(Some(dml_lock(txn.isolation(), false)));
             let rows = select::run_select_locking(sp, env, Some(txn), lock)?;
+            note_found_rows(env, rows.len());
             if run.strictness().get() {
                 super::strict_values::check_since(env, before)?;
             }
@@ -917,6 +937,7 @@ pub fn run_insert(plan: &InsertPlan, env: &Env<'_>, txn: &mut Txn) -> Result<Dml
             // written, so the statement never reads its own inserts.
             run.multi_row = true;
             let mut rows = super::query::run_query(qp, env, Some(txn))?;
+            note_found_rows(env, rows.len());
             convert::fit_decimal_columns(&qp.columns, &mut rows);
             run.insert_values(txn, rows)?;
             true

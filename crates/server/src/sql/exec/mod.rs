@@ -12,6 +12,7 @@
 //! * `fk` — FOREIGN KEY checks and cascades around DML; `check` — CHECK constraints.
 //! * `query` — query expressions: UNION / INTERSECT / EXCEPT, parenthesized queries; `cte`
 //!   — derived tables and CTEs (`WITH [RECURSIVE]`).
+//! * `found_rows` — FOUND_ROWS() and SELECT SQL_CALC_FOUND_ROWS: what each statement leaves.
 //! * `load` — LOAD DATA [LOCAL] INFILE, streamed.
 //! * `view_tables` — the base tables of a view, which LOCK TABLES locks with it.
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
@@ -29,6 +30,7 @@ pub(in crate::sql) mod dml;
 pub(in crate::sql) mod explain;
 pub(in crate::sql) mod expr_print;
 pub(in crate::sql) mod fk;
+pub(in crate::sql) mod found_rows;
 mod full_group_by;
 pub(in crate::sql) mod gencol;
 mod group_concat;

@@ -58,7 +58,7 @@ impl QueryPlan {
     /// The query has a LIMIT of its own at its top (`sql_select_limit` does not apply).
     pub fn has_limit(&self) -> bool {
         match &self.node {
-            Node::Select(s) => s.limit.is_some(),
+            Node::Select(s) => s.has_limit(),
             Node::Sorted(s) => s.limit.is_some(),
             Node::SetOp(_) | Node::Recursive(_) => false,
         }
@@ -96,6 +96,8 @@ pub struct Sorted {
     pub hidden: Vec<Expr>,
     pub limit: Option<Expr>,
     pub offset: Option<Expr>,
+    /// SELECT SQL_CALC_FOUND_ROWS: note the rows before the LIMIT (`exec/found_rows.rs`).
+    pub counts_found_rows: bool,
 }
 
 /// A recursive CTE's body.
@@ -291,7 +293,7 @@ pub(super) fn plan_set_expr(
             )?))
         }
         ast::SetExpr::Query(q) => stack_safe(|| {
-            crate::sql::parse::surface::query(q)?;
+            crate::sql::parse::surface::operand(q)?;
             plan_query(env, params, q, &[], None)
         }),
         ast::SetExpr::SetOperation { .. } => {
@@ -713,6 +715,7 @@ fn plan_sorted(
             hidden,
             limit,
             offset,
+            counts_found_rows: false,
         })),
     })
 }
@@ -799,6 +802,9 @@ fn run_node(
                     }
                 }
                 select::sort_rows(&s.order, &mut rows);
+            }
+            if s.counts_found_rows {
+                env.found_rows.set(Some(rows.len() as u64));
             }
             let start = (offset.min(usize::MAX as u64) as usize).min(rows.len());
             let end = match limit {

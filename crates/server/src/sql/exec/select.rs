@@ -99,6 +99,9 @@ pub struct SelectPlan {
     pub backward: bool,
     pub limit: Option<Expr>,
     pub offset: Option<Expr>,
+    /// SELECT SQL_CALC_FOUND_ROWS: its LIMIT, applied once the rows are counted (`limit` and
+    /// `offset` are None then; see `exec/found_rows.rs`).
+    pub counted: Option<Box<super::found_rows::CountedLimit>>,
     /// Window functions (`exec/window.rs`), computed after grouping, before DISTINCT.
     pub window: Option<Box<WindowPlan>>,
     /// The subqueries in its expressions (their rows are evaluated after the read: see
@@ -111,6 +114,11 @@ pub struct SelectPlan {
 }
 
 impl SelectPlan {
+    /// The SELECT has a LIMIT of its own (`sql_select_limit` does not apply).
+    pub fn has_limit(&self) -> bool {
+        self.limit.is_some() || self.counted.as_ref().is_some_and(|c| c.limit.is_some())
+    }
+
     pub fn is_stale(&self) -> bool {
         let source = match &self.source {
             Some(Source::Table(t)) => t.is_stale(),
@@ -493,6 +501,7 @@ pub fn plan_select(
         backward: false,
         limit,
         offset,
+        counted: None,
         window,
         subqueries,
         constant_conjunct: std::sync::OnceLock::new(),
@@ -1109,9 +1118,23 @@ pub fn run_select_locking(
     txn: Option<&mut Txn>,
     lock: ReadLock,
 ) -> Result<Vec<Vec<Value>>> {
-    if !plan.subqueries.is_empty() {
-        return super::subquery::run_select(plan, env, txn, lock);
+    let rows = match plan.subqueries.is_empty() {
+        true => run_rows(plan, env, txn, lock)?,
+        false => super::subquery::run_select(plan, env, txn, lock)?,
+    };
+    match &plan.counted {
+        Some(c) => c.apply(rows, env),
+        None => Ok(rows),
     }
+}
+
+/// [`run_select_locking`] of a SELECT without subqueries, before SQL_CALC_FOUND_ROWS's LIMIT.
+fn run_rows(
+    plan: &SelectPlan,
+    env: &Env<'_>,
+    txn: Option<&mut Txn>,
+    lock: ReadLock,
+) -> Result<Vec<Vec<Value>>> {
     let limit = eval_count(&plan.limit, env)?;
     let offset = eval_count(&plan.offset, env)?.unwrap_or(0);
     if limit == Some(0) || impossible_condition(plan, env)? {

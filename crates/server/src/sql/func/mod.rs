@@ -4,19 +4,27 @@
 //! Families live in their own files: `interval.rs` (DATE_ADD and `± INTERVAL`, TIMESTAMPDIFF),
 //! `calendar.rs` (DAYOFWEEK … EXTRACT, CONVERT_TZ), `date_format.rs` (DATE_FORMAT,
 //! STR_TO_DATE), `text.rs` (SUBSTRING_INDEX, FORMAT, QUOTE, base64, CONV…), `regexp.rs`,
-//! `hash.rs`, `binary.rs` (byte-wise string functions), `greatest.rs`.
+//! `hash.rs`, `binary.rs` (byte-wise string functions), `greatest.rs`, `interval_index.rs`
+//! (INTERVAL(N, N1, …)), `compress.rs` (COMPRESS, UNCOMPRESS), `password.rs` (PASSWORD,
+//! OLD_PASSWORD), `random_bytes.rs`, `aes.rs` (AES_ENCRYPT, AES_DECRYPT), `benchmark.rs`.
 
+mod aes;
+mod benchmark;
 mod binary;
 pub(in crate::sql) mod calendar;
 mod collation_info;
+mod compress;
 mod date_format;
 mod greatest;
 mod hash;
 mod inet;
 pub(in crate::sql) mod interval;
+mod interval_index;
 pub(in crate::sql) mod json;
 mod math;
+mod password;
 mod period;
+mod random_bytes;
 mod regexp;
 mod strset;
 mod text;
@@ -217,6 +225,8 @@ pub enum Func {
     CurrentUser,
     ConnectionId,
     RowCount,
+    /// FOUND_ROWS() (see `exec/found_rows.rs`).
+    FoundRows,
     LastInsertId,
     Sleep,
     /// GET_LOCK / RELEASE_LOCK / IS_FREE_LOCK / IS_USED_LOCK / RELEASE_ALL_LOCKS (see
@@ -251,6 +261,18 @@ pub enum Func {
     SetStr(strset::SetFn),
     /// PERIOD_ADD, PERIOD_DIFF (see `period.rs`).
     Period(period::PeriodFn),
+    /// INTERVAL(N, N1, …) (see `interval_index.rs`).
+    IntervalIndex,
+    /// COMPRESS, UNCOMPRESS, UNCOMPRESSED_LENGTH (see `compress.rs`).
+    Compress(compress::CompressFn),
+    /// PASSWORD, OLD_PASSWORD (see `password.rs`).
+    Password(password::PasswordFn),
+    /// RANDOM_BYTES(n) (see `random_bytes.rs`).
+    RandomBytes,
+    /// AES_ENCRYPT, AES_DECRYPT (see `aes.rs`).
+    Aes(aes::AesFn),
+    /// BENCHMARK(count, expr) (see `benchmark.rs`).
+    Benchmark,
 }
 
 impl Func {
@@ -258,7 +280,13 @@ impl Func {
     pub fn is_deterministic(self) -> bool {
         !matches!(
             self,
-            Func::Rand | Func::SysDate(_) | Func::LastInsertId | Func::Sleep | Func::UserLock(_)
+            Func::Rand
+                | Func::SysDate(_)
+                | Func::LastInsertId
+                | Func::Sleep
+                | Func::UserLock(_)
+                | Func::RandomBytes
+                | Func::Benchmark
         ) && !matches!(self, Func::Hash(h) if !h.is_deterministic())
     }
 }
@@ -1095,6 +1123,10 @@ pub fn bind(name: &str, mut args: Vec<(Expr, SqlType)>) -> Result<(Expr, SqlType
             need(n == 0)?;
             (Func::RowCount, SqlType::bigint().not_null())
         }
+        "FOUND_ROWS" => {
+            need(n == 0)?;
+            (Func::FoundRows, SqlType::bigint().not_null())
+        }
         "SLEEP" => {
             need(n == 1)?;
             (Func::Sleep, SqlType::int(1).not_null())
@@ -1191,6 +1223,42 @@ fn bind_more(upper: &str, name: &str, args: Vec<(Expr, SqlType)>) -> Result<(Exp
     if let Some(r) = strset::bind(upper, &types) {
         let (f, ty) = r.map_err(bad)?;
         return Ok((Expr::Func(Func::SetStr(f), exprs()), ty));
+    }
+    if upper == "INTERVAL" {
+        let ty = interval_index::bind(types.len()).ok_or_else(|| wrong_args(name))?;
+        // Numbers throughout: an ENUM / SET gives its number.
+        let args = args.iter().cloned().map(crate::sql::bind::enum_as_number);
+        return Ok((
+            Expr::Func(Func::IntervalIndex, args.map(|(e, _)| e).collect()),
+            ty,
+        ));
+    }
+    if upper == "PASSWORD" && types.is_empty() {
+        return Err(Error::parse(")", 1));
+    }
+    if let Some(r) = password::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Password(f), exprs()), ty));
+    }
+    if upper == "RANDOM_BYTES" {
+        let constant = match args.first() {
+            Some((Expr::Lit(v), _)) => Some(v),
+            _ => None,
+        };
+        let ty = random_bytes::bind(types.len(), constant).ok_or_else(|| wrong_args(name))?;
+        return Ok((Expr::Func(Func::RandomBytes, exprs()), ty));
+    }
+    if upper == "BENCHMARK" {
+        let ty = benchmark::bind(types.len()).ok_or_else(|| wrong_args(name))?;
+        return Ok((Expr::Func(Func::Benchmark, exprs()), ty));
+    }
+    if let Some(r) = aes::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Aes(f), exprs()), ty));
+    }
+    if let Some(r) = compress::bind(upper, &types) {
+        let (f, ty) = r.map_err(bad)?;
+        return Ok((Expr::Func(Func::Compress(f), exprs()), ty));
     }
     if let Some(r) = period::bind(upper, &types) {
         let (f, ty) = r.map_err(bad)?;
@@ -1380,6 +1448,8 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         Func::Field(coll) => return field(args, r, env, coll),
         Func::Char => return char_fn(args, r, env),
         Func::IsNull => return Ok(Value::Int(args[0].eval(r, env)?.is_null() as i64)),
+        Func::IntervalIndex => return interval_index::eval(args, r, env),
+        Func::Benchmark => return benchmark::eval(args, r, env),
         Func::UserLock(op) => return user_lock(op, args, r, env),
         Func::Sleep => {
             let secs = convert::to_num(&args[0].eval(r, env)?).to_f64();
@@ -1450,6 +1520,10 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         Func::Hash(h) => return Ok(hash::eval(h, &evals(args, r, env)?, env)),
         Func::Inet(i) => return Ok(inet::eval(i, &evals(args, r, env)?, env)),
         Func::SetStr(x) => return Ok(strset::eval(x, &evals(args, r, env)?, env)),
+        Func::Compress(c) => return Ok(compress::eval(c, &evals(args, r, env)?, env)),
+        Func::Password(p) => return Ok(password::eval(p, &evals(args, r, env)?)),
+        Func::Aes(a) => return Ok(aes::eval(a, &evals(args, r, env)?)),
+        Func::RandomBytes => return Ok(random_bytes::eval(&args[0].eval(r, env)?)),
         Func::Json(j, mask) => return Ok(json::eval(j, mask, &evals(args, r, env)?, env)),
         _ => {}
     }
@@ -1500,6 +1574,7 @@ fn eval_nullary(f: Func, env: &Env<'_>) -> Option<Value> {
         Func::CurrentUser => s(format!("{}@{}", env.sess.user, env.sess.host)),
         Func::ConnectionId => Value::UInt(env.sess.pseudo_thread_id()),
         Func::RowCount => Value::Int(env.sess.row_count),
+        Func::FoundRows => Value::Int(env.sess.last_found_rows.min(i64::MAX as u64) as i64),
         Func::Pi => Value::Double(std::f64::consts::PI),
         Func::Rand => Value::Double(rand::random::<f64>()),
         _ => return None,

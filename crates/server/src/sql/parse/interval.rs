@@ -5,6 +5,10 @@
 //! The dialect's prefix hook ([`super::dialect`]) parses the whole form here instead: the value
 //! is any expression, and the unit, one of [`UNITS`], is kept upper case as
 //! `DateTimeField::Custom`, which the binder reads (`bind/interval.rs`).
+//!
+//! `INTERVAL(N, N1, N2, …)`, two arguments or more in parentheses, is MariaDB's function of
+//! that name (`func/interval_index.rs`): parsed here as a call to `INTERVAL`. With one
+//! parenthesized value (`INTERVAL (1) + 1 DAY`) it is the interval form again.
 
 use sqlparser::ast::{self, DateTimeField, Expr};
 use sqlparser::keywords::Keyword;
@@ -43,6 +47,9 @@ pub fn at_interval(parser: &Parser) -> bool {
 /// Parse `INTERVAL expr unit` (the parser is at INTERVAL).
 pub fn parse(parser: &mut Parser) -> Result<Expr, ParserError> {
     parser.next_token();
+    if let Some(call) = parser.maybe_parse(function_call)? {
+        return Ok(call);
+    }
     let value = parser.parse_expr()?;
     let tok = parser.next_token();
     let unit = match &tok.token {
@@ -61,5 +68,31 @@ pub fn parse(parser: &mut Parser) -> Result<Expr, ParserError> {
         leading_precision: None,
         last_field: None,
         fractional_seconds_precision: None,
+    }))
+}
+
+/// `(N, N1, …)` after INTERVAL: the call `INTERVAL(N, N1, …)`; an error (the caller reads
+/// the interval form instead) with fewer than two arguments.
+fn function_call(parser: &mut Parser) -> Result<Expr, ParserError> {
+    parser.expect_token(&Token::LParen)?;
+    let args = parser.parse_comma_separated(Parser::parse_expr)?;
+    parser.expect_token(&Token::RParen)?;
+    if args.len() < 2 {
+        return Err(ParserError::ParserError("not INTERVAL()".into()));
+    }
+    let arg = |x| ast::FunctionArg::Unnamed(ast::FunctionArgExpr::Expr(x));
+    Ok(Expr::Function(ast::Function {
+        name: ast::ObjectName::from(vec![ast::Ident::new("INTERVAL")]),
+        uses_odbc_syntax: false,
+        parameters: ast::FunctionArguments::None,
+        args: ast::FunctionArguments::List(ast::FunctionArgumentList {
+            duplicate_treatment: None,
+            args: args.into_iter().map(arg).collect(),
+            clauses: Vec::new(),
+        }),
+        filter: None,
+        null_treatment: None,
+        over: None,
+        within_group: Vec::new(),
     }))
 }

@@ -34,7 +34,7 @@ fn partition_clause() -> Error {
 /// Check a statement `sqlparser` parsed before it is bound or run.
 pub fn check(st: &Statement) -> Result<()> {
     match st {
-        Statement::Query(q) => query(q),
+        Statement::Query(q) => top_query(q),
         Statement::Insert(i) => insert(i),
         Statement::Update(u) => update(u),
         Statement::Delete(d) => delete(d),
@@ -51,7 +51,45 @@ pub fn check(st: &Statement) -> Result<()> {
 // ---------------------------------------------------------------------------------------------
 // Queries
 
+/// A query nested in another statement part (a subquery, derived table, CTE): SELECT
+/// SQL_CALC_FOUND_ROWS is misplaced anywhere in it (1234).
 pub fn query(q: &ast::Query) -> Result<()> {
+    query_at(q, false)
+}
+
+/// The statement's own query (a SELECT statement's, INSERT … SELECT's, CREATE TABLE …
+/// SELECT's): its first SELECT may say SQL_CALC_FOUND_ROWS (see [`calc_found_rows`]).
+pub fn top_query(q: &ast::Query) -> Result<()> {
+    query_at(q, true)
+}
+
+/// A parenthesized operand of a set operation, checked again as it is bound: where
+/// SQL_CALC_FOUND_ROWS may stand was settled when the query holding it was checked.
+pub fn operand(q: &ast::Query) -> Result<()> {
+    query_at(q, true)
+}
+
+/// Does the statement's query ask for SQL_CALC_FOUND_ROWS (on its first SELECT, the only
+/// place MariaDB takes it: [`top_query`] refuses it elsewhere)?
+pub fn calc_found_rows(q: &ast::Query) -> bool {
+    let mut body = q.body.as_ref();
+    loop {
+        body = match body {
+            ast::SetExpr::Select(s) => {
+                return s
+                    .select_modifiers
+                    .as_ref()
+                    .is_some_and(|m| m.sql_calc_found_rows)
+            }
+            ast::SetExpr::SetOperation { left, .. } => left,
+            ast::SetExpr::Query(q) => q.body.as_ref(),
+            _ => return false,
+        };
+    }
+}
+
+/// `top`: the statement's own query, whose first SELECT may say SQL_CALC_FOUND_ROWS.
+fn query_at(q: &ast::Query, top: bool) -> Result<()> {
     let ast::Query {
         with,
         body,
@@ -82,24 +120,27 @@ pub fn query(q: &ast::Query) -> Result<()> {
         }
     }
     lock_clauses(locks)?;
-    set_expr(body)
+    set_expr(body, top)
 }
 
 /// A set operation's operands, parenthesized queries (checked when they are bound: see
 /// `exec/query.rs`); VALUES is refused by the binder.
-fn set_expr(e: &ast::SetExpr) -> Result<()> {
+/// `first`: this is the statement's first SELECT (on the left spine of its own query).
+fn set_expr(e: &ast::SetExpr, first: bool) -> Result<()> {
     match e {
-        ast::SetExpr::Select(s) => select(s),
+        ast::SetExpr::Select(s) => select(s, first),
         ast::SetExpr::SetOperation { .. } => {
             // Down the left spine iteratively (a long UNION list is a deep left spine).
             let mut cur = e;
             while let ast::SetExpr::SetOperation { left, right, .. } = cur {
-                stacker::maybe_grow(64 * 1024, 1024 * 1024, || set_expr(right))?;
+                stacker::maybe_grow(64 * 1024, 1024 * 1024, || set_expr(right, false))?;
                 cur = left;
             }
-            stacker::maybe_grow(64 * 1024, 1024 * 1024, || set_expr(cur))
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || set_expr(cur, first))
         }
-        ast::SetExpr::Query(q) => stacker::maybe_grow(64 * 1024, 1024 * 1024, || query(q)),
+        ast::SetExpr::Query(q) => {
+            stacker::maybe_grow(64 * 1024, 1024 * 1024, || query_at(q, first))
+        }
         _ => Ok(()),
     }
 }
@@ -190,7 +231,8 @@ fn lock_clauses(locks: &[ast::LockClause]) -> Result<()> {
     Ok(())
 }
 
-fn select(s: &ast::Select) -> Result<()> {
+/// `first`: the statement's first SELECT, where SQL_CALC_FOUND_ROWS is in its place.
+fn select(s: &ast::Select, first: bool) -> Result<()> {
     let ast::Select {
         select_token: _,
         // MariaDB 10.11 has no optimizer hints: `/*+ … */` is a comment there too.
@@ -221,7 +263,7 @@ fn select(s: &ast::Select) -> Result<()> {
         flavor,
     } = s;
     if let Some(m) = select_modifiers {
-        select_modifiers_clause(m)?;
+        select_modifiers_clause(m, first)?;
     }
     if top.is_some() || exclude.is_some() {
         return Err(syntax("TOP / EXCLUDE"));
@@ -249,8 +291,9 @@ fn select(s: &ast::Select) -> Result<()> {
 /// HIGH_PRIORITY, STRAIGHT_JOIN, SQL_SMALL_RESULT, SQL_BIG_RESULT, SQL_BUFFER_RESULT and
 /// SQL_NO_CACHE change how MariaDB schedules or plans a query, never its result: honoured
 /// (by doing nothing, as MariaDB does for InnoDB without a query cache). SQL_CALC_FOUND_ROWS
-/// promises FOUND_ROWS(), which does not exist here.
-fn select_modifiers_clause(m: &ast::SelectModifiers) -> Result<()> {
+/// is honoured on the statement's first SELECT (`exec/found_rows.rs`) and 1234 elsewhere, as
+/// in MariaDB.
+fn select_modifiers_clause(m: &ast::SelectModifiers, first: bool) -> Result<()> {
     let ast::SelectModifiers {
         high_priority: _,
         straight_join: _,
@@ -260,8 +303,11 @@ fn select_modifiers_clause(m: &ast::SelectModifiers) -> Result<()> {
         sql_no_cache: _,
         sql_calc_found_rows,
     } = m;
-    if *sql_calc_found_rows {
-        return Err(refuse("SQL_CALC_FOUND_ROWS"));
+    if *sql_calc_found_rows && !first {
+        return Err(Error::new(
+            ErrorCode::CantUseOptionHere,
+            "Incorrect usage/placement of 'SQL_CALC_FOUND_ROWS'",
+        ));
     }
     Ok(())
 }
@@ -369,7 +415,7 @@ fn insert(i: &ast::Insert) -> Result<()> {
         ));
     }
     if let Some(q) = source {
-        query(q)?;
+        top_query(q)?;
     }
     Ok(())
 }

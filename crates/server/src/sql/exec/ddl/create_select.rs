@@ -68,8 +68,11 @@ pub fn run(
         // CREATE and INSERT on the new table (MariaDB names both when both are missing).
         let need = crate::accounts::Privs::CREATE | crate::accounts::Privs::INSERT;
         plan::check_table_priv(&env, &db, &name, need)?;
-        crate::sql::parse::surface::query(q)?;
-        let qplan = query::plan_query(&env, &parsed.params, q, &[], None)?;
+        crate::sql::parse::surface::top_query(q)?;
+        let mut qplan = query::plan_query(&env, &parsed.params, q, &[], None)?;
+        if crate::sql::parse::surface::calc_found_rows(q) {
+            crate::sql::exec::found_rows::count_query(&mut qplan);
+        }
         let selected = table_def(&name, &qplan)?;
         let (mut def, positions) = if declared {
             super::table_def_merged(&env, ct, &db, &name, selected.columns)?
