@@ -98,6 +98,8 @@ fn latin1_byte_args(name: &mut String, args: &mut [(Expr, SqlType)]) {
         "ORD",
         "COMPRESS",
         "AES_ENCRYPT",
+        "PASSWORD",
+        "OLD_PASSWORD",
     ];
     if !BYTE_FUNCS.contains(&name.as_str()) {
         return;
