@@ -340,12 +340,7 @@ impl Session {
             return self.reply_error(&e);
         };
         let ctx = self.ctx.clone();
-        if !Statements::reserve(&ctx) {
-            let max = ctx.vars.global_u64("max_prepared_stmt_count");
-            let e = Error::new(
-                ErrorCode::MaxPreparedStmtCountReached,
-                format!("Can't create more than max_prepared_stmt_count statements (current value: {max})"),
-            );
+        if let Err(e) = sql::reserve_statement(&ctx) {
             return self.reply_error(&e);
         }
         let state = self.state.as_mut().expect("logged in");
@@ -460,6 +455,7 @@ impl Session {
         let ctx = self.ctx.clone();
         self.statements.clear(&ctx, None);
         let state = self.state.as_mut().expect("logged in");
+        state.named_statements.clear(&ctx.status, &mut state.memory);
         state.rollback(&ctx);
         super::table_locks::unlock_tables(&ctx, state);
         let (user, host, db) = (state.user.clone(), state.host.clone(), state.db.clone());
@@ -476,6 +472,7 @@ impl Session {
         let ctx = self.ctx.clone();
         self.statements.clear(&ctx, None);
         if let Some(state) = self.state.as_mut() {
+            state.named_statements.clear(&ctx.status, &mut state.memory);
             state.rollback(&ctx);
             super::table_locks::unlock_tables(&ctx, state);
         }

@@ -60,6 +60,8 @@ mod memory_tests;
 mod multi;
 #[cfg(test)]
 mod multi_kill_tests;
+#[cfg(test)]
+mod prepare_sql_tests;
 pub mod processlist;
 mod results;
 pub mod state;
@@ -420,6 +422,9 @@ impl Session {
             self.ctx.status.incr(StatusCounter::AbortedConnects);
         }
         if let Some(state) = self.state.as_mut() {
+            state
+                .named_statements
+                .clear(&self.ctx.status, &mut state.memory);
             state.rollback(&self.ctx);
             table_locks::unlock_tables(&self.ctx, state);
             self.ctx.user_locks.release_all(self.conn_id);

@@ -85,6 +85,7 @@ pub use cache::{StmtCache, STMT_CACHE_ENTRIES};
 pub use env::SessView;
 pub use exec::binlog_stmt::ReplayState as BinlogReplayState;
 pub use exec::load::LoadJob;
+pub use exec::prepare_sql::NamedStatements;
 pub use expr::convert::{format_double, format_double_fixed, is_year_0000};
 pub use expr::time_value;
 pub use plan::database_exists;
@@ -339,6 +340,21 @@ fn rebind_after_ddl(r: &Result<QueryResult>, attempts: &mut u32) -> bool {
     retry
 }
 
+/// Take one of the server's `max_prepared_stmt_count` statements (shared by the protocol's
+/// and the named ones, `Prepared_stmt_count`): 1461 if none is left.
+pub fn reserve_statement(ctx: &ServerContext) -> Result<()> {
+    let max = ctx.vars.global_u64("max_prepared_stmt_count");
+    match ctx.status.incr_below(StatusCounter::PreparedStmtCount, max) {
+        true => Ok(()),
+        false => Err(Error::new(
+            ErrorCode::MaxPreparedStmtCountReached,
+            format!(
+                "Can't create more than max_prepared_stmt_count statements (current value: {max})"
+            ),
+        )),
+    }
+}
+
 /// Parse and bind a statement once (COM_STMT_PREPARE).
 pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Result<Prepared> {
     if set_statement::is_set_statement(sql) {
@@ -350,7 +366,12 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     if let Stmt::Unsupported(what) = &parsed.stmt {
         return Err(Error::unsupported(what));
     }
-    if let Stmt::LoadData(_) | Stmt::Binlog(_) = &parsed.stmt {
+    if let Stmt::LoadData(_)
+    | Stmt::Binlog(_)
+    | Stmt::PrepareSql { .. }
+    | Stmt::ExecuteSql { .. }
+    | Stmt::DeallocateSql(_) = &parsed.stmt
+    {
         return Err(Error::new(
             ErrorCode::UnsupportedPs,
             "This command is not supported in the prepared statement protocol yet",
@@ -1204,6 +1225,13 @@ fn run_other(
             exec::admin::kill(ctx, sess, *query_only, *id)?;
             Ok(QueryResult::ok())
         }
+        Stmt::PrepareSql { name, source } => {
+            exec::prepare_sql::prepare(ctx, sess, name, source, parsed)
+        }
+        Stmt::ExecuteSql { name, using } => {
+            exec::prepare_sql::execute(ctx, sess, name, using, parsed)
+        }
+        Stmt::DeallocateSql(name) => exec::prepare_sql::deallocate(ctx, sess, name),
         Stmt::Do(exprs) => {
             count(StatusCounter::ComOther);
             exec::admin::do_exprs(ctx, sess, exprs, params, parsed)?;
