@@ -81,15 +81,7 @@ impl Session {
             Command::ProcessKill(id) => self.on_process_kill(id),
             Command::RegisterSlave(r) => self.on_register_slave(r),
             Command::BinlogDump(d) => self.on_binlog_dump(d),
-            // COM_STMT_BULK_EXECUTE: Cohort does not advertise MARIADB_CLIENT_STMT_BULK_OPERATIONS,
-            // and MariaDB answers a client that did not negotiate it with 1295.
-            Command::Unknown(0xFA) => {
-                self.writer.write_err(
-                    ErrorCode::UnsupportedPs,
-                    "This command is not supported in the prepared statement protocol yet",
-                );
-                Flow::Continue
-            }
+            Command::StmtBulkExecute(body) => self.on_bulk_execute(body),
             Command::StmtFetch { .. } | Command::Unknown(_) => {
                 self.writer
                     .write_err(ErrorCode::UnknownCom, "Unknown command");
@@ -269,7 +261,7 @@ impl Session {
     /// it changed rows (`annotation`: where the transaction's changes stood before it, and the
     /// text), autocommit, then answer (`more`: another result follows this one). Returns the
     /// flow and whether the statement succeeded.
-    fn finish_statement(
+    pub(super) fn finish_statement(
         &mut self,
         result: crate::error::Result<QueryResult>,
         format: RowFormat,
@@ -500,7 +492,7 @@ impl Session {
 
 /// The command's memory budget on this thread: `max_session_mem_used` less what the session
 /// holds (see [`crate::session::memory`]).
-fn budget(
+pub(super) fn budget(
     ctx: &crate::session::ServerContext,
     state: &mut SessionState,
 ) -> crate::memory::BudgetGuard {
@@ -509,7 +501,7 @@ fn budget(
 
 /// Where the open transaction's changes stand before a statement, if its text is to be kept
 /// for Annotate_rows (see [`super::annotate`]).
-fn annotation_start(
+pub(super) fn annotation_start(
     ctx: &crate::session::ServerContext,
     state: &mut SessionState,
 ) -> Option<usize> {
@@ -518,7 +510,11 @@ fn annotation_start(
 
 /// The text [`SessionState::annotate`] keeps for a statement that began at `first`: built only
 /// if the statement changed rows (it is not kept otherwise), so a SELECT copies nothing.
-fn annotation_text(state: &SessionState, first: usize, text: impl FnOnce() -> String) -> String {
+pub(super) fn annotation_text(
+    state: &SessionState,
+    first: usize,
+    text: impl FnOnce() -> String,
+) -> String {
     let changed = state.txn.as_ref().is_some_and(|t| t.change_count() > first);
     match changed && super::annotate::text_wanted(state) {
         true => text(),
@@ -537,7 +533,7 @@ fn record(state: &mut SessionState, e: Error) -> Error {
     e
 }
 
-fn unknown_stmt(id: u32, what: &str) -> Error {
+pub(super) fn unknown_stmt(id: u32, what: &str) -> Error {
     Error::new(
         ErrorCode::UnknownStmtHandler,
         format!("Unknown prepared statement handler ({id}) given to {what}"),
@@ -545,7 +541,7 @@ fn unknown_stmt(id: u32, what: &str) -> Error {
 }
 
 /// A decoded parameter as a SQL value (TIME becomes its text form, `[-]HH:MM:SS[.ffffff]`).
-fn param_to_value(p: ParamValue) -> Value {
+pub(super) fn param_to_value(p: ParamValue) -> Value {
     match p {
         ParamValue::Null => Value::Null,
         ParamValue::Int(i) => Value::Int(i),

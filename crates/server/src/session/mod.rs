@@ -43,6 +43,7 @@
 //! the scheduler writes them before serving the rest.
 
 mod annotate;
+mod bulk;
 #[cfg(test)]
 mod bulk_tests;
 pub mod commit;
@@ -128,6 +129,9 @@ pub struct Session {
     /// Refuse the login with 1040 (over `max_connections`).
     over_limit: bool,
     client_caps: u32,
+    /// The client negotiated MARIADB_CLIENT_STMT_BULK_OPERATIONS: COM_STMT_BULK_EXECUTE is
+    /// served (`bulk.rs`), else refused with 1295 as MariaDB refuses it.
+    bulk: bool,
     reader: PacketReader,
     writer: PacketWriter,
     /// Present once logged in.
@@ -188,6 +192,7 @@ impl Session {
             scramble: connect::new_scramble(),
             over_limit,
             client_caps: 0,
+            bulk: false,
             reader: PacketReader::new(max),
             writer: PacketWriter::new(),
             state: None,
