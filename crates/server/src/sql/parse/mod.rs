@@ -315,7 +315,7 @@ pub enum Stmt {
     /// `PREPARE name FROM source` (see `parse/prepare_sql.rs`).
     PrepareSql {
         name: String,
-        source: ast::Expr,
+        source: Box<ast::Expr>,
     },
     /// `EXECUTE name [USING expr, …]`.
     ExecuteSql {

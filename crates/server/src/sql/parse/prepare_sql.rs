@@ -15,7 +15,7 @@ pub(super) fn parse_prepare(p: &mut Parser<'_>) -> PResult<Stmt> {
     p.next_token();
     let name = ident(p)?;
     expect_word(p, "FROM")?;
-    let source = p.parse_expr()?;
+    let source = Box::new(p.parse_expr()?);
     Ok(Stmt::PrepareSql { name, source })
 }
 
