@@ -1,6 +1,6 @@
 // MariaDB Connector/Node.js (npm `mariadb` 3) against one server: execute() (it sends
 // COM_STMT_PREPARE and COM_STMT_EXECUTE with statement id -1 together, without waiting), prepare()
-// reuse, batch() (bulk on MariaDB, one execute per row elsewhere), pipelined queries, types,
+// reuse, batch() (one COM_STMT_BULK_EXECUTE), pipelined queries, types,
 // RETURNING, transactions, a pool, error codes.
 // Usage: node mariadb_node_suite.js TARGET HOST PORT USER PASSWORD (mariadb from NODE_PATH)
 const mariadb = require('mariadb');
@@ -16,16 +16,41 @@ const { check, J, run, failures } = require('./suitelib')(target, 'mariadb-node'
   const c = await mariadb.createConnection({ ...base, database: 'drv_mariadb_node' });
   await c.query('CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(20) NOT NULL UNIQUE, amount DECIMAL(8,2), at DATETIME(3), b BLOB)');
 
+  // batch(): one COM_STMT_BULK_EXECUTE on both servers (Com_stmt_execute moves by one).
+  const comStmtExecute = async () => Number((await c.query("SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'"))[0].Value);
   await run('batch', async () => {
+    const before = await comStmtExecute();
     const r = await c.batch('INSERT INTO t (name, amount, at, b) VALUES (?, ?, ?, ?)', [
       ['a', 1.5, new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 678)), Buffer.from([0, 255])],
       ['b', null, null, null],
       ['c', '99.99', '2024-01-01 00:00:00', Buffer.from('zz')]]);
     const rows = Array.isArray(r) ? r : [r];
     check(rows.reduce((n, x) => n + x.affectedRows, 0) === 3, `batch ${J(r)}`);
+    // The connector starts a new bulk where the parameter types change (the NULL row).
+    const sent = (await comStmtExecute()) - before;
+    check(sent === 2, `Com_stmt_execute +${sent}, want two bulks`);
+    const before100 = await comStmtExecute();
+    const many = Array.from({ length: 100 }, (_, i) => [`m${i}`, `${i}.25`, '2024-02-03 04:05:06', Buffer.from([i])]);
+    const r100 = await c.batch('INSERT INTO t (name, amount, at, b) VALUES (?, ?, ?, ?)', many);
+    check((Array.isArray(r100) ? r100 : [r100]).reduce((n, x) => n + x.affectedRows, 0) === 100, `batch of 100 ${J(r100)}`);
+    const sent100 = (await comStmtExecute()) - before100;
+    check(sent100 === 1, `Com_stmt_execute +${sent100}, want one bulk`);
+    const sum = await c.query("SELECT COUNT(*) AS n, SUM(amount) AS s FROM t WHERE name LIKE 'm%'");
+    check(Number(sum[0].n) === 100 && String(sum[0].s) === '4975.00', `batch of 100 rows ${J(sum)}`);
+    await c.query("DELETE FROM t WHERE name LIKE 'm%'");
     const all = await c.query('SELECT name, amount, at, b FROM t ORDER BY name');
     check(J(all.map((x) => [x.name, x.amount, x.at && x.at.toISOString(), x.b && [...x.b]])) ===
       J([['a', '1.50', '2024-01-02T03:04:05.678Z', [0, 255]], ['b', null, null, null], ['c', '99.99', '2024-01-01T00:00:00.000Z', [122, 122]]]), `rows ${J(all)}`);
+  });
+
+  await run('batch-duplicate', async () => {
+    let err = null;
+    try {
+      await c.batch('INSERT INTO t (name) VALUES (?)', [['d1'], ['d2'], ['a'], ['d3']]);
+    } catch (e) { err = e; }
+    check(err && err.errno === 1062, `duplicate ${err && err.errno}`);
+    const kept = await c.query("SELECT COUNT(*) AS n FROM t WHERE name LIKE 'd%'");
+    check(Number(kept[0].n) === 0, `rows of the failed batch kept ${J(kept)}`);
   });
 
   await run('execute', async () => {

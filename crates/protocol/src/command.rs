@@ -21,6 +21,7 @@
 //! | 1b | COM_SET_OPTION | option u16 | EOF / ERR |
 //! | 1c | COM_STMT_FETCH | stmt u32, rows u32 | rows / ERR |
 //! | 1f | COM_RESET_CONNECTION | – | OK |
+//! | fa | COM_STMT_BULK_EXECUTE | stmt u32, bulk flags u16, types, rows (see [`crate::bulk`]) | OK / ERR |
 //! | other | [`Command::Unknown`] | | ERR 1047 |
 //!
 //! [`Command::parse`] borrows from the payload (no copies, except COM_CHANGE_USER) and
@@ -55,6 +56,7 @@ pub mod command_code {
     /// MySQL's GTID dump: MariaDB answers it as an unknown command.
     pub const BINLOG_DUMP_GTID: u8 = 0x1e;
     pub const RESET_CONNECTION: u8 = 0x1f;
+    pub const STMT_BULK_EXECUTE: u8 = 0xfa;
 }
 
 use command_code as code;
@@ -94,6 +96,9 @@ pub enum Command<'a> {
     },
     StmtClose(u32),
     StmtReset(u32),
+    /// COM_STMT_BULK_EXECUTE (MariaDB): everything after the command byte, decoded with
+    /// [`crate::bulk`] once the server knows the client negotiated it.
+    StmtBulkExecute(&'a [u8]),
     /// COM_SET_OPTION: 0 = multi-statements on, 1 = off.
     SetOption(u16),
     StmtFetch {
@@ -148,6 +153,7 @@ impl<'a> Command<'a> {
                 rows: r.u32("COM_STMT_FETCH rows")?,
             },
             code::RESET_CONNECTION => Command::ResetConnection,
+            code::STMT_BULK_EXECUTE => Command::StmtBulkExecute(r.rest()),
             code::REGISTER_SLAVE => Command::RegisterSlave(RegisterSlave::parse(r.rest())?),
             code::BINLOG_DUMP => Command::BinlogDump(BinlogDump::parse(r.rest())?),
             other => Command::Unknown(other),
@@ -175,6 +181,7 @@ impl<'a> Command<'a> {
             Command::SetOption(_) => code::SET_OPTION,
             Command::StmtFetch { .. } => code::STMT_FETCH,
             Command::ResetConnection => code::RESET_CONNECTION,
+            Command::StmtBulkExecute(_) => code::STMT_BULK_EXECUTE,
             Command::RegisterSlave(_) => code::REGISTER_SLAVE,
             Command::BinlogDump(_) => code::BINLOG_DUMP,
             Command::Unknown(c) => *c,
@@ -201,7 +208,9 @@ impl<'a> Command<'a> {
             | Command::Unknown(_) => {}
             Command::ProcessKill(id) => put_u32(out, *id),
             Command::InitDb(db) => out.extend_from_slice(db.as_bytes()),
-            Command::Query(sql) | Command::StmtPrepare(sql) => out.extend_from_slice(sql),
+            Command::Query(sql) | Command::StmtPrepare(sql) | Command::StmtBulkExecute(sql) => {
+                out.extend_from_slice(sql)
+            }
             Command::FieldList { table, wildcard } => {
                 put_nul_bytes(out, table.as_bytes());
                 out.extend_from_slice(wildcard);

@@ -82,8 +82,10 @@ pub mod mariadb_capability {
     pub const BULK_UNIT_RESULTS: u32 = 0x0000_0020;
 }
 
-/// The MariaDB extended capabilities Cohort offers: EXTENDED_METADATA only.
-pub const SERVER_MARIADB_CAPABILITIES: u32 = mariadb_capability::EXTENDED_METADATA;
+/// The MariaDB extended capabilities Cohort offers: EXTENDED_METADATA and
+/// STMT_BULK_OPERATIONS (COM_STMT_BULK_EXECUTE, [`crate::bulk`]).
+pub const SERVER_MARIADB_CAPABILITIES: u32 =
+    mariadb_capability::EXTENDED_METADATA | mariadb_capability::STMT_BULK_OPERATIONS;
 
 /// What this crate's client side (the bench) asks for; `CONNECT_WITH_DB` is added when a
 /// database is given. Everything here is understood by this crate's decoders.

@@ -566,7 +566,11 @@ mod tests {
         // caps high (2), auth data length: then 6 reserved bytes and the MariaDB flags.
         let at = 1 + hs.server_version.len() + 1 + 4 + 8 + 1 + 2 + 1 + 2 + 2 + 1;
         assert_eq!(&out[at..at + 6], &[0; 6]);
-        assert_eq!(&out[at + 6..at + 10], &[8, 0, 0, 0], "EXTENDED_METADATA");
+        assert_eq!(
+            &out[at + 6..at + 10],
+            &[12, 0, 0, 0],
+            "EXTENDED_METADATA | STMT_BULK_OPERATIONS"
+        );
         // With CLIENT_MYSQL set the bytes are filler.
         let mysql = Handshake {
             capabilities: hs.capabilities | capability::LONG_PASSWORD,

@@ -64,6 +64,7 @@
 //! ```
 
 pub mod auth;
+pub mod bulk;
 pub mod client;
 pub mod codec;
 pub mod column;

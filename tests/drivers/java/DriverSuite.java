@@ -1,6 +1,7 @@
 // MariaDB Connector/J (Debian's libmariadb-java) against one server: DatabaseMetaData (getTables,
 // getColumns, getPrimaryKeys, getImportedKeys / getExportedKeys, getIndexInfo), transaction
-// isolation, savepoints, and batch inserts with rewriteBatchedStatements=true.
+// isolation, savepoints, batch inserts with rewriteBatchedStatements=true, and server-prepared
+// batches sent as COM_STMT_BULK_EXECUTE (useBulkStmts=true).
 // Usage: java -cp mariadb-java-client.jar:. DriverSuite TARGET HOST PORT USER PASSWORD
 import java.sql.*;
 import java.util.*;
@@ -24,6 +25,13 @@ public class DriverSuite {
             String msg = (e.getClass().getSimpleName() + ": " + e.getMessage()).replaceAll("\\s+", " ");
             if (msg.length() > 400) msg = msg.substring(0, 400);
             System.out.println("FAIL: " + target + "/connector-j/" + name + ": " + msg);
+        }
+    }
+
+    static long comStmtExecute(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'")) {
+            rs.next();
+            return rs.getLong(2);
         }
     }
 
@@ -240,6 +248,51 @@ public class DriverSuite {
                         int n = 0;
                         while (rs.next()) n++;
                         check(n >= 550, "streamed " + n);
+                    }
+                }
+            });
+            // useBulkStmts: executeBatch() of a server-prepared INSERT is one COM_STMT_BULK_EXECUTE
+            // (Com_stmt_execute moves by one); a duplicate in the middle fails the batch and
+            // keeps none of its rows.
+            run("server-prepared/useBulkStmts", () -> {
+                try (Connection c2 = DriverManager.getConnection(base + "drv_jdbc?useServerPrepStmts=true&useBulkStmts=true", user, pw);
+                     Statement s = c2.createStatement()) {
+                    s.execute("CREATE TABLE bulk_t (id INT PRIMARY KEY, v VARCHAR(20), d DECIMAL(8,2), at DATETIME)");
+                    long before = comStmtExecute(s);
+                    try (PreparedStatement ps = c2.prepareStatement("INSERT INTO bulk_t VALUES (?, ?, ?, ?)")) {
+                        for (int i = 1; i <= 300; i++) {
+                            ps.setInt(1, i);
+                            // One type per parameter for the whole batch (a NULL would be
+                            // another type, and Connector/J then sends one execute per row).
+                            ps.setString(2, i % 5 == 0 ? "" : "v" + i);
+                            ps.setBigDecimal(3, new java.math.BigDecimal(i + ".5"));
+                            ps.setTimestamp(4, Timestamp.valueOf("2024-01-02 03:04:05"));
+                            ps.addBatch();
+                        }
+                        int[] r = ps.executeBatch();
+                        check(r.length == 300, "counts " + r.length);
+                    }
+                    long sent = comStmtExecute(s) - before;
+                    check(sent == 1, "Com_stmt_execute +" + sent + ", want one bulk");
+                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*), COUNT(NULLIF(v, '')), SUM(d), MIN(at) FROM bulk_t")) {
+                        rs.next();
+                        check(rs.getInt(1) == 300 && rs.getInt(2) == 240 && rs.getBigDecimal(3).toString().equals("45300.00")
+                            && rs.getString(4).startsWith("2024-01-02 03:04:05"),
+                            "rows " + rs.getInt(1) + " " + rs.getInt(2) + " " + rs.getBigDecimal(3) + " " + rs.getString(4));
+                    }
+                    try (PreparedStatement ps = c2.prepareStatement("INSERT INTO bulk_t (id, v) VALUES (?, ?)")) {
+                        for (int id : new int[] {301, 302, 1, 303}) {
+                            ps.setInt(1, id);
+                            ps.setString(2, "dup");
+                            ps.addBatch();
+                        }
+                        boolean failed = false;
+                        try { ps.executeBatch(); } catch (BatchUpdateException e) { failed = e.getErrorCode() == 1062; }
+                        check(failed, "duplicate in a batch");
+                    }
+                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM bulk_t WHERE id > 300")) {
+                        rs.next();
+                        check(rs.getInt(1) == 0, "rows of the failed batch kept: " + rs.getInt(1));
                     }
                 }
             });

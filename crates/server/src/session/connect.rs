@@ -61,6 +61,10 @@ impl Session {
             & SERVER_MARIADB_CAPABILITIES
             & cohort_protocol::mariadb_capability::EXTENDED_METADATA;
         self.writer.set_extended_metadata(extended != 0);
+        self.bulk = resp.mariadb_capabilities
+            & SERVER_MARIADB_CAPABILITIES
+            & cohort_protocol::mariadb_capability::STMT_BULK_OPERATIONS
+            != 0;
         self.multi_statements =
             self.client_caps & cohort_protocol::capability::MULTI_STATEMENTS != 0;
         if self.over_limit {

@@ -83,15 +83,7 @@ impl Session {
             Command::ProcessKill(id) => self.on_process_kill(id),
             Command::RegisterSlave(r) => self.on_register_slave(r),
             Command::BinlogDump(d) => self.on_binlog_dump(d),
-            // COM_STMT_BULK_EXECUTE: Cohort does not advertise MARIADB_CLIENT_STMT_BULK_OPERATIONS,
-            // and MariaDB answers a client that did not negotiate it with 1295.
-            Command::Unknown(0xFA) => {
-                self.writer.write_err(
-                    ErrorCode::UnsupportedPs,
-                    "This command is not supported in the prepared statement protocol yet",
-                );
-                Flow::Continue
-            }
+            Command::StmtBulkExecute(body) => self.on_bulk_execute(body),
             Command::StmtFetch { .. } | Command::Unknown(_) => {
                 self.writer
                     .write_err(ErrorCode::UnknownCom, "Unknown command");
@@ -277,7 +269,7 @@ impl Session {
     /// it changed rows (`annotation`: where the transaction's changes stood before it, and the
     /// text), autocommit, then answer (`more`: another result follows this one). Returns the
     /// flow and whether the statement succeeded.
-    fn finish_statement(
+    pub(super) fn finish_statement(
         &mut self,
         result: crate::error::Result<QueryResult>,
         format: RowFormat,
@@ -359,12 +351,7 @@ impl Session {
         };
         let text = decoded.as_ref();
         let ctx = self.ctx.clone();
-        if !Statements::reserve(&ctx) {
-            let max = ctx.vars.global_u64("max_prepared_stmt_count");
-            let e = Error::new(
-                ErrorCode::MaxPreparedStmtCountReached,
-                format!("Can't create more than max_prepared_stmt_count statements (current value: {max})"),
-            );
+        if let Err(e) = sql::reserve_statement(&ctx) {
             return self.reply_error(&e);
         }
         let state = self.state.as_mut().expect("logged in");
@@ -491,6 +478,7 @@ impl Session {
         let ctx = self.ctx.clone();
         self.statements.clear(&ctx, None);
         let state = self.state.as_mut().expect("logged in");
+        state.named_statements.clear(&ctx.status, &mut state.memory);
         state.rollback(&ctx);
         super::table_locks::unlock_tables(&ctx, state);
         let (user, host, db) = (state.user.clone(), state.host.clone(), state.db.clone());
@@ -507,6 +495,7 @@ impl Session {
         let ctx = self.ctx.clone();
         self.statements.clear(&ctx, None);
         if let Some(state) = self.state.as_mut() {
+            state.named_statements.clear(&ctx.status, &mut state.memory);
             state.rollback(&ctx);
             super::table_locks::unlock_tables(&ctx, state);
         }
@@ -534,7 +523,7 @@ impl Session {
 
 /// The command's memory budget on this thread: `max_session_mem_used` less what the session
 /// holds (see [`crate::session::memory`]).
-fn budget(
+pub(super) fn budget(
     ctx: &crate::session::ServerContext,
     state: &mut SessionState,
 ) -> crate::memory::BudgetGuard {
@@ -543,7 +532,7 @@ fn budget(
 
 /// Where the open transaction's changes stand before a statement, if its text is to be kept
 /// for Annotate_rows (see [`super::annotate`]).
-fn annotation_start(
+pub(super) fn annotation_start(
     ctx: &crate::session::ServerContext,
     state: &mut SessionState,
 ) -> Option<usize> {
@@ -552,7 +541,11 @@ fn annotation_start(
 
 /// The text [`SessionState::annotate`] keeps for a statement that began at `first`: built only
 /// if the statement changed rows (it is not kept otherwise), so a SELECT copies nothing.
-fn annotation_text(state: &SessionState, first: usize, text: impl FnOnce() -> String) -> String {
+pub(super) fn annotation_text(
+    state: &SessionState,
+    first: usize,
+    text: impl FnOnce() -> String,
+) -> String {
     let changed = state.txn.as_ref().is_some_and(|t| t.change_count() > first);
     match changed && super::annotate::text_wanted(state) {
         true => text(),
@@ -571,7 +564,7 @@ fn record(state: &mut SessionState, e: Error) -> Error {
     e
 }
 
-fn unknown_stmt(id: u32, what: &str) -> Error {
+pub(super) fn unknown_stmt(id: u32, what: &str) -> Error {
     Error::new(
         ErrorCode::UnknownStmtHandler,
         format!("Unknown prepared statement handler ({id}) given to {what}"),
@@ -581,7 +574,11 @@ fn unknown_stmt(id: u32, what: &str) -> Error {
 /// A decoded parameter as a SQL value (TIME becomes its text form, `[-]HH:MM:SS[.ffffff]`).
 /// A string parameter (sent as a character type) read in character_set_client: latin1 text
 /// becomes its characters. Blob-typed parameters are bytes, as sent.
-fn param_in_charset(v: Value, ty: ColumnType, client: super::charsets::WireCharset) -> Value {
+pub(super) fn param_in_charset(
+    v: Value,
+    ty: ColumnType,
+    client: super::charsets::WireCharset,
+) -> Value {
     match v {
         Value::Bytes(b)
             if client == super::charsets::WireCharset::Latin1
@@ -596,7 +593,7 @@ fn param_in_charset(v: Value, ty: ColumnType, client: super::charsets::WireChars
     }
 }
 
-fn param_to_value(p: ParamValue) -> Value {
+pub(super) fn param_to_value(p: ParamValue) -> Value {
     match p {
         ParamValue::Null => Value::Null,
         ParamValue::Int(i) => Value::Int(i),

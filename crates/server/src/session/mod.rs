@@ -43,6 +43,7 @@
 //! the scheduler writes them before serving the rest.
 
 mod annotate;
+mod bulk;
 #[cfg(test)]
 mod bulk_tests;
 pub mod charsets;
@@ -63,6 +64,8 @@ mod memory_tests;
 mod multi;
 #[cfg(test)]
 mod multi_kill_tests;
+#[cfg(test)]
+mod prepare_sql_tests;
 pub mod processlist;
 mod results;
 pub mod state;
@@ -132,6 +135,9 @@ pub struct Session {
     /// The collation id of the client's HandshakeResponse: every new `SessionState` starts
     /// with its character sets (see [`charsets`]).
     client_collation: u8,
+    /// The client negotiated MARIADB_CLIENT_STMT_BULK_OPERATIONS: COM_STMT_BULK_EXECUTE is
+    /// served (`bulk.rs`), else refused with 1295 as MariaDB refuses it.
+    bulk: bool,
     reader: PacketReader,
     writer: PacketWriter,
     /// Present once logged in.
@@ -193,6 +199,7 @@ impl Session {
             over_limit,
             client_caps: 0,
             client_collation: 0,
+            bulk: false,
             reader: PacketReader::new(max),
             writer: PacketWriter::new(),
             state: None,
@@ -428,6 +435,9 @@ impl Session {
             self.ctx.status.incr(StatusCounter::AbortedConnects);
         }
         if let Some(state) = self.state.as_mut() {
+            state
+                .named_statements
+                .clear(&self.ctx.status, &mut state.memory);
             state.rollback(&self.ctx);
             table_locks::unlock_tables(&self.ctx, state);
             self.ctx.user_locks.release_all(self.conn_id);

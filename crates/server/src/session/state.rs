@@ -265,6 +265,10 @@ pub struct SessionState {
     /// COM_QUERY statements already parsed and bound, by normalized text
     /// ([`crate::sql::StmtCache`]).
     pub stmt_cache: crate::sql::StmtCache,
+    /// PREPARE'd statements by name ([`crate::sql::NamedStatements`]); their count is in
+    /// `Prepared_stmt_count` until they are cleared (the session layer clears them when the
+    /// connection closes, resets or changes user).
+    pub named_statements: crate::sql::NamedStatements,
     /// The connection's process-list entry (None for sessions without a connection: tests,
     /// tools).
     pub process: Option<Arc<crate::session::processlist::Process>>,
@@ -331,6 +335,7 @@ impl SessionState {
             annotations: Vec::new(),
             statement_flags: Vec::new(),
             stmt_cache: crate::sql::StmtCache::default(),
+            named_statements: crate::sql::NamedStatements::default(),
             process: None,
             client_host: None,
             found_rows: false,

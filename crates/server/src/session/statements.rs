@@ -148,12 +148,6 @@ pub(super) struct Statements {
 pub(super) const LAST_STATEMENT: u32 = u32::MAX;
 
 impl Statements {
-    /// Take one of the server's `max_prepared_stmt_count` statements; false if none is left.
-    pub fn reserve(ctx: &ServerContext) -> bool {
-        let max = ctx.vars.global_u64("max_prepared_stmt_count");
-        ctx.status.incr_below(StatusCounter::PreparedStmtCount, max)
-    }
-
     /// Give back a reservation that did not become a statement.
     pub fn unreserve(ctx: &ServerContext) {
         ctx.status.sub(StatusCounter::PreparedStmtCount, 1);

@@ -27,7 +27,7 @@ fn login(caps: u32, ext: u32, db: Option<&str>) -> (Session, Vec<u8>) {
     assert_ne!(hs.capabilities & capability::SESSION_TRACK, 0);
     assert_eq!(
         hs.mariadb_capabilities,
-        mariadb_capability::EXTENDED_METADATA
+        mariadb_capability::EXTENDED_METADATA | mariadb_capability::STMT_BULK_OPERATIONS
     );
     let mut resp = HandshakeResponse::native("root", "", db, &hs);
     resp.capabilities = (resp.capabilities | caps) & !capability::LONG_PASSWORD;

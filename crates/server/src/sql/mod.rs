@@ -85,6 +85,7 @@ pub use cache::{StmtCache, STMT_CACHE_ENTRIES};
 pub use env::SessView;
 pub use exec::binlog_stmt::ReplayState as BinlogReplayState;
 pub use exec::load::LoadJob;
+pub use exec::prepare_sql::NamedStatements;
 pub use expr::convert::{format_double, format_double_fixed, is_year_0000};
 pub use expr::time_value;
 pub use plan::database_exists;
@@ -329,6 +330,124 @@ fn execute_uncached(
     finish(sess, r)
 }
 
+/// Run a prepared statement once for each row of parameters, as one statement
+/// (COM_STMT_BULK_EXECUTE): the rows' affected counts summed, the first insert id, the
+/// warnings of every row, and the `info` of a multi-row INSERT or UPDATE summed over them.
+/// A row that fails (or a row that cannot be decoded: `rows` yields the error) undoes the rows
+/// before it too, in a transaction or not, as MariaDB does. A statement with a result set is
+/// refused (1295), as MariaDB refuses it.
+pub fn execute_bulk(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    stmt: &Prepared,
+    rows: &mut dyn Iterator<Item = Result<Vec<Value>>>,
+) -> Result<QueryResult> {
+    if !stmt.columns().is_empty() {
+        let e = Error::new(
+            ErrorCode::UnsupportedPs,
+            "This command is not supported in the prepared statement protocol yet",
+        );
+        record_error(sess, &e);
+        return Err(e);
+    }
+    sess.warnings.clear();
+    let sp = ctx.engine.savepoint(sess.txn(ctx));
+    let mut sum = BulkSum::default();
+    let mut warnings = Vec::new();
+    let r: Result<()> = (|| {
+        for row in rows {
+            let row = row?;
+            let r = execute_prepared(ctx, sess, stmt, &row)?;
+            warnings.append(&mut sess.warnings);
+            sum.add(r);
+        }
+        Ok(())
+    })();
+    if let Err(e) = r {
+        if e.action() == Action::RollbackStatement {
+            if let Some(txn) = sess.txn.as_mut() {
+                ctx.engine.rollback_to_savepoint(txn, sp);
+            }
+        }
+        record_error(sess, &e);
+        return Err(e);
+    }
+    sess.warnings = warnings;
+    let result = sum.finish(stmt.text(), sess.warnings.len());
+    finish(sess, Ok(result))
+}
+
+/// The rows of a bulk execute, added up.
+#[derive(Default)]
+struct BulkSum {
+    rows: u64,
+    affected: u64,
+    last_insert_id: u64,
+    /// "Rows matched / Changed" of UPDATE, summed.
+    matched: Option<(u64, u64)>,
+    duplicates: u64,
+}
+
+impl BulkSum {
+    fn add(&mut self, r: QueryResult) {
+        self.rows += 1;
+        let QueryResult::Ok {
+            affected_rows,
+            last_insert_id,
+            info,
+        } = r
+        else {
+            return;
+        };
+        self.affected += affected_rows;
+        if self.last_insert_id == 0 {
+            self.last_insert_id = last_insert_id;
+        }
+        let numbers = |text: &str| -> Vec<u64> {
+            text.split(|c: char| !c.is_ascii_digit())
+                .filter_map(|n| n.parse().ok())
+                .collect()
+        };
+        match info.as_deref() {
+            Some(t) if t.starts_with("Rows matched") => {
+                if let [m, c, ..] = numbers(t)[..] {
+                    let (pm, pc) = self.matched.unwrap_or((0, 0));
+                    self.matched = Some((pm + m, pc + c));
+                }
+            }
+            Some(t) if t.starts_with("Records") => {
+                if let [_, d, ..] = numbers(t)[..] {
+                    self.duplicates += d;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(self, text: &str, warnings: usize) -> QueryResult {
+        let head = text
+            .trim_start()
+            .get(..7)
+            .unwrap_or("")
+            .to_ascii_uppercase();
+        let info = match self.matched {
+            Some((m, c)) => Some(format!(
+                "Rows matched: {m}  Changed: {c}  Warnings: {warnings}"
+            )),
+            None if head.starts_with("INSERT") || head.starts_with("REPLACE") => Some(format!(
+                "Records: {}  Duplicates: {}  Warnings: {warnings}",
+                self.rows, self.duplicates
+            )),
+            None => None,
+        };
+        QueryResult::Ok {
+            affected_rows: self.affected,
+            last_insert_id: self.last_insert_id,
+            info,
+        }
+    }
+}
+
 /// A statement waited for a DDL statement's metadata lock and the table changed under its
 /// plan (1412 from `Txn::use_table`, before it read or wrote anything of that table): bind
 /// and run it again, as MariaDB re-opens the table after the wait. Bounded: a table that keeps
@@ -337,6 +456,21 @@ fn rebind_after_ddl(r: &Result<QueryResult>, attempts: &mut u32) -> bool {
     let retry = matches!(r, Err(e) if e.code() == ErrorCode::TableDefChanged) && *attempts < 5;
     *attempts += 1;
     retry
+}
+
+/// Take one of the server's `max_prepared_stmt_count` statements (shared by the protocol's
+/// and the named ones, `Prepared_stmt_count`): 1461 if none is left.
+pub fn reserve_statement(ctx: &ServerContext) -> Result<()> {
+    let max = ctx.vars.global_u64("max_prepared_stmt_count");
+    match ctx.status.incr_below(StatusCounter::PreparedStmtCount, max) {
+        true => Ok(()),
+        false => Err(Error::new(
+            ErrorCode::MaxPreparedStmtCountReached,
+            format!(
+                "Can't create more than max_prepared_stmt_count statements (current value: {max})"
+            ),
+        )),
+    }
 }
 
 /// Parse and bind a statement once (COM_STMT_PREPARE).
@@ -350,7 +484,12 @@ pub fn prepare(ctx: &ServerContext, sess: &mut SessionState, sql: &str) -> Resul
     if let Stmt::Unsupported(what) = &parsed.stmt {
         return Err(Error::unsupported(what));
     }
-    if let Stmt::LoadData(_) | Stmt::Binlog(_) = &parsed.stmt {
+    if let Stmt::LoadData(_)
+    | Stmt::Binlog(_)
+    | Stmt::PrepareSql { .. }
+    | Stmt::ExecuteSql { .. }
+    | Stmt::DeallocateSql(_) = &parsed.stmt
+    {
         return Err(Error::new(
             ErrorCode::UnsupportedPs,
             "This command is not supported in the prepared statement protocol yet",
@@ -1241,6 +1380,13 @@ fn run_other(
             exec::admin::kill(ctx, sess, *query_only, *id)?;
             Ok(QueryResult::ok())
         }
+        Stmt::PrepareSql { name, source } => {
+            exec::prepare_sql::prepare(ctx, sess, name, source, parsed)
+        }
+        Stmt::ExecuteSql { name, using } => {
+            exec::prepare_sql::execute(ctx, sess, name, using, parsed)
+        }
+        Stmt::DeallocateSql(name) => exec::prepare_sql::deallocate(ctx, sess, name),
         Stmt::Do(exprs) => {
             count(StatusCounter::ComOther);
             exec::admin::do_exprs(ctx, sess, exprs, params, parsed)?;

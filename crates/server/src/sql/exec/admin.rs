@@ -57,7 +57,7 @@ pub fn need_error(names: &str) -> Error {
 
 /// Evaluate one constant expression (no table) in the session's environment; its effects
 /// (warnings, `@x :=`) go to the session.
-fn eval_constant(
+pub(in crate::sql) fn eval_constant(
     ctx: &ServerContext,
     sess: &mut SessionState,
     params: &[Value],
@@ -81,6 +81,33 @@ fn eval_constant(
         }
     }
     eval_as_select(ctx, sess, params, parsed, e, prev, is_do)
+}
+
+/// A value of `EXECUTE … USING`: a constant expression; a subquery is refused with 1970, as
+/// MariaDB refuses it there.
+pub(in crate::sql) fn eval_using(
+    ctx: &ServerContext,
+    sess: &mut SessionState,
+    parsed: &crate::sql::parse::Parsed,
+    e: &ast::Expr,
+) -> Result<Value> {
+    let prev = sess.warnings.len();
+    let env = Env::new(ctx, SessView::of(sess, prev), &[]).with_set_aside(&parsed.set_aside);
+    env.subq.allowed.set(true);
+    let x = {
+        let mut b = Binder::new(&env, &parsed.params, None);
+        b.clause = "EXECUTE";
+        b.bind(e)?.0
+    };
+    if !env.subq.bound.borrow().is_empty() {
+        return Err(Error::new(
+            ErrorCode::SubqueryNotSupportedInCheck,
+            "EXECUTE..USING does not support subqueries or stored functions",
+        ));
+    }
+    let v = x.eval(&RowCtx::EMPTY, &env)?;
+    env.into_effects().apply(sess);
+    Ok(v)
 }
 
 /// An expression with a subquery (`SET @v = (SELECT …)`, `DO (SELECT …)`): run as

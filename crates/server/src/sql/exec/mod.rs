@@ -13,6 +13,7 @@
 //! * `query` — query expressions: UNION / INTERSECT / EXCEPT, parenthesized queries; `cte`
 //!   — derived tables and CTEs (`WITH [RECURSIVE]`).
 //! * `found_rows` — FOUND_ROWS() and SELECT SQL_CALC_FOUND_ROWS: what each statement leaves.
+//! * `prepare_sql` — PREPARE, EXECUTE, DEALLOCATE PREPARE (named prepared statements).
 //! * `load` — LOAD DATA [LOCAL] INFILE, streamed.
 //! * `view_tables` — the base tables of a view, which LOCK TABLES locks with it.
 //! * `virtual_tables` — information_schema and performance_schema tables as row sources.
@@ -37,6 +38,7 @@ mod group_concat;
 pub(in crate::sql) mod join;
 pub(in crate::sql) mod load;
 pub(in crate::sql) mod multi_dml;
+pub(in crate::sql) mod prepare_sql;
 pub(in crate::sql) mod query;
 pub(in crate::sql) mod replay_vars;
 pub(in crate::sql) mod returning;

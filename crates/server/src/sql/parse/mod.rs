@@ -19,6 +19,7 @@ mod float_type;
 mod hex_literal;
 pub(in crate::sql) mod interval;
 pub(in crate::sql) mod load;
+mod prepare_sql;
 pub mod select_into;
 pub(in crate::sql) mod surface;
 pub(in crate::sql) mod view;
@@ -312,6 +313,18 @@ pub enum Stmt {
         quick: bool,
     },
     Do(Vec<ast::Expr>),
+    /// `PREPARE name FROM source` (see `parse/prepare_sql.rs`).
+    PrepareSql {
+        name: String,
+        source: Box<ast::Expr>,
+    },
+    /// `EXECUTE name [USING expr, …]`.
+    ExecuteSql {
+        name: String,
+        using: Vec<ast::Expr>,
+    },
+    /// `{DEALLOCATE | DROP} PREPARE name`.
+    DeallocateSql(String),
     /// `KILL [HARD | SOFT] [CONNECTION | QUERY] id`.
     Kill {
         query_only: bool,
@@ -1286,7 +1299,9 @@ fn parse_statement(p: &mut Parser<'_>, first: Option<&str>) -> PResult<Stmt> {
         }
         "DESCRIBE" | "DESC" | "EXPLAIN" => parse_describe(p),
         "CALL" => Ok(unsupported(p, "stored procedures")),
-        "PREPARE" | "EXECUTE" | "DEALLOCATE" => Ok(unsupported(p, "SQL-level PREPARE/EXECUTE")),
+        "PREPARE" => prepare_sql::parse_prepare(p),
+        "EXECUTE" => prepare_sql::parse_execute(p),
+        "DEALLOCATE" => prepare_sql::parse_deallocate(p),
         "RENAME" if matches!(peek_nth_word(p, 1).as_deref(), Some("TABLE" | "TABLES")) => {
             p.next_token();
             Ok(Stmt::RenameTable(alter::parse_rename_table(p)?))
@@ -1978,6 +1993,7 @@ pub type DbCharset = (Option<Collation>, Option<Collation>);
 
 fn parse_drop(p: &mut Parser<'_>) -> PResult<Stmt> {
     match peek_nth_word(p, 1).as_deref() {
+        Some("PREPARE") => prepare_sql::parse_deallocate(p),
         Some("DATABASE") | Some("SCHEMA") => {
             p.next_token();
             p.next_token();
