@@ -42,6 +42,19 @@ impl WireCharset {
         }
     }
 
+    /// The collation a string of this character set takes by default inside Cohort (ascii,
+    /// which Cohort has no column collation for, is kept as utf8mb4_general_ci; binary is
+    /// the binary collation).
+    pub fn default_collation(self) -> super::Collation {
+        use super::Collation;
+        match self {
+            WireCharset::Utf8mb4 | WireCharset::Ascii => Collation::Utf8mb4GeneralCi,
+            WireCharset::Utf8mb3 => Collation::Utf8mb3GeneralCi,
+            WireCharset::Latin1 => Collation::Latin1SwedishCi,
+            WireCharset::Binary => Collation::Binary,
+        }
+    }
+
     /// Bytes a character takes at most.
     pub fn mbmaxlen(self) -> u32 {
         match self {

@@ -1029,10 +1029,7 @@ impl<'a> Binder<'a> {
             return self.bind_cast(expr, &ast::DataType::Binary(None));
         }
         let (x, mut t) = self.bind_cast(expr, dt.unwrap_or(&ast::DataType::Char(None)))?;
-        t.collation = match target {
-            WireCharset::Utf8mb3 => Collation::Utf8mb3GeneralCi,
-            _ => Collation::Utf8mb4GeneralCi,
-        };
+        t.collation = target.default_collation();
         let x = match target {
             WireCharset::Utf8mb4 => x,
             _ => Expr::Cast(Box::new(x), CastTo::Charset(target)),
@@ -1075,10 +1072,7 @@ impl<'a> Binder<'a> {
         };
         let chars = String::from_utf8_lossy(&value).chars().count() as u32;
         let mut ty = SqlType::varchar(chars).with_nullable(t.nullable);
-        ty.collation = match cs {
-            WireCharset::Utf8mb3 => Collation::Utf8mb3GeneralCi,
-            _ => Collation::Utf8mb4GeneralCi,
-        };
+        ty.collation = cs.default_collation();
         Ok((Expr::Lit(Value::Bytes(value)), ty))
     }
 
