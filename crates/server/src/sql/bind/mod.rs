@@ -330,6 +330,9 @@ pub fn double_as_text(e: Expr, t: &SqlType) -> Expr {
     if t.class == Class::Double && t.decimals < crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS {
         return Expr::Cast(Box::new(e), CastTo::DoubleText(t.decimals));
     }
+    if t.class == Class::Double && t.wire == ColumnType::FLOAT {
+        return Expr::Cast(Box::new(e), CastTo::FloatText);
+    }
     e
 }
 
@@ -1589,6 +1592,10 @@ impl<'a> Binder<'a> {
             D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
                 let (p, s) = cast_decimal_spec(info, e)?;
                 (CastTo::Decimal(p, s), SqlType::decimal(p as u32, s))
+            }
+            D::Float(ast::ExactNumberInfo::None) => {
+                let shown = format!("CAST({} AS FLOAT)", self.resolve(e)?);
+                (CastTo::Float(shown.into()), SqlType::float())
             }
             D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => {
                 (CastTo::Double, SqlType::double())

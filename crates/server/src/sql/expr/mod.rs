@@ -81,6 +81,9 @@ pub enum CastTo {
     Binary(Option<u32>),
     Decimal(u8, u8),
     Double,
+    /// CAST(… AS FLOAT): the value rounded to a 32-bit float; past its range the nearest
+    /// limit with Note 1264 naming the CAST as written here.
+    Float(Box<str>),
     Date,
     DateTime(u8),
     /// CAST(… AS TIME(fsp)): fractions beyond fsp truncated; no time → NULL with 1292.
@@ -98,6 +101,9 @@ pub enum CastTo {
     /// CAST AS CHAR, GROUP_CONCAT, a string-typed IFNULL / COALESCE / IF / CASE) shows exactly
     /// n fractional digits, as MariaDB: `CONCAT(dt3)` is '2020-01-01 10:00:00.000'.
     DateTimeText(u8),
+    /// Not a CAST the user wrote: a FLOAT (column or CAST) where it becomes a string shows
+    /// its 32-bit value's shortest digits, as MariaDB: `CONCAT(CAST(0.1 AS FLOAT))` is '0.1'.
+    FloatText,
     /// Not a CAST the user wrote: a DOUBLE whose type has fixed decimals (`ROUND(2.5e0, 3)`)
     /// where it becomes a string shows exactly that many, as MariaDB: `LTRIM(ROUND(2.5e0, 3))`
     /// is '2.500' (see [`convert::format_double_fixed`]).
@@ -1186,6 +1192,14 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             }
             v => v,
         },
+        CastTo::FloatText => match v {
+            // -0 is shown 0, as MariaDB.
+            Value::Double(f) => {
+                let f = if f == 0.0 { 0.0 } else { f as f32 };
+                Value::Bytes(cohort_protocol::Cell::Float(f).to_text().into_bytes())
+            }
+            v => v,
+        },
         CastTo::DoubleText(d) => match v {
             Value::Double(f) => Value::Bytes(convert::format_double_fixed(f, *d).into_bytes()),
             v => v,
@@ -1223,27 +1237,30 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             }
         },
         CastTo::Double => Value::Double(num_warn::arith_num(&v, num_warn::DOUBLE, env).to_f64()),
+        CastTo::Float(shown) => {
+            let x = num_warn::arith_num(&v, num_warn::DOUBLE, env).to_f64();
+            let max = f64::from(f32::MAX);
+            if x.abs() > max {
+                env.warn(
+                    "Note",
+                    ErrorCode::WarnDataOutOfRange,
+                    format!("Out of range value for column '{shown}' at row 1"),
+                );
+            }
+            Value::Double(f64::from(x.clamp(-max, max) as f32))
+        }
         CastTo::Date | CastTo::DateTime(_) => match convert::to_datetime_lenient(&v) {
             Some((dt, _)) if convert::zero_date_mode_refuses(&dt, env) => {
                 env.warn(
                     "Warning",
                     ErrorCode::TruncatedWrongValue,
-                    format!("Incorrect datetime value: '{}'", convert::to_string(&v)),
+                    format!("Incorrect datetime value: '{}'", datetime_text::shown(&v)),
                 );
                 Value::Null
             }
             Some((dt, _)) => {
-                if let Value::Bytes(b) = &v {
-                    if convert::parse_datetime(b).is_none() {
-                        // Read up to what does not fit: MariaDB warns and keeps the value.
-                        let kind = if *to == CastTo::Date {
-                            "date"
-                        } else {
-                            "datetime"
-                        };
-                        truncated_warning(env, kind, &v);
-                    }
-                }
+                // Read up to what does not fit: MariaDB warns and keeps the value.
+                datetime_text::warn_leftover(env, &v);
                 if let Value::Decimal(_) | Value::Double(_) = &v {
                     // A date-only number (up to 8 integer digits) has no place for a
                     // fraction: MariaDB drops it with Note 1292, for DATETIME too.
@@ -1269,7 +1286,7 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 env.warn(
                     "Warning",
                     ErrorCode::TruncatedWrongValue,
-                    format!("Incorrect datetime value: '{}'", convert::to_string(&v)),
+                    format!("Incorrect datetime value: '{}'", datetime_text::shown(&v)),
                 );
                 Value::Null
             }

@@ -1615,7 +1615,10 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 );
                 Value::Null
             }
-            Some((dt, _)) => Value::Date(dt.date),
+            Some((dt, _)) => {
+                crate::sql::expr::datetime_text::warn_leftover(env, &v[0]);
+                Value::Date(dt.date)
+            }
             // No date: NULL with warning 1292 (MariaDB: DATE('2020-13-01')).
             None => interval::bad_datetime(env, &v[0]),
         },
