@@ -1550,6 +1550,10 @@ impl<'a> Binder<'a> {
             | ast::DataType::Text => number_as_text(datetime_as_text(shown(x, &tx), &tx), &tx),
             _ => x,
         };
+        let x = match dt {
+            D::Decimal(_) | D::Dec(_) | D::Double(_) | D::Float(_) => interval_text_as_temporal(x),
+            _ => x,
+        };
         let name = cast_item_name(self.resolve(e)?);
         // CHAR(n) / BINARY(n): n up to 4294967295, else 1439.
         let width = |n: Option<u64>| -> Result<Option<u32>> {
@@ -2020,6 +2024,22 @@ fn hybrid_literal_type(bytes: u32) -> SqlType {
     t
 }
 
+/// DATE_ADD over a string (a string) where MariaDB takes its number: the number of the
+/// DATE / DATETIME it computed (`CAST(DATE_ADD('9999-12-31', INTERVAL 0 MONTH) AS DOUBLE)` is
+/// 99991231). CAST AS SIGNED reads the string (2020), as MariaDB.
+fn interval_text_as_temporal(e: Expr) -> Expr {
+    match &e {
+        Expr::Func(
+            func::Func::AddInterval {
+                out: func::interval::Out::Text(_),
+                ..
+            },
+            _,
+        ) => Expr::Cast(Box::new(e), CastTo::TemporalText),
+        _ => e,
+    }
+}
+
 /// [`hybrid_as_number`] of a bound pair.
 fn hybrid_as_number_pair((e, t): (Expr, SqlType)) -> (Expr, SqlType) {
     hybrid_as_number(e, t)
@@ -2212,7 +2232,7 @@ pub fn numeric_context(e: Expr) -> Expr {
         Expr::Func(Func::Least(Class::Str | Class::Bin, c), a) => {
             Expr::Func(Func::Least(Class::Double, c), a)
         }
-        e => e,
+        e => interval_text_as_temporal(e),
     }
 }
 

@@ -101,6 +101,10 @@ pub enum CastTo {
     /// CAST AS CHAR, GROUP_CONCAT, a string-typed IFNULL / COALESCE / IF / CASE) shows exactly
     /// n fractional digits, as MariaDB: `CONCAT(dt3)` is '2020-01-01 10:00:00.000'.
     DateTimeText(u8),
+    /// Not a CAST the user wrote: DATE_ADD over a string, a string, read back as the DATE /
+    /// DATETIME it came from where MariaDB takes its number (`CAST(… AS DECIMAL)`): 20200102,
+    /// not 2020.
+    TemporalText,
     /// Not a CAST the user wrote: a FLOAT (column or CAST) where it becomes a string shows
     /// its 32-bit value's shortest digits, as MariaDB: `CONCAT(CAST(0.1 AS FLOAT))` is '0.1'.
     FloatText,
@@ -1191,6 +1195,14 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 Value::Bytes(format!("{n:0w$}", w = usize::from(*width)).into_bytes())
             }
             v => v,
+        },
+        CastTo::TemporalText => match &v {
+            Value::Bytes(b) => match datetime_text::parse_lenient(b) {
+                Some((dt, true)) => Value::DateTime(dt),
+                Some((dt, false)) => Value::Date(dt.date),
+                None => v,
+            },
+            _ => v,
         },
         CastTo::FloatText => match v {
             // -0 is shown 0, as MariaDB.
