@@ -58,8 +58,17 @@ impl Reading {
 
 /// The datetime at the start of `s` with what followed it ([`parse_lenient`]).
 pub fn read(s: &[u8]) -> Option<Reading> {
+    read_with(s, false)
+}
+
+/// [`read`] as a comparison with a date reads: any day up to 31 ([`compare_form`]).
+pub fn read_compared(s: &[u8]) -> Option<Reading> {
+    read_with(s, true)
+}
+
+fn read_with(s: &[u8], any_day: bool) -> Option<Reading> {
     let parts = scan(s)?;
-    let value = parts.to_datetime(false)?;
+    let value = parts.to_datetime(any_day)?;
     let rest = &s[parts.end.min(s.len())..];
     let leftover = if rest.iter().any(|c| !c.is_ascii_whitespace()) {
         Leftover::Text

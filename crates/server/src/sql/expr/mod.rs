@@ -711,13 +711,22 @@ pub fn coerce(v: Value, class: Class) -> Value {
     }
 }
 
-/// A string compared with a date that is not wholly a datetime: MariaDB's warning 1292.
-fn warn_if_no_datetime(a: &Value, b: &Value, env: &Env<'_>) {
+/// A string compared with a date that is not wholly a datetime: MariaDB's warning 1292
+/// ("… date value" when text follows a date without a time, as CAST says).
+pub(crate) fn warn_if_no_datetime(a: &Value, b: &Value, env: &Env<'_>) {
     let s = match (a, b) {
         (Value::Bytes(s), Value::Date(_) | Value::DateTime(_))
         | (Value::Date(_) | Value::DateTime(_), Value::Bytes(s)) => s,
         _ => return,
     };
+    if let Some(r) = datetime_text::read_compared(s) {
+        if r.leftover == datetime_text::Leftover::Text {
+            if let Some((level, msg)) = r.warning(&String::from_utf8_lossy(s)) {
+                env.warn(level, ErrorCode::TruncatedWrongValue, msg);
+            }
+        }
+        return;
+    }
     if convert::parse_datetime(s).is_none() {
         env.warn(
             "Warning",
