@@ -1691,6 +1691,12 @@ impl<'a> Binder<'a> {
             let text = reads_text(&upper) || reads_text_at(&upper, i);
             let x = if text { datetime_as_text(x, &t) } else { x };
             let x = if text { number_as_text(x, &t) } else { x };
+            // HEX of a temporal value hexes its text (a number's is its integer's).
+            let x = if upper == "HEX" && matches!(t.class, Class::DateTime | Class::Time) {
+                Expr::Cast(Box::new(x), CastTo::DateTimeText(t.decimals.min(6)))
+            } else {
+                x
+            };
             let (x, t) = if reads_numbers(&upper) || (upper == "IF" && bound.is_empty()) {
                 enum_as_number((x, t))
             } else {
