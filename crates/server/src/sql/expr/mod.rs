@@ -1286,7 +1286,7 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                     // A date-only number (up to 8 integer digits) has no place for a
                     // fraction: MariaDB drops it with Note 1292, for DATETIME too.
                     let x = convert::to_num(&v).to_f64();
-                    if x.fract() != 0.0 && x.abs() < 1e8 {
+                    if x.fract() != 0.0 && (1.0..1e8).contains(&x.abs()) {
                         env.warn(
                             "Note",
                             ErrorCode::TruncatedWrongValue,

@@ -2190,4 +2190,20 @@ mod nullif_tests {
         );
         assert_eq!(got, vec![vec!["NULL", "NULL", "NULL", "2", "1"]]);
     }
+
+    /// A number under 1 compared with a date is the zero datetime and that fraction of a
+    /// second (MariaDB 10.11); a date-only number's fraction is dropped.
+    #[test]
+    fn a_number_under_one_keeps_its_fraction_against_a_date() {
+        let ctx = ServerContext::for_tests();
+        let mut sess = root_session(1);
+        let got = text_rows(
+            &ctx,
+            &mut sess,
+            "SELECT TIMESTAMP'0000-00-00 00:00:00.5' = 0.5, CAST(1 AS DATE) = 7/11, \
+             CAST(1 AS DATE) = 0.6364, CAST(1 AS DATE) = 0.0, CAST(1 AS DATE) = -0.5, \
+             DATE'2020-01-01' = 20200101.5, TIMESTAMP'2020-01-01 00:00:00.5' = 20200101.5",
+        );
+        assert_eq!(got, vec![vec!["1", "0", "0", "1", "1", "1", "0"]]);
+    }
 }
