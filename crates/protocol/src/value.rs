@@ -165,12 +165,21 @@ pub fn write_double(f: &mut impl Write, v: f64) -> fmt::Result {
     write_shortest(f, v, !v.is_finite())
 }
 
-/// Writes a FLOAT with the shortest digits that round-trip as `f32`, same notation rule.
+/// Writes a FLOAT the way MariaDB prints it: rounded to six significant digits (its `FLT_DIG`),
+/// then shortest digits of that, same notation rule (`20200102` is `20200100`, `f32::MAX`
+/// `3.40282e38`).
 pub fn write_float(f: &mut impl Write, v: f32) -> fmt::Result {
     if v == 0.0 {
+        // Negative zero too, as for a DOUBLE.
         return f.write_str("0");
     }
-    write_shortest(f, v, !v.is_finite())
+    if !v.is_finite() {
+        return write_shortest(f, v, true);
+    }
+    let mut six = TextBuf::new();
+    write!(six, "{:.5e}", f64::from(v))?;
+    let rounded: f64 = six.as_str().parse().unwrap_or(f64::from(v));
+    write_shortest(f, rounded, false)
 }
 
 /// Rust's `{}` and `{:e}` both print the shortest round-trip digits; pick the notation by
@@ -346,10 +355,15 @@ mod tests {
     }
 
     #[test]
-    fn floats_use_f32_shortest_digits() {
+    fn floats_show_six_significant_digits() {
         assert_eq!(Cell::Float(0.1).to_text(), "0.1");
-        assert_eq!(Cell::Float(3.4028235e38).to_text(), "3.4028235e38");
+        assert_eq!(Cell::Float(3.4028235e38).to_text(), "3.40282e38");
         assert_eq!(Cell::Float(-1.25).to_text(), "-1.25");
+        assert_eq!(Cell::Float(20200102.0).to_text(), "20200100");
+        assert_eq!(Cell::Float(1.2345678).to_text(), "1.23457");
+        assert_eq!(Cell::Float(1.5e15).to_text(), "1.5e15");
+        assert_eq!(Cell::Float(1e-45).to_text(), "1.4013e-45");
+        assert_eq!(Cell::Float(99999.95).to_text(), "100000");
     }
 
     #[test]

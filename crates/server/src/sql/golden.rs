@@ -99,6 +99,10 @@ fn format_value(v: &Value, c: &cohort_protocol::ColumnDefinition) -> String {
         {
             super::expr::convert::format_double_fixed(*d, c.decimals)
         }
+        // A FLOAT: its 32-bit value's shortest digits, as the text protocol sends it.
+        Value::Double(d) if c.column_type == ColumnType::FLOAT => {
+            cohort_protocol::Cell::Float(*d as f32).to_text()
+        }
         Value::Time(t) if c.decimals <= 6 => super::expr::time_value::format(*t, Some(c.decimals)),
         // BIT: the big-endian bytes the text protocol sends, read as UTF-8 (as the recorder).
         Value::Int(_) | Value::UInt(_) if c.column_type == ColumnType::BIT => {

@@ -332,6 +332,9 @@ pub fn double_as_text(e: Expr, t: &SqlType) -> Expr {
     if t.class == Class::Double && t.decimals < crate::sql::bind::sqltype::FLOATING_POINT_DECIMALS {
         return Expr::Cast(Box::new(e), CastTo::DoubleText(t.decimals));
     }
+    if t.class == Class::Double && t.wire == ColumnType::FLOAT {
+        return Expr::Cast(Box::new(e), CastTo::FloatText);
+    }
     e
 }
 
@@ -1647,6 +1650,10 @@ impl<'a> Binder<'a> {
             | ast::DataType::Text => number_as_text(datetime_as_text(shown(x, &tx), &tx), &tx),
             _ => x,
         };
+        let x = match dt {
+            D::Decimal(_) | D::Dec(_) | D::Double(_) | D::Float(_) => interval_text_as_temporal(x),
+            _ => x,
+        };
         let name = cast_item_name(self.resolve(e)?);
         // CHAR(n) / BINARY(n): n up to 4294967295, else 1439.
         let width = |n: Option<u64>| -> Result<Option<u32>> {
@@ -1694,6 +1701,10 @@ impl<'a> Binder<'a> {
             D::Decimal(info) | D::Numeric(info) | D::Dec(info) => {
                 let (p, s) = cast_decimal_spec(info, e)?;
                 (CastTo::Decimal(p, s), SqlType::decimal(p as u32, s))
+            }
+            D::Float(ast::ExactNumberInfo::None) => {
+                let shown = format!("CAST({} AS FLOAT)", self.resolve(e)?);
+                (CastTo::Float(shown.into()), SqlType::float())
             }
             D::Double(_) | D::DoublePrecision | D::Float(_) | D::Real => {
                 (CastTo::Double, SqlType::double())
@@ -1785,6 +1796,12 @@ impl<'a> Binder<'a> {
             let text = reads_text(&upper) || reads_text_at(&upper, i);
             let x = if text { datetime_as_text(x, &t) } else { x };
             let x = if text { number_as_text(x, &t) } else { x };
+            // HEX of a temporal value hexes its text (a number's is its integer's).
+            let x = if upper == "HEX" && matches!(t.class, Class::DateTime | Class::Time) {
+                Expr::Cast(Box::new(x), CastTo::DateTimeText(t.decimals.min(6)))
+            } else {
+                x
+            };
             let (x, t) = if reads_numbers(&upper) || (upper == "IF" && bound.is_empty()) {
                 enum_as_number((x, t))
             } else {
@@ -2128,6 +2145,22 @@ fn hybrid_literal_type(bytes: u32) -> SqlType {
     t
 }
 
+/// DATE_ADD over a string (a string) where MariaDB takes its number: the number of the
+/// DATE / DATETIME it computed (`CAST(DATE_ADD('9999-12-31', INTERVAL 0 MONTH) AS DOUBLE)` is
+/// 99991231). CAST AS SIGNED reads the string (2020), as MariaDB.
+fn interval_text_as_temporal(e: Expr) -> Expr {
+    match &e {
+        Expr::Func(
+            func::Func::AddInterval {
+                out: func::interval::Out::Text(_),
+                ..
+            },
+            _,
+        ) => Expr::Cast(Box::new(e), CastTo::TemporalText),
+        _ => e,
+    }
+}
+
 /// [`hybrid_as_number`] of a bound pair.
 fn hybrid_as_number_pair((e, t): (Expr, SqlType)) -> (Expr, SqlType) {
     hybrid_as_number(e, t)
@@ -2332,7 +2365,7 @@ pub fn numeric_context(e: Expr) -> Expr {
         Expr::Func(Func::Least(Class::Str | Class::Bin, c), a) => {
             Expr::Func(Func::Least(Class::Double, c), a)
         }
-        e => e,
+        e => interval_text_as_temporal(e),
     }
 }
 

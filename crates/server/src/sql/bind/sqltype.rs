@@ -101,6 +101,13 @@ impl SqlType {
         t
     }
 
+    /// FLOAT: a 32-bit float (`CAST(x AS FLOAT)`, a FLOAT column).
+    pub fn float() -> SqlType {
+        let mut t = SqlType::new(Class::Double, ColumnType::FLOAT, 12);
+        t.decimals = NOT_FIXED_DEC;
+        t
+    }
+
     pub fn double() -> SqlType {
         let mut t = SqlType::new(Class::Double, ColumnType::DOUBLE, 22);
         t.decimals = NOT_FIXED_DEC;
@@ -202,8 +209,7 @@ impl SqlType {
                 m_d: None,
                 unsigned,
             } => {
-                let mut t = SqlType::new(Class::Double, ColumnType::FLOAT, 12);
-                t.decimals = NOT_FIXED_DEC;
+                let mut t = SqlType::float();
                 t.unsigned = *unsigned;
                 t
             }

@@ -678,10 +678,12 @@ pub fn to_datetime(v: &Value) -> Option<(DateTime, bool)> {
         Value::Bytes(b) => parse_datetime(b),
         Value::Null => None,
         other => {
-            let (mut dt, timed) = datetime_from_number(date_number_part(other)?)?;
+            let whole = date_number_part(other)?;
+            let (mut dt, timed) = datetime_from_number(whole)?;
             // YYYYMMDDhhmmss.ffffff: the fraction is the microseconds (cut to 6 digits); a
-            // date-only number's fraction is dropped, as MariaDB reads them.
-            if timed {
+            // date-only number's fraction is dropped, as MariaDB reads them, but 0.5 is the
+            // zero datetime and half a second.
+            if timed || whole == 0 {
                 dt.micros = number_micros(other);
             }
             Some((dt, timed))
@@ -1441,7 +1443,11 @@ fn store_date(v: Value, col: &ColumnDef, sc: &StoreCtx<'_>) -> Result<Value> {
             Ok(Value::Date(Date::default()))
         }
         Some((dt, _)) => {
-            if dt.hour != 0 || dt.minute != 0 || dt.second != 0 || dt.micros != 0 {
+            // A number under 1 (0.5) is the zero date and a fraction of a second: MariaDB
+            // drops that fraction silently.
+            let zero_number = !matches!(v, Value::Bytes(_)) && dt.date == Date::default();
+            let micros = dt.micros != 0 && !zero_number;
+            if dt.hour != 0 || dt.minute != 0 || dt.second != 0 || micros {
                 sc.warn(
                     "Note",
                     ErrorCode::WarnDataTruncated,

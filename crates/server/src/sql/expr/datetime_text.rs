@@ -14,9 +14,74 @@ use crate::types::{Date, DateTime};
 /// The datetime at the start of `s`, if it starts with a valid one (flag: a time part was
 /// present). Day numbers past the month's end are invalid, as in CAST.
 pub fn parse_lenient(s: &[u8]) -> Option<(DateTime, bool)> {
+    read(s).map(|r| (r.value, r.has_time))
+}
+
+/// What a lenient read of a datetime left behind, for MariaDB's warning 1292.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leftover {
+    /// The whole text (but trailing spaces) was the datetime.
+    Nothing,
+    /// More than six fractional digits, dropped: a Note "Truncated incorrect datetime value".
+    FractionDigits,
+    /// Other characters after the datetime: a Warning "Truncated incorrect date value" when
+    /// the read stopped before any time digit, "… datetime value" after one.
+    Text,
+}
+
+/// A lenient read of a datetime at the start of a string.
+#[derive(Debug, Clone, Copy)]
+pub struct Reading {
+    pub value: DateTime,
+    /// A time digit was read (`'2020-01-01 0x'`, but not `'2020-01-01 x'`).
+    pub has_time: bool,
+    pub leftover: Leftover,
+}
+
+impl Reading {
+    /// MariaDB's warning 1292 for this read: level and message, or `None` when clean.
+    pub fn warning(&self, text: &str) -> Option<(&'static str, String)> {
+        let kind = if self.has_time { "datetime" } else { "date" };
+        match self.leftover {
+            Leftover::Nothing => None,
+            Leftover::FractionDigits => Some((
+                "Note",
+                format!("Truncated incorrect datetime value: '{text}'"),
+            )),
+            Leftover::Text => Some((
+                "Warning",
+                format!("Truncated incorrect {kind} value: '{text}'"),
+            )),
+        }
+    }
+}
+
+/// The datetime at the start of `s` with what followed it ([`parse_lenient`]).
+pub fn read(s: &[u8]) -> Option<Reading> {
+    read_with(s, false)
+}
+
+/// [`read`] as a comparison with a date reads: any day up to 31 ([`compare_form`]).
+pub fn read_compared(s: &[u8]) -> Option<Reading> {
+    read_with(s, true)
+}
+
+fn read_with(s: &[u8], any_day: bool) -> Option<Reading> {
     let parts = scan(s)?;
-    let dt = parts.to_datetime(false)?;
-    Some((dt, parts.has_time))
+    let value = parts.to_datetime(any_day)?;
+    let rest = &s[parts.end.min(s.len())..];
+    let leftover = if rest.iter().any(|c| !c.is_ascii_whitespace()) {
+        Leftover::Text
+    } else if parts.long_fraction {
+        Leftover::FractionDigits
+    } else {
+        Leftover::Nothing
+    };
+    Some(Reading {
+        value,
+        has_time: parts.has_time,
+        leftover,
+    })
 }
 
 /// The datetime a comparison with a temporal value reads from `s`: the leading datetime, with
@@ -26,6 +91,34 @@ pub fn compare_form(s: &[u8]) -> DateTime {
     scan(s)
         .and_then(|p| p.to_datetime(true))
         .unwrap_or_default()
+}
+
+/// A value as a datetime warning shows it: a string's bytes past ASCII as `\xHH` (MariaDB
+/// prints `'2020-01-01\xC3\xA9'` for `'2020-01-01é'`), anything else as its text.
+pub fn shown(v: &crate::types::Value) -> String {
+    let crate::types::Value::Bytes(b) = v else {
+        return convert::to_string(v);
+    };
+    let mut out = String::with_capacity(b.len());
+    for &c in b {
+        if c.is_ascii() {
+            out.push(char::from(c));
+        } else {
+            out.push_str(&format!("\\x{c:02X}"));
+        }
+    }
+    out
+}
+
+/// The warning 1292 MariaDB gives for a string read leniently as a datetime that had more
+/// than the datetime in it; nothing for any other value.
+pub fn warn_leftover(env: &crate::sql::env::Env<'_>, v: &crate::types::Value) {
+    let crate::types::Value::Bytes(b) = v else {
+        return;
+    };
+    if let Some((level, msg)) = read(b).and_then(|r| r.warning(&shown(v))) {
+        env.warn(level, cohort_protocol::ErrorCode::TruncatedWrongValue, msg);
+    }
 }
 
 /// A datetime as text with exactly `fsp` fractional digits (DATETIME(fsp) as a string).
@@ -49,9 +142,18 @@ struct Parts {
     time: [u32; 3],
     micros: u32,
     has_time: bool,
+    /// More than six fractional digits were dropped.
+    long_fraction: bool,
+    /// Offset in the text just past what was read.
+    end: usize,
 }
 
 impl Parts {
+    fn ending_at(mut self, end: usize) -> Parts {
+        self.end = end;
+        self
+    }
+
     fn to_datetime(&self, any_day: bool) -> Option<DateTime> {
         let mut year = self.year;
         if self.year_digits == 2 && (year, self.month, self.day) != (0, 0, 0) {
@@ -84,16 +186,14 @@ impl Parts {
     }
 }
 
-/// A run of ASCII digits at `s[i..]`: (value, digits); at most 9 digits are taken.
+/// A run of ASCII digits at `s[i..]`: (value, digits); the value saturates, so leading zeros
+/// of any number are read (`'000001'` is 1) and a huge run is out of every range.
 fn digits(s: &[u8], i: usize) -> (u32, usize) {
-    let n = s[i.min(s.len())..]
-        .iter()
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let v = s[i..i + n]
-        .iter()
-        .take(9)
-        .fold(0u32, |v, c| v * 10 + u32::from(c - b'0'));
+    let i = i.min(s.len());
+    let n = s[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let v = s[i..i + n].iter().fold(0u32, |v, c| {
+        v.saturating_mul(10).saturating_add(u32::from(c - b'0'))
+    });
     (v, n)
 }
 
@@ -105,23 +205,40 @@ fn scan(s: &[u8]) -> Option<Parts> {
         return None;
     }
     let next = s.get(run).copied();
-    if !next.is_some_and(|c| c.is_ascii_punctuation()) {
-        match run {
-            6 | 8 | 12 | 14 => return compact(&s[..run]),
-            5 | 7 | 9 | 10 | 11 | 13 => return compact_groups(&s[..run]),
-            _ => {}
+    // `YYYYMMDDhhmmss.ffffff`: only a full date and time takes a fraction.
+    let fraction = matches!(run, 12 | 14) && next == Some(b'.');
+    if fraction || !next.is_some_and(|c| c.is_ascii_punctuation()) {
+        let parts = match run {
+            6 | 8 | 12 | 14 => Some(compact(&s[..run])),
+            5 | 7 | 9 | 10 | 11 | 13 => Some(compact_groups(&s[..run])),
+            _ => None,
+        };
+        if let Some(mut parts) = parts {
+            let mut end = run;
+            if fraction {
+                end = read_fraction(s, run, &mut parts);
+            }
+            // Digits after a run of digits make it no compact datetime ('20200101 10',
+            // '20200101x5' are NULL in MariaDB).
+            if s[end..].iter().any(u8::is_ascii_digit) {
+                return None;
+            }
+            return Some(parts.ending_at(start + end));
         }
     }
-    delimited(s)
+    delimited(s).map(|p| {
+        let end = p.end;
+        p.ending_at(start + end)
+    })
 }
 
 /// `YYMMDD`, `YYYYMMDD`, `YYMMDDhhmmss`, `YYYYMMDDhhmmss`.
-fn compact(s: &[u8]) -> Option<Parts> {
+fn compact(s: &[u8]) -> Parts {
     let field = |r: std::ops::Range<usize>| digits(&s[r], 0).0;
     let yd = if s.len() == 8 || s.len() == 14 { 4 } else { 2 };
     let has_time = s.len() > 8;
     let t = yd + 4;
-    Some(Parts {
+    Parts {
         year: field(0..yd),
         year_digits: yd,
         month: field(yd..yd + 2),
@@ -133,18 +250,20 @@ fn compact(s: &[u8]) -> Option<Parts> {
         },
         micros: 0,
         has_time,
-    })
+        long_fraction: false,
+        end: s.len(),
+    }
 }
 
 /// Digits of another length (5, 7, 9–11, 13), as MariaDB reads them: a two-digit year, then
 /// month, day, hour, minute and second two digits each, the last one or two (`'30011'` is
 /// 2030-01-01, `'30000000004'` 2030-00-00); a 13th digit is a fraction, dropped.
-fn compact_groups(s: &[u8]) -> Option<Parts> {
+fn compact_groups(s: &[u8]) -> Parts {
     let mut f = [0u32; 6];
     for (k, chunk) in s.chunks(2).take(6).enumerate() {
         f[k] = chunk.iter().fold(0, |a, &c| a * 10 + u32::from(c - b'0'));
     }
-    Some(Parts {
+    Parts {
         year: f[0],
         year_digits: 2,
         month: f[1],
@@ -152,7 +271,9 @@ fn compact_groups(s: &[u8]) -> Option<Parts> {
         time: [f[3], f[4], f[5]],
         micros: 0,
         has_time: s.len() > 6,
-    })
+        long_fraction: false,
+        end: s.len(),
+    }
 }
 
 /// `Y-M-D[( |T)h[:m[:s[.ffffff]]]]`, any punctuation between the parts; stops at the first
@@ -182,6 +303,8 @@ fn delimited(s: &[u8]) -> Option<Parts> {
         time: [0; 3],
         micros: 0,
         has_time: false,
+        long_fraction: false,
+        end: i,
     };
     // Date and time are separated by a space, a `T` or any punctuation ('2020,1,1,1' is
     // 2020-01-01 01:00:00 in MariaDB), and so are the time's parts.
@@ -203,26 +326,36 @@ fn delimited(s: &[u8]) -> Option<Parts> {
             i += 1;
         }
         let (v, n) = digits(s, i);
-        if n == 0 || n > 2 {
-            if n > 2 {
-                return None;
-            }
+        if n == 0 {
+            // A separator that ends the text is part of it ('2020-01-01 10:' is clean).
             break;
         }
         parts.time[k] = v;
         parts.has_time = true;
         i += n;
         if k == 2 && s.get(i) == Some(&b'.') {
-            let n = s[i + 1..].iter().take_while(|c| c.is_ascii_digit()).count();
-            let frac = &s[i + 1..i + 1 + n.min(6)];
-            let mut micros = digits(frac, 0).0;
-            for _ in frac.len()..6 {
-                micros *= 10;
-            }
-            parts.micros = micros;
+            i = read_fraction(s, i, &mut parts);
         }
     }
+    parts.end = i;
     Some(parts)
+}
+
+/// The fraction after the `.` at `s[dot]` into `parts` (its first six digits); returns the
+/// offset past its digits.
+fn read_fraction(s: &[u8], dot: usize, parts: &mut Parts) -> usize {
+    let n = s[dot + 1..]
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let frac = &s[dot + 1..dot + 1 + n.min(6)];
+    let mut micros = digits(frac, 0).0;
+    for _ in frac.len()..6 {
+        micros *= 10;
+    }
+    parts.micros = micros;
+    parts.long_fraction = n > 6;
+    dot + 1 + n
 }
 
 #[cfg(test)]
@@ -258,5 +391,35 @@ mod tests {
             "2019-02-30 00:00:00"
         );
         assert_eq!(compare_form(b"a").to_string(), "0000-00-00 00:00:00");
+    }
+
+    fn leftover(s: &str) -> Option<(bool, Leftover)> {
+        read(s.as_bytes()).map(|r| (r.has_time, r.leftover))
+    }
+
+    #[test]
+    fn time_parts_take_any_digits_and_report_what_follows() {
+        assert_eq!(show("2020-01-01 00:00:000"), "2020-01-01 00:00:00");
+        assert_eq!(show("2020-01-01 001"), "2020-01-01 01:00:00");
+        assert_eq!(show("2020-01-01 00:00:123"), "NULL");
+        assert_eq!(show("20200101101010.5"), "2020-01-01 10:10:10.500000");
+        for bad in ["20200101 10", "20200101x5", "2001011 5"] {
+            assert_eq!(show(bad), "NULL", "{bad}");
+        }
+        use Leftover::*;
+        assert_eq!(leftover("2020-01-01 x"), Some((false, Text)));
+        assert_eq!(leftover("2020-01-01 0x"), Some((true, Text)));
+        assert_eq!(leftover("2020-01-01 10:"), Some((true, Nothing)));
+        assert_eq!(leftover("2020-01-01T"), Some((false, Nothing)));
+        assert_eq!(leftover("2020-01-01 10:00:00:"), Some((true, Text)));
+        assert_eq!(
+            leftover("2020-01-01 1:2:3.1234567"),
+            Some((true, FractionDigits))
+        );
+        assert_eq!(leftover("20200101 "), Some((false, Nothing)));
+        assert_eq!(
+            leftover("100,000,000,000,000,000,000.0"),
+            Some((true, Text))
+        );
     }
 }

@@ -84,6 +84,9 @@ pub enum CastTo {
     Binary(Option<u32>),
     Decimal(u8, u8),
     Double,
+    /// CAST(… AS FLOAT): the value rounded to a 32-bit float; past its range the nearest
+    /// limit with Note 1264 naming the CAST as written here.
+    Float(Box<str>),
     Date,
     DateTime(u8),
     /// CAST(… AS TIME(fsp)): fractions beyond fsp truncated; no time → NULL with 1292.
@@ -104,6 +107,13 @@ pub enum CastTo {
     /// CAST AS CHAR, GROUP_CONCAT, a string-typed IFNULL / COALESCE / IF / CASE) shows exactly
     /// n fractional digits, as MariaDB: `CONCAT(dt3)` is '2020-01-01 10:00:00.000'.
     DateTimeText(u8),
+    /// Not a CAST the user wrote: DATE_ADD over a string, a string, read back as the DATE /
+    /// DATETIME it came from where MariaDB takes its number (`CAST(… AS DECIMAL)`): 20200102,
+    /// not 2020.
+    TemporalText,
+    /// Not a CAST the user wrote: a FLOAT (column or CAST) where it becomes a string shows
+    /// its 32-bit value's shortest digits, as MariaDB: `CONCAT(CAST(0.1 AS FLOAT))` is '0.1'.
+    FloatText,
     /// Not a CAST the user wrote: a DOUBLE whose type has fixed decimals (`ROUND(2.5e0, 3)`)
     /// where it becomes a string shows exactly that many, as MariaDB: `LTRIM(ROUND(2.5e0, 3))`
     /// is '2.500' (see [`convert::format_double_fixed`]).
@@ -707,13 +717,22 @@ pub fn coerce(v: Value, class: Class) -> Value {
     }
 }
 
-/// A string compared with a date that is not wholly a datetime: MariaDB's warning 1292.
-fn warn_if_no_datetime(a: &Value, b: &Value, env: &Env<'_>) {
+/// A string compared with a date that is not wholly a datetime: MariaDB's warning 1292
+/// ("… date value" when text follows a date without a time, as CAST says).
+pub(crate) fn warn_if_no_datetime(a: &Value, b: &Value, env: &Env<'_>) {
     let s = match (a, b) {
         (Value::Bytes(s), Value::Date(_) | Value::DateTime(_))
         | (Value::Date(_) | Value::DateTime(_), Value::Bytes(s)) => s,
         _ => return,
     };
+    if let Some(r) = datetime_text::read_compared(s) {
+        if r.leftover == datetime_text::Leftover::Text {
+            if let Some((level, msg)) = r.warning(&String::from_utf8_lossy(s)) {
+                env.warn(level, ErrorCode::TruncatedWrongValue, msg);
+            }
+        }
+        return;
+    }
     if convert::parse_datetime(s).is_none() {
         env.warn(
             "Warning",
@@ -1209,6 +1228,22 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             }
             v => v,
         },
+        CastTo::TemporalText => match &v {
+            Value::Bytes(b) => match datetime_text::parse_lenient(b) {
+                Some((dt, true)) => Value::DateTime(dt),
+                Some((dt, false)) => Value::Date(dt.date),
+                None => v,
+            },
+            _ => v,
+        },
+        CastTo::FloatText => match v {
+            // -0 is shown 0, as MariaDB.
+            Value::Double(f) => {
+                let f = if f == 0.0 { 0.0 } else { f as f32 };
+                Value::Bytes(cohort_protocol::Cell::Float(f).to_text().into_bytes())
+            }
+            v => v,
+        },
         CastTo::DoubleText(d) => match v {
             Value::Double(f) => Value::Bytes(convert::format_double_fixed(f, *d).into_bytes()),
             v => v,
@@ -1269,32 +1304,35 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
             }
         },
         CastTo::Double => Value::Double(num_warn::arith_num(&v, num_warn::DOUBLE, env).to_f64()),
+        CastTo::Float(shown) => {
+            let x = num_warn::arith_num(&v, num_warn::DOUBLE, env).to_f64();
+            let max = f64::from(f32::MAX);
+            if x.abs() > max {
+                env.warn(
+                    "Note",
+                    ErrorCode::WarnDataOutOfRange,
+                    format!("Out of range value for column '{shown}' at row 1"),
+                );
+            }
+            Value::Double(f64::from(x.clamp(-max, max) as f32))
+        }
         CastTo::Date | CastTo::DateTime(_) => match convert::to_datetime_lenient(&v) {
             Some((dt, _)) if convert::zero_date_mode_refuses(&dt, env) => {
                 env.warn(
                     "Warning",
                     ErrorCode::TruncatedWrongValue,
-                    format!("Incorrect datetime value: '{}'", convert::to_string(&v)),
+                    format!("Incorrect datetime value: '{}'", datetime_text::shown(&v)),
                 );
                 Value::Null
             }
             Some((dt, _)) => {
-                if let Value::Bytes(b) = &v {
-                    if convert::parse_datetime(b).is_none() {
-                        // Read up to what does not fit: MariaDB warns and keeps the value.
-                        let kind = if *to == CastTo::Date {
-                            "date"
-                        } else {
-                            "datetime"
-                        };
-                        truncated_warning(env, kind, &v);
-                    }
-                }
+                // Read up to what does not fit: MariaDB warns and keeps the value.
+                datetime_text::warn_leftover(env, &v);
                 if let Value::Decimal(_) | Value::Double(_) = &v {
                     // A date-only number (up to 8 integer digits) has no place for a
                     // fraction: MariaDB drops it with Note 1292, for DATETIME too.
                     let x = convert::to_num(&v).to_f64();
-                    if x.fract() != 0.0 && x.abs() < 1e8 {
+                    if x.fract() != 0.0 && (1.0..1e8).contains(&x.abs()) {
                         env.warn(
                             "Note",
                             ErrorCode::TruncatedWrongValue,
@@ -1315,7 +1353,7 @@ pub fn cast(v: Value, to: &CastTo, env: &Env<'_>) -> Result<Value> {
                 env.warn(
                     "Warning",
                     ErrorCode::TruncatedWrongValue,
-                    format!("Incorrect datetime value: '{}'", convert::to_string(&v)),
+                    format!("Incorrect datetime value: '{}'", datetime_text::shown(&v)),
                 );
                 Value::Null
             }

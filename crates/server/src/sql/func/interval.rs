@@ -377,7 +377,10 @@ pub fn bad_datetime(env: &Env<'_>, v: &Value) -> Value {
     env.warn(
         "Warning",
         ErrorCode::TruncatedWrongValue,
-        format!("Incorrect datetime value: '{}'", convert::to_string(v)),
+        format!(
+            "Incorrect datetime value: '{}'",
+            crate::sql::expr::datetime_text::shown(v)
+        ),
     );
     Value::Null
 }

@@ -1511,8 +1511,16 @@ pub fn eval(f: Func, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Result<Val
         }
         Func::NullIf(coll) => {
             let a = args[0].eval(r, env)?;
-            let b = args[1].eval(r, env)?;
-            let eq = compare::compare(&a, &b, coll) == Some(Ordering::Equal);
+            if a.is_null() {
+                return Ok(a);
+            }
+            // Compared as `a = b` compares: a date conversion that failed is the zero date
+            // there (NULLIF(5, DATE(1)) is NULL in MariaDB, as 5 = DATE(1) is 1).
+            let b = args[1].eval_compared(r, env)?;
+            crate::sql::expr::warn_if_no_datetime(&a, &b, env);
+            crate::sql::expr::num_warn::check_compared(&a, &b, &args[0], &args[1], env);
+            let eq = crate::sql::expr::cmp_values(crate::sql::expr::CmpOp::Eq, &a, &b, coll)
+                == Value::Int(1);
             return Ok(if eq { Value::Null } else { a });
         }
         _ => {}
@@ -1909,7 +1917,10 @@ fn eval_strict(f: Func, v: &[Value], env: &Env<'_>) -> Result<Value> {
                 );
                 Value::Null
             }
-            Some((dt, _)) => Value::Date(dt.date),
+            Some((dt, _)) => {
+                crate::sql::expr::datetime_text::warn_leftover(env, &v[0]);
+                Value::Date(dt.date)
+            }
             // No date: NULL with warning 1292 (MariaDB: DATE('2020-13-01')).
             None => interval::bad_datetime(env, &v[0]),
         },
@@ -2458,4 +2469,41 @@ fn user_lock(op: UserLockOp, args: &[Expr], r: &RowCtx<'_>, env: &Env<'_>) -> Re
             .map_or(Value::Null, |c| Value::UInt(u64::from(c))),
         UserLockOp::ReleaseAll => unreachable!("handled above"),
     })
+}
+
+#[cfg(test)]
+mod nullif_tests {
+    use crate::session::state::ServerContext;
+    use crate::testkit::{root_session, text_rows};
+
+    /// NULLIF compares as `=`: an integer against a date conversion that failed is the zero
+    /// date against the zero date (MariaDB 10.11: NULL).
+    #[test]
+    fn nullif_compares_a_failed_date_as_the_zero_date() {
+        let ctx = ServerContext::for_tests();
+        let mut sess = root_session(1);
+        let got = text_rows(
+            &ctx,
+            &mut sess,
+            "SELECT NULLIF(5, DATE(1)), NULLIF(9223372036854775807, DATE(' z')), \
+             NULLIF(18446744073709551614, DATE(1)), NULLIF(2, DATE(NULL)), 5 = DATE(1)",
+        );
+        assert_eq!(got, vec![vec!["NULL", "NULL", "NULL", "2", "1"]]);
+    }
+
+    /// A number under 1 compared with a date is the zero datetime and that fraction of a
+    /// second (MariaDB 10.11); a date-only number's fraction is dropped.
+    #[test]
+    fn a_number_under_one_keeps_its_fraction_against_a_date() {
+        let ctx = ServerContext::for_tests();
+        let mut sess = root_session(1);
+        let got = text_rows(
+            &ctx,
+            &mut sess,
+            "SELECT TIMESTAMP'0000-00-00 00:00:00.5' = 0.5, CAST(1 AS DATE) = 7/11, \
+             CAST(1 AS DATE) = 0.6364, CAST(1 AS DATE) = 0.0, CAST(1 AS DATE) = -0.5, \
+             DATE'2020-01-01' = 20200101.5, TIMESTAMP'2020-01-01 00:00:00.5' = 20200101.5",
+        );
+        assert_eq!(got, vec![vec!["1", "0", "0", "1", "1", "1", "0"]]);
+    }
 }

@@ -1,0 +1,9 @@
+# HEX of a DATETIME(n) / TIME(n) hexes its text with n fractional digits, as MariaDB (a TIME's
+# is not its number's). Found by the differential tester.
+SELECT HEX(CAST('2020-01-01 00:00:00' AS DATETIME(2))), HEX(CAST('2020-01-01' AS DATE)), HEX(TIME'10:00:00.5'), HEX(CAST('10:00' AS TIME(1)));
+SELECT HEX(CAST('-838:00' AS TIME)), HEX(TIMESTAMP'2020-01-01 10:00:00'), HEX(DATE_ADD('2020-01-01', INTERVAL 1 DAY)), HEX(CAST(NULL AS TIME));
+CREATE DATABASE hxt;
+CREATE TABLE hxt.t (d DATETIME(3), t TIME, t2 TIME(2));
+INSERT INTO hxt.t VALUES ('2020-01-01 10:00:00.5', '-10:00:00', '10:00:00.25');
+SELECT HEX(d), HEX(t), HEX(t2) FROM hxt.t;
+DROP DATABASE hxt;
