@@ -1642,7 +1642,7 @@ impl<'a> Binder<'a> {
             | D::Float(_) => hybrid_as_number_pair(enum_as_number((x, tx))),
             _ => (x, tx),
         };
-        let mut x = match dt {
+        let x = match dt {
             ast::DataType::Char(_)
             | ast::DataType::Character(_)
             | ast::DataType::Varchar(_)
@@ -1650,7 +1650,7 @@ impl<'a> Binder<'a> {
             | ast::DataType::Text => number_as_text(datetime_as_text(shown(x, &tx), &tx), &tx),
             _ => x,
         };
-        let x = match dt {
+        let mut x = match dt {
             D::Decimal(_) | D::Dec(_) | D::Double(_) | D::Float(_) => interval_text_as_temporal(x),
             _ => x,
         };
