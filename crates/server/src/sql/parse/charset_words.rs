@@ -10,7 +10,8 @@
 use super::{is_trivia, is_word};
 use sqlparser::tokenizer::{Token, TokenWithSpan, Whitespace};
 
-/// Rewrite the character-set spellings of a statement's tokens.
+/// Rewrite the character-set spellings of a statement's tokens, in one pass: linear in the
+/// tokens however deep the nesting (a CAST nested 50,000 deep must not take a rescan per CAST).
 pub(super) fn rewrite(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) {
     if !tokens
         .iter()
@@ -19,32 +20,82 @@ pub(super) fn rewrite(tokens: &mut Vec<TokenWithSpan>, first: Option<&str>) {
         return;
     }
     let ddl = matches!(first, Some("CREATE" | "ALTER"));
-    let mut i = 0;
-    while i < tokens.len() {
-        let t = &tokens[i].token;
-        if is_word(t, "CHARSET")
-            && (ddl || inside_cast(tokens, i))
-            && !next_is_lparen(tokens, i)
-            && !names_a_column(tokens, i)
-        {
-            let span = tokens[i].span;
-            let at = |token| TokenWithSpan { token, span };
-            tokens.splice(
-                i..=i,
-                [
-                    at(Token::make_keyword("CHARACTER")),
-                    at(Token::Whitespace(Whitespace::Space)),
-                    at(Token::make_keyword("SET")),
-                ],
-            );
-            i += 3;
+    let input = std::mem::take(tokens);
+    let mut out: Vec<TokenWithSpan> = Vec::with_capacity(input.len() + 8);
+    let mut stack: Vec<Open> = Vec::new();
+    // The last token of `out` that is not trivia.
+    let mut prev: Option<usize> = None;
+    for (i, tw) in input.iter().enumerate() {
+        let t = &tw.token;
+        if is_trivia(t) {
+            out.push(tw.clone());
             continue;
         }
-        if is_word(t, "CAST") && next_is_lparen(tokens, i) {
-            cast_with_charset(tokens, i);
+        let prev_token = prev.map(|p| out[p].token.clone());
+        let prev_is = |f: &dyn Fn(&Token) -> bool| prev_token.as_ref().is_some_and(f);
+        match t {
+            Token::LParen => stack.push(Open {
+                cast: prev.filter(|_| prev_is(&|p| is_word(p, "CAST"))),
+                convert: prev_is(&|p| is_word(p, "CONVERT")),
+                as_at: None,
+                charset: false,
+            }),
+            Token::RParen => {
+                if let Some(Open {
+                    cast: Some(c),
+                    as_at: Some(a),
+                    charset: true,
+                    ..
+                }) = stack.pop()
+                {
+                    out[c].token = Token::make_keyword("CONVERT");
+                    out[a].token = Token::Comma;
+                }
+            }
+            t if is_word(t, "AS") => {
+                if let Some(o) = stack.last_mut().filter(|o| o.cast.is_some()) {
+                    o.as_at.get_or_insert(out.len());
+                }
+            }
+            t if is_word(t, "CHARSET") || is_word(t, "CHARACTER") => {
+                // A character set named after a CAST's AS, at any depth inside it.
+                if let Some(o) = stack.iter_mut().rev().find(|o| o.cast.is_some()) {
+                    o.charset |= o.as_at.is_some();
+                }
+            }
+            _ => {}
         }
-        i += 1;
+        let inside_cast = stack.last().is_some_and(|o| o.cast.is_some() || o.convert);
+        if is_word(t, "CHARSET")
+            && (ddl || inside_cast)
+            && !next_is_lparen(&input, i)
+            // Not a column's name (`CREATE TABLE t (charset INT, …)`).
+            && !prev_is(&|p| matches!(p, Token::LParen | Token::Comma))
+        {
+            let at = |token| TokenWithSpan {
+                token,
+                span: tw.span,
+            };
+            out.push(at(Token::make_keyword("CHARACTER")));
+            out.push(at(Token::Whitespace(Whitespace::Space)));
+            prev = Some(out.len());
+            out.push(at(Token::make_keyword("SET")));
+            continue;
+        }
+        prev = Some(out.len());
+        out.push(tw.clone());
     }
+    *tokens = out;
+}
+
+/// An open parenthesis of the pass: for a `CAST(`, where (in the output) its name and its
+/// top-level `AS` are and whether a character set is named after that `AS`; whether it is a
+/// `CONVERT(`.
+struct Open {
+    cast: Option<usize>,
+    convert: bool,
+    as_at: Option<usize>,
+    charset: bool,
 }
 
 fn next_is_lparen(tokens: &[TokenWithSpan], i: usize) -> bool {
@@ -52,67 +103,6 @@ fn next_is_lparen(tokens: &[TokenWithSpan], i: usize) -> bool {
         .iter()
         .find(|t| !is_trivia(&t.token))
         .is_some_and(|t| t.token == Token::LParen)
-}
-
-/// Whether `CHARSET` at `i` is a column's name (`CREATE TABLE t (charset INT, …)`).
-fn names_a_column(tokens: &[TokenWithSpan], i: usize) -> bool {
-    tokens[..i]
-        .iter()
-        .rposition(|t| !is_trivia(&t.token))
-        .is_some_and(|p| matches!(tokens[p].token, Token::LParen | Token::Comma))
-}
-
-/// Whether token `i` is inside the parentheses of a `CAST(` (or `CONVERT(`).
-fn inside_cast(tokens: &[TokenWithSpan], i: usize) -> bool {
-    let mut depth = 0usize;
-    for j in (0..i).rev() {
-        match &tokens[j].token {
-            Token::RParen => depth += 1,
-            Token::LParen if depth > 0 => depth -= 1,
-            Token::LParen => {
-                return tokens[..j]
-                    .iter()
-                    .rposition(|t| !is_trivia(&t.token))
-                    .is_some_and(|p| {
-                        // (A CAST this rewrite renamed already.)
-                        is_word(&tokens[p].token, "CAST") || is_word(&tokens[p].token, "CONVERT")
-                    });
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
-/// `CAST(` at `cast`: when its target (after the top-level `AS`) names a character set,
-/// rename it CONVERT and its `AS` a comma.
-fn cast_with_charset(tokens: &mut [TokenWithSpan], cast: usize) {
-    let mut depth = 0usize;
-    let mut as_at = None;
-    let mut charset = false;
-    for (j, t) in tokens.iter().enumerate().skip(cast + 1) {
-        match &t.token {
-            Token::LParen => depth += 1,
-            Token::RParen => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    break;
-                }
-            }
-            t if depth == 1 && as_at.is_none() && is_word(t, "AS") => as_at = Some(j),
-            t if depth >= 1
-                && as_at.is_some()
-                && (is_word(t, "CHARSET") || is_word(t, "CHARACTER")) =>
-            {
-                charset = true
-            }
-            _ => {}
-        }
-    }
-    if let (Some(a), true) = (as_at, charset) {
-        tokens[cast].token = Token::make_keyword("CONVERT");
-        tokens[a].token = Token::Comma;
-    }
 }
 
 #[cfg(test)]
@@ -130,5 +120,20 @@ mod tests {
             let r = parse(sql);
             assert!(r.is_ok(), "{sql}: {:?}", r.err());
         }
+    }
+
+    #[test]
+    fn the_rewrite_is_what_sqlparser_reads() {
+        let mut tokens = crate::sql::parse::tokenize_in(
+            "SELECT CAST(CAST(x AS CHAR CHARSET latin1) AS SIGNED), CHARSET(y) FROM t",
+            crate::sql::sql_mode::ParseMode(0),
+        )
+        .unwrap();
+        super::rewrite(&mut tokens, Some("SELECT"));
+        let text: String = tokens.iter().map(|t| t.token.to_string()).collect();
+        assert_eq!(
+            text,
+            "SELECT CAST(CONVERT(x , CHAR CHARACTER SET latin1) AS SIGNED), CHARSET(y) FROM t"
+        );
     }
 }
