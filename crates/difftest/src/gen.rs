@@ -831,7 +831,9 @@ impl<'a> Gen<'a> {
 
     fn int_expr(&mut self, scope: &Scope, d: u32) -> Expr {
         let i = |g: &mut Self| g.expr(scope, Kind::Int, d);
-        match self.rng.below(15) {
+        // INTERVAL() (13) is drawn with `wide` only, so that the CI seeds' queries stay the same.
+        let forms = if self.features.wide { 15 } else { 14 };
+        match self.rng.below(forms) {
             0..=2 => Expr::bin(
                 self.rng.one(&["+", "-", "*", "DIV", "%", "MOD"]),
                 i(self),
@@ -895,7 +897,12 @@ impl<'a> Gen<'a> {
             }
             13 => {
                 // INTERVAL(N, N1, …): NULLs skipped, exact between integers and decimals.
-                let mut args = vec![i(self)];
+                // N is never NULL here: MariaDB 10.11 takes INTERVAL(t.c, …) for a
+                // NULL-rejecting condition and turns `LEFT JOIN t … WHERE INTERVAL(t.c, 9) = -1`
+                // into an inner join, losing the NULL-extended rows (a MariaDB bug; Cohort
+                // answers -1 for them, as INTERVAL(NULL, …) is).
+                let n = i(self);
+                let mut args = vec![Expr::func("COALESCE", vec![n, Expr::lit("-1")])];
                 for _ in 0..self.rng.range(1, 4) {
                     let k = self
                         .rng
@@ -1031,6 +1038,10 @@ impl<'a> Gen<'a> {
             12 => {
                 let k = self.kind();
                 let e = self.expr(scope, k, d);
+                if !self.features.wide {
+                    // The hash and compression round trips with `wide` only (CI's seeds).
+                    return Expr::func("HEX", vec![e]);
+                }
                 match self.rng.below(6) {
                     0 => Expr::func("PASSWORD", vec![e]),
                     1 => Expr::func("OLD_PASSWORD", vec![e]),

@@ -169,7 +169,48 @@ pub fn bind(
         }
         _ => SqlType::varchar(total.saturating_mul(6)),
     };
-    Some(Ok((f, mask, ty)))
+    Some(Ok((f, mask, with_collation(f, args, ty))))
+}
+
+/// The collation of a text result, as MariaDB's: a function of a document takes the
+/// document's (a JSON column's utf8mb4_bin, implicit; a literal's, the connection's);
+/// JSON_UNQUOTE is always utf8mb4_bin and coercible; the builders (JSON_OBJECT,
+/// JSON_ARRAY, JSON_QUOTE) take their string arguments' (a literal's: the connection's).
+fn with_collation(f: JsonFn, args: &[(Expr, SqlType)], mut ty: SqlType) -> SqlType {
+    use crate::sql::bind::derivation::{aggregate, Derivation};
+    use crate::sql::bind::sqltype::Class;
+    use crate::types::Collation;
+    if ty.class != Class::Str || f == JsonFn::Type {
+        return ty;
+    }
+    let doc = args
+        .first()
+        .map(|(_, t)| t)
+        .filter(|t| t.class == Class::Str);
+    match f {
+        JsonFn::Unquote => {
+            ty.collation = Collation::Utf8mb4Bin;
+            ty.derivation = Derivation::Coercible;
+        }
+        JsonFn::Quote | JsonFn::Object | JsonFn::Array => {
+            let strings = args
+                .iter()
+                .map(|(_, t)| t)
+                .filter(|t| t.class == Class::Str);
+            let (c, d) = aggregate(strings);
+            if d != Derivation::Ignorable && c != Collation::Binary {
+                ty.collation = c;
+                ty.derivation = d.max(Derivation::Coercible);
+            }
+        }
+        _ => {
+            if let Some(t) = doc {
+                ty.collation = t.collation;
+                ty.derivation = t.derivation;
+            }
+        }
+    }
+    ty
 }
 
 /// Evaluate a JSON function on its argument values.
