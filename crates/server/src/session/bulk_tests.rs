@@ -2,30 +2,19 @@
 //! MariaDB 10.11's (recorded with a raw-protocol client against the oracle).
 
 use super::memory_tests::{command, error_of, prepare, session};
-use super::{Flow, Session};
+use super::Session;
 use crate::session::ServerContext;
-use cohort_protocol::{
-    capability, mariadb_capability, write_packet, Handshake, HandshakeResponse, PacketReader,
-};
+use cohort_protocol::{capability, mariadb_capability};
 use std::sync::Arc;
 
 /// A logged-in session whose client negotiated MARIADB_CLIENT_STMT_BULK_OPERATIONS (MariaDB
 /// reads the extended capabilities only with CLIENT_MYSQL, bit 0, clear).
 fn bulk_session() -> (Arc<ServerContext>, Session) {
     let ctx = Arc::new(ServerContext::for_tests());
-    let (mut s, greeting) = Session::start(ctx.clone(), 1, "127.0.0.1".into(), false);
-    let mut reader = PacketReader::new(1 << 24);
-    reader.feed(&greeting);
-    let hs = Handshake::parse(reader.next_packet().unwrap().unwrap().payload).unwrap();
-    let mut resp = HandshakeResponse::native("root", "", None, &hs);
-    resp.capabilities &= !capability::LONG_PASSWORD;
-    resp.mariadb_capabilities = mariadb_capability::STMT_BULK_OPERATIONS;
-    let mut payload = Vec::new();
-    resp.encode(&mut payload);
-    let mut bytes = Vec::new();
-    write_packet(&mut bytes, &mut 1, &payload);
-    let mut out = Vec::new();
-    assert_eq!(s.on_bytes(&bytes, &mut out), Flow::Authenticated);
+    let s = super::multi_kill_tests::session_with(&ctx, 1, "root", |resp, _| {
+        resp.capabilities &= !capability::LONG_PASSWORD;
+        resp.mariadb_capabilities = mariadb_capability::STMT_BULK_OPERATIONS;
+    });
     (ctx, s)
 }
 

@@ -3,11 +3,10 @@
 //! character_set_results (each compared with what MariaDB 10.11 sent for the same input).
 
 use super::tests::context_on;
-use super::{Flow, Session};
+use super::Session;
 use crate::log::device::SimDir;
 use cohort_protocol::{
-    encode_query, parse_text_row, write_packet, ColumnDefinition, Handshake, HandshakeResponse,
-    PacketReader, ResponseDecoder, ResponseEvent,
+    encode_query, parse_text_row, write_packet, ColumnDefinition, ResponseDecoder, ResponseEvent,
 };
 
 /// A logged-in session whose handshake named collation `id`.
@@ -16,20 +15,7 @@ fn session(id: u8) -> Session {
 }
 
 fn session_on(ctx: &std::sync::Arc<crate::session::ServerContext>, id: u8) -> Session {
-    let ctx = ctx.clone();
-    let (mut s, greeting) = Session::start(ctx, 1, "127.0.0.1".into(), false);
-    let mut reader = PacketReader::new(1 << 24);
-    reader.feed(&greeting);
-    let hs = Handshake::parse(reader.next_packet().unwrap().unwrap().payload).unwrap();
-    let mut resp = HandshakeResponse::native("root", "", None, &hs);
-    resp.charset = id;
-    let mut payload = Vec::new();
-    resp.encode(&mut payload);
-    let mut bytes = Vec::new();
-    write_packet(&mut bytes, &mut 1, &payload);
-    let mut out = Vec::new();
-    assert_eq!(s.on_bytes(&bytes, &mut out), Flow::Authenticated);
-    s
+    super::multi_kill_tests::session_with(ctx, 1, "root", |resp, _| resp.charset = id)
 }
 
 /// What one query answered: its columns and raw rows, or the error's code and message bytes.

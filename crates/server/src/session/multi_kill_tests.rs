@@ -14,12 +14,25 @@ use std::time::{Duration, Instant};
 
 /// A logged-in session for `user` with the client capabilities `add` on top of the usual.
 pub(super) fn session(ctx: &Arc<ServerContext>, id: u32, user: &str, add: u32) -> Session {
+    session_with(ctx, id, user, |resp, hs| {
+        resp.capabilities |= add & hs.capabilities
+    })
+}
+
+/// A logged-in session for `user` whose HandshakeResponse `tweak` changed first (capabilities,
+/// collation id…).
+pub(super) fn session_with(
+    ctx: &Arc<ServerContext>,
+    id: u32,
+    user: &str,
+    tweak: impl FnOnce(&mut HandshakeResponse, &Handshake),
+) -> Session {
     let (mut s, greeting) = Session::start(ctx.clone(), id, "127.0.0.1".into(), false);
     let mut reader = PacketReader::new(1 << 24);
     reader.feed(&greeting);
     let hs = Handshake::parse(reader.next_packet().unwrap().unwrap().payload).unwrap();
     let mut resp = HandshakeResponse::native(user, "", None, &hs);
-    resp.capabilities |= add & hs.capabilities;
+    tweak(&mut resp, &hs);
     let mut payload = Vec::new();
     resp.encode(&mut payload);
     let mut bytes = Vec::new();
